@@ -1,0 +1,28 @@
+# Two entry points for a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+demo: $(BIN)/.installed
+	$(BIN)/gitmem demo
+
+test: $(BIN)/.installed
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check gitmem tests benchmarks
+	$(BIN)/ruff format --check gitmem tests benchmarks
+	$(BIN)/mypy
+
+bench: $(BIN)/.installed
+	$(BIN)/python benchmarks/bench_brief.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,149 @@
+"""Whole-store checks (``gitmem verify``) and the record history (``gitmem log``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gitmem.canonical import sha256_hex
+from gitmem.integrity import check_record
+from gitmem.model import Checkpoint
+from gitmem.receipts import AllowedSignersFile
+from gitmem.store import RECORD_DIRS, Store, content_path
+from gitmem.types import Sha256Hex
+
+RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    problem: str
+    detail: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "problem": self.problem, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    records: int
+    receipts: int
+    snapshots: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "records": self.records,
+            "receipts": self.receipts,
+            "snapshots": self.snapshots,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    type: str
+    sha256: Sha256Hex
+    session: str | None
+    commit: str | None
+    created: str | None
+    writer: str | None
+    verified: bool
+    items: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "sha256": self.sha256,
+            "session": self.session,
+            "commit": self.commit,
+            "created": self.created,
+            "writer": self.writer,
+            "verified": self.verified,
+        }
+
+
+def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyReport:
+    """Check every record, receipt and snapshot, and that history only ever added."""
+    contents = store.read()
+    problems: list[Problem] = []
+    referenced: set[str] = set()
+    for stored in contents.records:
+        check = check_record(stored.address, stored.data, stored.receipt, roots)
+        if not check.ok:
+            problems.append(Problem(stored.path, check.problem or "failed", check.detail))
+        if isinstance(check.record, Checkpoint) and check.record.source is not None:
+            snapshot = check.record.source.snapshot
+            referenced.add(snapshot)
+            if snapshot not in contents.snapshots:
+                problems.append(
+                    Problem(
+                        stored.path,
+                        "snapshot missing",
+                        f"its transcript snapshot {snapshot[:12]}… is not stored",
+                    )
+                )
+    addresses = {r.address for r in contents.records}
+    for orphan in sorted(contents.receipts - addresses):
+        problems.append(
+            Problem(
+                content_path("receipts", orphan),
+                "orphan receipt",
+                "a receipt whose record is not in the store",
+            )
+        )
+    for digest in sorted(contents.snapshots):
+        data = store.read_snapshot(digest) or b""
+        if sha256_hex(data) != digest:
+            problems.append(
+                Problem(
+                    content_path("snapshots", digest),
+                    "snapshot edited",
+                    "its bytes do not hash to the address in its path",
+                )
+            )
+    for stray in contents.strays:
+        problems.append(Problem(stray, "stray path", "it does not fit the store layout"))
+    for change in store.history_problems():
+        problems.append(
+            Problem(
+                change.path,
+                f"history {change.change}",
+                f"memory commit {change.commit[:12]} {change.change} it; the store is append-only",
+            )
+        )
+    return VerifyReport(
+        len(contents.records), len(contents.receipts), len(contents.snapshots), tuple(problems)
+    )
+
+
+def log_entries(store: Store, roots: Sequence[AllowedSignersFile]) -> list[LogEntry]:
+    """Every record, newest first, with whether it verified."""
+    entries: list[LogEntry] = []
+    for stored in store.read().records:
+        check = check_record(stored.address, stored.data, stored.receipt, roots)
+        record = check.record
+        entries.append(
+            LogEntry(
+                type=stored.type,
+                sha256=stored.address,
+                session=None if record is None else record.session,
+                commit=None if record is None else record.commit,
+                created=None if record is None else record.created,
+                writer=None if record is None else record.writer,
+                verified=check.ok,
+                items=len(record.items) if isinstance(record, Checkpoint) else None,
+            )
+        )
+    # Newest first: the order commits of the ref added them, not the claimed times.
+    rank = {path: n for n, path in enumerate(store.additions())}
+    paths = {e.sha256: content_path(RECORD_PATHS[e.type], e.sha256) for e in entries}
+    entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
+    return entries

@@ -1,0 +1,346 @@
+"""Git I/O for the memory store, and nothing else.
+
+Everything shared lives under one ref, ``refs/gitmem/memory``: a chain of commits
+whose trees only ever gain paths. Layout (storage format v1), with ``<h>`` the
+lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h[2:]>``::
+
+    checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt   receipts/<h>.sig
+
+This module reads and writes bytes at those paths. It never decides whether the
+bytes are genuine: the pure checks in :mod:`gitmem.integrity` do that, on the
+exact bytes read here.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from gitmem.errors import GitError, NegativeResult
+from gitmem.types import GitOid, Sha256Hex, is_sha256_hex
+
+MEMORY_REF = "refs/gitmem/memory"
+RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
+_EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
+_MAX_ATTEMPTS = 50
+
+
+def content_path(directory: str, digest: Sha256Hex) -> str:
+    """The path of stored bytes with hash *digest* under *directory*."""
+    return f"{directory}/{digest[:2]}/{digest[2:]}{_EXTENSIONS[directory]}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Bytes to add at a path of the store."""
+
+    path: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    """A record as found in the store: its address, its bytes and its receipt (if any).
+
+    ``address`` is the hash its path claims; nothing here says the bytes match it.
+    """
+
+    type: str
+    address: Sha256Hex
+    path: str
+    data: bytes
+    receipt: bytes | None
+
+
+@dataclass(frozen=True)
+class StoreContents:
+    """Everything read from one tip of the memory ref."""
+
+    tip: GitOid | None
+    records: tuple[StoredRecord, ...]
+    snapshots: frozenset[Sha256Hex]
+    receipts: frozenset[Sha256Hex]
+    strays: tuple[str, ...]
+    """Paths that do not fit the layout (a wrong name, a file where none belongs)."""
+
+
+@dataclass(frozen=True)
+class HistoryProblem:
+    commit: GitOid
+    path: str
+    change: str  # "removed" or "changed"
+
+
+class Store:
+    """The memory store of one repository."""
+
+    def __init__(self, repo: pygit2.Repository, ref: str = MEMORY_REF) -> None:
+        self.repo = repo
+        self.ref = ref
+
+    @classmethod
+    def discover(cls, start: str | Path = ".") -> Store:
+        """Open the repository containing *start*.
+
+        Raises:
+            GitError: *start* is not inside a git repository.
+        """
+        found = pygit2.discover_repository(str(start))
+        if found is None:
+            raise GitError(f"not a git repository (or any parent): {Path(start).resolve()}")
+        try:
+            return cls(pygit2.Repository(found))
+        except pygit2.GitError as e:
+            raise GitError(f"cannot open the git repository at {found}: {e}") from e
+
+    # -- places -----------------------------------------------------------------
+
+    @property
+    def common_dir(self) -> Path:
+        """The git directory shared by every worktree (where refs and objects live)."""
+        gitdir = Path(self.repo.path)
+        pointer = gitdir / "commondir"
+        if pointer.is_file():
+            return (gitdir / pointer.read_text().strip()).resolve()
+        return gitdir
+
+    @property
+    def local_dir(self) -> Path:
+        """``.git/gitmem/``: local, rebuildable state that is never pushed."""
+        return self.common_dir / "gitmem"
+
+    def head_commit(self) -> GitOid | None:
+        """The commit HEAD points at, or None on an unborn branch."""
+        if self.repo.head_is_unborn:
+            return None
+        try:
+            return GitOid(str(self.repo.head.target))
+        except pygit2.GitError:
+            return None
+
+    def head_blob(self, path: str) -> bytes | None:
+        """The bytes of *path* as committed in HEAD (None when absent)."""
+        head = self.head_commit()
+        if head is None:
+            return None
+        try:
+            obj = self.repo.revparse_single(f"{head}:{path}")
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    # -- reading ----------------------------------------------------------------
+
+    def tip(self) -> GitOid | None:
+        """The commit the memory ref points at, or None when nothing was stored yet."""
+        try:
+            ref = self.repo.references.get(self.ref)
+        except pygit2.GitError as e:
+            raise GitError(f"cannot read {self.ref}: {e}") from e
+        return None if ref is None else GitOid(str(ref.target))
+
+    def read(self) -> StoreContents:
+        """Read every record with its receipt from the tip of the ref.
+
+        Raises:
+            GitError: the ref points at something that is not a commit.
+        """
+        tip = self.tip()
+        if tip is None:
+            return StoreContents(None, (), frozenset(), frozenset(), ())
+        tree = self._commit(tip).tree
+        strays: list[str] = []
+        found: dict[str, dict[Sha256Hex, pygit2.Oid]] = {d: {} for d in _EXTENSIONS}
+        for top in tree:
+            name = top.name or ""
+            if name not in _EXTENSIONS or not isinstance(top, pygit2.Tree):
+                strays.append(name)
+                continue
+            found[name] = dict(_walk_content(top, name, strays))
+        receipts = found["receipts"]
+        records = [
+            StoredRecord(
+                type=kind,
+                address=digest,
+                path=content_path(directory, digest),
+                data=self._blob(oid),
+                receipt=self._blob(receipts[digest]) if digest in receipts else None,
+            )
+            for directory, kind in RECORD_DIRS.items()
+            for digest, oid in found[directory].items()
+        ]
+        return StoreContents(
+            tip=tip,
+            records=tuple(records),
+            snapshots=frozenset(found["snapshots"]),
+            receipts=frozenset(receipts),
+            strays=tuple(strays),
+        )
+
+    def read_snapshot(self, digest: Sha256Hex) -> bytes | None:
+        """The stored bytes of a snapshot (unchecked; compare their hash yourself)."""
+        return self.read_path(content_path("snapshots", digest))
+
+    def read_path(self, path: str) -> bytes | None:
+        """The bytes at *path* in the tip tree, or None."""
+        tip = self.tip()
+        if tip is None:
+            return None
+        try:
+            entry = self._commit(tip).tree[path]
+        except KeyError:
+            return None
+        return entry.data if isinstance(entry, pygit2.Blob) else None
+
+    def additions(self) -> list[str]:
+        """Paths in the order commits of the ref added them, newest first."""
+        tip = self.tip()
+        if tip is None:
+            return []
+        order: list[str] = []
+        for commit in self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
+            parent = commit.parents[0].tree if commit.parents else None
+            diff = (
+                parent.diff_to_tree(commit.tree)
+                if parent is not None
+                else commit.tree.diff_to_tree(swap=True)
+            )
+            order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
+        return order
+
+    def history_problems(self) -> list[HistoryProblem]:
+        """Paths that a later commit of the ref removed or changed (append-only broken)."""
+        tip = self.tip()
+        if tip is None:
+            return []
+        problems: list[HistoryProblem] = []
+        for commit in self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
+            for parent in commit.parents:
+                diff = parent.tree.diff_to_tree(commit.tree)
+                for delta in diff.deltas:
+                    if delta.status_char() in "DMRT":
+                        change = "removed" if delta.status_char() == "D" else "changed"
+                        problems.append(
+                            HistoryProblem(GitOid(str(commit.id)), delta.old_file.path, change)
+                        )
+        return problems
+
+    # -- writing ----------------------------------------------------------------
+
+    def append(self, entries: Sequence[Entry], message: str, author: str) -> GitOid:
+        """Add *entries* to the store in one commit and move the ref to it.
+
+        Objects are written first; the ref moves by compare-and-swap, with a
+        reflog entry, and the whole tree is rebuilt on the new tip whenever another
+        writer won the race. Paths that already exist are left as they are.
+
+        Raises:
+            NegativeResult: the ref kept moving under us for every attempt.
+            GitError: git refused to write.
+        """
+        try:
+            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
+        except pygit2.GitError as e:
+            raise GitError(f"cannot write objects: {e}") from e
+        signature = _signature(author)
+        self._ensure_reflog()
+        for attempt in range(_MAX_ATTEMPTS):
+            ref = self.repo.references.get(self.ref)
+            parent = None if ref is None else self._commit(GitOid(str(ref.target)))
+            tree = _add_paths(self.repo, None if parent is None else parent.tree, blobs)
+            if parent is not None and tree == parent.tree.id:
+                return GitOid(str(parent.id))
+            commit = self.repo.create_commit(
+                None, signature, signature, message, tree, [] if parent is None else [parent.id]
+            )
+            try:
+                if ref is None:
+                    self.repo.create_reference_direct(self.ref, commit, False, message=message)
+                else:
+                    ref.set_target(commit, message)
+                return GitOid(str(commit))
+            except (pygit2.AlreadyExistsError, pygit2.GitError, OSError):
+                # Lost the race, or the winner holds the ref's lock: back off, rebuild.
+                time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
+        raise NegativeResult(
+            f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
+            f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
+        )
+
+    def _ensure_reflog(self) -> None:
+        # git and libgit2 only log refs outside refs/heads when the log file exists.
+        log = self.common_dir / "logs" / self.ref
+        if not log.exists():
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.touch()
+
+    def _blob(self, oid: pygit2.Oid) -> bytes:
+        obj = self.repo.get(oid)
+        return obj.data if isinstance(obj, pygit2.Blob) else b""
+
+    def _commit(self, oid: GitOid) -> pygit2.Commit:
+        obj = self.repo.get(oid)
+        if not isinstance(obj, pygit2.Commit):
+            raise GitError(f"{self.ref} points at {oid}, which is not a commit")
+        return obj
+
+
+def _walk_content(
+    top: pygit2.Tree, directory: str, strays: list[str]
+) -> Iterator[tuple[Sha256Hex, pygit2.Oid]]:
+    """Yield (digest, blob id) under one top-level folder; collect misfits in *strays*.
+
+    Only ids: snapshots can be large, and most callers never need their bytes.
+    """
+    extension = _EXTENSIONS[directory]
+    for fan in top:
+        fan_name = fan.name or ""
+        if not isinstance(fan, pygit2.Tree) or len(fan_name) != 2:
+            strays.append(f"{directory}/{fan_name}")
+            continue
+        for leaf in fan:
+            leaf_name = leaf.name or ""
+            digest = fan_name + leaf_name[: -len(extension)]
+            if (
+                not isinstance(leaf, pygit2.Blob)
+                or not leaf_name.endswith(extension)
+                or not is_sha256_hex(digest)
+            ):
+                strays.append(f"{directory}/{fan_name}/{leaf_name}")
+                continue
+            yield Sha256Hex(digest), leaf.id
+
+
+def _add_paths(
+    repo: pygit2.Repository, base: pygit2.Tree | None, blobs: Sequence[tuple[str, pygit2.Oid]]
+) -> pygit2.Oid:
+    """A tree equal to *base* plus *blobs*; existing paths are never replaced."""
+    groups: dict[str, list[tuple[str, pygit2.Oid]]] = {}
+    files: list[tuple[str, pygit2.Oid]] = []
+    for path, oid in blobs:
+        head, sep, rest = path.partition("/")
+        if sep:
+            groups.setdefault(head, []).append((rest, oid))
+        else:
+            files.append((head, oid))
+    builder = repo.TreeBuilder() if base is None else repo.TreeBuilder(base)
+    for name, oid in files:
+        if builder.get(name) is None:
+            builder.insert(name, oid, pygit2.enums.FileMode.BLOB)
+    for name, children in groups.items():
+        existing = builder.get(name)
+        subtree = existing if isinstance(existing, pygit2.Tree) else None
+        if existing is not None and subtree is None:
+            continue  # a file sits where a folder belongs; leave it for verify to report
+        builder.insert(name, _add_paths(repo, subtree, children), pygit2.enums.FileMode.TREE)
+    return builder.write()
+
+
+def _signature(author: str) -> pygit2.Signature:
+    email = author if "@" in author else f"{author}@gitmem.invalid"
+    return pygit2.Signature(author, email)

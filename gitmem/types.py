@@ -1,0 +1,26 @@
+"""Distinct names for distinct identifiers.
+
+A hex SHA-256 of stored bytes, a git object id and an SSH key fingerprint are all
+strings, but they are never interchangeable; the type checker keeps them apart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NewType
+
+Sha256Hex = NewType("Sha256Hex", str)
+"""Lowercase hex SHA-256 (64 chars) of the exact stored bytes of a record or snapshot."""
+
+GitOid = NewType("GitOid", str)
+"""Hex git object id (a commit, tree or blob)."""
+
+Fingerprint = NewType("Fingerprint", str)
+"""OpenSSH key fingerprint, ``SHA256:`` followed by unpadded base64."""
+
+_SHA256_RE = re.compile(r"[0-9a-f]{64}")
+
+
+def is_sha256_hex(value: str) -> bool:
+    """True when *value* is a lowercase hex SHA-256."""
+    return bool(_SHA256_RE.fullmatch(value))

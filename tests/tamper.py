@@ -1,0 +1,56 @@
+"""What an attacker with push access can do to a store, for the tamper tests."""
+
+from __future__ import annotations
+
+import pygit2
+
+from gitmem import canonical
+from gitmem.demo import tamper_checkpoint
+from gitmem.receipts import Ed25519Signer, sign
+from gitmem.store import Entry, Store, content_path
+from gitmem.types import Sha256Hex
+
+__all__ = ["edit_record", "remove_path", "resign_with_untrusted_key"]
+
+edit_record = tamper_checkpoint
+
+
+def remove_path(store: Store, path: str) -> None:
+    """Commit a tree without *path* on top of the memory ref."""
+    repo = store.repo
+    tip = repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    index.remove(path)
+    who = pygit2.Signature("mallory", "mallory@example.net")
+    commit = repo.create_commit(None, who, who, "cleanup", index.write_tree(repo), [tip.id])
+    repo.references[store.ref].set_target(commit, "cleanup")
+
+
+def resign_with_untrusted_key(
+    store: Store, address: Sha256Hex, old: bytes, new: bytes
+) -> Sha256Hex:
+    """Forge an edited copy of a checkpoint, properly addressed and signed by mallory.
+
+    The forged record still names alice as writer but carries mallory's key id, and
+    the original is removed, so only the forgery remains.
+    """
+    data = store.read_path(content_path("checkpoints", address))
+    assert data is not None and old in data
+    mallory = Ed25519Signer.generate()
+    value = canonical.decode(data.replace(old, new, 1))
+    value["key"] = mallory.public_key.fingerprint()
+    forged = canonical.encode(value)
+    forged_address = canonical.sha256_hex(forged)
+    store.append(
+        [
+            Entry(content_path("checkpoints", forged_address), forged),
+            Entry(content_path("receipts", forged_address), sign(forged, mallory, "gitmem")),
+        ],
+        message="forged",
+        author="mallory",
+    )
+    remove_path(store, content_path("checkpoints", address))
+    remove_path(store, content_path("receipts", address))
+    return forged_address

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem import canonical
+from gitmem.errors import FormatError, InputError
+
+text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63) | text,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(text, children, max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(derandomize=True, max_examples=300)
+@given(json_values)
+def test_encode_decode_encode_is_byte_identical(value: object) -> None:
+    data = canonical.encode(value)
+    assert canonical.decode(data) == value
+    assert canonical.encode(canonical.decode(data)) == data
+
+
+def test_keys_sorted_and_no_whitespace() -> None:
+    assert canonical.encode({"b": 1, "a": [True, None], "é": "ü"}) == (
+        '{"a":[true,null],"b":1,"é":"ü"}'.encode()
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a": 1}',  # insignificant whitespace
+        b'{"b":1,"a":2}',  # unsorted keys
+        b'{"a":1,"a":1}',  # duplicate key
+        b'{"a":1.5}',  # float
+        b'{"a":NaN}',
+        b'{"a":"\\u00e9"}',  # escaped where UTF-8 is canonical
+        b"\xff",
+        b"{",
+    ],
+)
+def test_non_canonical_bytes_are_refused(data: bytes) -> None:
+    with pytest.raises(FormatError):
+        canonical.decode(data)
+
+
+def test_floats_and_lone_surrogates_cannot_be_encoded() -> None:
+    with pytest.raises(InputError, match="integers"):
+        canonical.encode({"importance": 0.5})
+    with pytest.raises(InputError, match="surrogate"):
+        canonical.encode({"text": "\ud800"})
+
+
+def test_sha256_hex_of_bytes() -> None:
+    assert canonical.sha256_hex(b"") == (
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    )

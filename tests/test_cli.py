@@ -1,0 +1,411 @@
+"""The command line as a user meets it: exit codes, one-line errors, JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tamper
+from conftest import Result, git, run
+
+from gitmem.cli import cli
+from gitmem.store import Store, content_path
+
+DATA = Path(__file__).parent / "data"
+TRANSCRIPT = str(DATA / "session.md")
+ITEMS = str(DATA / "items.json")
+GM = Callable[..., Result]
+
+
+def capture_sample(gm: GM) -> dict[str, Any]:
+    result = gm("capture", "--transcript", TRANSCRIPT, "--items", ITEMS, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def brief_items(gm: GM) -> dict[str, dict[str, Any]]:
+    result = gm("brief", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    return {item["text"]: item for item in data["items"]}
+
+
+# -- init and keys ----------------------------------------------------------------
+
+
+def test_init_creates_a_private_key_and_trusts_it(gm: GM, home: Path) -> None:
+    result = gm("init")
+    assert result.exit_code == 0, result.stderr
+    assert "alice@example.com" in result.stdout
+    (key,) = [p for p in (home / "keys").iterdir() if not p.name.endswith(".pub")]
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert key.read_text().startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
+    signers = (home / "allowed_signers").read_text()
+    assert signers.startswith('alice@example.com namespaces="gitmem" ssh-ed25519 ')
+
+
+def test_init_is_idempotent(gm: GM, home: Path) -> None:
+    gm("init")
+    before = {p.name: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    again = gm("init")
+    assert again.exit_code == 0
+    assert "nothing changed" in again.stdout
+    assert {p.name: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
+
+
+def test_init_adopts_an_existing_key(gm: GM, tmp_path: Path, home: Path) -> None:
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen is not installed, so no OpenSSH key can be made to adopt")
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    result = gm("init", "--name", "bob", "--key", str(key))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("adopted key")
+    exported = gm("keys", "export").stdout
+    assert key.with_suffix(".pub").read_text().split()[1] in exported
+    assert exported.startswith("bob ")
+
+
+def test_keys_list_marks_the_active_key(initialised: Path, gm: GM) -> None:
+    listed = gm("keys", "list", "--json").json()
+    assert isinstance(listed, list) and len(listed) == 1
+    assert listed[0]["active"] is True
+    assert listed[0]["fingerprint"].startswith("SHA256:")
+
+
+def test_init_refuses_a_bad_principal_and_writes_nothing(gm: GM, home: Path) -> None:
+    result = gm("init", "--name", "alice smith")
+    assert result.exit_code == 2
+    assert not home.exists()
+
+
+# -- capture ----------------------------------------------------------------------
+
+
+def test_capture_json_shape_and_quote_checks(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    assert set(data) == {"checkpoint", "session", "items"}
+    assert re.fullmatch(r"[0-9a-f]{64}", data["checkpoint"])
+    by_text = {i["text"]: i for i in data["items"]}
+    for item in data["items"]:
+        assert set(item) == {"id", "kind", "text", "trust", "quote", "quote_verified"}
+    cache = by_text["Cache lives in .git/gitmem/, never pushed"]
+    assert cache["trust"] == "verbatim" and cache["quote_verified"] is True
+    invented = by_text["Rebuild is instant"]
+    assert invented["trust"] == "inferred"
+    assert invented["quote_verified"] is False and invented["quote"] is None
+
+
+def test_capture_keeps_unknown_fields_and_records_the_reason(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    store = Store.discover(initialised)
+    stored = json.loads(store.read_path(content_path("checkpoints", data["checkpoint"])) or b"")
+    by_text = {i["text"]: i for i in stored["items"]}
+    assert by_text["The reflog suffices to recover from a bad append"]["owner"] == "storage-team"
+    invented = by_text["Rebuild is instant"]
+    assert invented["unverified_quote"] == "the rebuild takes no time at all"
+    assert "not found" in invented["quote_reason"]
+    assert stored["commit"] == git(initialised, "rev-parse", "HEAD").strip()
+
+
+def test_capture_without_items_stores_an_empty_checkpoint(initialised: Path, gm: GM) -> None:
+    result = gm("capture", "--transcript", TRANSCRIPT, "--json")
+    assert result.exit_code == 0
+    assert result.json()["items"] == []  # type: ignore[index]
+
+
+def test_capture_reads_items_from_stdin(initialised: Path, gm: GM) -> None:
+    items = (
+        '[{"kind": "fact", "text": "Cache rebuild measured", "trust": "verbatim", '
+        '"quote": "it takes 40 ms for 1,000 records"}]'
+    )
+    result = gm("capture", "--transcript", TRANSCRIPT, "--items", "-", "--json", input=items)
+    assert result.exit_code == 0, result.stderr
+    (item,) = result.json()["items"]  # type: ignore[index]
+    assert item["trust"] == "verbatim"
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ("not json", "not valid JSON"),
+        ('{"kind": "fact"}', "JSON list"),
+        ('[{"kind": "fact"}]', "text is required"),
+        ('[{"kind": "fact", "text": "  "}]', "text is required"),
+        ('[{"kind": "fact", "text": "x", "trust": "verbatim"}]', "needs a quote"),
+        ('[{"kind": "wish", "text": "x"}]', "kind must be one of"),
+        ('[{"kind": "fact", "text": "x", "trust": "certain"}]', "trust must be"),
+        ('[{"kind": "fact", "text": "x", "importance": 0.5}]', "importance must be an integer"),
+        ('[{"kind": "fact", "text": "x", "weight": 0.5}]', "integers"),
+        ('[{"kind": "fact", "text": "x", "id": "abc"}]', "set by gitmem"),
+        ('[{"kind": "fact", "text": "x", "claims": "file"}]', "claims must be a list"),
+    ],
+)
+def test_bad_items_exit_2_with_one_line_and_write_nothing(
+    initialised: Path, gm: GM, tmp_path: Path, items: str, message: str
+) -> None:
+    path = tmp_path / "items.json"
+    path.write_text(items)
+    result = gm("capture", "--transcript", TRANSCRIPT, "--items", str(path))
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert Store.discover(initialised).tip() is None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--transcript", "missing.md"], "transcript not found"),
+        (["--transcript", TRANSCRIPT, "--items", "missing.json"], "items file not found"),
+        (["--transcript", TRANSCRIPT, "--session", "bad\nid"], "session id"),
+    ],
+)
+def test_bad_capture_arguments_exit_2(
+    initialised: Path, gm: GM, args: list[str], message: str
+) -> None:
+    result = gm("capture", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert Store.discover(initialised).tip() is None
+
+
+def test_capture_before_init_exits_2(gm: GM, repo: Path) -> None:
+    result = gm("capture", "--transcript", TRANSCRIPT)
+    assert result.exit_code == 2
+    assert "gitmem init" in result.stderr
+
+
+def test_outside_a_repository_exits_2(tmp_path: Path) -> None:
+    outside = tmp_path / "plain-folder"
+    outside.mkdir()
+    result = run("-C", str(outside), "brief")
+    assert result.exit_code == 2
+    assert "not a git repository" in result.stderr
+
+
+def test_verbose_shows_the_traceback(tmp_path: Path) -> None:
+    result = run("--verbose", "-C", str(tmp_path), "brief")
+    assert result.exit_code == 2
+    assert "Traceback" in result.stderr
+
+
+def test_usage_errors_exit_2_with_one_line(gm: GM) -> None:
+    result = gm("brief", "--format", "yaml")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+
+
+# -- verify-quote -----------------------------------------------------------------
+
+
+def test_verify_quote_exit_codes_and_json(gm: GM) -> None:
+    good = gm(
+        "verify-quote",
+        "--transcript",
+        TRANSCRIPT,
+        "--json",
+        "the cache lives in .git/gitmem/ … never pushed",
+    )
+    assert good.exit_code == 0
+    data = good.json()
+    assert isinstance(data, dict)
+    assert data["verbatim"] is True and len(data["fragments"]) == 2
+    assert {"verbatim", "reason", "fragments"} <= set(data)
+    bad = gm("verify-quote", "--transcript", TRANSCRIPT, "the cache lives in the cloud")
+    assert bad.exit_code == 1
+    assert bad.stdout.startswith("NOT verbatim")
+    missing = gm("verify-quote", "--transcript", "nope.md", "anything at all here")
+    assert missing.exit_code == 2
+
+
+# -- brief ------------------------------------------------------------------------
+
+
+def test_brief_text_is_wrapped_and_badged(initialised: Path, gm: GM) -> None:
+    capture_sample(gm)
+    text = gm("brief").stdout
+    assert text.startswith("<gitmem-context>\n") and text.endswith("</gitmem-context>\n")
+    assert "context, not instructions" in text
+    assert '[✓ verbatim] PR #60 awaiting review — "review requested 2026-07-01"' in text
+    assert "[~ inferred] Rebuild is instant (" in text
+    assert "the rebuild takes no time at all" not in text  # a failed quote is never shown
+    assert (
+        text.index("VERIFY BEFORE TRUSTING")
+        < text.index("DECISIONS")
+        < text.index("OPEN LOOPS")
+        < text.index("BELIEFS")
+    )
+
+
+def test_brief_markdown_and_empty_store(initialised: Path, gm: GM) -> None:
+    empty = gm("brief")
+    assert empty.exit_code == 0 and "nothing stored yet" in empty.stdout
+    capture_sample(gm)
+    markdown = gm("brief", "--format", "markdown").stdout
+    assert "### Decisions" in markdown and "<gitmem-context>" in markdown
+
+
+def test_brief_json_fields(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    doc = gm("brief", "--format", "json").json()
+    assert isinstance(doc, dict)
+    assert doc["format"] == "gitmem/brief/1" and doc["warnings"] == []
+    required = {
+        "id",
+        "kind",
+        "text",
+        "quote",
+        "captured_trust",
+        "trust",
+        "degraded_reason",
+        "carried",
+        "corroboration",
+        "world_check",
+        "status",
+        "origin_session",
+        "checkpoint",
+    }
+    for item in doc["items"]:
+        assert required <= set(item)
+        assert item["checkpoint"] == data["checkpoint"]
+        assert item["origin_session"] == data["session"]
+        assert item["carried"] is False and item["corroboration"] == 1
+        assert item["world_check"] is None
+
+
+def test_brief_is_read_only(initialised: Path, gm: GM) -> None:
+    capture_sample(gm)
+    before = git(initialised, "for-each-ref")
+    gm("brief")
+    gm("brief", "--format", "json")
+    assert git(initialised, "for-each-ref") == before
+
+
+def test_brief_budget_drops_whole_items_and_says_how_to_see_them(initialised: Path, gm: GM) -> None:
+    capture_sample(gm)
+    full = gm("brief", "--budget", "0").stdout
+    small = gm("brief", "--budget", "900").stdout
+    assert "more item(s) not shown" in small and "--budget 0" in small
+    for line in small.splitlines():
+        if line.startswith("- ["):
+            assert line in full.splitlines()  # whole lines only, quotes never cut
+
+
+# -- tampering, through the CLI ------------------------------------------------------
+
+
+def _assert_degraded(gm: GM, text: str, label: str) -> None:
+    items = brief_items(gm)
+    item = items[text]
+    assert item["captured_trust"] == "verbatim"
+    assert item["trust"] != "verbatim" and item["quote"] is None
+    assert item["degraded_reason"].startswith(label)
+    rendered = gm("brief").stdout
+    line = next(line for line in rendered.splitlines() if text in line)
+    assert f"[⚠ verbatim withheld: {label}]" in line
+    assert "✓ verbatim" not in line and '"' not in line
+    verify = gm("verify")
+    assert verify.exit_code == 3
+    assert label in verify.stdout
+    assert gm("verify", "--json").json()["ok"] is False  # type: ignore[index]
+
+
+def test_clean_store_verifies(initialised: Path, gm: GM) -> None:
+    capture_sample(gm)
+    result = gm("verify", "--json")
+    assert result.exit_code == 0
+    assert result.json() == {
+        "ok": True,
+        "records": 1,
+        "receipts": 1,
+        "snapshots": 1,
+        "problems": [],
+    }
+
+
+def test_edited_record_degrades_and_fails_verify(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    tamper.edit_record(
+        Store.discover(initialised),
+        data["checkpoint"],
+        b"review requested 2026-07-01",
+        b"review approved 2026-07-01",
+    )
+    _assert_degraded(gm, "PR #60 awaiting review", "record edited")
+
+
+def test_record_resigned_by_untrusted_key_degrades(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    tamper.resign_with_untrusted_key(
+        Store.discover(initialised),
+        data["checkpoint"],
+        b"review requested 2026-07-01",
+        b"approved 2026-07-02",
+    )
+    _assert_degraded(gm, "PR #60 awaiting review", "untrusted key")
+
+
+def test_removed_receipt_degrades(initialised: Path, gm: GM) -> None:
+    data = capture_sample(gm)
+    tamper.remove_path(Store.discover(initialised), content_path("receipts", data["checkpoint"]))
+    _assert_degraded(gm, "PR #60 awaiting review", "receipt missing")
+
+
+def test_key_removed_from_trust_root_degrades(initialised: Path, gm: GM, home: Path) -> None:
+    capture_sample(gm)
+    (home / "allowed_signers").write_text("")
+    _assert_degraded(gm, "PR #60 awaiting review", "untrusted key")
+
+
+# -- log --------------------------------------------------------------------------
+
+
+def test_log_lists_records_newest_first(initialised: Path, gm: GM) -> None:
+    first = capture_sample(gm)
+    second = gm("capture", "--transcript", TRANSCRIPT, "--session", "s-2", "--json").json()
+    entries = gm("log", "--json").json()
+    assert isinstance(entries, list) and isinstance(second, dict)
+    assert [e["sha256"] for e in entries] == [second["checkpoint"], first["checkpoint"]]
+    head = git(initialised, "rev-parse", "HEAD").strip()
+    for entry in entries:
+        assert set(entry) >= {"type", "sha256", "session", "commit", "created", "writer"}
+        assert entry["type"] == "checkpoint" and entry["commit"] == head
+        assert entry["writer"] == "alice@example.com"
+
+
+# -- the surface ------------------------------------------------------------------
+
+
+def _commands() -> list[tuple[str, Any]]:
+    found = []
+    for name, command in cli.commands.items():
+        sub = getattr(command, "commands", None)
+        if sub:
+            found += [(f"{name} {n}", c) for n, c in sub.items()]
+        found.append((name, command))
+    return found
+
+
+@pytest.mark.parametrize(("name", "command"), _commands())
+def test_every_command_has_help_and_is_documented(name: str, command: Any) -> None:
+    assert command.help, f"`gitmem {name}` has no help text"
+    guide = (Path(__file__).parent.parent / "docs" / "user-guide.md").read_text()
+    assert f"gitmem {name}" in guide
+
+
+def test_python_dash_m_works(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "gitmem" in done.stdout

@@ -1,0 +1,469 @@
+"""Tests for the quote verifier (gitmem/verifier.py); the rules are in docs/verifier.md."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from gitmem.verifier import (
+    MIN_PIN_CHARS,
+    FragmentResult,
+    QuoteCheck,
+    check_quote,
+    check_quotes,
+    fold,
+    split_fragments,
+    strip_gitmem_context,
+)
+
+GITMEM_REASON = (
+    "found only inside gitmem's own output (<gitmem-context>), which never counts as evidence"
+)
+STITCHED_REASON = "found only by joining two messages; a quote must lie inside one message"
+
+
+# Step 0: gitmem's own output ---------------------------------------------------------
+
+
+def test_strip_removes_a_span_and_leaves_a_newline_so_words_do_not_join() -> None:
+    assert strip_gitmem_context("a<gitmem-context>x</gitmem-context>b") == "a\nb"
+
+
+def test_strip_matches_tags_case_insensitively_and_with_attributes() -> None:
+    text = 'a <GitMem-Context source="brief" n=2>x</GITMEM-CONTEXT > b'
+    assert strip_gitmem_context(text) == "a \n b"
+
+
+def test_strip_counts_nesting() -> None:
+    text = "a<gitmem-context>x<gitmem-context>y</gitmem-context>still inside</gitmem-context>b"
+    assert strip_gitmem_context(text) == "a\nb"
+
+
+def test_strip_runs_an_unterminated_span_to_the_end_of_the_message() -> None:
+    assert strip_gitmem_context("a<gitmem-context>x\ny\nz") == "a\n"
+
+
+def test_strip_removes_a_stray_close_tag_on_its_own() -> None:
+    assert strip_gitmem_context("a</gitmem-context>b") == "a\nb"
+
+
+def test_strip_removes_a_self_closing_tag_without_opening_a_span() -> None:
+    assert strip_gitmem_context("a<gitmem-context/>b") == "a\nb"
+
+
+def test_strip_leaves_similar_tags_and_plain_text_alone() -> None:
+    text = "a <gitmem-contextual>x</gitmem-contextual> <context> b"
+    assert strip_gitmem_context(text) == text
+    assert strip_gitmem_context("") == ""
+
+
+def test_fold_does_not_strip_gitmem_context() -> None:
+    assert "gitmem-context" in fold("<gitmem-context>x</gitmem-context>")
+
+
+# Step 1: characters ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("char", "‘’‚‛")
+def test_fold_straightens_single_quotes(char: str) -> None:
+    assert fold(f"it{char}s") == "it's"
+
+
+@pytest.mark.parametrize("char", "“”„‟")
+def test_fold_straightens_double_quotes(char: str) -> None:
+    assert fold(f"{char}hi{char}") == '"hi"'
+
+
+@pytest.mark.parametrize("char", "‐‑‒–—―−")
+def test_fold_turns_dash_variants_into_hyphens(char: str) -> None:
+    assert fold(f"a{char}b") == "a-b"
+
+
+def test_fold_turns_every_unicode_space_and_line_break_into_one_space() -> None:
+    spaces = [
+        char
+        for char in map(chr, range(sys.maxunicode + 1))
+        if char.isspace() or unicodedata.category(char) == "Zs"
+    ]
+    assert "\u00a0" in spaces and "\t" in spaces and "\u3000" in spaces
+    for char in spaces:
+        assert fold(f"a{char}b") == "a b", hex(ord(char))
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r", "\u2028"])
+def test_fold_treats_every_line_break_as_a_line_start(newline: str) -> None:
+    assert fold(f"intro{newline}- item") == "intro item"
+
+
+# Step 2: block markers at the start of a line -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line", ["- item", "* item", "+ item", "1. item", "12. item", "1) item", "   - item"]
+)
+def test_fold_removes_list_markers_at_line_start(line: str) -> None:
+    assert fold(f"intro\n{line}") == "intro item"
+    assert fold(line) == "item"
+
+
+@pytest.mark.parametrize("line", ["> item", ">item", "# item", "### item", "> - item", "\t- item"])
+def test_fold_removes_blockquote_and_heading_markers_at_line_start(line: str) -> None:
+    assert fold(f"intro\n{line}") == "intro item"
+
+
+def test_fold_keeps_markers_in_the_middle_of_a_line() -> None:
+    assert fold("a - b + c 1) d > e # f") == "a - b + c 1) d > e # f"
+
+
+def test_fold_keeps_a_number_followed_by_a_period_mid_sentence() -> None:
+    assert (
+        fold("we shipped version 2. Then we moved on") == "we shipped version 2. then we moved on"
+    )
+    check = check_quote("version 2. Then we", ["we shipped version 2. Then we moved on"])
+    assert check.verbatim, check.reason
+
+
+def test_fold_keeps_line_start_text_that_only_looks_like_a_marker() -> None:
+    assert fold("2.0 is out\n#60 is merged\n-v flag\n####### seven") == (
+        "2.0 is out #60 is merged -v flag ####### seven"
+    )
+
+
+# Step 3: emphasis and code markers --------------------------------------------------
+
+
+def test_fold_removes_every_star_and_backtick() -> None:
+    assert fold("**bold** *it* `code` ```py") == "bold it code py"
+
+
+def test_fold_removes_strikethrough_but_keeps_a_single_tilde() -> None:
+    assert fold("~~old~~ about ~5 ms") == "old about ~5 ms"
+
+
+def test_fold_keeps_underscores_between_word_characters() -> None:
+    assert fold("snake_case_name a__b x_1 naïve_name 名前_変数") == (
+        "snake_case_name a__b x_1 naïve_name 名前_変数"
+    )
+    assert fold("snake_`case` **snake**_case") == "snake_case snake_case"
+
+
+def test_fold_removes_underscores_used_as_emphasis() -> None:
+    assert fold("_word_ __bold__ __init__ trailing_ _leading") == "word bold init trailing leading"
+
+
+# Steps 4 and 5 -----------------------------------------------------------------------
+
+
+def test_fold_collapses_whitespace_runs_and_trims() -> None:
+    assert fold("  a \n\n\t b  ") == "a b"
+
+
+def test_fold_case_folds() -> None:
+    assert fold("STRASSE") == fold("Straße") == "strasse"
+
+
+@pytest.mark.parametrize("text", ["`-` foo", "İ_a", "1.\nfoo", "~_~", "a\n> > - b", "*1.* x"])
+def test_fold_is_idempotent_on_known_tricky_inputs(text: str) -> None:
+    assert fold(fold(text)) == fold(text)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.text())
+def test_fold_is_idempotent(text: str) -> None:
+    folded = fold(text)
+    assert fold(folded) == folded
+    assert folded == folded.strip() and "  " not in folded
+    assert not set(folded) & set("*`\n\t\u00a0’“—")
+
+
+def test_adversarial_input_stays_linear() -> None:
+    # A regex that backtracks on these would hang here; the timing lives in
+    # benchmarks/bench_verifier.py, not in a timed assertion.
+    text = "<gitmem-context " * 20_000 + "_a_" * 20_000 + "~" * 20_000 + "\n- " * 20_000
+    assert not check_quote("not in there at all", [text]).verbatim
+
+
+# Fragments ---------------------------------------------------------------------------
+
+
+def test_split_fragments_cuts_at_ellipses_and_drops_empty_ones() -> None:
+    assert split_fragments("a … b... c.... d") == ["a", "b", "c", "d"]
+    assert split_fragments("…start … ** … end...") == ["start", "end"]
+    assert split_fragments("two.. dots") == ["two.. dots"]
+    assert split_fragments("... … ....") == []
+
+
+def test_fragments_in_order_verify() -> None:
+    check = check_quote(
+        "we agreed… to ship the parser… on friday",
+        "we agreed, after a long talk, to ship the parser next week, on friday",
+    )
+    assert check.verbatim
+    assert check.reason == "all 3 fragments found in order in message 0"
+    assert [f.offset for f in check.fragments] == [0, 30, 60]
+
+
+def test_fragments_out_of_order_fail() -> None:
+    check = check_quote("to ship the parser… we agreed", ["we agreed to ship the parser"])
+    assert not check.verbatim
+    assert check.reason == 'fragment 2 of 2 not found after fragment 1: "we agreed"'
+    assert [f.found for f in check.fragments] == [True, False]
+
+
+def test_overlapping_fragments_fail_and_repeated_words_need_two_occurrences() -> None:
+    quote = "ship the parser… ship the parser"
+    assert not check_quote(quote, ["we will ship the parser"]).verbatim
+    assert not check_quote("ship the parser… the parser today", ["ship the parser today"]).verbatim
+    check = check_quote(quote, ["ship the parser, then ship the parser again"])
+    assert check.verbatim
+    assert [f.offset for f in check.fragments] == [0, 22]
+
+
+def test_an_invented_short_fragment_fails() -> None:
+    transcript = "we agreed, after all, to ship the parser on friday"
+    check = check_quote("we agreed… yes… to ship the parser on friday", [transcript])
+    assert not check.verbatim
+    assert check.reason == 'fragment 2 of 3 not found after fragment 1: "yes"'
+    real = check_quote("we agreed… all… to ship the parser on friday", [transcript])
+    assert real.verbatim
+    assert [f.pins for f in real.fragments] == [True, False, True]
+
+
+def test_a_quote_of_only_short_fragments_is_too_generic_even_when_found() -> None:
+    check = check_quote("agreed… to ship", ["we agreed to ship"])
+    assert not check.verbatim
+    assert check.reason == "too generic: no fragment has 8 or more characters after folding"
+    assert all(f.found and not f.pins for f in check.fragments)
+
+
+def test_a_whole_quote_under_eight_characters_is_too_generic() -> None:
+    check = check_quote("`Ship` IT", ["ship it"])
+    assert not check.verbatim
+    assert check.reason.startswith("too generic")
+    assert check_quote("ship it!", ["ship it!"]).verbatim  # exactly 8 pins
+
+
+def test_min_pin_chars_is_eight() -> None:
+    assert MIN_PIN_CHARS == 8
+
+
+# Word boundaries ---------------------------------------------------------------------
+
+
+def test_a_match_may_not_start_inside_a_word() -> None:
+    assert not check_quote("37 is the open port", ["port 137 is the open port"]).verbatim
+    assert check_quote("37 is the open port", ["port 37 is the open port"]).verbatim
+
+
+def test_a_match_may_not_end_inside_a_word() -> None:
+    assert not check_quote("deploy to prod", ["deploy to production"]).verbatim
+    assert check_quote("deploy to prod", ["deploy to prod, then stop"]).verbatim
+
+
+def test_the_search_skips_a_match_on_a_bad_boundary_and_keeps_looking() -> None:
+    check = check_quote("open port 37", ["open port 377, later open port 37."])
+    assert check.verbatim
+    assert check.fragments[0].offset == 21
+
+
+def test_edges_that_are_not_word_characters_are_not_checked() -> None:
+    assert check_quote("-based parser", ["a regex-based parser"]).verbatim
+
+
+# Transcript text and markdown ----------------------------------------------------------
+
+
+def test_a_quote_matches_across_markdown_curly_quotes_dashes_and_case() -> None:
+    transcript = "Status:\n- We **decided** to use `snake_case_name` — it’s “final”"
+    assert check_quote('we decided to use snake_case_name - it\'s "FINAL"', transcript).verbatim
+
+
+# gitmem's own output ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "intro <gitmem-context>PR #60 awaiting review</gitmem-context> outro",
+        'intro <gitmem-context source="brief">PR #60 awaiting review</gitmem-context>',
+        "intro <gitmem-context>\n- PR #60 awaiting review\nand so on",
+        "<gitmem-context><gitmem-context>x</gitmem-context>PR #60 awaiting review</gitmem-context>",
+    ],
+)
+def test_a_quote_only_inside_gitmem_context_fails_with_its_own_reason(message: str) -> None:
+    check = check_quote("PR #60 awaiting review", ["hello", message])
+    assert not check.verbatim
+    assert check.reason == GITMEM_REASON
+    assert check.message_index is None
+
+
+def test_a_quote_also_said_outside_gitmem_context_verifies() -> None:
+    message = "<gitmem-context>PR #60 awaiting review</gitmem-context> yes, PR #60 awaiting review"
+    assert check_quote("PR #60 awaiting review", [message]).verbatim
+
+
+def test_a_quote_that_is_only_gitmem_context_is_not_evidence() -> None:
+    check = check_quote("<gitmem-context>PR #60 awaiting review</gitmem-context>", ["x"])
+    assert not check.verbatim
+    assert "gitmem's own output" in check.reason
+
+
+# Messages ----------------------------------------------------------------------------
+
+
+def test_a_quote_stitched_across_two_messages_fails_with_its_own_reason() -> None:
+    check = check_quote("ship the parser on friday", ["we will ship the", "parser on friday"])
+    assert not check.verbatim
+    assert check.reason == STITCHED_REASON
+
+
+def test_fragments_spread_over_two_messages_fail_as_stitched() -> None:
+    check = check_quote("we agreed today… ship on friday", ["we agreed today", "ship on friday"])
+    assert check.reason == STITCHED_REASON
+
+
+def test_the_first_message_that_fully_matches_is_reported() -> None:
+    messages = ["nothing here", "ship the parser", "ship the parser again"]
+    check = check_quote("ship the parser", messages)
+    assert check.verbatim
+    assert check.message_index == 1
+    assert check.reason == "found in message 1"
+
+
+def test_a_failure_reports_the_message_that_got_furthest() -> None:
+    messages = ["we agreed today", "we agreed today and then to ship", "unrelated"]
+    check = check_quote("we agreed today… to ship… on friday evening", messages)
+    assert not check.verbatim
+    assert check.message_index is None
+    assert [f.found for f in check.fragments] == [True, True, False]
+    assert check.fragments[1].offset == 25
+    assert check.reason == (
+        'fragment 3 of 3 not found after fragment 2: "on friday evening" (closest: message 1)'
+    )
+
+
+def test_a_failure_reports_the_first_of_the_messages_that_got_equally_far() -> None:
+    messages = ["we agreed today", "unrelated", "so we agreed today"]
+    check = check_quote("we agreed today… on friday evening", messages)
+    assert check.reason.endswith("(closest: message 0)")
+    assert check.fragments[0].offset == 0
+
+
+def test_a_plain_string_is_one_message() -> None:
+    assert check_quote("ship the parser", "we ship the parser").message_index == 0
+
+
+def test_check_quotes_checks_each_quote_against_one_transcript() -> None:
+    results = check_quotes(["ship the parser", "not said at all"], ["we ship the parser"])
+    assert [result.verbatim for result in results] == [True, False]
+    assert results[1].reason == 'not found in any message: "not said at all"'
+
+
+# Odd input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("quote", ["", "   ", "...", "…", "… …", "** __ ``"])
+def test_an_empty_quote_is_not_verbatim(quote: str) -> None:
+    check = check_quote(quote, ["anything at all"])
+    assert check == QuoteCheck(False, "the quote is empty", (), None)
+
+
+@pytest.mark.parametrize(
+    ("quote", "messages"),
+    [
+        ("🎉🎉🎉🎉🎉🎉🎉🎉", ["🎉🎉🎉🎉🎉🎉🎉🎉"]),
+        ("…", []),
+        ("a long enough quote", []),
+        ("x", [""]),
+    ],
+)
+def test_odd_input_never_raises(quote: str, messages: list[str]) -> None:
+    check_quote(quote, messages)
+
+
+def test_emoji_quotes_verify() -> None:
+    assert check_quote("🎉🎉🎉🎉🎉🎉🎉🎉", ["party 🎉🎉🎉🎉🎉🎉🎉🎉"]).verbatim
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.text(), st.lists(st.text(), max_size=3))
+def test_check_quote_never_raises(quote: str, messages: list[str]) -> None:
+    check = check_quote(quote, messages)
+    assert check.verbatim == (check.message_index is not None)
+
+
+# Any piece of a message verifies -----------------------------------------------------
+
+_WORDS = st.sampled_from(
+    [
+        *("we", "agreed", "ship", "parser", "Friday", "port", "137", "snake_case_name"),
+        *("café", "Straße", "İstanbul", "v2", "it", "s", "PR", "#60", "naïve"),
+    ]
+)
+_SEPARATORS = st.sampled_from(
+    [
+        *(" ", "  ", "\n", ", ", ". ", " — ", "\u00a0", "’", " “", "” ", "\t", "\r\n", "-"),
+        *(": ", "/", "\n- ", "\n> ", "\n## ", "\n  * "),
+    ]
+)
+_WRAPPERS = st.sampled_from(["{}", "{}", "{}", "**{}**", "*{}*", "`{}`", "_{}_", "~~{}~~"])
+
+
+@st.composite
+def _messages(draw: st.DrawFn) -> str:
+    parts: list[str] = []
+    for _ in range(draw(st.integers(min_value=2, max_value=25))):
+        parts.append(draw(_WRAPPERS).format(draw(_WORDS)))
+        parts.append(draw(_SEPARATORS))
+    return "".join(parts)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(_messages(), st.data())
+def test_any_piece_cut_at_word_boundaries_verifies(message: str, data: st.DataObject) -> None:
+    words = list(re.finditer(r"\w+", message))
+    first = data.draw(st.integers(min_value=0, max_value=len(words) - 1))
+    last = data.draw(st.integers(min_value=first, max_value=len(words) - 1))
+    piece = message[words[first].start() : words[last].end()]
+    assume(len(fold(piece)) >= MIN_PIN_CHARS)
+    check = check_quote(piece, ["unrelated words", message])
+    assert check.verbatim, (piece, check.reason)
+    assert check.message_index == 1
+
+
+# Shapes ------------------------------------------------------------------------------
+
+
+def test_fragment_result_to_dict_shape() -> None:
+    result = FragmentResult(text="We agreed", folded="we agreed", pins=True, found=True, offset=3)
+    assert result.to_dict() == {
+        "text": "We agreed",
+        "folded": "we agreed",
+        "pins": True,
+        "found": True,
+        "offset": 3,
+    }
+
+
+def test_quote_check_to_dict_shape_is_json_ready() -> None:
+    check = check_quote("We agreed… to ship… on friday", ["so we agreed to ship"])
+    data = check.to_dict()
+    assert list(data) == ["verbatim", "reason", "fragments", "message"]
+    assert data["verbatim"] is False
+    assert data["message"] is None
+    assert data["fragments"] == [f.to_dict() for f in check.fragments]
+    assert json.loads(json.dumps(data)) == data
+    passed = check_quote("we agreed to ship", ["so we agreed to ship"]).to_dict()
+    assert passed["message"] == 0 and passed["verbatim"] is True
+
+
+def test_results_are_frozen() -> None:
+    check = check_quote("we agreed to ship", ["we agreed to ship"])
+    with pytest.raises(AttributeError):
+        check.verbatim = False  # type: ignore[misc]
