@@ -9,7 +9,7 @@ from typing import Any
 from gitmem.canonical import sha256_hex
 from gitmem.integrity import check_record
 from gitmem.model import Checkpoint
-from gitmem.receipts import AllowedSignersFile
+from gitmem.signers import AllowedSignersFile
 from gitmem.store import RECORD_DIRS, Store, content_path
 from gitmem.types import Sha256Hex
 

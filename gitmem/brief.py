@@ -15,7 +15,7 @@ from typing import Any
 
 from gitmem.integrity import RecordCheck, check_record
 from gitmem.model import Checkpoint, Item
-from gitmem.receipts import AllowedSignersFile
+from gitmem.signers import AllowedSignersFile
 from gitmem.store import StoreContents
 
 SECTIONS = (

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from gitmem.canonical import sha256_hex
 from gitmem.errors import FormatError, TrustError
 from gitmem.model import Record, parse_record, parse_time
-from gitmem.receipts import AllowedSignersFile, check_trust, verify
+from gitmem.receipts import verify
+from gitmem.signers import AllowedSignersFile, check_trust
 from gitmem.types import Sha256Hex
 
 NAMESPACE = "gitmem"

@@ -20,12 +20,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gitmem.errors import FormatError, InputError, KeyError_
-from gitmem.receipts import (
-    Ed25519Signer,
-    PublicKey,
-    allowed_signers_line,
-    parse_allowed_signers,
-)
+from gitmem.receipts import Ed25519Signer, PublicKey
+from gitmem.signers import allowed_signers_line, parse_allowed_signers
 
 CONFIG_FILE = "config.json"
 ALLOWED_SIGNERS = "allowed_signers"

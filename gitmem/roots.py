@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitmem.keys import ALLOWED_SIGNERS
-from gitmem.receipts import AllowedSignersFile, parse_allowed_signers
+from gitmem.signers import AllowedSignersFile, parse_allowed_signers
 from gitmem.store import Store
 
 TEAM_SIGNERS = ".gitmem/allowed_signers"

@@ -19,7 +19,8 @@ from gitmem.integrity import (
     check_record,
 )
 from gitmem.model import Checkpoint, Item, format_time
-from gitmem.receipts import Ed25519Signer, allowed_signers_line, parse_allowed_signers, sign
+from gitmem.receipts import Ed25519Signer, sign
+from gitmem.signers import allowed_signers_line, parse_allowed_signers
 
 ALICE = Ed25519Signer(bytes(range(32)))
 MALLORY = Ed25519Signer(bytes(range(1, 33)))

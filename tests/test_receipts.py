@@ -24,19 +24,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.errors import FormatError, KeyError_, TrustError
-from gitmem.receipts import (
+from gitmem.receipts import Ed25519Signer, PublicKey, Signature, parse_signature, sign, verify
+from gitmem.signers import (
     AllowedSigner,
     AllowedSignersFile,
-    Ed25519Signer,
-    PublicKey,
-    Signature,
     allowed_signers_line,
     check_trust,
     find_principals,
     parse_allowed_signers,
-    parse_signature,
-    sign,
-    verify,
 )
 
 ALICE = Ed25519Signer(bytes(range(32)))
