@@ -32,7 +32,7 @@ _EXTERNAL_STATE = re.compile(
     r"\b(?:PR|MR|pull request|merge request|issue)\s*#?\d+|#\d+\b|\bbranch(?:es)?\b|"
     r"\bmerged?\b|\bdeploy\w*|\brelease[sd]?\b|\b(?:api |ssh |signing )?keys?\b|\brotat\w+|"
     r"\bCI\b|\bpipeline\b|\bstaging\b|\bproduction\b|\bprod\b|"
-    r"\b[\w./-]+\.(?:py|js|ts|go|rs|md|json|toml|ya?ml|cfg|ini|sh)\b",
+    r"\w\.(?:py|js|ts|go|rs|md|json|toml|ya?ml|cfg|ini|sh)\b",
     re.IGNORECASE,
 )
 
@@ -121,6 +121,9 @@ def build_brief(contents: StoreContents, roots: Sequence[AllowedSignersFile]) ->
             current = chosen.get(item.id)
             if current is None or _preferred(candidate, current):
                 chosen[item.id] = candidate
+    for root in roots:
+        for problem in root.problems:
+            warnings.append(BriefWarning("trust-root", f"{root.source}: {problem}", root.source))
     for stray in contents.strays:
         warnings.append(
             BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)

@@ -28,6 +28,10 @@ def encode(value: JSONValue) -> bytes:
             a type JSON cannot express.
     """
     _check_encodable(value, "$")
+    return _dumps(value)
+
+
+def _dumps(value: JSONValue) -> bytes:
     text = json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
@@ -60,7 +64,9 @@ def decode(data: bytes) -> JSONValue:
     except ValueError as e:
         raise FormatError(f"record is not valid JSON: {e}") from e
     try:
-        canonical = encode(value)
+        # json.loads already refused floats and constants and only makes string keys,
+        # so the per-value checks of encode() are not needed to rebuild the bytes.
+        canonical = _dumps(value)
     except InputError as e:
         raise FormatError(f"record cannot be stored canonically: {e}") from e
     if canonical != data:

@@ -34,7 +34,7 @@ def _store(ctx: click.Context) -> Any:
 
 
 def _home() -> Path:
-    from gitmem.keys import gitmem_home
+    from gitmem.home import gitmem_home
 
     return gitmem_home()
 

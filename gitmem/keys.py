@@ -20,22 +20,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gitmem.errors import FormatError, InputError, KeyError_
+from gitmem.home import ALLOWED_SIGNERS, CONFIG_FILE, KEYS_DIR
 from gitmem.receipts import Ed25519Signer, PublicKey
 from gitmem.signers import allowed_signers_line, parse_allowed_signers
 
-CONFIG_FILE = "config.json"
-ALLOWED_SIGNERS = "allowed_signers"
 _PRINCIPAL_RE = re.compile(r"[^\s,\"'*?!#]+")
-
-
-def gitmem_home(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
-    """``$GITMEM_HOME``, else ``$XDG_CONFIG_HOME/gitmem``, else ``~/.config/gitmem``."""
-    env = os.environ if environ is None else environ
-    if env.get("GITMEM_HOME"):
-        return Path(env["GITMEM_HOME"])
-    if env.get("XDG_CONFIG_HOME"):
-        return Path(env["XDG_CONFIG_HOME"]) / "gitmem"
-    return Path.home() / ".config" / "gitmem"
 
 
 @dataclass(frozen=True)
@@ -212,7 +201,7 @@ def own_keys(home: Path) -> list[OwnKey]:
     config = read_config(home)
     active = home / config["signing_key"] if "signing_key" in config else None
     keys: list[OwnKey] = []
-    for pub in sorted((home / "keys").glob("*.pub")):
+    for pub in sorted((home / KEYS_DIR).glob("*.pub")):
         try:
             key = PublicKey.from_openssh(pub.read_text(encoding="utf-8"))
         except (OSError, FormatError):
@@ -233,7 +222,7 @@ def export_lines(home: Path) -> list[str]:
 
 def _key_file(home: Path, key: PublicKey) -> Path:
     short = key.fingerprint().removeprefix("SHA256:")[:12].replace("/", "_").replace("+", "-")
-    return home / "keys" / f"ed25519-{short}"
+    return home / KEYS_DIR / f"ed25519-{short}"
 
 
 def _trust_key(path: Path, principal: str, key: PublicKey) -> bool:

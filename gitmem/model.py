@@ -9,6 +9,7 @@ Hashing and signing always use the stored bytes (see :mod:`gitmem.canonical`).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,6 +30,7 @@ Trust = Literal["verbatim", "inferred", "untagged"]
 RecordType = Literal["checkpoint", "event"]
 
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
 def format_time(when: datetime) -> str:
@@ -42,10 +44,12 @@ def parse_time(text: str) -> datetime:
     Raises:
         FormatError: *text* is not in the ``YYYY-MM-DDTHH:MM:SSZ`` form.
     """
+    if not isinstance(text, str) or not _TIME_RE.fullmatch(text):
+        raise FormatError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SSZ")
     try:
-        return datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=UTC)
-    except (TypeError, ValueError) as e:
-        raise FormatError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SSZ") from e
+        return datetime.fromisoformat(text)
+    except ValueError as e:
+        raise FormatError(f"timestamp {text!r} is not a valid time") from e
 
 
 def item_id(origin_session: str, kind: str, text: str) -> str:

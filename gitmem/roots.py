@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.keys import ALLOWED_SIGNERS
+from gitmem.home import ALLOWED_SIGNERS
 from gitmem.signers import AllowedSignersFile, parse_allowed_signers
 from gitmem.store import Store
 

@@ -127,6 +127,8 @@ class AllowedSignersFile:
 
     entries: tuple[AllowedSigner, ...]
     problems: tuple[str, ...]
+    source: str = ""
+    """Where the file came from, for messages."""
 
 
 class _LineError(Exception):
@@ -324,7 +326,7 @@ def parse_allowed_signers(text: str, source: str) -> AllowedSignersFile:
             entries.append(_parse_line(line, source, number))
         except _LineError as e:
             problems.append(f"line {number}: {e}; line skipped")
-    return AllowedSignersFile(tuple(entries), tuple(problems))
+    return AllowedSignersFile(tuple(entries), tuple(problems), source)
 
 
 def allowed_signers_line(

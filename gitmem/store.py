@@ -155,7 +155,7 @@ class Store:
             return StoreContents(None, (), frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
-        found: dict[str, dict[Sha256Hex, pygit2.Oid]] = {d: {} for d in _EXTENSIONS}
+        found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in _EXTENSIONS}
         for top in tree:
             name = top.name or ""
             if name not in _EXTENSIONS or not isinstance(top, pygit2.Tree):
@@ -168,11 +168,11 @@ class Store:
                 type=kind,
                 address=digest,
                 path=content_path(directory, digest),
-                data=self._blob(oid),
-                receipt=self._blob(receipts[digest]) if digest in receipts else None,
+                data=blob.data,
+                receipt=receipts[digest].data if digest in receipts else None,
             )
             for directory, kind in RECORD_DIRS.items()
-            for digest, oid in found[directory].items()
+            for digest, blob in found[directory].items()
         ]
         return StoreContents(
             tip=tip,
@@ -279,10 +279,6 @@ class Store:
             log.parent.mkdir(parents=True, exist_ok=True)
             log.touch()
 
-    def _blob(self, oid: pygit2.Oid) -> bytes:
-        obj = self.repo.get(oid)
-        return obj.data if isinstance(obj, pygit2.Blob) else b""
-
     def _commit(self, oid: GitOid) -> pygit2.Commit:
         obj = self.repo.get(oid)
         if not isinstance(obj, pygit2.Commit):
@@ -292,10 +288,11 @@ class Store:
 
 def _walk_content(
     top: pygit2.Tree, directory: str, strays: list[str]
-) -> Iterator[tuple[Sha256Hex, pygit2.Oid]]:
-    """Yield (digest, blob id) under one top-level folder; collect misfits in *strays*.
+) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
+    """Yield (digest, blob) under one top-level folder; collect misfits in *strays*.
 
-    Only ids: snapshots can be large, and most callers never need their bytes.
+    A blob's bytes are read only when asked for: snapshots can be large, and most
+    callers never need them.
     """
     extension = _EXTENSIONS[directory]
     for fan in top:
@@ -313,7 +310,7 @@ def _walk_content(
             ):
                 strays.append(f"{directory}/{fan_name}/{leaf_name}")
                 continue
-            yield Sha256Hex(digest), leaf.id
+            yield Sha256Hex(digest), leaf
 
 
 def _add_paths(

@@ -107,3 +107,12 @@ def test_budget_keeps_rank_order_and_reports_the_rest(repo: Path, home: Path) ->
     assert 0 < len(shown) < 20
     assert "Decision number 19 " in shown[0]  # the most important first
     assert f"{20 - len(shown)} more item(s) not shown" in text
+
+
+def test_malformed_trust_root_lines_are_warned_about(repo: Path, home: Path) -> None:
+    store = setup(repo, home)
+    with (home / "allowed_signers").open("a") as f:
+        f.write("bob valid-after=20250101 ssh-ed25519 AAAA\n")
+    warnings = build_brief(store.read(), load_roots(home, store)).warnings
+    assert [w.code for w in warnings] == ["trust-root"]
+    assert "line 2" in warnings[0].message

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gitmem.errors import InputError, KeyError_
-from gitmem.keys import gitmem_home, init_identity, load_identity, load_private_key
+from gitmem.home import gitmem_home
+from gitmem.keys import init_identity, load_identity, load_private_key
 
 needs_ssh_keygen = pytest.mark.skipif(
     shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed here"

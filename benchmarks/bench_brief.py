@@ -1,0 +1,155 @@
+"""Benchmark: brief on a store of N checkpoints, every receipt verified; Ed25519 rate.
+
+    python benchmarks/bench_brief.py [--checkpoints 1000] [--runs 7]
+
+Builds a scratch repository with N signed checkpoints (5 items each, 3 verbatim), then
+times `gitmem brief` end to end as a user runs it (a fresh process: interpreter start,
+imports, reading the ref, verifying all N receipts, rendering), the same work in-process,
+and SSHSIG verifications per second. Prints a table; nothing is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pygit2
+
+from gitmem.brief import build_brief
+from gitmem.capture import capture
+from gitmem.integrity import NAMESPACE
+from gitmem.items import Draft
+from gitmem.keys import init_identity
+from gitmem.receipts import sign, verify
+from gitmem.render import render_text
+from gitmem.roots import load_roots
+from gitmem.store import Store
+from gitmem.transcripts import parse_transcript
+
+
+def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
+    repo_dir, home = root / "repo", root / "home"
+    repo = pygit2.init_repository(str(repo_dir))
+    who = pygit2.Signature("bench", "bench@example.com")
+    repo.create_commit("HEAD", who, who, "init", repo.TreeBuilder().write(), [])
+    store = Store(repo)
+    identity = init_identity(home, "bench@example.com", None).identity
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    began = time.perf_counter()
+    for n in range(checkpoints):
+        text = (
+            f"Session {n}. We decided to keep module_{n} in src/module_{n}.py for now.\n"
+            f"TODO: benchmark the parser on corpus {n} before the release.\n"
+            f"I am not sure whether cache {n} survives a restart.\n" + "filler line\n" * 100
+        )
+        transcript = parse_transcript(text.encode(), f"session-{n}.md")
+        drafts = [
+            Draft(
+                "decision",
+                f"Keep module_{n} in src/module_{n}.py",
+                "verbatim",
+                f"keep module_{n} in src/module_{n}.py for now",
+                {},
+            ),
+            Draft(
+                "open_loop",
+                f"Benchmark the parser on corpus {n}",
+                "verbatim",
+                f"TODO: benchmark the parser on corpus {n}",
+                {},
+            ),
+            Draft(
+                "uncertainty",
+                f"Cache {n} may not survive a restart",
+                "verbatim",
+                f"not sure whether cache {n} survives a restart",
+                {},
+            ),
+            Draft("belief", f"Module {n} is stable", "inferred", None, {}),
+            Draft("fact", f"Session {n} happened", "inferred", None, {}),
+        ]
+        capture(
+            store,
+            identity,
+            transcript,
+            Path(f"session-{n}.md"),
+            drafts,
+            f"s-{n}",
+            start + timedelta(minutes=n),
+        )
+    return repo_dir, home, (time.perf_counter() - began) / checkpoints
+
+
+def time_cli(repo_dir: Path, home: Path, runs: int, *args: str) -> list[float]:
+    env = {**os.environ, "GITMEM_HOME": str(home)}
+    command = [sys.executable, "-m", "gitmem", "-C", str(repo_dir), "brief", *args]
+    subprocess.run(command, env=env, check=True, capture_output=True)  # warm the page cache
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def time_in_process(repo_dir: Path, home: Path, runs: int) -> tuple[list[float], int]:
+    times, verified = [], 0
+    for _ in range(runs):
+        began = time.perf_counter()
+        store = Store.discover(repo_dir)
+        brief = build_brief(store.read(), load_roots(home, store))
+        render_text(brief)
+        times.append(time.perf_counter() - began)
+        verified = brief.verified
+    return times, verified
+
+
+def verifications_per_second(seconds: float = 1.0) -> float:
+    from gitmem.receipts import Ed25519Signer
+
+    signer = Ed25519Signer(bytes(32))
+    message = b"x" * 2048  # about the size of a checkpoint record
+    receipt = sign(message, signer, NAMESPACE)
+    count, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        verify(message, receipt, NAMESPACE)
+        count += 1
+    return count / (time.perf_counter() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkpoints", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="gitmem-bench-"))
+    try:
+        repo_dir, home, per_capture = build_store(root, args.checkpoints)
+        cli_text = time_cli(repo_dir, home, args.runs)
+        cli_json = time_cli(repo_dir, home, args.runs, "--format", "json")
+        inproc, verified = time_in_process(repo_dir, home, args.runs)
+        rate = verifications_per_second()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    ms = lambda xs: f"{statistics.median(xs) * 1000:7.1f} ms (min {min(xs) * 1000:.1f})"  # noqa: E731
+    print(
+        f"store: {args.checkpoints} checkpoints, {args.checkpoints * 5} items; "
+        f"receipts verified per brief: {verified}"
+    )
+    print(f"capture (in-process, per checkpoint)  {per_capture * 1000:7.1f} ms")
+    print(f"gitmem brief (process, text)          {ms(cli_text)}")
+    print(f"gitmem brief (process, json)          {ms(cli_json)}")
+    print(f"brief in-process (read+verify+render) {ms(inproc)}")
+    print(f"SSHSIG Ed25519 verify, 2 KB record    {rate:7.0f} /s")
+
+
+if __name__ == "__main__":
+    main()
