@@ -313,6 +313,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
+        sys.exit(0)
     except click.ClickException as e:
         click.echo(f"gitmem: {e.format_message()}", err=True)
         sys.exit(e.exit_code)

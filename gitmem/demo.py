@@ -158,15 +158,20 @@ def _hand_check(echo: Echo, home: Path, address: Sha256Hex, repo_dir: Path, kept
     if shutil.which("ssh-keygen") is None:
         echo("   ssh-keygen is not installed here, so the demo cannot run these for you.")
         return
-    workdir = repo_dir.parent
     echo("   Running them now:")
-    for command in commands:
+    labels = ("", "as written", "as mallory left it")
+    for label, command in zip(labels, commands, strict=True):
         done = subprocess.run(
-            command, shell=True, cwd=workdir, capture_output=True, text=True, check=False
+            command,
+            shell=True,
+            cwd=repo_dir.parent,
+            capture_output=True,
+            text=True,
+            check=False,
         )
-        output = (done.stdout + done.stderr).strip()
-        if output:
-            echo(f"   > {output}")
+        output = " ".join((done.stdout + done.stderr).split())
+        if label:
+            echo(f"   {label}: {output} (exit {done.returncode})")
 
 
 def _step(echo: Echo, title: str) -> None:

@@ -409,3 +409,9 @@ def test_python_dash_m_works(tmp_path: Path) -> None:
         [sys.executable, "-m", "gitmem", "--version"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "gitmem" in done.stdout
+
+
+def test_bare_command_prints_help() -> None:
+    for args in ((), ("keys",)):
+        result = run(*args)
+        assert result.exit_code == 0 and "Usage:" in result.stdout and result.stderr == ""
