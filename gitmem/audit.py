@@ -7,11 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitmem.canonical import sha256_hex
+from gitmem.errors import InputError
 from gitmem.integrity import check_record
 from gitmem.model import Checkpoint
 from gitmem.signers import AllowedSignersFile
 from gitmem.store import RECORD_DIRS, Store, content_path
+from gitmem.transcripts import parse_transcript
 from gitmem.types import Sha256Hex
+from gitmem.verifier import check_quotes
 
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
 
@@ -71,25 +74,27 @@ class LogEntry:
 
 
 def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyReport:
-    """Check every record, receipt and snapshot, and that history only ever added."""
+    """Check every record, receipt and snapshot, every stored quote against its
+    snapshot, and that the ref's history only ever added paths."""
     contents = store.read()
     problems: list[Problem] = []
-    referenced: set[str] = set()
+    snapshots: dict[Sha256Hex, bytes] = {}
+    for digest in sorted(contents.snapshots):
+        data = snapshots[digest] = store.read_snapshot(digest) or b""
+        if sha256_hex(data) != digest:
+            problems.append(
+                Problem(
+                    content_path("snapshots", digest),
+                    "snapshot edited",
+                    "its bytes do not hash to the address in its path",
+                )
+            )
     for stored in contents.records:
         check = check_record(stored.address, stored.data, stored.receipt, roots)
         if not check.ok:
             problems.append(Problem(stored.path, check.problem or "failed", check.detail))
-        if isinstance(check.record, Checkpoint) and check.record.source is not None:
-            snapshot = check.record.source.snapshot
-            referenced.add(snapshot)
-            if snapshot not in contents.snapshots:
-                problems.append(
-                    Problem(
-                        stored.path,
-                        "snapshot missing",
-                        f"its transcript snapshot {snapshot[:12]}… is not stored",
-                    )
-                )
+        if isinstance(check.record, Checkpoint):
+            problems += _quote_problems(stored.path, check.record, snapshots)
     addresses = {r.address for r in contents.records}
     for orphan in sorted(contents.receipts - addresses):
         problems.append(
@@ -99,16 +104,6 @@ def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyRep
                 "a receipt whose record is not in the store",
             )
         )
-    for digest in sorted(contents.snapshots):
-        data = store.read_snapshot(digest) or b""
-        if sha256_hex(data) != digest:
-            problems.append(
-                Problem(
-                    content_path("snapshots", digest),
-                    "snapshot edited",
-                    "its bytes do not hash to the address in its path",
-                )
-            )
     for stray in contents.strays:
         problems.append(Problem(stray, "stray path", "it does not fit the store layout"))
     for change in store.history_problems():
@@ -122,6 +117,40 @@ def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyRep
     return VerifyReport(
         len(contents.records), len(contents.receipts), len(contents.snapshots), tuple(problems)
     )
+
+
+def _quote_problems(
+    path: str, checkpoint: Checkpoint, snapshots: dict[Sha256Hex, bytes]
+) -> list[Problem]:
+    """Check every stored verified quote again, against the snapshot it was verified on."""
+    quoted = [i for i in checkpoint.items if i.quote is not None and i.quote_verified]
+    if checkpoint.source is None:
+        return (
+            [Problem(path, "snapshot missing", "it stores quotes but names no snapshot")]
+            if quoted
+            else []
+        )
+    digest = checkpoint.source.snapshot
+    if digest not in snapshots:
+        return [
+            Problem(
+                path, "snapshot missing", f"its transcript snapshot {digest[:12]}… is not stored"
+            )
+        ]
+    if not quoted:
+        return []
+    try:
+        transcript = parse_transcript(
+            snapshots[digest], checkpoint.source.name, checkpoint.source.format
+        )
+    except InputError as e:
+        return [Problem(path, "snapshot unreadable", str(e))]
+    checks = check_quotes([i.quote or "" for i in quoted], transcript.texts())
+    return [
+        Problem(path, "quote not in snapshot", f"item {item.id}: {result.reason}")
+        for item, result in zip(quoted, checks, strict=True)
+        if not result.verbatim
+    ]
 
 
 def log_entries(store: Store, roots: Sequence[AllowedSignersFile]) -> list[LogEntry]:

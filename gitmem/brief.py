@@ -18,6 +18,8 @@ from gitmem.model import Checkpoint, Item
 from gitmem.signers import AllowedSignersFile
 from gitmem.store import StoreContents
 
+NO_VERIFIED_QUOTE = "no verified quote"
+
 SECTIONS = (
     ("verify", "VERIFY BEFORE TRUSTING"),
     ("decision", "DECISIONS"),
@@ -136,8 +138,8 @@ def build_brief(contents: StoreContents, roots: Sequence[AllowedSignersFile]) ->
 
 def _brief_item(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
     importance = item.extra.get("importance")
-    degraded_reason = None if check.ok else f"{check.problem}: {check.detail}"
-    if check.ok:
+    label, reason = _degradation(item, check)
+    if label is None:
         trust, quote = item.trust, item.quote if item.quote_verified else None
     else:
         # Nothing in a failed record is trusted: not its trust class, not its quote.
@@ -149,8 +151,8 @@ def _brief_item(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem
         quote=quote,
         captured_trust=item.trust,
         trust=trust,
-        degraded_reason=degraded_reason,
-        degraded_label=None if check.ok else check.problem,
+        degraded_reason=reason,
+        degraded_label=label,
         section=_section(item),
         origin_session=item.origin_session,
         checkpoint=check.address,
@@ -160,6 +162,20 @@ def _brief_item(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem
         if isinstance(importance, int) and not isinstance(importance, bool)
         else 0,
     )
+
+
+def _degradation(item: Item, check: RecordCheck) -> tuple[str | None, str | None]:
+    """(badge label, sentence) when the item cannot be shown as captured, else (None, None)."""
+    if not check.ok:
+        return check.problem, f"{check.problem}: {check.detail}"
+    if item.trust == "verbatim" and not (item.quote and item.quote_verified):
+        # A genuine record can still claim verbatim without a verified quote (another
+        # tool, a bug): the badge is earned by the quote, never by the claim.
+        return (
+            NO_VERIFIED_QUOTE,
+            f"{NO_VERIFIED_QUOTE}: the record claims verbatim but stores no verified quote",
+        )
+    return None, None
 
 
 def _preferred(candidate: BriefItem, current: BriefItem) -> bool:

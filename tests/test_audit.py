@@ -1,0 +1,101 @@
+"""`verify` and `log` over whole stores, including records a trusted writer got wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tamper
+
+from gitmem.audit import verify_store
+from gitmem.brief import NO_VERIFIED_QUOTE, build_brief
+from gitmem.canonical import sha256_hex
+from gitmem.integrity import NAMESPACE
+from gitmem.keys import Identity, init_identity
+from gitmem.model import Checkpoint, Item, Source
+from gitmem.receipts import sign
+from gitmem.roots import load_roots
+from gitmem.store import Entry, Store, content_path
+
+SNAPSHOT = b"We agreed to ship the parser on friday after review.\n"
+
+
+def write_signed(
+    store: Store, identity: Identity, item: Item, snapshot: bytes | None = SNAPSHOT
+) -> Checkpoint:
+    """Store a checkpoint exactly as given, validly signed: what a buggy tool could write."""
+    source = (
+        None if snapshot is None else Source(sha256_hex(snapshot), "text", "t.md", len(snapshot))
+    )
+    checkpoint = Checkpoint(
+        session="s",
+        writer=identity.principal,
+        key=identity.signer.public_key.fingerprint(),
+        created="2026-11-01T00:00:00Z",
+        commit=None,
+        source=source,
+        items=(item,),
+    )
+    data = checkpoint.canonical_bytes()
+    entries = [
+        Entry(content_path("checkpoints", sha256_hex(data)), data),
+        Entry(content_path("receipts", sha256_hex(data)), sign(data, identity.signer, NAMESPACE)),
+    ]
+    if snapshot is not None:
+        entries.append(Entry(content_path("snapshots", sha256_hex(snapshot)), snapshot))
+    store.append(entries, "m", identity.principal)
+    return checkpoint
+
+
+def item(quote: str | None, verified: bool) -> Item:
+    return Item(
+        id="0123456789abcdef",
+        kind="decision",
+        text="Ship the parser on friday",
+        trust="verbatim",
+        origin_session="s",
+        quote=quote,
+        quote_verified=verified,
+    )
+
+
+def setup(repo: Path, home: Path) -> tuple[Store, Identity]:
+    return Store.discover(repo), init_identity(home, "alice@example.com", None).identity
+
+
+def test_a_clean_store_has_no_problems(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item("ship the parser on friday", True))
+    report = verify_store(store, load_roots(home, store))
+    assert report.ok and report.records == 1 and report.snapshots == 1
+
+
+def test_a_signed_quote_missing_from_its_snapshot_is_reported(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item("ship the parser on monday", True))
+    report = verify_store(store, load_roots(home, store))
+    assert [p.problem for p in report.problems] == ["quote not in snapshot"]
+
+
+def test_verbatim_without_a_verified_quote_never_shows_as_verbatim(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item(None, False), snapshot=None)
+    (shown,) = build_brief(store.read(), load_roots(home, store)).items
+    assert shown.trust == "untagged" and shown.degraded_label == NO_VERIFIED_QUOTE
+
+
+def test_edited_or_missing_snapshots_are_reported(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item("ship the parser on friday", True))
+    tamper.remove_path(store, content_path("snapshots", sha256_hex(SNAPSHOT)))
+    problems = {p.problem for p in verify_store(store, load_roots(home, store)).problems}
+    assert problems == {"snapshot missing", "history removed"}
+
+
+def test_a_snapshot_edited_in_place_is_reported(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item("ship the parser on friday", True))
+    path = content_path("snapshots", sha256_hex(SNAPSHOT))
+    tamper.remove_path(store, path)
+    store.append([Entry(path, SNAPSHOT.replace(b"friday", b"monday"))], "m", "mallory")
+    problems = {p.problem for p in verify_store(store, load_roots(home, store)).problems}
+    assert {"snapshot edited", "quote not in snapshot"} <= problems
