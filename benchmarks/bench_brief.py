@@ -3,7 +3,7 @@
     python benchmarks/bench_brief.py [--checkpoints 1000] [--runs 7]
 
 Builds a scratch repository with N signed checkpoints (5 items each, 3 verbatim), then
-times `gitmem brief` end to end as a user runs it (a fresh process: interpreter start,
+times `gitmem brief` (and `gitmem verify`) end to end as a user runs it (a fresh process: interpreter start,
 imports, reading the ref, verifying all N receipts, rendering), the same work in-process,
 and SSHSIG verifications per second. Prints a table; nothing is kept.
 """
@@ -90,7 +90,7 @@ def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
 
 def time_cli(repo_dir: Path, home: Path, runs: int, *args: str) -> list[float]:
     env = {**os.environ, "GITMEM_HOME": str(home)}
-    command = [sys.executable, "-m", "gitmem", "-C", str(repo_dir), "brief", *args]
+    command = [sys.executable, "-m", "gitmem", "-C", str(repo_dir), *args]
     subprocess.run(command, env=env, check=True, capture_output=True)  # warm the page cache
     times = []
     for _ in range(runs):
@@ -133,8 +133,9 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="gitmem-bench-"))
     try:
         repo_dir, home, per_capture = build_store(root, args.checkpoints)
-        cli_text = time_cli(repo_dir, home, args.runs)
-        cli_json = time_cli(repo_dir, home, args.runs, "--format", "json")
+        cli_text = time_cli(repo_dir, home, args.runs, "brief")
+        cli_json = time_cli(repo_dir, home, args.runs, "brief", "--format", "json")
+        cli_verify = time_cli(repo_dir, home, 3, "verify")
         inproc, verified = time_in_process(repo_dir, home, args.runs)
         rate = verifications_per_second()
     finally:
@@ -148,6 +149,7 @@ def main() -> None:
     print(f"gitmem brief (process, text)          {ms(cli_text)}")
     print(f"gitmem brief (process, json)          {ms(cli_json)}")
     print(f"brief in-process (read+verify+render) {ms(inproc)}")
+    print(f"gitmem verify (process, whole store)  {ms(cli_verify)}")
     print(f"SSHSIG Ed25519 verify, 2 KB record    {rate:7.0f} /s")
 
 
