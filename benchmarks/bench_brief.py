@@ -3,9 +3,10 @@
     python benchmarks/bench_brief.py [--checkpoints 1000] [--runs 7]
 
 Builds a scratch repository with N signed checkpoints (5 items each, 3 verbatim), then
-times `gitmem brief` (and `gitmem verify`) end to end as a user runs it (a fresh process: interpreter start,
-imports, reading the ref, verifying all N receipts, rendering), the same work in-process,
-and SSHSIG verifications per second. Prints a table; nothing is kept.
+times `gitmem brief` (and `gitmem verify`) end to end as a user runs it (a fresh
+process: interpreter start, imports, reading the ref, verifying all N receipts,
+rendering), the same work in-process, and SSHSIG verifications per second. Prints a
+table; nothing is kept.
 """
 
 from __future__ import annotations

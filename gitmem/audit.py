@@ -10,9 +10,10 @@ from gitmem.canonical import sha256_hex
 from gitmem.errors import InputError
 from gitmem.integrity import check_record
 from gitmem.model import Checkpoint
+from gitmem.rewrites import resolve, rewrite_map
 from gitmem.signers import AllowedSignersFile
 from gitmem.store import RECORD_DIRS, Store, content_path
-from gitmem.transcripts import parse_transcript
+from gitmem.transcripts import parse_transcript, snapshot_format
 from gitmem.types import Sha256Hex
 from gitmem.verifier import check_quotes
 
@@ -60,6 +61,7 @@ class LogEntry:
     writer: str | None
     verified: bool
     items: int | None
+    captured_commit: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +69,7 @@ class LogEntry:
             "sha256": self.sha256,
             "session": self.session,
             "commit": self.commit,
+            "captured_commit": self.captured_commit,
             "created": self.created,
             "writer": self.writer,
             "verified": self.verified,
@@ -140,9 +143,8 @@ def _quote_problems(
     if not quoted:
         return []
     try:
-        transcript = parse_transcript(
-            snapshots[digest], checkpoint.source.name, checkpoint.source.format
-        )
+        stored_as = snapshot_format(checkpoint.source.format)
+        transcript = parse_transcript(snapshots[digest], checkpoint.source.name, stored_as)
     except InputError as e:
         return [Problem(path, "snapshot unreadable", str(e))]
     checks = check_quotes([i.quote or "" for i in quoted], transcript.texts())
@@ -154,21 +156,31 @@ def _quote_problems(
 
 
 def log_entries(store: Store, roots: Sequence[AllowedSignersFile]) -> list[LogEntry]:
-    """Every record, newest first, with whether it verified."""
+    """Every record, newest first, with whether it verified.
+
+    ``commit`` follows amends and rebases (from verified rewrite events);
+    ``captured_commit`` is the commit the record itself names.
+    """
+    checks = [
+        (stored, check_record(stored.address, stored.data, stored.receipt, roots))
+        for stored in store.read().records
+    ]
+    rewrites = rewrite_map(c.record for _, c in checks if c.ok and c.record is not None)
     entries: list[LogEntry] = []
-    for stored in store.read().records:
-        check = check_record(stored.address, stored.data, stored.receipt, roots)
+    for stored, check in checks:
         record = check.record
+        captured = None if record is None else record.commit
         entries.append(
             LogEntry(
                 type=stored.type,
                 sha256=stored.address,
                 session=None if record is None else record.session,
-                commit=None if record is None else record.commit,
+                commit=resolve(captured, rewrites) if check.ok else captured,
                 created=None if record is None else record.created,
                 writer=None if record is None else record.writer,
                 verified=check.ok,
                 items=len(record.items) if isinstance(record, Checkpoint) else None,
+                captured_commit=captured,
             )
         )
     # Newest first: the order commits of the ref added them, not the claimed times.

@@ -1,32 +1,37 @@
-"""The capture pipeline: transcript and items in, one signed checkpoint out.
+"""The capture pipeline: a transcript in, one signed checkpoint out.
 
-transcript → snapshot → items → verify quotes → canonical bytes → sign → append.
-Everything that can be wrong with the input is found before the first object is
-written, so bad input leaves the store as it was.
+transcript → tag echoes of gitmem's own output → mask secrets → snapshot →
+items (given, or extracted) → mask their text → verify quotes → canonical bytes →
+sign → append. Everything that can be wrong with the input (and every model reply)
+is found before the first object is written, so a failure leaves the store as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
 from gitmem import canonical
+from gitmem.capturelog import CaptureLog
 from gitmem.errors import InputError
 from gitmem.integrity import NAMESPACE
 from gitmem.items import Draft
 from gitmem.keys import Identity
+from gitmem.ledger import tag_echoes
+from gitmem.masking import contains_mask, mask
 from gitmem.model import Checkpoint, Item, Kind, Source, Trust, format_time, item_id
 from gitmem.receipts import sign
 from gitmem.store import Entry, Store, content_path
-from gitmem.transcripts import Transcript
+from gitmem.transcripts import Message, Transcript
 from gitmem.types import GitOid, Sha256Hex
-from gitmem.verifier import check_quotes
+from gitmem.verifier import check_quotes, strip_gitmem_context
 
 _MAX_SESSION = 200
+OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,7 @@ class CaptureResult:
     session: str
     items: tuple[Item, ...]
     memory_commit: GitOid
+    snapshot: Sha256Hex
 
     def to_json(self) -> dict[str, Any]:
         """The ``capture --json`` document."""
@@ -55,17 +61,60 @@ class CaptureResult:
         }
 
 
-def default_session(transcript: Transcript, path: Path) -> str:
+@dataclass(frozen=True)
+class Prepared:
+    """A transcript ready to store: echoes tagged, secrets masked."""
+
+    transcript: Transcript
+    echo_lines: int
+    masked: int
+
+    @property
+    def snapshot(self) -> bytes:
+        return self.transcript.snapshot.encode("utf-8")
+
+    def clean_messages(self) -> list[Message]:
+        """The messages without gitmem's own output, for extractors."""
+        return [replace(m, text=strip_gitmem_context(m.text)) for m in self.transcript.messages]
+
+
+def prepare(
+    transcript: Transcript, emitted: dict[str, float], written_at: float | None
+) -> Prepared:
+    """Tag echoes of earlier gitmem output, then mask every secret in every message."""
+    messages, echoes = tag_echoes(transcript.messages, emitted, written_at)
+    masked: list[Message] = []
+    count = 0
+    for message in messages:
+        result = mask(message.text)
+        count += len(result.findings)
+        masked.append(replace(message, text=result.text) if result.findings else message)
+    return Prepared(transcript.with_messages(masked), echoes, count)
+
+
+def default_session(transcript: Transcript, path: Path | None) -> str:
     """The session a capture belongs to when none is given.
 
     The transcript's own session id when its format has one; otherwise one derived
-    from the file's absolute path, so a transcript that grows between captures
-    stays one session.
+    from the file's absolute path, so a transcript that grows between captures stays
+    one session.
     """
     if transcript.session:
         return transcript.session
-    digest = hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    where = str(path.resolve()) if path is not None else transcript.name
+    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
     return f"file-{digest[:12]}"
+
+
+def mask_draft(draft: Draft) -> Draft:
+    """Secrets are masked in item text, quote and every other string alike."""
+    return Draft(
+        kind=draft.kind,
+        text=mask(draft.text).text,
+        trust=draft.trust,
+        quote=None if draft.quote is None else mask(draft.quote).text,
+        extra=cast(dict[str, Any], _mask_value(draft.extra)),
+    )
 
 
 def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
@@ -89,7 +138,9 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
-            if not check.verbatim:
+            if draft.quote is not None and contains_mask(draft.quote):
+                verified, reason = False, OVERLAPS_SECRET
+            if not verified:
                 extra["unverified_quote"] = draft.quote
                 quote = None
                 trust = "inferred"
@@ -109,50 +160,97 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
     return items
 
 
-def capture(
+def write_checkpoint(
     store: Store,
     identity: Identity,
-    transcript: Transcript,
-    transcript_path: Path,
+    prepared: Prepared,
     drafts: Sequence[Draft],
-    session: str | None,
+    session: str,
     now: datetime,
+    commit: str | None = None,
 ) -> CaptureResult:
-    """Write one checkpoint for *transcript* and *drafts*.
+    """Sign and append one checkpoint of *prepared* with *drafts* (masked here).
 
     Raises:
         InputError: a bad session id.
         GitError, NegativeResult: the store could not be written.
     """
-    session = _check_session(session) if session else default_session(transcript, transcript_path)
-    snapshot = transcript.snapshot.encode("utf-8")
+    session = check_session(session)
+    snapshot = prepared.snapshot
     snapshot_hash = canonical.sha256_hex(snapshot)
+    transcript = prepared.transcript
+    items = build_items([mask_draft(d) for d in drafts], transcript, session)
     checkpoint = Checkpoint(
         session=session,
         writer=identity.principal,
         key=identity.signer.public_key.fingerprint(),
         created=format_time(now),
-        commit=store.head_commit(),
+        commit=commit if commit is not None else store.head_commit(),
         source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
-        items=tuple(build_items(drafts, transcript, session)),
+        items=tuple(items),
     )
     data = checkpoint.canonical_bytes()
     address = canonical.sha256_hex(data)
-    receipt = sign(data, identity.signer, NAMESPACE)
     memory_commit = store.append(
         [
             Entry(content_path("snapshots", snapshot_hash), snapshot),
             Entry(content_path("checkpoints", address), data),
-            Entry(content_path("receipts", address), receipt),
+            Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
         ],
-        message=f"gitmem: checkpoint {address[:12]} ({len(checkpoint.items)} items, "
-        f"session {session})",
+        message=f"gitmem: checkpoint {address[:12]} ({len(items)} items, session {session})",
         author=identity.principal,
     )
-    return CaptureResult(address, session, checkpoint.items, memory_commit)
+    return CaptureResult(address, session, checkpoint.items, memory_commit, snapshot_hash)
 
 
-def _check_session(session: str) -> str:
+def capture(
+    store: Store,
+    identity: Identity,
+    transcript: Transcript,
+    transcript_path: Path | None,
+    drafts: Sequence[Draft],
+    session: str | None,
+    now: datetime,
+) -> CaptureResult:
+    """Capture *transcript* with explicit *drafts* and no extractor (no ledger, no log)."""
+    prepared = prepare(transcript, {}, None)
+    return write_checkpoint(
+        store,
+        identity,
+        prepared,
+        drafts,
+        session or default_session(transcript, transcript_path),
+        now,
+    )
+
+
+def log_result(
+    log: CaptureLog, source: str, result: CaptureResult, prepared: Prepared, extractor: str
+) -> None:
+    log.write(
+        "ok",
+        source,
+        checkpoint=result.checkpoint,
+        session=result.session,
+        items=len(result.items),
+        extractor=extractor,
+        echo_lines=prepared.echo_lines,
+        masked=prepared.masked,
+    )
+
+
+def check_session(session: str) -> str:
+    """Raises InputError unless *session* is printable text of reasonable length."""
     if len(session) > _MAX_SESSION or not session.isprintable() or not session.strip():
         raise InputError(f"session id must be printable text of at most {_MAX_SESSION} chars")
     return session
+
+
+def _mask_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask(value).text
+    if isinstance(value, list):
+        return [_mask_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _mask_value(v) for k, v in value.items()}
+    return value

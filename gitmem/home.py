@@ -6,6 +6,7 @@ Kept free of heavy imports: the brief and the hooks read these paths on every ru
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -25,3 +26,19 @@ def gitmem_home(environ: Mapping[str, str] | None = None) -> Path:
     if env.get("XDG_CONFIG_HOME"):
         return Path(env["XDG_CONFIG_HOME"]) / "gitmem"
     return Path.home() / ".config" / "gitmem"
+
+
+def atomic_write(path: Path, data: bytes, mode: int) -> None:
+    """Write *data* to *path* through a temp file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -8,10 +8,7 @@ repository. ``$GITMEM_HOME/config.json`` names the active key and principal;
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gitmem.errors import FormatError, InputError, KeyError_
-from gitmem.home import ALLOWED_SIGNERS, CONFIG_FILE, KEYS_DIR
+from gitmem.home import ALLOWED_SIGNERS, CONFIG_FILE, KEYS_DIR, atomic_write
 from gitmem.receipts import Ed25519Signer, PublicKey
 from gitmem.signers import allowed_signers_line, parse_allowed_signers
 
@@ -109,42 +106,19 @@ def write_private_key(path: Path, signer: Ed25519Signer, comment: str) -> None:
     )
 
 
-def atomic_write(path: Path, data: bytes, mode: int) -> None:
-    """Write *data* to *path* through a temp file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def read_config(home: Path) -> dict[str, str]:
-    """The settings in ``$GITMEM_HOME/config.json`` (empty when absent).
+    """The identity settings (``principal``, ``signing_key``) of ``$GITMEM_HOME``.
 
     Raises:
-        InputError: the file is not a JSON object of strings.
+        InputError: the config file is malformed.
     """
-    path = home / CONFIG_FILE
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from e
-    try:
-        data = json.loads(raw)
-    except ValueError as e:
-        raise InputError(f"{path} is not valid JSON: {e}") from e
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise InputError(f"{path} must be a JSON object of strings")
-    return data
+    from gitmem.config import IDENTITY_KEYS, read_file
+
+    data = read_file(home / CONFIG_FILE)
+    for key in IDENTITY_KEYS:
+        if key in data and not isinstance(data[key], str):
+            raise InputError(f"{home / CONFIG_FILE}: {key} must be a string")
+    return {k: v for k, v in data.items() if k in IDENTITY_KEYS}
 
 
 def load_identity(home: Path) -> Identity:
@@ -184,14 +158,12 @@ def init_identity(home: Path, principal: str, adopt: Path | None) -> InitOutcome
         key_path = _key_file(home, signer.public_key)
         write_private_key(key_path, signer, principal)
         created = True
-    wanted = {**config, "principal": principal, "signing_key": str(key_path.relative_to(home))}
+    wanted = {"principal": principal, "signing_key": str(key_path.relative_to(home))}
     changed = wanted != config
     if changed:
-        atomic_write(
-            home / CONFIG_FILE,
-            (json.dumps(wanted, indent=2, sort_keys=True) + "\n").encode(),
-            0o600,
-        )
+        from gitmem.config import read_file, write_file
+
+        write_file(home / CONFIG_FILE, {**read_file(home / CONFIG_FILE), **wanted})
     added = _trust_key(home / ALLOWED_SIGNERS, principal, signer.public_key)
     return InitOutcome(Identity(principal, signer, key_path), created, adopted, added, changed)
 

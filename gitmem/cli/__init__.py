@@ -1,0 +1,53 @@
+"""The command line: each command parses, calls one function, prints.
+
+Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
+(2 bad input, 3 integrity failure, 1 other negatives). A traceback is printed only
+with ``--verbose``. Commands live in one module per family; this module holds the
+group and the entry point.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from gitmem.cli import memory, setup, wiring
+from gitmem.cli.base import cli
+from gitmem.errors import GitmemError
+
+__all__ = ["cli", "main", "memory", "setup", "wiring"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the CLI, turning errors into one line and an exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    verbose = "--verbose" in args
+    try:
+        cli.main(args=args, prog_name="gitmem", standalone_mode=False)
+    except GitmemError as e:
+        if verbose:
+            traceback.print_exc()
+        click.echo(f"gitmem: {e}", err=True)
+        sys.exit(e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
+        sys.exit(0)
+    except click.ClickException as e:
+        click.echo(f"gitmem: {e.format_message()}", err=True)
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("gitmem: aborted", err=True)
+        sys.exit(1)
+    except Exception as e:
+        if verbose:
+            traceback.print_exc()
+        click.echo(
+            f"gitmem: internal error: {type(e).__name__}: {e} "
+            "(rerun with --verbose for the traceback)",
+            err=True,
+        )
+        sys.exit(1)

@@ -1,0 +1,78 @@
+"""The click group and what every command shares: options, the store, output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from gitmem import __version__
+from gitmem.errors import InputError
+from gitmem.transcripts import FORMATS as FORMAT_CHOICES
+
+if TYPE_CHECKING:
+    from gitmem.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(func)
+
+
+def format_option(func: F) -> F:
+    return click.option(
+        "--format",
+        "transcript_format",
+        type=click.Choice(FORMAT_CHOICES),
+        default=None,
+        help="Transcript format (default: detected from the content).",
+    )(func)
+
+
+def store_of(ctx: click.Context) -> Store:
+    from gitmem.store import Store
+
+    return Store.discover(ctx.obj["repo"])
+
+
+def home() -> Path:
+    from gitmem.home import gitmem_home
+
+    return gitmem_home()
+
+
+def emit(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def read_input(path: str, what: str) -> tuple[str, str]:
+    """The text of a file, or of stdin for ``-``.
+
+    Raises:
+        InputError: missing or unreadable.
+    """
+    if path == "-":
+        return sys.stdin.read(), "stdin"
+    try:
+        return Path(path).read_text(encoding="utf-8"), path
+    except FileNotFoundError as e:
+        raise InputError(f"{what} not found: {path}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read {what} {path}: {e}") from e
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "-C", "repo", default=".", metavar="PATH", help="Run as if gitmem was started in PATH."
+)
+@click.option("--verbose", is_flag=True, help="Show tracebacks for errors.")
+@click.version_option(__version__, prog_name="gitmem")
+@click.pass_context
+def cli(ctx: click.Context, repo: str, verbose: bool) -> None:
+    """gitmem: signed, git-native memory for AI coding agents."""
+    ctx.obj = {"repo": repo, "verbose": verbose}

@@ -1,0 +1,259 @@
+"""Commands that write, read and check memory: capture, import, brief, verify, log."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gitmem.cli.base import (
+    F,
+    cli,
+    emit,
+    format_option,
+    home,
+    json_option,
+    read_input,
+    store_of,
+)
+from gitmem.errors import InputError
+
+EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
+
+
+def _extractor_option(func: F) -> F:
+    func = click.option(
+        "--model", "model_name", metavar="NAME", help="Model for --extractor openai."
+    )(func)
+    func = click.option(
+        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for --extractor openai."
+    )(func)
+    func = click.option(
+        "--command",
+        "model_command",
+        metavar="CMD",
+        help="Model command for --extractor command (prompt on stdin, JSON on stdout).",
+    )(func)
+    return click.option(
+        "--extractor",
+        type=click.Choice(EXTRACTOR_CHOICES),
+        default=None,
+        help="How items are found (default: config `extractor`, else heuristic; "
+        "with --items: none).",
+    )(func)
+
+
+@cli.command()
+@click.option(
+    "--transcript",
+    "transcript_path",
+    type=click.Path(path_type=Path),
+    help="The session transcript.",
+)
+@click.option(
+    "--items", "items_path", metavar="PATH|-", help="JSON list of items to store (- reads stdin)."
+)
+@click.option("--session", help="Session id (default: from the transcript).")
+@click.option(
+    "--from-hook",
+    "from_hook",
+    type=click.Choice(["claude", "codex"]),
+    help="Called by an agent host's hook: read its event from stdin, capture "
+    "in the background, never fail.",
+)
+@format_option
+@_extractor_option
+@json_option
+@click.pass_context
+def capture(
+    ctx: click.Context,
+    transcript_path: Path | None,
+    items_path: str | None,
+    session: str | None,
+    from_hook: str | None,
+    transcript_format: str | None,
+    extractor: str | None,
+    model_command: str | None,
+    base_url: str | None,
+    model_name: str | None,
+    as_json: bool,
+) -> None:
+    """Write a signed checkpoint of a session transcript and its items."""
+    if from_hook is not None:
+        from gitmem.agenthook import dispatch
+
+        dispatch(from_hook, ctx.obj["repo"], sys.stdin.read())
+        return
+    if transcript_path is None:
+        raise InputError("capture needs --transcript PATH (or --from-hook AGENT)")
+    from gitmem.items import parse_items
+    from gitmem.pipeline import Context, ModelOverrides, capture_transcript
+    from gitmem.transcripts import load_transcript
+
+    store = store_of(ctx)
+    transcript = load_transcript(transcript_path, transcript_format)
+    drafts = None if items_path is None else parse_items(*read_input(items_path, "items file"))
+    context = Context.open(store, home())
+    result = capture_transcript(
+        context,
+        transcript,
+        transcript_path,
+        source=f"capture {transcript_path}",
+        drafts=drafts,
+        extractor=extractor,
+        overrides=ModelOverrides(model_command, base_url, model_name),
+        session=session,
+        written_at=transcript_path.stat().st_mtime,
+    )
+    if as_json:
+        emit(result.to_json())
+        return
+    click.echo(f"checkpoint {result.checkpoint} (session {result.session})")
+    for item in result.items:
+        mark = "✓ verbatim" if item.trust == "verbatim" else "~ inferred"
+        failed = not item.quote_verified and item.quote_reason is not None
+        note = f"  (quote not verbatim: {item.quote_reason})" if failed else ""
+        click.echo(f"  [{mark}] {item.text}{note}")
+
+
+@cli.command("import")
+@click.argument("folder", type=click.Path(path_type=Path))
+@format_option
+@_extractor_option
+@json_option
+@click.pass_context
+def import_(
+    ctx: click.Context,
+    folder: Path,
+    transcript_format: str | None,
+    extractor: str | None,
+    model_command: str | None,
+    base_url: str | None,
+    model_name: str | None,
+    as_json: bool,
+) -> None:
+    """Capture every transcript in FOLDER once (already captured ones are skipped)."""
+    from gitmem.backfill import candidate_files, import_folder
+    from gitmem.pipeline import Context, ModelOverrides
+
+    files = candidate_files(folder)
+    context = Context.open(store_of(ctx), home())
+    overrides = ModelOverrides(model_command, base_url, model_name)
+    show_bar = sys.stderr.isatty() and not as_json
+    with click.progressbar(
+        length=len(files), label="importing", file=sys.stderr, show_pos=True, hidden=not show_bar
+    ) as bar:
+        outcomes = import_folder(
+            context, files, transcript_format, extractor, overrides, lambda _: bar.update(1)
+        )
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("captured", "skipped", "failed")}
+    if as_json:
+        emit({**counts, "files": [o.to_json() for o in outcomes]})
+    else:
+        for o in outcomes:
+            if o.status == "failed":
+                click.echo(f"  ✗ {o.path}: {o.error}")
+        click.echo(
+            f"{counts['captured']} captured, {counts['skipped']} already stored, "
+            f"{counts['failed']} failed ({len(files)} files)"
+        )
+    sys.exit(1 if counts["failed"] else 0)
+
+
+@cli.command("verify-quote")
+@click.option(
+    "--transcript",
+    "transcript_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The transcript to check against.",
+)
+@format_option
+@json_option
+@click.argument("quote")
+@click.pass_context
+def verify_quote(
+    ctx: click.Context,
+    transcript_path: Path,
+    transcript_format: str | None,
+    as_json: bool,
+    quote: str,
+) -> None:
+    """Check QUOTE against a transcript; exit 0 when verbatim, 1 when not."""
+    from gitmem.quotecheck import check_quote_in_file
+
+    result = check_quote_in_file(quote, transcript_path, transcript_format, ctx.obj["repo"])
+    if as_json:
+        emit(result.to_dict())
+    else:
+        click.echo(f"{'verbatim' if result.verbatim else 'NOT verbatim'}: {result.reason}")
+    sys.exit(0 if result.verbatim else 1)
+
+
+@cli.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="BYTES",
+    help="Byte budget for text and markdown (0: no limit).",
+)
+@click.pass_context
+def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
+    """Render the "while you were away" briefing, verifying every receipt behind it."""
+    from gitmem.briefing import emit_brief
+
+    click.echo(emit_brief(store_of(ctx), home(), fmt, budget), nl=False)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def verify(ctx: click.Context, as_json: bool) -> None:
+    """Check every record and receipt in the store; exit 3 if anything fails."""
+    from gitmem.audit import verify_store
+    from gitmem.roots import load_roots
+
+    store = store_of(ctx)
+    report = verify_store(store, load_roots(home(), store))
+    if as_json:
+        emit(report.to_json())
+    else:
+        verdict = "all verified" if report.ok else f"{len(report.problems)} problem(s)"
+        click.echo(
+            f"{report.records} records, {report.receipts} receipts, "
+            f"{report.snapshots} snapshots: {verdict}"
+        )
+        for p in report.problems:
+            click.echo(f"  ✗ {p.path}: {p.problem}: {p.detail}")
+    sys.exit(0 if report.ok else 3)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def log(ctx: click.Context, as_json: bool) -> None:
+    """List the records in the store, newest first."""
+    from gitmem.audit import log_entries
+    from gitmem.roots import load_roots
+
+    store = store_of(ctx)
+    entries = log_entries(store, load_roots(home(), store))
+    if as_json:
+        emit([e.to_json() for e in entries])
+        return
+    for e in entries:
+        mark = "✓" if e.verified else "✗"
+        count = "" if e.items is None else f" {e.items} item(s)"
+        click.echo(
+            f"{mark} {e.created or '?':20} {e.type:10} {e.sha256[:12]} "
+            f"session={e.session} writer={e.writer} commit={(e.commit or '-')[:12]}{count}"
+        )

@@ -1,0 +1,168 @@
+"""Commands that set gitmem up and report on it: init, keys, config, status, demo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gitmem.cli.base import cli, emit, home, json_option, store_of
+
+
+@cli.command()
+@click.option("--name", metavar="PRINCIPAL", help="Who signs (default: git user.email).")
+@click.option(
+    "--key",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="Adopt this Ed25519 OpenSSH private key instead of creating one.",
+)
+@click.pass_context
+def init(ctx: click.Context, name: str | None, key: Path | None) -> None:
+    """Create (or adopt) your signing key and trust it; safe to run again."""
+    from gitmem.initialise import init_repo
+
+    outcome = init_repo(store_of(ctx), home(), name, key)
+    ident = outcome.identity
+    action = "created" if outcome.created_key else "adopted" if outcome.adopted_key else "using"
+    click.echo(f"{action} key {ident.signer.public_key.fingerprint()} for {ident.principal}")
+    click.echo(f"  private key: {ident.key_path} (0600, never leaves this machine)")
+    if outcome.added_signer:
+        click.echo(f"  trusted in {home() / 'allowed_signers'}")
+    changed = (
+        outcome.created_key or outcome.adopted_key or outcome.added_signer or outcome.changed_config
+    )
+    if not changed:
+        click.echo("already initialised; nothing changed")
+
+
+@cli.group()
+def keys() -> None:
+    """Your signing keys."""
+
+
+@keys.command("export")
+def keys_export() -> None:
+    """Print the allowed_signers line(s) of your own keys."""
+    from gitmem.keys import export_lines
+
+    for line in export_lines(home()):
+        click.echo(line)
+
+
+@keys.command("list")
+@json_option
+def keys_list(as_json: bool) -> None:
+    """List your keys; the active one is marked with *."""
+    from gitmem.keys import own_keys
+
+    found = own_keys(home())
+    if as_json:
+        emit(
+            [
+                {
+                    "path": str(k.path),
+                    "fingerprint": k.public_key.fingerprint(),
+                    "public_key": k.public_key.openssh(),
+                    "active": k.active,
+                }
+                for k in found
+            ]
+        )
+        return
+    if not found:
+        click.echo("no keys yet: run `gitmem init`")
+    for k in found:
+        click.echo(f"{'*' if k.active else ' '} {k.public_key.fingerprint()}  {k.path}")
+
+
+@cli.command()
+@click.argument("key", required=False)
+@click.argument("value", required=False)
+@click.option(
+    "--repo",
+    "in_repo",
+    is_flag=True,
+    help="Set it for this repository only (.git/gitmem/config.json).",
+)
+@click.option("--unset", is_flag=True, help="Remove KEY from the file.")
+@json_option
+@click.pass_context
+def config(
+    ctx: click.Context,
+    key: str | None,
+    value: str | None,
+    in_repo: bool,
+    unset: bool,
+    as_json: bool,
+) -> None:
+    """Show settings, or get / set / unset one (KEY [VALUE])."""
+    from gitmem.config import SETTINGS, load_settings, parse_value, read_file, setting, write_file
+    from gitmem.errors import GitError, InputError
+    from gitmem.home import CONFIG_FILE
+
+    try:
+        local: Path | None = store_of(ctx).local_dir
+    except GitError:
+        local = None
+    if in_repo and local is None:
+        raise InputError("--repo needs a git repository")
+    target = (local if in_repo and local is not None else home()) / CONFIG_FILE
+    if key is not None and (value is not None or unset):
+        parsed: Any = None if unset else parse_value(key, value or "")
+        data = read_file(target)
+        if unset:
+            data.pop(key, None)
+        else:
+            data[key] = parsed
+        write_file(target, data)
+        click.echo(f"{'unset' if unset else 'set'} {key} in {target}")
+        return
+    settings = load_settings(home(), local)
+    keys_shown = [key] if key is not None else list(SETTINGS)
+    if key is not None:
+        setting(key)  # an unknown key is bad input
+    shown = {k: _redacted(k, settings.get(k)) for k in keys_shown}
+    if as_json:
+        emit(
+            {k: {"value": v, "from": settings.sources.get(k, "default")} for k, v in shown.items()}
+        )
+        return
+    for k, v in shown.items():
+        click.echo(f"{k} = {json.dumps(v)}  ({settings.sources.get(k, 'default')})")
+
+
+def _redacted(key: str, value: Any) -> Any:
+    return "[set]" if key.endswith("api_key") and value else value
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Key, trust roots, hooks, the last capture and recent failures."""
+    from gitmem.status import collect
+
+    report = collect(store_of(ctx), home())
+    if as_json:
+        emit(report)
+        return
+    from gitmem.status import render_text
+
+    click.echo(render_text(report), nl=False)
+
+
+@cli.command()
+@click.option(
+    "--keep",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Keep the scratch repository and keys in DIR.",
+)
+def demo(keep: Path | None) -> None:
+    """Capture a sample session, brief it, tamper with it, brief again."""
+    from gitmem.demo import run_demo
+
+    run_demo(keep, click.echo)

@@ -1,0 +1,185 @@
+"""What the git hooks and agent-host hooks run, detached from the command that fired them.
+
+Every entry point here swallows its own failures: a hook never breaks a git command
+and never prints into one. Failures go to the capture log, where ``gitmem status``
+shows them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pygit2
+
+from gitmem.capturelog import CaptureLog
+from gitmem.errors import GitmemError
+from gitmem.events import REWRITE, write_event
+from gitmem.pipeline import Context, capture_transcript
+from gitmem.sessions import Cursors, find_agent_transcripts
+from gitmem.store import MEMORY_REF, Store
+from gitmem.transcripts import load_transcript, parse_transcript
+
+LOCK_FILE = "hook.lock"
+MAX_TRANSCRIPTS = 3
+
+
+@contextmanager
+def _locked(local_dir: Path) -> Iterator[None]:
+    """One capture hook at a time per repository (two quick commits must not race)."""
+    local_dir.mkdir(parents=True, exist_ok=True)
+    with open(local_dir / LOCK_FILE, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run_safely(repo: str, source: str, func: object, *args: object) -> int:
+    """Run a hook action; log any failure; always return 0."""
+    try:
+        store = Store.discover(repo)
+    except GitmemError:
+        return 0
+    log = CaptureLog(store.local_dir)
+    try:
+        func(store, *args)  # type: ignore[operator]
+    except GitmemError as e:
+        log.write("failed", source, error=str(e))
+    except Exception as e:  # a hook must never break the command that fired it
+        log.write("failed", source, error=f"internal error: {type(e).__name__}: {e}")
+    return 0
+
+
+def capture_new(
+    ctx: Context,
+    cursors: Cursors,
+    path: Path,
+    source: str,
+    commit: str | None,
+    session: str | None = None,
+) -> bool:
+    """Capture what *path* holds beyond its cursor; True when something was captured."""
+    transcript = load_transcript(path)
+    part = cursors.new_part(path, transcript)
+    if part is None:
+        return False
+    capture_transcript(
+        ctx,
+        part,
+        path,
+        source=source,
+        commit=commit,
+        session=session,
+        written_at=path.stat().st_mtime,
+    )
+    cursors.advance(path, transcript)
+    cursors.save()
+    return True
+
+
+def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
+    """Capture the agent transcripts of this working tree since the last capture, or the
+    commit message when there is none, into checkpoints that record *sha*."""
+    env = os.environ if environ is None else environ
+    with _locked(store.local_dir):
+        ctx = Context.open(store)
+        source = f"post-commit {sha[:12]}"
+        configured = ctx.settings.text("transcript")
+        workdir = Path(store.repo.workdir or store.common_dir).resolve()
+        paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
+        cursors = Cursors(store.local_dir)
+        captured = False
+        for path in paths[:MAX_TRANSCRIPTS]:
+            captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
+        if not captured:
+            commit = store.repo.get(sha)
+            if not isinstance(commit, pygit2.Commit):
+                raise GitmemError(f"{sha} is not a commit")
+            transcript = parse_transcript(
+                commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
+            )
+            capture_transcript(
+                ctx,
+                transcript,
+                None,
+                source=f"{source} message",
+                session=f"commit-{sha[:12]}",
+                commit=sha,
+            )
+
+
+def capture_session(store: Store, path: str, session: str | None) -> None:
+    """An agent session ended (or stopped): capture it from where the last capture stopped."""
+    with _locked(store.local_dir):
+        ctx = Context.open(store)
+        cursors = Cursors(store.local_dir)
+        capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)
+
+
+def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
+    """Record which commits an amend or rebase rewrote, as one signed event."""
+    lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
+    rewrites = [line.split()[:2] for line in lines if len(line.split()) >= 2]
+    if not rewrites:
+        return
+    ctx = Context.open(store)
+    write_event(
+        store,
+        ctx.identity,
+        REWRITE,
+        None,
+        "git-rewrite",
+        datetime.now(UTC),
+        {"rewrites": rewrites, "how": how},
+    )
+    ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites))
+
+
+def pre_push(store: Store, remote: str, url: str) -> None:
+    """When configured, push the memory ref to the same remote (never forced)."""
+    ctx = Context.open(store)
+    if not ctx.settings.get("sync_on_push") or store.tip() is None:
+        return
+    done = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(store.common_dir),
+            "push",
+            "--quiet",
+            "--no-verify",
+            remote,
+            f"{MEMORY_REF}:{MEMORY_REF}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    outcome = "ok" if done.returncode == 0 else "failed"
+    ctx.log.write(
+        outcome,
+        f"pre-push {remote}",
+        url=url,
+        error=None if done.returncode == 0 else done.stderr.strip()[:500],
+    )
+
+
+def spawn_detached(argv: Sequence[str]) -> None:
+    """Start ``gitmem <argv>`` in a new session, holding none of our file descriptors."""
+    subprocess.Popen(
+        [sys.executable, "-m", "gitmem", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        start_new_session=True,
+    )

@@ -1,0 +1,1 @@
+"""Fake model commands (run with ``sys.executable``) and a fake OpenAI-compatible server."""

@@ -1,0 +1,125 @@
+"""Capture on commit, through the real installed hooks, git and detached processes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Result, git
+
+DATA = Path(__file__).parent / "data"
+GM = Callable[..., Result]
+
+
+def wait_for(probe: Callable[[], Any], seconds: float = 20.0) -> Any:
+    """Poll until *probe* returns something truthy (the hook's work runs detached)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("the detached hook did not finish in time")
+
+
+def log_json(gm: GM) -> list[dict[str, Any]]:
+    data = gm("log", "--json").json()
+    assert isinstance(data, list)
+    return data
+
+
+def commit(repo: Path, message: str, name: str = "file.txt") -> str:
+    with (repo / name).open("a") as handle:
+        handle.write(message)
+    git(repo, "add", name)
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def hooked(initialised: Path, gm: GM) -> Path:
+    result = gm("hooks", "install")
+    assert result.exit_code == 0, result.stderr
+    return initialised
+
+
+def test_commit_message_is_captured_with_its_commit(hooked: Path, gm: GM) -> None:
+    sha = commit(hooked, "Fix tokenizer depth\n\nTODO: port the old tokenizer error messages\n")
+    (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["commit"] == sha])
+    assert entry["type"] == "checkpoint" and entry["session"] == f"commit-{sha[:12]}"
+    brief = gm("brief").stdout
+    assert "port the old tokenizer error messages" in brief
+    assert gm("verify").exit_code == 0
+
+
+def test_agent_transcript_is_captured_from_where_it_stopped(
+    hooked: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    shutil.copy(DATA / "transcripts" / "claude_session.jsonl", transcript)
+    assert gm("config", "--repo", "transcript", str(transcript)).exit_code == 0
+    first = commit(hooked, "first change")
+    (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["commit"] == first])
+    assert not entry["session"].startswith("commit-")  # the agent's session, not the message
+
+    second = commit(hooked, "second change, nothing new said")
+    (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["commit"] == second])
+    assert entry["session"] == f"commit-{second[:12]}"  # nothing new: the message instead
+
+    line = json.loads(transcript.read_text().splitlines()[-1])
+    line.update(
+        uuid="new-uuid-1",
+        message={
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Decision: we ship the parser on Friday after review."}
+            ],
+        },
+    )
+    with transcript.open("a") as handle:
+        handle.write(json.dumps(line) + "\n")
+    third = commit(hooked, "third change")
+    (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["commit"] == third])
+    snapshot = json.loads(gm("brief", "--format", "json").stdout)
+    decided = [i for i in snapshot["items"] if "Friday" in i["text"]]
+    assert decided and decided[0]["checkpoint"] == entry["sha256"]
+
+
+def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: GM) -> None:
+    old = commit(hooked, "Decision: keep the cache local\n")
+    wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
+    git(hooked, "commit", "-q", "--amend", "-m", "Decision: keep the cache local (amended)")
+    new = git(hooked, "rev-parse", "HEAD").strip()
+    events = wait_for(lambda: [e for e in log_json(gm) if e["type"] == "event"])
+    assert events[0]["verified"]
+    entries = wait_for(
+        lambda: [e for e in log_json(gm) if e["captured_commit"] == old and e["commit"] == new]
+    )
+    assert entries[0]["type"] == "checkpoint"
+
+
+def test_skip_turns_the_hooks_off(hooked: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITMEM_SKIP", "1")
+    commit(hooked, "Decision: nobody records this\n")
+    time.sleep(1.0)
+    assert log_json(gm) == []
+
+
+def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
+    # No `gitmem init`: the detached capture fails for want of a key.
+    assert gm("hooks", "install").exit_code == 0
+    sha = commit(repo, "a commit with no key around\n")
+    assert git(repo, "rev-parse", "HEAD").strip() == sha
+
+    def failure() -> list[dict[str, Any]]:
+        data = gm("status", "--json").json()
+        assert isinstance(data, dict)
+        return list(data["recent_failures"])
+
+    (entry,) = wait_for(failure)
+    assert "gitmem init" in entry["error"]

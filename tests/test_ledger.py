@@ -1,0 +1,57 @@
+"""The emission ledger: an echo of gitmem's output, tags lost, still never counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitmem.ledger import ECHO_OPEN, Ledger, tag_echoes
+from gitmem.transcripts import Message
+from gitmem.verifier import check_quote
+
+QUOTE = "We drop the regex fallback; the state machine is the only tokenizer."
+
+
+def test_record_folds_dedupes_and_skips_short_text(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    assert ledger.record([QUOTE, QUOTE.upper(), "ok", "two words"]) == 1
+    assert ledger.record([QUOTE]) == 0
+    assert list(ledger.load()) == [
+        "we drop the regex fallback; the state machine is the only tokenizer."
+    ]
+
+
+def test_an_untagged_echo_is_wrapped_and_cannot_verify(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    ledger.record([QUOTE])
+    echo = Message("assistant", f"As the brief said:\n- [✓ verbatim] “{QUOTE}”\nMoving on.")
+    assert check_quote(QUOTE, [echo.text]).verbatim  # without the ledger it would pass
+    (tagged,), count = tag_echoes([echo], ledger.load(), None)
+    assert count == 1 and ECHO_OPEN in tagged.text
+    assert "Moving on." in tagged.text and "As the brief said:" in tagged.text
+    result = check_quote(QUOTE, [tagged.text])
+    assert not result.verbatim and "gitmem" in result.reason
+
+
+def test_transcripts_written_before_the_emission_are_untouched(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    ledger.record([QUOTE])
+    (emitted_at,) = ledger.load().values()
+    original = [Message("user", QUOTE)]
+    messages, count = tag_echoes(original, ledger.load(), emitted_at - 3600)
+    assert count == 0 and messages == original
+
+
+def test_unrelated_text_is_left_alone(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    ledger.record([QUOTE])
+    text = "We drop the regex engine entirely.\nThe state machine is fine."
+    (message,), count = tag_echoes([Message(None, text)], ledger.load(), None)
+    assert count == 0 and message.text == text
+
+
+def test_a_corrupt_ledger_line_is_skipped(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    ledger.record([QUOTE])
+    with ledger.path.open("a") as handle:
+        handle.write("not json\n[1, 2]\n")
+    assert len(ledger.load()) == 1

@@ -1,0 +1,306 @@
+"""Capture end to end through the CLI: formats, extractors, masking, the ledger, the log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from conftest import Result
+from fakes.openai_server import FakeOpenAI
+
+from gitmem.store import Store
+
+DATA = Path(__file__).parent / "data"
+FAKES = Path(__file__).parent / "fakes"
+SESSION = DATA / "session.md"
+GM = Callable[..., Result]
+
+AWS_ID = "AKIAIOSFODNN7EXAMPLE"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+def reachable_bytes(repo: Path) -> bytes:
+    """Every blob reachable from refs/gitmem/memory, concatenated."""
+    objects = subprocess.run(
+        ["git", "-C", str(repo), "rev-list", "--objects", "refs/gitmem/memory"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\n")
+    blobs = []
+    for line in objects:
+        oid = line.split(" ")[0]
+        if not oid:
+            continue
+        kind = subprocess.run(
+            ["git", "-C", str(repo), "cat-file", "-t", oid],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if kind == "blob":
+            blobs.append(
+                subprocess.run(
+                    ["git", "-C", str(repo), "cat-file", "blob", oid],
+                    capture_output=True,
+                    check=True,
+                ).stdout
+            )
+        else:
+            blobs.append(
+                subprocess.run(
+                    ["git", "-C", str(repo), "cat-file", "-p", oid], capture_output=True, check=True
+                ).stdout
+            )
+    return b"\n".join(blobs)
+
+
+def model(script: str) -> str:
+    return f"{sys.executable} {FAKES / script}"
+
+
+# -- formats and the default extractor ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fixture", "found"),
+    [("claude_session.jsonl", 1), ("codex_rollout.jsonl", 0), ("generic.json", 1), ("plain.md", 1)],
+)
+def test_each_format_captures_with_the_heuristic_by_default(
+    initialised: Path, gm: GM, fixture: str, found: int
+) -> None:
+    result = gm("capture", "--transcript", str(DATA / "transcripts" / fixture), "--json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    items = data["items"]
+    assert len(items) == found
+    assert all(i["trust"] == "verbatim" and i["quote_verified"] for i in items)
+    assert gm("verify").exit_code == 0  # every quote re-verifies from the stored snapshot
+
+
+def test_session_id_comes_from_the_transcript(initialised: Path, gm: GM) -> None:
+    path = DATA / "transcripts" / "claude_session.jsonl"
+    named = {json.loads(line).get("sessionId") for line in path.read_text().splitlines()}
+    data = gm("capture", "--transcript", str(path), "--json").json()
+    assert isinstance(data, dict) and data["session"] in named - {None}
+
+
+def test_extractor_none_stores_only_the_snapshot(initialised: Path, gm: GM) -> None:
+    data = gm("capture", "--transcript", str(SESSION), "--extractor", "none", "--json").json()
+    assert isinstance(data, dict) and data["items"] == []
+
+
+def test_forced_wrong_format_is_bad_input(initialised: Path, gm: GM) -> None:
+    result = gm("capture", "--transcript", str(SESSION), "--format", "claude")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert Store.discover(initialised).tip() is None
+
+
+# -- secrets ----------------------------------------------------------------------
+
+
+def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: GM, tmp_path: Path) -> None:
+    transcript = tmp_path / "leaky.md"
+    transcript.write_text(
+        "Decision: deploy with the new credentials.\n"
+        f"export AWS_ACCESS_KEY_ID={AWS_ID}\n"
+        f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET}\n"
+        f"The token is {GH_TOKEN} for the bot.\n"
+    )
+    items = [
+        {
+            "kind": "fact",
+            "text": f"Bot token {GH_TOKEN}",
+            "trust": "verbatim",
+            "quote": f"The token is {GH_TOKEN} for the bot.",
+        },
+        {
+            "kind": "decision",
+            "text": "Deploy with the new credentials",
+            "trust": "verbatim",
+            "quote": "deploy with the new credentials",
+        },
+    ]
+    result = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps(items),
+    )
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    by_kind = {i["kind"]: i for i in data["items"]}
+    assert by_kind["fact"]["trust"] == "inferred"  # a quote overlapping a secret never is
+    assert by_kind["fact"]["quote"] is None
+    assert "[redacted:" in by_kind["fact"]["text"]
+    assert by_kind["decision"]["trust"] == "verbatim"
+    stored = reachable_bytes(initialised)
+    for secret in (AWS_ID, AWS_SECRET, GH_TOKEN, GH_TOKEN[4:]):
+        assert secret.encode() not in stored
+
+
+# -- model extractors ---------------------------------------------------------------
+
+
+def test_command_extractor(initialised: Path, gm: GM) -> None:
+    result = gm(
+        "capture",
+        "--transcript",
+        str(SESSION),
+        "--extractor",
+        "command",
+        "--command",
+        model("model_ok.py"),
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    texts = {i["text"]: i for i in data["items"]}
+    assert texts["Keep the cache in .git/gitmem."]["trust"] == "verbatim"
+    assert texts["PR 60 waits for review."]["trust"] == "inferred"
+
+
+@pytest.mark.parametrize(
+    ("script", "kind"),
+    [
+        ("model_chatty.py", "unsupported_output"),
+        ("model_truncated.py", "unsupported_output"),
+        ("model_fails.py", "backend_failed"),
+    ],
+)
+def test_malformed_model_output_writes_nothing_and_shows_in_status(
+    initialised: Path, gm: GM, script: str, kind: str
+) -> None:
+    result = gm(
+        "capture",
+        "--transcript",
+        str(SESSION),
+        "--extractor",
+        "command",
+        "--command",
+        model(script),
+    )
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert Store.discover(initialised).tip() is None
+    status = gm("status", "--json").json()
+    assert isinstance(status, dict)
+    (failure,) = status["recent_failures"]
+    assert failure["error"] == result.stderr.removeprefix("gitmem: ").strip()
+    log = (initialised / ".git" / "gitmem" / "capture.log").read_text().splitlines()
+    entry = json.loads(log[-1])
+    assert entry["kind"] == kind
+    if kind == "unsupported_output":  # the raw bytes were kept before parsing
+        raw = initialised / ".git" / "gitmem" / "raw" / entry["raw"]
+        assert raw.read_bytes()
+    assert failure["error"] in gm("status").stdout
+
+
+def test_command_extractor_timeout_is_enforced(initialised: Path, gm: GM) -> None:
+    result = run_with_env(
+        gm,
+        {"GITMEM_TIMEOUT": "1"},
+        "capture",
+        "--transcript",
+        str(SESSION),
+        "--extractor",
+        "command",
+        "--command",
+        model("model_slow.py"),
+    )
+    assert result.exit_code == 1 and "timed out" in result.stderr
+
+
+def run_with_env(gm: GM, env: dict[str, str], *args: str) -> Result:
+    mp = pytest.MonkeyPatch()
+    try:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        return gm(*args)
+    finally:
+        mp.undo()
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    fake = FakeOpenAI()
+    yield fake
+    fake.close()
+
+
+def test_openai_extractor_against_a_loopback_server(
+    initialised: Path, gm: GM, server: FakeOpenAI
+) -> None:
+    result = run_with_env(
+        gm,
+        {"GITMEM_OPENAI_API_KEY": "sk-test"},
+        "capture",
+        "--transcript",
+        str(SESSION),
+        "--extractor",
+        "openai",
+        "--base-url",
+        server.url("ok"),
+        "--model",
+        "tiny",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict) and data["items"][0]["trust"] == "verbatim"
+    (request,) = server.requests
+    assert request.json()["model"] == "tiny"
+    assert request.headers["Authorization"] == "Bearer sk-test"
+
+
+def test_openai_wrong_schema_is_rejected(initialised: Path, gm: GM, server: FakeOpenAI) -> None:
+    result = gm(
+        "capture",
+        "--transcript",
+        str(SESSION),
+        "--extractor",
+        "openai",
+        "--base-url",
+        server.url("extra-key"),
+        "--model",
+        "tiny",
+    )
+    assert result.exit_code == 1 and "rejected" in result.stderr
+    assert Store.discover(initialised).tip() is None
+
+
+def test_missing_model_settings_are_bad_input(initialised: Path, gm: GM) -> None:
+    result = gm("capture", "--transcript", str(SESSION), "--extractor", "openai")
+    assert result.exit_code == 2
+
+
+# -- the emission ledger ----------------------------------------------------------------
+
+
+def test_an_untagged_echo_of_a_brief_is_not_evidence(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    gm("capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json"))
+    brief = gm("brief").stdout
+    echoed = "\n".join(line for line in brief.splitlines() if "gitmem-context" not in line)
+    later = tmp_path / "later.md"
+    later.write_text(f"The agent pasted its notes:\n{echoed}\n")
+    quote = "review requested 2026-07-01"
+    items = [{"kind": "fact", "text": "PR review", "trust": "verbatim", "quote": quote}]
+    data = gm(
+        "capture", "--transcript", str(later), "--items", "-", "--json", input=json.dumps(items)
+    ).json()
+    assert isinstance(data, dict)
+    assert data["items"][0]["trust"] == "inferred"
+    assert gm("verify-quote", "--transcript", str(later), quote).exit_code == 1

@@ -1,0 +1,58 @@
+"""`gitmem status` and `gitmem config`: what a user checks when something seems off."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import Result
+
+GM = Callable[..., Result]
+
+
+def status(gm: GM) -> dict[str, Any]:
+    result = gm("status", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def test_status_before_anything(gm: GM) -> None:
+    data = status(gm)
+    assert "gitmem init" in data["key"]["error"]
+    assert data["trust_roots"] == [] and data["last_capture"] is None
+    assert all(not h["installed"] for h in data["hooks"])
+    assert "not installed" in gm("status").stdout
+
+
+def test_status_after_set_up_and_a_capture(initialised: Path, gm: GM) -> None:
+    gm("hooks", "install")
+    gm("capture", "--transcript", str(Path(__file__).parent / "data" / "session.md"))
+    data = status(gm)
+    assert data["key"]["principal"] == "alice@example.com"
+    assert data["trust_roots"][0]["entries"] == 1
+    assert {h["name"] for h in data["hooks"] if h["ours"]} == {
+        "post-commit",
+        "post-rewrite",
+        "pre-push",
+    }
+    assert data["store"]["records"] == 1 and data["last_capture"]["items"] >= 1
+    assert data["recent_failures"] == []
+    assert data["extractor"] == "heuristic"
+
+
+def test_config_set_get_unset(initialised: Path, gm: GM) -> None:
+    assert gm("config", "timeout", "30").exit_code == 0
+    assert gm("config", "--repo", "extractor", "none").exit_code == 0
+    shown = gm("config", "--json").json()
+    assert isinstance(shown, dict)
+    assert shown["timeout"]["value"] == 30 and shown["extractor"]["value"] == "none"
+    assert shown["extractor"]["from"].endswith(".git/gitmem/config.json")
+    assert gm("config", "--repo", "--unset", "extractor").exit_code == 0
+    assert "heuristic" in gm("config", "extractor").stdout
+    assert gm("config", "colour", "blue").exit_code == 2
+    assert gm("config", "timeout", "soon").exit_code == 2
+    assert gm("config", "openai.api_key", "sk-secret").exit_code == 0
+    assert "sk-secret" not in gm("config").stdout
