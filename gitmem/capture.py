@@ -9,7 +9,7 @@ is found before the first object is written, so a failure leaves the store as it
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +22,7 @@ from gitmem.integrity import NAMESPACE
 from gitmem.items import Draft
 from gitmem.keys import Identity
 from gitmem.ledger import tag_echoes
-from gitmem.masking import contains_mask, mask
+from gitmem.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.model import Checkpoint, Item, Kind, Source, Trust, format_time, item_id
 from gitmem.receipts import sign
 from gitmem.store import Entry, Store, content_path
@@ -31,6 +31,7 @@ from gitmem.types import GitOid, Sha256Hex
 from gitmem.verifier import check_quotes, strip_gitmem_context
 
 _MAX_SESSION = 200
+_MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 
 
@@ -68,6 +69,9 @@ class Prepared:
     transcript: Transcript
     echo_lines: int
     masked: int
+    secrets: tuple[tuple[str, str], ...] = ()
+    """(secret text, kind) found in the transcript, longest first; in memory only, so that
+    the same secret given in an item (where its name may not show) is masked too."""
 
     @property
     def snapshot(self) -> bytes:
@@ -84,12 +88,16 @@ def prepare(
     """Tag echoes of earlier gitmem output, then mask every secret in every message."""
     messages, echoes = tag_echoes(transcript.messages, emitted, written_at)
     masked: list[Message] = []
+    found: dict[str, str] = {}
     count = 0
     for message in messages:
         result = mask(message.text)
         count += len(result.findings)
+        for finding in result.findings:
+            found.setdefault(message.text[finding.start : finding.end], finding.kind)
         masked.append(replace(message, text=result.text) if result.findings else message)
-    return Prepared(transcript.with_messages(masked), echoes, count)
+    known = sorted(found.items(), key=lambda pair: -len(pair[0]))
+    return Prepared(transcript.with_messages(masked), echoes, count, tuple(known))
 
 
 def default_session(transcript: Transcript, path: Path | None) -> str:
@@ -106,14 +114,23 @@ def default_session(transcript: Transcript, path: Path | None) -> str:
     return f"file-{digest[:12]}"
 
 
-def mask_draft(draft: Draft) -> Draft:
-    """Secrets are masked in item text, quote and every other string alike."""
+def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
+    """Secrets are masked in item text, quote and every other string alike: by shape,
+    and by the exact secrets already found in the transcript (*known*)."""
+
+    def clean(text: str) -> str:
+        text = mask(text).text
+        for secret, kind in known:
+            if len(secret) >= _MIN_KNOWN_SECRET:
+                text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
+        return text
+
     return Draft(
         kind=draft.kind,
-        text=mask(draft.text).text,
+        text=clean(draft.text),
         trust=draft.trust,
-        quote=None if draft.quote is None else mask(draft.quote).text,
-        extra=cast(dict[str, Any], _mask_value(draft.extra)),
+        quote=None if draft.quote is None else clean(draft.quote),
+        extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
     )
 
 
@@ -179,7 +196,7 @@ def write_checkpoint(
     snapshot = prepared.snapshot
     snapshot_hash = canonical.sha256_hex(snapshot)
     transcript = prepared.transcript
-    items = build_items([mask_draft(d) for d in drafts], transcript, session)
+    items = build_items([mask_draft(d, prepared.secrets) for d in drafts], transcript, session)
     checkpoint = Checkpoint(
         session=session,
         writer=identity.principal,
@@ -246,11 +263,11 @@ def check_session(session: str) -> str:
     return session
 
 
-def _mask_value(value: Any) -> Any:
+def _map_strings(value: Any, func: Callable[[str], str]) -> Any:
     if isinstance(value, str):
-        return mask(value).text
+        return func(value)
     if isinstance(value, list):
-        return [_mask_value(v) for v in value]
+        return [_map_strings(v, func) for v in value]
     if isinstance(value, dict):
-        return {k: _mask_value(v) for k, v in value.items()}
+        return {k: _map_strings(v, func) for k, v in value.items()}
     return value

@@ -91,13 +91,16 @@ def mask(text: str) -> Masked:
         masked, starts = _render(text, findings)
         if all(_isolated(text, finding) for finding in findings):
             return Masked(masked, tuple(findings))
-        fresh = [
-            (_original(start, starts, findings, 0), _original(end - 1, starts, findings, 1), kind)
-            for start, end, kind in _hits(masked)
-        ]
-        fresh = [
-            hit for hit in fresh if not any(f.start <= hit[0] and hit[1] <= f.end for f in findings)
-        ]
+        secret_starts = [finding.start for finding in findings]
+        fresh = []
+        for start, end, kind in _hits(masked):
+            start, end = (
+                _original(start, starts, findings, 0),
+                _original(end - 1, starts, findings, 1),
+            )
+            index = bisect_right(secret_starts, start) - 1
+            if index < 0 or end > findings[index].end:  # not inside a finding already made
+                fresh.append((start, end, kind))
         if not fresh:
             return Masked(masked, tuple(findings))
         hits += fresh
@@ -130,21 +133,23 @@ def _isolated(text: str, finding: Finding) -> bool:
 
 
 def _merged(hits: list[tuple[int, int, str]]) -> list[Finding]:
+    """Overlapping hits become one finding over their union."""
     findings: list[Finding] = []
     group: list[tuple[int, int, str]] = []
+    end = 0
     for hit in sorted(hits):
-        if group and hit[0] >= max(end for _, end, _ in group):
-            findings.append(_merge(group))
+        if group and hit[0] >= end:
+            findings.append(_union(group, end))
             group = []
+        end = max(end, hit[1]) if group else hit[1]
         group.append(hit)
-    return [*findings, _merge(group)] if group else findings
+    return [*findings, _union(group, end)] if group else findings
 
 
-def _merge(group: list[tuple[int, int, str]]) -> Finding:
-    start = group[0][0]
-    end = max(hit_end for _, hit_end, _ in group)
+def _union(group: list[tuple[int, int, str]], end: int) -> Finding:
+    """Named after the widest hit; on equal width, the kind listed first in KINDS."""
     widest = max(group, key=lambda hit: (hit[1] - hit[0], -_PRIORITY[hit[2]]))
-    return Finding(widest[2], start, end)
+    return Finding(widest[2], group[0][0], end)
 
 
 def _render(text: str, findings: list[Finding]) -> tuple[str, list[int]]:

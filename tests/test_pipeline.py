@@ -304,3 +304,30 @@ def test_an_untagged_echo_of_a_brief_is_not_evidence(
     assert isinstance(data, dict)
     assert data["items"][0]["trust"] == "inferred"
     assert gm("verify-quote", "--transcript", str(later), quote).exit_code == 1
+
+
+def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "env.md"
+    transcript.write_text("Set it up with:\nDB_PASSWORD=swordfish-4711\nDecision: rotate it.\n")
+    items = [
+        {
+            "kind": "fact",
+            "text": "The db password is swordfish-4711",
+            "trust": "inferred",
+            "evidence": {"said": "swordfish-4711"},
+        }
+    ]
+    data = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps(items),
+    ).json()
+    assert isinstance(data, dict)
+    assert "swordfish" not in data["items"][0]["text"]
+    assert b"swordfish" not in reachable_bytes(initialised)

@@ -36,39 +36,37 @@ SKIPPED_ROLES = ("tool", "function", "system", "developer")
 _A = "['’]"  # an apostrophe, straight or curly
 _EMPH = r"(?:\*\*|__|\*|_)?"
 
-# The first, cheap pass: a line is read only when it holds one of these words (as a
-# whitespace-separated token, lowercase, maybe wrapped in common punctuation) or one of
-# the needles. Every marker below contains one; common words ("we", "will", "not") are
-# reached through a needle naming the phrase instead, since each line read costs more
-# than one more pass of str.find.
+# The first, cheap pass: a line is read only when it holds one of these words (lowercase,
+# once punctuation is gone) or one of the needles. Every marker below contains one. Common
+# words ("we", "will", "not") are reached through a needle naming the phrase instead, since
+# each line read costs more than one more pass of str.find.
 _TRIGGER_WORDS = (
     *("decision", "decisions", "decided", "agreed", "consensus", "settled", "chose", "opted"),
-    *("let's", "let’s", "lets", "forward", "to-do", "to-dos", "todos", "next", "follow-up"),
-    *("follow-ups", "followup", "followups", "follow", "remaining", "still", "yet", "remain"),
-    *("remains", "action", "pending", "blocked", "blocker", "blockers", "question", "questions"),
+    *("let's", "let’s", "lets", "forward", "todo", "todos", "to-do", "to-dos", "fixme"),
+    *("follow-up", "follow-ups", "followup", "followups", "remaining", "remain", "remains"),
+    *("still", "yet", "pending", "blocked", "blocker", "blockers", "question", "questions"),
     *("unclear", "unknown", "unknowns", "unsure", "uncertain", "uncertainties", "unverified"),
-    *("untested", "risk", "risks", "tbd", "undecided", "determined", "sure", "certain"),
-    *("convinced", "might", "haven't", "haven’t", "hasn't", "hasn’t", "hadn't", "hadn’t"),
-    *("didn't", "didn’t", "tested", "verified", "checked", "confirmed", "validated", "tried"),
-    *("reproduced", "reproduce", "confirm", "verify", "know", "idea", "wonder", "wondering"),
-    *("pr", "prs", "mr", "mrs", "pull", "merge", "issue", "issues", "bug", "ticket", "branch"),
-    *("branches", "commit", "commits", "committed", "created", "added", "moved", "renamed"),
-    *("copied", "wrote", "written", "introduced"),
+    *("untested", "risk", "risks", "tbd", "undecided", "determined", "certain", "convinced"),
+    *("might", "haven't", "haven’t", "hasn't", "hasn’t", "hadn't", "hadn’t", "didn't"),
+    *("didn’t", "tested", "verified", "checked", "confirmed", "validated", "tried", "verify"),
+    *("reproduced", "reproduce", "confirm", "validate", "wonder", "wondering", "couldn't"),
+    *("couldn’t", "cannot", "unable", "can't", "can’t", "pr", "prs", "mr", "pull", "merge"),
+    *("branch", "branches", "commit", "commits", "committed", "created", "added", "moved"),
+    *("renamed", "copied", "wrote", "written", "introduced"),
 )
 _TRIGGER_NEEDLES = (
-    *("?", "#", "[ ]", "todo", "fixme", "/pull", "/issues", "merge_request", "from now on"),
-    *("go with", "going with", "stick with", "we will", "we won", "we shall", "we do not"),
-    *("we don", "not going to", "to do", "left to do", "open item", "have not", "has not"),
-    *("had not", "did not", "couldn", "could not", "can't", "can’t", "cannot", "unable"),
+    *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
+    *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
+    *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
+    *("action item", "left to do"),
 )
-_AFFIXES = (("", "**", "*", "_", "(", "`", '"', "“"), ("", ":", ",", ".", "?", "!", ")", ";"))
-_TRIGGER_TOKENS = frozenset(
-    f"{before}{word}{after}{close}"
-    for word in _TRIGGER_WORDS
-    for before in _AFFIXES[0]
-    for after in _AFFIXES[1]
-    for close in ("", "**", "*", "_", "`", '"', "”")
-)
+# The first pass looks for "#" followed by a digit (every heading has a "#").
+_LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
+_NUMBER_RE = re.compile(r"#\d")
+_FENCE_NEEDLES = ("```", "~~~")
+_TRIGGER_SET = frozenset(_TRIGGER_WORDS)
+_PUNCTUATION = ':,.*`()?!;"“”[]#>'
+"""Replaced by spaces before a text is cut into words ("**Decision:**" holds "decision")."""
 
 # Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
 # numbers, a task box, a heading, a speaker label ("**user:**").
@@ -82,7 +80,6 @@ _SPEAKER_RE = re.compile(
     re.IGNORECASE,
 )
 _SPEAKERS = ("user", "human", "assistant", "agent", "claude", "codex")
-_SPEAKER_TOKENS = frozenset((*_SPEAKERS, ""))  # "" for a line opening with "##" or ">"
 _BULLET_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]")
 _BLOCK_RE = re.compile(
     r"(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]|\#{1,6}(?:[ \t]|$)|>|`{3}|~{3}|\||\[[ xX]\]"
@@ -131,7 +128,7 @@ _DECISION_START_RE = re.compile(
 _DONE = r"(?:implemented|done|finished|ported|written|wired\s+up|handled|addressed|fixed)"
 _WH = r"(?:whether|if|why|how|what|which|who|when|where)"
 _TRIED = r"(?:test|tested|verify|verified|check|checked|confirm|confirmed|validate|validated|"
-_TRIED += r"reproduce|reproduced|try|tried|run)"
+_TRIED += r"reproduce|reproduced|tried)"
 
 
 def _phrases(kind: str, gates: str, pattern: str) -> list[tuple[str, str, re.Pattern[str]]]:
@@ -231,8 +228,9 @@ _FORGE_RES = (
         ),
     ),
 )
-# Every reference has a digit after one of these.
-_FORGE_GATE_RE = re.compile(r"(?:#|pull|pr|mr|merge|issue|bug|ticket)[^\n]*\d")
+# Every reference has a digit and one of these.
+_FORGE_WORDS = ("#", "pr", "mr", "pull", "merge", "issue", "bug", "ticket", "://")
+_DIGIT_RE = re.compile(r"\d")
 _MERGE_COMMIT_RE = re.compile(r"Merge (?:pull request|PR) #\d+\b")
 _HYPOTHETICAL_RE = re.compile(
     rf"\b(?:once|after|if|unless|until|before|whether|when|will|would|should|could|can|must|"
@@ -262,7 +260,7 @@ _BRANCH_RES = (
 )
 _NAMEISH_RE = re.compile(r"[/_.\d-]")
 _COMMON_BRANCHES = frozenset(("main", "master", "develop", "trunk", "staging", "stable"))
-_BRANCH_GONE_RE = re.compile(
+_GONE_RE = re.compile(
     rf"\b(?:deleted|removed|dropped|gone|doesn{_A}t\s+exist|does\s+not\s+exist|no\s+longer)\b",
     re.IGNORECASE,
 )
@@ -278,13 +276,23 @@ _EXTENSIONS = frozenset(
         *("sig", "pub", "env", "mk", "swift", "php", "lua", "rst", "ipynb"),
     )
 )
-_FILE_VERBS_RE = re.compile(
-    r"\b(?:created|added|wrote|written|introduced|moved|renamed|copied)\b", re.IGNORECASE
+_FILE_VERBS = ("created", "added", "wrote", "written", "introduced", "moved", "renamed", "copied")
+_FILE_VERBS_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
+# "created `a.py`", "added a test to tests/x.py"; "a.py was added".
+_MADE_BEFORE_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b((?:\s+\S+){{0,6}})\s+$", re.I)
+# Between the verb and the path: a new clause means the path is not what was made.
+_CLAUSE_RE = re.compile(
+    r"[;:.!?]|,(?!\s*(?:,|and\b|or\b|$))|\b(?:then|but|which|while|so|because|where|when)\b",
+    re.IGNORECASE,
+)
+_MADE_AFTER_RE = re.compile(
+    rf"\s+(?:(?:was|were|is|are|has|have|got)\s+)?(?:been\s+|now\s+)?(?:{'|'.join(_FILE_VERBS)})\b",
+    re.IGNORECASE,
 )
 _MOVE_RE = re.compile(r"\b(?:moved|renamed|copied)\b", re.IGNORECASE)
 _DESTINATION_RE = re.compile(r"\s(?:to|into|as)\s|→|->", re.IGNORECASE)
 _COMMIT_RE = re.compile(
-    r"\bcommit(?:s|ted)?(?:\s+(?:it\s+)?as)?\s*[:(]?\s*`?(?P<sha>[0-9a-fA-F]{7,40})\b"
+    r"\bcommit(?:s|ted)?(?:\s+(?:it\s+)?as)?\s*[:(]?\s*`?(?P<sha>[0-9a-f]{7,40})\b", re.IGNORECASE
 )
 
 _SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
@@ -305,6 +313,10 @@ _WORD_RE = re.compile(r"[^\W\d_]+")
 _SPACES_RE = re.compile(r"\s+")
 _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
+
+
+_Item = tuple[str, str, str, int, dict[str, Any]]
+"""(kind, text, quote, importance, extra) of one item of a unit."""
 
 
 @dataclass(frozen=True)
@@ -359,10 +371,6 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     return [f.draft() for f in sorted(kept, key=lambda f: f.position)]
 
 
-_Item = tuple[str, str, str, int, dict[str, Any]]
-"""(kind, text, quote, importance, extra) of one item of a unit."""
-
-
 class _Scan:
     """One message cut into lines, and the units (paragraphs, list items) worth reading."""
 
@@ -378,14 +386,17 @@ class _Scan:
         # Lowercasing can change a line's length, never the number of lines.
         low_lines = low.split("\n")
         starts = list(accumulate((len(line) + 1 for line in low_lines), initial=0))
-        self.fences = _fenced_ranges(self.lines, _find_lines(low, starts, ("```", "~~~")))
-        hits = set(_find_lines(low, starts, _TRIGGER_NEEDLES))
+        self.fences = _fenced_ranges(self.lines, sorted(_find_lines(low, starts, _FENCE_NEEDLES)))
+        self.fence_starts = [first for first, _ in self.fences]
+        hits = _find_lines(low, starts, _LINE_NEEDLES)
+        for match in _NUMBER_RE.finditer(low):
+            hits.add(bisect.bisect_right(starts, match.start()) - 1)
         speakers: list[int] = []
-        for n, line in enumerate(low_lines):
+        for n, line in enumerate(_unpunctuate(low).split("\n")):
             words = line.split()
-            if not _TRIGGER_TOKENS.isdisjoint(words):
+            if not _TRIGGER_SET.isdisjoint(words):
                 hits.add(n)
-            if not role and words and words[0].strip("*_#>:") in _SPEAKER_TOKENS:
+            if not role and words and words[0].strip("_") in _SPEAKERS:
                 speakers.append(n)
         self.hits = sorted(hits)
         self.by_user = role in ("user", "human")
@@ -394,14 +405,14 @@ class _Scan:
     def items(self) -> Iterator[_Found]:
         done = -1
         for n in self.hits:
-            if n <= done or _inside(self.fences, n):
+            if n <= done or self._fenced(n):
                 continue
             section = _section_kind(self.lines[n])
             if section is not None:
                 done = n
                 m = n + 1
                 while m < len(self.lines) and m - n < 200:
-                    if _inside(self.fences, m) or not self.lines[m].strip():
+                    if self._fenced(m) or not self.lines[m].strip():
                         m += 1
                         continue
                     if not _BULLET_RE.match(self.lines[m]):
@@ -415,6 +426,10 @@ class _Scan:
                 first -= 1
             done = self._unit_end(n)
             yield from self._unit(first, done, None)
+
+    def _fenced(self, n: int) -> bool:
+        at = bisect.bisect_right(self.fence_starts, n) - 1
+        return at >= 0 and n <= self.fences[at][1]
 
     def _unit_end(self, n: int) -> int:
         while n + 1 < len(self.lines) and self._joins(n + 1):
@@ -466,9 +481,16 @@ class _Scan:
             if item is not None:
                 yield start, item
             return
-        sentences = [(s, e) for s, e in _sentences(block, start) if _triggered(block[s:e])]
-        markers = [_marker(block[s:e]) for s, e in sentences]
+        sentences = _sentences(block, start)
+        # Only a sentence holding a trigger can hold a marker or a reference.
+        triggered = [_triggered(block[s:e]) for s, e in sentences]
+        markers = [
+            _marker(block[s:e]) if hit else None
+            for (s, e), hit in zip(sentences, triggered, strict=True)
+        ]
         for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
+            if marker is None and not triggered[k]:
+                continue
             if marker is not None and marker.label:
                 # A label runs on, within its line, over the sentences after it that carry
                 # nothing of their own.
@@ -492,9 +514,16 @@ class _Scan:
 def _triggered(sentence: str) -> bool:
     """Does the sentence hold a trigger? Only those can hold a marker."""
     low = sentence.lower()
-    if not _TRIGGER_TOKENS.isdisjoint(low.split()):
+    if not _TRIGGER_SET.isdisjoint(_unpunctuate(low).split()):
         return True
     return any(needle in low for needle in _TRIGGER_NEEDLES)
+
+
+def _unpunctuate(text: str) -> str:
+    for char in _PUNCTUATION:
+        if char in text:
+            text = text.replace(char, " ")
+    return text
 
 
 def _starts_block(line: str) -> bool:
@@ -506,7 +535,7 @@ def _starts_block(line: str) -> bool:
     marked = stripped[0] in "-*+•●⏺◦▪#>`~|[" or stripped[0].isdigit()
     if marked and _BLOCK_RE.match(stripped):
         return True
-    if stripped[:9].lower().startswith(_SPEAKERS) and _SPEAKER_RE.match(stripped):
+    if stripped.lstrip("*_#> ")[:9].lower().startswith(_SPEAKERS) and _SPEAKER_RE.match(stripped):
         return True
     return len(stripped) <= 40 and _section_kind(stripped) is not None
 
@@ -517,8 +546,8 @@ def _ends_block(line: str) -> bool:
     return not stripped or (stripped[0] in "#`~|" and _BLOCK_RE.match(stripped) is not None)
 
 
-def _find_lines(low: str, starts: list[int], needles: Sequence[str]) -> list[int]:
-    """Indices of the lines holding any of *needles*, sorted."""
+def _find_lines(low: str, starts: list[int], needles: Sequence[str]) -> set[int]:
+    """Indices of the lines of *low* holding any of *needles* (*starts*: line offsets)."""
     hits: set[int] = set()
     for needle in needles:
         pos = low.find(needle)
@@ -526,7 +555,7 @@ def _find_lines(low: str, starts: list[int], needles: Sequence[str]) -> list[int
             n = bisect.bisect_right(starts, pos) - 1
             hits.add(n)
             pos = low.find(needle, starts[n + 1])
-    return sorted(hits)
+    return hits
 
 
 def _fenced_ranges(lines: list[str], candidates: list[int]) -> list[tuple[int, int]]:
@@ -547,11 +576,6 @@ def _fenced_ranges(lines: list[str], candidates: list[int]) -> list[tuple[int, i
     if opening is not None:
         ranges.append((opening[0], len(lines)))
     return ranges
-
-
-def _inside(ranges: list[tuple[int, int]], n: int) -> bool:
-    at = bisect.bisect_right(ranges, (n, len(ranges) + n + 1)) - 1
-    return at >= 0 and ranges[at][0] <= n <= ranges[at][1]
 
 
 def _speaker_lines(lines: list[str], candidates: list[int]) -> list[tuple[int, bool]]:
@@ -583,13 +607,14 @@ def _sentences(block: str, start: int) -> list[tuple[int, int]]:
     unless a lowercase word carries an unfinished sentence over it."""
     cuts: set[int] = set()
     for match in _SENTENCE_END_RE.finditer(block, start):
-        word = block[start : match.start()].rsplit(None, 1)[-1:] or [""]
-        if word[0].lstrip("(*_`\"'").lower() not in _ABBREVIATIONS:
+        word = block[max(start, match.start() - 12) : match.start()].rsplit(None, 1)[-1:]
+        if not word or word[0].lstrip("(*_`\"'").lower() not in _ABBREVIATIONS:
             cuts.add(match.end())
     pos = block.find("\n", start)
     while pos >= 0:
+        before = block[max(start, pos - 8) : pos].rstrip()
         after = block[pos + 1 : pos + 80].lstrip()
-        if block[start:pos].rstrip().endswith((".", "!", "?")) or not after[:1].islower():
+        if before.endswith((".", "!", "?")) or not after[:1].islower():
             cuts.add(pos)
         pos = block.find("\n", pos + 1)
     spans: list[tuple[int, int]] = []
@@ -650,14 +675,12 @@ def _is_open_question(sentence: str) -> bool:
     return deliberative or bool(_WE_RE.search(sentence))
 
 
-def _item(
-    line: str, start: int, end: int, kind: str | None, content: int
-) -> tuple[str, str, str, int, dict[str, Any]] | None:
+def _item(block: str, start: int, end: int, kind: str | None, content: int) -> _Item | None:
     """(kind, text, quote, importance, extra) for the span, or None when it does not make
     a good item (no marker and no reference, too short, masked, or not verbatim)."""
-    end = _cut(line, start, end)
-    start, end = _trim(line, start, end)
-    quote = line[start:end]
+    end = _cut(block, start, end)
+    start, end = _trim(block, start, end)
+    quote = block[start:end]
     claims, forge, state = _references(quote)
     if kind is None:
         if forge:
@@ -666,8 +689,8 @@ def _item(
             kind = "fact"
         else:
             return None
-    body_start, _ = _trim(line, min(start + content, end), end)
-    text = _statement(line[body_start:end] if content else quote)
+    body_start, _ = _trim(block, min(start + content, end), end)
+    text = _statement(block[body_start:end] if content else quote)
     # A quote under MIN_PIN_CHARS folded characters fails the check in _Scan._unit.
     if "[redacted:" in quote or len(fold(text)) < MIN_PIN_CHARS:
         return None
@@ -680,37 +703,37 @@ def _item(
     return kind, text, quote, importance, extra
 
 
-def _cut(line: str, start: int, end: int) -> int:
+def _cut(block: str, start: int, end: int) -> int:
     """*end*, or the last sentence end (else word end) within MAX_QUOTE_CHARS."""
     if end - start <= MAX_QUOTE_CHARS:
         return end
     limit = start + MAX_QUOTE_CHARS
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(line, start, limit)]
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(block, start, limit)]
     if ends:
         return ends[-1]
-    space = line.rfind(" ", start, limit + 1)
+    space = block.rfind(" ", start, limit + 1)
     return space if space > start else end
 
 
-def _trim(line: str, start: int, end: int) -> tuple[int, int]:
+def _trim(block: str, start: int, end: int) -> tuple[int, int]:
     """Narrow [start, end) past whitespace and emphasis at the ends: a pair of runs that
     encloses the span, or a run with no partner inside it."""
     changed = True
     while changed:
-        if start < end and line[start] not in _UNTRIMMED and line[end - 1] not in _UNTRIMMED:
+        if start < end and block[start] not in _UNTRIMMED and block[end - 1] not in _UNTRIMMED:
             break
         changed = False
-        while start < end and line[start].isspace():
+        while start < end and block[start].isspace():
             start += 1
-        while end > start and (line[end - 1].isspace() or line[end - 1] in ",;"):
+        while end > start and (block[end - 1].isspace() or block[end - 1] in ",;"):
             end -= 1
         for run in _EMPHASIS_RUNS:
             width = len(run)
             if end - start <= 2 * width:
                 continue
-            opens = line.startswith(run, start)
-            closes = line.endswith(run, start, end)
-            inner = line.find(run, start + width, end - width) >= 0
+            opens = block.startswith(run, start)
+            closes = block.endswith(run, start, end)
+            inner = block.find(run, start + width, end - width) >= 0
             if opens and (closes or not inner) and not (closes and inner):
                 start += width
                 changed = True
@@ -729,25 +752,17 @@ def _statement(content: str) -> str:
         cut = text.rfind(" ", 0, MAX_TEXT_CHARS)
         text = text[: cut if cut > 0 else MAX_TEXT_CHARS].rstrip(" ,;:-") + "…"
     first = _WORD_RE.match(text)
-    if (
-        first is not None
-        and first.group().islower()
-        and text[first.end() : first.end() + 1]
-        in (
-            "",
-            " ",
-            ",",
-        )
-    ):
+    if first is not None and first.group().islower() and text[first.end() :][:1] in " ,":
         text = text[0].upper() + text[1:]
     return text
 
 
 def _references(quote: str) -> tuple[list[dict[str, Any]], bool, str | None]:
-    """(claims, names a PR or issue, the stated state of the one PR or issue it names)."""
+    """(claims, names a PR or issue, the state the sentence says its PRs or issues are in)."""
     refs: dict[int, tuple[str, str | None]] = {}
     low = quote.lower()
-    for kind, pattern in _FORGE_RES if _FORGE_GATE_RE.search(low) else ():
+    forge_gate = _DIGIT_RE.search(low) and any(word in low for word in _FORGE_WORDS)
+    for kind, pattern in _FORGE_RES if forge_gate else ():
         for match in pattern.finditer(quote):
             if _in_code(quote, match.start()):
                 continue
@@ -759,9 +774,10 @@ def _references(quote: str) -> tuple[list[dict[str, Any]], bool, str | None]:
             if known is None or (known[1] is None and repo is not None):
                 refs[number] = (kind, repo)
     claims: list[dict[str, Any]] = []
-    state = _state(quote) if len(refs) == 1 else None
+    state = _state(quote) if refs else None
     for number, (kind, repo) in refs.items():
-        if state is None or (kind == "either" and state != "merged"):
+        # With two references, which one the state belongs to is a guess: no claim.
+        if state is None or len(refs) > 1 or (kind == "either" and state != "merged"):
             continue
         claim: dict[str, Any] = {
             "type": "issue-state" if kind == "issue" else "pr-state",
@@ -797,44 +813,58 @@ def _state(quote: str) -> str | None:
 
 def _world_claims(quote: str, low: str) -> list[dict[str, Any]]:
     """branch-exists, file-exists and commit-exists claims the sentence makes (*low* is
-    the quote in lowercase)."""
+    the quote in lowercase). A branch or file said to be gone, or named in a sentence
+    about what will or should happen, makes no claim."""
     claims: list[dict[str, Any]] = []
-    files = _FILE_VERBS_RE.search(low) is not None
-    if not ("branch" in low or files or "commit" in low):
-        return claims
-    settled = not _HYPOTHETICAL_RE.search(quote)
-    if settled and "branch" in low and not _BRANCH_GONE_RE.search(quote):
-        for pattern in _BRANCH_RES:
-            for match in pattern.finditer(quote):
-                name = match.group("q") or match.group("qq")
-                bare = (match.group("bare") or "").rstrip(".,;:!?)")
-                if name is None and (bare.lower() in _COMMON_BRANCHES or _NAMEISH_RE.search(bare)):
-                    name = bare
-                if name and _valid_branch(name) and not _in_code(quote, match.start()):
-                    claims.append({"type": "branch-exists", "branch": name})
-    if settled and files and not _BRANCH_GONE_RE.search(quote):
-        move = _MOVE_RE.search(quote)
-        verb = _FILE_VERBS_RE.search(quote)
-        begin: int | None = None
-        if move is not None:
-            destination = _DESTINATION_RE.search(quote, move.end())
-            begin = destination.end() if destination else None
-        elif verb is not None:
-            begin = 0
-        if begin is not None:
-            for match in _PATH_RE.finditer(quote, begin):
-                path = (match.group("q") or match.group("bare")).rstrip(".,;:")
-                if _looks_like_path(path):
-                    claims.append({"type": "file-exists", "path": path})
+    if "branch" in low:
+        claims.extend(_branch_claims(quote))
+    # A path has a slash, backticks or a dot inside the sentence ("notes.md").
+    if ("/" in low or "`" in low or "." in low.rstrip(".")) and any(
+        verb in low for verb in _FILE_VERBS
+    ):
+        claims.extend(_file_claims(quote))
+    if claims and (_HYPOTHETICAL_RE.search(quote) or _GONE_RE.search(quote)):
+        claims = []
     for match in _COMMIT_RE.finditer(quote) if "commit" in low else ():
         sha = match.group("sha").lower()
-        if any(c.isdigit() for c in sha) and not _in_code(quote, match.start()):
-            claims.append({"type": "commit-exists", "sha": sha})
-    unique: list[dict[str, Any]] = []
-    for claim in claims:
-        if claim not in unique:
-            unique.append(claim)
-    return unique
+        claim = {"type": "commit-exists", "sha": sha}
+        digits = any(c.isdigit() for c in sha)
+        if digits and claim not in claims and not _in_code(quote, match.start()):
+            claims.append(claim)
+    return claims
+
+
+def _branch_claims(quote: str) -> Iterator[dict[str, Any]]:
+    for pattern in _BRANCH_RES:
+        for match in pattern.finditer(quote):
+            name = match.group("q") or match.group("qq")
+            bare = (match.group("bare") or "").rstrip(".,;:!?)")
+            if name is None and (bare.lower() in _COMMON_BRANCHES or _NAMEISH_RE.search(bare)):
+                name = bare
+            if name and _valid_branch(name) and not _in_code(quote, match.start()):
+                yield {"type": "branch-exists", "branch": name}
+
+
+def _file_claims(quote: str) -> Iterator[dict[str, Any]]:
+    move = _MOVE_RE.search(quote)
+    destination = _DESTINATION_RE.search(quote, move.end()) if move else None
+    seen: set[str] = set()
+    for match in _PATH_RE.finditer(quote):
+        path = (match.group("q") or match.group("bare")).rstrip(".,;:")
+        if path in seen or not _looks_like_path(path):
+            continue
+        if move is not None:
+            # Only the destination of a move exists afterwards.
+            named = destination is not None and match.start() >= destination.end()
+        else:
+            before = quote[max(0, match.start() - 100) : match.start()]
+            made = _MADE_BEFORE_RE.search(before)
+            between = _PATH_RE.sub(" ", made.group(1)) if made else ""
+            named = bool(made and not _CLAUSE_RE.search(between))
+            named = named or bool(_MADE_AFTER_RE.match(quote, match.end()))
+        if named:
+            seen.add(path)
+            yield {"type": "file-exists", "path": path}
 
 
 def _valid_branch(name: str) -> bool:
