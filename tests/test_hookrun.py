@@ -123,3 +123,35 @@ def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
 
     (entry,) = wait_for(failure)
     assert "gitmem init" in entry["error"]
+
+
+def test_pre_push_pushes_memory_when_configured(hooked: Path, gm: GM, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(hooked, "remote", "add", "origin", str(remote))
+    sha = commit(hooked, "Decision: memory travels with pushes\n")
+    wait_for(lambda: [e for e in log_json(gm) if e["commit"] == sha])
+    git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
+    time.sleep(1.0)
+    assert "refs/gitmem/memory" not in git(remote, "for-each-ref")  # off by default
+    assert gm("config", "--repo", "sync_on_push", "true").exit_code == 0
+    git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
+    mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()
+    wait_for(lambda: mine in git(remote, "for-each-ref", "refs/gitmem/"))
+
+
+def test_an_agent_session_end_is_captured_in_the_background(initialised: Path, gm: GM) -> None:
+    transcript = DATA / "transcripts" / "claude_session.jsonl"
+    event = {
+        "session_id": "s-end",
+        "transcript_path": str(transcript),
+        "cwd": str(initialised),
+        "hook_event_name": "SessionEnd",
+        "reason": "exit",
+    }
+    result = gm("capture", "--from-hook", "claude", input=json.dumps(event))
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
+    (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["session"] == "s-end"])
+    assert entry["verified"]
+    again = gm("capture", "--from-hook", "claude", input="not json at all")
+    assert again.exit_code == 0 and again.stdout == "" and again.stderr == ""
