@@ -152,7 +152,11 @@ MARKERS = [
     ("Decision: keep the old wire format.", "decision", "Keep the old wire format."),
     ("**Decision:** keep the old wire format.", "decision", "Keep the old wire format."),
     ("Final decision — keep the old wire format.", "decision", "Keep the old wire format."),
-    ("Agreed: the brief never writes to the store.", "decision", "The brief never writes to the store."),
+    (
+        "Agreed: the brief never writes to the store.",
+        "decision",
+        "The brief never writes to the store.",
+    ),
     ("We decided to keep the old wire format.", "decision", None),
     ("So we've decided against a second index.", "decision", None),
     ("The team agreed on a weekly release.", "decision", None),
@@ -179,13 +183,19 @@ MARKERS = [
     ("Follow-up: remove the 3.9 classifier.", "open_loop", "Remove the 3.9 classifier."),
     ("Remaining: the Windows path handling.", "open_loop", "The Windows path handling."),
     ("Blocked on: the signing key rotation.", "open_loop", "The signing key rotation."),
+    ("Open items: the Windows path handling.", "open_loop", "The Windows path handling."),
+    ("To do: the Windows path handling.", "open_loop", "The Windows path handling."),
     ("We still need to wire the hook into the installer.", "open_loop", None),
     ("The Windows build is still failing on CI.", "open_loop", None),
     ("Garbage collection is not implemented yet.", "open_loop", None),
     ("- [ ] add a fuzz test for deep nesting", "open_loop", "Add a fuzz test for deep nesting"),
     # uncertainties
     ("Open question: do we version the ref name?", "uncertainty", "Do we version the ref name?"),
-    ("Unclear: whether the index survives a gc.", "uncertainty", "Whether the index survives a gc."),
+    (
+        "Unclear: whether the index survives a gc.",
+        "uncertainty",
+        "Whether the index survives a gc.",
+    ),
     ("I'm not sure whether the ref survives a gc.", "uncertainty", None),
     ("Not entirely sure the ref survives a gc.", "uncertainty", None),
     ("It is unclear why the test flakes on CI.", "uncertainty", None),
@@ -195,6 +205,8 @@ MARKERS = [
     ("I have not tested the Windows build.", "uncertainty", None),
     ("I haven't verified the signature path.", "uncertainty", None),
     ("I didn't test the Windows build.", "uncertainty", None),
+    ("I did not check the Windows build.", "uncertainty", None),
+    ("The Windows build has not been verified.", "uncertainty", None),
     ("We couldn't reproduce the crash locally.", "uncertainty", None),
     ("I don't know whether the hook runs on rebase.", "uncertainty", None),
     ("The release date is TBD.", "uncertainty", None),
@@ -285,6 +297,7 @@ def test_a_section_label_gives_its_kind_to_the_list_under_it() -> None:
 
 # --- references and claims ---------------------------------------------------------------
 
+GITLAB = "git.example.org/acme/tools/gitmem"  # gh and glab --repo form: HOST/OWNER/REPO
 REFERENCES: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("I opened PR #123 for the sync command.", "open_loop", [
         {"type": "pr-state", "number": 123, "state": "open"}
@@ -308,7 +321,7 @@ REFERENCES: list[tuple[str, str, list[dict[str, Any]]]] = [
         {"type": "pr-state", "number": 42, "state": "merged", "repo": "acme/gitmem"}
     ]),
     ("Opened https://git.example.org/acme/tools/gitmem/-/merge_requests/7 today.", "open_loop", [
-        {"type": "pr-state", "number": 7, "state": "open", "repo": "git.example.org/acme/tools/gitmem"}
+        {"type": "pr-state", "number": 7, "state": "open", "repo": GITLAB}
     ]),
     # No state said, or only a hypothetical one: no state claim.
     ("See PR #123 for the details.", "open_loop", []),
@@ -391,6 +404,8 @@ NEGATIVES = [
     "The branch `old/thing` was deleted.",
     "We should create the `release/3.0` branch tomorrow.",
     "I read `gitmem/store.py` carefully.",
+    "It is copied into `$GITMEM_HOME/keys/` on first use.",
+    "I created /tmp/scratch.py for the experiment.",
     "Objects are written first, then `gitmem/store.py` updates the ref.",
     "Please commit defaced changes.",
     "Grep for `TODO:` markers before the release.",
@@ -596,9 +611,7 @@ _NOISE = st.text(
     alphabet=st.sampled_from(list("abcXYZ019 .,;:!?*_`~#>-+[]()'\"’“”—\n\t…İß/@\\|<>")),
     max_size=24,
 )
-_MESSAGE_TEXT = st.lists(st.one_of(st.sampled_from(_SNIPPETS), _NOISE), max_size=10).map(
-    "".join
-)
+_MESSAGE_TEXT = st.lists(st.one_of(st.sampled_from(_SNIPPETS), _NOISE), max_size=10).map("".join)
 _MESSAGES = st.lists(
     st.builds(
         Message,

@@ -58,7 +58,7 @@ _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
     *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
-    *("action item", "left to do"),
+    *("action item", "open item"),
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 _LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
@@ -277,9 +277,8 @@ _EXTENSIONS = frozenset(
     )
 )
 _FILE_VERBS = ("created", "added", "wrote", "written", "introduced", "moved", "renamed", "copied")
-_FILE_VERBS_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
 # "created `a.py`", "added a test to tests/x.py"; "a.py was added".
-_MADE_BEFORE_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b((?:\s+\S+){{0,6}})\s+$", re.I)
+_MADE_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
 # Between the verb and the path: a new clause means the path is not what was made.
 _CLAUSE_RE = re.compile(
     r"[;:.!?]|,(?!\s*(?:,|and\b|or\b|$))|\b(?:then|but|which|while|so|because|where|when)\b",
@@ -392,12 +391,16 @@ class _Scan:
         for match in _NUMBER_RE.finditer(low):
             hits.add(bisect.bisect_right(starts, match.start()) - 1)
         speakers: list[int] = []
-        for n, line in enumerate(_unpunctuate(low).split("\n")):
-            words = line.split()
-            if not _TRIGGER_SET.isdisjoint(words):
-                hits.add(n)
-            if not role and words and words[0].strip("_") in _SPEAKERS:
-                speakers.append(n)
+        words_lines = _unpunctuate(low).split("\n")
+        begin = 0
+        for first, last in [*self.fences, (len(self.lines), len(self.lines))]:
+            for n in range(begin, first):  # fenced code is never read
+                words = words_lines[n].split()
+                if not _TRIGGER_SET.isdisjoint(words):
+                    hits.add(n)
+                if not role and words and words[0].strip("_") in _SPEAKERS:
+                    speakers.append(n)
+            begin = last + 1
         self.hits = sorted(hits)
         self.by_user = role in ("user", "human")
         self.speakers = [] if role else _speaker_lines(self.lines, speakers)
@@ -443,7 +446,7 @@ class _Scan:
     def _unit(self, first: int, last: int, section: str | None) -> Iterator[_Found]:
         block = "\n".join(self.lines[first : last + 1])
         by_user = self.by_user or _spoken_by_user(self.speakers, first)
-        found = list(self._unit_items(block, first, section))
+        found = list(_unit_items(block, section))
         if not found:
             return
         # The guarantee, checked rather than argued: whole lines fold the same way alone
@@ -457,58 +460,57 @@ class _Scan:
             position = (self.index, first, start)
             yield _Found(kind, text, quote, importance, extra, position, by_user)
 
-    def _unit_items(
-        self, block: str, first: int, section: str | None
-    ) -> Iterator[tuple[int, _Item]]:
-        """(offset, item) for each marked sentence of *block*; a list item under a
-        section, or a task box, is one item as a whole."""
-        chrome = _CHROME_RE.match(block)
-        start = chrome.end() if chrome else 0
-        box = chrome.group("box") if chrome else None
-        if box in ("x", "X"):
-            return  # a finished task
-        speaker = _SPEAKER_RE.match(block, start)
-        if speaker is not None:
-            start = speaker.end()
-        if box == " ":
-            section = "open_loop"
-        if section is not None:
-            marker = _marker(block[start:])
-            if marker is not None and marker.label:
-                item = _item(block, start, len(block), marker.kind, marker.content)
-            else:
-                item = _item(block, start, len(block), section, 0)
-            if item is not None:
-                yield start, item
-            return
-        sentences = _sentences(block, start)
-        # Only a sentence holding a trigger can hold a marker or a reference.
-        triggered = [_triggered(block[s:e]) for s, e in sentences]
-        markers = [
-            _marker(block[s:e]) if hit else None
-            for (s, e), hit in zip(sentences, triggered, strict=True)
-        ]
-        for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
-            if marker is None and not triggered[k]:
-                continue
-            if marker is not None and marker.label:
-                # A label runs on, within its line, over the sentences after it that carry
-                # nothing of their own.
-                for (_, next_end), next_marker in zip(
-                    sentences[k + 1 :], markers[k + 1 :], strict=False
-                ):
-                    if next_marker is not None or "\n" in block[e:next_end]:
-                        break
-                    claims, forge, _ = _references(block[e:next_end])
-                    if claims or forge or next_end - s > MAX_QUOTE_CHARS:
-                        break
-                    e = next_end
-            if marker is None:
-                item = _item(block, s, e, None, 0)
-            else:
-                item = _item(block, s, e, marker.kind, marker.content)
-            if item is not None:
-                yield s, item
+
+def _unit_items(block: str, section: str | None) -> Iterator[tuple[int, _Item]]:
+    """(offset, item) for each marked sentence of *block*; a list item under a
+    section, or a task box, is one item as a whole."""
+    chrome = _CHROME_RE.match(block)
+    start = chrome.end() if chrome else 0
+    box = chrome.group("box") if chrome else None
+    if box in ("x", "X"):
+        return  # a finished task
+    speaker = _SPEAKER_RE.match(block, start)
+    if speaker is not None:
+        start = speaker.end()
+    if box == " ":
+        section = "open_loop"
+    if section is not None:
+        marker = _marker(block[start:])
+        if marker is not None and marker.label:
+            item = _item(block, start, len(block), marker.kind, marker.content)
+        else:
+            item = _item(block, start, len(block), section, 0)
+        if item is not None:
+            yield start, item
+        return
+    sentences = _sentences(block, start)
+    # Only a sentence holding a trigger can hold a marker or a reference.
+    triggered = [_triggered(block[s:e]) for s, e in sentences]
+    markers = [
+        _marker(block[s:e]) if hit else None
+        for (s, e), hit in zip(sentences, triggered, strict=True)
+    ]
+    for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
+        if marker is None and not triggered[k]:
+            continue
+        if marker is not None and marker.label:
+            # A label runs on, within its line, over the sentences after it that carry
+            # nothing of their own.
+            for (_, next_end), next_marker in zip(
+                sentences[k + 1 :], markers[k + 1 :], strict=False
+            ):
+                if next_marker is not None or "\n" in block[e:next_end]:
+                    break
+                claims, forge, _ = _references(block[e:next_end])
+                if claims or forge or next_end - s > MAX_QUOTE_CHARS:
+                    break
+                e = next_end
+        if marker is None:
+            item = _item(block, s, e, None, 0)
+        else:
+            item = _item(block, s, e, marker.kind, marker.content)
+        if item is not None:
+            yield s, item
 
 
 def _triggered(sentence: str) -> bool:
@@ -596,7 +598,7 @@ def _spoken_by_user(speakers: list[tuple[int, bool]], n: int) -> bool:
 
 def _section_kind(line: str) -> str | None:
     """The kind a label-only line ("## Next steps", "**Decisions:**") gives its list."""
-    if _BULLET_RE.match(line):
+    if len(line) > 60 or _BULLET_RE.match(line):
         return None
     match = _SECTION_RE.fullmatch(line.strip(" \t>"))
     return None if match is None else match.lastgroup
@@ -846,8 +848,13 @@ def _branch_claims(quote: str) -> Iterator[dict[str, Any]]:
 
 
 def _file_claims(quote: str) -> Iterator[dict[str, Any]]:
-    move = _MOVE_RE.search(quote)
+    """Paths the sentence says were created, added or written (a few words after the verb,
+    in the same clause, or before "was added"), or moved, renamed or copied to."""
+    low = quote.lower()
+    moved = "moved" in low or "renamed" in low or "copied" in low
+    move = _MOVE_RE.search(quote) if moved else None
     destination = _DESTINATION_RE.search(quote, move.end()) if move else None
+    verbs = [verb.end() for verb in _MADE_RE.finditer(quote)]
     seen: set[str] = set()
     for match in _PATH_RE.finditer(quote):
         path = (match.group("q") or match.group("bare")).rstrip(".,;:")
@@ -857,11 +864,11 @@ def _file_claims(quote: str) -> Iterator[dict[str, Any]]:
             # Only the destination of a move exists afterwards.
             named = destination is not None and match.start() >= destination.end()
         else:
-            before = quote[max(0, match.start() - 100) : match.start()]
-            made = _MADE_BEFORE_RE.search(before)
-            between = _PATH_RE.sub(" ", made.group(1)) if made else ""
-            named = bool(made and not _CLAUSE_RE.search(between))
-            named = named or bool(_MADE_AFTER_RE.match(quote, match.end()))
+            at = bisect.bisect_right(verbs, match.start()) - 1
+            between = quote[verbs[at] : match.start()] if at >= 0 else ""
+            named = at >= 0 and len(between.split()) <= 6
+            named = named and not _CLAUSE_RE.search(_PATH_RE.sub(" ", between))
+            named = named or _MADE_AFTER_RE.match(quote, match.end()) is not None
         if named:
             seen.add(path)
             yield {"type": "file-exists", "path": path}
@@ -884,7 +891,11 @@ def _valid_branch(name: str) -> bool:
 
 
 def _looks_like_path(path: str) -> bool:
-    if "://" in path or path.startswith(("-", "@")) or "(" in path or "::" in path:
+    """A path in the repository: relative, with a known extension or a folder in it (an
+    absolute, home, variable or .git path says nothing about the commit checked out)."""
+    if "://" in path or path.startswith(("-", "@", "/", "~", ".git/")) or "$" in path:
+        return False
+    if "(" in path or "::" in path:
         return False
     name = path.rstrip("/").rsplit("/", 1)[-1]
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
