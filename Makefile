@@ -23,6 +23,9 @@ lint: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_brief.py
+	$(BIN)/python benchmarks/bench_hooks.py
+	$(BIN)/python benchmarks/bench_import.py
+	$(BIN)/python benchmarks/bench_verifier.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

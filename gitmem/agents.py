@@ -27,6 +27,8 @@ import copy
 import json
 import os
 import shlex
+import shutil
+import sys
 import tempfile
 import tomllib
 from collections.abc import Sequence
@@ -77,6 +79,17 @@ _HOSTS = {
 }
 
 
+def _portable_command() -> list[str]:
+    """The command written into a host's project settings, which are often committed:
+    plain ``gitmem`` when the one on PATH is this installation (so the file works on a
+    teammate's machine too), else this Python with ``-m gitmem``."""
+    on_path = shutil.which("gitmem")
+    here = Path(sys.executable).absolute().parent
+    if on_path is not None and Path(on_path).absolute().parent == here:
+        return ["gitmem"]
+    return default_command()
+
+
 def install_agent(
     agent: str,
     repo: Path,
@@ -100,7 +113,7 @@ def install_agent(
             nor ``<python> -m gitmem`` (uninstall could not recognise it).
     """
     host = _host(agent)
-    command = default_command() if gitmem_command is None else list(gitmem_command)
+    command = _portable_command() if gitmem_command is None else list(gitmem_command)
     if not _is_gitmem_command(command):
         raise InputError(
             f"the gitmem command {shlex.join(command)!r} must be `<path>/gitmem` or "

@@ -333,3 +333,20 @@ def test_malformed_codex_config_is_refused(project: Path, user_home: Path) -> No
 
     assert config.read_bytes() == before
     assert not (project / ".codex").exists()
+
+
+def test_the_default_command_is_portable_when_gitmem_is_on_path(
+    project: Path, user_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bin_dir = Path(sys.executable).absolute().parent
+    if not (bin_dir / "gitmem").exists():
+        pytest.skip("gitmem is not installed as a script beside this Python")
+    monkeypatch.setenv("PATH", str(bin_dir))
+    install_agent("claude", project, home=user_home)
+    settings = json.loads((project / SETTINGS["claude"]).read_text())
+    assert commands(settings, "SessionStart") == ["gitmem brief"]
+    monkeypatch.setenv("PATH", "/nonexistent")
+    uninstall_agent("claude", project, home=user_home)
+    install_agent("claude", project, home=user_home)
+    settings = json.loads((project / SETTINGS["claude"]).read_text())
+    assert commands(settings, "SessionStart") == [shlex.join([*COMMAND, "brief"])]

@@ -1,4 +1,4 @@
-"""Tests for secret masking (gitmem/masking.py); the rules are in docs/secrets.md.
+"""Tests for secret masking (gitmem/masking/); the rules are in docs/secrets.md.
 
 The corpus in tests/data/secrets/ holds fake secrets of every kind in their usual
 surroundings (secrets.json) and look-alikes that must pass unchanged (clean.json). Every
