@@ -29,7 +29,6 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.errors import InputError
+from gitmem.home import atomic_write
 from gitmem.hooks import default_command
 
 AGENTS = ("claude", "codex")
@@ -368,17 +368,8 @@ def _load_toml(path: Path) -> dict[str, Any]:
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     """Write *data* as indented JSON, atomically, keeping the mode of the file it replaces."""
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = _NEW_FILE_MODE
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            os.fchmod(handle.fileno(), mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, text.encode("utf-8"), mode, dir_mode=0o755)

@@ -53,15 +53,10 @@ def decode(data: bytes) -> JSONValue:
     except UnicodeDecodeError as e:
         raise FormatError("record is not valid UTF-8") from e
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_float=_no_float,
-            parse_constant=_no_constant,
-        )
-    except FormatError:
-        raise
-    except ValueError as e:
+        value = strict_decoder().decode(text)
+    except StrictJSONError as e:
+        raise FormatError(f"record {e}") from e
+    except (ValueError, RecursionError) as e:
         raise FormatError(f"record is not valid JSON: {e}") from e
     try:
         # json.loads already refused floats and constants and only makes string keys,
@@ -97,18 +92,31 @@ def _check_encodable(value: JSONValue, where: str) -> None:
     raise InputError(f"{where}: {type(value).__name__} cannot be stored as JSON")
 
 
+class StrictJSONError(ValueError):
+    """JSON that parses but breaks our rules; the message completes "the record …"."""
+
+
+def strict_decoder() -> json.JSONDecoder:
+    """A decoder that refuses duplicate keys, floats, NaN and Infinity (which plain
+    ``json`` accepts), for records and for model replies alike."""
+    return json.JSONDecoder(
+        object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant
+    )
+
+
 def _no_duplicates(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
     result: dict[str, JSONValue] = {}
     for key, value in pairs:
         if key in result:
-            raise FormatError(f"record has a duplicate key {key!r}")
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise StrictJSONError(f"repeats the key {shown!r}")
         result[key] = value
     return result
 
 
 def _no_float(text: str) -> JSONValue:
-    raise FormatError(f"record holds a non-integer number {text}")
+    raise StrictJSONError(f"holds a non-integer number ({text[:20]})")
 
 
 def _no_constant(text: str) -> JSONValue:
-    raise FormatError(f"record holds {text}, which JSON does not allow")
+    raise StrictJSONError(f"holds {text}, which JSON does not allow")

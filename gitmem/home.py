@@ -28,9 +28,9 @@ def gitmem_home(environ: Mapping[str, str] | None = None) -> Path:
     return Path.home() / ".config" / "gitmem"
 
 
-def atomic_write(path: Path, data: bytes, mode: int) -> None:
+def atomic_write(path: Path, data: bytes, mode: int, dir_mode: int = 0o700) -> None:
     """Write *data* to *path* through a temp file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         os.fchmod(fd, mode)

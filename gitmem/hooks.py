@@ -26,13 +26,13 @@ import re
 import shlex
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from gitmem.errors import GitError, InputError
+from gitmem.home import atomic_write
 
 HOOK_NAMES = ("post-commit", "post-rewrite", "pre-push")
 MARKER = "# gitmem-managed-hook v1"
@@ -270,12 +270,4 @@ def _state(folder: Path, name: str) -> HookState:
 
 def _write_script(path: Path, data: bytes) -> None:
     """Write *data* to *path* atomically (temp file + rename), executable."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            os.fchmod(handle.fileno(), _SCRIPT_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, data, _SCRIPT_MODE, dir_mode=0o755)

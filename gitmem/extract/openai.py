@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from gitmem import __version__
+from gitmem.canonical import strict_decoder
 from gitmem.extract import MAX_OUTPUT_BYTES, BackendFailed
 from gitmem.extract.prompt import SYSTEM_PROMPT
 
@@ -150,7 +151,7 @@ class OpenAIBackend:
         if len(body) > _MAX_BODY_BYTES:
             raise BackendFailed(f"{self._where} answered with more than {_MAX_BODY_BYTES} bytes")
         try:
-            envelope = json.loads(body.decode("utf-8"), object_pairs_hook=_no_duplicates)
+            envelope = strict_decoder().decode(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise BackendFailed(f"{self._where} did not answer with a JSON body", body) from None
         message = _path(envelope, "choices", 0, "message")
@@ -185,13 +186,6 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        raise ValueError("duplicate key")
-    return result
 
 
 def _path(value: Any, *steps: str | int) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gitmem.canonical import StrictJSONError, strict_decoder
 from gitmem.extract import MAX_OUTPUT_BYTES, OutputRejected
 from gitmem.items import Draft
 from gitmem.model import KINDS
@@ -113,13 +114,10 @@ def _decode(raw: bytes) -> Any:
         raise OutputRejected("the output is wrapped in a markdown code fence", raw)
     if not body.startswith("{"):
         raise OutputRejected("the output must start with '{' (it starts with text)", raw)
-    decoder = json.JSONDecoder(
-        object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant
-    )
     try:
-        value, end = decoder.raw_decode(body)
-    except _Refused as e:
-        raise OutputRejected(str(e), raw) from e
+        value, end = strict_decoder().raw_decode(body)
+    except StrictJSONError as e:
+        raise OutputRejected(f"the output {e}", raw) from e
     except json.JSONDecodeError as e:
         if e.pos >= len(body) or e.msg.startswith("Unterminated string"):
             raise OutputRejected("the output is cut off before the JSON object ends", raw) from e
@@ -131,27 +129,6 @@ def _decode(raw: bytes) -> Any:
     if end != len(body):
         raise OutputRejected("the output has more text after the JSON object", raw)
     return value
-
-
-class _Refused(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _Refused(f"the output repeats the key {_short(key)}")
-        result[key] = value
-    return result
-
-
-def _no_float(text: str) -> Any:
-    raise _Refused(f"the output holds a non-integer number ({text[:20]})")
-
-
-def _no_constant(text: str) -> Any:
-    raise _Refused(f"the output holds {text}, which JSON does not allow")
 
 
 def _item(entry: Any, n: int, raw: bytes) -> Draft:
