@@ -13,11 +13,21 @@ import traceback
 
 import click
 
-from gitmem.cli import memory, setup, wiring
+from gitmem.cli import agentic, lifecycle, memory, release, remote, setup, wiring
 from gitmem.cli.base import cli
 from gitmem.errors import GitmemError
 
-__all__ = ["cli", "main", "memory", "setup", "wiring"]
+__all__ = [
+    "agentic",
+    "cli",
+    "lifecycle",
+    "main",
+    "memory",
+    "release",
+    "remote",
+    "setup",
+    "wiring",
+]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,3 @@
+"""Commands for signed releases: candidate, approve, pin, verify."""
+
+from __future__ import annotations

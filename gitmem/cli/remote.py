@@ -1,0 +1,3 @@
+"""Commands that move memory between machines: sync, backup, restore, snapshot."""
+
+from __future__ import annotations
