@@ -125,8 +125,14 @@ def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyRep
 def _quote_problems(
     path: str, checkpoint: Checkpoint, snapshots: dict[Sha256Hex, bytes]
 ) -> list[Problem]:
-    """Check every stored verified quote again, against the snapshot it was verified on."""
-    quoted = [i for i in checkpoint.items if i.quote is not None and i.quote_verified]
+    """Check every stored verified quote again, against the snapshot it was verified on.
+
+    Carried copies were verified against their origin's snapshot, not this one."""
+    quoted = [
+        i
+        for i in checkpoint.items
+        if i.quote is not None and i.quote_verified and i.extra.get("carried") is not True
+    ]
     if checkpoint.source is None:
         return (
             [Problem(path, "snapshot missing", "it stores quotes but names no snapshot")]

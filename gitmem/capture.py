@@ -17,13 +17,26 @@ from typing import Any, cast
 
 from gitmem import canonical
 from gitmem.capturelog import CaptureLog
+from gitmem.carry import plan
 from gitmem.errors import InputError
+from gitmem.events import event_entries
 from gitmem.integrity import NAMESPACE
 from gitmem.items import Draft
 from gitmem.keys import Identity
 from gitmem.ledger import tag_echoes
+from gitmem.lifecycle import MemoryState, current_status
 from gitmem.masking import MASK_PREFIX, contains_mask, mask
-from gitmem.model import Checkpoint, Item, Kind, Source, Trust, format_time, item_id
+from gitmem.model import (
+    EVENT_CORROBORATION,
+    EVENT_STATUS,
+    Checkpoint,
+    Item,
+    Kind,
+    Source,
+    Trust,
+    format_time,
+    item_id,
+)
 from gitmem.receipts import sign
 from gitmem.store import Entry, Store, content_path
 from gitmem.transcripts import Message, Transcript
@@ -40,8 +53,13 @@ class CaptureResult:
     checkpoint: Sha256Hex
     session: str
     items: tuple[Item, ...]
+    """The items this capture stored for the first time (carried copies excluded)."""
     memory_commit: GitOid
     snapshot: Sha256Hex
+    carried: int = 0
+    restated: tuple[str, ...] = ()
+    """Open items this capture's verified quotes restated (corroboration witnesses)."""
+    aged_out: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The ``capture --json`` document."""
@@ -185,8 +203,11 @@ def write_checkpoint(
     session: str,
     now: datetime,
     commit: str | None = None,
+    state: MemoryState | None = None,
 ) -> CaptureResult:
-    """Sign and append one checkpoint of *prepared* with *drafts* (masked here).
+    """Sign and append one checkpoint of *prepared* with *drafts* (masked here), carrying
+    the open items of *state* and recording restatements and ageing as events, all in
+    one commit of the memory ref.
 
     Raises:
         InputError: a bad session id.
@@ -197,27 +218,70 @@ def write_checkpoint(
     snapshot_hash = canonical.sha256_hex(snapshot)
     transcript = prepared.transcript
     items = build_items([mask_draft(d, prepared.secrets) for d in drafts], transcript, session)
+    carry = plan(state, items, session, snapshot_hash, now)
+    commit = commit if commit is not None else store.head_commit()
     checkpoint = Checkpoint(
         session=session,
         writer=identity.principal,
         key=identity.signer.public_key.fingerprint(),
         created=format_time(now),
-        commit=commit if commit is not None else store.head_commit(),
+        commit=commit,
         source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
-        items=tuple(items),
+        items=carry.items,
     )
     data = checkpoint.canonical_bytes()
     address = canonical.sha256_hex(data)
+    entries = [
+        Entry(content_path("snapshots", snapshot_hash), snapshot),
+        Entry(content_path("checkpoints", address), data),
+        Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
+    ]
+    for restated, witness in carry.witnesses:
+        entries += event_entries(
+            identity,
+            EVENT_CORROBORATION,
+            restated,
+            session,
+            now,
+            commit,
+            {
+                "snapshot": snapshot_hash,
+                "quote": witness.quote,
+                "checkpoint": address,
+                "text": witness.text,
+            },
+        )[1]
+    for aged, reason in carry.aged_out:
+        entries += event_entries(
+            identity,
+            EVENT_STATUS,
+            aged.id,
+            session,
+            now,
+            commit,
+            {
+                "from": current_status(aged),
+                "to": "STALE",
+                "reason": reason,
+            },
+        )[1]
+    new = tuple(i for i in carry.items if i.extra.get("carried") is not True)
     memory_commit = store.append(
-        [
-            Entry(content_path("snapshots", snapshot_hash), snapshot),
-            Entry(content_path("checkpoints", address), data),
-            Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-        ],
-        message=f"gitmem: checkpoint {address[:12]} ({len(items)} items, session {session})",
+        entries,
+        message=f"gitmem: checkpoint {address[:12]} ({len(new)} new, "
+        f"{len(carry.items) - len(new)} carried, session {session})",
         author=identity.principal,
     )
-    return CaptureResult(address, session, checkpoint.items, memory_commit, snapshot_hash)
+    return CaptureResult(
+        address,
+        session,
+        new,
+        memory_commit,
+        snapshot_hash,
+        carried=len(carry.items) - len(new),
+        restated=tuple(i for i, _ in carry.witnesses),
+        aged_out=tuple(a.id for a, _ in carry.aged_out),
+    )
 
 
 def capture(

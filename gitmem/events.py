@@ -22,20 +22,19 @@ REWRITE = "commits-rewritten"
 """``extra``: ``{"rewrites": [[old, new], …], "how": "amend"|"rebase"}``."""
 
 
-def write_event(
-    store: Store,
+def event_entries(
     identity: Identity,
     name: str,
     item: str | None,
     session: str,
     now: datetime,
+    commit: str | None,
     extra: Mapping[str, Any] | None = None,
-) -> Sha256Hex:
-    """Sign and append one event; returns its address.
+) -> tuple[Sha256Hex, list[Entry]]:
+    """The signed event's address and the store entries (record + receipt) to append.
 
     Raises:
         InputError: *extra* cannot be stored as canonical JSON.
-        GitError, NegativeResult: the store could not be written.
     """
     event = Event(
         event=name,
@@ -44,17 +43,38 @@ def write_event(
         writer=identity.principal,
         key=identity.signer.public_key.fingerprint(),
         created=format_time(now),
-        commit=store.head_commit(),
+        commit=commit,
         extra=dict(extra or {}),
     )
     data = event.canonical_bytes()
     address = canonical.sha256_hex(data)
-    store.append(
-        [
-            Entry(content_path("events", address), data),
-            Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-        ],
-        message=f"gitmem: event {name} {address[:12]}",
-        author=identity.principal,
-    )
+    return address, [
+        Entry(content_path("events", address), data),
+        Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
+    ]
+
+
+def write_event(
+    store: Store,
+    identity: Identity,
+    name: str,
+    item: str | None,
+    session: str,
+    now: datetime,
+    extra: Mapping[str, Any] | None = None,
+    snapshot: bytes | None = None,
+) -> Sha256Hex:
+    """Sign and append one event (and the snapshot its evidence names); returns its
+    address.
+
+    Raises:
+        InputError: *extra* cannot be stored as canonical JSON.
+        GitError, NegativeResult: the store could not be written.
+    """
+    address, entries = event_entries(identity, name, item, session, now, store.head_commit(), extra)
+    if snapshot is not None:
+        entries.insert(
+            0, Entry(content_path("snapshots", canonical.sha256_hex(snapshot)), snapshot)
+        )
+    store.append(entries, message=f"gitmem: event {name} {address[:12]}", author=identity.principal)
     return address

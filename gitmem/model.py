@@ -22,6 +22,28 @@ from gitmem.types import Sha256Hex, is_sha256_hex
 CHECKPOINT_SCHEMA = "gitmem/checkpoint/1"
 EVENT_SCHEMA = "gitmem/event/1"
 
+# Event names (storage format v1): what the lifecycle replays.
+EVENT_RESOLVE = "resolve"
+"""A verdict that the item is done. ``note``; ``evidence`` {quote, snapshot} when an agent
+resolved it with a quote that verified."""
+EVENT_REOPEN = "reopen"
+"""Evidence-gated reopen (``gitmem reverify``): ``evidence`` {quote, snapshot}; with
+``trust``/``quote`` when the evidence raised the trust class to verbatim."""
+EVENT_SUPERSEDE = "supersede"
+"""``by``: the id of the item that replaces this one."""
+EVENT_LIKELY_SUPERSEDED = "likely-superseded"
+"""``by``: the id of a later item that probably replaces this one (not yet confirmed)."""
+EVENT_STATE_CHANGED = "state-changed"
+"""``note``: what changed in the world since the item was captured."""
+EVENT_FORGET = "forget"
+"""A tombstone: the item's text is never rendered again."""
+EVENT_CORROBORATION = "corroboration"
+"""A later session's own verified verbatim restatement: ``snapshot``, ``quote``,
+``checkpoint`` (the witness's); the event's ``session`` is the witness session."""
+EVENT_STATUS = "status"
+"""An epistemic status transition: ``from``, ``to``, ``reason`` (and ``roots`` for a
+promotion)."""
+
 KINDS = ("decision", "open_loop", "belief", "uncertainty", "fact")
 TRUST_CLASSES = ("verbatim", "inferred", "untagged")
 

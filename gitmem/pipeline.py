@@ -27,13 +27,17 @@ from gitmem.home import gitmem_home
 from gitmem.items import Draft
 from gitmem.keys import Identity, load_identity
 from gitmem.ledger import Ledger
+from gitmem.lifecycle import MemoryState
+from gitmem.roots import load_roots
+from gitmem.signers import AllowedSignersFile
+from gitmem.state import load
 from gitmem.store import Store
 from gitmem.transcripts import Transcript
 
 CHOICES = ("heuristic", "command", "openai", "none")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Context:
     """Everything a capture needs besides its transcript."""
 
@@ -42,6 +46,14 @@ class Context:
     settings: Settings
     log: CaptureLog
     emitted: dict[str, float]
+    roots: tuple[AllowedSignersFile, ...] = ()
+    _memory: MemoryState | None = None
+
+    def memory(self) -> MemoryState:
+        """The current memory (records verified through the local cache), to carry from."""
+        if self._memory is None:
+            self._memory = load(self.store, self.roots, use_cache=True).state
+        return self._memory
 
     @classmethod
     def open(cls, store: Store, home: Path | None = None) -> Context:
@@ -54,6 +66,7 @@ class Context:
             settings=load_settings(home, local),
             log=CaptureLog(local),
             emitted=Ledger(local).load(),
+            roots=load_roots(home, store),
         )
 
 
@@ -187,7 +200,9 @@ def capture_prepared(
             session or default_session(transcript, path),
             datetime.now(UTC),
             commit,
+            ctx.memory(),
         )
+        ctx._memory = None  # the store moved: the next capture reloads
     except GitmemError as e:
         if not _logged(e):
             ctx.log.write("failed", source, extractor=chosen, error=str(e))

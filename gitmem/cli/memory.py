@@ -115,6 +115,16 @@ def capture(
         failed = not item.quote_verified and item.quote_reason is not None
         note = f"  (quote not verbatim: {item.quote_reason})" if failed else ""
         click.echo(f"  [{mark}] {item.text}{note}")
+    if result.restated:
+        ids = ", ".join(i[:8] for i in result.restated)
+        click.echo(f"  restated (corroboration recorded): {ids}")
+    if result.carried:
+        click.echo(f"  carried {result.carried} open item(s) forward")
+    if result.aged_out:
+        click.echo(
+            f"  aged out (now STALE, see `gitmem show ID`): "
+            f"{', '.join(i[:8] for i in result.aged_out)}"
+        )
 
 
 @cli.command("import")
