@@ -1,22 +1,29 @@
 """Select what the brief shows, after checking every record behind it.
 
-Read-only. Every record whose items are rendered is verified in full (address,
-receipt signature over the exact bytes, trusted key) on every brief, and the text
-rendered comes from those same bytes. A record that fails is never dropped: its
-items are shown degraded, and a warning names it.
+Read-only. Every record is verified in full (address, receipt signature over the
+exact bytes, trusted key) on every brief; the verified ones are replayed into item
+state (:mod:`gitmem.lifecycle`), and the text rendered comes from those same bytes.
+A record that fails is never dropped: its items are shown degraded (unless a genuine
+copy of the same item exists), and a warning names it.
+
+Four axes, never mixed: the trust class (how it was captured), corroboration
+(independent sessions), world-check (the world agreed during this brief) and the
+epistemic status. A contradiction on any axis suppresses the positive badges.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.integrity import RecordCheck, check_record
+from gitmem.integrity import RecordCheck
+from gitmem.lifecycle import ItemState, current_status
 from gitmem.model import Checkpoint, Item
 from gitmem.signers import AllowedSignersFile
-from gitmem.store import StoreContents
+from gitmem.state import Loaded
+from gitmem.types import Sha256Hex
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
@@ -40,6 +47,18 @@ _EXTERNAL_STATE = re.compile(
 
 
 @dataclass(frozen=True)
+class WorldView:
+    """What the world said about one item during this brief."""
+
+    status: str | None  # "confirmed" | "contradicted" | None
+    summary: str | None  # what changed, for the ⚠ line
+    hint: str | None  # the command that resolves or reopens it
+
+
+WorldProbe = Callable[[ItemState], WorldView | None]
+
+
+@dataclass(frozen=True)
 class BriefItem:
     id: str
     kind: str
@@ -55,6 +74,16 @@ class BriefItem:
     created: str
     writer: str
     importance: int
+    carried: bool = False
+    corroboration: int = 1
+    world: WorldView | None = None
+    status: str = "INFERRED"
+    contradiction: str | None = None
+    """What contradicts the item right now (a note, a likely superseder, the world)."""
+
+    @property
+    def world_check(self) -> str | None:
+        return None if self.world is None else self.world.status
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,11 +95,11 @@ class BriefItem:
             "captured_trust": self.captured_trust,
             "trust": self.trust,
             "degraded_reason": self.degraded_reason,
-            # Honest defaults until the lifecycle layer derives them from events.
-            "carried": False,
-            "corroboration": 1,
-            "world_check": None,
-            "status": _status(self),
+            "carried": self.carried,
+            "corroboration": self.corroboration,
+            "world_check": self.world_check,
+            "status": self.status,
+            "contradiction": self.contradiction,
             "origin_session": self.origin_session,
             "checkpoint": self.checkpoint,
             "created": self.created,
@@ -96,93 +125,128 @@ class Brief:
     verified: int
     failed: int
     latest: str | None
+    stale: int = 0
+    """Open items that aged out (not shown; `gitmem show` has them)."""
 
 
-def build_brief(contents: StoreContents, roots: Sequence[AllowedSignersFile]) -> Brief:
-    """Verify every checkpoint and turn its items into brief items, newest first."""
+def build_brief(
+    loaded: Loaded, roots: tuple[AllowedSignersFile, ...], world: WorldProbe | None = None
+) -> Brief:
+    """Turn the checked, replayed store into brief items, ranked."""
     warnings: list[BriefWarning] = []
-    chosen: dict[str, BriefItem] = {}
-    verified = failed = 0
-    latest: str | None = None
-    for stored in contents.records:
-        if stored.type != "checkpoint":
-            continue
-        check = check_record(stored.address, stored.data, stored.receipt, roots)
-        if check.ok:
-            verified += 1
-        else:
-            failed += 1
-            warnings.append(_failure_warning(check, stored.path))
+    shown: dict[str, BriefItem] = {}
+    state = loaded.state
+    for item_state in state.items.values():
+        if item_state.current:
+            shown[item_state.id] = _from_state(item_state, loaded, world)
+    records = loaded.contents.records
+    checkpoints = [r for r in records if r.type == "checkpoint"]
+    verified = sum(1 for r in checkpoints if loaded.checks[r.address].ok)
+    for stored, check in loaded.failed():
+        warnings.append(_failure_warning(check, stored.path, stored.type))
         record = check.record
-        if not isinstance(record, Checkpoint):
-            continue
-        if check.ok and (latest is None or record.created > latest):
-            latest = record.created
-        for item in record.items:
-            candidate = _brief_item(item, record, check)
-            current = chosen.get(item.id)
-            if current is None or _preferred(candidate, current):
-                chosen[item.id] = candidate
+        if isinstance(record, Checkpoint):
+            for item in record.items:
+                if item.id not in state.items:  # a genuine copy always wins
+                    shown.setdefault(item.id, _degraded(item, record, check))
     for root in roots:
         for problem in root.problems:
             warnings.append(BriefWarning("trust-root", f"{root.source}: {problem}", root.source))
-    for stray in contents.strays:
+    for stray in loaded.contents.strays:
         warnings.append(
             BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
         )
-    # Newest first; a higher importance first within that (sorts are stable).
-    items = sorted(chosen.values(), key=lambda i: (i.created, i.id), reverse=True)
+    latest = max((s.last_seen for s in state.items.values()), default=None)
+    stale = sum(1 for s in state.items.values() if s.active and not s.current)
+    # Newest first; a higher importance first within that (sorts are stable). Corroboration
+    # never enters the ranking.
+    items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
     items.sort(key=lambda i: -i.importance)
-    return Brief(tuple(items), tuple(warnings), verified + failed, verified, failed, latest)
+    return Brief(
+        tuple(items),
+        tuple(warnings),
+        len(checkpoints),
+        verified,
+        len(checkpoints) - verified,
+        latest,
+        stale,
+    )
 
 
-def _brief_item(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
-    importance = item.extra.get("importance")
-    label, reason = _degradation(item, check)
-    if label is None:
-        trust, quote = item.trust, item.quote if item.quote_verified else None
-    else:
-        # Nothing in a failed record is trusted: not its trust class, not its quote.
-        trust, quote = "untagged", None
+def _from_state(state: ItemState, loaded: Loaded, world: WorldProbe | None) -> BriefItem:
+    item = state.item
+    label, reason = _claim_problem(state)
+    origin = loaded.checks.get(Sha256Hex(state.origin_checkpoint))
+    record = origin.record if origin is not None else None
+    view = world(state) if world is not None and label is None else None
+    contradiction = _contradiction(state, view)
     return BriefItem(
         id=item.id,
         kind=item.kind,
         text=item.text,
-        quote=quote,
+        quote=None if label else state.quote,
         captured_trust=item.trust,
-        trust=trust,
+        trust="untagged" if label else state.trust,
         degraded_reason=reason,
         degraded_label=label,
+        section=_section(item),
+        origin_session=item.origin_session,
+        checkpoint=state.origin_checkpoint,
+        created=state.last_seen,
+        writer=record.writer if isinstance(record, Checkpoint) else "",
+        importance=_importance(item),
+        carried=state.carried,
+        corroboration=state.corroboration,
+        world=view,
+        status="QUARANTINED" if label else current_status(state),
+        contradiction=contradiction,
+    )
+
+
+def _claim_problem(state: ItemState) -> tuple[str | None, str | None]:
+    """A genuine record can still claim verbatim without a verified quote (another tool,
+    a bug): the badge is earned by the quote, never by the claim."""
+    if state.trust == "verbatim" and not state.quote:
+        return NO_VERIFIED_QUOTE, (
+            f"{NO_VERIFIED_QUOTE}: the record claims verbatim but stores no verified quote"
+        )
+    return None, None
+
+
+def _contradiction(state: ItemState, view: WorldView | None) -> str | None:
+    if state.likely_superseded_by is not None:
+        return f"likely superseded by {state.likely_superseded_by[:8]}"
+    if state.notes:
+        return f"state changed: {state.notes[-1]}"
+    if view is not None and view.status == "contradicted":
+        return view.summary or "the world disagrees"
+    return None
+
+
+def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
+    return BriefItem(
+        id=item.id,
+        kind=item.kind,
+        text=item.text,
+        quote=None,  # nothing in a failed record is trusted: not its trust, not its quote
+        captured_trust=item.trust,
+        trust="untagged",
+        degraded_reason=f"{check.problem}: {check.detail}",
+        degraded_label=check.problem,
         section=_section(item),
         origin_session=item.origin_session,
         checkpoint=check.address,
         created=record.created,
         writer=record.writer,
-        importance=importance
-        if isinstance(importance, int) and not isinstance(importance, bool)
-        else 0,
+        importance=_importance(item),
+        corroboration=0,
+        status="QUARANTINED",
     )
 
 
-def _degradation(item: Item, check: RecordCheck) -> tuple[str | None, str | None]:
-    """(badge label, sentence) when the item cannot be shown as captured, else (None, None)."""
-    if not check.ok:
-        return check.problem, f"{check.problem}: {check.detail}"
-    if item.trust == "verbatim" and not (item.quote and item.quote_verified):
-        # A genuine record can still claim verbatim without a verified quote (another
-        # tool, a bug): the badge is earned by the quote, never by the claim.
-        return (
-            NO_VERIFIED_QUOTE,
-            f"{NO_VERIFIED_QUOTE}: the record claims verbatim but stores no verified quote",
-        )
-    return None, None
-
-
-def _preferred(candidate: BriefItem, current: BriefItem) -> bool:
-    """A copy from a genuine record beats a degraded one; then the newer copy wins."""
-    if (candidate.degraded_reason is None) != (current.degraded_reason is None):
-        return candidate.degraded_reason is None
-    return (candidate.created, candidate.checkpoint) > (current.created, current.checkpoint)
+def _importance(item: Item) -> int:
+    value = item.extra.get("importance")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _section(item: Item) -> str:
@@ -194,22 +258,16 @@ def _section(item: Item) -> str:
     return item.kind
 
 
-def _status(item: BriefItem) -> str:
-    if item.degraded_reason is not None:
-        return "QUARANTINED"
-    return "REPORTED" if item.trust == "verbatim" else "INFERRED"
-
-
-def _failure_warning(check: RecordCheck, path: str) -> BriefWarning:
-    count = len(check.record.items) if isinstance(check.record, Checkpoint) else None
-    shown = (
-        "its items cannot be read"
-        if count is None
-        else f"its {count} item(s) are shown degraded, never as verbatim"
-    )
+def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
+    if kind != "checkpoint":
+        shown = "it is not applied"
+    elif isinstance(check.record, Checkpoint):
+        shown = f"its {len(check.record.items)} item(s) are shown degraded, never as verbatim"
+    else:
+        shown = "its items cannot be read"
     return BriefWarning(
         check.problem or "record-failed",
-        f"checkpoint {check.address[:12]} failed verification ({check.problem}: "
+        f"{kind} {check.address[:12]} failed verification ({check.problem}: "
         f"{check.detail}); {shown}. Run `gitmem verify` for details.",
         path,
     )

@@ -1,4 +1,5 @@
-"""Produce a brief as a command does: read, verify, render, and remember what was shown.
+"""Produce a brief as a command does: read, verify, replay, world-check, render, and
+remember what was shown.
 
 The store is never written. What was shown is added to the local emission ledger, so
 that an agent echoing it later (with or without the ``<gitmem-context>`` tags) can
@@ -9,16 +10,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.brief import Brief, build_brief
+from gitmem.brief import Brief, WorldProbe, WorldView, build_brief
 from gitmem.ledger import Ledger
+from gitmem.lifecycle import ItemState
 from gitmem.render import DEFAULT_BUDGET, render_json, render_markdown, render_text
 from gitmem.roots import load_roots
+from gitmem.state import load
 from gitmem.store import Store
 
+WORLD_BUDGET_SECONDS = 0.5
 
-def emit_brief(store: Store, home: Path, fmt: str, budget: int | None) -> str:
+
+def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
+    """Verify every record in full (no cache), replay, and probe the world."""
+    roots = load_roots(home, store)
+    loaded = load(store, roots)
+    probe = _world_probe(store) if world_check else None
+    return build_brief(loaded, roots, probe)
+
+
+def emit_brief(
+    store: Store, home: Path, fmt: str, budget: int | None, world_check: bool = True
+) -> str:
     """The rendered brief in *fmt* (text, markdown, json)."""
-    result = build_brief(store.read(), load_roots(home, store))
+    result = make_brief(store, home, world_check)
     limit = DEFAULT_BUDGET if budget is None else budget
     if fmt == "json":
         output = render_json(result) + "\n"
@@ -28,6 +43,23 @@ def emit_brief(store: Store, home: Path, fmt: str, budget: int | None) -> str:
         output = render_text(result, limit)
     Ledger(store.local_dir).record(_shown_texts(result))
     return output
+
+
+def _world_probe(store: Store) -> WorldProbe:
+    from gitmem.worldcheck import WorldChecker, claims_of, resolve_hint
+
+    checker = WorldChecker(store.repo, budget_seconds=WORLD_BUDGET_SECONDS)
+
+    def probe(state: ItemState) -> WorldView | None:
+        item = state.item
+        claims = claims_of(f"{item.text}\n{state.quote or ''}", item.extra.get("claims"))
+        if not claims:
+            return None
+        check = checker.check(claims)
+        hint = resolve_hint(item.id, check) if check.status == "contradicted" else None
+        return WorldView(check.status, check.summary, hint)
+
+    return probe
 
 
 def _shown_texts(result: Brief) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pygit2
 
 from gitmem.audit import verify_store
-from gitmem.brief import build_brief
+from gitmem.briefing import make_brief
 from gitmem.capture import capture
 from gitmem.errors import InputError
 from gitmem.items import parse_items
@@ -108,8 +108,7 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     echo(f"   checkpoint {result.checkpoint}")
 
     _step(echo, "3. The brief, every receipt verified")
-    roots = load_roots(home, store)
-    echo(render_text(build_brief(store.read(), roots)))
+    echo(render_text(make_brief(store, home)))
 
     _step(echo, "4. mallory, who can push, edits the stored checkpoint in place")
     old, new = b"review requested from Dana", b"approved by Dana"
@@ -118,8 +117,8 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     echo(f'   "{old.decode()}" -> "{new.decode()}" in {where}')
 
     _step(echo, "5. The brief again: the edit cannot pass as verbatim")
-    echo(render_text(build_brief(store.read(), roots)))
-    report = verify_store(store, roots)
+    echo(render_text(make_brief(store, home)))
+    report = verify_store(store, load_roots(home, store))
     echo(f"   gitmem verify: {len(report.problems)} problem(s), exit code 3")
     for problem in report.problems:
         echo(f"     ✗ {problem.path}: {problem.problem}")

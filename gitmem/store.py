@@ -25,6 +25,9 @@ from gitmem.errors import GitError, NegativeResult
 from gitmem.types import GitOid, Sha256Hex, is_sha256_hex
 
 MEMORY_REF = "refs/gitmem/memory"
+RELEASES_REF = "refs/gitmem/releases"
+REFS_PREFIX = "refs/gitmem/"
+"""Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 _EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
 _MAX_ATTEMPTS = 50
@@ -98,6 +101,10 @@ class Store:
         except pygit2.GitError as e:
             raise GitError(f"cannot open the git repository at {found}: {e}") from e
 
+    def at(self, ref: str) -> Store:
+        """The same repository, reading and writing *ref* instead."""
+        return Store(self.repo, ref)
+
     # -- places -----------------------------------------------------------------
 
     @property
@@ -143,6 +150,30 @@ class Store:
         except pygit2.GitError as e:
             raise GitError(f"cannot read {self.ref}: {e}") from e
         return None if ref is None else GitOid(str(ref.target))
+
+    def refs(self, prefix: str = REFS_PREFIX) -> list[str]:
+        """The names of every ref under *prefix*, sorted.
+
+        Raises:
+            GitError: the refs cannot be listed.
+        """
+        try:
+            return sorted(name for name in self.repo.references if name.startswith(prefix))
+        except pygit2.GitError as e:
+            raise GitError(f"cannot list {prefix}*: {e}") from e
+
+    def is_ancestor(self, older: GitOid, newer: GitOid) -> bool:
+        """True when *older* is *newer* or one of its ancestors (both must be stored).
+
+        Raises:
+            GitError: either commit is not in the object database.
+        """
+        if older == newer:
+            return True
+        try:
+            return bool(self.repo.descendant_of(pygit2.Oid(hex=newer), pygit2.Oid(hex=older)))
+        except (KeyError, ValueError, pygit2.GitError) as e:
+            raise GitError(f"cannot compare commits {older[:12]} and {newer[:12]}: {e}") from e
 
     def read(self) -> StoreContents:
         """Read every record with its receipt from the tip of the ref.
@@ -213,13 +244,19 @@ class Store:
             order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
         return order
 
-    def history_problems(self) -> list[HistoryProblem]:
-        """Paths that a later commit of the ref removed or changed (append-only broken)."""
+    def history_problems(self, hide: Sequence[GitOid] = ()) -> list[HistoryProblem]:
+        """Paths that a later commit of the ref removed or changed (append-only broken).
+
+        Commits reachable from *hide* (history already checked) are skipped.
+        """
         tip = self.tip()
         if tip is None:
             return []
         problems: list[HistoryProblem] = []
-        for commit in self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
+        walker = self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
+        for seen in hide:
+            walker.hide(pygit2.Oid(hex=seen))
+        for commit in walker:
             for parent in commit.parents:
                 diff = parent.tree.diff_to_tree(commit.tree)
                 for delta in diff.deltas:
@@ -247,7 +284,7 @@ class Store:
             blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
         except pygit2.GitError as e:
             raise GitError(f"cannot write objects: {e}") from e
-        signature = _signature(author)
+        signature = git_signature(author)
         self._ensure_reflog()
         for attempt in range(_MAX_ATTEMPTS):
             ref = self.repo.references.get(self.ref)
@@ -271,6 +308,26 @@ class Store:
             f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
             f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
         )
+
+    def compare_and_swap(self, old: GitOid | None, new: GitOid, message: str) -> bool:
+        """Move the ref from *old* (None: it must not exist yet) to *new*, with a reflog
+        entry. False, changing nothing, when the ref is not at *old* any more or another
+        writer holds its lock. Never forced: the caller decides what *new* may be.
+        """
+        self._ensure_reflog()
+        target = pygit2.Oid(hex=new)
+        try:
+            if old is None:
+                self.repo.create_reference_direct(self.ref, target, False, message=message)
+                return True
+            ref = self.repo.references.get(self.ref)
+            if ref is None or str(ref.target) != old:
+                return False
+            # libgit2 updates a loaded reference only if it still holds the loaded value.
+            ref.set_target(target, message)
+            return True
+        except (pygit2.AlreadyExistsError, pygit2.GitError, OSError):
+            return False
 
     def _ensure_reflog(self) -> None:
         # git and libgit2 only log refs outside refs/heads when the log file exists.
@@ -338,6 +395,8 @@ def _add_paths(
     return builder.write()
 
 
-def _signature(author: str) -> pygit2.Signature:
+def git_signature(author: str) -> pygit2.Signature:
+    """The author and committer of memory commits: a principal as a git identity."""
     email = author if "@" in author else f"{author}@gitmem.invalid"
     return pygit2.Signature(author, email)
+

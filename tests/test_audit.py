@@ -7,7 +7,8 @@ from pathlib import Path
 import tamper
 
 from gitmem.audit import verify_store
-from gitmem.brief import NO_VERIFIED_QUOTE, build_brief
+from gitmem.brief import NO_VERIFIED_QUOTE
+from gitmem.briefing import make_brief
 from gitmem.canonical import sha256_hex
 from gitmem.integrity import NAMESPACE
 from gitmem.keys import Identity, init_identity
@@ -79,7 +80,7 @@ def test_a_signed_quote_missing_from_its_snapshot_is_reported(repo: Path, home: 
 def test_verbatim_without_a_verified_quote_never_shows_as_verbatim(repo: Path, home: Path) -> None:
     store, identity = setup(repo, home)
     write_signed(store, identity, item(None, False), snapshot=None)
-    (shown,) = build_brief(store.read(), load_roots(home, store)).items
+    (shown,) = make_brief(store, home, world_check=False).items
     assert shown.trust == "untagged" and shown.degraded_label == NO_VERIFIED_QUOTE
 
 

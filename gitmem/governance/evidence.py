@@ -24,9 +24,7 @@ QUALIFYING_ROOT_TYPES = (
 )
 NON_QUALIFYING_ROOT_TYPES = ("agent_memory", "repeated_agent_claim")
 
-_RFC3339_RE = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
-)
+_RFC3339_RE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 
 
 @dataclass(frozen=True)
@@ -136,9 +134,7 @@ def root_expired(root: EvidenceRoot, now: datetime | None) -> bool:
     return now is not None and expiry <= require_aware(now, "now")
 
 
-def count_independent_sources(
-    roots: Sequence[EvidenceRoot], now: datetime | None = None
-) -> int:
+def count_independent_sources(roots: Sequence[EvidenceRoot], now: datetime | None = None) -> int:
     """How many independent sources *roots* hold: the one counting rule.
 
     1. only the qualifying types count;
@@ -168,9 +164,7 @@ def cites_memory(roots: Sequence[EvidenceRoot], previous_memory_ids: Sequence[st
     return bool(previous_memory_ids) or any(r.type in NON_QUALIFYING_ROOT_TYPES for r in roots)
 
 
-def is_self_referential(
-    roots: Sequence[EvidenceRoot], previous_memory_ids: Sequence[str]
-) -> bool:
+def is_self_referential(roots: Sequence[EvidenceRoot], previous_memory_ids: Sequence[str]) -> bool:
     """Memory citing memory: it cites memory and has no qualifying root at all.
 
     "Cites memory" is non-empty *previous_memory_ids* or a root of a non-qualifying

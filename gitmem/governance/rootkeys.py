@@ -112,9 +112,13 @@ def _url_key(url: str) -> str | None:
     if segments:
         segments[-1] = segments[-1].removesuffix(".git")
         segments = [s for s in segments if s]
-    if host == "github.com" and len(segments) >= 4 and segments[2] in ("issues", "pull"):
-        if segments[3].isdigit():
-            return _issue_key(segments[0], segments[1], segments[3])
+    if (
+        host == "github.com"
+        and len(segments) >= 4
+        and segments[2] in ("issues", "pull")
+        and segments[3].isdigit()
+    ):
+        return _issue_key(segments[0], segments[1], segments[3])
     if host in _FORGE_HOSTS and (
         host == "raw.githubusercontent.com" or _PIN_SEGMENTS.intersection(segments)
     ):

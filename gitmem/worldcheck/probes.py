@@ -148,7 +148,9 @@ class LocalProbes:
             )
         if not isinstance(obj, pygit2.Commit):
             kind = obj.type_str
-            return Probe(claim, CONTRADICTED, f"{sha} is a {kind}, not a commit", f"{sha} is a {kind}")
+            return Probe(
+                claim, CONTRADICTED, f"{sha} is a {kind}, not a commit", f"{sha} is a {kind}"
+            )
         return Probe(claim, CONFIRMED, f"commit {obj.short_id} exists {_subject(obj)}")
 
     # -- shared lookups -------------------------------------------------------------
@@ -166,7 +168,7 @@ class LocalProbes:
 
     def _remote_names(self) -> list[str]:
         if self._remotes is None:
-            names = list(self.repo.remotes.names())
+            names = [name for name in self.repo.remotes.names() if name]
             # origin first: it is the one a forge and a default branch usually come from.
             self._remotes = sorted(names, key=lambda name: name != "origin")
         return self._remotes
