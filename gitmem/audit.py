@@ -1,20 +1,26 @@
-"""Whole-store checks (``gitmem verify``) and the record history (``gitmem log``)."""
+"""Whole-store checks (``gitmem verify``) and the record history (``gitmem log``).
+
+``verify`` covers every ref under ``refs/gitmem/``; :func:`check_ref` is also what sync
+and restore run on fetched history before they accept any of it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gitmem.canonical import sha256_hex
-from gitmem.errors import InputError
-from gitmem.integrity import check_record
-from gitmem.model import Checkpoint
+from gitmem.errors import FormatError, InputError
+from gitmem.home import gitmem_home
+from gitmem.integrity import RecordCheck, check_record
+from gitmem.model import Checkpoint, parse_record
 from gitmem.rewrites import resolve, rewrite_map
+from gitmem.roots import ReleaseRoots, load_release_roots
 from gitmem.signers import AllowedSignersFile
-from gitmem.store import RECORD_DIRS, Store, content_path
+from gitmem.store import MEMORY_REF, RECORD_DIRS, Store, StoredRecord, content_path
 from gitmem.transcripts import parse_transcript, snapshot_format
-from gitmem.types import Sha256Hex
+from gitmem.types import GitOid, Sha256Hex
 from gitmem.verifier import check_quotes
 
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
@@ -25,9 +31,32 @@ class Problem:
     path: str
     problem: str
     detail: str
+    ref: str = MEMORY_REF
 
     def to_json(self) -> dict[str, str]:
-        return {"path": self.path, "problem": self.problem, "detail": self.detail}
+        return {"path": self.path, "problem": self.problem, "detail": self.detail, "ref": self.ref}
+
+
+@dataclass(frozen=True)
+class RefReport:
+    """What one ref under ``refs/gitmem/`` holds, and what is wrong with it."""
+
+    ref: str
+    tip: GitOid | None
+    records: int
+    receipts: int
+    snapshots: int
+    problems: tuple[Problem, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref,
+            "tip": self.tip,
+            "ok": not self.problems,
+            "records": self.records,
+            "receipts": self.receipts,
+            "snapshots": self.snapshots,
+        }
 
 
 @dataclass(frozen=True)
@@ -36,6 +65,7 @@ class VerifyReport:
     receipts: int
     snapshots: int
     problems: tuple[Problem, ...]
+    refs: tuple[RefReport, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -48,6 +78,7 @@ class VerifyReport:
             "receipts": self.receipts,
             "snapshots": self.snapshots,
             "problems": [p.to_json() for p in self.problems],
+            "refs": [r.to_json() for r in self.refs],
         }
 
 
@@ -76,50 +107,146 @@ class LogEntry:
         }
 
 
-def verify_store(store: Store, roots: Sequence[AllowedSignersFile]) -> VerifyReport:
-    """Check every record, receipt and snapshot, every stored quote against its
-    snapshot, and that the ref's history only ever added paths."""
+RecordChecker = Callable[[StoredRecord], RecordCheck | None]
+"""The check of one stored record; None for a record that is unsigned by design."""
+
+
+def is_releases_ref(ref: str) -> bool:
+    """True for ``refs/gitmem/releases`` and its copies (tracking refs, restores)."""
+    return ref.rsplit("/", 1)[-1] == "releases"
+
+
+def record_checker(
+    store: Store,
+    roots: Sequence[AllowedSignersFile],
+    release_roots: ReleaseRoots | None = None,
+) -> RecordChecker:
+    """How records of the store's ref are checked: releases against the committed
+    release trust root (namespace ``gitmem-release``), everything else as memory."""
+    if is_releases_ref(store.ref):
+        from gitmem.release.records import check_release
+
+        chosen = release_roots or load_release_roots(gitmem_home(), store)
+        return lambda stored: check_release(stored, chosen)
+    return lambda stored: check_record(stored.address, stored.data, stored.receipt, roots)
+
+
+def verify_store(
+    store: Store,
+    roots: Sequence[AllowedSignersFile],
+    release_roots: ReleaseRoots | None = None,
+) -> VerifyReport:
+    """Check every ref under ``refs/gitmem/`` (only the store's own ref when it is not
+    the memory ref): every record, receipt and snapshot, every stored quote against its
+    snapshot, and that each ref's history only ever added paths.
+
+    Release records are checked against the committed release trust root
+    (*release_roots*, loaded from HEAD when not given). Raises GitError when a ref
+    points at something that is not a commit.
+    """
+    names = store.refs() if store.ref == MEMORY_REF else []
+    if store.ref not in names:
+        names.insert(0, store.ref)
+    reports = []
+    for name in names:
+        at = store.at(name)
+        reports.append(check_ref(at, record_checker(at, roots, release_roots)))
+    return VerifyReport(
+        sum(r.records for r in reports),
+        sum(r.receipts for r in reports),
+        sum(r.snapshots for r in reports),
+        tuple(p for r in reports for p in r.problems),
+        tuple(reports),
+    )
+
+
+def _touched(path: str, only: frozenset[str] | None) -> bool:
+    if only is None or path in only:
+        return True
+    return any(p.startswith(path + "/") for p in only)
+
+
+def check_ref(
+    store: Store,
+    checker: RecordChecker,
+    only: frozenset[str] | None = None,
+    hide: Sequence[GitOid] = (),
+) -> RefReport:
+    """Check the store's ref; with *only*, just those paths (what a fetch would add),
+    and with *hide*, only the history not reachable from those commits.
+
+    Raises GitError when the ref points at something that is not a commit.
+    """
+    ref = store.ref
     contents = store.read()
     problems: list[Problem] = []
+    records = [r for r in contents.records if _touched(r.path, only)]
+    wanted = {
+        c.source.snapshot
+        for c in (parse_checkpoint(r.data) for r in records)
+        if c is not None and c.source is not None
+    }
     snapshots: dict[Sha256Hex, bytes] = {}
     for digest in sorted(contents.snapshots):
+        path = content_path("snapshots", digest)
+        checked = _touched(path, only)
+        if not checked and digest not in wanted:
+            continue
         data = snapshots[digest] = store.read_snapshot(digest) or b""
-        if sha256_hex(data) != digest:
+        if checked and sha256_hex(data) != digest:
             problems.append(
                 Problem(
-                    content_path("snapshots", digest),
-                    "snapshot edited",
-                    "its bytes do not hash to the address in its path",
+                    path, "snapshot edited", "its bytes do not hash to the address in its path", ref
                 )
             )
-    for stored in contents.records:
-        check = check_record(stored.address, stored.data, stored.receipt, roots)
+    for stored in records:
+        check = checker(stored)
+        if check is None:
+            continue
         if not check.ok:
-            problems.append(Problem(stored.path, check.problem or "failed", check.detail))
+            problems.append(Problem(stored.path, check.problem or "failed", check.detail, ref))
         if isinstance(check.record, Checkpoint):
-            problems += _quote_problems(stored.path, check.record, snapshots)
+            problems += [
+                Problem(p.path, p.problem, p.detail, ref)
+                for p in _quote_problems(stored.path, check.record, snapshots)
+            ]
     addresses = {r.address for r in contents.records}
     for orphan in sorted(contents.receipts - addresses):
-        problems.append(
-            Problem(
-                content_path("receipts", orphan),
-                "orphan receipt",
-                "a receipt whose record is not in the store",
+        path = content_path("receipts", orphan)
+        if _touched(path, only):
+            problems.append(
+                Problem(path, "orphan receipt", "a receipt whose record is not in the store", ref)
             )
-        )
     for stray in contents.strays:
-        problems.append(Problem(stray, "stray path", "it does not fit the store layout"))
-    for change in store.history_problems():
+        if _touched(stray, only):
+            problems.append(Problem(stray, "stray path", "it does not fit the store layout", ref))
+    for change in store.history_problems(hide):
         problems.append(
             Problem(
                 change.path,
                 f"history {change.change}",
-                f"memory commit {change.commit[:12]} {change.change} it; the store is append-only",
+                f"commit {change.commit[:12]} of {ref} {change.change} it; "
+                "the store is append-only",
+                ref,
             )
         )
-    return VerifyReport(
-        len(contents.records), len(contents.receipts), len(contents.snapshots), tuple(problems)
+    return RefReport(
+        ref,
+        contents.tip,
+        len(records),
+        len([d for d in contents.receipts if _touched(content_path("receipts", d), only)]),
+        len([d for d in contents.snapshots if _touched(content_path("snapshots", d), only)]),
+        tuple(problems),
     )
+
+
+def parse_checkpoint(data: bytes) -> Checkpoint | None:
+    """The checkpoint in *data*, or None (not one, or unreadable). Raises nothing."""
+    try:
+        record = parse_record(data)
+    except FormatError:
+        return None
+    return record if isinstance(record, Checkpoint) else None
 
 
 def _quote_problems(

@@ -20,7 +20,7 @@ from typing import Any
 
 from gitmem.integrity import RecordCheck
 from gitmem.lifecycle import ItemState, current_status
-from gitmem.model import Checkpoint, Item
+from gitmem.model import Checkpoint, Item, sortable_time
 from gitmem.signers import AllowedSignersFile
 from gitmem.state import Loaded
 from gitmem.types import Sha256Hex
@@ -236,7 +236,7 @@ def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
         section=_section(item),
         origin_session=item.origin_session,
         checkpoint=check.address,
-        created=record.created,
+        created=sortable_time(record.created),
         writer=record.writer,
         importance=_importance(item),
         corroboration=0,

@@ -25,7 +25,7 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     """Verify every record in full (no cache), replay, and probe the world."""
     roots = load_roots(home, store)
     loaded = load(store, roots)
-    probe = _world_probe(store) if world_check else None
+    probe = world_probe(store) if world_check else None
     return build_brief(loaded, roots, probe)
 
 
@@ -45,7 +45,8 @@ def emit_brief(
     return output
 
 
-def _world_probe(store: Store) -> WorldProbe:
+def world_probe(store: Store) -> WorldProbe:
+    """Probe items' checkable claims against this repository, within one time budget."""
     from gitmem.worldcheck import WorldChecker, claims_of, resolve_hint
 
     checker = WorldChecker(store.repo, budget_seconds=WORLD_BUDGET_SECONDS)

@@ -23,7 +23,7 @@ from gitmem.errors import GitmemError
 from gitmem.events import REWRITE, write_event
 from gitmem.pipeline import Context, capture_transcript
 from gitmem.sessions import Cursors, find_agent_transcripts
-from gitmem.store import MEMORY_REF, Store
+from gitmem.store import Store
 from gitmem.transcripts import load_transcript, parse_transcript
 
 LOCK_FILE = "hook.lock"
@@ -144,32 +144,31 @@ def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:
-    """When configured, push the memory ref to the same remote (never forced)."""
-    ctx = Context.open(store)
-    if not ctx.settings.get("sync_on_push") or store.tip() is None:
+    """When ``sync_on_push`` is set, sync memory with the remote being pushed to:
+    fetch, check, union-merge, push (never forced). Only named remotes sync, since
+    their tracking refs need a name."""
+    from gitmem.config import load_settings
+    from gitmem.home import gitmem_home
+    from gitmem.keys import read_config
+    from gitmem.sync import sync
+
+    home = gitmem_home()
+    if not load_settings(home, store.local_dir).get("sync_on_push"):
         return
-    done = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(store.common_dir),
-            "push",
-            "--quiet",
-            "--no-verify",
-            remote,
-            f"{MEMORY_REF}:{MEMORY_REF}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    outcome = "ok" if done.returncode == 0 else "failed"
-    ctx.log.write(
-        outcome,
+    log = CaptureLog(store.local_dir)
+    if remote not in store.repo.remotes.names():
+        log.write("skipped", f"pre-push {remote}", url=url, reason="not a named remote")
+        return
+    author = read_config(home).get("principal") or "gitmem"
+    report = sync(store, remote, home, author)
+    problems = [r.problem for r in report.refs if r.problem]
+    log.write(
+        "ok" if report.ok else "failed",
         f"pre-push {remote}",
         url=url,
-        error=None if done.returncode == 0 else done.stderr.strip()[:500],
+        merged=sum(r.new_records for r in report.refs),
+        pushed=[r.ref for r in report.refs if r.pushed],
+        error="; ".join(problems)[:500] if problems else None,
     )
 
 

@@ -29,6 +29,11 @@ MIN_WORDS = 3
 """An entry needs this many folded words: shorter text is too common to call an echo."""
 _MAX_ENTRIES = 20_000
 _WORD = re.compile(r"\w+")
+BADGE = re.compile(
+    r"\[(?:✓ verbatim|~ inferred|\? untagged|carried|≈ corroborated|✓ world-checked"
+    r"|⚠ verbatim withheld)"
+)
+"""The badges only gitmem prints: a line carrying one is a brief line, tags or not."""
 ECHO_OPEN = '<gitmem-context source="echo">'
 ECHO_CLOSE = "</gitmem-context>"
 
@@ -64,7 +69,7 @@ class Ledger:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.path, "a", encoding="utf-8") as handle:
                 for text in fresh:
-                    handle.write(json.dumps([text, int(now)], ensure_ascii=False) + "\n")
+                    handle.write(json.dumps([text, round(now, 3)], ensure_ascii=False) + "\n")
             if len(known) + len(fresh) > 2 * _MAX_ENTRIES:
                 self._compact()
             return len(fresh)
@@ -75,7 +80,7 @@ class Ledger:
         entries = sorted(self.load().items(), key=lambda kv: kv[1])[-_MAX_ENTRIES:]
         tmp = self.path.with_name(f".{LEDGER_FILE}.{os.getpid()}")
         tmp.write_text(
-            "".join(json.dumps([t, int(w)], ensure_ascii=False) + "\n" for t, w in entries),
+            "".join(json.dumps([t, w], ensure_ascii=False) + "\n" for t, w in entries),
             encoding="utf-8",
         )
         os.replace(tmp, self.path)
@@ -84,14 +89,16 @@ class Ledger:
 def tag_echoes(
     messages: Sequence[Message], entries: Mapping[str, float], written_at: float | None
 ) -> tuple[list[Message], int]:
-    """Wrap every line that holds an emitted text in an echo span; count the lines.
+    """Wrap every echo line in an echo span; count the lines. Pure.
 
-    Only entries emitted no later than *written_at* (the transcript's modification
-    time; None = unknown, all count) apply. Pure.
+    An echo is a line that carries one of gitmem's badges (``[✓ verbatim]``, ``[~
+    inferred]``, …: the shape of a brief line, whoever wrote it), or a line of an agent's
+    own message (assistant, tool, system) that holds a text gitmem emitted. A person's
+    message (role ``user``, or a plain transcript without roles) restating the same
+    words is a witness, not an echo. Only entries emitted no later than *written_at*
+    (the transcript's modification time; None = unknown, all count) apply.
     """
     usable = [t for t, when in entries.items() if written_at is None or when <= written_at]
-    if not usable:
-        return list(messages), 0
     anchors: dict[str, list[tuple[str, int]]] = {}
     for text in usable:
         words = list(_WORD.finditer(text))
@@ -101,10 +108,11 @@ def tag_echoes(
     tagged = 0
     result: list[Message] = []
     for message in messages:
+        agent = message.role not in (None, "user")
         lines = message.text.split("\n")
         changed = False
         for n, line in enumerate(lines):
-            if _holds_entry(fold(line), anchors):
+            if BADGE.search(line) or (agent and anchors and _holds_entry(fold(line), anchors)):
                 lines[n] = f"{ECHO_OPEN}{line}{ECHO_CLOSE}"
                 tagged += 1
                 changed = True

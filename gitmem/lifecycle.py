@@ -18,6 +18,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.governance import (
+    DEFAULT_POLICY,
+    GovernedItem,
+    TransitionError,
+    can_promote_to_verified,
+    check_transition,
+    parse_roots,
+)
 from gitmem.model import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
@@ -31,6 +39,8 @@ from gitmem.model import (
     Event,
     Item,
     Record,
+    parse_time,
+    sortable_time,
 )
 
 CONTRADICTIONS = frozenset(
@@ -167,7 +177,7 @@ class MemoryState:
 def ordered(records: Iterable[Replayable]) -> list[Replayable]:
     """Replay order: the records' own creation times, then addresses (stable across
     clones, whatever order a sync brought them in)."""
-    return sorted(records, key=lambda r: (r.record.created, r.address))
+    return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
 
 
 def replay(records: Iterable[Replayable]) -> MemoryState:
@@ -186,6 +196,7 @@ def replay(records: Iterable[Replayable]) -> MemoryState:
 
 def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Checkpoint) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
+    created = sortable_time(checkpoint.created)
     carried_ids = set()
     for item in checkpoint.items:
         is_carry = item.extra.get("carried") is True
@@ -195,9 +206,9 @@ def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Che
                 item=item,
                 origin_checkpoint=address,
                 origin_snapshot=snapshot,
-                first_seen=checkpoint.created,
+                first_seen=created,
                 latest_checkpoint=address,
-                last_seen=checkpoint.created,
+                last_seen=created,
             )
         state.latest_checkpoint = address
         if is_carry:
@@ -206,10 +217,8 @@ def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Che
             state.unseen_captures += 1
         else:
             state.unseen_captures = 0
-            state.last_seen = checkpoint.created
-            state.sightings.append(
-                Sighting(address, checkpoint.session, snapshot, checkpoint.created)
-            )
+            state.last_seen = created
+            state.sightings.append(Sighting(address, checkpoint.session, snapshot, created))
     for state in items.values():
         state.carried = state.id in carried_ids
 
@@ -219,15 +228,16 @@ def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> Non
         return  # an event about an item this store never held: nothing to apply it to
     state = items[event.item]
     state.events.append((address, event))
+    created = sortable_time(event.created)
     kind = event.event
     if kind in CONTRADICTIONS:
-        state.last_contradiction = event.created
+        state.last_contradiction = created
     if kind == EVENT_RESOLVE:
         state.resolved = True
     elif kind == EVENT_REOPEN:
         state.resolved = False
-        state.status = _text(event.extra, "status")
-        state.last_seen = max(state.last_seen, event.created)
+        _reopen_status(state, _text(event.extra, "status"))
+        state.last_seen = max(state.last_seen, created)
         state.unseen_captures = 0
         state.superseded_by = None
         state.likely_superseded_by = None
@@ -237,6 +247,7 @@ def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> Non
             state.trust_override = override
     elif kind == EVENT_SUPERSEDE:
         state.superseded_by = _text(event.extra, "by")
+        state.status = "SUPERSEDED"
     elif kind == EVENT_LIKELY_SUPERSEDED:
         state.likely_superseded_by = _text(event.extra, "by")
     elif kind == EVENT_STATE_CHANGED:
@@ -244,13 +255,13 @@ def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> Non
     elif kind == EVENT_FORGET:
         state.forgotten = True
     elif kind == EVENT_CORROBORATION:
-        witness = _witness(address, event)
+        witness = _witness(address, event, created)
         if witness is not None:
             state.witnesses.append(witness)
-            state.last_seen = max(state.last_seen, event.created)
+            state.last_seen = max(state.last_seen, created)
             state.unseen_captures = 0
     elif kind == EVENT_STATUS:
-        state.status = _text(event.extra, "to")
+        _apply_status(state, event)
 
 
 def _trust_change(extra: Any) -> tuple[str, str | None] | None:
@@ -260,11 +271,11 @@ def _trust_change(extra: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _witness(address: str, event: Event) -> Witness | None:
+def _witness(address: str, event: Event, created: str) -> Witness | None:
     snapshot, quote = _text(event.extra, "snapshot"), _text(event.extra, "quote")
     if snapshot is None or quote is None:
         return None
-    return Witness(address, event.session, snapshot, event.created, quote)
+    return Witness(address, event.session, snapshot, created, quote)
 
 
 def _text(extra: Any, key: str) -> str | None:
@@ -278,3 +289,65 @@ def current_status(state: ItemState) -> str:
     if state.status is not None:
         return state.status
     return "REPORTED" if state.trust == "verbatim" else "INFERRED"
+
+
+def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
+    """The item as governance sees it: replayed status, its evidence roots (its own and
+    those later status events recorded), any conflict on any axis. Freshness runs from
+    the last promotion or evidence-backed reopen, else from the first capture: carrying
+    an item forward never renews it."""
+    item = state.item
+    roots, _ = parse_roots(item.extra.get("evidence"))
+    last_verified = None
+    for _, event in state.events:
+        if event.event == EVENT_REOPEN or (
+            event.event == EVENT_STATUS and event.extra.get("to") == "VERIFIED"
+        ):
+            last_verified = parse_time(event.created)
+        if "roots" in event.extra:
+            roots += parse_roots(event.extra.get("roots"))[0]
+    previous = item.extra.get("previous_memory_ids")
+    expires = item.extra.get("expires_at")
+    return GovernedItem(
+        status=current_status(state),
+        roots=roots,
+        previous_memory_ids=tuple(p for p in previous if isinstance(p, str))
+        if isinstance(previous, list)
+        else (),
+        conflict=conflict or state.contradicted,
+        created=parse_time(state.first_seen),
+        last_verified=last_verified,
+        expires_at=expires if isinstance(expires, str) else None,
+        text=item.text,
+    )
+
+
+def _apply_status(state: ItemState, event: Event) -> None:
+    """A status event counts only if it is an edge of the state machine, and a
+    promotion only if governance allowed it at the event's own time: a signed but
+    unearned promotion changes nothing."""
+    target = _text(event.extra, "to")
+    if target is None:
+        return
+    try:
+        check_transition(current_status(state), target, new_evidence=False)
+    except TransitionError:
+        return
+    if target == "VERIFIED":
+        verdict = can_promote_to_verified(
+            governed(state), DEFAULT_POLICY, parse_time(event.created)
+        )
+        if not verdict.allowed:
+            return
+    state.status = target
+
+
+def _reopen_status(state: ItemState, target: str | None) -> None:
+    """A reopen may move the status along an evidence-gated edge, and only along one."""
+    if target is None or target == current_status(state):
+        return
+    try:
+        check_transition(current_status(state), target, new_evidence=True)
+    except TransitionError:
+        return
+    state.status = target

@@ -65,7 +65,10 @@ def union_tree(
     conflicts: list[str] = []
     for entry in theirs:
         name = entry.name or ""
-        mine = ours[name] if name in ours else None
+        try:
+            mine = ours[name]
+        except KeyError:
+            mine = None
         if mine is None:
             builder.insert(name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
@@ -125,8 +128,7 @@ def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> Merge
         # Another writer moved the ref (or holds its lock): back off, rebuild on its tip.
         time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
     raise NegativeResult(
-        f"{store.ref} kept moving or stayed locked; gave up merging after {_MAX_ATTEMPTS} "
-        "attempts"
+        f"{store.ref} kept moving or stayed locked; gave up merging after {_MAX_ATTEMPTS} attempts"
     )
 
 
@@ -138,3 +140,18 @@ def _commit(repo: pygit2.Repository, oid: GitOid) -> pygit2.Commit:
     if not isinstance(obj, pygit2.Commit):
         raise GitError(f"{oid[:12]} is not a commit in this repository")
     return obj
+
+
+def added_paths(
+    repo: pygit2.Repository, ours: GitOid | None, theirs: GitOid
+) -> frozenset[str] | None:
+    """The paths *theirs* has and *ours* lacks (None: every path, when there is no
+    *ours*). What a merge of *theirs* would bring in, so what must be checked first.
+
+    Raises:
+        GitError: either commit is not in this repository.
+    """
+    if ours is None:
+        return None
+    diff = _commit(repo, ours).tree.diff_to_tree(_commit(repo, theirs).tree)
+    return frozenset(d.new_file.path for d in diff.deltas if d.status_char() == "A")

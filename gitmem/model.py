@@ -51,23 +51,35 @@ Kind = Literal["decision", "open_loop", "belief", "uncertainty", "fact"]
 Trust = Literal["verbatim", "inferred", "untagged"]
 RecordType = Literal["checkpoint", "event"]
 
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
-_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z")
 
 
 def format_time(when: datetime) -> str:
-    """The one timestamp form records use: UTC, seconds, ``Z`` suffix."""
+    """The timestamp form records are written with: UTC, microseconds, ``Z`` suffix.
+
+    Fixed width, so two written timestamps compare as strings in time order; events
+    written one after another by one process never tie."""
     return when.astimezone(UTC).strftime(_TIME_FORMAT)
+
+
+def sortable_time(text: str) -> str:
+    """*text* (any accepted form) rewritten in :func:`format_time`'s fixed-width form.
+
+    Raises:
+        FormatError: not a record timestamp.
+    """
+    return format_time(parse_time(text))
 
 
 def parse_time(text: str) -> datetime:
     """Parse a record timestamp.
 
     Raises:
-        FormatError: *text* is not in the ``YYYY-MM-DDTHH:MM:SSZ`` form.
+        FormatError: *text* is not of the ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z`` form.
     """
     if not isinstance(text, str) or not _TIME_RE.fullmatch(text):
-        raise FormatError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SSZ")
+        raise FormatError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SS[.ffffff]Z")
     try:
         return datetime.fromisoformat(text)
     except ValueError as e:

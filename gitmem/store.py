@@ -399,4 +399,3 @@ def git_signature(author: str) -> pygit2.Signature:
     """The author and committer of memory commits: a principal as a git identity."""
     email = author if "@" in author else f"{author}@gitmem.invalid"
     return pygit2.Signature(author, email)
-

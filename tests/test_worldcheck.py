@@ -206,7 +206,10 @@ def test_merged_is_measured_against_the_remote_default_branch_and_into(repo: Pat
     assert found.outcome == "contradicted"
     assert "not merged into done" in found.detail
     unknown = probe(repo, "branch-merged", branch="wip", into="nowhere")
-    assert (unknown.outcome, unknown.detail) == (None, "branch nowhere not found to compare wip with")
+    assert (unknown.outcome, unknown.detail) == (
+        None,
+        "branch nowhere not found to compare wip with",
+    )
 
 
 def test_merged_claim_about_a_deleted_branch_cannot_be_checked(repo: Path) -> None:
@@ -352,7 +355,7 @@ def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> Non
     # Later items: local probes still run in the reserve; the forge is not asked again.
     later = wc.check([pr_claim(13), Claim("branch-exists", {"branch": "main"})])
     assert later.status == "confirmed"
-    assert "not asked again" in later.probes[0].detail
+    assert later.probes[0].outcome is None
     assert time.monotonic() - started < 0.5 + 0.05
 
 
@@ -371,13 +374,17 @@ class CountingForge:
 
 
 def test_the_budget_is_shared_across_items_then_spent(repo: Path) -> None:
-    forge = CountingForge(sleep=0.12)
+    forge = CountingForge(sleep=0.1)
     wc = checker(repo, budget=0.3, forge=forge)
-    results = [wc.check([pr_claim(n), Claim("file-exists", {"path": "README.md"})]) for n in range(6)]
-    # Two forge calls fit; then the forge gets no more time, the cached file probe still answers.
-    assert len(forge.asked) == 2
+    items = [[pr_claim(n), Claim("file-exists", {"path": "README.md"})] for n in range(6)]
+    results = [wc.check(claims) for claims in items]
+    # Each forge call gets what is left, less a reserve for the local probes; three
+    # calls spend the budget, after which nothing new is probed and the cached file
+    # probe still answers.
+    assert len(forge.asked) == 3
     assert forge.asked[0][3] == pytest.approx(0.27, abs=0.01)
-    assert [r.probes[0].detail for r in results[2:]] == [BUDGET_SPENT] * 4
+    assert forge.asked[1][3] == pytest.approx(0.17, abs=0.02)
+    assert [r.probes[0].detail for r in results[3:]] == [BUDGET_SPENT] * 3
     assert all(r.status == "confirmed" for r in results)
     # Once spent, every new claim is answered "not checked", and nothing runs.
     wc.spent = wc.budget
@@ -444,7 +451,9 @@ def test_one_contradiction_wins_over_any_number_of_confirmations() -> None:
 
 def test_resolve_hint_notes_what_changed() -> None:
     claim = pr_claim(214)
-    check = aggregate([Probe(claim, "contradicted", "PR #214 is merged, not open", "PR #214 merged")])
+    check = aggregate(
+        [Probe(claim, "contradicted", "PR #214 is merged, not open", "PR #214 merged")]
+    )
     assert resolve_hint("3d53f2a3", check) == (
         "`gitmem resolve 3d53f2a3 --note 'PR #214 merged'` or "
         "`gitmem reverify 3d53f2a3 --evidence …`"
@@ -465,12 +474,16 @@ def dicts(claims: tuple[Claim, ...]) -> list[dict[str, Any]]:
     ("text", "expected"),
     [
         ("PR #12 was merged.", [{"type": "pr-state", "number": 12, "state": "merged"}]),
-        ("pull request #3 is awaiting review", [{"type": "pr-state", "number": 3, "state": "open"}]),
+        (
+            "pull request #3 is awaiting review",
+            [{"type": "pr-state", "number": 3, "state": "open"}],
+        ),
         ("MR !7 was closed.", [{"type": "pr-state", "number": 7, "state": "closed"}]),
         ("Issue #45 is closed now.", [{"type": "issue-state", "number": 45, "state": "closed"}]),
         ("I added `src/a.py` for the parser.", [{"type": "file-exists", "path": "src/a.py"}]),
         ("`docs/x.md` exists.", [{"type": "file-exists", "path": "docs/x.md"}]),
         ("README.md is in the repo.", [{"type": "file-exists", "path": "README.md"}]),
+        ("`.env.example` is committed.", [{"type": "file-exists", "path": ".env.example"}]),
         ("Pushed to branch `fix/x`.", [{"type": "branch-exists", "branch": "fix/x"}]),
         (
             "Branch `fix/x` was merged into `main`.",
@@ -499,6 +512,7 @@ def test_detected_claims(text: str, expected: list[dict[str, Any]]) -> None:
         "Make sure `src/a.py` exists.",
         "Does `src/a.py` exist?",
         "Node.js exists on the runner.",
+        "`ruff` exists on the runner.",
         "The parser lives in src/parser.py",
         "Let's create branch `fix/x`.",
         "PR #12 from branch `fix/x` was merged.",  # the PR carries it; the branch may be gone

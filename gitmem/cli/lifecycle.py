@@ -1,4 +1,195 @@
-"""Commands that change or explain an item's life: resolve, reverify, supersede, forget,
-show, promote, gate."""
+"""Commands that change or explain an item's life: resolve, reverify, supersede, note,
+forget, show, promote, gate. Each writes at most one signed event; none edits a record."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from gitmem.cli.base import cli, emit, format_option, home, json_option, store_of
+from gitmem.errors import InputError
+
+if TYPE_CHECKING:
+    from gitmem.actions import Workspace
+
+GATE_EXIT = {"proceed": 0, "reverify": 1, "quarantine": 4}
+
+
+def _workspace(ctx: click.Context) -> Workspace:
+    from gitmem.actions import Workspace
+
+    return Workspace(store_of(ctx), home())
+
+
+def _done(action: str, address: str, item: str) -> None:
+    click.echo(f"{action} {item} (event {address[:12]})")
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.option("--note", help="Why it is done (a human verdict).")
+@click.option(
+    "--evidence",
+    metavar="QUOTE",
+    help="An agent's evidence: a quote that must verify in --transcript, or nothing is written.",
+)
+@click.option("--transcript", type=click.Path(path_type=Path), help="Where --evidence is.")
+@format_option
+@click.pass_context
+def resolve(
+    ctx: click.Context,
+    item_id: str,
+    note: str | None,
+    evidence: str | None,
+    transcript: Path | None,
+    transcript_format: str | None,
+) -> None:
+    """Mark an item done, so it stops being carried."""
+    from gitmem.actions import resolve as run
+
+    ws = _workspace(ctx)
+    proof = None
+    if evidence is not None or transcript is not None:
+        if evidence is None or transcript is None:
+            raise InputError("--evidence and --transcript go together")
+        proof = ws.evidence(evidence, transcript, transcript_format)
+    _done("resolved", run(ws, item_id, note, proof), item_id)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.option("--evidence", metavar="QUOTE", help="A quote that verifies in --transcript.")
+@click.option(
+    "--transcript",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The transcript holding the evidence (alone: the item's own quote).",
+)
+@format_option
+@click.pass_context
+def reverify(
+    ctx: click.Context,
+    item_id: str,
+    evidence: str | None,
+    transcript: Path,
+    transcript_format: str | None,
+) -> None:
+    """Reopen or re-confirm an item, on evidence that verifies (the only way back)."""
+    from gitmem.actions import own_quote_evidence
+    from gitmem.actions import reverify as run
+
+    ws = _workspace(ctx)
+    proof = (
+        ws.evidence(evidence, transcript, transcript_format)
+        if evidence is not None
+        else own_quote_evidence(ws, item_id, transcript, transcript_format)
+    )
+    _done("reverified", run(ws, item_id, proof), item_id)
+
+
+@cli.command()
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option(
+    "--likely",
+    is_flag=True,
+    help="Only probably superseded (a contradiction, shown as a warning, until confirmed).",
+)
+@click.pass_context
+def supersede(ctx: click.Context, old: str, new: str, likely: bool) -> None:
+    """Say that item NEW replaces item OLD."""
+    from gitmem.actions import supersede as run
+
+    _done(
+        "likely superseded" if likely else "superseded", run(_workspace(ctx), old, new, likely), old
+    )
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.argument("text")
+@click.pass_context
+def note(ctx: click.Context, item_id: str, text: str) -> None:
+    """Record that the world changed since the item was captured (TEXT says how)."""
+    from gitmem.actions import note as run
+
+    _done("noted", run(_workspace(ctx), item_id, text), item_id)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.pass_context
+def forget(ctx: click.Context, item_id: str) -> None:
+    """Tombstone an item: its text is never rendered again, anywhere."""
+    from gitmem.actions import forget as run
+
+    _done("forgot", run(_workspace(ctx), item_id), item_id)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@json_option
+@click.pass_context
+def show(ctx: click.Context, item_id: str, as_json: bool) -> None:
+    """An item's whole history: origin, sightings, events, receipts."""
+    from gitmem.history import render
+    from gitmem.history import show as run
+
+    report = run(store_of(ctx), home(), item_id)
+    if as_json:
+        emit(report)
+    else:
+        click.echo(render(report), nl=False)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.option("--check", "check_only", is_flag=True, help="Only evaluate; write nothing.")
+@json_option
+@click.pass_context
+def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -> None:
+    """Promote an item to VERIFIED when independent evidence allows it (exit 1 if not)."""
+    from gitmem.governed import promote as run
+
+    result = run(_workspace(ctx), item_id, check_only)
+    if as_json:
+        emit(result.to_json())
+    else:
+        verdict = "allowed" if result.allowed else "not allowed"
+        done = " (promoted)" if result.allowed and not check_only else ""
+        click.echo(f"promotion {verdict}{done}: {result.independent_sources} independent source(s)")
+        for reason in result.reasons:
+            click.echo(f"  - {reason}")
+    sys.exit(0 if result.allowed else 1)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.option(
+    "--consequential",
+    is_flag=True,
+    help="The use has consequences (a deploy, a "
+    "merge, a deletion): only VERIFIED items with fresh roots proceed.",
+)
+@json_option
+@click.pass_context
+def gate(ctx: click.Context, item_id: str, consequential: bool, as_json: bool) -> None:
+    """proceed / reverify / quarantine, before using an item (exit 0 / 1 / 4)."""
+    from gitmem.briefing import world_probe
+    from gitmem.governed import gate_item
+
+    ws = _workspace(ctx)
+    view = world_probe(ws.store)(ws.item(item_id))
+    result = gate_item(
+        ws, item_id, consequential, conflict=view is not None and view.status == "contradicted"
+    )
+    if as_json:
+        emit(result.to_json())
+    else:
+        click.echo(result.decision)
+        for reason in result.reasons:
+            click.echo(f"  - {reason}")
+    sys.exit(GATE_EXIT[result.decision])

@@ -1,3 +1,130 @@
 """Commands that move memory between machines: sync, backup, restore, snapshot."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gitmem.cli.base import cli, emit, home, json_option, store_of
+
+
+def _author() -> str:
+    from gitmem.keys import read_config
+
+    return read_config(home()).get("principal") or "gitmem"
+
+
+@cli.command()
+@click.argument("remote", default="origin")
+@click.option(
+    "--setup",
+    is_flag=True,
+    help="First add refspecs to the remote's config, so plain git fetch / git push "
+    "carry memory too.",
+)
+@click.option(
+    "--accept-rewrite",
+    is_flag=True,
+    help="Union-merge a remote whose history was rewritten (after you inspected it).",
+)
+@json_option
+@click.pass_context
+def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_json: bool) -> None:
+    """Fetch, verify, union-merge and push refs/gitmem/* with REMOTE (default origin)."""
+    from dataclasses import replace
+
+    from gitmem.sync import setup_remote
+    from gitmem.sync import sync as run_sync
+
+    store = store_of(ctx)
+    configured = setup_remote(store, remote) if setup else []
+    report = run_sync(store, remote, home(), _author(), accept_rewrite)
+    report = replace(report, configured=tuple(configured))
+    if as_json:
+        emit(report.to_json())
+        sys.exit(report.exit_code)
+    for line in configured:
+        click.echo(f"configured {line}")
+    if not report.refs:
+        click.echo(f"nothing to sync: neither this clone nor {remote} has refs/gitmem/*")
+    for r in report.refs:
+        if r.problem is not None:
+            click.echo(f"✗ {r.ref}: {r.problem}", err=True)
+            continue
+        parts = [r.merge]
+        if r.new_records:
+            parts.append(f"{r.new_records} record(s) in")
+        if r.untrusted:
+            parts.append(f"{r.untrusted} by untrusted keys (shown degraded)")
+        if r.pushed:
+            parts.append(f"pushed to {remote}")
+        click.echo(f"✓ {r.ref}: {', '.join(parts)}")
+    sys.exit(report.exit_code)
+
+
+@cli.command()
+@click.argument("dest")
+@json_option
+@click.pass_context
+def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
+    """Push every refs/gitmem/* ref, unforced, to the replica DEST (bare repo path or URL)."""
+    from gitmem.backup import backup as run_backup
+
+    copies = run_backup(store_of(ctx), dest)
+    if as_json:
+        emit({"dest": dest, "refs": [c.to_json() for c in copies]})
+        return
+    for c in copies:
+        click.echo(f"✓ {c.ref}: {c.outcome} ({(c.after or '-')[:12]})")
+
+
+@cli.command()
+@click.argument("src")
+@json_option
+@click.pass_context
+def restore(ctx: click.Context, src: str, as_json: bool) -> None:
+    """Fetch refs/gitmem/* from the replica SRC, verify all of it, then restore it."""
+    from gitmem.backup import RestoreRefused
+    from gitmem.backup import restore as run_restore
+
+    try:
+        copies = run_restore(store_of(ctx), src, home())
+    except RestoreRefused as e:
+        for p in e.problems:
+            click.echo(f"  ✗ {p.ref} {p.path}: {p.problem}: {p.detail}", err=True)
+        raise
+    if as_json:
+        emit({"src": src, "refs": [c.to_json() for c in copies]})
+        return
+    for c in copies:
+        click.echo(f"✓ {c.ref}: {c.outcome} ({(c.after or '-')[:12]})")
+
+
+@cli.group()
+def snapshot() -> None:
+    """Stored transcript snapshots."""
+
+
+@snapshot.command("show")
+@click.argument("hash_prefix", metavar="HASH")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    help="Write the transcript to this file instead of stdout.",
+)
+@click.pass_context
+def snapshot_show(ctx: click.Context, hash_prefix: str, output: Path | None) -> None:
+    """Print the transcript snapshot HASH (or the snapshot of checkpoint HASH)."""
+    from gitmem.backup import show_snapshot
+    from gitmem.home import atomic_write
+
+    digest, data = show_snapshot(store_of(ctx).at("refs/gitmem/memory"), hash_prefix)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    atomic_write(output, data, 0o600)
+    click.echo(f"wrote snapshot {digest} ({len(data)} bytes) to {output}", err=True)

@@ -95,8 +95,9 @@ def is_fresh(item: GovernedItem, policy: Policy, now: datetime) -> bool:
 
     The TTL of the item's status (an unknown status reads as QUARANTINED) runs from
     ``last_verified``, or ``created`` if it was never verified; TTL None never lapses,
-    TTL 0 is never fresh, and the item is stale from the instant the TTL ends. A record
-    ``expires_at`` at or before *now*, or one that cannot be read, makes it stale.
+    TTL 0 is never fresh, and the item is stale from the instant the TTL ends. STALE is
+    never fresh, whatever the policy says. A record ``expires_at`` at or before *now*,
+    or one that cannot be read, makes it stale.
 
     Raises:
         ValueError: *now*, ``created`` or ``last_verified`` is a naive datetime.
@@ -118,7 +119,8 @@ def can_promote_to_verified(item: GovernedItem, policy: Policy, now: datetime) -
     6. the record itself has not expired (or has a readable expiry);
     7. its text does not instruct a future agent.
 
-    This only answers; it never promotes.
+    The item's own class TTL does not block: a promotion on fresh roots is what renews
+    it. This only answers; it never promotes.
 
     Raises:
         ValueError: *now* is a naive datetime.
@@ -194,7 +196,7 @@ def gate(item: GovernedItem, policy: Policy, now: datetime, consequential: bool)
     # Steps 2 and 3 can only ask for a reverify; a quarantined item is not used at all.
     if not found:
         # 2. freshness
-        stale = "the item is STALE" if status == STALE else _staleness(item, policy, now)
+        stale = _staleness(item, policy, now)
         if stale is not None:
             found.append((REVERIFY, stale))
         # 3. evidence roots
@@ -226,6 +228,8 @@ def gate(item: GovernedItem, policy: Policy, now: datetime, consequential: bool)
 def _staleness(item: GovernedItem, policy: Policy, now: datetime) -> str | None:
     """Why *item* is not fresh at *now*, or None when it is."""
     _require_times(item, now)
+    if item.status == STALE:
+        return "the item is STALE"
     record = _record_expiry(item, now)
     if record is not None:
         return record

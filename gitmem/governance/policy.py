@@ -10,7 +10,8 @@ never make governance laxer than the defaults through a typo.
      "ttl_days": {"REPORTED": 30, "INFERRED": 14, "VERIFIED": 90}}
 
 A TTL is a whole number of days (0: never fresh) or null (no age limit). A status the
-policy does not list has TTL 0. ``required_sources`` is never below 2.
+policy does not list has TTL 0; STALE is never fresh, whatever the policy says.
+``required_sources`` is never below 2.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def parse_policy(data: object) -> tuple[Policy, tuple[str, ...]]:
         for status, days in raw_ttl.items():
             if status not in STATUSES:
                 problems.append(f"policy ttl_days: {status!r} is not a status class; ignored")
+            elif status == STALE and days != 0:
+                problems.append("policy ttl_days STALE: a STALE item is never fresh; ignored")
             elif days is None or (_is_int(days) and days >= 0):
                 ttl[status] = days
             else:

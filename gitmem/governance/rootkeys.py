@@ -14,7 +14,8 @@ source, a false split fabricates one. The forms, tried in this order:
    a hex-only id of any other length (an abbreviated sha, an MD5); ``sha:`` /
    ``sha256:`` with a malformed id; a forge reference not pinned to a full sha
    (``github:owner/repo@main``, ``github:owner/repo``, a ``/commit/abc1234`` or
-   ``/tree/main`` URL); a URL that cannot be parsed or has no host.
+   ``/tree/main`` URL); a URL that cannot be parsed or has no usable host (empty, spaces, control
+   characters).
 3. ``github:<owner>/<repo>#<n>`` — a GitHub issue or pull request (they share one
    number space), from ``github:owner/repo#n`` or an ``…/issues/n`` or ``…/pull/n[/…]``
    URL; owner and repo case-folded, ``.git`` dropped.
@@ -105,9 +106,9 @@ def _url_key(url: str) -> str | None:
         host = parts.hostname
     except ValueError:
         return None
-    if not host:
+    host = (host or "").removeprefix("www.")
+    if not host or not all(c.isalnum() or c in ".-_:" for c in host):
         return None
-    host = host.removeprefix("www.")
     segments = [s for s in unquote(parts.path).casefold().split("/") if s]
     if segments:
         segments[-1] = segments[-1].removesuffix(".git")

@@ -250,17 +250,20 @@ def _existing_files(sentence: str) -> Iterator[dict[str, Any]]:
     if _UNSURE_RE.search(sentence):
         return
     for match in _EXISTS_RE.finditer(sentence):
-        path = match.group("q") or match.group("bare")
-        if match.group("bare") is not None and not _plausible_bare(path):
-            continue
-        yield {"type": "file-exists", "path": path}
+        quoted = match.group("q")
+        path = quoted or match.group("bare")
+        if _plausible(path, quoted is not None):
+            yield {"type": "file-exists", "path": path}
 
 
-def _plausible_bare(path: str) -> bool:
-    """An unquoted word is a path when it has a folder or a common source extension
-    ("Node.js" is a name, not a file)."""
-    name = path.rsplit("/", 1)[-1]
-    stem, _, extension = name.rpartition(".")
+def _plausible(path: str, quoted: bool) -> bool:
+    """A word is a path when it has a folder or an extension; unquoted, only a common
+    source extension counts ("Node.js" is a name, `ruff` a program, not files)."""
     if "/" in path:
+        return True
+    stem, _, extension = path.rpartition(".")
+    if not stem or not extension[:1].isalpha():
+        return False
+    if quoted:
         return True
     return extension.lower() in _KNOWN_EXTENSIONS and not (extension == "js" and stem[:1].isupper())

@@ -22,6 +22,7 @@ from gitmem.worldcheck.claims import Claim
 CONFIRMED = "confirmed"
 CONTRADICTED = "contradicted"
 _MAX_WALK = 500  # commits searched for the one that removed a file
+_WALK_SECONDS = 0.02  # and for at most this long
 _SUBJECT_CHARS = 60
 
 
@@ -81,7 +82,7 @@ class LocalProbes:
         workdir = self.repo.workdir
         if workdir and os.path.lexists(os.path.join(workdir, path)):
             return Probe(claim, None, f"{where} but is in the working tree, not committed")
-        removed = _removed_in(head, path, deadline)
+        removed = _removed_in(head, path, min(deadline, time.monotonic() + _WALK_SECONDS))
         if removed is not None:
             return Probe(
                 claim,

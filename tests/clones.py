@@ -1,0 +1,104 @@
+"""Several people, several clones, one bare remote: for the sync, trust and backup tests.
+
+Each clone has its own ``GITMEM_HOME`` (its own key and personal trust root), as two
+teammates on two machines would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conftest import Result, git, run
+
+ITEMS = '[{"kind":"decision","text":"%s","trust":"verbatim","quote":"%s"}]'
+
+
+@dataclass
+class Clone:
+    name: str
+    path: Path
+    home: Path
+
+    @property
+    def principal(self) -> str:
+        return f"{self.name}@example.com"
+
+    def gm(self, *args: str, input: str | None = None) -> Result:
+        """Run gitmem in this clone, as its owner (their GITMEM_HOME)."""
+        saved = os.environ.get("GITMEM_HOME")
+        os.environ["GITMEM_HOME"] = str(self.home)
+        try:
+            return run("-C", str(self.path), *args, input=input)
+        finally:
+            if saved is None:
+                os.environ.pop("GITMEM_HOME", None)
+            else:
+                os.environ["GITMEM_HOME"] = saved
+
+    def ok(self, *args: str, input: str | None = None) -> Result:
+        result = self.gm(*args, input=input)
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+        return result
+
+    def git(self, *args: str) -> str:
+        return git(self.path, *args)
+
+    def capture(self, quote: str, text: str | None = None) -> str:
+        """Capture a one-item session whose verbatim quote is *quote*; its checkpoint hash."""
+        tag = hashlib.sha256(quote.encode()).hexdigest()[:12]
+        transcript = self.path.parent / f"{self.name}-{tag}.md"
+        transcript.write_text(f"We talked. Then {self.name} said: {quote}.\n")
+        items = ITEMS % (text or quote.capitalize(), quote)
+        done = self.ok("capture", "--transcript", str(transcript), "--items", "-", "--json", input=items)
+        data: Any = done.json()
+        return str(data["checkpoint"])
+
+    def records(self) -> set[str]:
+        data: Any = self.ok("log", "--json").json()
+        return {entry["sha256"] for entry in data}
+
+    def tip(self, ref: str = "refs/gitmem/memory") -> str:
+        return self.git("rev-parse", "--verify", "-q", ref).strip()
+
+    def brief(self) -> dict[str, Any]:
+        data: Any = json.loads(self.ok("brief", "--format", "json").stdout)
+        return dict(data)
+
+    def export_key(self) -> str:
+        return self.ok("keys", "export").stdout.strip()
+
+    def commit_file(self, path: str, text: str, message: str = "team file") -> None:
+        target = self.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        self.git("add", path)
+        self.git("commit", "-q", "-m", message)
+
+
+def make_remote(tmp_path: Path) -> Path:
+    """A bare remote whose main branch holds one commit."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    seed = tmp_path / "seed"
+    git(tmp_path, "init", "-q", "-b", "main", str(seed))
+    (seed / "README.md").write_text("# project\n")
+    git(seed, "add", "README.md")
+    git(seed, "commit", "-q", "-m", "initial")
+    git(seed, "push", "-q", str(remote), "main")
+    return remote
+
+
+def make_clone(tmp_path: Path, remote: Path, name: str, init: bool = True) -> Clone:
+    path = tmp_path / name
+    git(tmp_path, "clone", "-q", str(remote), str(path))
+    git(path, "config", "user.email", f"{name}@example.com")
+    git(path, "config", "user.name", name)
+    clone = Clone(name, path, tmp_path / f"home-{name}")
+    if init:
+        clone.ok("init", "--name", clone.principal)
+    return clone
