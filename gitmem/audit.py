@@ -7,16 +7,17 @@ and restore run on fetched history before they accept any of it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.canonical import sha256_hex
 from gitmem.errors import FormatError, InputError
 from gitmem.home import gitmem_home
-from gitmem.integrity import RecordCheck, check_record
+from gitmem.integrity import UNTRUSTED_KEY, RecordCheck, check_record
 from gitmem.model import Checkpoint, parse_record
+from gitmem.revocation import revoked_reason
 from gitmem.rewrites import resolve, rewrite_map
-from gitmem.roots import ReleaseRoots, load_release_roots
+from gitmem.roots import ReleaseRoots, load_release_roots, load_revoked
 from gitmem.signers import AllowedSignersFile
 from gitmem.store import MEMORY_REF, RECORD_DIRS, Store, StoredRecord, content_path
 from gitmem.transcripts import parse_transcript, snapshot_format
@@ -128,7 +129,16 @@ def record_checker(
 
         chosen = release_roots or load_release_roots(gitmem_home(), store)
         return lambda stored: check_release(stored, chosen)
-    return lambda stored: check_record(stored.address, stored.data, stored.receipt, roots)
+
+    def check(stored: StoredRecord) -> RecordCheck:
+        verdict = check_record(stored.address, stored.data, stored.receipt, roots)
+        if verdict.problem == UNTRUSTED_KEY:
+            why = revoked_reason(stored.receipt, load_revoked(gitmem_home(), store))
+            if why is not None:
+                return replace(verdict, detail=why)
+        return verdict
+
+    return check
 
 
 def verify_store(

@@ -24,7 +24,7 @@ from gitmem.integrity import NAMESPACE
 from gitmem.items import Draft
 from gitmem.keys import Identity
 from gitmem.ledger import tag_echoes
-from gitmem.lifecycle import MemoryState, current_status
+from gitmem.lifecycle import MemoryState, Replayable, current_status
 from gitmem.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.model import (
     EVENT_CORROBORATION,
@@ -60,6 +60,8 @@ class CaptureResult:
     restated: tuple[str, ...] = ()
     """Open items this capture's verified quotes restated (corroboration witnesses)."""
     aged_out: tuple[str, ...] = ()
+    records: tuple[Replayable, ...] = ()
+    """The records written, for a writer that keeps its memory state current."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``capture --json`` document."""
@@ -236,8 +238,10 @@ def write_checkpoint(
         Entry(content_path("checkpoints", address), data),
         Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
     ]
+    written = [Replayable(address, checkpoint)]
     for restated, witness in carry.witnesses:
-        entries += event_entries(
+        entries += _event(
+            written,
             identity,
             EVENT_CORROBORATION,
             restated,
@@ -250,21 +254,19 @@ def write_checkpoint(
                 "checkpoint": address,
                 "text": witness.text,
             },
-        )[1]
-    for aged, reason in carry.aged_out:
-        entries += event_entries(
+        )
+    if carry.aged_out:  # one event for all of them: ageing is routine, records are not
+        aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
+        entries += _event(
+            written,
             identity,
             EVENT_STATUS,
-            aged.id,
+            None,
             session,
             now,
             commit,
-            {
-                "from": current_status(aged),
-                "to": "STALE",
-                "reason": reason,
-            },
-        )[1]
+            {"to": "STALE", "items": aged},
+        )
     new = tuple(i for i in carry.items if i.extra.get("carried") is not True)
     memory_commit = store.append(
         entries,
@@ -281,7 +283,24 @@ def write_checkpoint(
         carried=len(carry.items) - len(new),
         restated=tuple(i for i, _ in carry.witnesses),
         aged_out=tuple(a.id for a, _ in carry.aged_out),
+        records=tuple(written),
     )
+
+
+def _event(
+    written: list[Replayable],
+    identity: Identity,
+    name: str,
+    item: str | None,
+    session: str,
+    now: datetime,
+    commit: str | None,
+    extra: dict[str, Any],
+) -> list[Entry]:
+    """The entries of one event, remembering the event among the records *written*."""
+    address, event, entries = event_entries(identity, name, item, session, now, commit, extra)
+    written.append(Replayable(address, event))
+    return entries
 
 
 def capture(

@@ -30,8 +30,9 @@ def event_entries(
     now: datetime,
     commit: str | None,
     extra: Mapping[str, Any] | None = None,
-) -> tuple[Sha256Hex, list[Entry]]:
-    """The signed event's address and the store entries (record + receipt) to append.
+) -> tuple[Sha256Hex, Event, list[Entry]]:
+    """The signed event's address, the event, and the store entries (record + receipt)
+    to append.
 
     Raises:
         InputError: *extra* cannot be stored as canonical JSON.
@@ -48,10 +49,14 @@ def event_entries(
     )
     data = event.canonical_bytes()
     address = canonical.sha256_hex(data)
-    return address, [
-        Entry(content_path("events", address), data),
-        Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-    ]
+    return (
+        address,
+        event,
+        [
+            Entry(content_path("events", address), data),
+            Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
+        ],
+    )
 
 
 def write_event(
@@ -71,7 +76,9 @@ def write_event(
         InputError: *extra* cannot be stored as canonical JSON.
         GitError, NegativeResult: the store could not be written.
     """
-    address, entries = event_entries(identity, name, item, session, now, store.head_commit(), extra)
+    address, _, entries = event_entries(
+        identity, name, item, session, now, store.head_commit(), extra
+    )
     if snapshot is not None:
         entries.insert(
             0, Entry(content_path("snapshots", canonical.sha256_hex(snapshot)), snapshot)

@@ -76,7 +76,7 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
             }
             for w in state.witnesses
         ],
-        "events": [_event(address, event, forgotten) for address, event in state.events],
+        "events": [_event(a, event, forgotten, item.id) for a, event in state.events],
         "receipts": [_receipt(checks, a) for a in dict.fromkeys(addresses)],
     }
 
@@ -86,8 +86,11 @@ def _record(checks: dict[Sha256Hex, RecordCheck], address: str) -> Any:
     return None if check is None else check.record
 
 
-def _event(address: str, event: Any, forgotten: bool) -> dict[str, Any]:
+def _event(address: str, event: Any, forgotten: bool, item_id: str) -> dict[str, Any]:
     extra = dict(event.extra)
+    batch = extra.pop("items", None)
+    if isinstance(batch, dict) and isinstance(batch.get(item_id), dict):
+        extra.update(batch[item_id])  # this item's part of a status event about several
     if forgotten:
         extra = {
             k: ("[forgotten]" if k in ("note", "quote", "text", "evidence") else v)

@@ -14,7 +14,7 @@ does not restore it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,10 +180,14 @@ def ordered(records: Iterable[Replayable]) -> list[Replayable]:
     return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
 
 
-def replay(records: Iterable[Replayable]) -> MemoryState:
-    """Fold verified checkpoints and events, oldest first, into item states."""
-    items: dict[str, ItemState] = {}
-    latest: str | None = None
+def replay(records: Iterable[Replayable], onto: MemoryState | None = None) -> MemoryState:
+    """Fold verified checkpoints and events, oldest first, into item states.
+
+    With *onto*, the records are newer than everything already in that state and are
+    applied on top of it (in place): how a writer keeps its state current across many
+    captures without replaying the whole store each time."""
+    items: dict[str, ItemState] = {} if onto is None else onto.items
+    latest: str | None = None if onto is None else onto.latest_checkpoint
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
@@ -197,7 +201,6 @@ def replay(records: Iterable[Replayable]) -> MemoryState:
 def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Checkpoint) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created = sortable_time(checkpoint.created)
-    carried_ids = set()
     for item in checkpoint.items:
         is_carry = item.extra.get("carried") is True
         state = items.get(item.id)
@@ -211,22 +214,29 @@ def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Che
                 last_seen=created,
             )
         state.latest_checkpoint = address
+        state.carried = is_carry  # what its latest copy was
         if is_carry:
-            carried_ids.add(item.id)
             state.carry_count += 1
             state.unseen_captures += 1
         else:
             state.unseen_captures = 0
             state.last_seen = created
             state.sightings.append(Sighting(address, checkpoint.session, snapshot, created))
-    for state in items.values():
-        state.carried = state.id in carried_ids
 
 
 def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
+    batch = event.extra.get("items") if event.item is None else None
+    if isinstance(batch, dict):  # one status event about several items (ageing)
+        for item_id, part in batch.items():
+            if item_id in items and isinstance(part, dict):
+                _apply_one(items[item_id], address, event, {**event.extra, **part})
+        return
     if event.item is None or event.item not in items:
         return  # an event about an item this store never held: nothing to apply it to
-    state = items[event.item]
+    _apply_one(items[event.item], address, event, event.extra)
+
+
+def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str, Any]) -> None:
     state.events.append((address, event))
     created = sortable_time(event.created)
     kind = event.event
@@ -236,32 +246,32 @@ def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> Non
         state.resolved = True
     elif kind == EVENT_REOPEN:
         state.resolved = False
-        _reopen_status(state, _text(event.extra, "status"))
+        _reopen_status(state, _text(extra, "status"))
         state.last_seen = max(state.last_seen, created)
         state.unseen_captures = 0
         state.superseded_by = None
         state.likely_superseded_by = None
         state.notes.clear()
-        override = _trust_change(event.extra)
+        override = _trust_change(extra)
         if override is not None:
             state.trust_override = override
     elif kind == EVENT_SUPERSEDE:
-        state.superseded_by = _text(event.extra, "by")
+        state.superseded_by = _text(extra, "by")
         state.status = "SUPERSEDED"
     elif kind == EVENT_LIKELY_SUPERSEDED:
-        state.likely_superseded_by = _text(event.extra, "by")
+        state.likely_superseded_by = _text(extra, "by")
     elif kind == EVENT_STATE_CHANGED:
-        state.notes.append(_text(event.extra, "note") or "")
+        state.notes.append(_text(extra, "note") or "")
     elif kind == EVENT_FORGET:
         state.forgotten = True
     elif kind == EVENT_CORROBORATION:
-        witness = _witness(address, event, created)
+        witness = _witness(address, event, extra, created)
         if witness is not None:
             state.witnesses.append(witness)
             state.last_seen = max(state.last_seen, created)
             state.unseen_captures = 0
     elif kind == EVENT_STATUS:
-        _apply_status(state, event)
+        _apply_status(state, event, extra)
 
 
 def _trust_change(extra: Any) -> tuple[str, str | None] | None:
@@ -271,8 +281,8 @@ def _trust_change(extra: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _witness(address: str, event: Event, created: str) -> Witness | None:
-    snapshot, quote = _text(event.extra, "snapshot"), _text(event.extra, "quote")
+def _witness(address: str, event: Event, extra: Mapping[str, Any], created: str) -> Witness | None:
+    snapshot, quote = _text(extra, "snapshot"), _text(extra, "quote")
     if snapshot is None or quote is None:
         return None
     return Witness(address, event.session, snapshot, created, quote)
@@ -322,11 +332,11 @@ def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
     )
 
 
-def _apply_status(state: ItemState, event: Event) -> None:
+def _apply_status(state: ItemState, event: Event, extra: Mapping[str, Any]) -> None:
     """A status event counts only if it is an edge of the state machine, and a
     promotion only if governance allowed it at the event's own time: a signed but
     unearned promotion changes nothing."""
-    target = _text(event.extra, "to")
+    target = _text(extra, "to")
     if target is None:
         return
     try:

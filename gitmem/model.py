@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from gitmem import canonical
 from gitmem.errors import FormatError
@@ -109,15 +109,8 @@ class Item:
     quote_reason: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    _KNOWN = (
-        "id",
-        "kind",
-        "text",
-        "trust",
-        "origin_session",
-        "quote",
-        "quote_verified",
-        "quote_reason",
+    _KNOWN = frozenset(
+        ("id", "kind", "text", "trust", "origin_session", "quote", "quote_verified", "quote_reason")
     )
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,7 +135,20 @@ class Item:
         Raises:
             FormatError: a known field is missing or has the wrong type.
         """
-        kind = _str(data, "kind")
+        # Written for speed as well as strictness: a brief parses every item ever stored.
+        ident, kind, text, origin = (
+            data.get("id"),
+            data.get("kind"),
+            data.get("text"),
+            data.get("origin_session"),
+        )
+        if not (isinstance(ident, str) and isinstance(text, str) and isinstance(origin, str)):
+            missing = next(
+                k
+                for k, v in (("id", ident), ("text", text), ("origin_session", origin))
+                if not isinstance(v, str)
+            )
+            raise FormatError(f"field {missing!r} must be a string")
         if kind not in KINDS:
             raise FormatError(f"item kind {kind!r} is not one of {', '.join(KINDS)}")
         trust = data.get("trust", "untagged")
@@ -155,16 +161,17 @@ class Item:
         reason = data.get("quote_reason")
         if reason is not None and not isinstance(reason, str):
             raise FormatError("item quote_reason must be a string or null")
+        known = cls._KNOWN
         return cls(
-            id=_str(data, "id"),
-            kind=cast(Kind, kind),
-            text=_str(data, "text"),
-            trust=cast(Trust, trust),
-            origin_session=_str(data, "origin_session"),
-            quote=quote,
-            quote_verified=data.get("quote_verified") is True,
-            quote_reason=reason,
-            extra={k: v for k, v in data.items() if k not in cls._KNOWN},
+            ident,
+            kind,
+            text,
+            trust,
+            origin,
+            quote,
+            data.get("quote_verified") is True,
+            reason,
+            {k: v for k, v in data.items() if k not in known},
         )
 
 

@@ -27,7 +27,7 @@ from gitmem.home import gitmem_home
 from gitmem.items import Draft
 from gitmem.keys import Identity, load_identity
 from gitmem.ledger import Ledger
-from gitmem.lifecycle import MemoryState
+from gitmem.lifecycle import MemoryState, replay
 from gitmem.roots import load_roots
 from gitmem.signers import AllowedSignersFile
 from gitmem.state import load
@@ -202,7 +202,8 @@ def capture_prepared(
             commit,
             ctx.memory(),
         )
-        ctx._memory = None  # the store moved: the next capture reloads
+        if ctx._memory is not None:  # keep the state current without replaying it all
+            replay(result.records, onto=ctx._memory)
     except GitmemError as e:
         if not _logged(e):
             ctx.log.write("failed", source, extractor=chosen, error=str(e))

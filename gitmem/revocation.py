@@ -119,3 +119,21 @@ def without_revoked(root: AllowedSignersFile, revoked: Revocations) -> AllowedSi
         else:
             kept.append(entry)
     return replace(root, entries=tuple(kept), problems=tuple(problems))
+
+
+def revoked_reason(receipt: bytes | None, revoked: Revocations) -> str | None:
+    """ "untrusted key: SHA256:… is revoked (…)" when the key inside *receipt* is
+    revoked, else None. A precise reason for a check that failed on trust (the trust
+    roots no longer list the key at all once it is revoked). Raises nothing."""
+    if receipt is None or not revoked.keys:
+        return None
+    from gitmem.release.sshkeygen import receipt_key
+
+    try:
+        _, blob = receipt_key(receipt)
+    except FormatError:
+        return None
+    if not revoked.revokes(blob):
+        return None
+    where = ", ".join(revoked.sources)
+    return f"untrusted key: {fingerprint_of_blob(blob)} is revoked ({where})"

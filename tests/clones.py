@@ -54,7 +54,9 @@ class Clone:
         transcript = self.path.parent / f"{self.name}-{tag}.md"
         transcript.write_text(f"We talked. Then {self.name} said: {quote}.\n")
         items = ITEMS % (text or quote.capitalize(), quote)
-        done = self.ok("capture", "--transcript", str(transcript), "--items", "-", "--json", input=items)
+        done = self.ok(
+            "capture", "--transcript", str(transcript), "--items", "-", "--json", input=items
+        )
         data: Any = done.json()
         return str(data["checkpoint"])
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.canonical import sha256_hex
@@ -33,7 +33,7 @@ from gitmem.integrity import (
 )
 from gitmem.model import Event, parse_record, parse_time
 from gitmem.release import sshkeygen
-from gitmem.revocation import fingerprint_of_blob
+from gitmem.revocation import fingerprint_of_blob, revoked_reason
 from gitmem.roots import ReleaseRoots
 from gitmem.store import StoredRecord
 from gitmem.types import GitOid, Sha256Hex, is_sha256_hex
@@ -139,9 +139,13 @@ def check_release(stored: StoredRecord, roots: ReleaseRoots) -> RecordCheck | No
             key_type, blob = "", b""
         if key_type == sshkeygen.SK_ED25519:
             return _check_with_ssh_keygen(stored, stored.receipt, record, blob, roots)
-    return check_record(
+    check = check_record(
         stored.address, stored.data, stored.receipt, roots.signers, namespace=NAMESPACE
     )
+    revoked = revoked_reason(stored.receipt, roots.revoked)
+    if check.problem == UNTRUSTED_KEY and revoked is not None:
+        return replace(check, detail=revoked)
+    return check
 
 
 def _check_with_ssh_keygen(
@@ -154,9 +158,9 @@ def _check_with_ssh_keygen(
         detail = f"it names key {record.key} but was signed by {fingerprint}"
         return RecordCheck(stored.address, WRITER_MISMATCH, detail, record)
     # 5. A revoked key vouches for nothing (ssh-keygen is told too, with -r).
-    if roots.revoked.revokes(blob):
-        detail = f"untrusted key: {fingerprint} is revoked ({', '.join(roots.revoked.sources)})"
-        return RecordCheck(stored.address, UNTRUSTED_KEY, detail, record)
+    revoked = revoked_reason(receipt, roots.revoked)
+    if revoked is not None:
+        return RecordCheck(stored.address, UNTRUSTED_KEY, revoked, record)
     if roots.signers_text is None:
         detail = f"untrusted key: {fingerprint} is in no release trust root (none is committed)"
         return RecordCheck(stored.address, UNTRUSTED_KEY, detail, record)

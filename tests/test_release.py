@@ -1,0 +1,461 @@
+"""Signed releases: candidates, approvals by held keys (file, ssh-agent, ssh-keygen, a
+hardware-style sk signature), threshold, rollback, pins, and interop with ssh-keygen."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pygit2
+import pytest
+from conftest import Result, git
+from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
+
+from gitmem import sshwire
+from gitmem.keys import write_private_key
+from gitmem.model import Event, format_time
+from gitmem.receipts import Ed25519Signer, sign
+from gitmem.release.decide import Seen, decide
+from gitmem.release.records import APPROVAL, Release, ReleaseRecord
+from gitmem.revocation import fingerprint_of_blob
+from gitmem.store import RELEASES_REF, Entry, Store, content_path
+
+GM = Callable[..., Result]
+NS = "gitmem-release"
+needs_ssh_keygen = pytest.mark.skipif(
+    shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed"
+)
+
+
+def maintainer(tmp_path: Path, name: str) -> tuple[Path, Ed25519Signer]:
+    signer = Ed25519Signer.generate()
+    path = tmp_path / "keys" / name
+    write_private_key(path, signer, name)
+    return path, signer
+
+
+def signer_line(principal: str, signer: Ed25519Signer) -> str:
+    return f'{principal} namespaces="{NS}" {signer.public_key.openssh()}'
+
+
+def commit_file(repo: Path, path: str, text: str) -> None:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    git(repo, "add", path)
+    git(repo, "commit", "-q", "-m", f"update {path}")
+
+
+@pytest.fixture
+def m1(tmp_path: Path) -> tuple[Path, Ed25519Signer]:
+    return maintainer(tmp_path, "m1")
+
+
+@pytest.fixture
+def trusted(repo: Path, m1: tuple[Path, Ed25519Signer]) -> Path:
+    """A repository whose committed release root trusts m1@example.com."""
+    commit_file(repo, ".gitmem/release_signers", signer_line("m1@example.com", m1[1]) + "\n")
+    return repo
+
+
+def verdict(gm: GM, rev: str = "HEAD") -> dict[str, Any]:
+    result = gm("release", "verify", rev, "--json")
+    data = result.json()
+    assert isinstance(data, dict) and result.exit_code == (0 if data["approved"] else 1)
+    return data
+
+
+def approve(gm: GM, key: Path, principal: str = "m1@example.com", *extra: str) -> Result:
+    return gm("release", "approve", "HEAD", "--key", str(key), "--principal", principal, *extra)
+
+
+def test_a_candidate_is_never_approved(trusted: Path, gm: GM) -> None:
+    first = gm("release", "candidate", "HEAD", "--json").json()
+    again = gm("release", "candidate", "HEAD", "--json").json()
+    assert first["new"] and not again["new"]  # type: ignore[index]
+    assert first["record"] == again["record"]  # type: ignore[index]
+    data = verdict(gm)
+    assert set(data) == {"approved", "pinned", "approvals", "reasons"}
+    assert not data["approved"] and not data["pinned"] and data["approvals"] == []
+    assert any("only a candidate" in r for r in data["reasons"])
+
+
+def test_approve_with_a_key_file_then_verify(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    result = approve(gm, m1[0])
+    assert result.exit_code == 0, result.stderr
+    assert "as release 1" in result.stdout
+    data = verdict(gm)
+    assert data["approved"] and not data["pinned"]
+    (approval,) = data["approvals"]
+    assert approval["kind"] == "approval" and approval["trusted"] and approval["counted"]
+    assert approval["principal"] == "m1@example.com" and approval["sequence"] == 1
+    assert approval["key"] == m1[1].public_key.fingerprint()
+    assert any(r.startswith("not pinned") for r in data["reasons"])
+    assert gm("verify").exit_code == 0  # the releases ref verifies too
+
+
+@needs_ssh_keygen
+def test_an_approval_verifies_with_stock_ssh_keygen(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+) -> None:
+    assert approve(gm, m1[0]).exit_code == 0
+    address = verdict(gm)["approvals"][0]["record"]
+    record = git(trusted, "cat-file", "blob", f"{RELEASES_REF}:{content_path('events', address)}")
+    receipt = tmp_path / "approval.sig"
+    receipt.write_text(
+        git(trusted, "cat-file", "blob", f"{RELEASES_REF}:{content_path('receipts', address)}")
+    )
+    check = ["ssh-keygen", "-Y", "verify", "-f", str(trusted / ".gitmem" / "release_signers")]
+    check += ["-I", "m1@example.com"]
+    done = subprocess.run(
+        [*check, "-n", NS, "-s", str(receipt)],
+        input=record.encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b'Good "gitmem-release" signature for m1@example.com' in done.stdout
+    wrong = subprocess.run(
+        [*check, "-n", "gitmem", "-s", str(receipt)],
+        input=record.encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert wrong.returncode != 0  # an approval is never a memory receipt
+
+
+def test_an_untrusted_key_cannot_approve(trusted: Path, gm: GM, tmp_path: Path) -> None:
+    mallory, signer = maintainer(tmp_path, "mallory")
+    result = approve(gm, mallory, "mallory@example.com")
+    assert result.exit_code == 1 and "not stored" in result.stderr
+    assert git(trusted, "for-each-ref", RELEASES_REF) == ""  # nothing written
+    # Mallory writes the approval into the ref herself: it is listed, and never counts.
+    store = Store.discover(trusted)
+    head = store.repo.revparse_single("HEAD")
+    assert isinstance(head, pygit2.Commit)
+    event = Event(
+        APPROVAL,
+        None,
+        "release",
+        "m1@example.com",
+        signer.public_key.fingerprint(),
+        format_time(datetime.now(UTC)),
+        str(head.id),
+        {"tree": str(head.tree_id), "sequence": 1},
+    )
+    data = event.canonical_bytes()
+    address = hashlib.sha256(data).hexdigest()
+    store.at(RELEASES_REF).append(
+        [
+            Entry(content_path("events", address), data),  # type: ignore[arg-type]
+            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
+        ],
+        "forged",
+        "mallory",
+    )
+    result_json = verdict(gm)
+    assert not result_json["approved"]
+    (listed,) = result_json["approvals"]
+    assert not listed["trusted"] and not listed["counted"]
+    assert any("does not count: untrusted key" in r for r in result_json["reasons"])
+    assert gm("verify").exit_code == 3
+
+
+def test_an_uncommitted_release_root_grants_nothing(
+    repo: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    (repo / ".gitmem").mkdir()
+    (repo / ".gitmem" / "release_signers").write_text(signer_line("m1@example.com", m1[1]))
+    result = approve(gm, m1[0])
+    assert result.exit_code == 1 and "no .gitmem/release_signers is committed" in result.stderr
+
+
+def test_threshold_needs_distinct_maintainers(
+    repo: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+) -> None:
+    m1_spare = maintainer(tmp_path, "m1-spare")
+    m2 = maintainer(tmp_path, "m2")
+    lines = [
+        signer_line("m1@example.com", m1[1]),
+        signer_line("m1@example.com", m1_spare[1]),
+        signer_line("m2@example.com", m2[1]),
+    ]
+    commit_file(repo, ".gitmem/release_signers", "\n".join(lines) + "\n")
+    commit_file(repo, ".gitmem/release_policy.json", json.dumps({"threshold": 2}))
+    assert approve(gm, m1[0]).exit_code == 0
+    assert approve(gm, m1_spare[0]).exit_code == 0  # the same maintainer, another key
+    data = verdict(gm)
+    assert not data["approved"] and "1 of 2 required approval(s) by trusted keys" in data["reasons"]
+    assert approve(gm, m2[0], "m2@example.com").exit_code == 0
+    data = verdict(gm)
+    assert data["approved"] and {a["sequence"] for a in data["approvals"]} == {1}
+    assert sum(a["counted"] for a in data["approvals"]) == 2
+
+
+def test_a_bad_policy_fails_closed(trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]) -> None:
+    commit_file(trusted, ".gitmem/release_policy.json", '{"threshold": 0}')
+    assert approve(gm, m1[0]).exit_code == 0
+    data = verdict(gm)
+    assert not data["approved"]
+    assert any("threshold must be a positive integer" in r for r in data["reasons"])
+
+
+def test_sequence_numbers_guard_against_rollback(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    assert approve(gm, m1[0]).exit_code == 0
+    first = git(trusted, "rev-parse", "HEAD").strip()
+    assert verdict(gm, first)["approved"]
+    commit_file(trusted, "CHANGES", "v2\n")
+    result = approve(gm, m1[0], "m1@example.com", "--json")
+    assert result.json()["sequence"] == 2  # type: ignore[index]
+    assert verdict(gm)["approved"]
+    old = verdict(gm, first)
+    assert not old["approved"]
+    assert any(r.startswith("rollback: this release has sequence 1") for r in old["reasons"])
+    commit_file(trusted, "CHANGES", "v3\n")
+    stale = approve(gm, m1[0], "m1@example.com", "--sequence", "1")
+    assert stale.exit_code == 2 and "would roll back" in stale.stderr
+
+
+def test_pin_needs_an_approved_release_and_recovery_evidence(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+) -> None:
+    evidence = tmp_path / "recovery.log"
+    evidence.write_text("restored on host-b from the replica; test suite passed\n")
+    args = ["release", "pin", "HEAD", "--key", str(m1[0]), "--principal", "m1@example.com"]
+    missing = gm(*args, "--evidence", str(evidence))
+    assert missing.exit_code == 2 and "--recovery-tested" in missing.stderr
+    early = gm(*args, "--evidence", str(evidence), "--recovery-tested")
+    assert early.exit_code == 1 and "not an approved release" in early.stderr
+    assert approve(gm, m1[0]).exit_code == 0
+    pinned = gm(*args, "--evidence", str(evidence), "--recovery-tested", "--json")
+    assert pinned.exit_code == 0, pinned.stderr
+    data = verdict(gm)
+    assert data["approved"] and data["pinned"] and data["reasons"] == []
+    pin = next(a for a in data["approvals"] if a["kind"] == "pin")
+    record = git(
+        trusted, "cat-file", "blob", f"{RELEASES_REF}:{content_path('events', pin['record'])}"
+    )
+    stored = json.loads(record)
+    assert stored["evidence"]["sha256"] == hashlib.sha256(evidence.read_bytes()).hexdigest()
+    assert stored["recovery_tested"] is True
+
+
+def test_a_tampered_approval_does_not_count(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    assert approve(gm, m1[0]).exit_code == 0
+    store = Store.discover(trusted).at(RELEASES_REF)
+    address = verdict(gm)["approvals"][0]["record"]
+    path = content_path("events", address)
+    data = store.read_path(path)
+    assert data is not None
+    tip = store.repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    edited = data.replace(b'"sequence":1', b'"sequence":9')
+    index.add(pygit2.IndexEntry(path, store.repo.create_blob(edited), pygit2.enums.FileMode.BLOB))
+    who = pygit2.Signature("mallory", "mallory@example.net")
+    commit = store.repo.create_commit(
+        None, who, who, "edit", index.write_tree(store.repo), [tip.id]
+    )
+    store.repo.references[RELEASES_REF].set_target(commit, "edit")
+    data_json = verdict(gm)
+    assert not data_json["approved"]
+    assert any("record edited" in r or "hash to" in r for r in data_json["reasons"])
+    report = gm("verify", "--json").json()
+    assert report["ok"] is False  # type: ignore[index]
+    assert {p["ref"] for p in report["problems"]} == {RELEASES_REF}  # type: ignore[index]
+
+
+def test_a_revoked_maintainer_key_does_not_count(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    assert approve(gm, m1[0]).exit_code == 0
+    approved = git(trusted, "rev-parse", "HEAD").strip()
+    commit_file(trusted, ".gitmem/revoked_keys", m1[1].public_key.openssh() + "\n")
+    data = verdict(gm, approved)
+    assert not data["approved"] and not data["approvals"][0]["trusted"]
+    assert "is revoked" in data["approvals"][0]["reason"]
+
+
+def test_bad_revision_is_bad_input(trusted: Path, gm: GM) -> None:
+    result = gm("release", "verify", "no-such-rev")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+
+
+@needs_ssh_keygen
+def test_approve_through_ssh_keygen(trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]) -> None:
+    # The same code path a hardware -sk key takes: `ssh-keygen -Y sign -f KEY`.
+    result = approve(gm, m1[0], "m1@example.com", "--signer", "ssh-keygen")
+    assert result.exit_code == 0, result.stderr
+    assert verdict(gm)["approved"]
+
+
+@pytest.fixture
+def agent(m1: tuple[Path, Ed25519Signer], monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    if shutil.which("ssh-agent") is None or shutil.which("ssh-add") is None:
+        pytest.skip("ssh-agent is not installed")
+    folder = Path(tempfile.mkdtemp(prefix="gm-agent-"))  # short: socket paths are limited
+    sock = folder / "agent.sock"
+    proc = subprocess.Popen(
+        ["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        for _ in range(200):
+            if sock.exists():
+                break
+            time.sleep(0.01)
+        env = {**os.environ, "SSH_AUTH_SOCK": str(sock)}
+        subprocess.run(["ssh-add", "-q", str(m1[0])], env=env, check=True, capture_output=True)
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(sock))
+        yield str(sock)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_approve_through_ssh_agent(
+    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], agent: str
+) -> None:
+    public = m1[0].with_name("m1.pub")
+    result = gm(
+        "release", "approve", "HEAD", "--signer", "agent", "--key", str(public),
+        "--principal", "m1@example.com",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert verdict(gm)["approved"]
+    # Without --key: the agent's only Ed25519 key.
+    commit_file(trusted, "CHANGES", "v2\n")
+    again = gm("release", "approve", "HEAD", "--signer", "agent", "--principal", "m1@example.com")
+    assert again.exit_code == 0, again.stderr
+
+
+def _sk_approval(seed: bytes, principal: str, commit: pygit2.Commit) -> tuple[bytes, bytes]:
+    """An approval signed as an ed25519-sk authenticator signs (PROTOCOL.u2f), emulated in
+    software: what `ssh-keygen -Y sign` returns for a hardware key."""
+    sk_type, application = b"sk-ssh-ed25519@openssh.com", b"ssh:"
+    public, secret = crypto_sign_seed_keypair(seed)
+    blob = sshwire.string(sk_type) + sshwire.string(bytes(public)) + sshwire.string(application)
+    event = Event(
+        APPROVAL,
+        None,
+        "release",
+        principal,
+        fingerprint_of_blob(blob),
+        format_time(datetime.now(UTC)),
+        str(commit.id),
+        {"tree": str(commit.tree_id), "sequence": 1},
+    )
+    data = event.canonical_bytes()
+    signed = (
+        b"SSHSIG"
+        + sshwire.string(NS.encode())
+        + sshwire.string(b"")
+        + sshwire.string(b"sha512")
+        + sshwire.string(hashlib.sha512(data).digest())
+    )
+    flags, counter = 0x01, 7  # user present
+    to_sign = (
+        hashlib.sha256(application).digest()
+        + bytes([flags])
+        + struct.pack(">I", counter)
+        + hashlib.sha256(signed).digest()
+    )
+    raw = bytes(crypto_sign(to_sign, secret))[:64]
+    sig = (
+        sshwire.string(sk_type) + sshwire.string(raw) + bytes([flags]) + struct.pack(">I", counter)
+    )
+    body = (
+        b"SSHSIG"
+        + struct.pack(">I", 1)
+        + sshwire.string(blob)
+        + sshwire.string(NS.encode())
+        + sshwire.string(b"")
+        + sshwire.string(b"sha512")
+        + sshwire.string(sig)
+    )
+    b64 = base64.b64encode(body)
+    lines = b"\n".join(b64[i : i + 70] for i in range(0, len(b64), 70))
+    armored = b"-----BEGIN SSH SIGNATURE-----\n" + lines + b"\n-----END SSH SIGNATURE-----\n"
+    return data, armored
+
+
+@needs_ssh_keygen
+def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: GM) -> None:
+    store = Store.discover(repo)
+    seed = bytes(range(32))
+    public, _ = crypto_sign_seed_keypair(seed)
+    sk_key = sshwire.string(b"sk-ssh-ed25519@openssh.com") + sshwire.string(bytes(public))
+    sk_key += sshwire.string(b"ssh:")
+    key_line = f"sk-ssh-ed25519@openssh.com {base64.b64encode(sk_key).decode()}"
+    commit_file(repo, ".gitmem/release_signers", f'hw@example.com namespaces="{NS}" {key_line}\n')
+    head = store.repo.revparse_single("HEAD")
+    assert isinstance(head, pygit2.Commit)
+    data, armored = _sk_approval(seed, "hw@example.com", head)
+    address = hashlib.sha256(data).hexdigest()
+    store.at(RELEASES_REF).append(
+        [
+            Entry(content_path("events", address), data),  # type: ignore[arg-type]
+            Entry(content_path("receipts", address), armored),  # type: ignore[arg-type]
+        ],
+        "approve with a hardware key",
+        "hw@example.com",
+    )
+    data_json = verdict(gm)
+    assert data_json["approved"], data_json["reasons"]
+    assert "checked by ssh-keygen" in data_json["approvals"][0]["reason"]
+    # The committed revocation list reaches ssh-keygen too (-r).
+    commit_file(repo, ".gitmem/revoked_keys", key_line + "\n")
+    revoked = verdict(gm, str(head.id))
+    assert not revoked["approved"] and "is revoked" in revoked["approvals"][0]["reason"]
+
+
+def _record(commit: str, sequence: int, principal: str, key: str) -> ReleaseRecord:
+    return ReleaseRecord(
+        address=hashlib.sha256(f"{commit}{principal}{key}".encode()).hexdigest(),  # type: ignore[arg-type]
+        event=APPROVAL,
+        release=Release(commit, "t" * 40),  # type: ignore[arg-type]
+        sequence=sequence,
+        principal=principal,
+        key=key,
+        created="2026-11-01T00:00:00Z",
+        trusted=True,
+        reason="ok",
+        extra={},
+    )
+
+
+def test_a_contested_sequence_counts_for_nobody() -> None:
+    a, b = "a" * 40, "b" * 40
+    records = [_record(a, 3, "m1", "k1"), _record(b, 3, "m2", "k2")]
+    verdict_a = decide(
+        records,
+        Release(a, "t" * 40),
+        1,
+        has_root=True,
+        policy_problem=None,
+        seen=None,  # type: ignore[arg-type]
+    )
+    assert not verdict_a.approved
+    assert any("also claimed by an approval of commit bbbbbbbbbbbb" in r for r in verdict_a.reasons)
+    alone = decide(
+        records[:1], Release(a, "t" * 40), 1, has_root=True, policy_problem=None,  # type: ignore[arg-type]
+        seen=Seen(3, a),
+    )  # fmt: skip
+    assert alone.approved and alone.sequence == 3

@@ -1,0 +1,151 @@
+"""Team trust across clones: the committed .gitmem/allowed_signers, key rotation with
+valid-after / valid-before, and revocation lists (gitmem's and ssh-keygen's)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clones import Clone, make_clone, make_remote
+
+from gitmem.capture import capture
+from gitmem.items import Draft
+from gitmem.keys import Identity, load_identity
+from gitmem.receipts import Ed25519Signer
+from gitmem.store import MEMORY_REF, Store, content_path
+from gitmem.transcripts import parse_transcript
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> tuple[Clone, Clone]:
+    remote = make_remote(tmp_path)
+    return make_clone(tmp_path, remote, "alice"), make_clone(tmp_path, remote, "bob")
+
+
+def items_by_quote(clone: Clone) -> dict[str, dict[str, Any]]:
+    shown = clone.brief()["items"]
+    return {str(i["text"]): i for i in shown}
+
+
+def test_teammate_receipts_verify_through_the_committed_file_only(
+    team: tuple[Clone, Clone],
+) -> None:
+    alice, bob = team
+    bob.capture("the parser ships on friday", "Parser ships Friday")
+    bob.ok("sync")
+    alice.ok("sync")
+
+    item = items_by_quote(alice)["Parser ships Friday"]
+    assert item["trust"] == "untagged" and item["quote"] is None
+    assert item["degraded_reason"].startswith("untrusted key")
+    assert "verbatim withheld: untrusted key" in alice.ok("brief").stdout
+
+    # An uncommitted edit of the team root grants nothing.
+    team_file = alice.path / ".gitmem" / "allowed_signers"
+    team_file.parent.mkdir()
+    team_file.write_text(bob.export_key() + "\n")
+    assert items_by_quote(alice)["Parser ships Friday"]["degraded_reason"].startswith(
+        "untrusted key"
+    )
+
+    alice.git("add", ".gitmem/allowed_signers")
+    alice.git("commit", "-q", "-m", "trust bob")
+    item = items_by_quote(alice)["Parser ships Friday"]
+    assert item["trust"] == "verbatim" and item["quote"] == "the parser ships on friday"
+    assert alice.gm("verify").exit_code == 0
+
+
+def _capture_at(store: Store, identity: Identity, quote: str, when: datetime) -> str:
+    text = f"Bob said: {quote}.\n"
+    drafts = [Draft("decision", quote.capitalize(), "verbatim", quote, {})]
+    result = capture(
+        store,
+        identity,
+        parse_transcript(text.encode(), f"{quote[:8]}.md"),
+        None,
+        drafts,
+        f"s-{quote[:8].replace(' ', '-')}",
+        when,
+    )
+    return str(result.checkpoint)
+
+
+def test_key_rotation_with_validity_windows(team: tuple[Clone, Clone], tmp_path: Path) -> None:
+    alice, bob = team
+    old = load_identity(bob.home)
+    new = Identity(bob.principal, Ed25519Signer.generate(), tmp_path / "unused")
+    store = Store.discover(bob.path)
+    may, july = datetime(2026, 5, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC)
+    _capture_at(store, old, "the old key signed this in may", may)
+    _capture_at(store, old, "the old key signed this in july", july)
+    _capture_at(store, new, "the new key signed this in july", july)
+    bob.ok("sync")
+    alice.ok("sync")
+    old_key, new_key = old.signer.public_key.openssh(), new.signer.public_key.openssh()
+    alice.commit_file(
+        ".gitmem/allowed_signers",
+        f'{bob.principal} namespaces="gitmem",valid-before="20260601Z" {old_key}\n'
+        f'{bob.principal} namespaces="gitmem",valid-after="20260601Z" {new_key}\n',
+    )
+    shown = items_by_quote(alice)
+    assert shown["The old key signed this in may"]["trust"] == "verbatim"  # still vouches
+    assert shown["The old key signed this in july"]["degraded_reason"].startswith("untrusted key")
+    assert shown["The new key signed this in july"]["trust"] == "verbatim"
+    problems = alice.gm("verify", "--json").json()["problems"]  # type: ignore[index]
+    (expired,) = problems
+    assert "expired (valid-before 2026-06-01)" in expired["detail"]
+
+
+def test_a_revoked_key_vouches_for_nothing(team: tuple[Clone, Clone]) -> None:
+    alice, bob = team
+    address = bob.capture("the parser ships on friday", "Parser ships Friday")
+    bob.ok("sync")
+    alice.ok("sync")
+    alice.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n")
+    assert items_by_quote(alice)["Parser ships Friday"]["trust"] == "verbatim"
+
+    bob_key = load_identity(bob.home).signer.public_key.openssh()
+    alice.commit_file(".gitmem/revoked_keys", f"# stolen laptop\n{bob_key} bob-laptop\n")
+    item = items_by_quote(alice)["Parser ships Friday"]
+    assert item["degraded_reason"].startswith("untrusted key") and item["quote"] is None
+    status: Any = alice.ok("status", "--json").json()
+    problems = [p for root in status["trust_roots"] for p in root["problems"]]
+    assert any("is revoked (HEAD:.gitmem/revoked_keys)" in p for p in problems)
+
+    # The same file revokes the key for stock ssh-keygen.
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen is not installed")
+    folder = alice.path.parent
+    receipt = folder / "receipt.sig"
+    receipt.write_bytes(
+        alice.git("cat-file", "blob", f"{MEMORY_REF}:{content_path('receipts', address)}").encode()
+    )
+    record = alice.git("cat-file", "blob", f"{MEMORY_REF}:{content_path('checkpoints', address)}")
+    args = ["ssh-keygen", "-Y", "verify", "-f", str(alice.path / ".gitmem" / "allowed_signers")]
+    args += ["-I", bob.principal, "-n", "gitmem", "-s", str(receipt)]
+    good = subprocess.run(args, input=record.encode(), capture_output=True, check=False)
+    assert good.returncode == 0, good.stderr
+    revoked = subprocess.run(
+        [*args, "-r", str(alice.path / ".gitmem" / "revoked_keys")],
+        input=record.encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert revoked.returncode != 0
+
+
+def test_a_personal_revocation_applies_to_every_root(team: tuple[Clone, Clone]) -> None:
+    alice, bob = team
+    bob.capture("the parser ships on friday", "Parser ships Friday")
+    bob.ok("sync")
+    alice.ok("sync")
+    alice.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n")
+    bob_key = load_identity(bob.home).signer.public_key.openssh()
+    (alice.home / "revoked_keys").write_text(f"{bob_key}\nnot a key line\n")
+    assert items_by_quote(alice)["Parser ships Friday"]["degraded_reason"].startswith(
+        "untrusted key"
+    )
