@@ -61,7 +61,8 @@ def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
                 f"Keep module_{n} in src/module_{n}.py",
                 "verbatim",
                 f"keep module_{n} in src/module_{n}.py for now",
-                {},
+                # A checkable claim, so the brief's world-check has work to do.
+                {"claims": [{"type": "file-exists", "path": f"src/module_{n}.py"}]},
             ),
             Draft(
                 "open_loop",

@@ -126,7 +126,7 @@ def _summary(brief: Brief) -> str:
         if brief.failed == 0
         else f"{brief.verified} receipts verified, {brief.failed} FAILED (see warnings)"
     )
-    latest = f", latest {brief.latest}" if brief.latest else ""
+    latest = f", latest {brief.latest[:19]}Z" if brief.latest else ""  # seconds suffice
     return (
         f"gitmem brief — while you were away: {len(brief.items)} item(s) from "
         f"{brief.checkpoints} checkpoint(s){latest}; {state}."
