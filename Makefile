@@ -26,6 +26,8 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_hooks.py
 	$(BIN)/python benchmarks/bench_import.py
 	$(BIN)/python benchmarks/bench_verifier.py
+	$(BIN)/python benchmarks/bench_sync.py
+	$(BIN)/python benchmarks/bench_recall.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

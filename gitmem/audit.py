@@ -113,7 +113,8 @@ RecordChecker = Callable[[StoredRecord], RecordCheck | None]
 
 
 def is_releases_ref(ref: str) -> bool:
-    """True for ``refs/gitmem/releases`` and its copies (tracking refs, restores)."""
+    """True for ``refs/gitmem/releases`` and its copies (tracking refs, restores).
+    Raises nothing."""
     return ref.rsplit("/", 1)[-1] == "releases"
 
 
@@ -123,7 +124,8 @@ def record_checker(
     release_roots: ReleaseRoots | None = None,
 ) -> RecordChecker:
     """How records of the store's ref are checked: releases against the committed
-    release trust root (namespace ``gitmem-release``), everything else as memory."""
+    release trust root (namespace ``gitmem-release``), everything else as memory.
+    Raises nothing; the checker it returns never raises on bad bytes either."""
     if is_releases_ref(store.ref):
         from gitmem.release.records import check_release
 

@@ -70,9 +70,9 @@ def backup(store: Store, dest: str) -> list[RefCopy]:
     refs = store.refs()
     if not refs:
         raise NegativeResult("nothing to back up: this clone has no refs/gitmem/* ref yet")
-    is_remote = dest in store.repo.remotes.names()
-    if not is_remote and not _URLISH.match(dest) and not Path(dest).exists():
-        done = run_git(store, "init", "--quiet", "--bare", str(Path(dest).resolve()))
+    dest = _where(store, dest)
+    if dest.startswith("/") and not Path(dest).exists():
+        done = run_git(store, "init", "--quiet", "--bare", dest)
         if done.returncode != 0:
             raise GitError(f"cannot create the replica {dest}: {last_line(done.stderr)}")
     before = _remote_tips(store, dest)
@@ -97,6 +97,13 @@ def backup(store: Store, dest: str) -> list[RefCopy]:
     return copies
 
 
+def _where(store: Store, place: str) -> str:
+    """A remote name or URL as given; a local path made absolute (git runs elsewhere)."""
+    if place in store.repo.remotes.names() or _URLISH.match(place):
+        return place
+    return str(Path(place).resolve())
+
+
 def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:
     done = run_git(store, "ls-remote", where, f"{REFS_PREFIX}*")
     tips: dict[str, GitOid] = {}
@@ -119,6 +126,7 @@ def restore(store: Store, source: str, home: Path) -> list[RefCopy]:
         NegativeResult: the replica holds no gitmem refs, or cannot be fetched.
     """
     scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
+    source = _where(store, source)
     done = run_git(
         store,
         "fetch",

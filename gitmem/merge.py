@@ -55,6 +55,7 @@ def union_tree(
 
     A conflict is a path whose entries differ (other bytes, or a file on one side and
     a folder on the other). When there are conflicts the tree returned is unusable.
+    Raises pygit2.GitError only when the object database cannot be written.
     """
     if ours is None or theirs is None:
         chosen = ours if theirs is None else theirs

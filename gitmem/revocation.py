@@ -23,12 +23,34 @@ from gitmem.errors import FormatError
 from gitmem.signers import AllowedSignersFile
 from gitmem.types import Fingerprint
 
+_SIG_BEGIN = b"-----BEGIN SSH SIGNATURE-----"
+_SIG_END = b"-----END SSH SIGNATURE-----"
+
 
 def fingerprint_of_blob(blob: bytes) -> Fingerprint:
     """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -lf`` prints it,
     for a key of any type. Raises nothing."""
     digest = base64.b64encode(hashlib.sha256(blob).digest()).rstrip(b"=")
     return Fingerprint("SHA256:" + digest.decode("ascii"))
+
+
+def receipt_key(armored: bytes) -> tuple[str, bytes]:
+    """The type and wire blob of the key inside an SSHSIG, of any key type.
+
+    Raises:
+        FormatError: not an armored SSHSIG.
+    """
+    lines = armored.strip().split(b"\n")
+    if len(lines) < 3 or lines[0] != _SIG_BEGIN or lines[-1] != _SIG_END:
+        raise FormatError("not an armored SSH signature")
+    blob = sshwire.b64decode(b"".join(lines[1:-1]), "signature body")
+    reader = sshwire.Reader(blob, "signature")
+    if reader.take(6, "magic preamble") != b"SSHSIG":
+        raise FormatError("signature does not start with the SSHSIG magic preamble")
+    reader.uint32("version")
+    key = reader.string("public key")
+    key_type = sshwire.Reader(key, "public key").text("key type")
+    return key_type, key
 
 
 def parse_key_line(text: str, what: str) -> tuple[str, bytes]:
@@ -127,8 +149,6 @@ def revoked_reason(receipt: bytes | None, revoked: Revocations) -> str | None:
     roots no longer list the key at all once it is revoked). Raises nothing."""
     if receipt is None or not revoked.keys:
         return None
-    from gitmem.release.sshkeygen import receipt_key
-
     try:
         _, blob = receipt_key(receipt)
     except FormatError:

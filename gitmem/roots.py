@@ -34,7 +34,8 @@ def _text(data: bytes) -> str:
 
 
 def load_revoked(home: Path, store: Store | None) -> Revocations:
-    """Every revoked key: the personal list and, inside a repository, the committed one."""
+    """Every revoked key: the personal list and, inside a repository, the committed one.
+    Raises nothing (unreadable lines are listed in ``problems``)."""
     lists: list[Revocations] = []
     personal = home / PERSONAL_REVOKED
     if personal.is_file():
@@ -48,7 +49,7 @@ def load_revoked(home: Path, store: Store | None) -> Revocations:
 
 def load_roots(home: Path, store: Store | None) -> tuple[AllowedSignersFile, ...]:
     """The personal trust root and, inside a repository, the committed team root,
-    without any revoked key."""
+    without any revoked key. Raises nothing."""
     roots: list[AllowedSignersFile] = []
     personal = home / ALLOWED_SIGNERS
     if personal.is_file():
@@ -74,7 +75,8 @@ class ReleaseRoots:
 
 
 def load_release_roots(home: Path, store: Store) -> ReleaseRoots:
-    """The release trust root and threshold policy as committed in HEAD."""
+    """The release trust root and threshold policy as committed in HEAD. Raises nothing:
+    a missing root trusts no key, a bad policy fails closed (``policy.problem``)."""
     revoked = load_revoked(home, store)
     raw = store.head_blob(RELEASE_SIGNERS)
     text = None if raw is None else _text(raw)

@@ -14,6 +14,7 @@ exact bytes read here.
 from __future__ import annotations
 
 import random
+import subprocess
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ REFS_PREFIX = "refs/gitmem/"
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 _EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
 _MAX_ATTEMPTS = 50
+
+
+class _Moved(Exception):
+    """The ref no longer holds the value a compare-and-swap expected."""
 
 
 def content_path(directory: str, digest: Sha256Hex) -> str:
@@ -285,25 +290,28 @@ class Store:
         except pygit2.GitError as e:
             raise GitError(f"cannot write objects: {e}") from e
         signature = git_signature(author)
-        self._ensure_reflog()
         for attempt in range(_MAX_ATTEMPTS):
-            ref = self.repo.references.get(self.ref)
-            parent = None if ref is None else self._commit(GitOid(str(ref.target)))
+            tip = self.tip()
+            parent = None if tip is None else self._commit(tip)
             tree = _add_paths(self.repo, None if parent is None else parent.tree, blobs)
             if parent is not None and tree == parent.tree.id:
                 return GitOid(str(parent.id))
-            commit = self.repo.create_commit(
-                None, signature, signature, message, tree, [] if parent is None else [parent.id]
+            commit = GitOid(
+                str(
+                    self.repo.create_commit(
+                        None,
+                        signature,
+                        signature,
+                        message,
+                        tree,
+                        [] if parent is None else [parent.id],
+                    )
+                )
             )
-            try:
-                if ref is None:
-                    self.repo.create_reference_direct(self.ref, commit, False, message=message)
-                else:
-                    ref.set_target(commit, message)
-                return GitOid(str(commit))
-            except (pygit2.AlreadyExistsError, pygit2.GitError, OSError):
-                # Lost the race, or the winner holds the ref's lock: back off, rebuild.
-                time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
+            if self.compare_and_swap(tip, commit, message):
+                return commit
+            # Lost the race, or the winner holds the ref's lock: back off, rebuild.
+            time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
         raise NegativeResult(
             f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
             f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
@@ -313,21 +321,37 @@ class Store:
         """Move the ref from *old* (None: it must not exist yet) to *new*, with a reflog
         entry. False, changing nothing, when the ref is not at *old* any more or another
         writer holds its lock. Never forced: the caller decides what *new* may be.
+
+        The check and the write happen under the ref's lock (a libgit2 transaction), so
+        two writers can never both succeed from the same *old*, creation included.
+        Raises nothing: every failure is a False.
         """
         self._ensure_reflog()
-        target = pygit2.Oid(hex=new)
+        if not hasattr(self.repo, "transaction"):
+            return self._compare_and_swap_with_git(old, new, message)
         try:
-            if old is None:
-                self.repo.create_reference_direct(self.ref, target, False, message=message)
-                return True
-            ref = self.repo.references.get(self.ref)
-            if ref is None or str(ref.target) != old:
-                return False
-            # libgit2 updates a loaded reference only if it still holds the loaded value.
-            ref.set_target(target, message)
-            return True
-        except (pygit2.AlreadyExistsError, pygit2.GitError, OSError):
+            with self.repo.transaction() as txn:
+                txn.lock_ref(self.ref)
+                current = self.repo.references.get(self.ref)
+                if (None if current is None else str(current.target)) != old:
+                    raise _Moved
+                # The reflog names git's configured identity, as any other ref update does.
+                txn.set_target(self.ref, new, message=message)
+        except (_Moved, pygit2.GitError, OSError, ValueError):
             return False
+        return True
+
+    def _compare_and_swap_with_git(self, old: GitOid | None, new: GitOid, message: str) -> bool:
+        # pygit2 before 1.19 has no transactions, and libgit2's create-if-absent checks
+        # before it locks; `git update-ref REF NEW OLD` (zeros: must not exist) is atomic.
+        expected = old or "0" * len(new)
+        command = ["git", "--git-dir", str(self.common_dir), "update-ref", "-m", message]
+        done = subprocess.run(
+            [*command, self.ref, new, expected],
+            capture_output=True,
+            check=False,
+        )
+        return done.returncode == 0
 
     def _ensure_reflog(self) -> None:
         # git and libgit2 only log refs outside refs/heads when the log file exists.

@@ -25,9 +25,11 @@ import os
 import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
+
+import pygit2
 
 from gitmem.audit import check_ref, record_checker
 from gitmem.errors import GitError, GitmemError, InputError, NegativeResult
@@ -76,7 +78,13 @@ def run_git(store: Store, *args: str, timeout: float = 600) -> subprocess.Comple
 
 
 def last_line(text: str) -> str:
+    """git's own sentence from its stderr: the first ``fatal:``/``error:`` line, else
+    the last line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        for prefix in ("fatal: ", "error: "):
+            if line.startswith(prefix):
+                return line.removeprefix(prefix)
     return lines[-1] if lines else "no message"
 
 
@@ -146,17 +154,7 @@ class RefSync:
     problem_kind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ref": self.ref,
-            "remote_tip": self.remote_tip,
-            "local_before": self.local_before,
-            "local_after": self.local_after,
-            "merge": self.merge,
-            "pushed": self.pushed,
-            "new_records": self.new_records,
-            "untrusted": self.untrusted,
-            "problem": self.problem,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "problem_kind"}
 
 
 @dataclass(frozen=True)
@@ -188,14 +186,8 @@ def check_remote(store: Store, remote: str) -> None:
     """Raises InputError unless *remote* is a configured remote with a usable name."""
     if remote not in store.repo.remotes.names():
         raise InputError(f"no remote named {remote!r} (see `git remote -v`)")
-    if not _valid_ref(tracking_prefix(remote) + "memory"):
+    if not pygit2.reference_is_valid_name(tracking_prefix(remote) + "memory"):
         raise InputError(f"remote name {remote!r} cannot name a ref namespace")
-
-
-def _valid_ref(name: str) -> bool:
-    import pygit2
-
-    return bool(pygit2.reference_is_valid_name(name))
 
 
 def setup_remote(store: Store, remote: str) -> list[str]:
@@ -376,8 +368,9 @@ def sync(
             if not wanted:
                 break
             retry = False
-            for ref, (accepted, summary) in _push(store, remote, wanted).items():
-                outcome = outcomes[ref]
+            results = _push(store, remote, wanted)
+            for ref in wanted:
+                (accepted, summary), outcome = results[ref], outcomes[ref]
                 if accepted:
                     pushed.add(ref)
                     marks.set(remote, ref, outcome.local_after)

@@ -23,15 +23,27 @@ TRANSCRIPT = parse_transcript(
 
 
 def draft(text: str, kind: str = "decision", quote: str | None = None, **extra: object) -> Draft:
-    return Draft(kind=kind, text=text, trust="verbatim" if quote else "inferred", quote=quote,
-                 extra=dict(extra))
+    return Draft(
+        kind=kind,
+        text=text,
+        trust="verbatim" if quote else "inferred",
+        quote=quote,
+        extra=dict(extra),
+    )
 
 
 def setup(repo: Path, home: Path, *drafts: Draft, session: str = "s1") -> Store:
     store = Store.discover(repo)
     identity = init_identity(home, "alice@example.com", None).identity
-    capture(store, identity, TRANSCRIPT, repo / "t.md", list(drafts), session,
-            datetime(2026, 11, 1, tzinfo=UTC))
+    capture(
+        store,
+        identity,
+        TRANSCRIPT,
+        repo / "t.md",
+        list(drafts),
+        session,
+        datetime(2026, 11, 1, tzinfo=UTC),
+    )
     return store
 
 
@@ -41,7 +53,8 @@ def brief(store: Store, home: Path) -> Brief:
 
 def test_sections_follow_external_state_claims_and_text(repo: Path, home: Path) -> None:
     store = setup(
-        repo, home,
+        repo,
+        home,
         draft("Keep the parser module", quote="keep the parser module in src/parser.py"),
         draft("Flaky test is the clock", kind="belief", external_state=False),
         draft("Staging needs an owner", kind="belief", external_state=True),
@@ -59,8 +72,9 @@ def test_sections_follow_external_state_claims_and_text(repo: Path, home: Path) 
 
 
 def test_degraded_lines_never_quote_and_never_show_a_check(repo: Path, home: Path) -> None:
-    store = setup(repo, home,
-                  draft("Keep the parser", quote="keep the parser module in src/parser.py"))
+    store = setup(
+        repo, home, draft("Keep the parser", quote="keep the parser module in src/parser.py")
+    )
     (home / "allowed_signers").write_text("")
     result = brief(store, home)
     (item,) = result.items
@@ -110,9 +124,12 @@ def test_budget_never_cuts_a_verbatim_quote_and_shortens_inferred_text(
 ) -> None:
     quote = "keep the parser module in src/parser.py"
     long_belief = "The flaky test comes from the clock " + "because of drift " * 30
-    store = setup(repo, home,
-                  draft("Keep the parser", quote=quote, importance=3),
-                  draft(long_belief.strip(), kind="belief", importance=2))
+    store = setup(
+        repo,
+        home,
+        draft("Keep the parser", quote=quote, importance=3),
+        draft(long_belief.strip(), kind="belief", importance=2),
+    )
     full = render_text(brief(store, home), budget=0)
     for budget in range(900, 1700, 37):
         text = render_text(brief(store, home), budget=budget)

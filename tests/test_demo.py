@@ -10,8 +10,10 @@ from gitmem.demo import run_demo
 from gitmem.errors import InputError
 
 
-def test_demo_shows_the_degrade_and_cleans_up() -> None:
-    before = set(Path(tempfile.gettempdir()).glob("gitmem-demo-*"))
+def test_demo_shows_the_degrade_and_cleans_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # our own temp folder
     lines: list[str] = []
     run_demo(None, lines.append)
     out = "\n".join(lines)
@@ -23,7 +25,7 @@ def test_demo_shows_the_degrade_and_cleans_up() -> None:
     if shutil.which("ssh-keygen"):
         assert 'Good "gitmem" signature for alice@example.com' in out
         assert "Signature verification failed" in out
-    assert set(Path(tempfile.gettempdir()).glob("gitmem-demo-*")) == before
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
 def test_demo_keep(tmp_path: Path) -> None:

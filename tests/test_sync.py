@@ -209,3 +209,28 @@ def test_setup_lets_plain_git_carry_memory(alice: Clone, bob: Clone) -> None:
     assert bob.records() == {a1}  # merging is sync's job, after its checks
     bob.ok("sync")
     assert bob.records() == {a1, a2}
+
+
+class _OldPygit2(pygit2.Repository):
+    """A repository as pygit2 before 1.19 offers it: no reference transactions."""
+
+    @property
+    def transaction(self) -> None:
+        raise AttributeError("transaction")
+
+
+@pytest.mark.parametrize("old_pygit2", [False, True])
+def test_compare_and_swap_never_lets_two_writers_win(repo: Path, old_pygit2: bool) -> None:
+    store = Store(_OldPygit2(str(repo)) if old_pygit2 else pygit2.Repository(str(repo)))
+    cas = store.compare_and_swap
+    one = store.at("refs/gitmem/scratch").append([Entry("a", b"1")], "one", "alice")
+    two = store.at("refs/gitmem/scratch2").append([Entry("b", b"2")], "two", "alice")
+    assert cas(None, one, "create")
+    assert not cas(None, two, "create again")  # it exists now: creation is not forced
+    assert not cas(two, one, "wrong old value")
+    assert cas(one, two, "move")
+    assert store.tip() == two
+    assert git(repo, "reflog", "show", "--format=%gs", MEMORY_REF).split("\n")[:2] == [
+        "move",
+        "create",
+    ]

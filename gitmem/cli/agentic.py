@@ -1,3 +1,50 @@
 """Commands for agents mid-session: recall, ask, and the MCP server."""
 
 from __future__ import annotations
+
+import sys
+
+import click
+
+from gitmem.cli.base import cli, home, json_option, store_of
+
+
+@cli.command()
+@click.argument("terms", nargs=-1, required=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Show at most this many items.",
+)
+@json_option
+@click.pass_context
+def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Search every item of the memory's whole history (forgotten ones never)."""
+    from gitmem.recall.render import emit_recall
+
+    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json), nl=False)
+
+
+@cli.command()
+@click.argument("question", nargs=-1, required=True)
+@json_option
+@click.pass_context
+def ask(ctx: click.Context, question: tuple[str, ...], as_json: bool) -> None:
+    """Answer QUESTION from memory and the files at HEAD, released only when
+    independent checks agree with the source (exit code per outcome: docs/ask.md)."""
+    from gitmem.ask.render import emit_ask
+
+    output, code = emit_ask(store_of(ctx), home(), " ".join(question), as_json)
+    click.echo(output, nl=False)
+    sys.exit(code)
+
+
+@cli.command()
+@click.pass_context
+def mcp(ctx: click.Context) -> None:
+    """Serve this repository's memory to agents over MCP on stdio (needs gitmem[mcp])."""
+    from gitmem.mcp_server import serve
+
+    serve(ctx.obj["repo"], home())

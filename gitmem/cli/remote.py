@@ -121,7 +121,7 @@ def snapshot_show(ctx: click.Context, hash_prefix: str, output: Path | None) -> 
     from gitmem.backup import show_snapshot
     from gitmem.home import atomic_write
 
-    digest, data = show_snapshot(store_of(ctx).at("refs/gitmem/memory"), hash_prefix)
+    digest, data = show_snapshot(store_of(ctx), hash_prefix)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

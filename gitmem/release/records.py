@@ -33,7 +33,7 @@ from gitmem.integrity import (
 )
 from gitmem.model import Event, parse_record, parse_time
 from gitmem.release import sshkeygen
-from gitmem.revocation import fingerprint_of_blob, revoked_reason
+from gitmem.revocation import fingerprint_of_blob, receipt_key, revoked_reason
 from gitmem.roots import ReleaseRoots
 from gitmem.store import StoredRecord
 from gitmem.types import GitOid, Sha256Hex, is_sha256_hex
@@ -134,7 +134,7 @@ def check_release(stored: StoredRecord, roots: ReleaseRoots) -> RecordCheck | No
         )
     if stored.receipt is not None:
         try:
-            key_type, blob = sshkeygen.receipt_key(stored.receipt)
+            key_type, blob = receipt_key(stored.receipt)
         except FormatError:
             key_type, blob = "", b""
         if key_type == sshkeygen.SK_ED25519:
@@ -208,6 +208,7 @@ def read_checked(stored: StoredRecord, check: RecordCheck | None) -> ReleaseReco
 
 
 def parse_record_or_none(data: bytes) -> Event | None:
+    """The event in *data*, or None (not an event, or unreadable). Raises nothing."""
     try:
         record = parse_record(data)
     except FormatError:

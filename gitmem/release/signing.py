@@ -17,7 +17,7 @@ from gitmem.keys import load_private_key
 from gitmem.receipts import ED25519, Signer, sign, verify
 from gitmem.release import sshkeygen
 from gitmem.release.records import NAMESPACE
-from gitmem.revocation import fingerprint_of_blob, parse_key_line
+from gitmem.revocation import fingerprint_of_blob, parse_key_line, receipt_key
 from gitmem.types import Fingerprint
 
 SIGNERS = ("file", "agent", "ssh-keygen")
@@ -40,7 +40,7 @@ class HeldKey:
         """
         armored = self._sign(message)
         try:
-            key_type, blob = sshkeygen.receipt_key(armored)
+            key_type, blob = receipt_key(armored)
             if blob != self.blob:
                 raise KeyError_(
                     f"the signature was made by {fingerprint_of_blob(blob)}, "
@@ -96,6 +96,8 @@ def held_key(kind: str, key: Path | None, environ: Mapping[str, str]) -> HeldKey
         try:
             return _from_signer(load_private_key(key), f"key file {key}")
         except KeyError_ as e:
+            if not key.is_file():
+                raise
             raise KeyError_(
                 f"{e} (a passphrase-protected or hardware key signs with --signer ssh-keygen)"
             ) from e

@@ -17,38 +17,17 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gitmem import sshwire
-from gitmem.errors import FormatError, KeyError_, TrustError
+from gitmem.errors import KeyError_, TrustError
 
 ED25519 = "ssh-ed25519"
 SK_ED25519 = "sk-ssh-ed25519@openssh.com"
 _BEGIN = b"-----BEGIN SSH SIGNATURE-----"
-_END = b"-----END SSH SIGNATURE-----"
 _TIMEOUT = 300  # a hardware key waits for a touch
 
 
 def executable() -> str | None:
     """The ssh-keygen on PATH, or None. Raises nothing."""
     return shutil.which("ssh-keygen")
-
-
-def receipt_key(armored: bytes) -> tuple[str, bytes]:
-    """The type and wire blob of the key inside an SSHSIG, of any key type.
-
-    Raises:
-        FormatError: not an armored SSHSIG.
-    """
-    lines = armored.strip().split(b"\n")
-    if len(lines) < 3 or lines[0] != _BEGIN or lines[-1] != _END:
-        raise FormatError("not an armored SSH signature")
-    blob = sshwire.b64decode(b"".join(lines[1:-1]), "signature body")
-    reader = sshwire.Reader(blob, "signature")
-    if reader.take(6, "magic preamble") != b"SSHSIG":
-        raise FormatError("signature does not start with the SSHSIG magic preamble")
-    reader.uint32("version")
-    key = reader.string("public key")
-    key_type = sshwire.Reader(key, "public key").text("key type")
-    return key_type, key
 
 
 def _run(

@@ -2,7 +2,8 @@
 
 The first path segment picks the answer: ``{url}/ok/v1`` is a base URL whose
 ``/chat/completions`` answers well, ``{url}/error-500/v1`` one that fails, and so on
-(see :data:`SCENARIOS`). Every request is recorded.
+(see :data:`SCENARIOS`). ``{url}/ask-PLAN/v1`` answers each ``gitmem ask`` prompt as
+plan PLAN of :mod:`fakes.ask_plans` says. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from .ask_plans import PLANS, reply
 
 GOOD_ITEMS: dict[str, Any] = {
     "items": [
@@ -121,7 +124,11 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            status, answer = SCENARIOS[scenario]
+            if scenario.startswith("ask-") and scenario[4:] in PLANS:
+                prompt = json.loads(body)["messages"][-1]["content"]
+                status, answer = 200, envelope(reply(scenario[4:], prompt))
+            else:
+                status, answer = SCENARIOS[scenario]
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(answer)))
