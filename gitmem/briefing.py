@@ -14,7 +14,7 @@ from gitmem.brief import Brief, WorldProbe, WorldView, build_brief
 from gitmem.ledger import Ledger
 from gitmem.lifecycle import ItemState
 from gitmem.render import DEFAULT_BUDGET, render_json, render_markdown, render_text
-from gitmem.roots import load_roots
+from gitmem.roots import load_revoked, load_roots
 from gitmem.state import load
 from gitmem.store import Store
 
@@ -24,7 +24,7 @@ WORLD_BUDGET_SECONDS = 0.5
 def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     """Verify every record in full (no cache), replay, and probe the world."""
     roots = load_roots(home, store)
-    loaded = load(store, roots)
+    loaded = load(store, roots, revoked=load_revoked(home, store))
     probe = world_probe(store) if world_check else None
     return build_brief(loaded, roots, probe)
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gitmem.canonical import sha256_hex
-from gitmem.integrity import RecordCheck, check_record
+from gitmem.integrity import UNTRUSTED_KEY, RecordCheck, check_record
 from gitmem.lifecycle import MemoryState, Replayable, replay
 from gitmem.model import parse_record
+from gitmem.revocation import Revocations, revoked_reason
 from gitmem.signers import AllowedSignersFile
 from gitmem.store import Store, StoreContents, StoredRecord
 from gitmem.types import Sha256Hex
@@ -48,8 +49,15 @@ def roots_digest(roots: Sequence[AllowedSignersFile]) -> str:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-def load(store: Store, roots: Sequence[AllowedSignersFile], use_cache: bool = False) -> Loaded:
-    """Every record checked (in full, or through the cache), the good ones replayed."""
+def load(
+    store: Store,
+    roots: Sequence[AllowedSignersFile],
+    use_cache: bool = False,
+    revoked: Revocations | None = None,
+) -> Loaded:
+    """Every record checked (in full, or through the cache), the good ones replayed.
+
+    With *revoked*, a record that fails on trust because its key was revoked says so."""
     contents = store.read()
     cache = _Cache(store.local_dir, roots) if use_cache else None
     checks: dict[Sha256Hex, RecordCheck] = {}
@@ -57,6 +65,10 @@ def load(store: Store, roots: Sequence[AllowedSignersFile], use_cache: bool = Fa
         check = cache.check(stored) if cache is not None else None
         if check is None:
             check = check_record(stored.address, stored.data, stored.receipt, roots)
+            if check.problem == UNTRUSTED_KEY and revoked is not None:
+                why = revoked_reason(stored.receipt, revoked)
+                if why is not None:
+                    check = replace(check, detail=why)
             if cache is not None and check.ok and stored.receipt is not None:
                 cache.remember(stored)
         checks[stored.address] = check

@@ -413,3 +413,14 @@ def test_bare_command_prints_help() -> None:
     for args in ((), ("keys",)):
         result = run(*args)
         assert result.exit_code == 0 and "Usage:" in result.stdout and result.stderr == ""
+
+
+def test_a_revoked_key_degrades_and_the_brief_says_revoked(
+    initialised: Path, gm: GM, home: Path
+) -> None:
+    capture_sample(gm)
+    (pub,) = (home / "keys").glob("*.pub")
+    (home / "revoked_keys").write_text(" ".join(pub.read_text().split()[:2]) + "\n")
+    items = brief_items(gm)
+    assert "is revoked" in items["PR #60 awaiting review"]["degraded_reason"]
+    assert gm("verify").exit_code == 3
