@@ -7,12 +7,10 @@ shows them.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +19,7 @@ import pygit2
 from gitmem.capturelog import CaptureLog
 from gitmem.errors import GitmemError
 from gitmem.events import REWRITE, write_event
+from gitmem.locks import locked
 from gitmem.pipeline import Context, capture_transcript
 from gitmem.sessions import Cursors, find_agent_transcripts
 from gitmem.store import Store
@@ -28,18 +27,6 @@ from gitmem.transcripts import load_transcript, parse_transcript
 
 LOCK_FILE = "hook.lock"
 MAX_TRANSCRIPTS = 3
-
-
-@contextmanager
-def _locked(local_dir: Path) -> Iterator[None]:
-    """One capture hook at a time per repository (two quick commits must not race)."""
-    local_dir.mkdir(parents=True, exist_ok=True)
-    with open(local_dir / LOCK_FILE, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def run_safely(repo: str, source: str, func: object, *args: object) -> int:
@@ -89,7 +76,7 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
     """Capture the agent transcripts of this working tree since the last capture, or the
     commit message when there is none, into checkpoints that record *sha*."""
     env = os.environ if environ is None else environ
-    with _locked(store.local_dir):
+    with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
         source = f"post-commit {sha[:12]}"
         configured = ctx.settings.text("transcript")
@@ -118,7 +105,7 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
     """An agent session ended (or stopped): capture it from where the last capture stopped."""
-    with _locked(store.local_dir):
+    with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
         cursors = Cursors(store.local_dir)
         capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)

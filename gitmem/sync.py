@@ -19,12 +19,10 @@ time (``.git/gitmem/sync.lock``); captures may run meanwhile.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import subprocess
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ from gitmem.audit import check_ref, record_checker
 from gitmem.errors import GitError, GitmemError, InputError, NegativeResult
 from gitmem.home import atomic_write
 from gitmem.integrity import UNTRUSTED_KEY
+from gitmem.locks import locked
 from gitmem.merge import added_paths, merge_into
 from gitmem.roots import ReleaseRoots, load_release_roots, load_roots
 from gitmem.signers import AllowedSignersFile
@@ -90,18 +89,6 @@ def last_line(text: str) -> str:
 
 def tracking_prefix(remote: str) -> str:
     return f"{TRACKING_PREFIX}{remote}/"
-
-
-@contextmanager
-def locked(local_dir: Path, name: str = LOCK_FILE) -> Iterator[None]:
-    """Hold an exclusive lock on ``.git/gitmem/<name>`` for the duration."""
-    local_dir.mkdir(parents=True, exist_ok=True)
-    with open(local_dir / name, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class Watermarks:
@@ -347,7 +334,7 @@ def sync(
         GitError: git could not run.
     """
     check_remote(store, remote)
-    with locked(store.local_dir):
+    with locked(store.local_dir, LOCK_FILE):
         marks = Watermarks(store.local_dir)
         roots = (load_roots(home, store), load_release_roots(home, store))
         outcomes: dict[str, RefSync] = {}

@@ -21,13 +21,12 @@ ask's outcome is then ``unsupported_output``, never a guess.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.canonical import StrictJSONError, strict_decoder
-from gitmem.extract import MAX_OUTPUT_BYTES, OutputRejected
+from gitmem.extract import OutputRejected
+from gitmem.extract.schema import decode_object
 
 MAX_ANSWER_CHARS = 300
 MAX_QUOTE_CHARS = 1500
@@ -81,34 +80,7 @@ def parse_support(raw: bytes) -> SupportReply:
 
 
 def _object(raw: bytes) -> dict[str, Any]:
-    # Each check names the rule broken, so the one-line reason says what the model did.
-    if len(raw) > MAX_OUTPUT_BYTES:
-        raise OutputRejected(f"the reply is larger than {MAX_OUTPUT_BYTES} bytes", raw)
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raise OutputRejected("the reply starts with a byte order mark", raw)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise OutputRejected(f"the reply is not UTF-8 (byte {e.start})", raw) from e
-    body = text.strip(_JSON_WHITESPACE)
-    if not body:
-        raise OutputRejected("the reply is empty", raw)
-    if body.startswith("```"):
-        raise OutputRejected("the reply is wrapped in a markdown code fence", raw)
-    if not body.startswith("{"):
-        raise OutputRejected("the reply must start with '{' (it starts with text)", raw)
-    try:
-        value, end = strict_decoder().raw_decode(body)
-    except StrictJSONError as e:
-        raise OutputRejected(f"the reply {e}", raw) from e
-    except json.JSONDecodeError as e:
-        if e.pos >= len(body) or e.msg.startswith("Unterminated string"):
-            raise OutputRejected("the reply is cut off before the JSON object ends", raw) from e
-        raise OutputRejected(f"the reply is not valid JSON: {e.msg} at char {e.pos}", raw) from e
-    except (ValueError, RecursionError) as e:
-        raise OutputRejected("the reply holds a number too large or nesting too deep", raw) from e
-    if end != len(body):
-        raise OutputRejected("the reply has more text after the JSON object", raw)
+    value = decode_object(raw, "reply")
     if not isinstance(value, dict):
         raise OutputRejected("the reply must be a JSON object", raw)
     return value

@@ -81,7 +81,7 @@ def parse_output(raw: bytes) -> list[Draft]:
         OutputRejected: (an :class:`~gitmem.extract.ExtractError`) the answer is not
             exactly one JSON object in the items schema; ``raw`` is attached.
     """
-    value = _decode(raw)
+    value = decode_object(raw)
     if not isinstance(value, dict):
         raise OutputRejected("the output must be a JSON object", raw)
     keys = sorted(value)
@@ -96,38 +96,47 @@ def parse_output(raw: bytes) -> list[Draft]:
     return [_item(entry, n, raw) for n, entry in enumerate(items, start=1)]
 
 
-def _decode(raw: bytes) -> Any:
+def decode_object(raw: bytes, noun: str = "output") -> Any:
+    """Decode a model reply that must be exactly one JSON object, strictly.
+
+    Shared by every model reply gitmem reads (extraction here, the ask solver and
+    support calls). *noun* names the thing in messages ("the output …", "the reply …").
+
+    Raises:
+        OutputRejected: the bytes are anything else, with the one rule they broke.
+    """
     # Each check names what is wrong, so the one-line error tells the user which
     # rule the model broke (fence, prose, truncation) rather than a parser position.
+    the = f"the {noun}"
     if len(raw) > MAX_OUTPUT_BYTES:
-        raise OutputRejected(f"the output is larger than {MAX_OUTPUT_BYTES} bytes", raw)
+        raise OutputRejected(f"{the} is larger than {MAX_OUTPUT_BYTES} bytes", raw)
     if raw.startswith(b"\xef\xbb\xbf"):
-        raise OutputRejected("the output starts with a byte order mark", raw)
+        raise OutputRejected(f"{the} starts with a byte order mark", raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise OutputRejected(f"the output is not UTF-8 (byte {e.start})", raw) from e
+        raise OutputRejected(f"{the} is not UTF-8 (byte {e.start})", raw) from e
     body = text.strip(_JSON_WHITESPACE)
     if not body:
-        raise OutputRejected("the output is empty", raw)
+        raise OutputRejected(f"{the} is empty", raw)
     if body.startswith("```"):
-        raise OutputRejected("the output is wrapped in a markdown code fence", raw)
+        raise OutputRejected(f"{the} is wrapped in a markdown code fence", raw)
     if not body.startswith("{"):
-        raise OutputRejected("the output must start with '{' (it starts with text)", raw)
+        raise OutputRejected(f"{the} must start with '{{' (it starts with text)", raw)
     try:
         value, end = strict_decoder().raw_decode(body)
     except StrictJSONError as e:
-        raise OutputRejected(f"the output {e}", raw) from e
+        raise OutputRejected(f"{the} {e}", raw) from e
     except json.JSONDecodeError as e:
         if e.pos >= len(body) or e.msg.startswith("Unterminated string"):
-            raise OutputRejected("the output is cut off before the JSON object ends", raw) from e
-        raise OutputRejected(f"the output is not valid JSON: {e.msg} at char {e.pos}", raw) from e
+            raise OutputRejected(f"{the} is cut off before the JSON object ends", raw) from e
+        raise OutputRejected(f"{the} is not valid JSON: {e.msg} at char {e.pos}", raw) from e
     except ValueError as e:  # an integer past Python's digit limit
-        raise OutputRejected("the output holds a number too large to read", raw) from e
+        raise OutputRejected(f"{the} holds a number too large to read", raw) from e
     except RecursionError as e:
-        raise OutputRejected("the output nests too deeply", raw) from e
+        raise OutputRejected(f"{the} nests too deeply", raw) from e
     if end != len(body):
-        raise OutputRejected("the output has more text after the JSON object", raw)
+        raise OutputRejected(f"{the} has more text after the JSON object", raw)
     return value
 
 
