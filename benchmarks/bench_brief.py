@@ -24,16 +24,15 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.briefing import make_brief
-from gitmem.capture import prepare, write_checkpoint
-from gitmem.integrity import NAMESPACE
-from gitmem.items import Draft
-from gitmem.keys import init_identity
-from gitmem.lifecycle import replay
-from gitmem.receipts import sign, verify
-from gitmem.render import render_text
-from gitmem.store import Store
-from gitmem.transcripts import parse_transcript
+from gitmem.brief.emit import make_brief
+from gitmem.brief.render import render_text
+from gitmem.capture.checkpoint import prepare, write_checkpoint
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.receipts import sign, verify
+from gitmem.core.records import NAMESPACE, Draft
+from gitmem.lifecycle.replay import replay
+from gitmem.store.keys import init_identity
+from gitmem.store.repo import Store
 
 
 def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
@@ -119,7 +118,7 @@ def time_in_process(repo_dir: Path, home: Path, runs: int) -> tuple[list[float],
 
 
 def verifications_per_second(seconds: float = 1.0) -> float:
-    from gitmem.receipts import Ed25519Signer
+    from gitmem.core.receipts import Ed25519Signer
 
     signer = Ed25519Signer(bytes(32))
     message = b"x" * 2048  # about the size of a checkpoint record

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from gitmem.hooks import install
-from gitmem.keys import init_identity
+from gitmem.hooks.install import install
+from gitmem.store.keys import init_identity
 
 
 def git(repo: Path, *args: str) -> str:

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gitmem.keys import init_identity
+from gitmem.store.keys import init_identity
 
 
 def session_file(path: Path, n: int) -> None:

@@ -32,15 +32,15 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.capture import prepare, write_checkpoint
-from gitmem.items import Draft
-from gitmem.keys import Identity, init_identity
-from gitmem.lifecycle import MemoryState, replay
-from gitmem.recall import recall
-from gitmem.recall.index import INDEX_FILE
-from gitmem.state import CACHE_FILE
-from gitmem.store import Store
-from gitmem.transcripts import parse_transcript
+from gitmem.agents.recall import recall
+from gitmem.agents.recall.index import INDEX_FILE
+from gitmem.capture.checkpoint import prepare, write_checkpoint
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.records import Draft
+from gitmem.lifecycle.memory import CACHE_FILE
+from gitmem.lifecycle.replay import MemoryState, replay
+from gitmem.store.keys import Identity, init_identity
+from gitmem.store.repo import Store
 
 _WORD_TEXT = """
     parser cache index branch deploy review timeout retry socket schema quote receipt

@@ -29,11 +29,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from gitmem.capture import capture
-from gitmem.items import Draft
-from gitmem.keys import init_identity, load_identity
-from gitmem.store import Store
-from gitmem.transcripts import parse_transcript
+from gitmem.capture.checkpoint import capture
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.records import Draft
+from gitmem.store.keys import init_identity, load_identity
+from gitmem.store.repo import Store
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "bench",

@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from gitmem.verifier import check_quote, check_quotes, fold, strip_gitmem_context
+from gitmem.core.quotes import check_quote, check_quotes, fold, strip_gitmem_context
 
 LINE = "- “Quoted” **bold** `code` snake_case_name _emph_ ~~old~~ — port 137, café.\n"
 TEXT = LINE * (1_000_000 // len(LINE))

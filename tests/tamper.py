@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pygit2
 
-from gitmem import canonical
-from gitmem.demo import tamper_checkpoint
-from gitmem.receipts import Ed25519Signer, sign
-from gitmem.store import Entry, Store, content_path
-from gitmem.types import Sha256Hex
+from gitmem.core import canonical
+from gitmem.core.receipts import Ed25519Signer, sign
+from gitmem.core.types import Sha256Hex
+from gitmem.setup.demo import tamper_checkpoint
+from gitmem.store.repo import Entry, Store, content_path
 
 __all__ = ["edit_record", "remove_path", "resign_with_untrusted_key"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from gitmem.agents import AGENTS, HOOK_TIMEOUT, agent_status, install_agent, uninstall_agent
-from gitmem.errors import InputError
+from gitmem.agents.hosts import AGENTS, HOOK_TIMEOUT, agent_status, install_agent, uninstall_agent
+from gitmem.core.errors import InputError
 
 DATA = Path(__file__).parent / "data" / "agents"
 COMMAND = [sys.executable, "-m", "gitmem"]

@@ -16,16 +16,16 @@ from conftest import git
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
 
-from gitmem.ask import EXIT_CODES, OUTCOMES
-from gitmem.ask.gates import agree, anchored, locate_quote, quote_problem
-from gitmem.ask.prompts import support_prompt
-from gitmem.ask.retrieve import question_terms, retrieve, term_matches
-from gitmem.ask.schema import parse_solver, parse_support
-from gitmem.ask.sources import Document, file_change
-from gitmem.extract import OutputRejected
-from gitmem.model import parse_record
-from gitmem.store import Store, content_path
-from gitmem.types import Sha256Hex
+from gitmem.agents.ask import EXIT_CODES, OUTCOMES
+from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem
+from gitmem.agents.ask.prompts import support_prompt
+from gitmem.agents.ask.retrieve import question_terms, retrieve, term_matches
+from gitmem.agents.ask.schema import parse_solver, parse_support
+from gitmem.agents.ask.sources import Document, file_change
+from gitmem.capture.extract import OutputRejected
+from gitmem.core.records import parse_record
+from gitmem.core.types import Sha256Hex
+from gitmem.store.repo import Store, content_path
 
 FAKES = Path(__file__).parent / "fakes"
 QUESTION = "What is the timeout in seconds?"

@@ -6,16 +6,15 @@ from pathlib import Path
 
 import tamper
 
-from gitmem.audit import verify_store
-from gitmem.brief import NO_VERIFIED_QUOTE
-from gitmem.briefing import make_brief
-from gitmem.canonical import sha256_hex
-from gitmem.integrity import NAMESPACE
-from gitmem.keys import Identity, init_identity
-from gitmem.model import Checkpoint, Item, Source
-from gitmem.receipts import sign
-from gitmem.roots import load_roots
-from gitmem.store import Entry, Store, content_path
+from gitmem.brief.emit import make_brief
+from gitmem.brief.select import NO_VERIFIED_QUOTE
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.receipts import sign
+from gitmem.core.records import NAMESPACE, Checkpoint, Item, Source
+from gitmem.store.keys import Identity, init_identity
+from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.verify import verify_store
+from gitmem.team.checkers import load_checkers
 
 SNAPSHOT = b"We agreed to ship the parser on friday after review.\n"
 
@@ -66,14 +65,14 @@ def setup(repo: Path, home: Path) -> tuple[Store, Identity]:
 def test_a_clean_store_has_no_problems(repo: Path, home: Path) -> None:
     store, identity = setup(repo, home)
     write_signed(store, identity, item("ship the parser on friday", True))
-    report = verify_store(store, load_roots(home, store))
+    report = verify_store(store, load_checkers(home, store).for_ref)
     assert report.ok and report.records == 1 and report.snapshots == 1
 
 
 def test_a_signed_quote_missing_from_its_snapshot_is_reported(repo: Path, home: Path) -> None:
     store, identity = setup(repo, home)
     write_signed(store, identity, item("ship the parser on monday", True))
-    report = verify_store(store, load_roots(home, store))
+    report = verify_store(store, load_checkers(home, store).for_ref)
     assert [p.problem for p in report.problems] == ["quote not in snapshot"]
 
 
@@ -88,7 +87,7 @@ def test_edited_or_missing_snapshots_are_reported(repo: Path, home: Path) -> Non
     store, identity = setup(repo, home)
     write_signed(store, identity, item("ship the parser on friday", True))
     tamper.remove_path(store, content_path("snapshots", sha256_hex(SNAPSHOT)))
-    problems = {p.problem for p in verify_store(store, load_roots(home, store)).problems}
+    problems = {p.problem for p in verify_store(store, load_checkers(home, store).for_ref).problems}
     assert problems == {"snapshot missing", "history removed"}
 
 
@@ -98,5 +97,5 @@ def test_a_snapshot_edited_in_place_is_reported(repo: Path, home: Path) -> None:
     path = content_path("snapshots", sha256_hex(SNAPSHOT))
     tamper.remove_path(store, path)
     store.append([Entry(path, SNAPSHOT.replace(b"friday", b"monday"))], "m", "mallory")
-    problems = {p.problem for p in verify_store(store, load_roots(home, store)).problems}
+    problems = {p.problem for p in verify_store(store, load_checkers(home, store).for_ref).problems}
     assert {"snapshot edited", "quote not in snapshot"} <= problems

@@ -11,7 +11,7 @@ import tamper
 from clones import Clone, make_clone, make_remote
 from conftest import git
 
-from gitmem.store import MEMORY_REF, Store
+from gitmem.store.repo import MEMORY_REF, Store
 
 
 @pytest.fixture

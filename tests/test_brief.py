@@ -5,15 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gitmem.brief import Brief
-from gitmem.briefing import make_brief
-from gitmem.budget import SHORTENED
-from gitmem.capture import capture
-from gitmem.items import Draft
-from gitmem.keys import init_identity
-from gitmem.render import item_lines, render_text
-from gitmem.store import Entry, Store
-from gitmem.transcripts import parse_transcript
+from gitmem.brief.budget import SHORTENED
+from gitmem.brief.emit import make_brief
+from gitmem.brief.render import item_lines, render_text
+from gitmem.brief.select import Brief
+from gitmem.capture.checkpoint import capture
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.records import Draft
+from gitmem.store.keys import init_identity
+from gitmem.store.repo import Entry, Store
 
 TRANSCRIPT = parse_transcript(
     b"We decided to keep the parser module in src/parser.py for now.\n"

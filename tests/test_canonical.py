@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem import canonical
-from gitmem.errors import FormatError, InputError
+from gitmem.core import canonical
+from gitmem.core.errors import FormatError, InputError
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 json_values = st.recursive(

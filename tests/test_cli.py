@@ -16,7 +16,7 @@ import tamper
 from conftest import Result, git, run
 
 from gitmem.cli import cli
-from gitmem.store import Store, content_path
+from gitmem.store.repo import Store, content_path
 
 DATA = Path(__file__).parent / "data"
 TRANSCRIPT = str(DATA / "session.md")

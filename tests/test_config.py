@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.config import load_settings, parse_value
-from gitmem.errors import InputError
+from gitmem.core.errors import InputError
+from gitmem.store.config import load_settings, parse_value
 
 
 def write(path: Path, data: dict[str, object]) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.demo import run_demo
-from gitmem.errors import InputError
+from gitmem.core.errors import InputError
+from gitmem.setup.demo import run_demo
 
 
 def test_demo_shows_the_degrade_and_cleans_up(

@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
 
-from gitmem.errors import GitmemError, InputError
-from gitmem.extract import (
+from gitmem.capture.extract import (
     EXTRACTORS,
     BackendFailed,
     ExtractError,
@@ -30,10 +29,11 @@ from gitmem.extract import (
     OutputRejected,
     backend_for,
 )
-from gitmem.extract.prompt import SYSTEM_PROMPT, build_prompt
-from gitmem.extract.schema import parse_output
-from gitmem.items import Draft
-from gitmem.transcripts import Message
+from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
+from gitmem.capture.extract.schema import parse_output
+from gitmem.core.errors import GitmemError, InputError
+from gitmem.core.records import Draft
+from gitmem.core.transcript import Message
 
 FAKES = Path(__file__).parent / "fakes"
 PYTHON = Path(sys.executable).name

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.errors import GitmemError
-from gitmem.governance import (
+from gitmem.core.errors import GitmemError
+from gitmem.lifecycle.governance import (
     DEFAULT_POLICY,
     NON_QUALIFYING_ROOT_TYPES,
     POLICY_PATH,
@@ -782,19 +782,23 @@ PURE_IMPORTS = {
     "typing",
     "unicodedata",
     "urllib.parse",
-    "gitmem.errors",
+    "gitmem.core.errors",
 }
 
 
 @pytest.mark.parametrize(
-    "path", sorted((Path(__file__).parent.parent / "gitmem" / "governance").glob("*.py")), ids=str
+    "path",
+    sorted((Path(__file__).parent.parent / "gitmem" / "lifecycle" / "governance").glob("*.py")),
+    ids=str,
 )
 def test_governance_is_pure(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            assert module in PURE_IMPORTS or module.startswith("gitmem.governance"), module
+            assert module in PURE_IMPORTS or module.startswith("gitmem.lifecycle.governance"), (
+                module
+            )
         elif isinstance(node, ast.Import):
             assert all(alias.name in PURE_IMPORTS for alias in node.names)
         elif isinstance(node, ast.Attribute):

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.extract.heuristic import MAX_QUOTE_CHARS, MAX_TEXT_CHARS, extract
-from gitmem.items import Draft, parse_items
-from gitmem.model import KINDS
-from gitmem.transcripts import Message
-from gitmem.verifier import check_quote
+from gitmem.capture.extract.heuristic import MAX_QUOTE_CHARS, MAX_TEXT_CHARS, extract
+from gitmem.capture.items import parse_items
+from gitmem.core.quotes import check_quote
+from gitmem.core.records import KINDS, Draft
+from gitmem.core.transcript import Message
 
 DATA = Path(__file__).parent / "data" / "heuristic"
 FIXTURES = sorted(p for p in DATA.iterdir() if p.suffix in (".md", ".txt"))

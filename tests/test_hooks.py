@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from conftest import GIT_ENV
 
-from gitmem import hooks
-from gitmem.errors import GitError, InputError
-from gitmem.hooks import FOREIGN_SUFFIX, HOOK_NAMES, MARKER
+from gitmem.core.errors import GitError, InputError
+from gitmem.hooks import install as hooks
+from gitmem.hooks.install import FOREIGN_SUFFIX, HOOK_NAMES, MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -491,7 +491,7 @@ def test_shims_parse(name: str, shell: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", HOOK_NAMES)
 def test_the_repository_hooks_folder_holds_the_packaged_templates(name: str) -> None:
-    packaged = ROOT / "gitmem" / "hook_templates" / name
+    packaged = ROOT / "gitmem" / "hooks" / "templates" / name
     assert (ROOT / "hooks" / name).read_bytes() == packaged.read_bytes()
     assert packaged.read_text().splitlines()[1] == MARKER
 
@@ -501,7 +501,7 @@ def test_leave_caller_drops_inherited_descriptors_and_the_session() -> None:
     read_end, write_end = os.pipe()
     child = (
         "import os\n"
-        "from gitmem.hooks import leave_caller\n"
+        "from gitmem.hooks.install import leave_caller\n"
         "def is_open(fd):\n"
         "    try:\n"
         "        os.fstat(fd)\n"

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.canonical import sha256_hex
-from gitmem.integrity import (
+from gitmem.core.allowed_signers import allowed_signers_line, parse_allowed_signers
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.integrity import (
     RECEIPT_INVALID,
     RECEIPT_MISSING,
     RECORD_EDITED,
@@ -18,9 +19,8 @@ from gitmem.integrity import (
     WRITER_MISMATCH,
     check_record,
 )
-from gitmem.model import Checkpoint, Item, format_time
-from gitmem.receipts import Ed25519Signer, sign
-from gitmem.signers import allowed_signers_line, parse_allowed_signers
+from gitmem.core.receipts import Ed25519Signer, sign
+from gitmem.core.records import Checkpoint, Item, format_time
 
 ALICE = Ed25519Signer(bytes(range(32)))
 MALLORY = Ed25519Signer(bytes(range(1, 33)))
@@ -84,7 +84,7 @@ def test_flipping_any_byte_of_the_receipt_fails(data: st.DataObject) -> None:
     check = check_record(sha256_hex(DATA), DATA, bytes(flipped), ROOTS)
     if check.ok:
         # Only a change base64 decoding ignores may pass: the decoded receipt is identical.
-        from gitmem.receipts import parse_signature
+        from gitmem.core.receipts import parse_signature
 
         assert parse_signature(bytes(flipped)) == parse_signature(RECEIPT)
     else:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.errors import InputError, KeyError_
-from gitmem.home import gitmem_home
-from gitmem.keys import init_identity, load_identity, load_private_key
+from gitmem.core.errors import InputError, KeyError_
+from gitmem.store.home import gitmem_home
+from gitmem.store.keys import init_identity, load_identity, load_private_key
 
 needs_ssh_keygen = pytest.mark.skipif(
     shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed here"

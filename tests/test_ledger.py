@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.ledger import ECHO_OPEN, Ledger, tag_echoes
-from gitmem.transcripts import Message
-from gitmem.verifier import check_quote
+from gitmem.capture.echoes import tag_echoes
+from gitmem.core.quotes import ECHO_OPEN, check_quote
+from gitmem.core.transcript import Message
+from gitmem.store.ledger import Ledger
 
 QUOTE = "We drop the regex fallback; the state machine is the only tokenizer."
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import Result, git
 
-from gitmem.store import Store, content_path
+from gitmem.store.repo import Store, content_path
 
 GM = Callable[..., Result]
 DECISION = "Keep the parser module in src/parser.py"

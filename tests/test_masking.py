@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem import masking
-from gitmem.masking import MASK_PREFIX, Finding, Masked, contains_mask, kinds, mask
+from gitmem.capture import masking
+from gitmem.capture.masking import MASK_PREFIX, Finding, Masked, contains_mask, kinds, mask
 
 DATA = Path(__file__).parent / "data" / "secrets"
 SECRETS: list[dict[str, str]] = json.loads((DATA / "secrets.json").read_text(encoding="utf-8"))

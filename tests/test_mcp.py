@@ -14,10 +14,10 @@ import pytest
 from conftest import git, run
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from gitmem.ledger import Ledger
-from gitmem.sessions import claude_slug
-from gitmem.store import Store
-from gitmem.verifier import fold
+from gitmem.capture.sessions import claude_slug
+from gitmem.core.quotes import fold
+from gitmem.store.ledger import Ledger
+from gitmem.store.repo import Store
 
 SESSION = "5b2f0c1e-claude-session"
 SAID = "Let's keep the fetch timeout at 37 seconds, agreed."
@@ -213,7 +213,7 @@ def test_edge_cases_through_the_in_process_client(
 ) -> None:
     from mcp import Client
 
-    from gitmem.mcp_server import build_server
+    from gitmem.agents.mcp import build_server
 
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)  # no current session to find
     said = tmp_path / "said.md"

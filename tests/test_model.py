@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.errors import FormatError
-from gitmem.model import Checkpoint, Event, Item, Source, item_id, parse_record
+from gitmem.core.errors import FormatError
+from gitmem.core.records import Checkpoint, Event, Item, Source, item_id, parse_record
 
 
 def checkpoint(**extra: object) -> Checkpoint:
@@ -76,7 +76,7 @@ def test_unknown_trust_class_reads_as_untagged_never_verbatim() -> None:
 def test_malformed_records_are_refused(field: str, value: object) -> None:
     data = checkpoint().to_dict()
     data[field] = value
-    from gitmem import canonical
+    from gitmem.core import canonical
 
     with pytest.raises(FormatError):
         parse_record(canonical.encode(data))

@@ -12,7 +12,7 @@ import pytest
 from conftest import Result
 from fakes.openai_server import FakeOpenAI
 
-from gitmem.store import Store
+from gitmem.store.repo import Store
 
 DATA = Path(__file__).parent / "data"
 FAKES = Path(__file__).parent / "fakes"

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from gitmem.events import write_event
-from gitmem.keys import load_identity
-from gitmem.ledger import Ledger
-from gitmem.model import EVENT_STATUS
-from gitmem.recall import fts_query, recall
-from gitmem.recall.index import INDEX_FILE, index_key
-from gitmem.roots import load_roots
-from gitmem.store import Store
-from gitmem.verifier import fold
+from gitmem.agents.recall import fts_query, recall
+from gitmem.agents.recall.index import INDEX_FILE, index_key
+from gitmem.core.quotes import fold
+from gitmem.core.records import EVENT_STATUS
+from gitmem.store.keys import load_identity
+from gitmem.store.ledger import Ledger
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+from gitmem.store.seal import write_event
 
 TRANSCRIPT = """\
 We agreed: the cache lives in .git/gitmem/ and is never pushed.
@@ -139,7 +139,7 @@ def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path
     path = store.local_dir / INDEX_FILE
     with sqlite3.connect(path) as db:
         (key,) = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
-    assert key == index_key(store.tip(), load_roots(home, store))
+    assert key == index_key(store.tip(), load_trust_roots(home, store))
     capture(gm, initialised, [{"kind": "belief", "text": "The cache survives a restart"}], "s2.md")
     moved = recall(store, home, ["cache"])
     assert moved.index.rebuilt and moved.index.tip == store.tip() and moved.total == 2

@@ -1,4 +1,4 @@
-"""Tests for gitmem.receipts: SSHSIG receipts and allowed_signers trust roots.
+"""Tests for gitmem.core.receipts: SSHSIG receipts and allowed_signers trust roots.
 
 Fast in-process tests, plus interop tests against the real OpenSSH ``ssh-keygen`` that
 are skipped (with the reason) only where it is not installed.
@@ -23,9 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.errors import FormatError, KeyError_, TrustError
-from gitmem.receipts import Ed25519Signer, PublicKey, Signature, parse_signature, sign, verify
-from gitmem.signers import (
+from gitmem.core.allowed_signers import (
     AllowedSigner,
     AllowedSignersFile,
     allowed_signers_line,
@@ -33,6 +31,8 @@ from gitmem.signers import (
     find_principals,
     parse_allowed_signers,
 )
+from gitmem.core.errors import FormatError, KeyError_, TrustError
+from gitmem.core.receipts import Ed25519Signer, PublicKey, Signature, parse_signature, sign, verify
 
 ALICE = Ed25519Signer(bytes(range(32)))
 BOB = Ed25519Signer(bytes(range(32, 64)))

@@ -22,14 +22,13 @@ import pytest
 from conftest import Result, git
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
-from gitmem import sshwire
-from gitmem.keys import write_private_key
-from gitmem.model import Event, format_time
-from gitmem.receipts import Ed25519Signer, sign
-from gitmem.release.decide import Seen, decide
-from gitmem.release.records import APPROVAL, Release, ReleaseRecord
-from gitmem.revocation import fingerprint_of_blob
-from gitmem.store import RELEASES_REF, Entry, Store, content_path
+from gitmem.core import sshwire
+from gitmem.core.receipts import Ed25519Signer, fingerprint_of_blob, sign
+from gitmem.core.records import Event, format_time
+from gitmem.store.keys import write_private_key
+from gitmem.store.repo import RELEASES_REF, Entry, Store, content_path
+from gitmem.team.release.decide import Seen, decide
+from gitmem.team.release.records import APPROVAL, Release, ReleaseRecord
 
 GM = Callable[..., Result]
 NS = "gitmem-release"

@@ -10,8 +10,8 @@ import pygit2
 import pytest
 from conftest import git
 
-from gitmem.canonical import sha256_hex
-from gitmem.store import MEMORY_REF, Entry, Store, content_path
+from gitmem.core.canonical import sha256_hex
+from gitmem.store.repo import MEMORY_REF, Entry, Store, content_path
 
 
 def entry(directory: str, data: bytes) -> Entry:

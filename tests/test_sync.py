@@ -14,8 +14,8 @@ import tamper
 from clones import Clone, make_clone, make_remote
 from conftest import git
 
-from gitmem.merge import MergeConflict, merge_into
-from gitmem.store import MEMORY_REF, Entry, Store
+from gitmem.store.merge import MergeConflict, merge_into
+from gitmem.store.repo import MEMORY_REF, Entry, Store
 
 
 @pytest.fixture

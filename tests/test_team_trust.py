@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from clones import Clone, make_clone, make_remote
 
-from gitmem.capture import capture
-from gitmem.items import Draft
-from gitmem.keys import Identity, load_identity
-from gitmem.receipts import Ed25519Signer
-from gitmem.store import MEMORY_REF, Store, content_path
-from gitmem.transcripts import parse_transcript
+from gitmem.capture.checkpoint import capture
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.receipts import Ed25519Signer
+from gitmem.core.records import Draft
+from gitmem.store.keys import Identity, load_identity
+from gitmem.store.repo import MEMORY_REF, Store, content_path
 
 
 @pytest.fixture

@@ -10,19 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.errors import InputError
-from gitmem.transcripts import (
-    FORMATS,
-    Message,
-    Transcript,
-    detect_format,
-    load_transcript,
-    parse_transcript,
-    render_snapshot,
-    snapshot_format,
-)
-from gitmem.transcripts.detect import SAMPLE_BYTES
-from gitmem.verifier import check_quote
+from gitmem.capture.transcripts import detect_format, load_transcript, parse_transcript
+from gitmem.capture.transcripts.detect import SAMPLE_BYTES
+from gitmem.core.errors import InputError
+from gitmem.core.quotes import check_quote
+from gitmem.core.transcript import FORMATS, Message, Transcript, render_snapshot, snapshot_format
 
 DATA = Path(__file__).parent / "data" / "transcripts"
 FIXTURES = {

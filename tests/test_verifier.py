@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gitmem.verifier import (
+from gitmem.core.quotes import (
     MIN_PIN_CHARS,
     FragmentResult,
     QuoteCheck,

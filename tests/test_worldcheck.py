@@ -13,7 +13,7 @@ import pygit2
 import pytest
 from conftest import git
 
-from gitmem.worldcheck import (
+from gitmem.brief.worldcheck import (
     BUDGET_SPENT,
     CLAIM_TYPES,
     MAX_CLAIMS,

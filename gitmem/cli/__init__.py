@@ -15,7 +15,7 @@ import click
 
 from gitmem.cli import agentic, lifecycle, memory, release, remote, setup, wiring
 from gitmem.cli.base import cli
-from gitmem.errors import GitmemError
+from gitmem.core.errors import GitmemError
 
 __all__ = [
     "agentic",

@@ -22,7 +22,7 @@ from gitmem.cli.base import cli, home, json_option, store_of
 @click.pass_context
 def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool) -> None:
     """Search every item of the memory's whole history (forgotten ones never)."""
-    from gitmem.recall.render import emit_recall
+    from gitmem.agents.recall.render import emit_recall
 
     click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json), nl=False)
 
@@ -34,7 +34,7 @@ def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool
 def ask(ctx: click.Context, question: tuple[str, ...], as_json: bool) -> None:
     """Answer QUESTION from memory and the files at HEAD, released only when
     independent checks agree with the source (exit code per outcome: docs/ask.md)."""
-    from gitmem.ask.render import emit_ask
+    from gitmem.agents.ask.render import emit_ask
 
     output, code = emit_ask(store_of(ctx), home(), " ".join(question), as_json)
     click.echo(output, nl=False)
@@ -45,6 +45,6 @@ def ask(ctx: click.Context, question: tuple[str, ...], as_json: bool) -> None:
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
     """Serve this repository's memory to agents over MCP on stdio (needs gitmem[mcp])."""
-    from gitmem.mcp_server import serve
+    from gitmem.agents.mcp import serve
 
     serve(ctx.obj["repo"], home())

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from gitmem import __version__
-from gitmem.errors import InputError
-from gitmem.transcripts import FORMATS as FORMAT_CHOICES
+from gitmem.core.errors import InputError
+from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
 
 if TYPE_CHECKING:
-    from gitmem.store import Store
+    from gitmem.store.repo import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,13 +35,13 @@ def format_option(func: F) -> F:
 
 
 def store_of(ctx: click.Context) -> Store:
-    from gitmem.store import Store
+    from gitmem.store.repo import Store
 
     return Store.discover(ctx.obj["repo"])
 
 
 def home() -> Path:
-    from gitmem.home import gitmem_home
+    from gitmem.store.home import gitmem_home
 
     return gitmem_home()
 

@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING
 import click
 
 from gitmem.cli.base import cli, emit, format_option, home, json_option, store_of
-from gitmem.errors import InputError
+from gitmem.core.errors import InputError
 
 if TYPE_CHECKING:
-    from gitmem.actions import Workspace
+    from gitmem.lifecycle.commands import Workspace
 
 GATE_EXIT = {"proceed": 0, "reverify": 1, "quarantine": 4}
 
 
 def _workspace(ctx: click.Context) -> Workspace:
-    from gitmem.actions import Workspace
+    from gitmem.lifecycle.commands import Workspace
 
     return Workspace(store_of(ctx), home())
 
@@ -48,7 +48,7 @@ def resolve(
     transcript_format: str | None,
 ) -> None:
     """Mark an item done, so it stops being carried."""
-    from gitmem.actions import resolve as run
+    from gitmem.lifecycle.commands import resolve as run
 
     ws = _workspace(ctx)
     proof = None
@@ -78,8 +78,8 @@ def reverify(
     transcript_format: str | None,
 ) -> None:
     """Reopen or re-confirm an item, on evidence that verifies (the only way back)."""
-    from gitmem.actions import own_quote_evidence
-    from gitmem.actions import reverify as run
+    from gitmem.lifecycle.commands import own_quote_evidence
+    from gitmem.lifecycle.commands import reverify as run
 
     ws = _workspace(ctx)
     proof = (
@@ -101,7 +101,7 @@ def reverify(
 @click.pass_context
 def supersede(ctx: click.Context, old: str, new: str, likely: bool) -> None:
     """Say that item NEW replaces item OLD."""
-    from gitmem.actions import supersede as run
+    from gitmem.lifecycle.commands import supersede as run
 
     _done(
         "likely superseded" if likely else "superseded", run(_workspace(ctx), old, new, likely), old
@@ -114,7 +114,7 @@ def supersede(ctx: click.Context, old: str, new: str, likely: bool) -> None:
 @click.pass_context
 def note(ctx: click.Context, item_id: str, text: str) -> None:
     """Record that the world changed since the item was captured (TEXT says how)."""
-    from gitmem.actions import note as run
+    from gitmem.lifecycle.commands import note as run
 
     _done("noted", run(_workspace(ctx), item_id, text), item_id)
 
@@ -124,7 +124,7 @@ def note(ctx: click.Context, item_id: str, text: str) -> None:
 @click.pass_context
 def forget(ctx: click.Context, item_id: str) -> None:
     """Tombstone an item: its text is never rendered again, anywhere."""
-    from gitmem.actions import forget as run
+    from gitmem.lifecycle.commands import forget as run
 
     _done("forgot", run(_workspace(ctx), item_id), item_id)
 
@@ -135,8 +135,8 @@ def forget(ctx: click.Context, item_id: str) -> None:
 @click.pass_context
 def show(ctx: click.Context, item_id: str, as_json: bool) -> None:
     """An item's whole history: origin, sightings, events, receipts."""
-    from gitmem.history import render
-    from gitmem.history import show as run
+    from gitmem.lifecycle.show import render
+    from gitmem.lifecycle.show import show as run
 
     report = run(store_of(ctx), home(), item_id)
     if as_json:
@@ -152,7 +152,7 @@ def show(ctx: click.Context, item_id: str, as_json: bool) -> None:
 @click.pass_context
 def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -> None:
     """Promote an item to VERIFIED when independent evidence allows it (exit 1 if not)."""
-    from gitmem.governed import promote as run
+    from gitmem.lifecycle.governed import promote as run
 
     result = run(_workspace(ctx), item_id, check_only)
     if as_json:
@@ -178,8 +178,8 @@ def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -
 @click.pass_context
 def gate(ctx: click.Context, item_id: str, consequential: bool, as_json: bool) -> None:
     """proceed / reverify / quarantine, before using an item (exit 0 / 1 / 4)."""
-    from gitmem.briefing import world_probe
-    from gitmem.governed import gate_item
+    from gitmem.brief.emit import world_probe
+    from gitmem.lifecycle.governed import gate_item
 
     ws = _workspace(ctx)
     view = world_probe(ws.store)(ws.item(item_id))

@@ -17,7 +17,7 @@ from gitmem.cli.base import (
     read_input,
     store_of,
 )
-from gitmem.errors import InputError
+from gitmem.core.errors import InputError
 
 EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
 
@@ -81,15 +81,15 @@ def capture(
 ) -> None:
     """Write a signed checkpoint of a session transcript and its items."""
     if from_hook is not None:
-        from gitmem.agenthook import dispatch
+        from gitmem.agents.host_event import dispatch
 
         dispatch(from_hook, ctx.obj["repo"], sys.stdin.read())
         return
     if transcript_path is None:
         raise InputError("capture needs --transcript PATH (or --from-hook AGENT)")
-    from gitmem.items import parse_items
-    from gitmem.pipeline import Context, ModelOverrides, capture_transcript
-    from gitmem.transcripts import load_transcript
+    from gitmem.capture.items import parse_items
+    from gitmem.capture.run import Context, ModelOverrides, capture_transcript
+    from gitmem.capture.transcripts import load_transcript
 
     store = store_of(ctx)
     transcript = load_transcript(transcript_path, transcript_format)
@@ -144,8 +144,8 @@ def import_(
     as_json: bool,
 ) -> None:
     """Capture every transcript in FOLDER once (already captured ones are skipped)."""
-    from gitmem.backfill import candidate_files, import_folder
-    from gitmem.pipeline import Context, ModelOverrides
+    from gitmem.capture.folder import candidate_files, import_folder
+    from gitmem.capture.run import Context, ModelOverrides
 
     files = candidate_files(folder)
     context = Context.open(store_of(ctx), home())
@@ -191,7 +191,7 @@ def verify_quote(
     quote: str,
 ) -> None:
     """Check QUOTE against a transcript; exit 0 when verbatim, 1 when not."""
-    from gitmem.quotecheck import check_quote_in_file
+    from gitmem.capture.evidence import check_quote_in_file
 
     result = check_quote_in_file(quote, transcript_path, transcript_format, ctx.obj["repo"])
     if as_json:
@@ -219,7 +219,7 @@ def verify_quote(
 @click.pass_context
 def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
-    from gitmem.briefing import emit_brief
+    from gitmem.brief.emit import emit_brief
 
     click.echo(emit_brief(store_of(ctx), home(), fmt, budget), nl=False)
 
@@ -229,11 +229,11 @@ def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
 @click.pass_context
 def verify(ctx: click.Context, as_json: bool) -> None:
     """Check every record and receipt in the store; exit 3 if anything fails."""
-    from gitmem.audit import verify_store
-    from gitmem.roots import load_roots
+    from gitmem.store.verify import verify_store
+    from gitmem.team.checkers import load_checkers
 
     store = store_of(ctx)
-    report = verify_store(store, load_roots(home(), store))
+    report = verify_store(store, load_checkers(home(), store).for_ref)
     if as_json:
         emit(report.to_json())
     else:
@@ -252,11 +252,11 @@ def verify(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def log(ctx: click.Context, as_json: bool) -> None:
     """List the records in the store, newest first."""
-    from gitmem.audit import log_entries
-    from gitmem.roots import load_roots
+    from gitmem.store.log import log_entries
+    from gitmem.store.roots import load_trust_roots
 
     store = store_of(ctx)
-    entries = log_entries(store, load_roots(home(), store))
+    entries = log_entries(store, load_trust_roots(home(), store))
     if as_json:
         emit([e.to_json() for e in entries])
         return

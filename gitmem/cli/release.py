@@ -47,7 +47,7 @@ def release() -> None:
 @click.pass_context
 def release_candidate(ctx: click.Context, rev: str, as_json: bool) -> None:
     """Record REV as an unsigned release candidate (never approved by itself)."""
-    from gitmem.release.flow import record_candidate
+    from gitmem.team.release.flow import record_candidate
 
     written = record_candidate(store_of(ctx), rev)
     if as_json:
@@ -78,8 +78,8 @@ def release_approve(
     as_json: bool,
 ) -> None:
     """Sign an approval of REV (commit and tree) with a held key."""
-    from gitmem.release.flow import approve
-    from gitmem.release.signing import held_key
+    from gitmem.team.release.flow import approve
+    from gitmem.team.release.signing import held_key
 
     held = held_key(signer, key, os.environ)
     written = approve(store_of(ctx), home(), rev, principal, held, datetime.now(UTC), sequence)
@@ -127,9 +127,9 @@ def release_pin(
     as_json: bool,
 ) -> None:
     """Sign the recovery-tested pin of the approved release REV (the second signature)."""
-    from gitmem.errors import InputError
-    from gitmem.release.flow import pin
-    from gitmem.release.signing import held_key
+    from gitmem.core.errors import InputError
+    from gitmem.team.release.flow import pin
+    from gitmem.team.release.signing import held_key
 
     if not recovery_tested:
         raise InputError(
@@ -158,7 +158,7 @@ def release_pin(
 @click.pass_context
 def release_verify(ctx: click.Context, rev: str, as_json: bool) -> None:
     """Is REV an approved release (and pinned)? Exit 0 when approved, 1 when not."""
-    from gitmem.release.flow import verify_release
+    from gitmem.team.release.flow import verify_release
 
     verdict = verify_release(store_of(ctx), home(), rev)
     if as_json:

@@ -11,7 +11,7 @@ from gitmem.cli.base import cli, emit, home, json_option, store_of
 
 
 def _author() -> str:
-    from gitmem.keys import read_config
+    from gitmem.store.keys import read_config
 
     return read_config(home()).get("principal") or "gitmem"
 
@@ -35,8 +35,8 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
     """Fetch, verify, union-merge and push refs/gitmem/* with REMOTE (default origin)."""
     from dataclasses import replace
 
-    from gitmem.sync import setup_remote
-    from gitmem.sync import sync as run_sync
+    from gitmem.team.sync import setup_remote
+    from gitmem.team.sync import sync as run_sync
 
     store = store_of(ctx)
     configured = setup_remote(store, remote) if setup else []
@@ -70,7 +70,7 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
 @click.pass_context
 def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
     """Push every refs/gitmem/* ref, unforced, to the replica DEST (bare repo path or URL)."""
-    from gitmem.backup import backup as run_backup
+    from gitmem.team.backup import backup as run_backup
 
     copies = run_backup(store_of(ctx), dest)
     if as_json:
@@ -86,8 +86,8 @@ def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
 @click.pass_context
 def restore(ctx: click.Context, src: str, as_json: bool) -> None:
     """Fetch refs/gitmem/* from the replica SRC, verify all of it, then restore it."""
-    from gitmem.backup import RestoreRefused
-    from gitmem.backup import restore as run_restore
+    from gitmem.team.backup import RestoreRefused
+    from gitmem.team.backup import restore as run_restore
 
     try:
         copies = run_restore(store_of(ctx), src, home())
@@ -118,8 +118,8 @@ def snapshot() -> None:
 @click.pass_context
 def snapshot_show(ctx: click.Context, hash_prefix: str, output: Path | None) -> None:
     """Print the transcript snapshot HASH (or the snapshot of checkpoint HASH)."""
-    from gitmem.backup import show_snapshot
-    from gitmem.home import atomic_write
+    from gitmem.store.files import atomic_write
+    from gitmem.team.backup import show_snapshot
 
     digest, data = show_snapshot(store_of(ctx), hash_prefix)
     if output is None:

@@ -22,7 +22,7 @@ from gitmem.cli.base import cli, emit, home, json_option, store_of
 @click.pass_context
 def init(ctx: click.Context, name: str | None, key: Path | None) -> None:
     """Create (or adopt) your signing key and trust it; safe to run again."""
-    from gitmem.initialise import init_repo
+    from gitmem.setup.init import init_repo
 
     outcome = init_repo(store_of(ctx), home(), name, key)
     ident = outcome.identity
@@ -46,7 +46,7 @@ def keys() -> None:
 @keys.command("export")
 def keys_export() -> None:
     """Print the allowed_signers line(s) of your own keys."""
-    from gitmem.keys import export_lines
+    from gitmem.store.keys import export_lines
 
     for line in export_lines(home()):
         click.echo(line)
@@ -56,7 +56,7 @@ def keys_export() -> None:
 @json_option
 def keys_list(as_json: bool) -> None:
     """List your keys; the active one is marked with *."""
-    from gitmem.keys import own_keys
+    from gitmem.store.keys import own_keys
 
     found = own_keys(home())
     if as_json:
@@ -99,9 +99,16 @@ def config(
     as_json: bool,
 ) -> None:
     """Show settings, or get / set / unset one (KEY [VALUE])."""
-    from gitmem.config import SETTINGS, load_settings, parse_value, read_file, setting, write_file
-    from gitmem.errors import GitError, InputError
-    from gitmem.home import CONFIG_FILE
+    from gitmem.core.errors import GitError, InputError
+    from gitmem.store.config import (
+        SETTINGS,
+        load_settings,
+        parse_value,
+        read_file,
+        setting,
+        write_file,
+    )
+    from gitmem.store.home import CONFIG_FILE
 
     try:
         local: Path | None = store_of(ctx).local_dir
@@ -143,13 +150,13 @@ def _redacted(key: str, value: Any) -> Any:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """Key, trust roots, hooks, the last capture and recent failures."""
-    from gitmem.status import collect
+    from gitmem.setup.status import collect
 
     report = collect(store_of(ctx), home())
     if as_json:
         emit(report)
         return
-    from gitmem.status import render_text
+    from gitmem.setup.status import render_text
 
     click.echo(render_text(report), nl=False)
 
@@ -163,6 +170,6 @@ def status(ctx: click.Context, as_json: bool) -> None:
 )
 def demo(keep: Path | None) -> None:
     """Capture a sample session, brief it, tamper with it, brief again."""
-    from gitmem.demo import run_demo
+    from gitmem.setup.demo import run_demo
 
     run_demo(keep, click.echo)

@@ -36,12 +36,12 @@ def hooks() -> None:
 def hooks_install(ctx: click.Context, force: bool, agent: str | None) -> None:
     """Install the post-commit, post-rewrite and pre-push hooks (or an agent's hooks)."""
     if agent is not None:
-        from gitmem.agents import install_agent
+        from gitmem.agents.hosts import install_agent
 
         for path in install_agent(agent, _workdir(ctx)):
             click.echo(f"configured {agent}: {path}")
         return
-    from gitmem.hooks import install
+    from gitmem.hooks.install import install
 
     for state in install(_workdir(ctx), force=force):
         kept = f" (kept your hook: {state.foreign.name})" if state.foreign else ""
@@ -58,12 +58,12 @@ def hooks_install(ctx: click.Context, force: bool, agent: str | None) -> None:
 def hooks_uninstall(ctx: click.Context, agent: str | None) -> None:
     """Remove gitmem's hooks only, restoring any hook they wrapped."""
     if agent is not None:
-        from gitmem.agents import uninstall_agent
+        from gitmem.agents.hosts import uninstall_agent
 
         for path in uninstall_agent(agent, _workdir(ctx)):
             click.echo(f"removed gitmem from {path}")
         return
-    from gitmem.hooks import uninstall
+    from gitmem.hooks.install import uninstall
 
     for state in uninstall(_workdir(ctx)):
         click.echo(f"{state.name}: {'restored your hook' if state.installed else 'removed'}")
@@ -74,8 +74,8 @@ def hooks_uninstall(ctx: click.Context, agent: str | None) -> None:
 @click.pass_context
 def hooks_status(ctx: click.Context, as_json: bool) -> None:
     """Which hooks are installed, and whose."""
-    from gitmem.agents import AGENTS, agent_status
-    from gitmem.hooks import status
+    from gitmem.agents.hosts import AGENTS, agent_status
+    from gitmem.hooks.install import status
 
     workdir = _workdir(ctx)
     states = status(workdir)
@@ -112,8 +112,8 @@ def hooks_status(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def hook(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     """Run a hook's work (called by the installed hook scripts; always exits 0)."""
-    from gitmem import hookrun
-    from gitmem.hooks import leave_caller
+    from gitmem.hooks import run as hookrun
+    from gitmem.hooks.install import leave_caller
 
     leave_caller()  # hold none of git's descriptors, in a session of our own
     actions = {

@@ -1,0 +1,101 @@
+"""Which model answers an ask, and one call to it with its raw reply kept.
+
+The backend is the one configured for model extraction (docs/extractors.md): the
+``extractor`` setting when it names a model extractor (``command`` or ``openai``);
+otherwise ``command`` when a command is set, else ``openai`` when both
+``openai.base_url`` and ``openai.model`` are set; otherwise none, and ``ask`` answers
+from verbatim memory and exact text matches only. Every reply's raw bytes are kept by
+hash in the capture log's ``raw/`` folder before anything parses them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from gitmem.agents.ask.prompts import SYSTEM_PROMPT
+from gitmem.capture.extract import (
+    MODEL_EXTRACTORS,
+    ExtractError,
+    ModelBackend,
+    ModelSettings,
+    backend_for,
+)
+from gitmem.llm.openai import OpenAIBackend
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import Settings
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One model call: its raw bytes (kept by hash), or why there are none."""
+
+    raw: bytes | None
+    digest: str | None
+    failure: str | None = None
+
+
+class AskOpenAIBackend(OpenAIBackend):
+    """The openai backend with the ask's own system prompt (the extraction prompt would
+    tell the model to extract memory items)."""
+
+    def _payload(self, prompt: str) -> dict[str, Any]:
+        payload = super()._payload(prompt)
+        payload["messages"][0] = {"role": "system", "content": SYSTEM_PROMPT}
+        return payload
+
+
+def backend_name(settings: Settings) -> str | None:
+    """The model extractor an ask uses, or None when none is configured."""
+    chosen = settings.get("extractor")
+    if chosen in MODEL_EXTRACTORS:
+        return str(chosen)
+    if settings.text("command"):
+        return "command"
+    if settings.text("openai.base_url") and settings.text("openai.model"):
+        return "openai"
+    return None
+
+
+def configured_backend(settings: Settings) -> ModelBackend | None:
+    """The configured backend, or None.
+
+    Raises:
+        InputError: the configured backend's settings are missing or unusable.
+    """
+    name = backend_name(settings)
+    if name is None:
+        return None
+    model = ModelSettings(
+        command=settings.text("command"),
+        base_url=settings.text("openai.base_url"),
+        model=settings.text("openai.model"),
+        api_key=settings.text("openai.api_key"),
+        timeout=float(settings.get("timeout")),
+    )
+    backend = backend_for(name, model)  # validates the settings
+    if isinstance(backend, OpenAIBackend):
+        assert model.base_url is not None and model.model is not None  # checked above
+        return AskOpenAIBackend(
+            model.base_url.strip(), model.model.strip(), model.api_key, model.timeout
+        )
+    return backend
+
+
+def call(backend: ModelBackend, prompt: str, log: CaptureLog) -> Reply:
+    """Ask once; the raw reply is kept before anything reads it. Never raises for a
+    model failure: the failure is part of the ask's record."""
+    try:
+        raw = backend.complete(prompt)
+    except ExtractError as e:
+        kept = None if e.raw is None else _keep(log, e.raw)
+        return Reply(e.raw, kept, str(e))
+    return Reply(raw, _keep(log, raw))
+
+
+def _keep(log: CaptureLog, raw: bytes) -> str:
+    try:
+        return log.keep_raw(raw)
+    except OSError:
+        return hashlib.sha256(raw).hexdigest()  # the hash still goes into the event

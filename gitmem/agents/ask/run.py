@@ -1,0 +1,104 @@
+"""One ask, end to end: check the question, read the sources, answer (with the
+configured model, or verbatim only), and record the outcome as a signed event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from gitmem.agents.ask.models import configured_backend
+from gitmem.agents.ask.record import record_ask
+from gitmem.agents.ask.result import AskResult, Excerpt
+from gitmem.agents.ask.retrieve import retrieve
+from gitmem.agents.ask.solve import solve
+from gitmem.agents.ask.sources import (
+    Document,
+    file_change,
+    head_documents,
+    memory_change,
+    memory_documents,
+)
+from gitmem.agents.ask.verbatim import answer_verbatim
+from gitmem.capture.masking import mask
+from gitmem.core.errors import InputError
+from gitmem.core.integrity import TrustRoots
+from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.replay import MemoryState
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import load_settings
+from gitmem.store.keys import load_identity
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+
+MAX_QUESTION_CHARS = 2000
+CLI_SESSION = "ask"
+
+
+def check_question(question: str) -> str:
+    """The question, trimmed and secret-masked.
+
+    Raises:
+        InputError: empty, too long, or not printable text.
+    """
+    text = " ".join(question.split())
+    if not text:
+        raise InputError("ask needs a question")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InputError(f"a question may have at most {MAX_QUESTION_CHARS} characters")
+    if not text.isprintable():
+        raise InputError("the question holds characters that are not printable")
+    return mask(text).text
+
+
+def ask(store: Store, home: Path, question: str, session: str = CLI_SESSION) -> AskResult:
+    """Answer *question* from the sources, gate it, and record the outcome.
+
+    Raises:
+        InputError: a bad question, or unusable model settings (nothing is asked).
+        KeyError_: no signing key (every outcome must be signed, so nothing is asked).
+        GitError, NegativeResult: the store could not be read or written.
+    """
+    text = check_question(question)
+    identity = load_identity(home)
+    local = store.local_dir
+    backend = configured_backend(load_settings(home, local))
+    roots = load_trust_roots(home, store)
+    memory = load(store, roots, use_cache=True).state
+    head, files = head_documents(store)
+    documents = [*memory_documents(memory), *files]
+    checker = _checker(store, roots, memory, documents)
+    if backend is None:
+        result = answer_verbatim(text, documents, checker, head)
+    else:
+        excerpts = retrieve(text, documents)
+        result = solve(text, excerpts, backend, CaptureLog(local), checker, head)
+    return replace(result, event=record_ask(store, identity, result, session))
+
+
+def _checker(
+    store: Store,
+    roots: TrustRoots,
+    memory: MemoryState,
+    documents: list[Document],
+) -> Callable[[Excerpt], str | None]:
+    """Freshness of an excerpt's source *now*: a file in the working tree and at HEAD,
+    a memory item in the memory at the ref's current tip."""
+    quotes = {d.path: d.quote for d in documents if d.kind == "memory"}
+    seen = {"tip": store.tip(), "state": memory}
+
+    def current_memory() -> MemoryState:
+        tip = store.tip()
+        if tip != seen["tip"]:
+            seen["tip"], seen["state"] = tip, load(store, roots, use_cache=True).state
+        state = seen["state"]
+        assert isinstance(state, MemoryState)
+        return state
+
+    def check(excerpt: Excerpt) -> str | None:
+        if excerpt.kind == "memory":
+            quote = quotes.get(excerpt.path) or ""
+            return memory_change(current_memory(), excerpt.path.removeprefix("memory:"), quote)
+        return file_change(store, excerpt.path, excerpt.blob)
+
+    return check

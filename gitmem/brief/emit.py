@@ -1,0 +1,72 @@
+"""Produce a brief as a command does: read, verify, replay, world-check, render, and
+remember what was shown.
+
+The store is never written. What was shown is added to the local emission ledger, so
+that an agent echoing it later (with or without the ``<gitmem-context>`` tags) can
+never use it as evidence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitmem.brief.render import DEFAULT_BUDGET, render_json, render_markdown, render_text
+from gitmem.brief.select import Brief, WorldProbe, WorldView, build_brief
+from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.replay import ItemState
+from gitmem.store.ledger import Ledger
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+
+WORLD_BUDGET_SECONDS = 0.5
+
+
+def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
+    """Verify every record in full (no cache), replay, and probe the world."""
+    roots = load_trust_roots(home, store)
+    loaded = load(store, roots)
+    probe = world_probe(store) if world_check else None
+    return build_brief(loaded, roots, probe)
+
+
+def emit_brief(
+    store: Store, home: Path, fmt: str, budget: int | None, world_check: bool = True
+) -> str:
+    """The rendered brief in *fmt* (text, markdown, json)."""
+    result = make_brief(store, home, world_check)
+    limit = DEFAULT_BUDGET if budget is None else budget
+    if fmt == "json":
+        output = render_json(result) + "\n"
+    elif fmt == "markdown":
+        output = render_markdown(result, limit)
+    else:
+        output = render_text(result, limit)
+    Ledger(store.local_dir).record(_shown_texts(result))
+    return output
+
+
+def world_probe(store: Store) -> WorldProbe:
+    """Probe items' checkable claims against this repository, within one time budget."""
+    from gitmem.brief.worldcheck import WorldChecker, claims_of, resolve_hint
+
+    checker = WorldChecker(store.repo, budget_seconds=WORLD_BUDGET_SECONDS)
+
+    def probe(state: ItemState) -> WorldView | None:
+        item = state.item
+        claims = claims_of(f"{item.text}\n{state.quote or ''}", item.extra.get("claims"))
+        if not claims:
+            return None
+        check = checker.check(claims)
+        hint = resolve_hint(item.id, check) if check.status == "contradicted" else None
+        return WorldView(check.status, check.summary, hint)
+
+    return probe
+
+
+def _shown_texts(result: Brief) -> list[str]:
+    texts: list[str] = []
+    for item in result.items:
+        texts.append(item.text)
+        if item.quote:
+            texts.append(item.quote)
+    return texts

@@ -1,0 +1,110 @@
+"""One item from one marked span: the quote cut and trimmed, the text normalised, the
+kind and importance settled by what the span marks and references."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gitmem.capture.extract.heuristic.markers import WORD_RE
+from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
+from gitmem.core.claims import references
+from gitmem.core.quotes import MIN_PIN_CHARS, fold
+
+MAX_QUOTE_CHARS = 280
+"""A longer marked line is cut at a sentence boundary (else a word boundary)."""
+MAX_TEXT_CHARS = 200
+"""An item's text is cut at a word boundary, with "…", beyond this."""
+IMPORTANCE = {"decision": 2, "open_loop": 1, "uncertainty": 0, "fact": 0}
+FORGE_IMPORTANCE = 2
+"""Any item naming a PR, merge request or issue."""
+
+_SPACES_RE = re.compile(r"\s+")
+_UNTRIMMED = "*_~` \t\n\r,;"
+_EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
+
+
+Item = tuple[str, str, str, int, dict[str, Any]]
+"""(kind, text, quote, importance, extra) of one item of a unit."""
+
+
+def make_item(block: str, start: int, end: int, kind: str | None, content: int) -> Item | None:
+    """(kind, text, quote, importance, extra) for the span, or None when it does not make
+    a good item (no marker and no reference, too short, masked, or not verbatim)."""
+    end = _cut(block, start, end)
+    start, end = _trim(block, start, end)
+    quote = block[start:end]
+    claims, forge, state = references(quote)
+    if kind is None:
+        if forge:
+            kind = "fact" if state in ("merged", "closed") else "open_loop"
+        elif claims:
+            kind = "fact"
+        else:
+            return None
+    body_start, _ = _trim(block, min(start + content, end), end)
+    text = _statement(block[body_start:end] if content else quote)
+    # A quote under MIN_PIN_CHARS folded characters fails the check in Scan._unit.
+    if "[redacted:" in quote or len(fold(text)) < MIN_PIN_CHARS:
+        return None
+    extra: dict[str, Any] = {}
+    if forge or claims:
+        extra["external_state"] = True
+    if claims:
+        extra["claims"] = claims
+    importance = max(IMPORTANCE[kind], FORGE_IMPORTANCE if forge else 0)
+    return kind, text, quote, importance, extra
+
+
+def _cut(block: str, start: int, end: int) -> int:
+    """*end*, or the last sentence end (else word end) within MAX_QUOTE_CHARS."""
+    if end - start <= MAX_QUOTE_CHARS:
+        return end
+    limit = start + MAX_QUOTE_CHARS
+    ends = [m.end() for m in SENTENCE_END_RE.finditer(block, start, limit)]
+    if ends:
+        return ends[-1]
+    space = block.rfind(" ", start, limit + 1)
+    return space if space > start else end
+
+
+def _trim(block: str, start: int, end: int) -> tuple[int, int]:
+    """Narrow [start, end) past whitespace and emphasis at the ends: a pair of runs that
+    encloses the span, or a run with no partner inside it."""
+    changed = True
+    while changed:
+        if start < end and block[start] not in _UNTRIMMED and block[end - 1] not in _UNTRIMMED:
+            break
+        changed = False
+        while start < end and block[start].isspace():
+            start += 1
+        while end > start and (block[end - 1].isspace() or block[end - 1] in ",;"):
+            end -= 1
+        for run in _EMPHASIS_RUNS:
+            width = len(run)
+            if end - start <= 2 * width:
+                continue
+            opens = block.startswith(run, start)
+            closes = block.endswith(run, start, end)
+            inner = block.find(run, start + width, end - width) >= 0
+            if opens and (closes or not inner) and not (closes and inner):
+                start += width
+                changed = True
+            if closes and (opens or not inner) and not (opens and inner):
+                end -= width
+                changed = True
+            if changed:
+                break
+    return start, end
+
+
+def _statement(content: str) -> str:
+    """Normalised text: emphasis stars gone, whitespace collapsed, capitalised, capped."""
+    text = _SPACES_RE.sub(" ", content.replace("**", "").replace("~~", "")).strip(" *")
+    if len(text) > MAX_TEXT_CHARS:
+        cut = text.rfind(" ", 0, MAX_TEXT_CHARS)
+        text = text[: cut if cut > 0 else MAX_TEXT_CHARS].rstrip(" ,;:-") + "…"
+    first = WORD_RE.match(text)
+    if first is not None and first.group().islower() and text[first.end() :][:1] in " ,":
+        text = text[0].upper() + text[1:]
+    return text

@@ -1,0 +1,180 @@
+"""One message read: a cheap first pass finds the lines worth reading, each is widened to
+its unit (paragraph or list item), and the unit's marked sentences become items whose
+quotes are checked verbatim before they are kept."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from itertools import accumulate
+
+from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, Item, make_item
+from gitmem.capture.extract.heuristic.markers import (
+    FENCE_NEEDLES,
+    LINE_NEEDLES,
+    NUMBER_RE,
+    TRIGGER_SET,
+    find_marker,
+    is_triggered,
+    unpunctuate,
+)
+from gitmem.capture.extract.heuristic.select import Found
+from gitmem.capture.extract.heuristic.sentences import (
+    BULLET_RE,
+    CHROME_RE,
+    SPEAKER_RE,
+    SPEAKERS,
+    ends_block,
+    fenced_ranges,
+    find_lines,
+    section_kind,
+    speaker_lines,
+    split_sentences,
+    spoken_by_user,
+    starts_block,
+)
+from gitmem.core.claims import references
+from gitmem.core.quotes import check_quotes, strip_gitmem_context
+
+
+class Scan:
+    """One message cut into lines, and the units (paragraphs, list items) worth reading."""
+
+    def __init__(self, index: int, raw: str, role: str) -> None:
+        self.index = index
+        self.raw = raw
+        text = strip_gitmem_context(raw)
+        # A stripped span leaves a newline behind: a quote spanning lines must be
+        # looked up in the raw text too before it can be called a copy of it.
+        self.literal = text == raw
+        self.lines = text.split("\n")
+        low = text.lower()
+        # Lowercasing can change a line's length, never the number of lines.
+        low_lines = low.split("\n")
+        starts = list(accumulate((len(line) + 1 for line in low_lines), initial=0))
+        self.fences = fenced_ranges(self.lines, sorted(find_lines(low, starts, FENCE_NEEDLES)))
+        self.fence_starts = [first for first, _ in self.fences]
+        hits = find_lines(low, starts, LINE_NEEDLES)
+        for match in NUMBER_RE.finditer(low):
+            hits.add(bisect.bisect_right(starts, match.start()) - 1)
+        speakers: list[int] = []
+        words_lines = unpunctuate(low).split("\n")
+        begin = 0
+        for first, last in [*self.fences, (len(self.lines), len(self.lines))]:
+            for n in range(begin, first):  # fenced code is never read
+                words = words_lines[n].split()
+                if not TRIGGER_SET.isdisjoint(words):
+                    hits.add(n)
+                if not role and words and words[0].strip("_") in SPEAKERS:
+                    speakers.append(n)
+            begin = last + 1
+        self.hits = sorted(hits)
+        self.by_user = role in ("user", "human")
+        self.speakers = [] if role else speaker_lines(self.lines, speakers)
+
+    def items(self) -> Iterator[Found]:
+        done = -1
+        for n in self.hits:
+            if n <= done or self._fenced(n):
+                continue
+            section = section_kind(self.lines[n])
+            if section is not None:
+                done = n
+                m = n + 1
+                while m < len(self.lines) and m - n < 200:
+                    if self._fenced(m) or not self.lines[m].strip():
+                        m += 1
+                        continue
+                    if not BULLET_RE.match(self.lines[m]):
+                        break
+                    done = self._unit_end(m)
+                    yield from self._unit(m, done, section)
+                    m = done + 1
+                continue
+            first = n
+            while first > done + 1 and self._joins(first):
+                first -= 1
+            done = self._unit_end(n)
+            yield from self._unit(first, done, None)
+
+    def _fenced(self, n: int) -> bool:
+        at = bisect.bisect_right(self.fence_starts, n) - 1
+        return at >= 0 and n <= self.fences[at][1]
+
+    def _unit_end(self, n: int) -> int:
+        while n + 1 < len(self.lines) and self._joins(n + 1):
+            n += 1
+        return n
+
+    def _joins(self, n: int) -> bool:
+        """Does line *n* continue the paragraph or list item of line n - 1?"""
+        return not starts_block(self.lines[n]) and not ends_block(self.lines[n - 1])
+
+    def _unit(self, first: int, last: int, section: str | None) -> Iterator[Found]:
+        block = "\n".join(self.lines[first : last + 1])
+        by_user = self.by_user or spoken_by_user(self.speakers, first)
+        found = list(_unit_items(block, section))
+        if not found:
+            return
+        # The guarantee, checked rather than argued: whole lines fold the same way alone
+        # as inside their message, so a quote that passes here passes against the message.
+        checks = check_quotes([item[2] for _, item in found], block)
+        for (start, (kind, text, quote, importance, extra)), check in zip(
+            found, checks, strict=True
+        ):
+            if not check.verbatim or ("\n" in quote and not self.literal and quote not in self.raw):
+                continue
+            position = (self.index, first, start)
+            yield Found(kind, text, quote, importance, extra, position, by_user)
+
+
+def _unit_items(block: str, section: str | None) -> Iterator[tuple[int, Item]]:
+    """(offset, item) for each marked sentence of *block*; a list item under a
+    section, or a task box, is one item as a whole."""
+    chrome = CHROME_RE.match(block)
+    start = chrome.end() if chrome else 0
+    box = chrome.group("box") if chrome else None
+    if box in ("x", "X"):
+        return  # a finished task
+    speaker = SPEAKER_RE.match(block, start)
+    if speaker is not None:
+        start = speaker.end()
+    if box == " ":
+        section = "open_loop"
+    if section is not None:
+        marker = find_marker(block[start:])
+        if marker is not None and marker.label:
+            item = make_item(block, start, len(block), marker.kind, marker.content)
+        else:
+            item = make_item(block, start, len(block), section, 0)
+        if item is not None:
+            yield start, item
+        return
+    sentences = split_sentences(block, start)
+    # Only a sentence holding a trigger can hold a marker or a reference.
+    triggered = [is_triggered(block[s:e]) for s, e in sentences]
+    markers = [
+        find_marker(block[s:e]) if hit else None
+        for (s, e), hit in zip(sentences, triggered, strict=True)
+    ]
+    for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
+        if marker is None and not triggered[k]:
+            continue
+        if marker is not None and marker.label:
+            # A label runs on, within its line, over the sentences after it that carry
+            # nothing of their own.
+            for (_, next_end), next_marker in zip(
+                sentences[k + 1 :], markers[k + 1 :], strict=False
+            ):
+                if next_marker is not None or "\n" in block[e:next_end]:
+                    break
+                claims, forge, _ = references(block[e:next_end])
+                if claims or forge or next_end - s > MAX_QUOTE_CHARS:
+                    break
+                e = next_end
+        if marker is None:
+            item = make_item(block, s, e, None, 0)
+        else:
+            item = make_item(block, s, e, marker.kind, marker.content)
+        if item is not None:
+            yield s, item

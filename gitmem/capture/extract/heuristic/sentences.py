@@ -1,0 +1,139 @@
+"""A message's layout: fenced code, speaker turns, the blocks that start or end a unit
+(a paragraph or list item) and the sentences a unit is cut into."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from gitmem.capture.extract.heuristic.markers import SECTION_RE
+
+# Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
+# numbers, a task box, a heading, a speaker label ("**user:**").
+CHROME_RE = re.compile(
+    r"[ \t]*(?:(?:>[ \t]?|(?P<bullet>[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]+)[ \t]*)*"
+    r"(?:\[(?P<box>[ xX])\][ \t]+)?(?:\#{1,6}[ \t]+)?"
+)
+SPEAKER_RE = re.compile(
+    r"(?:\#{1,6}[ \t]+)?(?:\*\*|__)?(?P<who>user|human|assistant|agent|claude|codex)\b"
+    r"(?:\*\*|__)?(?:[ \t]*:(?:\*\*|__)?[ \t]*|[ \t]*$)",
+    re.IGNORECASE,
+)
+SPEAKERS = ("user", "human", "assistant", "agent", "claude", "codex")
+BULLET_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]")
+_BLOCK_RE = re.compile(
+    r"(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]|\#{1,6}(?:[ \t]|$)|>|`{3}|~{3}|\||\[[ xX]\]"
+)
+_FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>.*)")
+
+SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
+_ABBREVIATIONS = frozenset(
+    (
+        *("e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "mr", "mrs", "ms", "no", "fig"),
+        *("eq", "st"),
+    )
+)
+
+
+def find_lines(low: str, starts: list[int], needles: Sequence[str]) -> set[int]:
+    """Indices of the lines of *low* holding any of *needles* (*starts*: line offsets)."""
+    hits: set[int] = set()
+    for needle in needles:
+        pos = low.find(needle)
+        while pos >= 0:
+            n = bisect.bisect_right(starts, pos) - 1
+            hits.add(n)
+            pos = low.find(needle, starts[n + 1])
+    return hits
+
+
+def fenced_ranges(lines: list[str], candidates: list[int]) -> list[tuple[int, int]]:
+    """Line ranges (first, last) of fenced code blocks; an open fence runs to the end."""
+    ranges: list[tuple[int, int]] = []
+    opening: tuple[int, str] | None = None
+    for n in candidates:
+        match = _FENCE_RE.fullmatch(lines[n])
+        if match is None:
+            continue
+        fence, info = match.group("fence"), match.group("info")
+        if opening is None:
+            if not (fence[0] == "`" and "`" in info):
+                opening = (n, fence)
+        elif fence[0] == opening[1][0] and len(fence) >= len(opening[1]) and not info.strip():
+            ranges.append((opening[0], n))
+            opening = None
+    if opening is not None:
+        ranges.append((opening[0], len(lines)))
+    return ranges
+
+
+def speaker_lines(lines: list[str], candidates: list[int]) -> list[tuple[int, bool]]:
+    """(line, is the user) for each speaker label of a plain transcript."""
+    speakers: list[tuple[int, bool]] = []
+    for n in candidates:
+        chrome = CHROME_RE.match(lines[n])
+        label = SPEAKER_RE.match(lines[n], chrome.end() if chrome else 0)
+        if label is not None:
+            speakers.append((n, label.group("who").lower() in ("user", "human")))
+    return speakers
+
+
+def spoken_by_user(speakers: list[tuple[int, bool]], n: int) -> bool:
+    at = bisect.bisect_right(speakers, (n, True)) - 1
+    return at >= 0 and speakers[at][1]
+
+
+def section_kind(line: str) -> str | None:
+    """The kind a label-only line ("## Next steps", "**Decisions:**") gives its list."""
+    if len(line) > 60 or BULLET_RE.match(line):
+        return None
+    match = SECTION_RE.fullmatch(line.strip(" \t>"))
+    return None if match is None else match.lastgroup
+
+
+def split_sentences(block: str, start: int) -> list[tuple[int, int]]:
+    """Sentence spans: cut after ".", "!" or "?" before a capital, and at a line break
+    unless a lowercase word carries an unfinished sentence over it."""
+    cuts: set[int] = set()
+    for match in SENTENCE_END_RE.finditer(block, start):
+        word = block[max(start, match.start() - 12) : match.start()].rsplit(None, 1)[-1:]
+        if not word or word[0].lstrip("(*_`\"'").lower() not in _ABBREVIATIONS:
+            cuts.add(match.end())
+    pos = block.find("\n", start)
+    while pos >= 0:
+        before = block[max(start, pos - 8) : pos].rstrip()
+        after = block[pos + 1 : pos + 80].lstrip()
+        if before.endswith((".", "!", "?")) or not after[:1].islower():
+            cuts.add(pos)
+        pos = block.find("\n", pos + 1)
+    spans: list[tuple[int, int]] = []
+    for cut in sorted(cuts):
+        if block[start:cut].strip():
+            spans.append((start, cut))
+        start = cut
+        while start < len(block) and block[start].isspace():
+            start += 1
+    if block[start:].strip():
+        spans.append((start, len(block)))
+    return spans
+
+
+def starts_block(line: str) -> bool:
+    """Blank, or the start of a list item, heading, fence, quote, table row, speaker
+    turn or section label: never the continuation of the line before."""
+    stripped = line.lstrip(" \t")
+    if not stripped:
+        return True
+    marked = stripped[0] in "-*+•●⏺◦▪#>`~|[" or stripped[0].isdigit()
+    if marked and _BLOCK_RE.match(stripped):
+        return True
+    if stripped.lstrip("*_#> ")[:9].lower().startswith(SPEAKERS) and SPEAKER_RE.match(stripped):
+        return True
+    return len(stripped) <= 40 and section_kind(stripped) is not None
+
+
+def ends_block(line: str) -> bool:
+    """A line nothing can continue: blank, a heading, a fence, a table row."""
+    stripped = line.lstrip(" \t>")
+    return not stripped or (stripped[0] in "#`~|" and _BLOCK_RE.match(stripped) is not None)

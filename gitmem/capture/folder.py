@@ -1,0 +1,100 @@
+"""``gitmem import``: capture every transcript in a folder, once.
+
+Idempotent by content: a transcript whose (masked) snapshot is already stored is
+skipped, so running an import again, or over an overlapping folder, adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitmem.capture.checkpoint import prepare
+from gitmem.capture.run import NO_OVERRIDES, Context, ModelOverrides, capture_prepared
+from gitmem.capture.transcripts import load_transcript
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import GitmemError, InputError
+from gitmem.core.types import Sha256Hex
+
+SUFFIXES = (".jsonl", ".json", ".md", ".markdown", ".txt")
+MAX_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Outcome:
+    path: Path
+    status: str  # "captured", "skipped" or "failed"
+    checkpoint: str | None = None
+    items: int = 0
+    error: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": str(self.path),
+            "status": self.status,
+            "checkpoint": self.checkpoint,
+            "items": self.items,
+            "error": self.error,
+        }
+
+
+def candidate_files(folder: Path) -> list[Path]:
+    """Transcript-like files under *folder*, oldest first; hidden folders are skipped.
+
+    Raises:
+        InputError: *folder* is not a folder.
+    """
+    if not folder.is_dir():
+        raise InputError(f"not a folder: {folder}")
+    found = [
+        p
+        for p in folder.rglob("*")
+        if p.suffix.lower() in SUFFIXES
+        and p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts[:-1])
+    ]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
+
+
+def import_folder(
+    ctx: Context,
+    files: list[Path],
+    format: str | None,
+    extractor: str | None,
+    overrides: ModelOverrides = NO_OVERRIDES,
+    progress: Callable[[Outcome], None] = lambda _: None,
+) -> list[Outcome]:
+    """Capture each file unless its snapshot is already stored; one failure never
+    stops the rest."""
+    known = set(ctx.store.read().snapshots)
+    outcomes: list[Outcome] = []
+    for path in files:
+        outcome = _one(ctx, path, format, extractor, overrides, known)
+        outcomes.append(outcome)
+        progress(outcome)
+    return outcomes
+
+
+def _one(
+    ctx: Context,
+    path: Path,
+    format: str | None,
+    extractor: str | None,
+    overrides: ModelOverrides,
+    known: set[Sha256Hex],
+) -> Outcome:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return Outcome(path, "failed", error=f"larger than {MAX_BYTES >> 20} MB")
+        prepared = prepare(load_transcript(path, format), ctx.emitted, path.stat().st_mtime)
+        digest = sha256_hex(prepared.snapshot)
+        if digest in known:
+            return Outcome(path, "skipped")
+        result = capture_prepared(
+            ctx, prepared, path, source=f"import {path}", extractor=extractor, overrides=overrides
+        )
+    except GitmemError as e:
+        return Outcome(path, "failed", error=str(e))
+    known.add(digest)
+    return Outcome(path, "captured", result.checkpoint, len(result.items))

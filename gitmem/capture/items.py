@@ -1,0 +1,81 @@
+"""The items file an agent hands to ``gitmem capture --items``: parse and validate.
+
+A JSON list of objects: ``kind`` and ``text`` required, ``trust`` verbatim or
+inferred (default inferred), ``quote`` required when verbatim, optional
+``external_state`` (bool), ``evidence``, ``claims`` (list of objects),
+``importance`` (integer). Unknown fields are kept as they are. Every problem is
+reported with the item's position, before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gitmem.core import canonical
+from gitmem.core.errors import InputError
+from gitmem.core.records import KINDS, Draft
+
+_INPUT_TRUST = ("verbatim", "inferred")
+_SET_BY_GITMEM = ("id", "origin_session", "quote_verified", "quote_reason", "unverified_quote")
+
+
+def parse_items(text: str, source: str) -> list[Draft]:
+    """Parse an items file.
+
+    Raises:
+        InputError: invalid JSON, not a list of objects, or an invalid item.
+    """
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise InputError(f"{source} is not valid JSON: {e}") from e
+    if isinstance(value, dict) and isinstance(value.get("items"), list):
+        value = value["items"]
+    if not isinstance(value, list):
+        raise InputError(f"{source} must hold a JSON list of items")
+    return [_draft(entry, f"{source}: item {n}") for n, entry in enumerate(value, start=1)]
+
+
+def _draft(entry: Any, where: str) -> Draft:
+    if not isinstance(entry, dict):
+        raise InputError(f"{where} is not a JSON object")
+    kind = entry.get("kind")
+    if kind not in KINDS:
+        raise InputError(f"{where}: kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    text = entry.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where}: text is required")
+    trust = entry.get("trust", "inferred")
+    if trust not in _INPUT_TRUST:
+        raise InputError(f"{where}: trust must be verbatim or inferred (got {trust!r})")
+    quote = entry.get("quote")
+    if quote is not None and not isinstance(quote, str):
+        raise InputError(f"{where}: quote must be a string")
+    if trust == "verbatim" and not (quote and quote.strip()):
+        raise InputError(f"{where}: a verbatim item needs a quote")
+    reserved = [k for k in _SET_BY_GITMEM if k in entry]
+    if reserved:
+        raise InputError(f"{where}: {reserved[0]!r} is set by gitmem, not by the items file")
+    _optional(entry, "external_state", bool, "true or false", where)
+    _optional(entry, "importance", int, "an integer", where)
+    claims = entry.get("claims")
+    if claims is not None and not (
+        isinstance(claims, list) and all(isinstance(c, dict) for c in claims)
+    ):
+        raise InputError(f"{where}: claims must be a list of objects")
+    extra = {k: v for k, v in entry.items() if k not in ("kind", "text", "trust", "quote")}
+    try:
+        canonical.encode(extra)
+    except InputError as e:
+        raise InputError(f"{where}: {e}") from e
+    return Draft(kind=kind, text=text.strip(), trust=trust, quote=quote or None, extra=extra)
+
+
+def _optional(entry: dict[str, Any], key: str, kind: type, what: str, where: str) -> None:
+    value = entry.get(key)
+    if value is None:
+        return
+    # bool is an int in Python; an importance of `true` is still a mistake.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InputError(f"{where}: {key} must be {what}")

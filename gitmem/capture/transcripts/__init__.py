@@ -1,0 +1,78 @@
+"""Host transcript formats: each parser turns a file into messages and a snapshot text.
+
+The messages, the transcript and the snapshot encoding are in
+:mod:`gitmem.core.transcript`; this package reads the hosts' files (Claude Code, Codex,
+generic JSON, plain text) into them. The formats are described in docs/transcripts.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from gitmem.core.errors import InputError
+from gitmem.core.transcript import Transcript, check_format, parse_messages, plain_transcript
+
+
+def detect_format(data: bytes, name: str) -> str:
+    """The format *data* is in, judged from its first few KB; ``"text"`` when unsure.
+
+    The content decides; the extension of *name* only breaks a tie. Never raises.
+    """
+    from gitmem.capture.transcripts.detect import detect
+
+    return detect(data, name)
+
+
+def load_transcript(path: Path, format: str | None = None) -> Transcript:
+    """Read and parse a transcript file in *format* (detected when None).
+
+    Raises:
+        InputError: missing or unreadable file, not UTF-8, an unknown format, or a forced
+            format the file does not fit.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as e:
+        raise InputError(f"transcript not found: {path}") from e
+    except IsADirectoryError as e:
+        raise InputError(f"transcript is a folder, not a file: {path}") from e
+    except OSError as e:
+        raise InputError(f"cannot read transcript {path}: {e.strerror or e}") from e
+    return parse_transcript(data, path.name, format)
+
+
+def parse_transcript(data: bytes, name: str, format: str | None = None) -> Transcript:
+    """Parse transcript bytes in *format* (detected when None).
+
+    Raises:
+        InputError: not UTF-8, an unknown format, or bytes that do not fit the format
+            (the sentence names the first line that does not).
+    """
+    parser = _parser(format) if format is not None else None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"transcript {name} is not UTF-8 text") from e
+    if parser is None:
+        parser = _parser(detect_format(data, name))
+    return parser(text, name)
+
+
+def _parser(format: str) -> Callable[[str, str], Transcript]:
+    check_format(format)
+    if format == "claude":
+        from gitmem.capture.transcripts import claude
+
+        return claude.parse
+    if format == "codex":
+        from gitmem.capture.transcripts import codex
+
+        return codex.parse
+    if format == "json":
+        from gitmem.capture.transcripts import generic
+
+        return generic.parse
+    if format == "messages":
+        return parse_messages
+    return plain_transcript

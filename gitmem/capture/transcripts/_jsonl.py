@@ -1,0 +1,78 @@
+"""Helpers shared by the JSON-based parsers: reading JSONL lines and flattening content."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from gitmem.core.errors import InputError
+
+Record = dict[str, Any]
+
+TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
+"""Content part types whose ``text`` is words someone wrote (Anthropic and OpenAI names)."""
+
+
+def read_records(
+    text: str, name: str, tool: str, recognise: Callable[[Record], bool]
+) -> list[Record]:
+    """The JSON object lines of *text* that *recognise* accepts, in order; *tool* names the
+    host tool in errors ("Codex").
+
+    Host tools append to these files while they run, so a torn last line (or a rare bad
+    one) must not make the whole session unreadable. The rule: lines that are not JSON,
+    or not a record of this format, are skipped while they are fewer than the lines that
+    are; otherwise the file is not this format. Blank lines are ignored.
+
+    Raises:
+        InputError: no recognised line at all, or as many bad lines as good ones; the
+            sentence names the first bad line.
+    """
+    records: list[Record] = []
+    bad: list[tuple[int, str]] = []
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            bad.append((number, "is not JSON"))
+            continue
+        if isinstance(value, dict) and recognise(value):
+            records.append(value)
+        else:
+            bad.append((number, f"is not a {tool} record"))
+    if not records and not bad:
+        raise InputError(f"transcript {name} is not a {tool} session: it has no records")
+    if len(bad) >= len(records):
+        number, problem = bad[0]
+        raise InputError(f"transcript {name} is not a {tool} session: line {number} {problem}")
+    return records
+
+
+def compact_json(value: object) -> str:
+    """*value* as compact JSON, non-ASCII kept readable, key order as written."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def parts_text(parts: Iterable[object]) -> str:
+    """The text parts of a content list joined by a blank line; images and the like skipped."""
+    texts = [
+        part["text"]
+        for part in parts
+        if isinstance(part, dict)
+        and part.get("type", "text") in TEXT_PARTS
+        and isinstance(part.get("text"), str)
+    ]
+    return "\n\n".join(texts)
+
+
+def clean(text: str) -> str:
+    """*text* with lone surrogates (from ``\\ud800``-style JSON escapes) replaced by U+FFFD,
+    so that every message can be stored as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
+    return text

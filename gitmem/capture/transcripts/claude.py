@@ -1,0 +1,111 @@
+"""Claude Code session JSONL (``~/.claude/projects/<dir>/<session>.jsonl``).
+
+Each line is one record with a ``type``. ``user`` and ``assistant`` records carry an
+Anthropic ``message`` whose ``content`` is a string or a list of blocks. Per record:
+
+* its ``text`` blocks, joined by a blank line, are one message (role: the message's role);
+* each ``tool_use`` block is its own message, role ``tool_use``: the tool name, a newline,
+  its input as compact JSON;
+* each ``tool_result`` block is its own message, role ``tool_result``: its content as text.
+
+Skipped, because neither side said them to the other: ``thinking`` and
+``redacted_thinking`` blocks, images, ``summary`` lines (Claude Code's own title),
+``system`` lines (local command output, hooks, compaction markers), user records that
+Claude Code itself wrote (``isMeta``: command caveats; ``isCompactSummary``: the recap
+after ``/compact``, whose source turns stay earlier in the same file), file-history,
+queue and other bookkeeping records, and a record whose ``uuid`` was already seen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
+from gitmem.core.transcript import Message, Transcript, render_snapshot
+
+FORMAT = "claude"
+TOOL = "Claude Code"
+
+IDENTITY_KEYS = ("sessionId", "uuid", "parentUuid", "leafUuid", "messageId")
+"""Every Claude Code record carries one of these beside its ``type``."""
+
+
+def recognise(record: Record) -> bool:
+    """Whether *record* (one JSON line) is a Claude Code record."""
+    return isinstance(record.get("type"), str) and any(key in record for key in IDENTITY_KEYS)
+
+
+def parse(text: str, name: str) -> Transcript:
+    """Parse a Claude Code session.
+
+    Raises:
+        InputError: the text is not a Claude Code session (see ``read_records``).
+    """
+    session: str | None = None
+    cwd: str | None = None
+    seen: set[str] = set()
+    messages: list[Message] = []
+    for record in read_records(text, name, TOOL, recognise):
+        if session is None and isinstance(record.get("sessionId"), str):
+            session = record["sessionId"]
+        if cwd is None and isinstance(record.get("cwd"), str):
+            cwd = record["cwd"]
+        kind = record["type"]
+        message = record.get("message")
+        if kind not in ("user", "assistant") or not isinstance(message, dict):
+            continue
+        if record.get("isMeta") is True or record.get("isCompactSummary") is True:
+            continue  # text Claude Code wrote into the user's turn, not the user
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            if uuid in seen:
+                continue
+            seen.add(uuid)
+        role = message.get("role")
+        messages.extend(_messages(role if isinstance(role, str) else kind, message.get("content")))
+    return Transcript(
+        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd
+    )
+
+
+def _messages(role: str, content: object) -> list[Message]:
+    """The messages of one record, in block order; the joined text sits where its first
+    text block was."""
+    if isinstance(content, str):
+        return [Message(role, clean(content))] if content.strip() else []
+    if not isinstance(content, list):
+        return []
+    out: list[Message | None] = []
+    texts: list[str] = []
+    slot: int | None = None
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            continue
+        if kind == "text" and isinstance(block.get("text"), str):
+            if slot is None:
+                slot = len(out)
+                out.append(None)
+            texts.append(block["text"])
+        elif kind.endswith("tool_use"):  # also server_tool_use
+            out.append(Message("tool_use", clean(_tool_use(block))))
+        elif kind.endswith("tool_result"):  # also web_search_tool_result and the like
+            out.append(Message("tool_result", clean(_result_text(block.get("content")))))
+    if slot is not None:
+        out[slot] = Message(role, clean("\n\n".join(texts)))
+    return [m for m in out if m is not None and m.text.strip()]
+
+
+def _tool_use(block: dict[str, Any]) -> str:
+    name = block.get("name")
+    return f"{name if isinstance(name, str) else ''}\n{compact_json(block.get('input', {}))}"
+
+
+def _result_text(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return parts_text(content)
+    return "" if content is None else compact_json(content)

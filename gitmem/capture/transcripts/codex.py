@@ -1,0 +1,159 @@
+"""Codex CLI session JSONL (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``).
+
+Two shapes exist, and both are read:
+
+* current: every line is ``{"timestamp", "type", "payload"}`` with ``type`` one of
+  ``session_meta``, ``response_item``, ``event_msg``, ``turn_context``, ``compacted``;
+* older (2025): a first line ``{"id", "timestamp", "instructions", "git"}``, then bare
+  response items (``{"type": "message", …}``) and ``{"record_type": "state"}`` markers.
+
+Messages come from the response items only, the record of what went to and came from the
+model: ``message`` (its ``input_text``/``output_text`` parts, joined by a blank line; role
+as written: user, assistant, developer, system), ``function_call`` and
+``custom_tool_call`` / ``local_shell_call`` / ``web_search_call`` (role ``tool_use``: the
+tool name, a newline, its arguments as compact JSON), and ``function_call_output`` /
+``custom_tool_call_output`` (role ``tool_result``).
+
+Skipped: ``reasoning`` items (the model's private reasoning, often encrypted);
+``event_msg`` lines, because they are the UI's copy of the same turn (``user_message``,
+``agent_message`` and ``agent_reasoning`` repeat the response items word for word, so
+keeping both would put every assistant text in the transcript twice) or bookkeeping
+(token counts, task start/end); ``turn_context``, ``compacted`` summaries and state markers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
+from gitmem.core.transcript import Message, Transcript, render_snapshot
+
+FORMAT = "codex"
+TOOL = "Codex"
+
+ENVELOPE_TYPES = frozenset(
+    {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+)
+ITEM_TYPES = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+        "web_search_call",
+    }
+)
+"""Response item types; in the older shape they are whole lines."""
+
+_CWD_RE = re.compile(r"<cwd>([^<\n]+)</cwd>")
+
+
+def recognise(record: Record) -> bool:
+    """Whether *record* (one JSON line) is a Codex record of either shape."""
+    kind = record.get("type")
+    if isinstance(kind, str):
+        if isinstance(record.get("payload"), dict):
+            return kind in ENVELOPE_TYPES or "timestamp" in record
+        return kind in ITEM_TYPES
+    return "record_type" in record or ("id" in record and "timestamp" in record)
+
+
+def parse(text: str, name: str) -> Transcript:
+    """Parse a Codex session of either shape.
+
+    Raises:
+        InputError: the text is not a Codex session (see ``read_records``).
+    """
+    session: str | None = None
+    cwd: str | None = None
+    messages: list[Message] = []
+    for record in read_records(text, name, TOOL, recognise):
+        kind = record.get("type")
+        payload = record.get("payload")
+        if isinstance(payload, dict):
+            if kind == "response_item":
+                messages.extend(_item(payload))
+            elif kind == "session_meta" and session is None:
+                # Only the first: a forked session repeats its parent's meta after its own.
+                session = _str(payload.get("id"))
+                cwd = _str(payload.get("cwd"))
+        elif kind in ITEM_TYPES:
+            messages.extend(_item(record))
+        elif kind is None and "record_type" not in record and session is None:
+            session = _str(record.get("id"))
+    if cwd is None:
+        cwd = _cwd_from_context(messages)
+    return Transcript(
+        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd
+    )
+
+
+def _item(item: dict[str, Any]) -> list[Message]:
+    kind = item.get("type")
+    text: str | None = None
+    role: str | None = "tool_use"
+    if kind == "message":
+        content = item.get("content")
+        role = _str(item.get("role")) or "user"
+        text = parts_text(content) if isinstance(content, list) else _str(content)
+    elif kind == "function_call":
+        text = f"{_str(item.get('name')) or ''}\n{_arguments(item.get('arguments'))}"
+    elif kind == "custom_tool_call":
+        text = f"{_str(item.get('name')) or ''}\n{_str(item.get('input')) or ''}"
+    elif kind in ("local_shell_call", "web_search_call"):
+        tool = kind.removesuffix("_call")
+        text = f"{tool}\n{compact_json(item.get('action', {}))}"
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        role, text = "tool_result", _output(item.get("output"))
+    if text is None or not text.strip():
+        return []
+    return [Message(role, clean(text))]
+
+
+def _arguments(arguments: object) -> str:
+    """Function arguments arrive as a JSON string; shown as compact JSON like Claude's."""
+    if not isinstance(arguments, str):
+        return compact_json(arguments)
+    try:
+        return compact_json(json.loads(arguments))
+    except ValueError:
+        return arguments
+
+
+def _output(output: object) -> str:
+    """A tool output as text. Older Codex wrapped a command's output as the JSON string
+    ``{"output": …, "metadata": {…}}``; the words the command printed are the output."""
+    if isinstance(output, str):
+        if output.startswith('{"output":'):
+            try:
+                wrapped = json.loads(output)
+            except ValueError:
+                return output
+            if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+                return str(wrapped["output"])
+        return output
+    if isinstance(output, list):
+        return parts_text(output)
+    if isinstance(output, dict) and isinstance(output.get("content"), str):
+        return str(output["content"])
+    return "" if output is None else compact_json(output)
+
+
+def _cwd_from_context(messages: list[Message]) -> str | None:
+    """The older shape names the working directory only inside the
+    ``<environment_context>`` Codex sends as the first user input."""
+    for message in messages:
+        if message.role == "user" and "<environment_context>" in message.text:
+            match = _CWD_RE.search(message.text)
+            if match:
+                return match.group(1).strip()
+    return None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None

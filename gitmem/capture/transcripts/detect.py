@@ -1,0 +1,125 @@
+"""Which format a transcript is in, judged from its first few KB.
+
+The content decides. A JSON list whose first item has ``role`` and ``content`` is
+``json``. Otherwise the first few non-blank lines are read as JSON objects and each is
+classified by its keys (``messages``, ``claude`` or ``codex``); the file is in a format
+when some sampled line is, none is in another, and the lines that are not JSON objects are
+fewer than those that are classified. Anything else is ``text``. A line longer than the
+sample is judged by the keys that do fit in it (a Codex ``session_meta`` line can run to
+tens of KB). The file name breaks one tie only: an empty list ``[]`` is ``json`` when the
+name ends in ``.json``, else ``text``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gitmem.capture.transcripts import claude, codex
+
+SAMPLE_BYTES = 8192
+SAMPLE_LINES = 5
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\r\n"
+
+
+def detect(data: bytes, name: str) -> str:
+    """The format of *data*; ``"text"`` when no structured format fits. Never raises."""
+    truncated = len(data) > SAMPLE_BYTES
+    head = data[:SAMPLE_BYTES].decode("utf-8", "replace").lstrip("\ufeff" + _SPACE)
+    if head.startswith("["):
+        return _detect_list(head, name)
+    if head.startswith("{"):
+        return _detect_lines(head, truncated)
+    return "text"
+
+
+def _detect_list(head: str, name: str) -> str:
+    index = _skip_space(head, 1)
+    if head.startswith("]", index):
+        return "json" if name.lower().endswith(".json") else "text"
+    if not head.startswith("{", index):
+        return "text"
+    first = _object_prefix(head, index)
+    return "json" if first is not None and {"role", "content"} <= first.keys() else "text"
+
+
+def _detect_lines(head: str, truncated: bool) -> str:
+    lines = [line for line in head.split("\n") if line.strip()]
+    sample = lines[:SAMPLE_LINES]
+    found: set[str] = set()
+    classified = bad = 0
+    for number, line in enumerate(sample):
+        record: dict[str, Any] | None
+        if truncated and number == len(lines) - 1:
+            record = _object_prefix(line, _skip_space(line, 0))  # cut short by the sample
+        else:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                value = None
+            record = value if isinstance(value, dict) else None
+        if record is None:
+            bad += 1
+            continue
+        format = _classify(record)
+        if format is not None:
+            found.add(format)
+            classified += 1
+    if len(found) == 1 and bad < classified:
+        return found.pop()
+    return "text"
+
+
+def _classify(record: dict[str, Any]) -> str | None:
+    if record.keys() == {"role", "text"}:
+        return "messages"
+    if claude.recognise(record):
+        return "claude"
+    if codex.recognise(record):
+        return "codex"
+    return None
+
+
+def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
+    """The members of the JSON object starting at *index* that fit in *text*.
+
+    A member whose value is cut off is kept with an empty value of its kind (``{}``,
+    ``[]``, ``""``), so that its key still counts. None when the text is not the start
+    of a JSON object.
+    """
+    if not text.startswith("{", index):
+        return None
+    members: dict[str, Any] = {}
+    index = _skip_space(text, index + 1)
+    while index < len(text) and text[index] != "}":
+        try:
+            key, index = _DECODER.raw_decode(text, index)
+        except ValueError:
+            return members  # the key itself is cut off
+        if not isinstance(key, str):
+            return None
+        index = _skip_space(text, index)
+        if index >= len(text):
+            return members
+        if text[index] != ":":
+            return None
+        index = _skip_space(text, index + 1)
+        try:
+            members[key], index = _DECODER.raw_decode(text, index)
+        except ValueError:
+            members[key] = {"{": {}, "[": [], '"': ""}.get(text[index : index + 1])
+            return members
+        index = _skip_space(text, index)
+        if text.startswith(",", index):
+            index = _skip_space(text, index + 1)
+        elif index < len(text) and text[index] != "}":
+            return None
+    return members
+
+
+def _skip_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _SPACE:
+        index += 1
+    return index

@@ -1,0 +1,53 @@
+"""A generic JSON transcript: one top-level list of ``{"role", "content"}`` messages.
+
+``content`` is a string, or a list of parts of which those with a ``text`` (type
+``text``, ``input_text`` or ``output_text``) are joined by a blank line; other parts
+(images) are skipped, and so is a message with no text at all (``"content": null``).
+Other keys of a message are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+
+from gitmem.capture.transcripts._jsonl import clean, parts_text
+from gitmem.core.errors import InputError
+from gitmem.core.transcript import Message, Transcript, render_snapshot
+
+FORMAT = "json"
+
+
+def parse(text: str, name: str) -> Transcript:
+    """Parse a JSON list of messages.
+
+    Raises:
+        InputError: not JSON, not a list, or an item that is not a ``{role, content}``
+            object (the sentence names the line or the item).
+    """
+    try:
+        value = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as e:
+        raise InputError(
+            f"transcript {name} is not valid JSON: line {e.lineno} column {e.colno}: {e.msg}"
+        ) from e
+    if not isinstance(value, list):
+        raise InputError(f"transcript {name} is not a JSON list of messages")
+    messages: list[Message] = []
+    for number, item in enumerate(value, 1):
+        where = f"transcript {name} is not a JSON list of messages: item {number}"
+        if not isinstance(item, dict) or not isinstance(item.get("role"), str):
+            raise InputError(f'{where} is not an object with a string "role"')
+        if "content" not in item:
+            raise InputError(f'{where} has no "content"')
+        content = item.get("content")
+        if isinstance(content, str):
+            body = content
+        elif isinstance(content, list):
+            body = parts_text(content)
+        elif content is None:
+            body = ""
+        else:
+            raise InputError(f'{where} has a "content" that is neither a string nor a list')
+        if body.strip():
+            messages.append(Message(item["role"], clean(body)))
+    return Transcript(FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages))

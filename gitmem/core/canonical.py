@@ -1,0 +1,122 @@
+"""Canonical JSON, the byte form of every record (storage format v1).
+
+UTF-8, object keys sorted by code point, no insignificant whitespace, no NaN or
+Infinity, no floats at all (integers only where numbers are needed), no duplicate
+keys. Records are hashed and signed as these exact bytes; a reader never
+re-serialises a record to check it, but it does refuse bytes that are not in this
+form, so that one record has exactly one byte representation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from gitmem.core.errors import FormatError, InputError
+from gitmem.core.types import Sha256Hex
+
+JSONValue = Any
+"""A JSON value built from dict, list, str, int, bool and None."""
+
+
+def encode(value: JSONValue) -> bytes:
+    """Return the canonical bytes of *value*.
+
+    Raises:
+        InputError: *value* holds a float, a non-string key, a lone surrogate or
+            a type JSON cannot express.
+    """
+    _check_encodable(value, "$")
+    return _dumps(value)
+
+
+def _dumps(value: JSONValue) -> bytes:
+    text = json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError("text contains a lone surrogate, which UTF-8 cannot store") from e
+
+
+def decode(data: bytes) -> JSONValue:
+    """Parse canonical bytes back into a value, refusing every other byte form.
+
+    Raises:
+        FormatError: not UTF-8, not JSON, a duplicate key, a float, or bytes that
+            are valid JSON but not canonical.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError("record is not valid UTF-8") from e
+    try:
+        value = strict_decoder().decode(text)
+    except StrictJSONError as e:
+        raise FormatError(f"record {e}") from e
+    except (ValueError, RecursionError) as e:
+        raise FormatError(f"record is not valid JSON: {e}") from e
+    try:
+        # json.loads already refused floats and constants and only makes string keys,
+        # so the per-value checks of encode() are not needed to rebuild the bytes.
+        canonical = _dumps(value)
+    except InputError as e:
+        raise FormatError(f"record cannot be stored canonically: {e}") from e
+    if canonical != data:
+        raise FormatError("record is valid JSON but not canonical JSON")
+    return value
+
+
+def sha256_hex(data: bytes) -> Sha256Hex:
+    """Lowercase hex SHA-256 of *data*: the address of stored bytes."""
+    return Sha256Hex(hashlib.sha256(data).hexdigest())
+
+
+def _check_encodable(value: JSONValue, where: str) -> None:
+    if value is None or isinstance(value, bool | int | str):
+        return
+    if isinstance(value, float):
+        raise InputError(f"{where}: numbers must be integers (canonical JSON v1 has no floats)")
+    if isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_encodable(v, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InputError(f"{where}: object keys must be strings")
+            _check_encodable(v, f"{where}.{k}")
+        return
+    raise InputError(f"{where}: {type(value).__name__} cannot be stored as JSON")
+
+
+class StrictJSONError(ValueError):
+    """JSON that parses but breaks our rules; the message completes "the record …"."""
+
+
+def strict_decoder() -> json.JSONDecoder:
+    """A decoder that refuses duplicate keys, floats, NaN and Infinity (which plain
+    ``json`` accepts), for records and for model replies alike."""
+    return json.JSONDecoder(
+        object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_constant=_no_constant
+    )
+
+
+def _no_duplicates(pairs: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
+    result: dict[str, JSONValue] = {}
+    for key, value in pairs:
+        if key in result:
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise StrictJSONError(f"repeats the key {shown!r}")
+        result[key] = value
+    return result
+
+
+def _no_float(text: str) -> JSONValue:
+    raise StrictJSONError(f"holds a non-integer number ({text[:20]})")
+
+
+def _no_constant(text: str) -> JSONValue:
+    raise StrictJSONError(f"holds {text}, which JSON does not allow")

@@ -1,0 +1,126 @@
+"""Is this stored record genuine? A pure check over the exact bytes read.
+
+No git, no disk, no clock: the caller hands over the address the path claims,
+the record bytes, the receipt bytes and the trust roots. The same function serves
+``brief`` (which degrades what fails) and ``verify`` (which lists it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import FormatError, TrustError
+from gitmem.core.receipts import verify
+from gitmem.core.records import NAMESPACE, Record, parse_record, parse_time
+from gitmem.core.revocation import Revocations, revoked_reason
+from gitmem.core.types import Sha256Hex
+
+# Short labels, used in badges: "[⚠ verbatim withheld: receipt invalid]".
+RECORD_EDITED = "record edited"
+RECORD_UNREADABLE = "record unreadable"
+RECEIPT_MISSING = "receipt missing"
+RECEIPT_INVALID = "receipt invalid"
+UNTRUSTED_KEY = "untrusted key"
+WRITER_MISMATCH = "writer mismatch"
+
+
+@dataclass(frozen=True)
+class RecordCheck:
+    """The verdict on one stored record."""
+
+    address: Sha256Hex
+    problem: str | None
+    """None when the record holds; otherwise one of the short labels above."""
+    detail: str
+    """One sentence: who signed it, or what failed."""
+    record: Record | None
+    """The parsed record when the bytes parse at all, genuine or not."""
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True)
+class TrustRoots:
+    """What a reader trusts, loaded once: the allowed_signers roots (revoked keys already
+    removed) and the revocations themselves, which say why a key no longer counts."""
+
+    signers: tuple[AllowedSignersFile, ...] = ()
+    revoked: Revocations = field(default_factory=Revocations)
+
+    def digest(self) -> str:
+        """A digest of the roots: a verdict cached under one set of roots holds only under
+        the same roots. Raises nothing."""
+        material = "\n".join(
+            f"{root.source}\0{entry.to_line()}" for root in self.signers for entry in root.entries
+        )
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    def check(self, address: Sha256Hex, data: bytes, receipt: bytes | None) -> RecordCheck:
+        """:func:`check_record` of one memory record under these roots. Raises nothing."""
+        return check_record(address, data, receipt, self.signers, revoked=self.revoked)
+
+
+def check_record(
+    address: Sha256Hex,
+    data: bytes,
+    receipt: bytes | None,
+    roots: Sequence[AllowedSignersFile],
+    namespace: str = NAMESPACE,
+    revoked: Revocations | None = None,
+) -> RecordCheck:
+    """Check one record end to end. Never raises on bad bytes; it reports them.
+
+    With *revoked*, a record that fails on trust because its key was revoked says so
+    (the roots no longer list a revoked key at all)."""
+    record: Record | None
+    try:
+        record, unreadable = parse_record(data), ""
+    except FormatError as e:
+        record, unreadable = None, str(e)
+
+    # 1. Content addressing: the bytes must hash to the address their path claims.
+    actual = sha256_hex(data)
+    if actual != address:
+        return RecordCheck(
+            address,
+            RECORD_EDITED,
+            f"its bytes hash to {actual[:12]}…, not to the address in its path "
+            f"({address[:12]}…): it was changed after it was written",
+            record,
+        )
+    # 2. A receipt must exist for exactly these bytes.
+    if receipt is None:
+        return RecordCheck(address, RECEIPT_MISSING, "no receipt is stored for it", record)
+    # 3. The bytes must be a well-formed record (we need its writer and time).
+    if record is None:
+        return RecordCheck(address, RECORD_UNREADABLE, unreadable, None)
+    # 4. The SSHSIG signature must verify over the exact stored bytes.
+    try:
+        signature = verify(data, receipt, namespace)
+    except FormatError as e:
+        return RecordCheck(address, RECEIPT_INVALID, f"the receipt is malformed: {e}", record)
+    except TrustError as e:
+        return RecordCheck(address, RECEIPT_INVALID, str(e), record)
+    fingerprint = signature.public_key.fingerprint()
+    # 5. The key the record names must be the key that signed it.
+    if record.key != fingerprint:
+        return RecordCheck(
+            address,
+            WRITER_MISMATCH,
+            f"it names key {record.key} but was signed by {fingerprint}",
+            record,
+        )
+    # 6. A trust root must vouch for that key, for this writer, at the record's time.
+    verdict = check_trust(
+        roots, signature.public_key, record.writer, namespace, parse_time(record.created)
+    )
+    if not verdict.trusted:
+        why = None if revoked is None else revoked_reason(receipt, revoked)
+        return RecordCheck(address, UNTRUSTED_KEY, why or verdict.reason, record)
+    return RecordCheck(address, None, verdict.reason, record)

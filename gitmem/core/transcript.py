@@ -1,0 +1,152 @@
+"""Transcripts as gitmem keeps them: messages, and the snapshot they are stored as.
+
+A quote must lie inside one message, so every parser keeps message boundaries. The
+snapshot is the text stored (by hash) beside a checkpoint, from which every quote can be
+checked again later: for a plain transcript it is the text itself; for every structured
+format it is gitmem's own ``messages`` encoding — one canonical JSON object per line,
+``{"role":…,"text":…}`` (keys sorted, no spaces, non-ASCII as is, ``\\n`` after each
+line). JSON escapes every newline inside a string, so one line is always one message, and
+:func:`parse_snapshot` gives back exactly the messages a snapshot was rendered from.
+
+The host formats (Claude Code, Codex, generic JSON) are parsed in
+:mod:`gitmem.capture.transcripts`; this module only knows the two stored forms.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from gitmem.core.errors import InputError
+
+FORMATS = ("text", "claude", "codex", "json", "messages")
+"""Every transcript format a capture accepts."""
+MESSAGES = "messages"
+"""gitmem's own encoding, the snapshot format of every structured transcript."""
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str | None
+    """"user", "assistant", "tool_use", "tool_result", "system", … (None for plain text)."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Transcript:
+    format: str
+    """The format the transcript was parsed from (one of :data:`FORMATS`)."""
+    name: str
+    messages: tuple[Message, ...]
+    snapshot: str
+    """The text stored as the snapshot (what quotes are verified against)."""
+    session: str | None = None
+    """The session id the transcript itself names, when its format has one."""
+    cwd: str | None = None
+    """The working directory the transcript itself names, when its format has one."""
+
+    def texts(self) -> list[str]:
+        return [m.text for m in self.messages]
+
+    def with_messages(self, messages: Sequence[Message]) -> Transcript:
+        """The same transcript with new messages (say, secret-masked), snapshot re-rendered.
+
+        Never raises for a transcript of one of :data:`FORMATS`.
+        """
+        return replace(
+            self, messages=tuple(messages), snapshot=render_snapshot(self.format, messages)
+        )
+
+
+def check_format(format: str) -> None:
+    """Raises InputError unless *format* is one of :data:`FORMATS`."""
+    if format not in FORMATS:
+        raise InputError(f"unknown transcript format {format!r}; known: {', '.join(FORMATS)}")
+
+
+def snapshot_format(format: str) -> str:
+    """The format the snapshot of a *format* transcript is stored in: ``"text"`` for
+    text, ``"messages"`` for every structured format.
+
+    Raises:
+        InputError: an unknown format.
+    """
+    check_format(format)
+    return "text" if format == "text" else MESSAGES
+
+
+def render_snapshot(format: str, messages: Sequence[Message]) -> str:
+    """The snapshot text for *messages* parsed from *format*.
+
+    ``text``: the message texts themselves (a plain transcript has one message). Every
+    structured format: the ``messages`` encoding, one canonical JSON object per line.
+
+    Raises:
+        InputError: an unknown format.
+    """
+    if snapshot_format(format) == "text":
+        return "\n\n".join(m.text for m in messages)
+    return "".join(
+        json.dumps(
+            {"role": m.role, "text": m.text},
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        + "\n"
+        for m in messages
+    )
+
+
+def plain_transcript(text: str, name: str) -> Transcript:
+    """A plain transcript has no message boundaries: one message, stored as written."""
+    return Transcript(format="text", name=name, messages=(Message(None, text),), snapshot=text)
+
+
+def parse_snapshot(data: bytes, name: str, format: str) -> Transcript:
+    """Parse a stored snapshot, given the format its checkpoint names (a transcript
+    format; the snapshot of a structured one is in the ``messages`` encoding).
+
+    Raises:
+        InputError: an unknown format, bytes that are not UTF-8, or a ``messages``
+            snapshot with a line that is not a ``{role, text}`` object.
+    """
+    stored_as = snapshot_format(format)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"transcript {name} is not UTF-8 text") from e
+    if stored_as == "text":
+        return plain_transcript(text, name)
+    return parse_messages(text, name)
+
+
+def parse_messages(text: str, name: str) -> Transcript:
+    """Parse the ``messages`` encoding. Strict: it is gitmem's own format, so every line
+    must be a ``{role, text}`` object; an empty text is zero messages.
+
+    Raises:
+        InputError: a line that is not such an object (the sentence names it).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    messages = tuple(_message(line, name, number) for number, line in enumerate(lines, 1))
+    return Transcript(MESSAGES, name, messages, render_snapshot(MESSAGES, messages))
+
+
+def _message(line: str, name: str, number: int) -> Message:
+    where = f"transcript {name} is not in gitmem's messages encoding: line {number}"
+    try:
+        value = json.loads(line)
+    except ValueError as e:
+        raise InputError(f"{where} is not JSON") from e
+    if not isinstance(value, dict) or value.keys() != {"role", "text"}:
+        raise InputError(f'{where} is not an object with exactly "role" and "text"')
+    role, text = value["role"], value["text"]
+    if not (role is None or isinstance(role, str)):
+        raise InputError(f"{where} has a role that is neither a string nor null")
+    if not isinstance(text, str):
+        raise InputError(f"{where} has a text that is not a string")
+    return Message(role, text)

@@ -1,0 +1,172 @@
+"""What the git hooks and agent-host hooks run, detached from the command that fired them.
+
+Every entry point here swallows its own failures: a hook never breaks a git command
+and never prints into one. Failures go to the capture log, where ``gitmem status``
+shows them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pygit2
+
+from gitmem.capture.run import Context, capture_transcript
+from gitmem.capture.sessions import Cursors, find_agent_transcripts
+from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.core.errors import GitmemError
+from gitmem.core.records import REWRITE
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.files import locked
+from gitmem.store.repo import Store
+from gitmem.store.seal import write_event
+
+LOCK_FILE = "hook.lock"
+MAX_TRANSCRIPTS = 3
+
+
+def run_safely(repo: str, source: str, func: object, *args: object) -> int:
+    """Run a hook action; log any failure; always return 0."""
+    try:
+        store = Store.discover(repo)
+    except GitmemError:
+        return 0
+    log = CaptureLog(store.local_dir)
+    try:
+        func(store, *args)  # type: ignore[operator]
+    except GitmemError as e:
+        log.write("failed", source, error=str(e))
+    except Exception as e:  # a hook must never break the command that fired it
+        log.write("failed", source, error=f"internal error: {type(e).__name__}: {e}")
+    return 0
+
+
+def capture_new(
+    ctx: Context,
+    cursors: Cursors,
+    path: Path,
+    source: str,
+    commit: str | None,
+    session: str | None = None,
+) -> bool:
+    """Capture what *path* holds beyond its cursor; True when something was captured."""
+    transcript = load_transcript(path)
+    part = cursors.new_part(path, transcript)
+    if part is None:
+        return False
+    capture_transcript(
+        ctx,
+        part,
+        path,
+        source=source,
+        commit=commit,
+        session=session,
+        written_at=path.stat().st_mtime,
+    )
+    cursors.advance(path, transcript)
+    cursors.save()
+    return True
+
+
+def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
+    """Capture the agent transcripts of this working tree since the last capture, or the
+    commit message when there is none, into checkpoints that record *sha*."""
+    env = os.environ if environ is None else environ
+    with locked(store.local_dir, LOCK_FILE):
+        ctx = Context.open(store)
+        source = f"post-commit {sha[:12]}"
+        configured = ctx.settings.text("transcript")
+        workdir = Path(store.repo.workdir or store.common_dir).resolve()
+        paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
+        cursors = Cursors(store.local_dir)
+        captured = False
+        for path in paths[:MAX_TRANSCRIPTS]:
+            captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
+        if not captured:
+            commit = store.repo.get(sha)
+            if not isinstance(commit, pygit2.Commit):
+                raise GitmemError(f"{sha} is not a commit")
+            transcript = parse_transcript(
+                commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
+            )
+            capture_transcript(
+                ctx,
+                transcript,
+                None,
+                source=f"{source} message",
+                session=f"commit-{sha[:12]}",
+                commit=sha,
+            )
+
+
+def capture_session(store: Store, path: str, session: str | None) -> None:
+    """An agent session ended (or stopped): capture it from where the last capture stopped."""
+    with locked(store.local_dir, LOCK_FILE):
+        ctx = Context.open(store)
+        cursors = Cursors(store.local_dir)
+        capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)
+
+
+def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
+    """Record which commits an amend or rebase rewrote, as one signed event."""
+    lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
+    rewrites = [line.split()[:2] for line in lines if len(line.split()) >= 2]
+    if not rewrites:
+        return
+    ctx = Context.open(store)
+    write_event(
+        store,
+        ctx.identity,
+        REWRITE,
+        None,
+        "git-rewrite",
+        datetime.now(UTC),
+        {"rewrites": rewrites, "how": how},
+    )
+    ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites))
+
+
+def pre_push(store: Store, remote: str, url: str) -> None:
+    """When ``sync_on_push`` is set, sync memory with the remote being pushed to:
+    fetch, check, union-merge, push (never forced). Only named remotes sync, since
+    their tracking refs need a name."""
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+    from gitmem.store.keys import read_config
+    from gitmem.team.sync import sync
+
+    home = gitmem_home()
+    if not load_settings(home, store.local_dir).get("sync_on_push"):
+        return
+    log = CaptureLog(store.local_dir)
+    if remote not in store.repo.remotes.names():
+        log.write("skipped", f"pre-push {remote}", url=url, reason="not a named remote")
+        return
+    author = read_config(home).get("principal") or "gitmem"
+    report = sync(store, remote, home, author)
+    problems = [r.problem for r in report.refs if r.problem]
+    log.write(
+        "ok" if report.ok else "failed",
+        f"pre-push {remote}",
+        url=url,
+        merged=sum(r.new_records for r in report.refs),
+        pushed=[r.ref for r in report.refs if r.pushed],
+        error="; ".join(problems)[:500] if problems else None,
+    )
+
+
+def spawn_detached(argv: Sequence[str]) -> None:
+    """Start ``gitmem <argv>`` in a new session, holding none of our file descriptors."""
+    subprocess.Popen(
+        [sys.executable, "-m", "gitmem", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        start_new_session=True,
+    )

@@ -1,0 +1,150 @@
+"""What a new checkpoint holds: its own new items, and every open item before it,
+carried by code. Pure: the memory state, the new items and a policy in; a plan out.
+
+- **Restatements.** A new item that states an open item's claim again (see
+  :mod:`gitmem.lifecycle.restate`) is not stored twice: the earlier item is carried (its stored
+  quote always wins), and when the restatement is a verified verbatim quote from
+  another session it is recorded as a corroboration witness.
+- **Carry.** Open items are copied byte for byte (id, origin session, trust, quote,
+  every field) with ``carried: true``; they render ``[carried]``.
+- **Ageing.** An item not seen again for a while ages out: a ``status`` event moves it
+  to STALE (never silently; ``gitmem show`` and the brief's notice say so) and it is no
+  longer carried. ``gitmem reverify`` brings it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from gitmem.core.records import Item, parse_time
+from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.lifecycle.restate import same_claim
+
+
+@dataclass(frozen=True)
+class CarryPolicy:
+    """When carried items age out (documented in docs/lifecycle.md)."""
+
+    inferred_unseen_captures: int = 10
+    inferred_days: int = 30
+    verbatim_unseen_captures: int = 30
+    verbatim_days: int = 60
+    max_carried: int = 50
+
+
+DEFAULT_CARRY = CarryPolicy()
+
+
+@dataclass(frozen=True)
+class Plan:
+    items: tuple[Item, ...]
+    """The checkpoint's items: new ones first, then carried copies."""
+    witnesses: tuple[tuple[str, Item], ...]
+    """(open item id, the new verified verbatim item that restated it)."""
+    aged_out: tuple[tuple[ItemState, str], ...]
+    """(item, reason) for each open item this checkpoint stops carrying."""
+
+
+def plan(
+    state: MemoryState | None,
+    new_items: Sequence[Item],
+    session: str,
+    snapshot: str,
+    now: datetime,
+    policy: CarryPolicy = DEFAULT_CARRY,
+) -> Plan:
+    """Decide what the next checkpoint stores and which events go with it.
+
+    A witness is only recorded when it could count: another session than the origin and
+    every earlier witness, and another transcript snapshot (the same transcript captured
+    twice is one sighting)."""
+    if state is None:
+        return Plan(tuple(new_items), (), ())
+    open_items = [s for s in state.items.values() if s.current]
+    kept: list[Item] = []
+    seen: set[str] = set()
+    witnesses: list[tuple[str, Item]] = []
+    for item in new_items:
+        match = _match(item, open_items)
+        if match is None:
+            kept.append(item)
+            continue
+        if match.id == item.id:
+            kept.append(match.item)  # seen again in its own session: a sighting, same bytes
+        elif (
+            item.trust == "verbatim"
+            and item.quote_verified
+            and _independent(match, session, snapshot)
+        ):
+            witnesses.append((match.id, item))
+        seen.add(match.id)
+    seen |= {i.id for i in kept}
+    carried, aged = _carry(
+        [s for s in open_items if s.id not in seen], now, policy, restated={i for i, _ in witnesses}
+    )
+    return Plan(tuple(kept + carried), tuple(witnesses), tuple(aged))
+
+
+def _independent(state: ItemState, session: str, snapshot: str) -> bool:
+    sessions = {state.item.origin_session, *(w.session for w in state.witnesses)}
+    snapshots = {state.origin_snapshot, *(w.snapshot for w in state.witnesses)}
+    return session not in sessions and snapshot not in snapshots
+
+
+def _match(item: Item, open_items: Sequence[ItemState]) -> ItemState | None:
+    quote = item.quote if item.quote_verified else None
+    for state in open_items:
+        if state.id == item.id or same_claim(
+            item.kind, item.text, quote, state.item.kind, state.item.text, state.quote
+        ):
+            return state
+    return None
+
+
+def _carry(
+    candidates: Sequence[ItemState], now: datetime, policy: CarryPolicy, restated: set[str]
+) -> tuple[list[Item], list[tuple[ItemState, str]]]:
+    aged: list[tuple[ItemState, str]] = []
+    keep: list[ItemState] = []
+    for state in candidates:
+        reason = None if state.id in restated else _aged(state, now, policy)
+        if reason is None:
+            keep.append(state)
+        else:
+            aged.append((state, reason))
+    keep.sort(key=lambda s: (s.id in restated, _importance(s), s.last_seen), reverse=True)
+    for state in keep[policy.max_carried :]:
+        aged.append(
+            (
+                state,
+                f"more than {policy.max_carried} open items: the oldest and "
+                "least important stop being carried",
+            )
+        )
+    copies = [
+        replace(s.item, extra={**s.item.extra, "carried": True}) for s in keep[: policy.max_carried]
+    ]
+    return copies, aged
+
+
+def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:
+    days = (now - parse_time(state.last_seen)).days
+    if state.trust == "verbatim":
+        if (
+            state.unseen_captures >= policy.verbatim_unseen_captures
+            and days >= policy.verbatim_days
+        ):
+            return (
+                f"verbatim item not seen again in {state.unseen_captures} captures and {days} days"
+            )
+        return None
+    if state.unseen_captures >= policy.inferred_unseen_captures or days >= policy.inferred_days:
+        return f"not seen again in {state.unseen_captures} captures / {days} days"
+    return None
+
+
+def _importance(state: ItemState) -> int:
+    value = state.item.extra.get("importance")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -1,0 +1,363 @@
+"""Item state, derived at read time by replaying verified records. Pure.
+
+Nothing is ever edited: a checkpoint freezes items, events say what happened to them
+later (resolved, reopened, superseded, forgotten, corroborated, changed status). This
+module replays both, oldest first, into one :class:`ItemState` per item id. Only
+records that verified are replayed; the caller decides that.
+
+Corroboration (DESIGN.md, seed 000) is counted here and nowhere else: the origin plus
+every later witness that is a different session with a different transcript snapshot,
+whose own verified verbatim quote restated the item (a ``corroboration`` event). Carry
+is not a sighting. Any contradiction sets the count to zero from that moment; reopening
+does not restore it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gitmem.core.records import (
+    EVENT_CORROBORATION,
+    EVENT_FORGET,
+    EVENT_LIKELY_SUPERSEDED,
+    EVENT_REOPEN,
+    EVENT_RESOLVE,
+    EVENT_STATE_CHANGED,
+    EVENT_STATUS,
+    EVENT_SUPERSEDE,
+    Checkpoint,
+    Event,
+    Item,
+    Record,
+    parse_time,
+    sortable_time,
+)
+from gitmem.lifecycle.governance import (
+    DEFAULT_POLICY,
+    GovernedItem,
+    TransitionError,
+    can_promote_to_verified,
+    check_transition,
+    parse_roots,
+)
+
+CONTRADICTIONS = frozenset(
+    {EVENT_RESOLVE, EVENT_SUPERSEDE, EVENT_LIKELY_SUPERSEDED, EVENT_STATE_CHANGED, EVENT_FORGET}
+)
+"""Events that contradict an item: each sets its corroboration to zero from that moment."""
+
+
+@dataclass(frozen=True)
+class Replayable:
+    """One verified record with its address, in the order the replay applies it."""
+
+    address: str
+    record: Record
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A checkpoint that stored the item from its own session (not a carried copy)."""
+
+    checkpoint: str
+    session: str
+    snapshot: str | None
+    created: str
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A later session's verified verbatim restatement (a corroboration event)."""
+
+    event: str
+    session: str
+    snapshot: str
+    created: str
+    quote: str
+
+
+@dataclass
+class ItemState:
+    """Everything known about one item after replay."""
+
+    item: Item
+    """The item as first stored (its quote is the one that always wins)."""
+    origin_checkpoint: str
+    origin_snapshot: str | None
+    first_seen: str
+    latest_checkpoint: str
+    last_seen: str
+    sightings: list[Sighting] = field(default_factory=list)
+    witnesses: list[Witness] = field(default_factory=list)
+    events: list[tuple[str, Event]] = field(default_factory=list)
+    carried: bool = False
+    carry_count: int = 0
+    unseen_captures: int = 0
+    """Checkpoints that carried the item since it was last sighted or restated."""
+    resolved: bool = False
+    forgotten: bool = False
+    superseded_by: str | None = None
+    likely_superseded_by: str | None = None
+    notes: list[str] = field(default_factory=list)
+    status: str | None = None
+    """The last status an event set (None: the initial one for its trust class)."""
+    trust_override: tuple[str, str | None] | None = None
+    """(trust, quote) set by an evidence-gated reverify; None when unchanged."""
+    last_contradiction: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def trust(self) -> str:
+        return self.item.trust if self.trust_override is None else self.trust_override[0]
+
+    @property
+    def quote(self) -> str | None:
+        if self.trust_override is not None:
+            return self.trust_override[1]
+        return self.item.quote if self.item.quote_verified else None
+
+    @property
+    def active(self) -> bool:
+        """Still open: not resolved, superseded or forgotten."""
+        return not (self.resolved or self.forgotten or self.superseded_by is not None)
+
+    @property
+    def current(self) -> bool:
+        """Open and not aged out: what the brief shows and the next capture carries."""
+        return self.active and self.status != "STALE"
+
+    @property
+    def contradicted(self) -> bool:
+        """A contradiction is in force: resolved, superseded, likely superseded, or a
+        changed-state note since the last reopen."""
+        return not self.active or self.likely_superseded_by is not None or bool(self.notes)
+
+    @property
+    def corroboration(self) -> int:
+        """Independent sightings, the origin included. Zero while a contradiction is in
+        force; after one, only witnesses later than it count (reopening restores nothing)."""
+        if self.contradicted:
+            return 0
+        if self.last_contradiction is None:
+            return 1 + len(self._independent(self.witnesses))
+        after = [w for w in self.witnesses if w.created > self.last_contradiction]
+        return len(self._independent(after))
+
+    def _independent(self, witnesses: Sequence[Witness]) -> list[Witness]:
+        seen_sessions = {self.item.origin_session}
+        seen_snapshots = {self.origin_snapshot}
+        counted: list[Witness] = []
+        for witness in sorted(witnesses, key=lambda w: (w.created, w.event)):
+            if witness.session in seen_sessions or witness.snapshot in seen_snapshots:
+                continue  # the same session, or the same transcript again: one sighting
+            seen_sessions.add(witness.session)
+            seen_snapshots.add(witness.snapshot)
+            counted.append(witness)
+        return counted
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    items: dict[str, ItemState]
+    latest_checkpoint: str | None
+
+    def active(self) -> list[ItemState]:
+        return [s for s in self.items.values() if s.active]
+
+    def find(self, prefix: str) -> list[ItemState]:
+        """Items whose id starts with *prefix* (the CLI resolves unique prefixes)."""
+        return [s for s in self.items.values() if s.id.startswith(prefix)]
+
+
+def ordered(records: Iterable[Replayable]) -> list[Replayable]:
+    """Replay order: the records' own creation times, then addresses (stable across
+    clones, whatever order a sync brought them in)."""
+    return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
+
+
+def replay(records: Iterable[Replayable], onto: MemoryState | None = None) -> MemoryState:
+    """Fold verified checkpoints and events, oldest first, into item states.
+
+    With *onto*, the records are newer than everything already in that state and are
+    applied on top of it (in place): how a writer keeps its state current across many
+    captures without replaying the whole store each time."""
+    items: dict[str, ItemState] = {} if onto is None else onto.items
+    latest: str | None = None if onto is None else onto.latest_checkpoint
+    for entry in ordered(records):
+        record = entry.record
+        if isinstance(record, Checkpoint):
+            latest = entry.address
+            _apply_checkpoint(items, entry.address, record)
+        elif isinstance(record, Event):
+            _apply_event(items, entry.address, record)
+    return MemoryState(items, latest)
+
+
+def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Checkpoint) -> None:
+    snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
+    created = sortable_time(checkpoint.created)
+    for item in checkpoint.items:
+        is_carry = item.extra.get("carried") is True
+        state = items.get(item.id)
+        if state is None:
+            state = items[item.id] = ItemState(
+                item=item,
+                origin_checkpoint=address,
+                origin_snapshot=snapshot,
+                first_seen=created,
+                latest_checkpoint=address,
+                last_seen=created,
+            )
+        state.latest_checkpoint = address
+        state.carried = is_carry  # what its latest copy was
+        if is_carry:
+            state.carry_count += 1
+            state.unseen_captures += 1
+        else:
+            state.unseen_captures = 0
+            state.last_seen = created
+            state.sightings.append(Sighting(address, checkpoint.session, snapshot, created))
+
+
+def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
+    batch = event.extra.get("items") if event.item is None else None
+    if isinstance(batch, dict):  # one status event about several items (ageing)
+        for item_id, part in batch.items():
+            if item_id in items and isinstance(part, dict):
+                _apply_one(items[item_id], address, event, {**event.extra, **part})
+        return
+    if event.item is None or event.item not in items:
+        return  # an event about an item this store never held: nothing to apply it to
+    _apply_one(items[event.item], address, event, event.extra)
+
+
+def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str, Any]) -> None:
+    state.events.append((address, event))
+    created = sortable_time(event.created)
+    kind = event.event
+    if kind in CONTRADICTIONS:
+        state.last_contradiction = created
+    if kind == EVENT_RESOLVE:
+        state.resolved = True
+    elif kind == EVENT_REOPEN:
+        state.resolved = False
+        _reopen_status(state, _text(extra, "status"))
+        state.last_seen = max(state.last_seen, created)
+        state.unseen_captures = 0
+        state.superseded_by = None
+        state.likely_superseded_by = None
+        state.notes.clear()
+        override = _trust_change(extra)
+        if override is not None:
+            state.trust_override = override
+    elif kind == EVENT_SUPERSEDE:
+        state.superseded_by = _text(extra, "by")
+        state.status = "SUPERSEDED"
+    elif kind == EVENT_LIKELY_SUPERSEDED:
+        state.likely_superseded_by = _text(extra, "by")
+    elif kind == EVENT_STATE_CHANGED:
+        state.notes.append(_text(extra, "note") or "")
+    elif kind == EVENT_FORGET:
+        state.forgotten = True
+    elif kind == EVENT_CORROBORATION:
+        witness = _witness(address, event, extra, created)
+        if witness is not None:
+            state.witnesses.append(witness)
+            state.last_seen = max(state.last_seen, created)
+            state.unseen_captures = 0
+    elif kind == EVENT_STATUS:
+        _apply_status(state, event, extra)
+
+
+def _trust_change(extra: Any) -> tuple[str, str | None] | None:
+    trust, quote = _text(extra, "trust"), _text(extra, "quote")
+    if trust == "verbatim" and quote:
+        return ("verbatim", quote)
+    return None
+
+
+def _witness(address: str, event: Event, extra: Mapping[str, Any], created: str) -> Witness | None:
+    snapshot, quote = _text(extra, "snapshot"), _text(extra, "quote")
+    if snapshot is None or quote is None:
+        return None
+    return Witness(address, event.session, snapshot, created, quote)
+
+
+def _text(extra: Any, key: str) -> str | None:
+    value = extra.get(key) if hasattr(extra, "get") else None
+    return value if isinstance(value, str) else None
+
+
+def current_status(state: ItemState) -> str:
+    """The epistemic status an item stands at: the last one an event set, else the
+    initial one for its trust class (verbatim: REPORTED; otherwise INFERRED)."""
+    if state.status is not None:
+        return state.status
+    return "REPORTED" if state.trust == "verbatim" else "INFERRED"
+
+
+def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
+    """The item as governance sees it: replayed status, its evidence roots (its own and
+    those later status events recorded), any conflict on any axis. Freshness runs from
+    the last promotion or evidence-backed reopen, else from the first capture: carrying
+    an item forward never renews it."""
+    item = state.item
+    roots, _ = parse_roots(item.extra.get("evidence"))
+    last_verified = None
+    for _, event in state.events:
+        if event.event == EVENT_REOPEN or (
+            event.event == EVENT_STATUS and event.extra.get("to") == "VERIFIED"
+        ):
+            last_verified = parse_time(event.created)
+        if "roots" in event.extra:
+            roots += parse_roots(event.extra.get("roots"))[0]
+    previous = item.extra.get("previous_memory_ids")
+    expires = item.extra.get("expires_at")
+    return GovernedItem(
+        status=current_status(state),
+        roots=roots,
+        previous_memory_ids=tuple(p for p in previous if isinstance(p, str))
+        if isinstance(previous, list)
+        else (),
+        conflict=conflict or state.contradicted,
+        created=parse_time(state.first_seen),
+        last_verified=last_verified,
+        expires_at=expires if isinstance(expires, str) else None,
+        text=item.text,
+    )
+
+
+def _apply_status(state: ItemState, event: Event, extra: Mapping[str, Any]) -> None:
+    """A status event counts only if it is an edge of the state machine, and a
+    promotion only if governance allowed it at the event's own time: a signed but
+    unearned promotion changes nothing."""
+    target = _text(extra, "to")
+    if target is None:
+        return
+    try:
+        check_transition(current_status(state), target, new_evidence=False)
+    except TransitionError:
+        return
+    if target == "VERIFIED":
+        verdict = can_promote_to_verified(
+            governed(state), DEFAULT_POLICY, parse_time(event.created)
+        )
+        if not verdict.allowed:
+            return
+    state.status = target
+
+
+def _reopen_status(state: ItemState, target: str | None) -> None:
+    """A reopen may move the status along an evidence-gated edge, and only along one."""
+    if target is None or target == current_status(state):
+        return
+    try:
+        check_transition(current_status(state), target, new_evidence=True)
+    except TransitionError:
+        return
+    state.status = target

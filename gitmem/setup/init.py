@@ -1,0 +1,39 @@
+"""``gitmem init``: a signing identity for this user, local state for this repository."""
+
+from __future__ import annotations
+
+import getpass
+import re
+import socket
+from pathlib import Path
+
+import pygit2
+
+from gitmem.store.keys import InitOutcome, init_identity, read_config
+from gitmem.store.repo import Store
+
+
+def default_principal(store: Store) -> str:
+    """git's user.email, else user.name, else user@host — as one allowed_signers word."""
+    for key in ("user.email", "user.name"):
+        try:
+            value = store.repo.config[key]
+        except (KeyError, pygit2.GitError):
+            continue
+        word = re.sub(r"[\s,\"'*?!#]+", "-", str(value).strip()).strip("-")
+        if word:
+            return word
+    return f"{getpass.getuser()}@{socket.gethostname()}"
+
+
+def init_repo(store: Store, home: Path, name: str | None, key: Path | None) -> InitOutcome:
+    """Create or adopt the key, trust it, and make ``.git/gitmem/``. Idempotent.
+
+    Raises:
+        InputError: a bad principal.
+        KeyError_: the key to adopt is unusable.
+    """
+    principal = name or read_config(home).get("principal") or default_principal(store)
+    outcome = init_identity(home, principal, key)
+    store.local_dir.mkdir(parents=True, exist_ok=True)
+    return outcome

@@ -1,0 +1,139 @@
+"""``gitmem status``: is this repository's memory set up, and is it working?
+
+Key and trust roots, hooks, the store, the last capture and recent failures (the
+capture log is where hooks report, since they never print into a git command).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gitmem.core.errors import GitmemError
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import load_settings
+from gitmem.store.keys import load_identity
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+
+RECENT_FAILURES = 5
+
+
+def collect(store: Store, home: Path) -> dict[str, Any]:
+    """Everything status reports, as JSON-ready data. Never raises on a broken part:
+    the part says what is wrong instead."""
+    report: dict[str, Any] = {"repository": str(store.repo.workdir or store.common_dir)}
+    try:
+        identity = load_identity(home)
+        report["key"] = {
+            "principal": identity.principal,
+            "fingerprint": identity.signer.public_key.fingerprint(),
+            "path": str(identity.key_path),
+        }
+    except GitmemError as e:
+        report["key"] = {"error": str(e)}
+    report["trust_roots"] = [
+        {"source": r.source, "entries": len(r.entries), "problems": list(r.problems)}
+        for r in load_trust_roots(home, store).signers
+    ]
+    try:
+        settings = load_settings(home, store.local_dir)
+        report["extractor"] = settings.get("extractor")
+    except GitmemError as e:
+        report["extractor"] = None
+        report["config_error"] = str(e)
+    report["hooks"] = _hooks(store)
+    report["agents"] = _agents(store)
+    contents = store.read()
+    report["store"] = {
+        "ref": store.ref,
+        "tip": contents.tip,
+        "records": len(contents.records),
+        "snapshots": len(contents.snapshots),
+    }
+    log = CaptureLog(store.local_dir)
+    entries = log.entries()
+    last_ok = next((e for e in entries if e.outcome == "ok"), None)
+    report["last_capture"] = (
+        None
+        if last_ok is None
+        else {"time": last_ok.time, "source": last_ok.source, **dict(last_ok.detail)}
+    )
+    report["recent_failures"] = [
+        {"time": e.time, "source": e.source, "error": e.error}
+        for e in entries
+        if e.outcome == "failed"
+    ][:RECENT_FAILURES]
+    return report
+
+
+def _hooks(store: Store) -> list[dict[str, Any]] | dict[str, str]:
+    from gitmem.hooks.install import status as hook_states
+
+    workdir = Path(store.repo.workdir or store.common_dir)
+    try:
+        return [
+            {
+                "name": h.name,
+                "installed": h.installed,
+                "ours": h.ours,
+                "foreign": None if h.foreign is None else str(h.foreign),
+            }
+            for h in hook_states(workdir)
+        ]
+    except GitmemError as e:
+        return {"error": str(e)}
+
+
+def _agents(store: Store) -> dict[str, bool]:
+    from gitmem.agents.hosts import AGENTS, agent_status
+
+    workdir = Path(store.repo.workdir or store.common_dir)
+    found: dict[str, bool] = {}
+    for name in AGENTS:
+        try:
+            found[name] = agent_status(name, workdir)
+        except GitmemError:
+            found[name] = False
+    return found
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The human form of :func:`collect`'s report."""
+    lines = [f"repository: {report['repository']}"]
+    key = report["key"]
+    lines.append(
+        f"key: {key['principal']} {key['fingerprint']}"
+        if "fingerprint" in key
+        else f"key: none — {key['error']}"
+    )
+    for root in report["trust_roots"] or [
+        {"source": "no trust root", "entries": 0, "problems": []}
+    ]:
+        lines.append(f"trust root: {root['source']} ({root['entries']} key(s))")
+        lines += [f"  ⚠ {p}" for p in root["problems"]]
+    lines.append(f"extractor: {report['extractor']}")
+    if "config_error" in report:
+        lines.append(f"  ⚠ {report['config_error']}")
+    hooks = report["hooks"]
+    if isinstance(hooks, dict):
+        lines.append(f"hooks: {hooks['error']}")
+    else:
+        mine = [h["name"] for h in hooks if h["ours"]]
+        shown = ", ".join(mine) if mine else "not installed (`gitmem hooks install`)"
+        lines.append(f"git hooks: {shown}")
+    agents = [name for name, on in report["agents"].items() if on]
+    lines.append(f"agent hooks: {', '.join(agents) if agents else 'none'}")
+    store = report["store"]
+    lines.append(
+        f"store: {store['records']} record(s), {store['snapshots']} snapshot(s)"
+        f" at {(store['tip'] or 'nothing yet')[:12]}"
+    )
+    last = report["last_capture"]
+    lines.append(
+        "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"
+    )
+    failures = report["recent_failures"]
+    lines.append(f"recent failures: {len(failures) or 'none'}")
+    lines += [f"  ✗ {f['time']} {f['source']}: {f['error']}" for f in failures]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,192 @@
+"""Settings: built-in defaults, then ``$GITMEM_HOME/config.json``, then the repository's
+``.git/gitmem/config.json``, then ``GITMEM_*`` environment variables (last wins).
+
+Both files are flat JSON objects. The personal file also holds the identity
+(``principal``, ``signing_key``), which only ``gitmem init`` writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitmem.core.errors import InputError
+from gitmem.store.files import atomic_write
+from gitmem.store.home import CONFIG_FILE
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    kind: type
+    default: Any
+    env: str | None
+    help: str
+
+
+SETTINGS = {
+    s.key: s
+    for s in (
+        Setting(
+            "extractor",
+            str,
+            "heuristic",
+            "GITMEM_EXTRACTOR",
+            "default extractor: heuristic, command, openai or none",
+        ),
+        Setting(
+            "command",
+            str,
+            None,
+            "GITMEM_COMMAND",
+            "model command for the command extractor (prompt on stdin, JSON on stdout)",
+        ),
+        Setting(
+            "openai.base_url",
+            str,
+            None,
+            "GITMEM_OPENAI_BASE_URL",
+            "OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1",
+        ),
+        Setting("openai.model", str, None, "GITMEM_OPENAI_MODEL", "model name for openai"),
+        Setting(
+            "openai.api_key",
+            str,
+            None,
+            "GITMEM_OPENAI_API_KEY",
+            "API key for openai (prefer the environment variable)",
+        ),
+        Setting("timeout", int, 60, "GITMEM_TIMEOUT", "seconds a model call may take"),
+        Setting(
+            "transcript",
+            str,
+            None,
+            "GITMEM_TRANSCRIPT",
+            "the agent transcript the commit hook captures (default: found)",
+        ),
+        Setting(
+            "sync_on_push",
+            bool,
+            False,
+            None,
+            "pre-push: also push refs/gitmem/memory to the same remote",
+        ),
+    )
+}
+IDENTITY_KEYS = ("principal", "signing_key")
+
+
+def read_file(path: Path) -> dict[str, Any]:
+    """A config file's settings (empty when absent).
+
+    Raises:
+        InputError: the file is not a JSON object.
+    """
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from e
+    try:
+        data = json.loads(raw)
+    except ValueError as e:
+        raise InputError(f"{path} is not valid JSON: {e}") from e
+    if not isinstance(data, dict):
+        raise InputError(f"{path} must hold a JSON object")
+    return data
+
+
+def write_file(path: Path, data: Mapping[str, Any]) -> None:
+    """Write a config file atomically, 0600 (it may name a key path or an API key)."""
+    atomic_write(path, (json.dumps(dict(data), indent=2, sort_keys=True) + "\n").encode(), 0o600)
+
+
+def parse_value(key: str, text: str) -> Any:
+    """Turn command-line or environment text into the setting's type.
+
+    Raises:
+        InputError: an unknown key or a value of the wrong type.
+    """
+    definition = setting(key)
+    if definition.kind is bool:
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise InputError(f"{key} must be true or false, not {text!r}")
+    if definition.kind is int:
+        try:
+            value = int(text)
+        except ValueError as e:
+            raise InputError(f"{key} must be a whole number, not {text!r}") from e
+        if value <= 0:
+            raise InputError(f"{key} must be positive")
+        return value
+    return text
+
+
+@dataclass(frozen=True)
+class Settings:
+    values: Mapping[str, Any]
+    sources: Mapping[str, str]
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key, setting(key).default)
+
+    def text(self, key: str) -> str | None:
+        value = self.get(key)
+        return value if isinstance(value, str) and value else None
+
+
+def load_settings(
+    home: Path, repo_local: Path | None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Merge defaults, the personal file, the repository file and the environment.
+
+    Raises:
+        InputError: a file is malformed or a value has the wrong type.
+    """
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    layers = [(home / CONFIG_FILE, read_file(home / CONFIG_FILE))]
+    if repo_local is not None:
+        layers.append((repo_local / CONFIG_FILE, read_file(repo_local / CONFIG_FILE)))
+    for path, data in layers:
+        for key, value in data.items():
+            if key in SETTINGS:
+                values[key] = _check_type(key, value, path)
+                sources[key] = str(path)
+    for key, definition in SETTINGS.items():
+        if definition.env and env.get(definition.env):
+            values[key] = parse_value(key, env[definition.env])
+            sources[key] = f"${definition.env}"
+    if "openai.api_key" not in values and env.get("OPENAI_API_KEY"):
+        values["openai.api_key"] = env["OPENAI_API_KEY"]
+        sources["openai.api_key"] = "$OPENAI_API_KEY"
+    return Settings(values, sources)
+
+
+def _check_type(key: str, value: Any, path: Path) -> Any:
+    kind = SETTINGS[key].kind
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise InputError(f"{path}: {key} must be a {kind.__name__}")
+    return value
+
+
+def setting(key: str) -> Setting:
+    """The definition of *key*.
+
+    Raises:
+        InputError: an unknown key.
+    """
+    try:
+        return SETTINGS[key]
+    except KeyError:
+        raise InputError(f"unknown setting {key!r}; known: {', '.join(SETTINGS)}") from None

@@ -1,0 +1,158 @@
+"""Union merge of two histories of a gitmem ref.
+
+Every path in a store is content-addressed, so two honest histories never disagree
+about a path: the union of their trees is the merge. When the same path holds
+different bytes on the two sides, someone edited a stored object; that is reported
+as tampering and nothing is merged (a merge never picks a side in silence).
+
+The ref moves only by compare-and-swap (:meth:`gitmem.store.repo.Store.compare_and_swap`),
+and the whole merge is rebuilt on the new tip whenever another writer moved the ref
+first, as :meth:`gitmem.store.repo.Store.append` does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import pygit2
+
+from gitmem.core.errors import GitError, IntegrityError, NegativeResult
+from gitmem.core.types import GitOid
+from gitmem.store.repo import Store, git_signature
+
+_MAX_ATTEMPTS = 50
+
+Outcome = Literal["up-to-date", "created", "fast-forward", "merged"]
+
+
+class MergeConflict(IntegrityError):
+    """The same path holds different bytes on the two sides: a stored object was edited."""
+
+    def __init__(self, ref: str, paths: list[str]) -> None:
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        super().__init__(
+            f"{ref}: {len(paths)} path(s) hold different bytes on the two sides ({shown}); "
+            "content-addressed paths never differ unless one side was edited, so nothing "
+            "was merged"
+        )
+        self.paths = paths
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    outcome: Outcome
+    before: GitOid | None
+    after: GitOid
+
+
+def union_tree(
+    repo: pygit2.Repository, ours: pygit2.Tree | None, theirs: pygit2.Tree | None, prefix: str = ""
+) -> tuple[pygit2.Oid | None, list[str]]:
+    """The tree holding every path of *ours* and *theirs*, and the paths that conflict.
+
+    A conflict is a path whose entries differ (other bytes, or a file on one side and
+    a folder on the other). When there are conflicts the tree returned is unusable.
+    Raises pygit2.GitError only when the object database cannot be written.
+    """
+    if ours is None or theirs is None:
+        chosen = ours if theirs is None else theirs
+        return (None if chosen is None else chosen.id), []
+    if ours.id == theirs.id:
+        return ours.id, []
+    builder = repo.TreeBuilder(ours)
+    conflicts: list[str] = []
+    for entry in theirs:
+        name = entry.name or ""
+        try:
+            mine = ours[name]
+        except KeyError:
+            mine = None
+        if mine is None:
+            builder.insert(name, entry.id, entry.filemode)
+        elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
+            merged, deeper = union_tree(repo, mine, entry, f"{prefix}{name}/")
+            conflicts += deeper
+            if merged is not None and merged != mine.id:
+                builder.insert(name, merged, pygit2.enums.FileMode.TREE)
+        elif mine.id != entry.id or mine.filemode != entry.filemode:
+            conflicts.append(f"{prefix}{name}")
+    return builder.write(), conflicts
+
+
+def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> MergeResult:
+    """Union-merge the commit *theirs* into the store's ref; never forced, never lossy.
+
+    Creates the ref when it does not exist, fast-forwards it when *theirs* descends
+    from it, does nothing when it already holds *theirs*, and otherwise writes a merge
+    commit (parents: the local tip, then *theirs*) whose tree is the union of both.
+
+    Raises:
+        MergeConflict: a path differs between the two sides (nothing is written).
+        GitError: *theirs* is not a commit in this repository.
+        NegativeResult: the ref kept moving under us for every attempt.
+    """
+    theirs_commit = _commit(store.repo, theirs)
+    signature = git_signature(author)
+    for attempt in range(_MAX_ATTEMPTS):
+        local = store.tip()
+        if local is None:
+            if store.compare_and_swap(None, theirs, message):
+                return MergeResult("created", None, theirs)
+        elif store.is_ancestor(theirs, local):
+            return MergeResult("up-to-date", local, local)
+        elif store.is_ancestor(local, theirs):
+            if store.compare_and_swap(local, theirs, message):
+                return MergeResult("fast-forward", local, theirs)
+        else:
+            ours_commit = _commit(store.repo, local)
+            tree, conflicts = union_tree(store.repo, ours_commit.tree, theirs_commit.tree)
+            if conflicts:
+                raise MergeConflict(store.ref, conflicts)
+            assert tree is not None  # both sides have a tree
+            merged = GitOid(
+                str(
+                    store.repo.create_commit(
+                        None,
+                        signature,
+                        signature,
+                        message,
+                        tree,
+                        [ours_commit.id, theirs_commit.id],
+                    )
+                )
+            )
+            if store.compare_and_swap(local, merged, message):
+                return MergeResult("merged", local, merged)
+        # Another writer moved the ref (or holds its lock): back off, rebuild on its tip.
+        time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
+    raise NegativeResult(
+        f"{store.ref} kept moving or stayed locked; gave up merging after {_MAX_ATTEMPTS} attempts"
+    )
+
+
+def _commit(repo: pygit2.Repository, oid: GitOid) -> pygit2.Commit:
+    try:
+        obj = repo.get(oid)
+    except (ValueError, pygit2.GitError) as e:
+        raise GitError(f"cannot read commit {oid[:12]}: {e}") from e
+    if not isinstance(obj, pygit2.Commit):
+        raise GitError(f"{oid[:12]} is not a commit in this repository")
+    return obj
+
+
+def added_paths(
+    repo: pygit2.Repository, ours: GitOid | None, theirs: GitOid
+) -> frozenset[str] | None:
+    """The paths *theirs* has and *ours* lacks (None: every path, when there is no
+    *ours*). What a merge of *theirs* would bring in, so what must be checked first.
+
+    Raises:
+        GitError: either commit is not in this repository.
+    """
+    if ours is None:
+        return None
+    diff = _commit(repo, ours).tree.diff_to_tree(_commit(repo, theirs).tree)
+    return frozenset(d.new_file.path for d in diff.deltas if d.status_char() == "A")

@@ -1,0 +1,425 @@
+"""Git I/O for the memory store, and nothing else.
+
+Everything shared lives under one ref, ``refs/gitmem/memory``: a chain of commits
+whose trees only ever gain paths. Layout (storage format v1), with ``<h>`` the
+lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h[2:]>``::
+
+    checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt   receipts/<h>.sig
+
+This module reads and writes bytes at those paths. It never decides whether the
+bytes are genuine: the pure checks in :mod:`gitmem.core.integrity` do that, on the
+exact bytes read here.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from gitmem.core.errors import GitError, NegativeResult
+from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
+
+MEMORY_REF = "refs/gitmem/memory"
+RELEASES_REF = "refs/gitmem/releases"
+REFS_PREFIX = "refs/gitmem/"
+"""Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
+RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
+_EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
+_MAX_ATTEMPTS = 50
+
+
+class _Moved(Exception):
+    """The ref no longer holds the value a compare-and-swap expected."""
+
+
+def content_path(directory: str, digest: Sha256Hex) -> str:
+    """The path of stored bytes with hash *digest* under *directory*."""
+    return f"{directory}/{digest[:2]}/{digest[2:]}{_EXTENSIONS[directory]}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Bytes to add at a path of the store."""
+
+    path: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    """A record as found in the store: its address, its bytes and its receipt (if any).
+
+    ``address`` is the hash its path claims; nothing here says the bytes match it.
+    """
+
+    type: str
+    address: Sha256Hex
+    path: str
+    data: bytes
+    receipt: bytes | None
+
+
+@dataclass(frozen=True)
+class StoreContents:
+    """Everything read from one tip of the memory ref."""
+
+    tip: GitOid | None
+    records: tuple[StoredRecord, ...]
+    snapshots: frozenset[Sha256Hex]
+    receipts: frozenset[Sha256Hex]
+    strays: tuple[str, ...]
+    """Paths that do not fit the layout (a wrong name, a file where none belongs)."""
+
+
+@dataclass(frozen=True)
+class HistoryProblem:
+    commit: GitOid
+    path: str
+    change: str  # "removed" or "changed"
+
+
+class Store:
+    """The memory store of one repository."""
+
+    def __init__(self, repo: pygit2.Repository, ref: str = MEMORY_REF) -> None:
+        self.repo = repo
+        self.ref = ref
+
+    @classmethod
+    def discover(cls, start: str | Path = ".") -> Store:
+        """Open the repository containing *start*.
+
+        Raises:
+            GitError: *start* is not inside a git repository.
+        """
+        found = pygit2.discover_repository(str(start))
+        if found is None:
+            raise GitError(f"not a git repository (or any parent): {Path(start).resolve()}")
+        try:
+            return cls(pygit2.Repository(found))
+        except pygit2.GitError as e:
+            raise GitError(f"cannot open the git repository at {found}: {e}") from e
+
+    def at(self, ref: str) -> Store:
+        """The same repository, reading and writing *ref* instead."""
+        return Store(self.repo, ref)
+
+    # -- places -----------------------------------------------------------------
+
+    @property
+    def common_dir(self) -> Path:
+        """The git directory shared by every worktree (where refs and objects live)."""
+        gitdir = Path(self.repo.path)
+        pointer = gitdir / "commondir"
+        if pointer.is_file():
+            return (gitdir / pointer.read_text().strip()).resolve()
+        return gitdir
+
+    @property
+    def local_dir(self) -> Path:
+        """``.git/gitmem/``: local, rebuildable state that is never pushed."""
+        return self.common_dir / "gitmem"
+
+    def head_commit(self) -> GitOid | None:
+        """The commit HEAD points at, or None on an unborn branch."""
+        if self.repo.head_is_unborn:
+            return None
+        try:
+            return GitOid(str(self.repo.head.target))
+        except pygit2.GitError:
+            return None
+
+    def head_blob(self, path: str) -> bytes | None:
+        """The bytes of *path* as committed in HEAD (None when absent)."""
+        head = self.head_commit()
+        if head is None:
+            return None
+        try:
+            obj = self.repo.revparse_single(f"{head}:{path}")
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    # -- reading ----------------------------------------------------------------
+
+    def tip(self) -> GitOid | None:
+        """The commit the memory ref points at, or None when nothing was stored yet."""
+        try:
+            ref = self.repo.references.get(self.ref)
+        except pygit2.GitError as e:
+            raise GitError(f"cannot read {self.ref}: {e}") from e
+        return None if ref is None else GitOid(str(ref.target))
+
+    def refs(self, prefix: str = REFS_PREFIX) -> list[str]:
+        """The names of every ref under *prefix*, sorted.
+
+        Raises:
+            GitError: the refs cannot be listed.
+        """
+        try:
+            return sorted(name for name in self.repo.references if name.startswith(prefix))
+        except pygit2.GitError as e:
+            raise GitError(f"cannot list {prefix}*: {e}") from e
+
+    def is_ancestor(self, older: GitOid, newer: GitOid) -> bool:
+        """True when *older* is *newer* or one of its ancestors (both must be stored).
+
+        Raises:
+            GitError: either commit is not in the object database.
+        """
+        if older == newer:
+            return True
+        try:
+            return bool(self.repo.descendant_of(pygit2.Oid(hex=newer), pygit2.Oid(hex=older)))
+        except (KeyError, ValueError, pygit2.GitError) as e:
+            raise GitError(f"cannot compare commits {older[:12]} and {newer[:12]}: {e}") from e
+
+    def read(self) -> StoreContents:
+        """Read every record with its receipt from the tip of the ref.
+
+        Raises:
+            GitError: the ref points at something that is not a commit.
+        """
+        tip = self.tip()
+        if tip is None:
+            return StoreContents(None, (), frozenset(), frozenset(), ())
+        tree = self._commit(tip).tree
+        strays: list[str] = []
+        found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in _EXTENSIONS}
+        for top in tree:
+            name = top.name or ""
+            if name not in _EXTENSIONS or not isinstance(top, pygit2.Tree):
+                strays.append(name)
+                continue
+            found[name] = dict(_walk_content(top, name, strays))
+        receipts = found["receipts"]
+        records = [
+            StoredRecord(
+                type=kind,
+                address=digest,
+                path=content_path(directory, digest),
+                data=blob.data,
+                receipt=receipts[digest].data if digest in receipts else None,
+            )
+            for directory, kind in RECORD_DIRS.items()
+            for digest, blob in found[directory].items()
+        ]
+        return StoreContents(
+            tip=tip,
+            records=tuple(records),
+            snapshots=frozenset(found["snapshots"]),
+            receipts=frozenset(receipts),
+            strays=tuple(strays),
+        )
+
+    def read_snapshot(self, digest: Sha256Hex) -> bytes | None:
+        """The stored bytes of a snapshot (unchecked; compare their hash yourself)."""
+        return self.read_path(content_path("snapshots", digest))
+
+    def read_path(self, path: str) -> bytes | None:
+        """The bytes at *path* in the tip tree, or None."""
+        tip = self.tip()
+        if tip is None:
+            return None
+        try:
+            entry = self._commit(tip).tree[path]
+        except KeyError:
+            return None
+        return entry.data if isinstance(entry, pygit2.Blob) else None
+
+    def additions(self) -> list[str]:
+        """Paths in the order commits of the ref added them, newest first."""
+        tip = self.tip()
+        if tip is None:
+            return []
+        order: list[str] = []
+        for commit in self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
+            parent = commit.parents[0].tree if commit.parents else None
+            diff = (
+                parent.diff_to_tree(commit.tree)
+                if parent is not None
+                else commit.tree.diff_to_tree(swap=True)
+            )
+            order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
+        return order
+
+    def history_problems(self, hide: Sequence[GitOid] = ()) -> list[HistoryProblem]:
+        """Paths that a later commit of the ref removed or changed (append-only broken).
+
+        Commits reachable from *hide* (history already checked) are skipped.
+        """
+        tip = self.tip()
+        if tip is None:
+            return []
+        problems: list[HistoryProblem] = []
+        walker = self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
+        for seen in hide:
+            walker.hide(pygit2.Oid(hex=seen))
+        for commit in walker:
+            for parent in commit.parents:
+                diff = parent.tree.diff_to_tree(commit.tree)
+                for delta in diff.deltas:
+                    if delta.status_char() in "DMRT":
+                        change = "removed" if delta.status_char() == "D" else "changed"
+                        problems.append(
+                            HistoryProblem(GitOid(str(commit.id)), delta.old_file.path, change)
+                        )
+        return problems
+
+    # -- writing ----------------------------------------------------------------
+
+    def append(self, entries: Sequence[Entry], message: str, author: str) -> GitOid:
+        """Add *entries* to the store in one commit and move the ref to it.
+
+        Objects are written first; the ref moves by compare-and-swap, with a
+        reflog entry, and the whole tree is rebuilt on the new tip whenever another
+        writer won the race. Paths that already exist are left as they are.
+
+        Raises:
+            NegativeResult: the ref kept moving under us for every attempt.
+            GitError: git refused to write.
+        """
+        try:
+            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
+        except pygit2.GitError as e:
+            raise GitError(f"cannot write objects: {e}") from e
+        signature = git_signature(author)
+        for attempt in range(_MAX_ATTEMPTS):
+            tip = self.tip()
+            parent = None if tip is None else self._commit(tip)
+            tree = _add_paths(self.repo, None if parent is None else parent.tree, blobs)
+            if parent is not None and tree == parent.tree.id:
+                return GitOid(str(parent.id))
+            commit = GitOid(
+                str(
+                    self.repo.create_commit(
+                        None,
+                        signature,
+                        signature,
+                        message,
+                        tree,
+                        [] if parent is None else [parent.id],
+                    )
+                )
+            )
+            if self.compare_and_swap(tip, commit, message):
+                return commit
+            # Lost the race, or the winner holds the ref's lock: back off, rebuild.
+            time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
+        raise NegativeResult(
+            f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
+            f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
+        )
+
+    def compare_and_swap(self, old: GitOid | None, new: GitOid, message: str) -> bool:
+        """Move the ref from *old* (None: it must not exist yet) to *new*, with a reflog
+        entry. False, changing nothing, when the ref is not at *old* any more or another
+        writer holds its lock. Never forced: the caller decides what *new* may be.
+
+        The check and the write happen under the ref's lock (a libgit2 transaction), so
+        two writers can never both succeed from the same *old*, creation included.
+        Raises nothing: every failure is a False.
+        """
+        self._ensure_reflog()
+        if not hasattr(self.repo, "transaction"):
+            return self._compare_and_swap_with_git(old, new, message)
+        try:
+            with self.repo.transaction() as txn:
+                txn.lock_ref(self.ref)
+                current = self.repo.references.get(self.ref)
+                if (None if current is None else str(current.target)) != old:
+                    raise _Moved
+                # The reflog names git's configured identity, as any other ref update does.
+                txn.set_target(self.ref, new, message=message)
+        except (_Moved, pygit2.GitError, OSError, ValueError):
+            return False
+        return True
+
+    def _compare_and_swap_with_git(self, old: GitOid | None, new: GitOid, message: str) -> bool:
+        # pygit2 before 1.19 has no transactions, and libgit2's create-if-absent checks
+        # before it locks; `git update-ref REF NEW OLD` (zeros: must not exist) is atomic.
+        expected = old or "0" * len(new)
+        command = ["git", "--git-dir", str(self.common_dir), "update-ref", "-m", message]
+        done = subprocess.run(
+            [*command, self.ref, new, expected],
+            capture_output=True,
+            check=False,
+        )
+        return done.returncode == 0
+
+    def _ensure_reflog(self) -> None:
+        # git and libgit2 only log refs outside refs/heads when the log file exists.
+        log = self.common_dir / "logs" / self.ref
+        if not log.exists():
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.touch()
+
+    def _commit(self, oid: GitOid) -> pygit2.Commit:
+        obj = self.repo.get(oid)
+        if not isinstance(obj, pygit2.Commit):
+            raise GitError(f"{self.ref} points at {oid}, which is not a commit")
+        return obj
+
+
+def _walk_content(
+    top: pygit2.Tree, directory: str, strays: list[str]
+) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
+    """Yield (digest, blob) under one top-level folder; collect misfits in *strays*.
+
+    A blob's bytes are read only when asked for: snapshots can be large, and most
+    callers never need them.
+    """
+    extension = _EXTENSIONS[directory]
+    for fan in top:
+        fan_name = fan.name or ""
+        if not isinstance(fan, pygit2.Tree) or len(fan_name) != 2:
+            strays.append(f"{directory}/{fan_name}")
+            continue
+        for leaf in fan:
+            leaf_name = leaf.name or ""
+            digest = fan_name + leaf_name[: -len(extension)]
+            if (
+                not isinstance(leaf, pygit2.Blob)
+                or not leaf_name.endswith(extension)
+                or not is_sha256_hex(digest)
+            ):
+                strays.append(f"{directory}/{fan_name}/{leaf_name}")
+                continue
+            yield Sha256Hex(digest), leaf
+
+
+def _add_paths(
+    repo: pygit2.Repository, base: pygit2.Tree | None, blobs: Sequence[tuple[str, pygit2.Oid]]
+) -> pygit2.Oid:
+    """A tree equal to *base* plus *blobs*; existing paths are never replaced."""
+    groups: dict[str, list[tuple[str, pygit2.Oid]]] = {}
+    files: list[tuple[str, pygit2.Oid]] = []
+    for path, oid in blobs:
+        head, sep, rest = path.partition("/")
+        if sep:
+            groups.setdefault(head, []).append((rest, oid))
+        else:
+            files.append((head, oid))
+    builder = repo.TreeBuilder() if base is None else repo.TreeBuilder(base)
+    for name, oid in files:
+        if builder.get(name) is None:
+            builder.insert(name, oid, pygit2.enums.FileMode.BLOB)
+    for name, children in groups.items():
+        existing = builder.get(name)
+        subtree = existing if isinstance(existing, pygit2.Tree) else None
+        if existing is not None and subtree is None:
+            continue  # a file sits where a folder belongs; leave it for verify to report
+        builder.insert(name, _add_paths(repo, subtree, children), pygit2.enums.FileMode.TREE)
+    return builder.write()
+
+
+def git_signature(author: str) -> pygit2.Signature:
+    """The author and committer of memory commits: a principal as a git identity."""
+    email = author if "@" in author else f"{author}@gitmem.invalid"
+    return pygit2.Signature(author, email)

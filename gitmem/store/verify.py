@@ -1,0 +1,238 @@
+"""Whole-store checks (``gitmem verify``).
+
+``verify`` covers every ref under ``refs/gitmem/``; :func:`check_ref` is also what sync
+and restore run on fetched history before they accept any of it. How each record is
+checked is the caller's: a :data:`RecordChecker` per ref, holding its trust roots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import FormatError, InputError
+from gitmem.core.integrity import RecordCheck, TrustRoots
+from gitmem.core.quotes import check_quotes
+from gitmem.core.records import Checkpoint, parse_record
+from gitmem.core.transcript import parse_snapshot
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.repo import MEMORY_REF, Store, StoredRecord, content_path
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    problem: str
+    detail: str
+    ref: str = MEMORY_REF
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "problem": self.problem, "detail": self.detail, "ref": self.ref}
+
+
+@dataclass(frozen=True)
+class RefReport:
+    """What one ref under ``refs/gitmem/`` holds, and what is wrong with it."""
+
+    ref: str
+    tip: GitOid | None
+    records: int
+    receipts: int
+    snapshots: int
+    problems: tuple[Problem, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref,
+            "tip": self.tip,
+            "ok": not self.problems,
+            "records": self.records,
+            "receipts": self.receipts,
+            "snapshots": self.snapshots,
+        }
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    records: int
+    receipts: int
+    snapshots: int
+    problems: tuple[Problem, ...]
+    refs: tuple[RefReport, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "records": self.records,
+            "receipts": self.receipts,
+            "snapshots": self.snapshots,
+            "problems": [p.to_json() for p in self.problems],
+            "refs": [r.to_json() for r in self.refs],
+        }
+
+
+RecordChecker = Callable[[StoredRecord], RecordCheck | None]
+"""The check of one stored record; None for a record that is unsigned by design."""
+
+
+def memory_checker(roots: TrustRoots) -> RecordChecker:
+    """How a memory record is checked: end to end under *roots*. Raises nothing; the
+    checker it returns never raises on bad bytes either."""
+    return lambda stored: roots.check(stored.address, stored.data, stored.receipt)
+
+
+def verify_store(store: Store, checker_for: Callable[[str], RecordChecker]) -> VerifyReport:
+    """Check every ref under ``refs/gitmem/`` (only the store's own ref when it is not
+    the memory ref): every record, receipt and snapshot, every stored quote against its
+    snapshot, and that each ref's history only ever added paths.
+
+    *checker_for* names the checker for each ref (memory and releases differ; the caller
+    holds their trust roots). Raises GitError when a ref points at something that is not
+    a commit.
+    """
+    names = store.refs() if store.ref == MEMORY_REF else []
+    if store.ref not in names:
+        names.insert(0, store.ref)
+    reports = [check_ref(store.at(name), checker_for(name)) for name in names]
+    return VerifyReport(
+        sum(r.records for r in reports),
+        sum(r.receipts for r in reports),
+        sum(r.snapshots for r in reports),
+        tuple(p for r in reports for p in r.problems),
+        tuple(reports),
+    )
+
+
+def _touched(path: str, only: frozenset[str] | None) -> bool:
+    if only is None or path in only:
+        return True
+    return any(p.startswith(path + "/") for p in only)
+
+
+def check_ref(
+    store: Store,
+    checker: RecordChecker,
+    only: frozenset[str] | None = None,
+    hide: Sequence[GitOid] = (),
+) -> RefReport:
+    """Check the store's ref; with *only*, just those paths (what a fetch would add),
+    and with *hide*, only the history not reachable from those commits.
+
+    Raises GitError when the ref points at something that is not a commit.
+    """
+    ref = store.ref
+    contents = store.read()
+    problems: list[Problem] = []
+    records = [r for r in contents.records if _touched(r.path, only)]
+    wanted = {
+        c.source.snapshot
+        for c in (parse_checkpoint(r.data) for r in records)
+        if c is not None and c.source is not None
+    }
+    snapshots: dict[Sha256Hex, bytes] = {}
+    for digest in sorted(contents.snapshots):
+        path = content_path("snapshots", digest)
+        checked = _touched(path, only)
+        if not checked and digest not in wanted:
+            continue
+        data = snapshots[digest] = store.read_snapshot(digest) or b""
+        if checked and sha256_hex(data) != digest:
+            problems.append(
+                Problem(
+                    path, "snapshot edited", "its bytes do not hash to the address in its path", ref
+                )
+            )
+    for stored in records:
+        check = checker(stored)
+        if check is None:
+            continue
+        if not check.ok:
+            problems.append(Problem(stored.path, check.problem or "failed", check.detail, ref))
+        if isinstance(check.record, Checkpoint):
+            problems += [
+                Problem(p.path, p.problem, p.detail, ref)
+                for p in _quote_problems(stored.path, check.record, snapshots)
+            ]
+    addresses = {r.address for r in contents.records}
+    for orphan in sorted(contents.receipts - addresses):
+        path = content_path("receipts", orphan)
+        if _touched(path, only):
+            problems.append(
+                Problem(path, "orphan receipt", "a receipt whose record is not in the store", ref)
+            )
+    for stray in contents.strays:
+        if _touched(stray, only):
+            problems.append(Problem(stray, "stray path", "it does not fit the store layout", ref))
+    for change in store.history_problems(hide):
+        problems.append(
+            Problem(
+                change.path,
+                f"history {change.change}",
+                f"commit {change.commit[:12]} of {ref} {change.change} it; "
+                "the store is append-only",
+                ref,
+            )
+        )
+    return RefReport(
+        ref,
+        contents.tip,
+        len(records),
+        len([d for d in contents.receipts if _touched(content_path("receipts", d), only)]),
+        len([d for d in contents.snapshots if _touched(content_path("snapshots", d), only)]),
+        tuple(problems),
+    )
+
+
+def parse_checkpoint(data: bytes) -> Checkpoint | None:
+    """The checkpoint in *data*, or None (not one, or unreadable). Raises nothing."""
+    try:
+        record = parse_record(data)
+    except FormatError:
+        return None
+    return record if isinstance(record, Checkpoint) else None
+
+
+def _quote_problems(
+    path: str, checkpoint: Checkpoint, snapshots: dict[Sha256Hex, bytes]
+) -> list[Problem]:
+    """Check every stored verified quote again, against the snapshot it was verified on.
+
+    Carried copies were verified against their origin's snapshot, not this one."""
+    quoted = [
+        i
+        for i in checkpoint.items
+        if i.quote is not None and i.quote_verified and i.extra.get("carried") is not True
+    ]
+    if checkpoint.source is None:
+        return (
+            [Problem(path, "snapshot missing", "it stores quotes but names no snapshot")]
+            if quoted
+            else []
+        )
+    digest = checkpoint.source.snapshot
+    if digest not in snapshots:
+        return [
+            Problem(
+                path, "snapshot missing", f"its transcript snapshot {digest[:12]}… is not stored"
+            )
+        ]
+    if not quoted:
+        return []
+    try:
+        transcript = parse_snapshot(
+            snapshots[digest], checkpoint.source.name, checkpoint.source.format
+        )
+    except InputError as e:
+        return [Problem(path, "snapshot unreadable", str(e))]
+    checks = check_quotes([i.quote or "" for i in quoted], transcript.texts())
+    return [
+        Problem(path, "quote not in snapshot", f"item {item.id}: {result.reason}")
+        for item, result in zip(quoted, checks, strict=True)
+        if not result.verbatim
+    ]

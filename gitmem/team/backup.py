@@ -1,0 +1,218 @@
+"""Backup to a storage-only replica, verified restore, and transcripts from snapshots.
+
+- ``backup DEST``: push every ``refs/gitmem/*`` ref, unforced, to a bare repository
+  (a path, created when missing, or a URL).
+- ``restore SRC``: fetch the replica's refs into a scratch namespace, verify every
+  record, receipt, snapshot and quote and each ref's append-only history against this
+  clone's trust roots, refuse a replica whose history does not contain what this clone
+  already has, and only then move the local refs. Any problem: nothing changes.
+- ``snapshot show HASH``: the stored transcript snapshot, hash-checked.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import GitError, InputError, IntegrityError, NegativeResult
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.git import last_line, run_git
+from gitmem.store.merge import merge_into
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
+from gitmem.store.verify import Problem, check_ref, parse_checkpoint
+from gitmem.team.checkers import load_checkers
+
+SCRATCH_PREFIX = "refs/gitmem-restore/"
+_URLISH = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^[^/]+:")
+
+
+@dataclass(frozen=True)
+class RefCopy:
+    ref: str
+    before: GitOid | None
+    after: GitOid | None
+    outcome: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref,
+            "before": self.before,
+            "after": self.after,
+            "outcome": self.outcome,
+        }
+
+
+class RestoreRefused(IntegrityError):
+    """The replica failed verification, or rewrote what this clone had; nothing changed."""
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        first = problems[0]
+        super().__init__(
+            f"restore from {source} refused, nothing changed: {len(problems)} problem(s), "
+            f"first {first.ref} {first.path}: {first.problem}: {first.detail}"
+        )
+        self.problems = problems
+
+
+def backup(store: Store, dest: str) -> list[RefCopy]:
+    """Push every ``refs/gitmem/*`` ref to *dest*, unforced; a missing local path
+    becomes a new bare repository.
+
+    Raises:
+        NegativeResult: nothing to back up, or the replica refused a ref (it holds
+            history this clone lacks).
+        GitError: the replica could not be created or reached.
+    """
+    refs = store.refs()
+    if not refs:
+        raise NegativeResult("nothing to back up: this clone has no refs/gitmem/* ref yet")
+    dest = _where(store, dest)
+    if dest.startswith("/") and not Path(dest).exists():
+        done = run_git(store, "init", "--quiet", "--bare", dest)
+        if done.returncode != 0:
+            raise GitError(f"cannot create the replica {dest}: {last_line(done.stderr)}")
+    before = _remote_tips(store, dest)
+    done = run_git(store, "push", "--porcelain", "--no-verify", dest, *(f"{r}:{r}" for r in refs))
+    copies, refused = [], []
+    for ref in refs:
+        tip = store.at(ref).tip()
+        fields = next(
+            (x.split("\t") for x in done.stdout.splitlines() if f"\t{ref}:{ref}\t" in x), None
+        )
+        if fields is not None and len(fields) >= 3 and fields[0] in (" ", "*", "="):
+            outcome = {"*": "created", "=": "up-to-date"}.get(fields[0], "pushed")
+            copies.append(RefCopy(ref, before.get(ref), tip, outcome))
+        else:
+            why = fields[-1] if fields else last_line(done.stderr)
+            refused.append(f"{ref} ({why})")
+    if refused:
+        raise NegativeResult(
+            f"the replica {dest} refused {', '.join(refused)}: it holds history this clone "
+            "lacks; add it as a remote and run `gitmem sync` to merge, then back up again"
+        )
+    return copies
+
+
+def _where(store: Store, place: str) -> str:
+    """A remote name or URL as given; a local path made absolute (git runs elsewhere)."""
+    if place in store.repo.remotes.names() or _URLISH.match(place):
+        return place
+    return str(Path(place).resolve())
+
+
+def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:
+    done = run_git(store, "ls-remote", where, f"{REFS_PREFIX}*")
+    tips: dict[str, GitOid] = {}
+    for line in done.stdout.splitlines():
+        oid, _, name = line.partition("\t")
+        if name.startswith(REFS_PREFIX):
+            tips[name] = GitOid(oid)
+    return tips
+
+
+def restore(store: Store, source: str, home: Path) -> list[RefCopy]:
+    """Verify the replica *source* in full, then bring its refs into this clone.
+
+    Each local ref is created or moved forward to the replica's tip (union-merged when
+    a capture moved it meanwhile), never moved back.
+
+    Raises:
+        RestoreRefused: any record, receipt, snapshot, quote or history of the replica
+            fails verification, or its history does not contain this clone's tip.
+        NegativeResult: the replica holds no gitmem refs, or cannot be fetched.
+    """
+    scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
+    source = _where(store, source)
+    done = run_git(
+        store,
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        source,
+        f"+{REFS_PREFIX}*:{scratch}*",
+    )
+    try:
+        if done.returncode != 0:
+            raise NegativeResult(f"cannot fetch from {source}: {last_line(done.stderr)}")
+        return _restore_fetched(store, source, scratch, home)
+    finally:
+        for name in store.refs(scratch):
+            store.repo.references.delete(name)
+
+
+def _restore_fetched(store: Store, source: str, scratch: str, home: Path) -> list[RefCopy]:
+    fetched = {REFS_PREFIX + name.removeprefix(scratch): name for name in store.refs(scratch)}
+    if not fetched:
+        raise NegativeResult(f"{source} holds no refs/gitmem/* ref to restore")
+    checkers = load_checkers(home, store)
+    problems: list[Problem] = []
+    plans: list[tuple[str, GitOid]] = []
+    for ref, name in sorted(fetched.items()):
+        copy = store.at(name)
+        tip = copy.tip()
+        assert tip is not None
+        mine = store.at(ref).tip()
+        diverged = (
+            mine is not None
+            and not store.is_ancestor(mine, tip)
+            and not store.is_ancestor(tip, mine)
+        )
+        if diverged:
+            assert mine is not None
+            problems.append(
+                Problem(
+                    ref,
+                    "history rewritten",
+                    f"the replica's tip {tip[:12]} does not contain this clone's tip "
+                    f"{mine[:12]}: it rewrote or lost what this clone already has",
+                    ref,
+                )
+            )
+            continue
+        report = check_ref(copy, checkers.for_ref(copy.ref))
+        problems += [Problem(p.path, p.problem, p.detail, ref) for p in report.problems]
+        plans.append((ref, tip))
+    if problems:
+        raise RestoreRefused(source, problems)
+    copies = []
+    for ref, tip in plans:
+        result = merge_into(store.at(ref), tip, f"gitmem: restore {ref} from {source}", "gitmem")
+        copies.append(RefCopy(ref, result.before, result.after, result.outcome))
+    return copies
+
+
+def show_snapshot(store: Store, prefix: str) -> tuple[Sha256Hex, bytes]:
+    """The stored snapshot whose hash starts with *prefix* (or the snapshot of the
+    checkpoint whose hash does), after checking its bytes hash to its address.
+
+    Raises:
+        InputError: not a hex prefix of at least 6 characters, no match, or several.
+        IntegrityError: the stored bytes do not hash to their address.
+    """
+    prefix = prefix.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{6,64}", prefix):
+        raise InputError(f"{prefix!r} is not a hash (6 to 64 hex characters)")
+    contents = store.at(MEMORY_REF).read()
+    found = {d for d in contents.snapshots if d.startswith(prefix)}
+    if not found:
+        for record in contents.records:
+            checkpoint = parse_checkpoint(record.data)
+            if record.address.startswith(prefix) and checkpoint and checkpoint.source:
+                found.add(checkpoint.source.snapshot)
+    if not found:
+        raise InputError(f"no stored snapshot or checkpoint matches {prefix}")
+    if len(found) > 1:
+        raise InputError(f"{prefix} matches {len(found)} snapshots; give more characters")
+    digest = found.pop()
+    data = store.at(MEMORY_REF).read_snapshot(digest)
+    if data is None:
+        raise InputError(f"snapshot {digest[:12]}… is named but not stored")
+    if sha256_hex(data) != digest:
+        raise IntegrityError(f"snapshot {digest[:12]}… was edited: its bytes do not hash to it")
+    return digest, data

@@ -1,0 +1,359 @@
+"""``gitmem sync``: memory travels through the git remotes a project already has.
+
+For each ref under ``refs/gitmem/`` (memory, releases):
+
+1. fetch the remote's refs into ``refs/gitmem-remotes/<remote>/`` — a mirror of what
+   the remote holds, never ``refs/remotes/``, never a local ``refs/gitmem/`` ref;
+2. watermark: the remote's tip must descend from the last tip this clone accepted
+   from (or pushed to) that remote; otherwise its history was rewritten or records
+   were removed, and the ref is reported, not merged (local records stay);
+3. check everything the remote would add (addresses, receipts, signatures, quotes,
+   layout, append-only history) before accepting any of it; records by keys no trust
+   root knows are accepted but stay degraded ("untrusted key") wherever they render;
+4. union-merge into the local ref (compare-and-swap, retried);
+5. push, unforced; when the remote moved meanwhile, start again from 1.
+
+Watermarks are local state: ``.git/gitmem/watermarks.json``. One sync per clone at a
+time (``.git/gitmem/sync.lock``); captures may run meanwhile.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
+from gitmem.core.integrity import UNTRUSTED_KEY
+from gitmem.core.types import GitOid
+from gitmem.store.files import atomic_write, locked
+from gitmem.store.git import last_line, run_git
+from gitmem.store.merge import added_paths, merge_into
+from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.verify import check_ref
+from gitmem.team.checkers import RefCheckers, load_checkers
+
+TRACKING_PREFIX = "refs/gitmem-remotes/"
+WATERMARKS = "watermarks.json"
+LOCK_FILE = "sync.lock"
+_ATTEMPTS = 5
+_RETRYABLE = ("fetch first", "non-fast-forward")
+
+INTEGRITY = "integrity"
+"""A problem kind: rewritten or removed history, a refused fetch, a conflicting path."""
+REMOTE = "remote"
+"""A problem kind: the remote refused a push."""
+
+
+def tracking_prefix(remote: str) -> str:
+    return f"{TRACKING_PREFIX}{remote}/"
+
+
+class Watermarks:
+    """The last tip accepted from (or pushed to) each remote, per ref."""
+
+    def __init__(self, local_dir: Path) -> None:
+        self.path = local_dir / WATERMARKS
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            remotes = {}
+        self.marks: dict[str, dict[str, str]] = {
+            str(r): {str(k): str(v) for k, v in refs.items()}
+            for r, refs in remotes.items()
+            if isinstance(refs, dict)
+        }
+
+    def get(self, remote: str, ref: str) -> GitOid | None:
+        value = self.marks.get(remote, {}).get(ref)
+        return None if value is None else GitOid(value)
+
+    def refs(self, remote: str) -> list[str]:
+        return sorted(self.marks.get(remote, {}))
+
+    def set(self, remote: str, ref: str, tip: GitOid | None) -> None:
+        refs = self.marks.setdefault(remote, {})
+        if tip is None:
+            refs.pop(ref, None)
+        else:
+            refs[ref] = tip
+
+    def save(self) -> None:
+        data = json.dumps({"version": 1, "remotes": self.marks}, indent=1, sort_keys=True)
+        atomic_write(self.path, (data + "\n").encode(), 0o644)
+
+
+@dataclass(frozen=True)
+class RefSync:
+    ref: str
+    remote_tip: GitOid | None
+    local_before: GitOid | None
+    local_after: GitOid | None
+    merge: str
+    """What happened locally: up-to-date, created, fast-forward, merged, local-only, refused."""
+    pushed: bool = False
+    new_records: int = 0
+    untrusted: int = 0
+    problem: str | None = None
+    problem_kind: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if k != "problem_kind"}
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    remote: str
+    refs: tuple[RefSync, ...]
+    configured: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return all(r.problem is None for r in self.refs)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when everything synced, 3 for integrity problems, 1 for a refused push."""
+        kinds = {r.problem_kind for r in self.refs if r.problem is not None}
+        return 3 if INTEGRITY in kinds else 1 if kinds else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "remote": self.remote,
+            "ok": self.ok,
+            "configured": list(self.configured),
+            "refs": [r.to_json() for r in self.refs],
+        }
+
+
+def check_remote(store: Store, remote: str) -> None:
+    """Raises InputError unless *remote* is a configured remote with a usable name."""
+    if remote not in store.repo.remotes.names():
+        raise InputError(f"no remote named {remote!r} (see `git remote -v`)")
+    if not pygit2.reference_is_valid_name(tracking_prefix(remote) + "memory"):
+        raise InputError(f"remote name {remote!r} cannot name a ref namespace")
+
+
+def setup_remote(store: Store, remote: str) -> list[str]:
+    """Add refspecs so plain ``git fetch`` / ``git push`` carry memory too; returns the
+    config lines added (none when already set up).
+
+    Raises:
+        InputError: no such remote.
+        GitError: git config could not be written.
+    """
+    check_remote(store, remote)
+    added: list[str] = []
+    wanted = {
+        "fetch": [f"+{REFS_PREFIX}*:{tracking_prefix(remote)}*"],
+        # With any push refspec configured, a plain `git push` pushes only those; HEAD
+        # keeps it pushing the current branch (to the branch of the same name).
+        "push": ["HEAD", f"{REFS_PREFIX}*:{REFS_PREFIX}*"],
+    }
+    for kind, specs in wanted.items():
+        key = f"remote.{remote}.{kind}"
+        have = run_git(store, "config", "--get-all", key).stdout.split()
+        if kind == "push" and have:
+            specs = specs[1:]
+        for spec in specs:
+            if spec in have:
+                continue
+            done = run_git(store, "config", "--add", key, spec)
+            if done.returncode != 0:
+                raise GitError(f"cannot set {key}: {last_line(done.stderr)}")
+            added.append(f"{key} = {spec}")
+    return added
+
+
+def _fetch(store: Store, remote: str) -> dict[str, GitOid]:
+    prefix = tracking_prefix(remote)
+    done = run_git(
+        store,
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        "--prune",
+        remote,
+        f"+{REFS_PREFIX}*:{prefix}*",
+    )
+    if done.returncode != 0:
+        raise NegativeResult(f"git fetch {remote} failed: {last_line(done.stderr)}")
+    tips: dict[str, GitOid] = {}
+    for name in store.refs(prefix):
+        tip = store.at(name).tip()
+        if tip is not None:
+            tips[REFS_PREFIX + name.removeprefix(prefix)] = tip
+    return tips
+
+
+def _rewritten(store: Store, mark: GitOid, tip: GitOid) -> bool:
+    try:
+        return not store.is_ancestor(mark, tip)
+    except GitError:
+        return True  # the commit we saw is gone: the remote's history cannot hold it
+
+
+def _take(
+    store: Store,
+    remote: str,
+    ref: str,
+    tip: GitOid | None,
+    marks: Watermarks,
+    author: str,
+    accept_rewrite: bool,
+    checkers: RefCheckers,
+) -> RefSync:
+    """Steps 2-4 for one ref: watermark, check, merge."""
+    local = store.at(ref)
+    before = local.tip()
+    mark = marks.get(remote, ref)
+    base = RefSync(ref, tip, before, before, "local-only")
+    if tip is None:
+        if mark is not None and not accept_rewrite:
+            return replace(
+                base,
+                merge="refused",
+                problem_kind=INTEGRITY,
+                problem=f"{remote} no longer has {ref}, which it had at {mark[:12]}: records "
+                "were removed there; local records stay and are not pushed back "
+                "(`gitmem sync --accept-rewrite` pushes them again)",
+            )
+        return base
+    if mark is not None and not accept_rewrite and _rewritten(store, mark, tip):
+        return replace(
+            base,
+            merge="refused",
+            problem_kind=INTEGRITY,
+            problem=f"{remote} rewrote {ref}: its tip {tip[:12]} does not descend from "
+            f"{mark[:12]}, the last tip seen there; not merged, local records stay "
+            f"(inspect {tracking_prefix(remote)}{ref.removeprefix(REFS_PREFIX)}; "
+            "`gitmem sync --accept-rewrite` union-merges it anyway)",
+        )
+    tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
+    checker = checkers.for_ref(tracking.ref)
+    hide = [t for t in (before, mark) if t is not None and _known(store, t)]
+    report = check_ref(tracking, checker, added_paths(store.repo, before, tip), hide)
+    untrusted = [p for p in report.problems if p.problem == UNTRUSTED_KEY]
+    problems = [p for p in report.problems if p.problem != UNTRUSTED_KEY]
+    if problems:
+        first = problems[0]
+        return replace(
+            base,
+            merge="refused",
+            new_records=report.records,
+            problem_kind=INTEGRITY,
+            problem=f"{remote}'s {ref} was not merged: {len(problems)} problem(s), first "
+            f"{first.path}: {first.problem}: {first.detail}",
+        )
+    try:
+        result = merge_into(local, tip, f"gitmem: sync {ref} from {remote}", author)
+    except GitmemError as e:
+        kind = INTEGRITY if e.exit_code == 3 else REMOTE
+        return replace(base, merge="refused", problem_kind=kind, problem=str(e))
+    marks.set(remote, ref, tip)
+    return replace(
+        base,
+        local_after=result.after,
+        merge=result.outcome,
+        new_records=report.records,
+        untrusted=len(untrusted),
+    )
+
+
+def _known(store: Store, oid: GitOid) -> bool:
+    return store.repo.get(oid) is not None
+
+
+def _push(store: Store, remote: str, refs: Sequence[str]) -> dict[str, tuple[bool, str]]:
+    """Push *refs* unforced; per ref: (accepted, git's summary)."""
+    done = run_git(store, "push", "--porcelain", "--no-verify", remote, *(f"{r}:{r}" for r in refs))
+    results: dict[str, tuple[bool, str]] = {}
+    for line in done.stdout.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 3 and ":" in parts[1]:
+            flag, target = parts[0], parts[1].split(":", 1)[1]
+            results[target] = (flag in (" ", "*", "="), parts[2])
+    for ref in refs:
+        results.setdefault(ref, (False, last_line(done.stderr)))
+    return results
+
+
+def sync(
+    store: Store, remote: str, home: Path, author: str, accept_rewrite: bool = False
+) -> SyncReport:
+    """Fetch, check, union-merge and push every ``refs/gitmem/*`` ref with *remote*.
+
+    Raises:
+        InputError: no such remote.
+        NegativeResult: the fetch failed (network, access).
+        GitError: git could not run.
+    """
+    check_remote(store, remote)
+    with locked(store.local_dir, LOCK_FILE):
+        marks = Watermarks(store.local_dir)
+        checkers = load_checkers(home, store)
+        outcomes: dict[str, RefSync] = {}
+        pushed: set[str] = set()
+        for _ in range(_ATTEMPTS):
+            remote_tips = _fetch(store, remote)
+            names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote))
+            for ref in sorted(names):
+                outcomes[ref] = _take(
+                    store,
+                    remote,
+                    ref,
+                    remote_tips.get(ref),
+                    marks,
+                    author,
+                    accept_rewrite,
+                    checkers,
+                )
+            marks.save()
+            wanted = [
+                o.ref
+                for o in outcomes.values()
+                if o.problem is None and o.local_after is not None and o.local_after != o.remote_tip
+            ]
+            if not wanted:
+                break
+            retry = False
+            results = _push(store, remote, wanted)
+            for ref in wanted:
+                (accepted, summary), outcome = results[ref], outcomes[ref]
+                if accepted:
+                    pushed.add(ref)
+                    marks.set(remote, ref, outcome.local_after)
+                    tracking = tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX)
+                    _mirror(store, tracking, outcome.local_after)
+                elif any(word in summary for word in _RETRYABLE):
+                    retry = True
+                    outcomes[ref] = replace(
+                        outcome,
+                        problem_kind=REMOTE,
+                        problem=f"{remote} kept moving; {ref} was not pushed ({summary})",
+                    )
+                else:
+                    outcomes[ref] = replace(
+                        outcome,
+                        problem_kind=REMOTE,
+                        problem=f"{remote} refused {ref}: {summary}",
+                    )
+            marks.save()
+            if not retry:
+                break
+    return SyncReport(
+        remote, tuple(replace(outcomes[r], pushed=r in pushed) for r in sorted(outcomes))
+    )
+
+
+def _mirror(store: Store, tracking: str, tip: GitOid | None) -> None:
+    # The remote now holds exactly our tip; the tracking ref mirrors the remote.
+    if tip is not None:
+        store.repo.references.create(tracking, tip, force=True)
