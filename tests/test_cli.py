@@ -201,6 +201,22 @@ def test_verbose_shows_the_traceback(tmp_path: Path) -> None:
     assert "Traceback" in result.stderr
 
 
+def test_a_bug_exits_70_not_1(initialised: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    """1 means an expected "no"; an unexpected exception is a bug and says so."""
+    from gitmem.brief import emit
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(emit, "emit_brief", broken)
+    result = gm("brief")
+    assert result.exit_code == 70
+    assert result.stderr == (
+        "gitmem: internal error: ZeroDivisionError: division by zero "
+        "(rerun with --verbose for the traceback)\n"
+    )
+
+
 def test_usage_errors_exit_2_with_one_line(gm: GM) -> None:
     result = gm("brief", "--format", "yaml")
     assert result.exit_code == 2

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -105,9 +107,13 @@ def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: GM) -> 
 
 def test_skip_turns_the_hooks_off(hooked: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITMEM_SKIP", "1")
-    commit(hooked, "Decision: nobody records this\n")
-    time.sleep(1.0)
-    assert log_json(gm) == []
+    skipped = commit(hooked, "Decision: nobody records this\n")
+    monkeypatch.delenv("GITMEM_SKIP")
+    recorded = commit(hooked, "Decision: this one is recorded\n")
+    # The positive signal: the later commit's capture has landed.
+    wait_for(lambda: [e for e in log_json(gm) if e["commit"] == recorded])
+    assert [e["commit"] for e in log_json(gm)] == [recorded]
+    assert skipped != recorded
 
 
 def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
@@ -132,8 +138,25 @@ def test_pre_push_pushes_memory_when_configured(hooked: Path, gm: GM, tmp_path: 
     sha = commit(hooked, "Decision: memory travels with pushes\n")
     wait_for(lambda: [e for e in log_json(gm) if e["commit"] == sha])
     git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
-    time.sleep(1.0)
-    assert "refs/gitmem/memory" not in git(remote, "for-each-ref")  # off by default
+    # What the hook runs detached, run to its end: off by default, it pushes nothing.
+    hook = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gitmem",
+            "-C",
+            str(hooked),
+            "hook",
+            "pre-push",
+            "origin",
+            str(remote),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert hook.returncode == 0, hook.stderr
+    assert "refs/gitmem/memory" not in git(remote, "for-each-ref")
     assert gm("config", "--repo", "sync_on_push", "true").exit_code == 0
     git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
     mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()

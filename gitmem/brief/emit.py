@@ -11,10 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitmem.brief.render import DEFAULT_BUDGET, render_json, render_markdown, render_text
-from gitmem.brief.select import Brief, WorldProbe, WorldView, build_brief
+from gitmem.brief.select import (
+    Brief,
+    BriefWarning,
+    FailedRecord,
+    WorldProbe,
+    WorldView,
+    build_brief,
+)
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import ItemState
-from gitmem.store.ledger import Ledger
+from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -22,11 +29,30 @@ WORLD_BUDGET_SECONDS = 0.5
 
 
 def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
-    """Verify every record in full (no cache), replay, and probe the world."""
+    """Verify every record in full (no cache), replay, and probe the world.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
     roots = load_trust_roots(home, store)
-    loaded = load(store, roots)
-    probe = world_probe(store) if world_check else None
-    return build_brief(loaded, roots, probe)
+    memory = load(store, roots)
+    notices = [
+        BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
+        for root in roots.signers
+        for problem in root.problems
+    ]
+    notices += [
+        BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
+        for stray in memory.contents.strays
+    ]
+    return build_brief(
+        memory.state,
+        memory.checks,
+        sum(1 for r in memory.contents.records if r.type == "checkpoint"),
+        [FailedRecord(stored.path, stored.type, check) for stored, check in memory.failed()],
+        notices,
+        world_probe(store) if world_check else None,
+    )
 
 
 def emit_brief(
@@ -41,7 +67,7 @@ def emit_brief(
         output = render_markdown(result, limit)
     else:
         output = render_text(result, limit)
-    Ledger(store.local_dir).record(_shown_texts(result))
+    Ledger(store.local_dir).record(shown_texts(result.items))
     return output
 
 
@@ -61,12 +87,3 @@ def world_probe(store: Store) -> WorldProbe:
         return WorldView(check.status, check.summary, hint)
 
     return probe
-
-
-def _shown_texts(result: Brief) -> list[str]:
-    texts: list[str] = []
-    for item in result.items:
-        texts.append(item.text)
-        if item.quote:
-            texts.append(item.quote)
-    return texts

@@ -1,10 +1,10 @@
-"""Select what the brief shows, after checking every record behind it.
+"""Select what the brief shows, from memory whose every record was checked.
 
-Read-only. Every record is verified in full (address, receipt signature over the
-exact bytes, trusted key) on every brief; the verified ones are replayed into item
-state (:mod:`gitmem.lifecycle.replay`), and the text rendered comes from those same bytes.
-A record that fails is never dropped: its items are shown degraded (unless a genuine
-copy of the same item exists), and a warning names it.
+Pure: replayed item state (:mod:`gitmem.lifecycle.replay`), the verdict on every record
+and what the world said in, ranked brief items out; :mod:`gitmem.brief.emit` reads and
+verifies. The text rendered comes from the verified bytes. A record that fails is never
+dropped: its items are shown degraded (unless a genuine copy of the same item exists),
+and a warning names it.
 
 Four axes, never mixed: the trust class (how it was captured), corroboration
 (independent sessions), world-check (the world agreed during this brief) and the
@@ -13,16 +13,15 @@ epistemic status. A contradiction on any axis suppresses the positive badges.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.core.integrity import RecordCheck, TrustRoots
+from gitmem.core.claims import mentions_external_state
+from gitmem.core.integrity import RecordCheck
 from gitmem.core.records import Checkpoint, Item, sortable_time
 from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.memory import VerifiedMemory
-from gitmem.lifecycle.replay import ItemState, current_status
+from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
@@ -33,15 +32,6 @@ SECTIONS = (
     ("belief", "BELIEFS"),
     ("uncertainty", "UNCERTAINTIES"),
     ("fact", "FACTS"),
-)
-
-# State that can change outside a session: PRs, branches, files, keys, deploys.
-_EXTERNAL_STATE = re.compile(
-    r"\b(?:PR|MR|pull request|merge request|issue)\s*#?\d+|#\d+\b|\bbranch(?:es)?\b|"
-    r"\bmerged?\b|\bdeploy\w*|\brelease[sd]?\b|\b(?:api |ssh |signing )?keys?\b|\brotat\w+|"
-    r"\bCI\b|\bpipeline\b|\bstaging\b|\bproduction\b|\bprod\b|"
-    r"\w\.(?:py|js|ts|go|rs|md|json|toml|ya?ml|cfg|ini|sh)\b",
-    re.IGNORECASE,
 )
 
 
@@ -128,33 +118,42 @@ class Brief:
     """Open items that aged out (not shown; `gitmem show` has them)."""
 
 
+@dataclass(frozen=True)
+class FailedRecord:
+    """A stored record that failed its check: where it is, what it is, and why."""
+
+    path: str
+    type: str
+    check: RecordCheck
+
+
 def build_brief(
-    loaded: VerifiedMemory, roots: TrustRoots, world: WorldProbe | None = None
+    state: MemoryState,
+    checks: Mapping[Sha256Hex, RecordCheck],
+    checkpoints: int,
+    failed: Sequence[FailedRecord] = (),
+    notices: Sequence[BriefWarning] = (),
+    world: WorldProbe | None = None,
 ) -> Brief:
-    """Turn the checked, replayed store into brief items, ranked."""
+    """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
+    record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
+    failed (their items shown degraded), *notices* are warnings found while reading.
+    Raises nothing."""
     warnings: list[BriefWarning] = []
     shown: dict[str, BriefItem] = {}
-    state = loaded.state
     for item_state in state.items.values():
         if item_state.current:
-            shown[item_state.id] = _from_state(item_state, loaded, world)
-    records = loaded.contents.records
-    checkpoints = [r for r in records if r.type == "checkpoint"]
-    verified = sum(1 for r in checkpoints if loaded.checks[r.address].ok)
-    for stored, check in loaded.failed():
-        warnings.append(_failure_warning(check, stored.path, stored.type))
+            shown[item_state.id] = _from_state(item_state, checks, world)
+    for failure in failed:
+        check = failure.check
+        warnings.append(_failure_warning(check, failure.path, failure.type))
         record = check.record
         if isinstance(record, Checkpoint):
             for item in record.items:
                 if item.id not in state.items:  # a genuine copy always wins
                     shown.setdefault(item.id, _degraded(item, record, check))
-    for root in roots.signers:
-        for problem in root.problems:
-            warnings.append(BriefWarning("trust-root", f"{root.source}: {problem}", root.source))
-    for stray in loaded.contents.strays:
-        warnings.append(
-            BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
-        )
+    warnings += notices
+    verified = checkpoints - sum(1 for f in failed if f.type == "checkpoint")
     latest = max((s.last_seen for s in state.items.values()), default=None)
     stale = sum(1 for s in state.items.values() if s.active and not s.current)
     # Newest first; a higher importance first within that (sorts are stable). Corroboration
@@ -162,20 +161,16 @@ def build_brief(
     items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
     items.sort(key=lambda i: -i.importance)
     return Brief(
-        tuple(items),
-        tuple(warnings),
-        len(checkpoints),
-        verified,
-        len(checkpoints) - verified,
-        latest,
-        stale,
+        tuple(items), tuple(warnings), checkpoints, verified, checkpoints - verified, latest, stale
     )
 
 
-def _from_state(state: ItemState, loaded: VerifiedMemory, world: WorldProbe | None) -> BriefItem:
+def _from_state(
+    state: ItemState, checks: Mapping[Sha256Hex, RecordCheck], world: WorldProbe | None
+) -> BriefItem:
     item = state.item
     label, reason = _claim_problem(state)
-    origin = loaded.checks.get(Sha256Hex(state.origin_checkpoint))
+    origin = checks.get(Sha256Hex(state.origin_checkpoint))
     record = origin.record if origin is not None else None
     view = world(state) if world is not None and label is None else None
     contradiction = _contradiction(state, view)
@@ -252,7 +247,7 @@ def _section(item: Item) -> str:
     external = item.extra.get("external_state")
     if external is True or item.extra.get("claims"):
         return "verify"
-    if external is None and _EXTERNAL_STATE.search(f"{item.text}\n{item.quote or ''}"):
+    if external is None and mentions_external_state(f"{item.text}\n{item.quote or ''}"):
         return "verify"
     return item.kind
 

@@ -1,9 +1,9 @@
 """The command line: each command parses, calls one function, prints.
 
 Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
-(2 bad input, 3 integrity failure, 1 other negatives). A traceback is printed only
-with ``--verbose``. Commands live in one module per family; this module holds the
-group and the entry point.
+(2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug and exits
+70. A traceback is printed only with ``--verbose``. Commands live in one module per
+family; this module holds the group and the entry point.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import click
 
 from gitmem.cli import agentic, lifecycle, memory, release, remote, setup, wiring
 from gitmem.cli.base import cli
-from gitmem.core.errors import GitmemError
+from gitmem.core.errors import INTERNAL_EXIT, GitmemError
 
 __all__ = [
     "agentic",
@@ -60,4 +60,4 @@ def main(argv: list[str] | None = None) -> None:
             "(rerun with --verbose for the traceback)",
             err=True,
         )
-        sys.exit(1)
+        sys.exit(INTERNAL_EXIT)

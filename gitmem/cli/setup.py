@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -99,50 +98,24 @@ def config(
     as_json: bool,
 ) -> None:
     """Show settings, or get / set / unset one (KEY [VALUE])."""
-    from gitmem.core.errors import GitError, InputError
-    from gitmem.store.config import (
-        SETTINGS,
-        load_settings,
-        parse_value,
-        read_file,
-        setting,
-        write_file,
-    )
-    from gitmem.store.home import CONFIG_FILE
+    from gitmem.core.errors import GitError
+    from gitmem.store.config import config_path, load_settings, set_value, shown_settings
 
     try:
         local: Path | None = store_of(ctx).local_dir
     except GitError:
         local = None
-    if in_repo and local is None:
-        raise InputError("--repo needs a git repository")
-    target = (local if in_repo and local is not None else home()) / CONFIG_FILE
+    target = config_path(home(), local, in_repo)
     if key is not None and (value is not None or unset):
-        parsed: Any = None if unset else parse_value(key, value or "")
-        data = read_file(target)
-        if unset:
-            data.pop(key, None)
-        else:
-            data[key] = parsed
-        write_file(target, data)
+        set_value(target, key, None if unset else value or "")
         click.echo(f"{'unset' if unset else 'set'} {key} in {target}")
         return
-    settings = load_settings(home(), local)
-    keys_shown = [key] if key is not None else list(SETTINGS)
-    if key is not None:
-        setting(key)  # an unknown key is bad input
-    shown = {k: _redacted(k, settings.get(k)) for k in keys_shown}
+    shown = shown_settings(load_settings(home(), local), key)
     if as_json:
-        emit(
-            {k: {"value": v, "from": settings.sources.get(k, "default")} for k, v in shown.items()}
-        )
+        emit({k: {"value": v, "from": source} for k, (v, source) in shown.items()})
         return
-    for k, v in shown.items():
-        click.echo(f"{k} = {json.dumps(v)}  ({settings.sources.get(k, 'default')})")
-
-
-def _redacted(key: str, value: Any) -> Any:
-    return "[set]" if key.endswith("api_key") and value else value
+    for k, (v, source) in shown.items():
+        click.echo(f"{k} = {json.dumps(v)}  ({source})")
 
 
 @cli.command()

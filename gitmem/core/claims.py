@@ -246,3 +246,20 @@ def _looks_like_path(path: str) -> bool:
 def in_code(sentence: str, pos: int) -> bool:
     """Is *pos* inside inline code (after an odd number of backticks)?"""
     return sentence.count("`", 0, pos) % 2 == 1
+
+
+# State that can change outside a session: PRs, branches, files, keys, deploys.
+_EXTERNAL_STATE = re.compile(
+    r"\b(?:PR|MR|pull request|merge request|issue)\s*#?\d+|#\d+\b|\bbranch(?:es)?\b|"
+    r"\bmerged?\b|\bdeploy\w*|\brelease[sd]?\b|\b(?:api |ssh |signing )?keys?\b|\brotat\w+|"
+    r"\bCI\b|\bpipeline\b|\bstaging\b|\bproduction\b|\bprod\b|"
+    r"\w\.(?:py|js|ts|go|rs|md|json|toml|ya?ml|cfg|ini|sh)\b",
+    re.IGNORECASE,
+)
+
+
+def mentions_external_state(text: str) -> bool:
+    """Does *text* speak of state that can change outside a session (a PR, a branch, a
+    file, a key, a deploy, CI)? Such an item belongs under VERIFY BEFORE TRUSTING even
+    when it makes no checkable claim. Raises nothing."""
+    return _EXTERNAL_STATE.search(text) is not None

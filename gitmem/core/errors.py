@@ -6,9 +6,15 @@ click layer only has to catch :class:`GitmemError` and print one line:
 * 2 — bad input or usage (:class:`InputError`, :class:`GitError`, :class:`KeyError_`)
 * 3 — integrity failures found (:class:`IntegrityError`)
 * 1 — other expected negatives (:class:`NegativeResult`)
+
+Anything else that escapes a command is a bug in gitmem: :data:`INTERNAL_EXIT`.
 """
 
 from __future__ import annotations
+
+INTERNAL_EXIT = 70
+"""The exit code of an unexpected error, a bug (``EX_SOFTWARE`` of sysexits.h): never 1,
+which means an expected "no"."""
 
 
 class GitmemError(Exception):

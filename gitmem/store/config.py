@@ -190,3 +190,49 @@ def setting(key: str) -> Setting:
         return SETTINGS[key]
     except KeyError:
         raise InputError(f"unknown setting {key!r}; known: {', '.join(SETTINGS)}") from None
+
+
+def config_path(home: Path, repo_local: Path | None, in_repo: bool) -> Path:
+    """The file ``gitmem config`` writes: the repository's with *in_repo*, else the
+    personal one.
+
+    Raises:
+        InputError: *in_repo* outside a repository.
+    """
+    if not in_repo:
+        return home / CONFIG_FILE
+    if repo_local is None:
+        raise InputError("--repo needs a git repository")
+    return repo_local / CONFIG_FILE
+
+
+def set_value(path: Path, key: str, text: str | None) -> None:
+    """Set *key* to *text* (parsed to the setting's type) in the file at *path*, or remove
+    it when *text* is None (any key, so a stale one can be removed); the other keys are
+    kept as they are.
+
+    Raises:
+        InputError: setting an unknown key or a value of the wrong type; a malformed file.
+    """
+    value = None if text is None else parse_value(key, text)
+    data = read_file(path)
+    if text is None:
+        data.pop(key, None)
+    else:
+        data[key] = value
+    write_file(path, data)
+
+
+def shown_settings(settings: Settings, key: str | None = None) -> dict[str, tuple[Any, str]]:
+    """Every setting (or only *key*) as ``gitmem config`` shows it: the value, an API key
+    as ``[set]``, and where it came from (a file, a variable or ``default``).
+
+    Raises:
+        InputError: an unknown *key*.
+    """
+    keys = list(SETTINGS) if key is None else [setting(key).key]
+    return {k: (_redacted(k, settings.get(k)), settings.sources.get(k, "default")) for k in keys}
+
+
+def _redacted(key: str, value: Any) -> Any:
+    return "[set]" if key.endswith("api_key") and value else value

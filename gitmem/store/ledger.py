@@ -15,19 +15,39 @@ transcript's modification time), so importing old sessions is not affected.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from gitmem.core.quotes import fold
+from gitmem.store.files import atomic_write
 
 LEDGER_FILE = "emitted.jsonl"
 MIN_WORDS = 3
 """An entry needs this many folded words: shorter text is too common to call an echo."""
 _MAX_ENTRIES = 20_000
 WORD = re.compile(r"\w+")
+
+
+class Shown(Protocol):
+    """An item as gitmem showed it: its text and, when it had one, its quote."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def quote(self) -> str | None: ...
+
+
+def shown_texts(items: Iterable[Shown]) -> list[str]:
+    """The texts a rendering of *items* put in front of an agent. Raises nothing."""
+    texts: list[str] = []
+    for item in items:
+        texts.append(item.text)
+        if item.quote:
+            texts.append(item.quote)
+    return texts
 
 
 class Ledger:
@@ -70,12 +90,8 @@ class Ledger:
 
     def _compact(self) -> None:
         entries = sorted(self.load().items(), key=lambda kv: kv[1])[-_MAX_ENTRIES:]
-        tmp = self.path.with_name(f".{LEDGER_FILE}.{os.getpid()}")
-        tmp.write_text(
-            "".join(json.dumps([t, w], ensure_ascii=False) + "\n" for t, w in entries),
-            encoding="utf-8",
-        )
-        os.replace(tmp, self.path)
+        text = "".join(json.dumps([t, w], ensure_ascii=False) + "\n" for t, w in entries)
+        atomic_write(self.path, text.encode("utf-8"), 0o644)
 
 
 def _worth_keeping(folded: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.index import IndexedItem
 from gitmem.core.quotes import wrap_context
-from gitmem.store.ledger import Ledger
+from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 
 RECALL_FORMAT = "gitmem/recall/1"
@@ -27,7 +27,7 @@ def emit_recall(
     """
     result = recall(store, home, words, limit)
     output = render_json(result) + "\n" if as_json else render_text(result)
-    Ledger(store.local_dir).record(shown_texts(result))
+    Ledger(store.local_dir).record(shown_texts(result.hits))
     return output
 
 
@@ -96,12 +96,3 @@ def render_text(result: RecallResult) -> str:
             "run `gitmem verify`."
         )
     return wrap_context(lines)
-
-
-def shown_texts(result: RecallResult) -> list[str]:
-    texts: list[str] = []
-    for hit in result.hits:
-        texts.append(hit.text)
-        if hit.quote:
-            texts.append(hit.quote)
-    return texts

@@ -1,0 +1,87 @@
+"""Records as values, for the pure lifecycle modules: no git, no keys, no disk."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.records import Checkpoint, Event, Item, Source, format_time, item_id
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.replay import Replayable
+
+T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+KEY = "SHA256:test"
+
+
+def at(days: float = 0, minutes: float = 0) -> str:
+    return format_time(T0 + timedelta(days=days, minutes=minutes))
+
+
+def snapshot(name: str) -> Sha256Hex:
+    return sha256_hex(name.encode())
+
+
+def item(
+    text: str,
+    *,
+    session: str = "s1",
+    kind: str = "decision",
+    quote: str | None = None,
+    **extra: Any,
+) -> Item:
+    return Item(
+        id=item_id(session, kind, text),
+        kind=kind,  # type: ignore[arg-type]
+        text=text,
+        trust="verbatim" if quote else "inferred",
+        origin_session=session,
+        quote=quote,
+        quote_verified=quote is not None,
+        extra=extra,
+    )
+
+
+def carried(original: Item) -> Item:
+    return Item(
+        original.id,
+        original.kind,
+        original.text,
+        original.trust,
+        original.origin_session,
+        original.quote,
+        original.quote_verified,
+        original.quote_reason,
+        {**original.extra, "carried": True},
+    )
+
+
+def checkpoint(
+    *items: Item, session: str = "s1", created: str | None = None, source: str | None = None
+) -> Replayable:
+    record = Checkpoint(
+        session=session,
+        writer="alice@example.com",
+        key=KEY,
+        created=created or at(),
+        commit=None,
+        source=Source(snapshot(source or session), "text", f"{session}.md", 10),
+        items=items,
+    )
+    return Replayable(sha256_hex(record.canonical_bytes()), record)
+
+
+def event(
+    name: str, about: str | None, *, session: str = "s9", created: str | None = None, **extra: Any
+) -> Replayable:
+    record = Event(
+        event=name,
+        item=about,
+        session=session,
+        writer="alice@example.com",
+        key=KEY,
+        created=created or at(),
+        commit=None,
+        extra=extra,
+    )
+    return Replayable(sha256_hex(record.canonical_bytes()), record)
