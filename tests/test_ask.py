@@ -22,9 +22,9 @@ from gitmem.agents.ask.prompts import support_prompt
 from gitmem.agents.ask.retrieve import question_terms, retrieve, term_matches
 from gitmem.agents.ask.schema import parse_solver, parse_support
 from gitmem.agents.ask.sources import Document, file_change
-from gitmem.capture.extract import OutputRejected
 from gitmem.core.records import parse_record
 from gitmem.core.types import Sha256Hex
+from gitmem.llm import OutputRejected
 from gitmem.store.repo import Store, content_path
 
 FAKES = Path(__file__).parent / "fakes"

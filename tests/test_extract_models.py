@@ -21,19 +21,19 @@ from typing import Any
 import pytest
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
 
-from gitmem.capture.extract import (
-    EXTRACTORS,
-    BackendFailed,
-    ExtractError,
-    ModelSettings,
-    OutputRejected,
-    backend_for,
-)
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
 from gitmem.capture.extract.schema import parse_output
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.records import Draft
 from gitmem.core.transcript import Message
+from gitmem.llm import (
+    EXTRACTORS,
+    BackendFailed,
+    ModelError,
+    ModelSettings,
+    OutputRejected,
+    backend_for,
+)
 
 FAKES = Path(__file__).parent / "fakes"
 PYTHON = Path(sys.executable).name
@@ -161,7 +161,7 @@ def test_parse_output_rejects_the_whole_answer(raw: bytes, expected: str) -> Non
     assert expected in message
     assert "\n" not in message
     assert caught.value.raw == raw
-    assert isinstance(caught.value, ExtractError) and isinstance(caught.value, GitmemError)
+    assert isinstance(caught.value, ModelError) and isinstance(caught.value, GitmemError)
     assert caught.value.exit_code == 1
 
 
@@ -282,7 +282,7 @@ def fake_command(script: str, *args: str, timeout: float = 10.0) -> Any:
 
 def test_command_answer_parses_into_drafts() -> None:
     # The fake never reads stdin; a prompt larger than a pipe buffer must not block it.
-    raw = fake_command("model_ok.py").complete("p" * 1_000_000)
+    raw = fake_command("model_ok.py").complete("p" * 1_000_000, system=SYSTEM_PROMPT)
     drafts = parse_output(raw)
     assert [(d.kind, d.trust, d.quote, d.extra) for d in drafts] == [
         ("decision", "verbatim", "the cache lives in .git/gitmem/", {"importance": 2}),
@@ -292,25 +292,27 @@ def test_command_answer_parses_into_drafts() -> None:
 
 def test_command_gets_the_prompt_on_stdin() -> None:
     prompt = build_prompt(MESSAGES) + "é" * 100_000
-    (draft,) = parse_output(fake_command("model_echo_prompt.py").complete(prompt))
+    (draft,) = parse_output(
+        fake_command("model_echo_prompt.py").complete(prompt, system=SYSTEM_PROMPT)
+    )
     data = prompt.encode("utf-8")
     assert draft.text == hashlib.sha256(data).hexdigest()
     assert draft.extra == {"importance": len(data) % 4}
 
 
 def test_chatty_and_truncated_command_output_is_returned_raw_then_rejected() -> None:
-    chatty = fake_command("model_chatty.py").complete("prompt")
+    chatty = fake_command("model_chatty.py").complete("prompt", system=SYSTEM_PROMPT)
     assert chatty.startswith(b"Sure! Here are the items:")
     with pytest.raises(OutputRejected, match=r"must start with '\{'"):
         parse_output(chatty)
-    truncated = fake_command("model_truncated.py").complete("prompt")
+    truncated = fake_command("model_truncated.py").complete("prompt", system=SYSTEM_PROMPT)
     with pytest.raises(OutputRejected, match="cut off"):
         parse_output(truncated)
 
 
 def test_command_exiting_non_zero_reports_the_first_line_of_stderr() -> None:
     with pytest.raises(BackendFailed) as caught:
-        fake_command("model_fails.py").complete("prompt")
+        fake_command("model_fails.py").complete("prompt", system=SYSTEM_PROMPT)
     assert str(caught.value) == (
         f"model backend failed: {PYTHON} exited with status 1: error: model 'tiny' is not loaded"
     )
@@ -334,7 +336,9 @@ def test_command_past_the_timeout_is_killed_with_its_whole_process_group(
     pids = tmp_path / "pids"
     started = time.monotonic()
     with pytest.raises(BackendFailed) as caught:
-        fake_command("model_slow.py", str(pids), timeout=0.5).complete("prompt")
+        fake_command("model_slow.py", str(pids), timeout=0.5).complete(
+            "prompt", system=SYSTEM_PROMPT
+        )
     assert time.monotonic() - started < 2.0
     assert str(caught.value) == f"model backend failed: {PYTHON} timed out after 0.5 s"
     assert caught.value.raw == b'{"items": ['
@@ -347,13 +351,13 @@ def test_command_past_the_timeout_is_killed_with_its_whole_process_group(
 
 def test_command_output_over_the_cap_is_refused() -> None:
     with pytest.raises(BackendFailed, match=re.escape(f"{PYTHON} printed more than 4194304 bytes")):
-        fake_command("model_flood.py").complete("prompt")
+        fake_command("model_flood.py").complete("prompt", system=SYSTEM_PROMPT)
 
 
 def test_command_that_cannot_start() -> None:
     backend = backend_for("command", ModelSettings(command="no-such-model-command --key k"))
     with pytest.raises(BackendFailed, match=r"command not found: no-such-model-command$"):
-        backend.complete("prompt")
+        backend.complete("prompt", system=SYSTEM_PROMPT)
 
 
 # --- the openai backend -------------------------------------------------------------
@@ -373,7 +377,7 @@ def openai(url: str, key: str | None = "sk-test", timeout: float = 5.0) -> Any:
 
 def test_openai_sends_the_request_and_returns_the_content(server: FakeOpenAI) -> None:
     prompt = build_prompt(MESSAGES)
-    raw = openai(server.url("ok")).complete(prompt)
+    raw = openai(server.url("ok")).complete(prompt, system=SYSTEM_PROMPT)
     assert raw == json.dumps(GOOD_ITEMS).encode()
     assert parse_output(raw)[0].quote == "the cache lives in .git/gitmem/"
     (request,) = server.requests
@@ -392,7 +396,7 @@ def test_openai_sends_the_request_and_returns_the_content(server: FakeOpenAI) ->
 
 
 def test_openai_without_a_key_sends_no_authorization(server: FakeOpenAI) -> None:
-    openai(server.url("ok") + "/", key=None).complete("prompt")
+    openai(server.url("ok") + "/", key=None).complete("prompt", system=SYSTEM_PROMPT)
     (request,) = server.requests
     assert request.path == "/ok/v1/chat/completions"
     assert "Authorization" not in request.headers
@@ -402,8 +406,8 @@ def test_openai_content_in_the_wrong_schema_is_rejected_by_the_parser(
     server: FakeOpenAI,
 ) -> None:
     with pytest.raises(OutputRejected, match="unknown key 'confidence'"):
-        parse_output(openai(server.url("extra-key")).complete("prompt"))
-    prose = openai(server.url("prose")).complete("prompt")
+        parse_output(openai(server.url("extra-key")).complete("prompt", system=SYSTEM_PROMPT))
+    prose = openai(server.url("prose")).complete("prompt", system=SYSTEM_PROMPT)
     assert prose == b"I found no items worth keeping."
     with pytest.raises(OutputRejected, match="must start with"):
         parse_output(prose)
@@ -423,7 +427,7 @@ def test_openai_malformed_answers_fail_with_the_body_attached(
     server: FakeOpenAI, scenario: str, expected: str
 ) -> None:
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url(scenario)).complete("prompt")
+        openai(server.url(scenario)).complete("prompt", system=SYSTEM_PROMPT)
     assert str(caught.value).startswith("model backend failed: ")
     assert expected in str(caught.value)
     assert caught.value.raw == SCENARIOS[scenario][1]
@@ -431,7 +435,9 @@ def test_openai_malformed_answers_fail_with_the_body_attached(
 
 def test_openai_http_error_never_echoes_the_key(server: FakeOpenAI) -> None:
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url("error-500"), key=SECRET_IN_ERROR).complete("prompt")
+        openai(server.url("error-500"), key=SECRET_IN_ERROR).complete(
+            "prompt", system=SYSTEM_PROMPT
+        )
     assert str(caught.value) == (
         f"model backend failed: http://127.0.0.1:{server.port} answered HTTP 500: "
         "model crashed (key [redacted:api-key])"
@@ -440,14 +446,14 @@ def test_openai_http_error_never_echoes_the_key(server: FakeOpenAI) -> None:
 
 def test_openai_does_not_follow_redirects(server: FakeOpenAI) -> None:
     with pytest.raises(BackendFailed, match="answered HTTP 302 \\(a redirect"):
-        openai(server.url("redirect")).complete("prompt")
+        openai(server.url("redirect")).complete("prompt", system=SYSTEM_PROMPT)
     assert len(server.requests) == 1
 
 
 def test_openai_past_the_timeout(server: FakeOpenAI) -> None:
     started = time.monotonic()
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url("slow"), timeout=0.3).complete("prompt")
+        openai(server.url("slow"), timeout=0.3).complete("prompt", system=SYSTEM_PROMPT)
     assert time.monotonic() - started < 1.5
     assert str(caught.value) == (
         f"model backend failed: http://127.0.0.1:{server.port} timed out after 0.3 s"
@@ -459,7 +465,7 @@ def test_openai_connection_refused() -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     with pytest.raises(BackendFailed) as caught:
-        openai(f"http://127.0.0.1:{port}/v1").complete("prompt")
+        openai(f"http://127.0.0.1:{port}/v1").complete("prompt", system=SYSTEM_PROMPT)
     assert str(caught.value) == (
         f"model backend failed: cannot connect to http://127.0.0.1:{port}: connection refused"
     )

@@ -94,7 +94,7 @@ def run_extractor(
 
     Raises:
         InputError: an unknown extractor or missing settings.
-        ExtractError: the model failed or its reply broke the schema (logged).
+        ModelError: the model failed or its reply broke the schema (logged).
     """
     if name not in CHOICES:
         raise InputError(f"unknown extractor {name!r}; choose one of {', '.join(CHOICES)}")
@@ -105,9 +105,9 @@ def run_extractor(
         from gitmem.capture.extract.heuristic import extract
 
         return extract(messages)
-    from gitmem.capture.extract import ExtractError, ModelSettings, OutputRejected, backend_for
-    from gitmem.capture.extract.prompt import build_prompt
+    from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
     from gitmem.capture.extract.schema import parse_output
+    from gitmem.llm import ModelError, ModelSettings, OutputRejected, backend_for
 
     backend = backend_for(
         name,
@@ -121,10 +121,10 @@ def run_extractor(
     )
     raw: bytes | None = None
     try:
-        raw = backend.complete(build_prompt(messages))
+        raw = backend.complete(build_prompt(messages), system=SYSTEM_PROMPT)
         log.keep_raw(raw)
         return parse_output(raw)
-    except ExtractError as e:
+    except ModelError as e:
         kept = raw if raw is not None else e.raw
         # DESIGN: a reply that breaks the schema is a recorded unsupported_output.
         kind = "unsupported_output" if isinstance(e, OutputRejected) else "backend_failed"
@@ -213,6 +213,6 @@ def capture_prepared(
 
 
 def _logged(error: GitmemError) -> bool:
-    from gitmem.capture.extract import ExtractError
+    from gitmem.llm import ModelError
 
-    return isinstance(error, ExtractError)
+    return isinstance(error, ModelError)

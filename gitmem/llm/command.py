@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitmem.capture.extract import MAX_OUTPUT_BYTES, BackendFailed
+from gitmem.llm import MAX_OUTPUT_BYTES, BackendFailed
 
 _MAX_STDERR_BYTES = 64 * 1024
 _MAX_SHOWN_CHARS = 200
@@ -46,8 +46,11 @@ class CommandBackend:
         self.timeout = timeout
         self.label = f"command: {Path(self.argv[0]).name}"
 
-    def complete(self, prompt: str) -> bytes:
+    def complete(self, prompt: str, *, system: str) -> bytes:
         """Run the command with *prompt* on stdin and return its stdout.
+
+        *system* is not sent: a command has one input, and the prompts gitmem sends
+        state their own rules (the extraction prompt opens with its system prompt).
 
         Raises:
             BackendFailed: the program cannot be started, exits non-zero or by a

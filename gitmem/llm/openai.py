@@ -1,11 +1,12 @@
 """The ``openai`` backend: any OpenAI-compatible chat completions endpoint.
 
 One ``POST {base_url}/chat/completions`` per prompt (e.g. a local Ollama at
-``http://127.0.0.1:11434/v1``), with temperature 0 and JSON mode. The HTTP answer
-is an interface too: it must be a JSON object whose ``choices[0].message.content``
-is a string. :meth:`OpenAIBackend.complete` returns that content as UTF-8 bytes
-(what the capture log keeps and the schema parser reads); when the answer is
-malformed, the whole HTTP body travels on the error's ``raw`` instead.
+``http://127.0.0.1:11434/v1``): the caller's system prompt, then the prompt as the
+user message, with temperature 0 and JSON mode. The HTTP answer is an interface
+too: it must be a JSON object whose ``choices[0].message.content`` is a string.
+:meth:`OpenAIBackend.complete` returns that content as UTF-8 bytes (what the capture
+log keeps and the schema parser reads); when the answer is malformed, the whole HTTP
+body travels on the error's ``raw`` instead.
 
 The timeout holds twice over: every socket operation has it, and the request as a
 whole runs in a worker thread that is abandoned when the deadline passes (so a
@@ -26,9 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from gitmem import __version__
-from gitmem.capture.extract import MAX_OUTPUT_BYTES, BackendFailed
-from gitmem.capture.extract.prompt import SYSTEM_PROMPT
 from gitmem.core.canonical import strict_decoder
+from gitmem.llm import MAX_OUTPUT_BYTES, BackendFailed
 
 _MAX_BODY_BYTES = 2 * MAX_OUTPUT_BYTES
 """JSON escaping can double the content; the envelope adds little."""
@@ -54,8 +54,9 @@ class OpenAIBackend:
     def __repr__(self) -> str:
         return f"OpenAIBackend({self.label!r})"
 
-    def complete(self, prompt: str) -> bytes:
-        """Ask the model and return ``choices[0].message.content`` as UTF-8 bytes.
+    def complete(self, prompt: str, *, system: str) -> bytes:
+        """Ask the model (*system* as the system message, *prompt* as the user message)
+        and return ``choices[0].message.content`` as UTF-8 bytes.
 
         Raises:
             BackendFailed: no connection, the timeout, an HTTP error status, or an
@@ -64,7 +65,7 @@ class OpenAIBackend:
         """
         request = urllib.request.Request(
             self.url,
-            data=json.dumps(self._payload(prompt)).encode("ascii"),
+            data=json.dumps(self._payload(prompt, system)).encode("ascii"),
             method="POST",
             headers=self._headers(),
         )
@@ -81,11 +82,11 @@ class OpenAIBackend:
             raise result
         return self._content(result)
 
-    def _payload(self, prompt: str) -> dict[str, Any]:
+    def _payload(self, prompt: str, system: str) -> dict[str, Any]:
         return {
             "model": self.model,
             "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "system", "content": system},
                 {"role": "user", "content": prompt},
             ],
             "temperature": 0,

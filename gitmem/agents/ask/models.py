@@ -4,25 +4,19 @@ The backend is the one configured for model extraction (docs/extractors.md): the
 ``extractor`` setting when it names a model extractor (``command`` or ``openai``);
 otherwise ``command`` when a command is set, else ``openai`` when both
 ``openai.base_url`` and ``openai.model`` are set; otherwise none, and ``ask`` answers
-from verbatim memory and exact text matches only. Every reply's raw bytes are kept by
-hash in the capture log's ``raw/`` folder before anything parses them.
+from verbatim memory and exact text matches only. Every call sends the ask's own system
+prompt (:data:`gitmem.agents.ask.prompts.SYSTEM_PROMPT`), never the extraction's. Every
+reply's raw bytes are kept by hash in the capture log's ``raw/`` folder before anything
+parses them.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from gitmem.agents.ask.prompts import SYSTEM_PROMPT
-from gitmem.capture.extract import (
-    MODEL_EXTRACTORS,
-    ExtractError,
-    ModelBackend,
-    ModelSettings,
-    backend_for,
-)
-from gitmem.llm.openai import OpenAIBackend
+from gitmem.llm import MODEL_EXTRACTORS, ModelBackend, ModelError, ModelSettings, backend_for
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
 
@@ -34,16 +28,6 @@ class Reply:
     raw: bytes | None
     digest: str | None
     failure: str | None = None
-
-
-class AskOpenAIBackend(OpenAIBackend):
-    """The openai backend with the ask's own system prompt (the extraction prompt would
-    tell the model to extract memory items)."""
-
-    def _payload(self, prompt: str) -> dict[str, Any]:
-        payload = super()._payload(prompt)
-        payload["messages"][0] = {"role": "system", "content": SYSTEM_PROMPT}
-        return payload
 
 
 def backend_name(settings: Settings) -> str | None:
@@ -74,21 +58,15 @@ def configured_backend(settings: Settings) -> ModelBackend | None:
         api_key=settings.text("openai.api_key"),
         timeout=float(settings.get("timeout")),
     )
-    backend = backend_for(name, model)  # validates the settings
-    if isinstance(backend, OpenAIBackend):
-        assert model.base_url is not None and model.model is not None  # checked above
-        return AskOpenAIBackend(
-            model.base_url.strip(), model.model.strip(), model.api_key, model.timeout
-        )
-    return backend
+    return backend_for(name, model)
 
 
 def call(backend: ModelBackend, prompt: str, log: CaptureLog) -> Reply:
-    """Ask once; the raw reply is kept before anything reads it. Never raises for a
-    model failure: the failure is part of the ask's record."""
+    """Ask once, with the ask's system prompt; the raw reply is kept before anything
+    reads it. Never raises for a model failure: the failure is part of the ask's record."""
     try:
-        raw = backend.complete(prompt)
-    except ExtractError as e:
+        raw = backend.complete(prompt, system=SYSTEM_PROMPT)
+    except ModelError as e:
         kept = None if e.raw is None else _keep(log, e.raw)
         return Reply(e.raw, kept, str(e))
     return Reply(raw, _keep(log, raw))

@@ -15,7 +15,7 @@ support::
     {"status": "answer", "answer": "<short answer>"}
     {"status": "abstain"}
 
-Any deviation rejects the whole reply (:class:`~gitmem.capture.extract.OutputRejected`): the
+Any deviation rejects the whole reply (:class:`~gitmem.llm.OutputRejected`): the
 ask's outcome is then ``unsupported_output``, never a guess.
 """
 
@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.capture.extract import OutputRejected
 from gitmem.capture.extract.schema import decode_object
+from gitmem.llm import OutputRejected
 
 MAX_ANSWER_CHARS = 300
 MAX_QUOTE_CHARS = 1500

@@ -27,7 +27,7 @@ from gitmem.agents.ask.models import Reply, call
 from gitmem.agents.ask.prompts import absence_prompt, solver_prompt, support_prompt
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
 from gitmem.agents.ask.schema import SolverReply, SupportReply, parse_solver, parse_support
-from gitmem.capture.extract import ModelBackend, OutputRejected
+from gitmem.llm import ModelBackend, OutputRejected
 from gitmem.store.capturelog import CaptureLog
 
 Checker = Callable[[Excerpt], str | None]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gitmem.capture.extract import MAX_OUTPUT_BYTES, OutputRejected
 from gitmem.core.canonical import StrictJSONError, strict_decoder
 from gitmem.core.records import KINDS, Draft
+from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected
 
 MAX_ITEMS = 50
 MAX_TEXT_CHARS = 500
@@ -77,8 +77,8 @@ def parse_output(raw: bytes) -> list[Draft]:
     """Parse a model's answer into drafts, all or nothing.
 
     Raises:
-        OutputRejected: (an :class:`~gitmem.capture.extract.ExtractError`) the answer is not
-            exactly one JSON object in the items schema; ``raw`` is attached.
+        OutputRejected: (a :class:`~gitmem.llm.ModelError`) the answer is not exactly
+            one JSON object in the items schema; ``raw`` is attached.
     """
     value = decode_object(raw)
     if not isinstance(value, dict):
