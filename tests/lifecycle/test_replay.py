@@ -14,12 +14,12 @@ from gitmem.core.records import (
     EVENT_STATUS,
     EVENT_SUPERSEDE,
 )
-from gitmem.lifecycle.replay import current_status, replay
+from gitmem.lifecycle.replay import Replayable, current_status, replay
 
 DECISION = item("Keep the parser in src/parser.py", quote="keep the parser in src/parser.py")
 
 
-def witness(session: str, source: str, created: str) -> object:
+def witness(session: str, source: str, created: str) -> Replayable:
     return event(
         EVENT_CORROBORATION,
         DECISION.id,

@@ -1,0 +1,87 @@
+"""Carry, driven directly: what the next checkpoint stores, and which events go with it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from lifecycle_values import T0, at, checkpoint, item, snapshot
+
+from gitmem.core.records import Item
+from gitmem.lifecycle.carry import CarryPolicy, plan
+from gitmem.lifecycle.replay import replay
+
+DECISION = item("Keep the parser in src/parser.py", quote="keep the parser in src/parser.py")
+GUESS = item("The tokenizer is twice as fast")
+
+
+def restated(session: str, text: str = "keep the parser in src/parser.py") -> Item:
+    return item(DECISION.text, session=session, quote=text)
+
+
+def test_no_memory_yet_stores_only_the_new_items() -> None:
+    result = plan(None, [GUESS], "s2", snapshot("s2"), T0)
+    assert result.items == (GUESS,) and result.witnesses == () and result.aged_out == ()
+
+
+def test_open_items_are_carried_as_exact_copies_marked_carried() -> None:
+    state = replay([checkpoint(DECISION, GUESS, created=at(0))])
+    fresh = item("Cache the index", session="s2")
+    result = plan(state, [fresh], "s2", snapshot("s2"), T0 + timedelta(hours=1))
+    assert result.items[0] == fresh
+    copies = {i.id: i for i in result.items[1:]}
+    assert set(copies) == {DECISION.id, GUESS.id}
+    assert copies[DECISION.id].quote == DECISION.quote
+    assert copies[DECISION.id].origin_session == "s1"
+    assert copies[DECISION.id].extra == {"carried": True}
+
+
+def test_an_independent_verbatim_restatement_is_a_witness_not_a_new_item() -> None:
+    state = replay([checkpoint(DECISION, created=at(0))])
+    again = restated("s2")
+    result = plan(state, [again], "s2", snapshot("s2"), T0)
+    assert result.witnesses == ((DECISION.id, again),)
+    assert again.id not in {i.id for i in result.items}  # never stored twice
+
+
+def test_the_same_session_or_transcript_is_no_witness() -> None:
+    state = replay([checkpoint(DECISION, created=at(0))])
+    for session, source in (("s1", "s9"), ("s9", "s1")):
+        again = restated(session)
+        result = plan(state, [again], session, snapshot(source), T0)
+        assert result.witnesses == (), (session, source)
+
+
+def test_an_inferred_restatement_is_no_witness() -> None:
+    state = replay([checkpoint(DECISION, created=at(0))])
+    again = item(DECISION.text, session="s2")
+    assert plan(state, [again], "s2", snapshot("s2"), T0).witnesses == ()
+
+
+def test_an_inferred_item_unseen_for_long_ages_out_with_a_reason() -> None:
+    state = replay([checkpoint(GUESS, created=at(0))])
+    result = plan(state, [], "s2", snapshot("s2"), T0 + timedelta(days=31))
+    ((aged, reason),) = result.aged_out
+    assert aged.id == GUESS.id and "31 days" in reason
+    assert result.items == ()
+
+
+def test_a_verbatim_item_needs_both_captures_and_days_to_age() -> None:
+    state = replay([checkpoint(DECISION, created=at(0))])
+    assert plan(state, [], "s2", snapshot("s2"), T0 + timedelta(days=90)).aged_out == ()
+
+
+def test_the_carry_cap_drops_the_oldest_and_least_important_first() -> None:
+    old = item("Old open loop", kind="open_loop")
+    new = item("New open loop", kind="open_loop")
+    key = item("Important loop", kind="open_loop", importance=5)
+    state = replay(
+        [
+            checkpoint(old, created=at(0)),
+            checkpoint(key, session="s2", created=at(0, minutes=1)),
+            checkpoint(new, session="s3", created=at(0, minutes=2)),
+        ]
+    )
+    result = plan(state, [], "s4", snapshot("s4"), T0, CarryPolicy(max_carried=2))
+    assert {i.id for i in result.items} == {key.id, new.id}
+    ((dropped, reason),) = result.aged_out
+    assert dropped.id == old.id and "more than 2 open items" in reason
