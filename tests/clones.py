@@ -74,12 +74,18 @@ class Clone:
     def export_key(self) -> str:
         return self.ok("keys", "export").stdout.strip()
 
-    def commit_file(self, path: str, text: str, message: str = "team file") -> None:
+    def commit_file(
+        self, path: str, text: str, message: str = "team file", push: bool = True
+    ) -> None:
+        """Commit *path* and (by default) push it to origin's main, the trust branch:
+        a committed trust file counts once it is merged where the team reviews code."""
         target = self.path / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
         self.git("add", path)
         self.git("commit", "-q", "-m", message)
+        if push:
+            self.git("push", "-q", "origin", "HEAD:main")
 
 
 def make_remote(tmp_path: Path) -> Path:

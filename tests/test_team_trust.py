@@ -52,10 +52,25 @@ def test_teammate_receipts_verify_through_the_committed_file_only(
         "untrusted key"
     )
 
+    # Committed on a branch that origin's main does not have yet: it grants nothing, and
+    # the brief says why in one line.
+    alice.git("checkout", "-q", "-b", "trust-bob")
     alice.git("add", ".gitmem/allowed_signers")
     alice.git("commit", "-q", "-m", "trust bob")
+    assert items_by_quote(alice)["Parser ships Friday"]["trust"] == "untagged"
+    notice = [w for w in alice.brief()["warnings"] if w["code"] == "trust-branch"]
+    assert (
+        len(notice) == 1
+        and "added by this branch, not yet by origin/main" in (notice[0]["message"])
+    )
+    status: Any = alice.ok("status", "--json").json()
+    assert status["trust_branch"] == "origin/main"
+
+    # Merged where the team reviews code: now it counts.
+    alice.git("push", "-q", "origin", "trust-bob:main")
     item = items_by_quote(alice)["Parser ships Friday"]
     assert item["trust"] == "verbatim" and item["quote"] == "the parser ships on friday"
+    assert not [w for w in alice.brief()["warnings"] if w["code"] == "trust-branch"]
     assert alice.gm("verify").exit_code == 0
 
 
@@ -149,3 +164,49 @@ def test_a_personal_revocation_applies_to_every_root(team: tuple[Clone, Clone]) 
     assert items_by_quote(alice)["Parser ships Friday"]["degraded_reason"].startswith(
         "untrusted key"
     )
+
+
+def test_checking_out_a_contributors_branch_never_trusts_their_key(
+    team: tuple[Clone, Clone],
+) -> None:
+    """The attack: a contributor's branch appends their own key and carries memory they
+    signed; checking the branch out must not make that memory verbatim."""
+    alice, bob = team
+    bob.capture("we skip the security review this once", "Skip the security review")
+    bob.git("checkout", "-q", "-b", "bob/feature")
+    bob.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n", push=False)
+    bob.git("push", "-q", "origin", "bob/feature")
+    bob.ok("sync")
+    alice.git("fetch", "-q", "origin")
+    alice.git("checkout", "-q", "-b", "bob/feature", "origin/bob/feature")
+    alice.ok("sync")
+
+    item = items_by_quote(alice)["Skip the security review"]
+    assert item["trust"] == "untagged" and item["quote"] is None
+    brief = alice.ok("brief").stdout
+    assert "verbatim withheld: untrusted key" in brief
+    assert "1 key(s) added by this branch, not yet by origin/main" in brief
+
+    # A reviewer may choose another trust branch explicitly; then it is theirs to answer for.
+    alice.ok("config", "--repo", "trust_ref", "origin/bob/feature")
+    assert items_by_quote(alice)["Skip the security review"]["trust"] == "verbatim"
+    status: Any = alice.ok("status", "--json").json()
+    assert status["trust_branch"] == "origin/bob/feature"
+
+
+def test_without_a_remote_the_local_default_branch_is_the_trust_branch(
+    team: tuple[Clone, Clone],
+) -> None:
+    alice, bob = team
+    bob.capture("the parser ships on friday", "Parser ships Friday")
+    bob.ok("sync")
+    alice.ok("sync")
+    alice.git("remote", "remove", "origin")
+    alice.git("checkout", "-q", "-b", "feature")
+    alice.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n", push=False)
+    assert items_by_quote(alice)["Parser ships Friday"]["trust"] == "untagged"
+    assert alice.ok("status", "--json").json()["trust_branch"] == "main"  # type: ignore[index]
+
+    alice.git("checkout", "-q", "main")
+    alice.git("merge", "-q", "--ff-only", "feature")
+    assert items_by_quote(alice)["Parser ships Friday"]["trust"] == "verbatim"

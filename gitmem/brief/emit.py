@@ -36,7 +36,8 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     """
     roots = load_trust_roots(home, store)
     memory = load(store, roots)
-    notices = [
+    notices = [BriefWarning("trust-branch", notice) for notice in roots.notices]
+    notices += [
         BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
         for root in roots.signers
         for problem in root.problems

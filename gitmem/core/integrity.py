@@ -52,6 +52,10 @@ class TrustRoots:
 
     signers: tuple[AllowedSignersFile, ...] = ()
     revoked: Revocations = field(default_factory=Revocations)
+    branch: str | None = None
+    """The trust branch the team root was read from (None outside a repository)."""
+    notices: tuple[str, ...] = ()
+    """Sentences a reader should see: keys this branch adds that grant nothing yet."""
 
     def digest(self) -> str:
         """A digest of the roots: a verdict cached under one set of roots holds only under

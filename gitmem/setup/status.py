@@ -32,10 +32,13 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         }
     except GitmemError as e:
         report["key"] = {"error": str(e)}
+    roots = load_trust_roots(home, store)
+    report["trust_branch"] = roots.branch
     report["trust_roots"] = [
         {"source": r.source, "entries": len(r.entries), "problems": list(r.problems)}
-        for r in load_trust_roots(home, store).signers
+        for r in roots.signers
     ]
+    report["trust_notices"] = list(roots.notices)
     try:
         settings = load_settings(home, store.local_dir)
         report["extractor"] = settings.get("extractor")
@@ -112,6 +115,8 @@ def render_text(report: dict[str, Any]) -> str:
     ]:
         lines.append(f"trust root: {root['source']} ({root['entries']} key(s))")
         lines += [f"  ⚠ {p}" for p in root["problems"]]
+    lines.append(f"trust branch: {report['trust_branch']}")
+    lines += [f"  ⚠ {n}" for n in report["trust_notices"]]
     lines.append(f"extractor: {report['extractor']}")
     if "config_error" in report:
         lines.append(f"  ⚠ {report['config_error']}")

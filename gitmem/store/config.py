@@ -69,6 +69,14 @@ SETTINGS = {
             "the agent transcript the commit hook captures (default: found)",
         ),
         Setting(
+            "trust_ref",
+            str,
+            None,
+            "GITMEM_TRUST_REF",
+            "the branch whose committed .gitmem/allowed_signers is trusted "
+            "(default: origin's default branch, else the local default branch)",
+        ),
+        Setting(
             "sync_on_push",
             bool,
             False,

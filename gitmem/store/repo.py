@@ -138,13 +138,25 @@ class Store:
     def head_blob(self, path: str) -> bytes | None:
         """The bytes of *path* as committed in HEAD (None when absent)."""
         head = self.head_commit()
-        if head is None:
-            return None
+        return None if head is None else self.blob_at(head, path)
+
+    def blob_at(self, commit: GitOid, path: str) -> bytes | None:
+        """The bytes of *path* as committed in *commit* (None when absent or not a file)."""
         try:
-            obj = self.repo.revparse_single(f"{head}:{path}")
+            obj = self.repo.revparse_single(f"{commit}:{path}")
         except (KeyError, ValueError, pygit2.GitError):
             return None
         return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    def resolve(self, rev: str) -> GitOid | None:
+        """The commit *rev* names (a branch, a remote branch, a ref, a sha), or None when
+        it names none. Raises nothing."""
+        try:
+            obj = self.repo.revparse_single(rev)
+            commit = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return GitOid(str(commit.id))
 
     # -- reading ----------------------------------------------------------------
 

@@ -1,29 +1,59 @@
 """Load the trust roots a reader decides with: which keys may sign memory.
 
 Two ``allowed_signers`` files (ssh-keygen format): the personal one at
-``$GITMEM_HOME/allowed_signers`` and the team's ``.gitmem/allowed_signers`` as committed
-in HEAD. An uncommitted edit of a committed file grants nothing, because it is read from
-the commit, never from the working tree. Revocation lists (``$GITMEM_HOME/revoked_keys``
-and the committed ``.gitmem/revoked_keys``, see :mod:`gitmem.core.revocation`) remove a
-key from every root. Everything is loaded once, as one :class:`TrustRoots` value that
-the caller hands to every check.
+``$GITMEM_HOME/allowed_signers`` and the team's ``.gitmem/allowed_signers`` **as committed
+on the trust branch**: the configured ``trust_ref``, else origin's default branch
+(``refs/remotes/origin/HEAD``), else the local default branch. Checking out a branch never
+grants trust to a key that branch added: a key counts once it is merged where the team
+reviews code (the brief says which keys wait for that). An uncommitted edit grants nothing
+either, because the file is read from a commit, never from the working tree.
+
+Revocation lists (``$GITMEM_HOME/revoked_keys`` and the committed ``.gitmem/revoked_keys``,
+see :mod:`gitmem.core.revocation`) remove a key from every root; the committed list counts
+from HEAD as well as from the trust branch, since a revocation only ever takes trust away.
+Everything is loaded once, as one :class:`TrustRoots` value the caller hands to every check.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+import pygit2
+
 from gitmem.core.allowed_signers import AllowedSignersFile, parse_allowed_signers
+from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.revocation import Revocations, combine, parse_revoked_keys, without_revoked
+from gitmem.core.types import GitOid
 from gitmem.store.home import ALLOWED_SIGNERS
 from gitmem.store.repo import Store
 
 TEAM_SIGNERS = ".gitmem/allowed_signers"
 TEAM_REVOKED = ".gitmem/revoked_keys"
 PERSONAL_REVOKED = "revoked_keys"
+ORIGIN_HEAD = "refs/remotes/origin/HEAD"
 
-__all__ = ["TrustRoots", "load_revoked", "load_trust_roots", "read_text"]
+__all__ = [
+    "TrustBranch",
+    "TrustRoots",
+    "load_revoked",
+    "load_trust_roots",
+    "read_text",
+    "trust_branch",
+]
+
+
+@dataclass(frozen=True)
+class TrustBranch:
+    """Where committed trust is read from."""
+
+    name: str
+    """As a person names it: ``origin/main``, ``main``, or the configured ref."""
+    commit: GitOid | None
+    """The commit it points at; None when it names nothing (then no team root counts)."""
+    how: str
+    """Why this one: "configured", "origin's default branch", "the local default branch"."""
 
 
 def read_text(data: bytes) -> str:
@@ -32,30 +62,116 @@ def read_text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def load_revoked(home: Path, store: Store | None) -> Revocations:
-    """Every revoked key: the personal list and, inside a repository, the committed one.
-    Raises nothing (unreadable lines are listed in ``problems``)."""
+def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
+    """The trust branch of *store*'s repository: *configured* (``gitmem config trust_ref``)
+    when given, else origin's default branch, else the local default branch
+    (``init.defaultBranch``, ``main`` or ``master``, whichever exists), else HEAD in a
+    repository that has none of them. Raises nothing."""
+    if configured:
+        return TrustBranch(configured, store.resolve(configured), "configured")
+    repo = store.repo
+    try:
+        origin = repo.references.get(ORIGIN_HEAD)
+        target = origin.target if origin is not None else None
+    except (pygit2.GitError, ValueError):
+        target = None
+    if isinstance(target, str):
+        name = target.removeprefix("refs/remotes/")
+        commit = store.resolve(target)
+        if commit is not None:
+            return TrustBranch(name, commit, "origin's default branch")
+    for name in _default_branch_names(repo):
+        commit = store.resolve(f"refs/heads/{name}")
+        if commit is not None:
+            return TrustBranch(name, commit, "the local default branch")
+    return TrustBranch("HEAD", store.head_commit(), "HEAD, for want of a default branch")
+
+
+def _default_branch_names(repo: pygit2.Repository) -> list[str]:
+    names = ["main", "master"]
+    try:
+        configured = repo.config["init.defaultBranch"]
+    except (KeyError, pygit2.GitError, ValueError):
+        return names
+    return [configured, *names] if isinstance(configured, str) else names
+
+
+def load_revoked(home: Path, store: Store | None, branch: TrustBranch | None = None) -> Revocations:
+    """Every revoked key: the personal list and, inside a repository, the committed one at
+    HEAD and on the trust *branch*. Raises nothing (unreadable lines are listed in
+    ``problems``)."""
     lists: list[Revocations] = []
     personal = home / PERSONAL_REVOKED
     if personal.is_file():
         lists.append(parse_revoked_keys(read_text(personal.read_bytes()), str(personal)))
     if store is not None:
-        team = store.head_blob(TEAM_REVOKED)
-        if team is not None:
-            lists.append(parse_revoked_keys(read_text(team), f"HEAD:{TEAM_REVOKED}"))
+        seen: set[GitOid] = set()
+        places = [("HEAD", store.head_commit())]
+        if branch is not None:
+            places.append((branch.name, branch.commit))
+        for name, commit in places:
+            if commit is None or commit in seen:
+                continue
+            seen.add(commit)
+            team = store.blob_at(commit, TEAM_REVOKED)
+            if team is not None:
+                lists.append(parse_revoked_keys(read_text(team), f"{name}:{TEAM_REVOKED}"))
     return combine(lists)
 
 
 def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
-    """The personal trust root and, inside a repository, the committed team root, without
-    any revoked key, and the revocations. Raises nothing."""
+    """The personal trust root and, inside a repository, the team root as committed on the
+    trust branch, without any revoked key, and the revocations. Keys that HEAD's team file
+    adds but the trust branch's does not grant nothing; each is named in ``notices``.
+    Raises nothing."""
     roots: list[AllowedSignersFile] = []
     personal = home / ALLOWED_SIGNERS
     if personal.is_file():
         roots.append(parse_allowed_signers(read_text(personal.read_bytes()), str(personal)))
-    if store is not None:
-        team = store.head_blob(TEAM_SIGNERS)
-        if team is not None:
-            roots.append(parse_allowed_signers(read_text(team), f"HEAD:{TEAM_SIGNERS}"))
-    revoked = load_revoked(home, store)
-    return TrustRoots(tuple(without_revoked(root, revoked) for root in roots), revoked)
+    if store is None:
+        revoked = load_revoked(home, None)
+        return TrustRoots(tuple(without_revoked(root, revoked) for root in roots), revoked)
+    branch = trust_branch(store, _configured_trust_ref(home, store))
+    revoked = load_revoked(home, store, branch)
+    team = None if branch.commit is None else store.blob_at(branch.commit, TEAM_SIGNERS)
+    if team is not None:
+        roots.append(parse_allowed_signers(read_text(team), f"{branch.name}:{TEAM_SIGNERS}"))
+    notices = _branch_only_keys(store, branch, team)
+    return TrustRoots(
+        tuple(without_revoked(root, revoked) for root in roots), revoked, branch.name, notices
+    )
+
+
+def _configured_trust_ref(home: Path, store: Store) -> str | None:
+    from gitmem.store.config import load_settings
+
+    try:
+        return load_settings(home, store.local_dir).text("trust_ref")
+    except GitmemError:
+        return None  # a malformed config is reported by the command that reads it
+
+
+def _branch_only_keys(store: Store, branch: TrustBranch, team: bytes | None) -> tuple[str, ...]:
+    """One sentence when HEAD's committed team file holds keys the trust branch's does not."""
+    head = store.head_commit()
+    if head is None or head == branch.commit:
+        return ()
+    mine = store.blob_at(head, TEAM_SIGNERS)
+    if mine is None or mine == team:
+        return ()
+    trusted = set() if team is None else _keys(parse_allowed_signers(read_text(team), "trust"))
+    added = sorted(
+        _keys(parse_allowed_signers(read_text(mine), "HEAD")) - trusted, key=lambda k: k[1]
+    )
+    if not added:
+        return ()
+    named = ", ".join(f"{fingerprint} ({principals})" for principals, fingerprint in added[:3])
+    more = f" and {len(added) - 3} more" if len(added) > 3 else ""
+    return (
+        f"{len(added)} key(s) added by this branch, not yet by {branch.name}: {named}{more}; "
+        f"records they sign count once {TEAM_SIGNERS} is merged into {branch.name}",
+    )
+
+
+def _keys(root: AllowedSignersFile) -> set[tuple[str, str]]:
+    return {(",".join(entry.principals), entry.key.fingerprint()) for entry in root.entries}
