@@ -94,14 +94,33 @@ def test_a_tampered_replica_is_refused_and_nothing_changes(alice: Clone, tmp_pat
     assert refs_of(fresh.path) == before  # no memory ref, no scratch refs
 
 
-def test_a_replica_with_untrusted_records_is_refused(alice: Clone, tmp_path: Path) -> None:
-    alice.capture("the cache stays local")
+def test_intact_records_by_an_untrusted_key_restore_as_sync_accepts_them(
+    alice: Clone, tmp_path: Path
+) -> None:
+    """Integrity is the store's, trust the reader's: restore takes what sync takes."""
+    address = alice.capture("the cache stays local")
     replica = tmp_path / "replica.git"
     alice.ok("backup", str(replica))
     stranger = make_clone(tmp_path, tmp_path / "remote.git", "stranger")
-    result = stranger.gm("restore", str(replica))
-    assert result.exit_code == 3 and "untrusted key" in result.stderr
-    assert stranger.records() == set()
+    stranger.ok("restore", str(replica))
+    assert stranger.records() == {address}
+    (item,) = stranger.brief()["items"]
+    assert item["trust"] == "untagged" and item["degraded_reason"].startswith("untrusted key")
+    verify = stranger.gm("verify", "--json")
+    assert verify.exit_code == 0 and verify.json()["untrusted_records"] == 1  # type: ignore[index]
+    assert stranger.gm("verify", "--strict").exit_code == 3
+
+
+def test_a_refused_restore_leaves_no_object_behind(alice: Clone, tmp_path: Path) -> None:
+    replica = _tampered_replica(alice, tmp_path)
+    fresh = make_clone(tmp_path, tmp_path / "remote.git", "alice3", init=False)
+    fresh.home = alice.home
+    store = fresh.path / ".git" / "objects"
+    objects = sorted(str(p) for p in store.rglob("*") if p.is_file())
+    refs = refs_of(fresh.path)
+    assert fresh.gm("restore", str(replica)).exit_code == 3
+    assert sorted(str(p) for p in store.rglob("*") if p.is_file()) == objects
+    assert refs_of(fresh.path) == refs
 
 
 def test_a_replica_that_rewrote_this_clones_history_is_refused(
@@ -130,3 +149,15 @@ def test_restore_moves_forward_only(alice: Clone, tmp_path: Path) -> None:
     result = alice.ok("restore", str(replica), "--json").json()
     assert result["refs"][0]["outcome"] == "up-to-date"  # type: ignore[index]
     assert first in alice.records() and len(alice.records()) == 2
+
+
+def test_a_clone_that_fails_integrity_backs_up_nothing(alice: Clone, tmp_path: Path) -> None:
+    address = alice.capture("the cache stays local")
+    tamper.edit_record(
+        Store.discover(alice.path), address, b"the cache stays local", b"the cache goes remote"
+    )
+    replica = tmp_path / "replica.git"
+    result = alice.gm("backup", str(replica))
+    assert result.exit_code == 3 and "backup refused, nothing pushed" in result.stderr
+    assert "record edited" in result.stderr
+    assert not replica.exists() or refs_of(replica) == ""

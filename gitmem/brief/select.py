@@ -225,7 +225,7 @@ def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
         quote=None,  # nothing in a failed record is trusted: not its trust, not its quote
         captured_trust=item.trust,
         trust="untagged",
-        degraded_reason=f"{check.problem}: {check.detail}",
+        degraded_reason=check.summary,
         degraded_label=check.problem,
         section=_section(item),
         origin_session=item.origin_session,
@@ -261,7 +261,7 @@ def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
         shown = "its items cannot be read"
     return BriefWarning(
         check.problem or "record-failed",
-        f"{kind} {check.address[:12]} failed verification ({check.problem}: "
-        f"{check.detail}); {shown}. Run `gitmem verify` for details.",
+        f"{kind} {check.address[:12]} failed verification ({check.summary}); {shown}. "
+        "Run `gitmem verify` for details.",
         path,
     )

@@ -225,11 +225,14 @@ def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
 
 
 @cli.command()
+@click.option(
+    "--strict", is_flag=True, help="Also exit 3 when a record is by a key no trust root knows."
+)
 @json_option
 @click.pass_context
-def verify(ctx: click.Context, as_json: bool) -> None:
-    """Check every record and receipt in the store; exit 3 if anything fails."""
-    from gitmem.store.verify import verify_store
+def verify(ctx: click.Context, strict: bool, as_json: bool) -> None:
+    """Check the store's integrity (exit 3 on any failure) and list untrusted records."""
+    from gitmem.store.verify import render_verify, verify_store
     from gitmem.team.checkers import load_checkers
 
     store = store_of(ctx)
@@ -237,14 +240,8 @@ def verify(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         emit(report.to_json())
     else:
-        verdict = "all verified" if report.ok else f"{len(report.problems)} problem(s)"
-        click.echo(
-            f"{report.records} records, {report.receipts} receipts, "
-            f"{report.snapshots} snapshots: {verdict}"
-        )
-        for p in report.problems:
-            click.echo(f"  ✗ {p.path}: {p.problem}: {p.detail}")
-    sys.exit(0 if report.ok else 3)
+        click.echo(render_verify(report), nl=False)
+    sys.exit(report.exit_code(strict))
 
 
 @cli.command()

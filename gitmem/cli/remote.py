@@ -72,7 +72,7 @@ def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
     """Push every refs/gitmem/* ref, unforced, to the replica DEST (bare repo path or URL)."""
     from gitmem.team.backup import backup as run_backup
 
-    copies = run_backup(store_of(ctx), dest)
+    copies = run_backup(store_of(ctx), dest, home())
     if as_json:
         emit({"dest": dest, "refs": [c.to_json() for c in copies]})
         return
@@ -86,6 +86,7 @@ def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
 @click.pass_context
 def restore(ctx: click.Context, src: str, as_json: bool) -> None:
     """Fetch refs/gitmem/* from the replica SRC, verify all of it, then restore it."""
+    from gitmem.core.integrity import describe
     from gitmem.team.backup import RestoreRefused
     from gitmem.team.backup import restore as run_restore
 
@@ -93,7 +94,7 @@ def restore(ctx: click.Context, src: str, as_json: bool) -> None:
         copies = run_restore(store_of(ctx), src, home())
     except RestoreRefused as e:
         for p in e.problems:
-            click.echo(f"  ✗ {p.ref} {p.path}: {p.problem}: {p.detail}", err=True)
+            click.echo(f"  ✗ {p.ref} {p.path}: {describe(p.problem, p.detail)}", err=True)
         raise
     if as_json:
         emit({"src": src, "refs": [c.to_json() for c in copies]})

@@ -44,6 +44,18 @@ class RecordCheck:
     def ok(self) -> bool:
         return self.problem is None
 
+    @property
+    def summary(self) -> str:
+        """The label and the sentence, e.g. "record edited: its bytes hash to …" (the
+        label once, even when the sentence already starts with it). Raises nothing."""
+        return describe(self.problem or "verified", self.detail)
+
+
+def describe(label: str, detail: str) -> str:
+    """``label: detail``, without saying the label twice when *detail* already opens with
+    it ("untrusted key: SHA256:… is revoked"). Raises nothing."""
+    return detail if detail.startswith(label) else f"{label}: {detail}"
+
 
 @dataclass(frozen=True)
 class TrustRoots:

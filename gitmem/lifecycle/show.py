@@ -113,7 +113,7 @@ def _receipt(checks: dict[Sha256Hex, RecordCheck], address: str) -> dict[str, An
     return {
         "record": address,
         "verified": check.ok,
-        "detail": check.detail if check.ok else f"{check.problem}: {check.detail}",
+        "detail": check.detail if check.ok else check.summary,
     }
 
 

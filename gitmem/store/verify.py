@@ -1,8 +1,15 @@
 """Whole-store checks (``gitmem verify``).
 
-``verify`` covers every ref under ``refs/gitmem/``; :func:`check_ref` is also what sync
-and restore run on fetched history before they accept any of it. How each record is
-checked is the caller's: a :data:`RecordChecker` per ref, holding its trust roots.
+``verify`` covers every ref under ``refs/gitmem/``; :func:`check_ref` is also what sync,
+backup and restore run on fetched history before they accept any of it. How each record
+is checked is the caller's: a :data:`RecordChecker` per ref, holding its trust roots.
+
+Integrity and trust are kept apart. Integrity (bytes that hash to their address,
+canonical records, a valid receipt by the key the record names, quotes that are in their
+snapshot, append-only history, nothing outside the layout) is a property of the store:
+its failures are ``problems``. Trust (a root vouches for that key, for that writer, at
+that time) is a property of the reader: an intact record by a key no root of this reader
+knows is ``untrusted``, listed but not a failure of the store.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, InputError
-from gitmem.core.integrity import RecordCheck, TrustRoots
+from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck, TrustRoots, describe
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
@@ -28,8 +35,18 @@ class Problem:
     detail: str
     ref: str = MEMORY_REF
 
+    @property
+    def integrity(self) -> bool:
+        """A failure of the store itself; False for an intact record no root trusts."""
+        return self.problem != UNTRUSTED_KEY
+
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "problem": self.problem, "detail": self.detail, "ref": self.ref}
+
+
+def _split(problems: Sequence[Problem]) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+    """(integrity problems, untrusted records)."""
+    return tuple(p for p in problems if p.integrity), tuple(p for p in problems if not p.integrity)
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,9 @@ class RefReport:
     receipts: int
     snapshots: int
     problems: tuple[Problem, ...]
+    """Integrity failures."""
+    untrusted: tuple[Problem, ...] = ()
+    """Intact records by keys no trust root of this reader vouches for."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +71,7 @@ class RefReport:
             "records": self.records,
             "receipts": self.receipts,
             "snapshots": self.snapshots,
+            "untrusted": len(self.untrusted),
         }
 
 
@@ -60,11 +81,20 @@ class VerifyReport:
     receipts: int
     snapshots: int
     problems: tuple[Problem, ...]
+    """Integrity failures: the store does not hold what it claims."""
     refs: tuple[RefReport, ...] = ()
+    untrusted: tuple[Problem, ...] = ()
+    """Intact records signed by keys this reader's trust roots do not vouch for."""
 
     @property
     def ok(self) -> bool:
+        """No integrity failure (untrusted records are not one)."""
         return not self.problems
+
+    def exit_code(self, strict: bool = False) -> int:
+        """0 when the store is intact; 3 for an integrity failure, or with *strict* for
+        any untrusted record as well."""
+        return 3 if self.problems or (strict and self.untrusted) else 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +103,8 @@ class VerifyReport:
             "receipts": self.receipts,
             "snapshots": self.snapshots,
             "problems": [p.to_json() for p in self.problems],
+            "untrusted": [p.to_json() for p in self.untrusted],
+            "untrusted_records": len(self.untrusted),
             "refs": [r.to_json() for r in self.refs],
         }
 
@@ -106,6 +138,7 @@ def verify_store(store: Store, checker_for: Callable[[str], RecordChecker]) -> V
         sum(r.snapshots for r in reports),
         tuple(p for r in reports for p in r.problems),
         tuple(reports),
+        tuple(p for r in reports for p in r.untrusted),
     )
 
 
@@ -179,13 +212,15 @@ def check_ref(
                 ref,
             )
         )
+    failures, untrusted = _split(problems)
     return RefReport(
         ref,
         contents.tip,
         len(records),
         len([d for d in contents.receipts if _touched(content_path("receipts", d), only)]),
         len([d for d in contents.snapshots if _touched(content_path("snapshots", d), only)]),
-        tuple(problems),
+        failures,
+        untrusted,
     )
 
 
@@ -236,3 +271,31 @@ def _quote_problems(
         for item, result in zip(quoted, checks, strict=True)
         if not result.verbatim
     ]
+
+
+_SHOWN_UNTRUSTED = 10
+
+
+def render_verify(report: VerifyReport) -> str:
+    """The text of ``gitmem verify``: the counts, every integrity problem, and the untrusted
+    records grouped by what their keys lack (the first few of each listed). Raises nothing."""
+    verdict = "intact" if report.ok else f"{len(report.problems)} integrity problem(s)"
+    lines = [
+        f"{report.records} records, {report.receipts} receipts, "
+        f"{report.snapshots} snapshots: {verdict}"
+    ]
+    lines += [f"  ✗ {p.path}: {describe(p.problem, p.detail)}" for p in report.problems]
+    if report.untrusted:
+        lines.append(
+            f"{len(report.untrusted)} intact record(s) by keys no trust root of this clone "
+            "vouches for (shown degraded in the brief; `--strict` fails on them):"
+        )
+        groups: dict[str, list[Problem]] = {}
+        for p in report.untrusted:
+            groups.setdefault(describe(p.problem, p.detail), []).append(p)
+        for reason, members in groups.items():
+            lines.append(f"  ? {len(members)} × {reason}")
+            lines += [f"      {p.path}" for p in members[:_SHOWN_UNTRUSTED]]
+            if len(members) > _SHOWN_UNTRUSTED:
+                lines.append(f"      … and {len(members) - _SHOWN_UNTRUSTED} more")
+    return "\n".join(lines) + "\n"

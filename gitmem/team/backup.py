@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import re
 import secrets
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pygit2
+
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitError, InputError, IntegrityError, NegativeResult
+from gitmem.core.integrity import describe
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import merge_into
@@ -46,6 +50,19 @@ class RefCopy:
         }
 
 
+class BackupRefused(IntegrityError):
+    """This clone's own memory fails integrity: a backup would spread the damage."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        first = problems[0]
+        super().__init__(
+            f"backup refused, nothing pushed: this clone fails integrity ({len(problems)} "
+            f"problem(s), first {first.ref} {first.path}: {describe(first.problem, first.detail)}"
+            "); run `gitmem verify`"
+        )
+        self.problems = problems
+
+
 class RestoreRefused(IntegrityError):
     """The replica failed verification, or rewrote what this clone had; nothing changed."""
 
@@ -53,16 +70,18 @@ class RestoreRefused(IntegrityError):
         first = problems[0]
         super().__init__(
             f"restore from {source} refused, nothing changed: {len(problems)} problem(s), "
-            f"first {first.ref} {first.path}: {first.problem}: {first.detail}"
+            f"first {first.ref} {first.path}: {describe(first.problem, first.detail)}"
         )
         self.problems = problems
 
 
-def backup(store: Store, dest: str) -> list[RefCopy]:
+def backup(store: Store, dest: str, home: Path) -> list[RefCopy]:
     """Push every ``refs/gitmem/*`` ref to *dest*, unforced; a missing local path
-    becomes a new bare repository.
+    becomes a new bare repository. What is pushed meets sync's acceptance rule first:
+    integrity required, records by keys no root trusts carried as they are.
 
     Raises:
+        BackupRefused: a ref of this clone fails integrity (nothing is pushed).
         NegativeResult: nothing to back up, or the replica refused a ref (it holds
             history this clone lacks).
         GitError: the replica could not be created or reached.
@@ -70,6 +89,10 @@ def backup(store: Store, dest: str) -> list[RefCopy]:
     refs = store.refs()
     if not refs:
         raise NegativeResult("nothing to back up: this clone has no refs/gitmem/* ref yet")
+    checkers = load_checkers(home, store)
+    problems = [p for ref in refs for p in check_ref(store.at(ref), checkers.for_ref(ref)).problems]
+    if problems:
+        raise BackupRefused(problems)
     dest = _where(store, dest)
     if dest.startswith("/") and not Path(dest).exists():
         done = run_git(store, "init", "--quiet", "--bare", dest)
@@ -117,54 +140,71 @@ def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:
 def restore(store: Store, source: str, home: Path) -> list[RefCopy]:
     """Verify the replica *source* in full, then bring its refs into this clone.
 
-    Each local ref is created or moved forward to the replica's tip (union-merged when
-    a capture moved it meanwhile), never moved back.
+    The replica is fetched into a quarantine (a temporary repository that borrows this
+    clone's objects), checked there with sync's acceptance rule — integrity required,
+    records by keys this clone does not trust accepted and shown degraded — and only an
+    accepted replica's objects enter this clone. Each local ref is created or moved
+    forward to the replica's tip (union-merged when a capture moved it meanwhile), never
+    moved back. A refused restore leaves nothing behind: no ref, no object.
 
     Raises:
         RestoreRefused: any record, receipt, snapshot, quote or history of the replica
-            fails verification, or its history does not contain this clone's tip.
+            fails integrity, or its history does not contain this clone's tip.
         NegativeResult: the replica holds no gitmem refs, or cannot be fetched.
+        GitError: git could not run.
     """
-    scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
     source = _where(store, source)
-    done = run_git(
-        store,
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-recurse-submodules",
-        source,
-        f"+{REFS_PREFIX}*:{scratch}*",
-    )
-    try:
+    with tempfile.TemporaryDirectory(prefix="gitmem-restore-") as folder:
+        quarantine = _quarantine(store, Path(folder))
+        done = run_git(quarantine, *_FETCH, source, f"+{REFS_PREFIX}*:{REFS_PREFIX}*")
         if done.returncode != 0:
             raise NegativeResult(f"cannot fetch from {source}: {last_line(done.stderr)}")
-        return _restore_fetched(store, source, scratch, home)
+        plans = _accept(store, quarantine, source, home)
+        scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
+        done = run_git(store, *_FETCH, folder, f"+{REFS_PREFIX}*:{scratch}*")
+        if done.returncode != 0:
+            raise GitError(f"cannot copy the verified replica: {last_line(done.stderr)}")
+    try:
+        copies = []
+        for ref, tip in plans:
+            result = merge_into(
+                store.at(ref), tip, f"gitmem: restore {ref} from {source}", "gitmem"
+            )
+            copies.append(RefCopy(ref, result.before, result.after, result.outcome))
+        return copies
     finally:
         for name in store.refs(scratch):
             store.repo.references.delete(name)
 
 
-def _restore_fetched(store: Store, source: str, scratch: str, home: Path) -> list[RefCopy]:
-    fetched = {REFS_PREFIX + name.removeprefix(scratch): name for name in store.refs(scratch)}
-    if not fetched:
+_FETCH = ("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules")
+
+
+def _quarantine(store: Store, folder: Path) -> Store:
+    """An empty bare repository in *folder* that can read this clone's objects (git's
+    alternates), so the replica's objects land there and history can still be compared."""
+    repo = pygit2.init_repository(str(folder), bare=True)
+    alternates = folder / "objects" / "info" / "alternates"
+    alternates.write_text(f"{store.common_dir / 'objects'}\n", encoding="utf-8")
+    return Store(pygit2.Repository(repo.path))
+
+
+def _accept(store: Store, quarantine: Store, source: str, home: Path) -> list[tuple[str, GitOid]]:
+    """Check every fetched ref; the (ref, tip) pairs to restore, or RestoreRefused."""
+    refs = quarantine.refs()
+    if not refs:
         raise NegativeResult(f"{source} holds no refs/gitmem/* ref to restore")
     checkers = load_checkers(home, store)
     problems: list[Problem] = []
     plans: list[tuple[str, GitOid]] = []
-    for ref, name in sorted(fetched.items()):
-        copy = store.at(name)
+    for ref in refs:
+        copy = quarantine.at(ref)
         tip = copy.tip()
         assert tip is not None
         mine = store.at(ref).tip()
-        diverged = (
-            mine is not None
-            and not store.is_ancestor(mine, tip)
-            and not store.is_ancestor(tip, mine)
-        )
-        if diverged:
-            assert mine is not None
+        if mine is not None and not (
+            quarantine.is_ancestor(mine, tip) or quarantine.is_ancestor(tip, mine)
+        ):
             problems.append(
                 Problem(
                     ref,
@@ -175,16 +215,12 @@ def _restore_fetched(store: Store, source: str, scratch: str, home: Path) -> lis
                 )
             )
             continue
-        report = check_ref(copy, checkers.for_ref(copy.ref))
+        report = check_ref(copy, checkers.for_ref(ref))
         problems += [Problem(p.path, p.problem, p.detail, ref) for p in report.problems]
         plans.append((ref, tip))
     if problems:
         raise RestoreRefused(source, problems)
-    copies = []
-    for ref, tip in plans:
-        result = merge_into(store.at(ref), tip, f"gitmem: restore {ref} from {source}", "gitmem")
-        copies.append(RefCopy(ref, result.before, result.after, result.outcome))
-    return copies
+    return plans
 
 
 def show_snapshot(store: Store, prefix: str) -> tuple[Sha256Hex, bytes]:

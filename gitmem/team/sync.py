@@ -28,7 +28,7 @@ from typing import Any
 import pygit2
 
 from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
-from gitmem.core.integrity import UNTRUSTED_KEY
+from gitmem.core.integrity import describe
 from gitmem.core.types import GitOid
 from gitmem.store.files import atomic_write, locked
 from gitmem.store.git import last_line, run_git
@@ -240,8 +240,7 @@ def _take(
     checker = checkers.for_ref(tracking.ref)
     hide = [t for t in (before, mark) if t is not None and _known(store, t)]
     report = check_ref(tracking, checker, added_paths(store.repo, before, tip), hide)
-    untrusted = [p for p in report.problems if p.problem == UNTRUSTED_KEY]
-    problems = [p for p in report.problems if p.problem != UNTRUSTED_KEY]
+    untrusted, problems = report.untrusted, report.problems
     if problems:
         first = problems[0]
         return replace(
@@ -250,7 +249,7 @@ def _take(
             new_records=report.records,
             problem_kind=INTEGRITY,
             problem=f"{remote}'s {ref} was not merged: {len(problems)} problem(s), first "
-            f"{first.path}: {first.problem}: {first.detail}",
+            f"{first.path}: {describe(first.problem, first.detail)}",
         )
     try:
         result = merge_into(local, tip, f"gitmem: sync {ref} from {remote}", author)
