@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.brief.render import DEFAULT_BUDGET, render_json, render_markdown, render_text
+from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
+from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
     Brief,
     BriefWarning,
@@ -19,6 +20,7 @@ from gitmem.brief.select import (
     WorldView,
     build_brief,
 )
+from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import ItemState
 from gitmem.store.ledger import Ledger, shown_texts
@@ -59,11 +61,19 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
 def emit_brief(
     store: Store, home: Path, fmt: str, budget: int | None, world_check: bool = True
 ) -> str:
-    """The rendered brief in *fmt* (text, markdown, json)."""
-    result = make_brief(store, home, world_check)
+    """The rendered brief in *fmt* (text, markdown, json), never longer than *budget*
+    bytes (None: the default; 0: no limit).
+
+    Raises:
+        InputError: a budget below :data:`MIN_BUDGET` (other than 0).
+        GitError: the memory ref cannot be read.
+    """
     limit = DEFAULT_BUDGET if budget is None else budget
+    if limit < 0 or 0 < limit < MIN_BUDGET:
+        raise InputError(f"budget must be 0 (no limit) or at least {MIN_BUDGET} bytes")
+    result = make_brief(store, home, world_check)
     if fmt == "json":
-        output = render_json(result) + "\n"
+        output = render_json(result, limit)
     elif fmt == "markdown":
         output = render_markdown(result, limit)
     else:

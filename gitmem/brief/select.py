@@ -99,8 +99,17 @@ class BriefItem:
 @dataclass(frozen=True)
 class BriefWarning:
     code: str
+    """The cause: a check's label ("record edited", "untrusted key", …), "trust-root",
+    "trust-branch" or "stray-path"."""
     message: str
     path: str | None = None
+    record: str | None = None
+    """The failed record's address, for a record that failed its check."""
+    writer: str | None = None
+    key: str | None = None
+    created: str | None = None
+    detail: str | None = None
+    """The check's own sentence, for a record that failed its check."""
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "path": self.path}
@@ -259,9 +268,15 @@ def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
         shown = f"its {len(check.record.items)} item(s) are shown degraded, never as verbatim"
     else:
         shown = "its items cannot be read"
+    record = check.record
     return BriefWarning(
         check.problem or "record-failed",
         f"{kind} {check.address[:12]} failed verification ({check.summary}); {shown}. "
         "Run `gitmem verify` for details.",
         path,
+        record=check.address,
+        writer=None if record is None else record.writer,
+        key=None if record is None else record.key,
+        created=None if record is None else sortable_time(record.created),
+        detail=check.detail,
     )

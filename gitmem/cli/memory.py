@@ -214,7 +214,7 @@ def verify_quote(
     type=click.IntRange(min=0),
     default=None,
     metavar="BYTES",
-    help="Byte budget for text and markdown (0: no limit).",
+    help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
 @click.pass_context
 def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
