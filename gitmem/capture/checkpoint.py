@@ -20,7 +20,6 @@ from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.receipts import sign
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_STATUS,
@@ -41,7 +40,7 @@ from gitmem.lifecycle.replay import MemoryState, Replayable, current_status
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.keys import Identity
 from gitmem.store.repo import Entry, Store, content_path
-from gitmem.store.seal import event_entries
+from gitmem.store.seal import new_event, seal
 
 _MAX_SESSION = 200
 _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
@@ -231,13 +230,9 @@ def write_checkpoint(
         source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
         items=carry.items,
     )
-    data = checkpoint.canonical_bytes()
-    address = canonical.sha256_hex(data)
-    entries = [
-        Entry(content_path("snapshots", snapshot_hash), snapshot),
-        Entry(content_path("checkpoints", address), data),
-        Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-    ]
+    sealed = seal(checkpoint, identity.sign, NAMESPACE)
+    address = sealed.address
+    entries = [Entry(content_path("snapshots", snapshot_hash), snapshot), *sealed.entries]
     written = [Replayable(address, checkpoint)]
     for restated, witness in carry.witnesses:
         entries += _event(
@@ -298,9 +293,11 @@ def _event(
     extra: dict[str, Any],
 ) -> list[Entry]:
     """The entries of one event, remembering the event among the records *written*."""
-    address, event, entries = event_entries(identity, name, item, session, now, commit, extra)
-    written.append(Replayable(address, event))
-    return entries
+    sealed = seal(
+        new_event(identity, name, item, session, now, commit, extra), identity.sign, NAMESPACE
+    )
+    written.append(Replayable(sealed.address, sealed.record))
+    return sealed.entries
 
 
 def capture(
