@@ -223,9 +223,8 @@ class _Tools:
     def remember(
         self, kind: str, text: str, trust: str, quote: str | None, transcript: str | None
     ) -> str:
-        from gitmem.capture.checkpoint import default_session
         from gitmem.capture.items import parse_items
-        from gitmem.capture.run import Context, capture_transcript
+        from gitmem.capture.run import Context, capture_transcript, default_session
         from gitmem.capture.transcripts import load_transcript, parse_transcript
 
         drafts = parse_items(

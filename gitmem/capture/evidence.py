@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.capture.checkpoint import OVERLAPS_SECRET, prepare
+from gitmem.capture.checkpoint import OVERLAPS_SECRET
 from gitmem.capture.masking import contains_mask, mask
+from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import GitError
 from gitmem.core.quotes import QuoteCheck, check_quote

@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gitmem.capture.checkpoint import OVERLAPS_SECRET, prepare
+from gitmem.capture.checkpoint import OVERLAPS_SECRET
 from gitmem.capture.masking import contains_mask, mask
+from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError, NegativeResult
