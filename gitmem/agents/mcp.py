@@ -287,14 +287,15 @@ class _Tools:
         )
 
     def resolve(self, prefix: str, evidence: str, transcript: str | None, note: str | None) -> str:
-        from gitmem.lifecycle.commands import Workspace
+        from gitmem.capture.evidence import evidence_in_file
         from gitmem.lifecycle.commands import resolve as run
+        from gitmem.lifecycle.workspace import Workspace
 
         store = self.store()
         path = self._require_transcript(store, transcript)
         ws = Workspace(store, self.home)
         ws.item(prefix)  # an unknown id is the first thing to say
-        address = run(ws, prefix, note, ws.evidence(evidence, path))
+        address = run(ws, prefix, note, evidence_in_file(evidence, path, None, store))
         return f"resolved {prefix} (event {address[:12]}); the evidence verified in {path.name}"
 
     def verify_quote(self, quote: str, transcript: str | None) -> str:

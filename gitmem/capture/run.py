@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,19 +23,17 @@ from typing import Any
 from gitmem.capture.checkpoint import build_checkpoint
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Draft, Item
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.memory import load
-from gitmem.lifecycle.replay import MemoryState, Replayable, replay
+from gitmem.lifecycle.replay import MemoryState, Replayable
+from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings, load_settings
 from gitmem.store.home import gitmem_home
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
-from gitmem.store.roots import load_trust_roots
 
 CHOICES = ("heuristic", "command", "openai", "none")
 
@@ -122,42 +120,42 @@ def write_checkpoint(
     )
 
 
-@dataclass
-class Context:
-    """Everything a capture needs besides its transcript."""
+class Context(Workspace):
+    """Everything a capture needs besides its transcript: the workspace (store, home,
+    trust roots, memory, identity) with the settings, the capture log and the emission
+    ledger."""
 
-    store: Store
-    identity: Identity
-    settings: Settings
-    log: CaptureLog
-    emitted: dict[str, float]
-    roots: TrustRoots = field(default_factory=TrustRoots)
-    _memory: MemoryState | None = None
-
-    def memory(self) -> MemoryState:
-        """The current memory (records verified through the local cache), to carry from."""
-        if self._memory is None:
-            self._memory = load(self.store, self.roots, use_cache=True).state
-        return self._memory
-
-    def written(self, records: Sequence[Replayable]) -> None:
-        """Keep the loaded memory current with *records* just appended, without replaying
-        it all (nothing to do before it is loaded)."""
-        if self._memory is not None:
-            replay(records, onto=self._memory)
+    def __init__(
+        self,
+        store: Store,
+        home: Path,
+        identity: Identity,
+        settings: Settings,
+        log: CaptureLog,
+        emitted: dict[str, float],
+    ) -> None:
+        super().__init__(store, home, identity=identity)
+        self.settings = settings
+        self.log = log
+        self.emitted = emitted
 
     @classmethod
     def open(cls, store: Store, home: Path | None = None) -> Context:
-        """Raises KeyError_ (no key yet) or InputError (a malformed config)."""
+        """The context of *store* for the user of *home* (default ``$GITMEM_HOME``).
+
+        Raises:
+            KeyError_: no key yet.
+            InputError: a malformed config.
+        """
         home = gitmem_home() if home is None else home
         local = store.local_dir
         return cls(
-            store=store,
-            identity=load_identity(home),
-            settings=load_settings(home, local),
-            log=CaptureLog(local),
-            emitted=Ledger(local).load(),
-            roots=load_trust_roots(home, store),
+            store,
+            home,
+            load_identity(home),
+            load_settings(home, local),
+            CaptureLog(local),
+            Ledger(local).load(),
         )
 
 
