@@ -20,13 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gitmem.capture.checkpoint import build_checkpoint
+from gitmem.capture.checkpoint import build_checkpoint, mask_draft
 from gitmem.capture.prepare import Prepared, prepare
+from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.records import Draft, Item
+from gitmem.core.records import Draft, Item, item_id
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.replay import MemoryState, Replayable
+from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
 from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings, load_settings
@@ -306,6 +307,47 @@ def capture_prepared(
         masked=prepared.masked,
     )
     return result
+
+
+def remember(
+    store: Store, home: Path, draft: Draft, path: Path | None, session: str, source: str
+) -> CaptureResult | ItemState:
+    """Capture one *draft* an agent asks to remember mid-session; the capture, or the
+    item already held (then nothing is written).
+
+    With a quote and a transcript at *path*, the quote is checked there and the item
+    belongs to the transcript's session; otherwise the item belongs to the transcript's
+    session (or, with no transcript, to *session*) and no transcript is stored. An item
+    with the same id (its text masked by shape) that is current in memory is held
+    already.
+
+    Raises:
+        InputError: the transcript cannot be read, or a malformed config.
+        KeyError_: no key yet.
+        GitmemError: the capture failed (see :func:`capture_transcript`).
+    """
+    parsed = None
+    if path is not None:
+        parsed = load_transcript(path)
+        session = default_session(parsed, path)
+    if draft.quote is None or parsed is None:
+        # No quote to check (or nothing to check it in): the snapshot stored is empty.
+        parsed, path = parse_transcript(b"", "remember", "text"), None
+    ctx = Context.open(store, home)
+    masked = mask_draft(draft)
+    held = ctx.memory().items.get(item_id(session, masked.kind, masked.text))
+    if held is not None and held.current:
+        return held
+    return capture_transcript(
+        ctx,
+        parsed,
+        path,
+        source=source,
+        drafts=[draft],
+        extractor="none",
+        session=session,
+        written_at=None if path is None else path.stat().st_mtime,
+    )
 
 
 def _logged(error: GitmemError) -> bool:
