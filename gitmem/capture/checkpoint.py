@@ -144,6 +144,7 @@ class Built:
 
     @property
     def snapshot_hash(self) -> Sha256Hex:
+        """The address of the snapshot the checkpoint names as its source."""
         return canonical.sha256_hex(self.snapshot)
 
     @property

@@ -41,6 +41,8 @@ CHOICES = ("heuristic", "command", "openai", "none")
 
 @dataclass(frozen=True)
 class CaptureResult:
+    """What one capture wrote: the checkpoint, its new items and the events with it."""
+
     checkpoint: Sha256Hex
     session: str
     items: tuple[Item, ...]
