@@ -26,7 +26,8 @@ import pygit2
 
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import render_text
-from gitmem.capture.checkpoint import prepare, write_checkpoint
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.receipts import sign, verify
 from gitmem.core.records import NAMESPACE, Draft

@@ -34,7 +34,8 @@ import pygit2
 
 from gitmem.agents.recall import recall
 from gitmem.agents.recall.index import INDEX_FILE
-from gitmem.capture.checkpoint import prepare, write_checkpoint
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.records import Draft
 from gitmem.lifecycle.memory import CACHE_FILE

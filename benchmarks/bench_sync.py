@@ -29,7 +29,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from gitmem.capture.checkpoint import capture
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.records import Draft
 from gitmem.store.keys import init_identity, load_identity
@@ -62,11 +63,10 @@ def add_records(repo: Path, home: Path, count: int, start: int) -> None:
     for n in range(start, start + count):
         text = f"Session {n}. We decided to keep module_{n} in src/module_{n}.py for now.\n"
         quote = f"keep module_{n} in src/module_{n}.py for now"
-        capture(
+        write_checkpoint(
             store,
             identity,
-            parse_transcript(text.encode(), f"session-{n}.md"),
-            None,
+            prepare(parse_transcript(text.encode(), f"session-{n}.md"), {}, None),
             [Draft("decision", f"Keep module_{n} where it is", "verbatim", quote, {})],
             f"s-{n}",
             began + timedelta(minutes=n),

@@ -9,7 +9,8 @@ from gitmem.brief.budget import SHORTENED
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import item_lines, render_text
 from gitmem.brief.select import Brief
-from gitmem.capture.checkpoint import capture
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.records import Draft
 from gitmem.store.keys import init_identity
@@ -35,11 +36,10 @@ def draft(text: str, kind: str = "decision", quote: str | None = None, **extra: 
 def setup(repo: Path, home: Path, *drafts: Draft, session: str = "s1") -> Store:
     store = Store.discover(repo)
     identity = init_identity(home, "alice@example.com", None).identity
-    capture(
+    write_checkpoint(
         store,
         identity,
-        TRANSCRIPT,
-        repo / "t.md",
+        prepare(TRANSCRIPT, {}, None),
         list(drafts),
         session,
         datetime(2026, 11, 1, tzinfo=UTC),

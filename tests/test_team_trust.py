@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from clones import Clone, make_clone, make_remote
 
-from gitmem.capture.checkpoint import capture
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.receipts import Ed25519Signer
 from gitmem.core.records import Draft
@@ -77,11 +78,10 @@ def test_teammate_receipts_verify_through_the_committed_file_only(
 def _capture_at(store: Store, identity: Identity, quote: str, when: datetime) -> str:
     text = f"Bob said: {quote}.\n"
     drafts = [Draft("decision", quote.capitalize(), "verbatim", quote, {})]
-    result = capture(
+    result = write_checkpoint(
         store,
         identity,
-        parse_transcript(text.encode(), f"{quote[:8]}.md"),
-        None,
+        prepare(parse_transcript(text.encode(), f"{quote[:8]}.md"), {}, None),
         drafts,
         f"s-{quote[:8].replace(' ', '-')}",
         when,

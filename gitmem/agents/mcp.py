@@ -13,7 +13,6 @@ annotations (with their descriptions) from the closures built in :func:`build_se
 """
 
 import hashlib
-import json
 import os
 import threading
 import time
@@ -30,8 +29,6 @@ from gitmem.store.repo import Store
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
-
-    from gitmem.core.records import Draft
 
 SDK_HINT = "gitmem mcp needs the MCP SDK: pip install 'gitmem[mcp]'"
 INSTRUCTIONS = (
@@ -178,15 +175,6 @@ def build_server(repo: str, home: Path) -> "MCPServer[Any]":
     return server
 
 
-def _draft_id(draft: "Draft", session: str) -> str:
-    """The id the item of *draft* gets when captured in *session* (text masked first)."""
-    from gitmem.capture.checkpoint import mask_draft
-    from gitmem.core.records import item_id
-
-    masked = mask_draft(draft)
-    return item_id(session, masked.kind, masked.text)
-
-
 class _Tools:
     """What each tool does, on a store opened afresh for every call."""
 
@@ -223,79 +211,55 @@ class _Tools:
     def remember(
         self, kind: str, text: str, trust: str, quote: str | None, transcript: str | None
     ) -> str:
-        from gitmem.capture.checkpoint import default_session
-        from gitmem.capture.items import parse_items
-        from gitmem.capture.run import Context, capture_transcript
-        from gitmem.capture.transcripts import load_transcript, parse_transcript
+        from gitmem.capture.items import to_drafts
+        from gitmem.capture.run import CaptureResult, remember
 
-        drafts = parse_items(
-            json.dumps([{"kind": kind, "text": text, "trust": trust, "quote": quote}]), "remember"
-        )
+        fields = {"kind": kind, "text": text, "trust": trust, "quote": quote}
+        (draft,) = to_drafts([fields], "remember")
         store = self.store()
         path = self._transcript(store, transcript)
-        session = self.session
-        parsed = None
-        if path is not None:
-            parsed = load_transcript(path)
-            session = default_session(parsed, path)
-        checked = quote is not None and parsed is not None
-        if not checked or parsed is None:
-            # No quote to check (or nothing to check it in): no snapshot is stored.
-            parsed, path = parse_transcript(b"", "remember", "text"), None
-        context = Context.open(store, self.home)
-        held = context.memory().items.get(_draft_id(drafts[0], session))
-        if held is not None and held.current:
-            return f"already remembered: {held.item.text} (id {held.id[:8]}); nothing written"
-        result = capture_transcript(
-            context,
-            parsed,
-            path,
-            source="mcp remember",
-            drafts=drafts,
-            extractor="none",
-            session=session,
-            written_at=None if path is None else path.stat().st_mtime,
-        )
-        if not result.items:
-            holders = ", ".join(i[:8] for i in result.restated) or "an open item"
-            return f"nothing new: {holders} already says this (checkpoint {result.checkpoint[:12]})"
-        item = result.items[0]
+        done = remember(store, self.home, draft, path, self.session, "mcp remember")
+        if not isinstance(done, CaptureResult):
+            return f"already remembered: {done.item.text} (id {done.id[:8]}); nothing written"
+        if not done.items:
+            holders = ", ".join(i[:8] for i in done.restated) or "an open item"
+            return f"nothing new: {holders} already says this (checkpoint {done.checkpoint[:12]})"
+        item = done.items[0]
         # Only the item's text is shown (and so recorded): the quote stays what it is, the
         # words of the transcript, usable as evidence again.
         Ledger(store.local_dir).record([item.text])
-        where = f"checkpoint {result.checkpoint[:12]}, session {result.session}, id {item.id[:8]}"
+        badge = "[✓ verbatim]" if item.trust == "verbatim" else "[~ inferred]"
+        said = f"remembered {badge} {item.text} "
+        said += f"(checkpoint {done.checkpoint[:12]}, session {done.session}, id {item.id[:8]})"
         if item.trust == "verbatim":
-            return (
-                f"remembered [✓ verbatim] {item.text} ({where}); its quote verified "
-                f"({item.quote_reason})."
-            )
+            return f"{said}; its quote verified ({item.quote_reason})."
         if quote is None:
-            return f"remembered [~ inferred] {item.text} ({where})"
-        if not checked:
+            return said
+        if path is None:
             return (
-                f"remembered [~ inferred] {item.text} ({where}). The quote was NOT checked: "
-                "no transcript was given and none was found for this working tree, so it is "
-                "stored as inferred and never shown as said."
+                f"{said}. The quote was NOT checked: no transcript was given and none was found "
+                "for this working tree, so it is stored as inferred and never shown as said."
             )
         if item.quote_verified:
             return (
-                f"remembered [~ inferred] {item.text} ({where}); its quote verified "
-                f"({item.quote_reason}) and is kept with it, the item stays inferred as asked."
+                f"{said}; its quote verified ({item.quote_reason}) and is kept with it, the "
+                "item stays inferred as asked."
             )
         return (
-            f"remembered [~ inferred] {item.text} ({where}). The quote did NOT verify "
-            f"({item.quote_reason}), so it is stored as inferred and never shown as said."
+            f"{said}. The quote did NOT verify ({item.quote_reason}), so it is stored as "
+            "inferred and never shown as said."
         )
 
     def resolve(self, prefix: str, evidence: str, transcript: str | None, note: str | None) -> str:
-        from gitmem.lifecycle.commands import Workspace
+        from gitmem.capture.evidence import evidence_in_file
         from gitmem.lifecycle.commands import resolve as run
+        from gitmem.lifecycle.workspace import Workspace
 
         store = self.store()
         path = self._require_transcript(store, transcript)
         ws = Workspace(store, self.home)
         ws.item(prefix)  # an unknown id is the first thing to say
-        address = run(ws, prefix, note, ws.evidence(evidence, path))
+        address = run(ws, prefix, note, evidence_in_file(evidence, path, None, store))
         return f"resolved {prefix} (event {address[:12]}); the evidence verified in {path.name}"
 
     def verify_quote(self, quote: str, transcript: str | None) -> str:

@@ -1,32 +1,31 @@
-"""The capture pipeline: a transcript in, one signed checkpoint out.
+"""A prepared transcript and its drafts become one checkpoint and its events, sealed.
 
-transcript → tag echoes of gitmem's own output → mask secrets → snapshot →
-items (given, or extracted) → mask their text → verify quotes → canonical bytes →
-sign → append. Everything that can be wrong with the input (and every model reply)
-is found before the first object is written, so a failure leaves the store as it was.
+prepared transcript + drafts + the memory so far → mask the drafts' text (by shape, and
+by the secrets the transcript showed) → verify their quotes in the masked transcript →
+plan what is carried, restated and aged out → checkpoint and events, signed. Nothing is
+written here: :mod:`gitmem.capture.run` appends what :func:`build_checkpoint` built in
+one commit, so a failure anywhere leaves the store as it was.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any, cast
 
-from gitmem.capture.echoes import tag_echoes
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
+from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.receipts import sign
+from gitmem.core.quotes import check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_STATUS,
     NAMESPACE,
     Checkpoint,
     Draft,
+    Event,
     Item,
     Kind,
     Source,
@@ -34,104 +33,17 @@ from gitmem.core.records import (
     format_time,
     item_id,
 )
-from gitmem.core.transcript import Message, Transcript
-from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.carry import plan
+from gitmem.core.transcript import Transcript
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.replay import MemoryState, Replayable, current_status
-from gitmem.store.capturelog import CaptureLog
 from gitmem.store.keys import Identity
-from gitmem.store.repo import Entry, Store, content_path
-from gitmem.store.seal import event_entries
+from gitmem.store.repo import Entry, content_path
+from gitmem.store.seal import Sealed, new_event, seal
 
 _MAX_SESSION = 200
 _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
-
-
-@dataclass(frozen=True)
-class CaptureResult:
-    checkpoint: Sha256Hex
-    session: str
-    items: tuple[Item, ...]
-    """The items this capture stored for the first time (carried copies excluded)."""
-    memory_commit: GitOid
-    snapshot: Sha256Hex
-    carried: int = 0
-    restated: tuple[str, ...] = ()
-    """Open items this capture's verified quotes restated (corroboration witnesses)."""
-    aged_out: tuple[str, ...] = ()
-    records: tuple[Replayable, ...] = ()
-    """The records written, for a writer that keeps its memory state current."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``capture --json`` document."""
-        return {
-            "checkpoint": self.checkpoint,
-            "session": self.session,
-            "items": [
-                {
-                    "id": i.id,
-                    "kind": i.kind,
-                    "text": i.text,
-                    "trust": i.trust,
-                    "quote": i.quote,
-                    "quote_verified": i.quote_verified,
-                }
-                for i in self.items
-            ],
-        }
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A transcript ready to store: echoes tagged, secrets masked."""
-
-    transcript: Transcript
-    echo_lines: int
-    masked: int
-    secrets: tuple[tuple[str, str], ...] = ()
-    """(secret text, kind) found in the transcript, longest first; in memory only, so that
-    the same secret given in an item (where its name may not show) is masked too."""
-
-    @property
-    def snapshot(self) -> bytes:
-        return self.transcript.snapshot.encode("utf-8")
-
-    def clean_messages(self) -> list[Message]:
-        """The messages without gitmem's own output, for extractors."""
-        return [replace(m, text=strip_gitmem_context(m.text)) for m in self.transcript.messages]
-
-
-def prepare(
-    transcript: Transcript, emitted: dict[str, float], written_at: float | None
-) -> Prepared:
-    """Tag echoes of earlier gitmem output, then mask every secret in every message."""
-    messages, echoes = tag_echoes(transcript.messages, emitted, written_at)
-    masked: list[Message] = []
-    found: dict[str, str] = {}
-    count = 0
-    for message in messages:
-        result = mask(message.text)
-        count += len(result.findings)
-        for finding in result.findings:
-            found.setdefault(message.text[finding.start : finding.end], finding.kind)
-        masked.append(replace(message, text=result.text) if result.findings else message)
-    known = sorted(found.items(), key=lambda pair: -len(pair[0]))
-    return Prepared(transcript.with_messages(masked), echoes, count, tuple(known))
-
-
-def default_session(transcript: Transcript, path: Path | None) -> str:
-    """The session a capture belongs to when none is given.
-
-    The transcript's own session id when its format has one; otherwise one derived
-    from the file's absolute path, so a transcript that grows between captures stays
-    one session.
-    """
-    if transcript.session:
-        return transcript.session
-    where = str(path.resolve()) if path is not None else transcript.name
-    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
-    return f"file-{digest[:12]}"
 
 
 def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
@@ -197,23 +109,76 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
     return items
 
 
-def write_checkpoint(
-    store: Store,
-    identity: Identity,
+@dataclass(frozen=True)
+class Built:
+    """One capture's records, sealed, and the entries that store them in one commit of
+    the memory ref: the snapshot, the checkpoint, its corroboration and ageing events."""
+
+    checkpoint: Sealed
+    events: tuple[Sealed, ...]
+    snapshot: bytes
+    carry: Plan
+
+    @property
+    def address(self) -> Sha256Hex:
+        return self.checkpoint.address
+
+    @property
+    def session(self) -> str:
+        return self.checkpoint.record.session
+
+    @property
+    def new(self) -> tuple[Item, ...]:
+        """The items stored for the first time (carried copies excluded)."""
+        return tuple(i for i in self.carry.items if i.extra.get("carried") is not True)
+
+    @property
+    def carried(self) -> int:
+        """How many open items it carries forward."""
+        return len(self.carry.items) - len(self.new)
+
+    @property
+    def records(self) -> tuple[Replayable, ...]:
+        """The records, in the order a replay applies them."""
+        return tuple(Replayable(s.address, s.record) for s in (self.checkpoint, *self.events))
+
+    @property
+    def snapshot_hash(self) -> Sha256Hex:
+        """The address of the snapshot the checkpoint names as its source."""
+        return canonical.sha256_hex(self.snapshot)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """What one append stores: the snapshot, then each record and its receipt."""
+        entries = [Entry(content_path("snapshots", self.snapshot_hash), self.snapshot)]
+        for sealed in (self.checkpoint, *self.events):
+            entries += sealed.entries
+        return entries
+
+    @property
+    def message(self) -> str:
+        """The commit message of the append."""
+        return (
+            f"gitmem: checkpoint {self.address[:12]} ({len(self.new)} new, "
+            f"{self.carried} carried, session {self.session})"
+        )
+
+
+def build_checkpoint(
     prepared: Prepared,
     drafts: Sequence[Draft],
     session: str,
+    identity: Identity,
     now: datetime,
-    commit: str | None = None,
+    commit: str | None,
     state: MemoryState | None = None,
-) -> CaptureResult:
-    """Sign and append one checkpoint of *prepared* with *drafts* (masked here), carrying
-    the open items of *state* and recording restatements and ageing as events, all in
-    one commit of the memory ref.
+) -> Built:
+    """The checkpoint of *prepared* with *drafts* (masked here), carrying the open items
+    of *state*, with restatements and ageing recorded as events; all sealed by
+    *identity*. Writes nothing.
 
     Raises:
-        InputError: a bad session id.
-        GitError, NegativeResult: the store could not be written.
+        InputError: a bad session id, or an item that cannot be stored as canonical JSON.
     """
     session = check_session(session)
     snapshot = prepared.snapshot
@@ -221,27 +186,21 @@ def write_checkpoint(
     transcript = prepared.transcript
     items = build_items([mask_draft(d, prepared.secrets) for d in drafts], transcript, session)
     carry = plan(state, items, session, snapshot_hash, now)
-    commit = commit if commit is not None else store.head_commit()
-    checkpoint = Checkpoint(
-        session=session,
-        writer=identity.principal,
-        key=identity.signer.public_key.fingerprint(),
-        created=format_time(now),
-        commit=commit,
-        source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
-        items=carry.items,
+    checkpoint = seal(
+        Checkpoint(
+            session=session,
+            writer=identity.principal,
+            key=identity.signer.public_key.fingerprint(),
+            created=format_time(now),
+            commit=commit,
+            source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
+            items=carry.items,
+        ),
+        identity.sign,
+        NAMESPACE,
     )
-    data = checkpoint.canonical_bytes()
-    address = canonical.sha256_hex(data)
-    entries = [
-        Entry(content_path("snapshots", snapshot_hash), snapshot),
-        Entry(content_path("checkpoints", address), data),
-        Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-    ]
-    written = [Replayable(address, checkpoint)]
-    for restated, witness in carry.witnesses:
-        entries += _event(
-            written,
+    events: list[Event] = [
+        new_event(
             identity,
             EVENT_CORROBORATION,
             restated,
@@ -251,92 +210,21 @@ def write_checkpoint(
             {
                 "snapshot": snapshot_hash,
                 "quote": witness.quote,
-                "checkpoint": address,
+                "checkpoint": checkpoint.address,
                 "text": witness.text,
             },
         )
+        for restated, witness in carry.witnesses
+    ]
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
-        entries += _event(
-            written,
-            identity,
-            EVENT_STATUS,
-            None,
-            session,
-            now,
-            commit,
-            {"to": "STALE", "items": aged},
+        events.append(
+            new_event(
+                identity, EVENT_STATUS, None, session, now, commit, {"to": "STALE", "items": aged}
+            )
         )
-    new = tuple(i for i in carry.items if i.extra.get("carried") is not True)
-    memory_commit = store.append(
-        entries,
-        message=f"gitmem: checkpoint {address[:12]} ({len(new)} new, "
-        f"{len(carry.items) - len(new)} carried, session {session})",
-        author=identity.principal,
-    )
-    return CaptureResult(
-        address,
-        session,
-        new,
-        memory_commit,
-        snapshot_hash,
-        carried=len(carry.items) - len(new),
-        restated=tuple(i for i, _ in carry.witnesses),
-        aged_out=tuple(a.id for a, _ in carry.aged_out),
-        records=tuple(written),
-    )
-
-
-def _event(
-    written: list[Replayable],
-    identity: Identity,
-    name: str,
-    item: str | None,
-    session: str,
-    now: datetime,
-    commit: str | None,
-    extra: dict[str, Any],
-) -> list[Entry]:
-    """The entries of one event, remembering the event among the records *written*."""
-    address, event, entries = event_entries(identity, name, item, session, now, commit, extra)
-    written.append(Replayable(address, event))
-    return entries
-
-
-def capture(
-    store: Store,
-    identity: Identity,
-    transcript: Transcript,
-    transcript_path: Path | None,
-    drafts: Sequence[Draft],
-    session: str | None,
-    now: datetime,
-) -> CaptureResult:
-    """Capture *transcript* with explicit *drafts* and no extractor (no ledger, no log)."""
-    prepared = prepare(transcript, {}, None)
-    return write_checkpoint(
-        store,
-        identity,
-        prepared,
-        drafts,
-        session or default_session(transcript, transcript_path),
-        now,
-    )
-
-
-def log_result(
-    log: CaptureLog, source: str, result: CaptureResult, prepared: Prepared, extractor: str
-) -> None:
-    log.write(
-        "ok",
-        source,
-        checkpoint=result.checkpoint,
-        session=result.session,
-        items=len(result.items),
-        extractor=extractor,
-        echo_lines=prepared.echo_lines,
-        masked=prepared.masked,
-    )
+    sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
+    return Built(checkpoint, sealed, snapshot, carry)
 
 
 def check_session(session: str) -> str:

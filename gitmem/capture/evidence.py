@@ -1,33 +1,101 @@
-"""``gitmem verify-quote`` as a user runs it: the same preparation capture applies.
+"""A quote checked in a transcript file exactly as a capture of that file would check it.
 
-Inside a repository, lines that echo what gitmem emitted (the emission ledger) count
-no more than ``<gitmem-context>`` spans, and secrets are masked, exactly as a capture
-of the same file would see it.
+The one check behind ``gitmem verify-quote``, ``resolve``/``reverify --evidence`` and the
+MCP ``resolve`` and ``verify_quote`` tools:
+
+1. the transcript is prepared as capture prepares it (:mod:`gitmem.capture.prepare`):
+   inside a repository, lines that echo what gitmem emitted (the emission ledger) count
+   no more than ``<gitmem-context>`` spans, and secrets are masked;
+2. the quote is masked the same way and checked against the prepared messages
+   (:func:`gitmem.core.quotes.check_quote`);
+3. a quote that is verbatim only over a masked secret does not count: what it says
+   cannot be shown as said.
+
+What it builds is an :class:`~gitmem.lifecycle.commands.Evidence` (the masked quote and
+the snapshot it verifies in), which the lifecycle commands receive.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.capture.checkpoint import OVERLAPS_SECRET, prepare
+from gitmem.capture.checkpoint import OVERLAPS_SECRET
 from gitmem.capture.masking import contains_mask, mask
+from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
-from gitmem.core.errors import GitError
+from gitmem.core.errors import GitError, NegativeResult
 from gitmem.core.quotes import QuoteCheck, check_quote
+from gitmem.lifecycle.commands import Evidence
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
 
-def check_quote_in_file(quote: str, path: Path, format: str | None, repo: str) -> QuoteCheck:
-    """Raises InputError for a missing or unreadable transcript."""
+@dataclass(frozen=True)
+class Checked:
+    """One quote checked in one transcript."""
+
+    check: QuoteCheck
+    """The verdict, as ``verify-quote`` reports it (over a masked secret: not verbatim)."""
+    evidence: Evidence
+    """The quote as it would be stored (masked), and the snapshot it was checked in."""
+    overlaps_secret: bool
+    """Verbatim, but only over a masked secret (step 3)."""
+
+    def counted(self) -> Evidence:
+        """The evidence, when the quote counts.
+
+        Raises:
+            NegativeResult: the quote is not verbatim, or only over a masked secret.
+        """
+        if self.overlaps_secret:
+            raise NegativeResult(f"evidence does not count: {OVERLAPS_SECRET}")
+        if not self.check.verbatim:
+            raise NegativeResult(
+                f"evidence does not count, the quote is not verbatim: "
+                f"{self.check.reason}; nothing written"
+            )
+        return self.evidence
+
+
+def check_in_file(quote: str, path: Path, format: str | None, store: Store | None) -> Checked:
+    """Check *quote* in the transcript at *path*, with *store*'s emission ledger (none
+    outside a repository).
+
+    Raises:
+        InputError: the transcript is missing, unreadable, or not in *format*.
+    """
     transcript = load_transcript(path, format)
-    try:
-        emitted = Ledger(Store.discover(repo).local_dir).load()
-    except GitError:
-        emitted = {}
+    emitted = {} if store is None else Ledger(store.local_dir).load()
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
-    masked_quote = mask(quote).text
-    result = check_quote(masked_quote, prepared.transcript.texts())
-    if result.verbatim and contains_mask(masked_quote):
-        return QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    return result
+    masked = mask(quote).text
+    result = check_quote(masked, prepared.transcript.texts())
+    overlaps = result.verbatim and contains_mask(masked)
+    if overlaps:
+        result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
+    return Checked(result, Evidence(masked, prepared.snapshot, transcript.session), overlaps)
+
+
+def check_quote_in_file(quote: str, path: Path, format: str | None, repo: str) -> QuoteCheck:
+    """``gitmem verify-quote``: the verdict for *quote* in *path*, with the ledger of the
+    repository at *repo* when there is one.
+
+    Raises:
+        InputError: the transcript is missing, unreadable, or not in *format*.
+    """
+    try:
+        store: Store | None = Store.discover(repo)
+    except GitError:
+        store = None
+    return check_in_file(quote, path, format, store).check
+
+
+def evidence_in_file(quote: str, path: Path, format: str | None, store: Store) -> Evidence:
+    """*quote* as evidence from *path*, for ``resolve`` and ``reverify``.
+
+    Raises:
+        InputError: the transcript is missing, unreadable, or not in *format*.
+        NegativeResult: the quote does not count (see :meth:`Checked.counted`); nothing
+            is to be written.
+    """
+    return check_in_file(quote, path, format, store).counted()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.capture.checkpoint import prepare
+from gitmem.capture.prepare import prepare
 from gitmem.capture.run import NO_OVERRIDES, Context, ModelOverrides, capture_prepared
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex

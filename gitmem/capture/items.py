@@ -30,6 +30,16 @@ def parse_items(text: str, source: str) -> list[Draft]:
         value = json.loads(text)
     except ValueError as e:
         raise InputError(f"{source} is not valid JSON: {e}") from e
+    return to_drafts(value, source)
+
+
+def to_drafts(value: Any, source: str) -> list[Draft]:
+    """Items already decoded from JSON, or given as fields (MCP ``remember``), checked
+    exactly as an items file is.
+
+    Raises:
+        InputError: not a list of objects, or an invalid item.
+    """
     if isinstance(value, dict) and isinstance(value.get("items"), list):
         value = value["items"]
     if not isinstance(value, list):

@@ -1,72 +1,164 @@
-"""Capture as commands and hooks run it: settings, extractor, ledger and log together.
+"""Capture as commands, hooks and MCP run it: settings, extractor, ledger and log together.
 
-:mod:`gitmem.capture.checkpoint` writes a checkpoint; this module decides what goes into it
-(explicit items, or an extractor's), applies the emission ledger, and records every
-attempt in the capture log — including a model's raw bytes, kept before parsing.
+One straight pipeline, :func:`capture_transcript`:
+
+1. prepare the transcript once: echoes tagged, secrets masked (:mod:`gitmem.capture.prepare`);
+2. decide what goes into it: explicit items, or an extractor's (a model's raw reply is
+   kept in the capture log before it is parsed);
+3. build the checkpoint and its events over the memory so far
+   (:func:`gitmem.capture.checkpoint.build_checkpoint`, which writes nothing);
+4. append them in one commit, and keep the context's memory current;
+5. record the attempt in the capture log, a failure included.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from gitmem.capture.checkpoint import (
-    CaptureResult,
-    Prepared,
-    default_session,
-    log_result,
-    prepare,
-    write_checkpoint,
-)
+from gitmem.capture.checkpoint import build_checkpoint, mask_draft
+from gitmem.capture.prepare import Prepared, prepare
+from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import Draft
+from gitmem.core.records import Draft, Item, item_id
 from gitmem.core.transcript import Transcript
-from gitmem.lifecycle.memory import load
-from gitmem.lifecycle.replay import MemoryState, replay
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
+from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings, load_settings
 from gitmem.store.home import gitmem_home
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
-from gitmem.store.roots import load_trust_roots
 
 CHOICES = ("heuristic", "command", "openai", "none")
 
 
-@dataclass
-class Context:
-    """Everything a capture needs besides its transcript."""
+@dataclass(frozen=True)
+class CaptureResult:
+    """What one capture wrote: the checkpoint, its new items and the events with it."""
 
-    store: Store
-    identity: Identity
-    settings: Settings
-    log: CaptureLog
-    emitted: dict[str, float]
-    roots: TrustRoots = field(default_factory=TrustRoots)
-    _memory: MemoryState | None = None
+    checkpoint: Sha256Hex
+    session: str
+    items: tuple[Item, ...]
+    """The items this capture stored for the first time (carried copies excluded)."""
+    memory_commit: GitOid
+    snapshot: Sha256Hex
+    carried: int = 0
+    restated: tuple[str, ...] = ()
+    """Open items this capture's verified quotes restated (corroboration witnesses)."""
+    aged_out: tuple[str, ...] = ()
+    records: tuple[Replayable, ...] = ()
+    """The records written, for a writer that keeps its memory state current."""
 
-    def memory(self) -> MemoryState:
-        """The current memory (records verified through the local cache), to carry from."""
-        if self._memory is None:
-            self._memory = load(self.store, self.roots, use_cache=True).state
-        return self._memory
+    def to_json(self) -> dict[str, Any]:
+        """The ``capture --json`` document."""
+        return {
+            "checkpoint": self.checkpoint,
+            "session": self.session,
+            "items": [
+                {
+                    "id": i.id,
+                    "kind": i.kind,
+                    "text": i.text,
+                    "trust": i.trust,
+                    "quote": i.quote,
+                    "quote_verified": i.quote_verified,
+                }
+                for i in self.items
+            ],
+        }
+
+
+def default_session(transcript: Transcript, path: Path | None) -> str:
+    """The session a capture belongs to when none is given.
+
+    The transcript's own session id when its format has one; otherwise one derived
+    from the file's absolute path, so a transcript that grows between captures stays
+    one session.
+    """
+    if transcript.session:
+        return transcript.session
+    where = str(path.resolve()) if path is not None else transcript.name
+    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"file-{digest[:12]}"
+
+
+def write_checkpoint(
+    store: Store,
+    identity: Identity,
+    prepared: Prepared,
+    drafts: Sequence[Draft],
+    session: str,
+    now: datetime,
+    commit: str | None = None,
+    state: MemoryState | None = None,
+) -> CaptureResult:
+    """Build the checkpoint of *prepared* with *drafts* over *state* (see
+    :func:`~gitmem.capture.checkpoint.build_checkpoint`) and append it with its events
+    in one commit of the memory ref; *commit* defaults to HEAD's.
+
+    Raises:
+        InputError: a bad session id.
+        GitError, NegativeResult: the store could not be written.
+    """
+    commit = commit if commit is not None else store.head_commit()
+    built = build_checkpoint(prepared, drafts, session, identity, now, commit, state)
+    memory_commit = store.append(built.entries, message=built.message, author=identity.principal)
+    return CaptureResult(
+        built.address,
+        built.session,
+        built.new,
+        memory_commit,
+        built.snapshot_hash,
+        carried=built.carried,
+        restated=tuple(i for i, _ in built.carry.witnesses),
+        aged_out=tuple(a.id for a, _ in built.carry.aged_out),
+        records=built.records,
+    )
+
+
+class Context(Workspace):
+    """Everything a capture needs besides its transcript: the workspace (store, home,
+    trust roots, memory, identity) with the settings, the capture log and the emission
+    ledger."""
+
+    def __init__(
+        self,
+        store: Store,
+        home: Path,
+        identity: Identity,
+        settings: Settings,
+        log: CaptureLog,
+        emitted: dict[str, float],
+    ) -> None:
+        super().__init__(store, home, identity=identity)
+        self.settings = settings
+        self.log = log
+        self.emitted = emitted
 
     @classmethod
     def open(cls, store: Store, home: Path | None = None) -> Context:
-        """Raises KeyError_ (no key yet) or InputError (a malformed config)."""
+        """The context of *store* for the user of *home* (default ``$GITMEM_HOME``).
+
+        Raises:
+            KeyError_: no key yet.
+            InputError: a malformed config.
+        """
         home = gitmem_home() if home is None else home
         local = store.local_dir
         return cls(
-            store=store,
-            identity=load_identity(home),
-            settings=load_settings(home, local),
-            log=CaptureLog(local),
-            emitted=Ledger(local).load(),
-            roots=load_trust_roots(home, store),
+            store,
+            home,
+            load_identity(home),
+            load_settings(home, local),
+            CaptureLog(local),
+            Ledger(local).load(),
         )
 
 
@@ -188,7 +280,6 @@ def capture_prepared(
     commit: str | None = None,
 ) -> CaptureResult:
     """:func:`capture_transcript` for a transcript already prepared (echoes, masks)."""
-    transcript = prepared.transcript
     chosen = extractor or ("none" if drafts is not None else ctx.settings.get("extractor"))
     try:
         found = run_extractor(chosen, prepared, ctx.settings, ctx.log, source, overrides)
@@ -197,19 +288,68 @@ def capture_prepared(
             ctx.identity,
             prepared,
             [*(drafts or []), *found],
-            session or default_session(transcript, path),
+            session or default_session(prepared.transcript, path),
             datetime.now(UTC),
             commit,
             ctx.memory(),
         )
-        if ctx._memory is not None:  # keep the state current without replaying it all
-            replay(result.records, onto=ctx._memory)
     except GitmemError as e:
         if not _logged(e):
             ctx.log.write("failed", source, extractor=chosen, error=str(e))
         raise
-    log_result(ctx.log, source, result, prepared, chosen)
+    ctx.written(result.records)
+    ctx.log.write(
+        "ok",
+        source,
+        checkpoint=result.checkpoint,
+        session=result.session,
+        items=len(result.items),
+        extractor=chosen,
+        echo_lines=prepared.echo_lines,
+        masked=prepared.masked,
+    )
     return result
+
+
+def remember(
+    store: Store, home: Path, draft: Draft, path: Path | None, session: str, source: str
+) -> CaptureResult | ItemState:
+    """Capture one *draft* an agent asks to remember mid-session; the capture, or the
+    item already held (then nothing is written).
+
+    With a quote and a transcript at *path*, the quote is checked there and the item
+    belongs to the transcript's session; otherwise the item belongs to the transcript's
+    session (or, with no transcript, to *session*) and no transcript is stored. An item
+    with the same id (its text masked by shape) that is current in memory is held
+    already.
+
+    Raises:
+        InputError: the transcript cannot be read, or a malformed config.
+        KeyError_: no key yet.
+        GitmemError: the capture failed (see :func:`capture_transcript`).
+    """
+    parsed = None
+    if path is not None:
+        parsed = load_transcript(path)
+        session = default_session(parsed, path)
+    if draft.quote is None or parsed is None:
+        # No quote to check (or nothing to check it in): the snapshot stored is empty.
+        parsed, path = parse_transcript(b"", "remember", "text"), None
+    ctx = Context.open(store, home)
+    masked = mask_draft(draft)
+    held = ctx.memory().items.get(item_id(session, masked.kind, masked.text))
+    if held is not None and held.current:
+        return held
+    return capture_transcript(
+        ctx,
+        parsed,
+        path,
+        source=source,
+        drafts=[draft],
+        extractor="none",
+        session=session,
+        written_at=None if path is None else path.stat().st_mtime,
+    )
 
 
 def _logged(error: GitmemError) -> bool:

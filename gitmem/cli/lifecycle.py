@@ -13,13 +13,13 @@ from gitmem.cli.base import cli, emit, format_option, home, json_option, store_o
 from gitmem.core.errors import InputError
 
 if TYPE_CHECKING:
-    from gitmem.lifecycle.commands import Workspace
+    from gitmem.lifecycle.workspace import Workspace
 
 GATE_EXIT = {"proceed": 0, "reverify": 1, "quarantine": 4}
 
 
 def _workspace(ctx: click.Context) -> Workspace:
-    from gitmem.lifecycle.commands import Workspace
+    from gitmem.lifecycle.workspace import Workspace
 
     return Workspace(store_of(ctx), home())
 
@@ -48,6 +48,7 @@ def resolve(
     transcript_format: str | None,
 ) -> None:
     """Mark an item done, so it stops being carried."""
+    from gitmem.capture.evidence import evidence_in_file
     from gitmem.lifecycle.commands import resolve as run
 
     ws = _workspace(ctx)
@@ -55,7 +56,7 @@ def resolve(
     if evidence is not None or transcript is not None:
         if evidence is None or transcript is None:
             raise InputError("--evidence and --transcript go together")
-        proof = ws.evidence(evidence, transcript, transcript_format)
+        proof = evidence_in_file(evidence, transcript, transcript_format, ws.store)
     _done("resolved", run(ws, item_id, note, proof), item_id)
 
 
@@ -78,15 +79,13 @@ def reverify(
     transcript_format: str | None,
 ) -> None:
     """Reopen or re-confirm an item, on evidence that verifies (the only way back)."""
-    from gitmem.lifecycle.commands import own_quote_evidence
+    from gitmem.capture.evidence import evidence_in_file
+    from gitmem.lifecycle.commands import own_quote
     from gitmem.lifecycle.commands import reverify as run
 
     ws = _workspace(ctx)
-    proof = (
-        ws.evidence(evidence, transcript, transcript_format)
-        if evidence is not None
-        else own_quote_evidence(ws, item_id, transcript, transcript_format)
-    )
+    quote = evidence if evidence is not None else own_quote(ws, item_id)
+    proof = evidence_in_file(quote, transcript, transcript_format, ws.store)
     _done("reverified", run(ws, item_id, proof), item_id)
 
 
@@ -114,9 +113,10 @@ def supersede(ctx: click.Context, old: str, new: str, likely: bool) -> None:
 @click.pass_context
 def note(ctx: click.Context, item_id: str, text: str) -> None:
     """Record that the world changed since the item was captured (TEXT says how)."""
+    from gitmem.capture.masking import mask
     from gitmem.lifecycle.commands import note as run
 
-    _done("noted", run(_workspace(ctx), item_id, text), item_id)
+    _done("noted", run(_workspace(ctx), item_id, text, lambda t: mask(t).text), item_id)
 
 
 @cli.command()
@@ -152,7 +152,7 @@ def show(ctx: click.Context, item_id: str, as_json: bool) -> None:
 @click.pass_context
 def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -> None:
     """Promote an item to VERIFIED when independent evidence allows it (exit 1 if not)."""
-    from gitmem.lifecycle.governed import promote as run
+    from gitmem.lifecycle.commands import promote as run
 
     result = run(_workspace(ctx), item_id, check_only)
     if as_json:
@@ -179,7 +179,7 @@ def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -
 def gate(ctx: click.Context, item_id: str, consequential: bool, as_json: bool) -> None:
     """proceed / reverify / quarantine, before using an item (exit 0 / 1 / 4)."""
     from gitmem.brief.emit import world_probe
-    from gitmem.lifecycle.governed import gate_item
+    from gitmem.lifecycle.commands import gate_item
 
     ws = _workspace(ctx)
     view = world_probe(ws.store)(ws.item(item_id))

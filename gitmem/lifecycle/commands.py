@@ -1,46 +1,55 @@
-"""Lifecycle commands: each writes one signed event about one item, never an edit.
+"""Lifecycle commands: each writes at most one signed event about one item, never an edit.
 
 ``resolve`` (a human verdict, or an agent's with a quote that verifies), ``reverify``
 (the evidence-gated reopen), ``supersede``, ``note`` (the world changed), ``forget``
-(a tombstone). Every status change goes through the governance state machine.
+(a tombstone), ``promote`` (to VERIFIED, when independent sources agree) and ``gate``
+(proceed / reverify / quarantine before an item is used). Every status change goes
+through the governance state machine; its rules are pure
+(:mod:`gitmem.lifecycle.governance`), and this module supplies what they need from the
+store, the clock and git.
+
+Evidence is checked by the caller, exactly as a capture would check it
+(:mod:`gitmem.capture.evidence`), and handed in as an :class:`Evidence`; so is the
+masking of a note's text. This layer never reads a transcript or masks a secret itself.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from gitmem.capture.checkpoint import OVERLAPS_SECRET, prepare
-from gitmem.capture.masking import contains_mask, mask
-from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.errors import InputError, NegativeResult
-from gitmem.core.quotes import check_quote
+from gitmem.core.errors import InputError
 from gitmem.core.records import (
     EVENT_FORGET,
     EVENT_LIKELY_SUPERSEDED,
     EVENT_REOPEN,
     EVENT_RESOLVE,
     EVENT_STATE_CHANGED,
+    EVENT_STATUS,
     EVENT_SUPERSEDE,
 )
-from gitmem.lifecycle.governance import check_transition
-from gitmem.lifecycle.governance.status import INFERRED
-from gitmem.lifecycle.memory import load
-from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
-from gitmem.store.keys import Identity, load_identity
-from gitmem.store.ledger import Ledger
+from gitmem.lifecycle.governance import (
+    POLICY_PATH,
+    GateResult,
+    Policy,
+    Promotion,
+    can_promote_to_verified,
+    check_transition,
+    gate,
+    parse_policy,
+)
+from gitmem.lifecycle.governance.status import INFERRED, VERIFIED
+from gitmem.lifecycle.replay import ItemState, current_status, governed
+from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.repo import Store
-from gitmem.store.roots import load_trust_roots
-from gitmem.store.seal import write_event
 
-HUMAN_SESSION = "human"
 _OPEN_STATUSES = ("INFERRED", "VERIFIED")
 """Statuses a reverify leaves as they are; every other one moves to INFERRED (REPORTED
 too: that is the way a verbatim item goes towards VERIFIED, never directly)."""
-MIN_PREFIX = 4
 
 
 @dataclass(frozen=True)
@@ -55,69 +64,13 @@ class Evidence:
         return {"quote": self.quote, "snapshot": sha256_hex(self.snapshot)}
 
 
-class Workspace:
-    """One repository's memory, loaded once for a command (writers use the cache)."""
-
-    def __init__(self, store: Store, home: Path) -> None:
-        self.store = store
-        self.home = home
-        self.state: MemoryState = load(store, load_trust_roots(home, store), use_cache=True).state
-
-    def identity(self) -> Identity:
-        return load_identity(self.home)
-
-    def item(self, prefix: str) -> ItemState:
-        """The one item whose id starts with *prefix*.
-
-        Raises:
-            InputError: too short, unknown, or ambiguous.
-        """
-        if len(prefix) < MIN_PREFIX or not all(c in "0123456789abcdef" for c in prefix):
-            raise InputError(f"item id {prefix!r}: give at least {MIN_PREFIX} hex characters")
-        found = self.state.find(prefix)
-        if not found:
-            raise InputError(f"no item {prefix} in this repository's memory")
-        if len(found) > 1:
-            ids = ", ".join(s.id[:12] for s in found[:5])
-            raise InputError(f"item id {prefix} is ambiguous ({ids}…): give more characters")
-        return found[0]
-
-    def evidence(self, quote: str, transcript: Path, format: str | None = None) -> Evidence:
-        """Check *quote* in *transcript* exactly as a capture would (ledger, masking).
-
-        Raises:
-            InputError: the transcript cannot be read.
-            NegativeResult: the quote does not verify; nothing is written.
-        """
-        parsed = load_transcript(transcript, format)
-        emitted = Ledger(self.store.local_dir).load()
-        prepared = prepare(parsed, emitted, transcript.stat().st_mtime)
-        masked = mask(quote).text
-        result = check_quote(masked, prepared.transcript.texts())
-        if result.verbatim and contains_mask(masked):
-            raise NegativeResult(f"evidence does not count: {OVERLAPS_SECRET}")
-        if not result.verbatim:
-            raise NegativeResult(
-                f"evidence does not count, the quote is not verbatim: "
-                f"{result.reason}; nothing written"
-            )
-        return Evidence(masked, prepared.snapshot, parsed.session)
-
-    def write(
-        self,
-        name: str,
-        state: ItemState,
-        extra: dict[str, Any],
-        session: str = HUMAN_SESSION,
-        snapshot: bytes | None = None,
-    ) -> str:
-        return write_event(
-            self.store, self.identity(), name, state.id, session, datetime.now(UTC), extra, snapshot
-        )
-
-
 def resolve(ws: Workspace, prefix: str, note: str | None, evidence: Evidence | None) -> str:
-    """Mark an item done. Raises InputError when it is not open."""
+    """Mark an item done.
+
+    Raises:
+        InputError: the item is unknown or not open.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
     state = ws.item(prefix)
     _require_open(state, "resolve")
     extra: dict[str, Any] = {"note": note} if note else {}
@@ -132,7 +85,13 @@ def reverify(ws: Workspace, prefix: str, evidence: Evidence) -> str:
     """Reopen (or re-confirm) an item on verified evidence; the trust class may rise to
     verbatim with the evidence as its quote. A closed or doubted status (STALE,
     SUPERSEDED, QUARANTINED, REJECTED) goes back to INFERRED through the governance
-    state machine, whose reopening edges need exactly this new evidence."""
+    state machine, whose reopening edges need exactly this new evidence.
+
+    Raises:
+        InputError: the item is unknown or forgotten.
+        TransitionError: the state machine has no evidence-gated way back from its status.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
     state = ws.item(prefix)
     if state.forgotten:
         raise InputError(f"item {state.id[:8]} was forgotten; it cannot be reopened")
@@ -146,23 +105,25 @@ def reverify(ws: Workspace, prefix: str, evidence: Evidence) -> str:
     return ws.write(EVENT_REOPEN, state, extra, evidence.session or "agent", evidence.snapshot)
 
 
-def own_quote_evidence(
-    ws: Workspace, prefix: str, transcript: Path, format: str | None = None
-) -> Evidence:
-    """``reverify ID --transcript PATH``: the item's own stored quote, found again.
+def own_quote(ws: Workspace, prefix: str) -> str:
+    """``reverify ID --transcript PATH``: the item's own stored quote, to find again.
 
     Raises:
-        InputError: the item has no verified quote to look for.
-        NegativeResult: the quote is not in the transcript.
+        InputError: the item is unknown, or has no verified quote to look for.
     """
     state = ws.item(prefix)
     if not state.quote:
         raise InputError(f"item {state.id[:8]} has no verified quote: give --evidence QUOTE")
-    return ws.evidence(state.quote, transcript, format)
+    return state.quote
 
 
 def supersede(ws: Workspace, old: str, new: str, likely: bool) -> str:
-    """Say that item *new* replaces item *old* (or probably does)."""
+    """Say that item *new* replaces item *old* (or probably does).
+
+    Raises:
+        InputError: an unknown item, the same item twice, or *old* is not open.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
     old_state, new_state = ws.item(old), ws.item(new)
     if old_state.id == new_state.id:
         raise InputError("an item cannot supersede itself")
@@ -171,21 +132,83 @@ def supersede(ws: Workspace, old: str, new: str, likely: bool) -> str:
     return ws.write(name, old_state, {"by": new_state.id})
 
 
-def note(ws: Workspace, prefix: str, text: str) -> str:
-    """Record that the world changed since the item was captured (a contradiction)."""
+def note(ws: Workspace, prefix: str, text: str, mask: Callable[[str], str]) -> str:
+    """Record that the world changed since the item was captured (a contradiction);
+    *mask* hides the secrets in *text* before it is stored.
+
+    Raises:
+        InputError: no text, or the item is unknown or not open.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
     if not text.strip():
         raise InputError("a note needs text")
     state = ws.item(prefix)
     _require_open(state, "note")
-    return ws.write(EVENT_STATE_CHANGED, state, {"note": mask(text.strip()).text})
+    return ws.write(EVENT_STATE_CHANGED, state, {"note": mask(text.strip())})
 
 
 def forget(ws: Workspace, prefix: str) -> str:
-    """A tombstone: the item's text is never rendered again, anywhere."""
+    """A tombstone: the item's text is never rendered again, anywhere.
+
+    Raises:
+        InputError: the item is unknown or already forgotten.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
     state = ws.item(prefix)
     if state.forgotten:
         raise InputError(f"item {state.id[:8]} is already forgotten")
     return ws.write(EVENT_FORGET, state, {})
+
+
+def load_policy(store: Store) -> tuple[Policy, tuple[str, ...]]:
+    """The policy committed in HEAD at ``.gitmem/policy.json`` (defaults when absent),
+    and the problems found reading it. Raises nothing."""
+    raw = store.head_blob(POLICY_PATH)
+    if raw is None:
+        return parse_policy(None)
+    try:
+        data: Any = json.loads(raw)
+    except ValueError as e:
+        return parse_policy(None)[0], (f"{POLICY_PATH} is not valid JSON ({e}); defaults used",)
+    return parse_policy(data)
+
+
+def promote(ws: Workspace, prefix: str, check_only: bool) -> Promotion:
+    """Evaluate promotion to VERIFIED; unless *check_only*, record it when allowed.
+
+    Raises:
+        InputError: the item is unknown.
+        TransitionError: its status has no edge to VERIFIED.
+        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+    """
+    state = ws.item(prefix)
+    policy, _ = load_policy(ws.store)
+    result = can_promote_to_verified(governed(state), policy, datetime.now(UTC))
+    if result.allowed and not check_only:
+        now = current_status(state)
+        check_transition(now, VERIFIED)
+        ws.write(
+            EVENT_STATUS,
+            state,
+            {
+                "from": now,
+                "to": VERIFIED,
+                "reason": "promoted: independent sources agree",
+                "independent_sources": result.independent_sources,
+            },
+        )
+    return result
+
+
+def gate_item(ws: Workspace, prefix: str, consequential: bool, conflict: bool) -> GateResult:
+    """proceed / reverify / quarantine for one item before it is used.
+
+    Raises:
+        InputError: the item is unknown.
+    """
+    state = ws.item(prefix)
+    policy, _ = load_policy(ws.store)
+    return gate(governed(state, conflict), policy, datetime.now(UTC), consequential)
 
 
 def _require_open(state: ItemState, action: str) -> None:

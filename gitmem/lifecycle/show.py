@@ -9,11 +9,10 @@ from typing import Any
 from gitmem.core.integrity import RecordCheck
 from gitmem.core.records import Checkpoint
 from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.commands import Workspace
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import current_status
+from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.repo import Store
-from gitmem.store.roots import load_trust_roots
 
 FORGOTTEN = "[forgotten]"
 
@@ -26,7 +25,7 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
     """
     ws = Workspace(store, home)
     state = ws.item(prefix)
-    checks = load(store, load_trust_roots(home, store)).checks
+    checks = load(store, ws.roots).checks
     forgotten = state.forgotten
     item = state.item
     origin = _record(checks, state.origin_checkpoint)

@@ -20,8 +20,9 @@ import pygit2
 
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import render_text
-from gitmem.capture.checkpoint import capture
 from gitmem.capture.items import parse_items
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import InputError
 from gitmem.core.types import Sha256Hex
@@ -93,11 +94,10 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     drafts = parse_items(
         (data / "sample_items.json").read_text(encoding="utf-8"), "sample_items.json"
     )
-    result = capture(
+    result = write_checkpoint(
         store,
         identity,
-        load_transcript(transcript_path),
-        transcript_path,
+        prepare(load_transcript(transcript_path), {}, None),
         drafts,
         "demo-session-1",
         datetime.now(UTC),

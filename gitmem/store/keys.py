@@ -16,6 +16,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from gitmem.core import receipts
 from gitmem.core.allowed_signers import allowed_signers_line, parse_allowed_signers
 from gitmem.core.errors import FormatError, InputError, KeyError_
 from gitmem.core.receipts import Ed25519Signer, PublicKey
@@ -32,6 +33,14 @@ class Identity:
     principal: str
     signer: Ed25519Signer
     key_path: Path
+
+    def sign(self, message: bytes, namespace: str) -> bytes:
+        """The armored SSHSIG of *message* in *namespace*, by this identity's key.
+
+        Raises:
+            ValueError: an empty namespace.
+        """
+        return receipts.sign(message, self.signer, namespace)
 
 
 @dataclass(frozen=True)

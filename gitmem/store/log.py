@@ -9,9 +9,7 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Checkpoint
 from gitmem.core.rewrites import resolve, rewrite_map
 from gitmem.core.types import Sha256Hex
-from gitmem.store.repo import RECORD_DIRS, Store, content_path
-
-RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
+from gitmem.store.repo import Store, record_path
 
 
 @dataclass(frozen=True)
@@ -69,6 +67,6 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
         )
     # Newest first: the order commits of the ref added them, not the claimed times.
     rank = {path: n for n, path in enumerate(store.additions())}
-    paths = {e.sha256: content_path(RECORD_PATHS[e.type], e.sha256) for e in entries}
+    paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
     entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
     return entries

@@ -30,6 +30,7 @@ RELEASES_REF = "refs/gitmem/releases"
 REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
+RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
 _EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
 _MAX_ATTEMPTS = 50
 
@@ -41,6 +42,11 @@ class _Moved(Exception):
 def content_path(directory: str, digest: Sha256Hex) -> str:
     """The path of stored bytes with hash *digest* under *directory*."""
     return f"{directory}/{digest[:2]}/{digest[2:]}{_EXTENSIONS[directory]}"
+
+
+def record_path(kind: str, digest: Sha256Hex) -> str:
+    """The path of a record of *kind* (``checkpoint`` or ``event``) with address *digest*."""
+    return content_path(RECORD_PATHS[kind], digest)
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,74 @@
-"""Write event records: signed, content-addressed, append-only like checkpoints.
+"""Seal records: sign them, address them, and make the entries that store them.
 
-The lifecycle layer decides what each event means; this module only turns one into
-canonical bytes, signs it and appends it.
+Every signed record gitmem writes — a checkpoint, a lifecycle event, a release
+approval or pin — is sealed the same way, by :func:`seal`:
+
+1. its canonical bytes are the record (never a re-serialised copy);
+2. its address is the SHA-256 of those bytes;
+3. its receipt is an SSHSIG over exactly those bytes, in the namespace of its ref
+   (``gitmem`` for memory, ``gitmem-release`` for releases);
+4. it is stored at ``checkpoints/<h>.json`` or ``events/<h>.json``, its receipt at
+   ``receipts/<h>.sig``.
+
+Who signs is the caller's: gitmem's own key (:meth:`gitmem.store.keys.Identity.sign`)
+or a maintainer's held key (ssh-agent, ``ssh-keygen``). The lifecycle layer decides what
+each event means; this module only seals one, and appends it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from gitmem.core import canonical
-from gitmem.core.receipts import sign
-from gitmem.core.records import NAMESPACE, Event, format_time
+from gitmem.core.records import NAMESPACE, Event, Record, format_time
 from gitmem.core.types import Sha256Hex
 from gitmem.store.keys import Identity
-from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.repo import Entry, Store, content_path, record_path
+
+Sign = Callable[[bytes, str], bytes]
+"""Makes the armored SSHSIG of a message in a namespace (and raises KeyError_ when it
+cannot)."""
 
 
-def event_entries(
+@dataclass(frozen=True)
+class Sealed:
+    """A record signed and addressed: what an append stores for it."""
+
+    address: Sha256Hex
+    record: Record
+    data: bytes
+    """The record's canonical bytes, exactly as signed and stored."""
+    receipt: bytes
+
+    @property
+    def path(self) -> str:
+        """Where the record is stored."""
+        return record_path(self.record.type, self.address)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The store entries: the record at its content path, then its receipt."""
+        return [
+            Entry(self.path, self.data),
+            Entry(content_path("receipts", self.address), self.receipt),
+        ]
+
+
+def seal(record: Record, sign: Sign, namespace: str) -> Sealed:
+    """Sign *record*'s canonical bytes in *namespace* and address them.
+
+    Raises:
+        InputError: the record cannot be stored as canonical JSON.
+        KeyError_: *sign* could not sign.
+    """
+    data = record.canonical_bytes()
+    return Sealed(canonical.sha256_hex(data), record, data, sign(data, namespace))
+
+
+def new_event(
     identity: Identity,
     name: str,
     item: str | None,
@@ -26,14 +76,9 @@ def event_entries(
     now: datetime,
     commit: str | None,
     extra: Mapping[str, Any] | None = None,
-) -> tuple[Sha256Hex, Event, list[Entry]]:
-    """The signed event's address, the event, and the store entries (record + receipt)
-    to append.
-
-    Raises:
-        InputError: *extra* cannot be stored as canonical JSON.
-    """
-    event = Event(
+) -> Event:
+    """An event written by *identity* now (unsealed). Raises nothing."""
+    return Event(
         event=name,
         item=item,
         session=session,
@@ -42,16 +87,6 @@ def event_entries(
         created=format_time(now),
         commit=commit,
         extra=dict(extra or {}),
-    )
-    data = event.canonical_bytes()
-    address = canonical.sha256_hex(data)
-    return (
-        address,
-        event,
-        [
-            Entry(content_path("events", address), data),
-            Entry(content_path("receipts", address), sign(data, identity.signer, NAMESPACE)),
-        ],
     )
 
 
@@ -65,19 +100,21 @@ def write_event(
     extra: Mapping[str, Any] | None = None,
     snapshot: bytes | None = None,
 ) -> Sha256Hex:
-    """Sign and append one event (and the snapshot its evidence names); returns its
+    """Seal and append one event (and the snapshot its evidence names); returns its
     address.
 
     Raises:
         InputError: *extra* cannot be stored as canonical JSON.
         GitError, NegativeResult: the store could not be written.
     """
-    address, _, entries = event_entries(
-        identity, name, item, session, now, store.head_commit(), extra
-    )
+    event = new_event(identity, name, item, session, now, store.head_commit(), extra)
+    sealed = seal(event, identity.sign, NAMESPACE)
+    entries = sealed.entries
     if snapshot is not None:
         entries.insert(
             0, Entry(content_path("snapshots", canonical.sha256_hex(snapshot)), snapshot)
         )
-    store.append(entries, message=f"gitmem: event {name} {address[:12]}", author=identity.principal)
-    return address
+    store.append(
+        entries, message=f"gitmem: event {name} {sealed.address[:12]}", author=identity.principal
+    )
+    return sealed.address

@@ -23,10 +23,12 @@ from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.files import atomic_write
 from gitmem.store.keys import validate_principal
 from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord, content_path
+from gitmem.store.seal import seal
 from gitmem.team.release.decide import Seen, Verdict, decide
 from gitmem.team.release.records import (
     APPROVAL,
     CANDIDATE,
+    NAMESPACE,
     PIN,
     SESSION,
     Release,
@@ -86,14 +88,11 @@ def _save_seen(store: Store, seen: Seen) -> None:
     atomic_write(store.local_dir / SEEN_FILE, data.encode(), 0o644)
 
 
-def _append(store: Store, event: Event, receipt: bytes | None, author: str) -> Written:
-    data = event.canonical_bytes()
-    address = canonical.sha256_hex(data)
+def _append(
+    store: Store, address: Sha256Hex, event: Event, entries: list[Entry], author: str
+) -> Written:
     releases = store.at(RELEASES_REF)
     new = releases.read_path(content_path("events", address)) is None
-    entries = [Entry(content_path("events", address), data)]
-    if receipt is not None:
-        entries.append(Entry(content_path("receipts", address), receipt))
     releases.append(entries, f"gitmem: {event.event} {event.commit}", author)
     release = Release(GitOid(event.commit or ""), GitOid(str(event.extra["tree"])))
     sequence = event.extra.get("sequence")
@@ -121,7 +120,9 @@ def record_candidate(store: Store, rev: str) -> Written:
         commit=release.commit,
         extra={"tree": release.tree},
     )
-    return _append(store, event, None, "gitmem")
+    data = event.canonical_bytes()
+    address = canonical.sha256_hex(data)
+    return _append(store, address, event, [Entry(content_path("events", address), data)], "gitmem")
 
 
 def _choose_sequence(
@@ -145,17 +146,15 @@ def _choose_sequence(
 def _sign_and_store(
     store: Store, roots: ReleaseRoots, event: Event, key: HeldKey, rev: str
 ) -> Written:
-    data = event.canonical_bytes()
-    receipt = key.sign(data)
-    address = canonical.sha256_hex(data)
-    stored = StoredRecord("event", address, content_path("events", address), data, receipt)
+    sealed = seal(event, key.sign, NAMESPACE)
+    stored = StoredRecord("event", sealed.address, sealed.path, sealed.data, sealed.receipt)
     check = check_release(stored, roots)
     if check is None or not check.ok:
         detail = "it would be unsigned" if check is None else check.detail
         raise NegativeResult(
             f"not stored, because this {event.event} of {rev} would not count: {detail}"
         )
-    written = _append(store, event, receipt, event.writer)
+    written = _append(store, sealed.address, event, sealed.entries, event.writer)
     return Written(written.address, written.release, written.sequence, written.new, check.detail)
 
 

@@ -18,27 +18,27 @@ from gitmem.core.revocation import parse_key_line
 from gitmem.core.types import Fingerprint
 from gitmem.store.keys import load_private_key
 from gitmem.team.release import sshkeygen
-from gitmem.team.release.records import NAMESPACE
 
 SIGNERS = ("file", "agent", "ssh-keygen")
 
 
 @dataclass(frozen=True)
 class HeldKey:
-    """Signs release records; ``fingerprint`` names the key in the record."""
+    """Signs release records (a :data:`gitmem.store.seal.Sign`); ``fingerprint`` names
+    the key in the record."""
 
     fingerprint: Fingerprint
     blob: bytes
     how: str
-    _sign: Callable[[bytes], bytes]
+    _sign: Callable[[bytes, str], bytes]
 
-    def sign(self, message: bytes) -> bytes:
-        """The armored SSHSIG of *message*, checked to verify under this key.
+    def sign(self, message: bytes, namespace: str) -> bytes:
+        """The armored SSHSIG of *message* in *namespace*, checked to verify under this key.
 
         Raises:
             KeyError_: the key could not sign, or signed something that does not verify.
         """
-        armored = self._sign(message)
+        armored = self._sign(message, namespace)
         try:
             key_type, blob = receipt_key(armored)
             if blob != self.blob:
@@ -47,9 +47,9 @@ class HeldKey:
                     f"not by {self.fingerprint}"
                 )
             if key_type == ED25519:
-                verify(message, armored, NAMESPACE)
+                verify(message, armored, namespace)
             else:
-                sshkeygen.check_novalidate(message, armored, NAMESPACE)
+                sshkeygen.check_novalidate(message, armored, namespace)
         except (FormatError, TrustError) as e:
             raise KeyError_(f"the {self.how} made a signature that does not verify: {e}") from e
         return armored
@@ -58,7 +58,10 @@ class HeldKey:
 def _from_signer(signer: Signer, how: str) -> HeldKey:
     key = signer.public_key
     return HeldKey(
-        key.fingerprint(), key.blob(), how, lambda message: sign(message, signer, NAMESPACE)
+        key.fingerprint(),
+        key.blob(),
+        how,
+        lambda message, namespace: sign(message, signer, namespace),
     )
 
 
@@ -114,6 +117,6 @@ def held_key(kind: str, key: Path | None, environ: Mapping[str, str]) -> HeldKey
             fingerprint_of_blob(blob),
             blob,
             "ssh-keygen",
-            lambda message: sshkeygen.sign(message, key, NAMESPACE),
+            lambda message, namespace: sshkeygen.sign(message, key, namespace),
         )
     raise InputError(f"unknown signer {kind!r}; choose one of {', '.join(SIGNERS)}")

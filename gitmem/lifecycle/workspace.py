@@ -1,0 +1,111 @@
+"""One repository and one home, loaded once for a command: the service object of every
+writer of memory.
+
+The lifecycle commands use it as it is; a capture's :class:`gitmem.capture.run.Context`
+is a workspace with capture's settings, log and ledger. The trust roots are loaded
+when it is made; the memory (every record verified, through the local cache, and
+replayed) and the signing identity when first used, then kept — a writer that appends
+records keeps the memory current with :meth:`Workspace.written` rather than replaying
+everything again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gitmem.core.errors import InputError
+from gitmem.core.integrity import TrustRoots
+from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
+from gitmem.store.keys import Identity, load_identity
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+from gitmem.store.seal import write_event
+
+HUMAN_SESSION = "human"
+MIN_PREFIX = 4
+
+
+class Workspace:
+    """A store and a home, with the trust roots, memory and identity they give."""
+
+    def __init__(
+        self,
+        store: Store,
+        home: Path,
+        *,
+        roots: TrustRoots | None = None,
+        identity: Identity | None = None,
+    ) -> None:
+        """*roots* and *identity* default to the ones *home* (and *store*) hold. Raises
+        nothing."""
+        self.store = store
+        self.home = home
+        self.roots = load_trust_roots(home, store) if roots is None else roots
+        self._identity = identity
+        self._memory: MemoryState | None = None
+
+    @property
+    def identity(self) -> Identity:
+        """Who signs.
+
+        Raises:
+            KeyError_: no key yet (``gitmem init`` was never run), or an unusable one.
+        """
+        if self._identity is None:
+            self._identity = load_identity(self.home)
+        return self._identity
+
+    def memory(self) -> MemoryState:
+        """The current memory (records verified through the local cache).
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        if self._memory is None:
+            self._memory = load(self.store, self.roots, use_cache=True).state
+        return self._memory
+
+    def written(self, records: Sequence[Replayable]) -> None:
+        """Keep the loaded memory current with *records* just appended, without replaying
+        it all (nothing to do before it is loaded). Raises nothing."""
+        if self._memory is not None:
+            replay(records, onto=self._memory)
+
+    def item(self, prefix: str) -> ItemState:
+        """The one item whose id starts with *prefix*.
+
+        Raises:
+            InputError: too short, unknown, or ambiguous.
+            GitError: the memory ref cannot be read.
+        """
+        if len(prefix) < MIN_PREFIX or not all(c in "0123456789abcdef" for c in prefix):
+            raise InputError(f"item id {prefix!r}: give at least {MIN_PREFIX} hex characters")
+        found = self.memory().find(prefix)
+        if not found:
+            raise InputError(f"no item {prefix} in this repository's memory")
+        if len(found) > 1:
+            ids = ", ".join(s.id[:12] for s in found[:5])
+            raise InputError(f"item id {prefix} is ambiguous ({ids}…): give more characters")
+        return found[0]
+
+    def write(
+        self,
+        name: str,
+        state: ItemState,
+        extra: dict[str, Any],
+        session: str = HUMAN_SESSION,
+        snapshot: bytes | None = None,
+    ) -> str:
+        """Seal and append one event about *state*'s item now; its address.
+
+        Raises:
+            KeyError_: no key to sign with.
+            GitError, NegativeResult: the store could not be written.
+        """
+        return write_event(
+            self.store, self.identity, name, state.id, session, datetime.now(UTC), extra, snapshot
+        )

@@ -1,0 +1,85 @@
+"""seal(): one way to sign, address and place a record, for memory and releases alike;
+and the capture pipeline built on it (build, then append)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from gitmem.capture.checkpoint import build_checkpoint
+from gitmem.capture.prepare import prepare
+from gitmem.capture.run import Context, capture_transcript
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import TrustError
+from gitmem.core.receipts import Ed25519Signer, verify
+from gitmem.core.records import EVENT_RESOLVE, NAMESPACE, Draft
+from gitmem.store.keys import init_identity, load_identity, write_private_key
+from gitmem.store.repo import Store, content_path
+from gitmem.store.seal import new_event, seal
+from gitmem.team.release.records import NAMESPACE as RELEASE_NAMESPACE
+from gitmem.team.release.signing import held_key
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+TRANSCRIPT = parse_transcript(b"We decided to keep the parser in src/parser.py for now.\n", "t.md")
+DRAFT = Draft("decision", "Keep the parser", "verbatim", "keep the parser in src/parser.py", {})
+
+
+def test_a_sealed_event_is_its_canonical_bytes_at_their_hash_signed_in_its_namespace(
+    home: Path,
+) -> None:
+    identity = init_identity(home, "alice@example.com", None).identity
+    event = new_event(identity, EVENT_RESOLVE, "0123456789abcdef", "s", NOW, None, {"note": "done"})
+    sealed = seal(event, identity.sign, NAMESPACE)
+    assert sealed.data == event.canonical_bytes()
+    assert sealed.address == sha256_hex(sealed.data)
+    assert [e.path for e in sealed.entries] == [
+        content_path("events", sealed.address),
+        content_path("receipts", sealed.address),
+    ]
+    assert verify(sealed.data, sealed.receipt, NAMESPACE).public_key == identity.signer.public_key
+    with pytest.raises(TrustError, match="namespace"):
+        verify(sealed.data, sealed.receipt, RELEASE_NAMESPACE)
+
+
+def test_a_held_key_seals_release_records_in_the_release_namespace(
+    home: Path, tmp_path: Path
+) -> None:
+    identity = init_identity(home, "alice@example.com", None).identity
+    signer = Ed25519Signer.generate()
+    key_file = tmp_path / "maintainer"
+    write_private_key(key_file, signer, "maintainer")
+    event = new_event(identity, "release-approval", None, "release", NOW, "0" * 40)
+    sealed = seal(event, held_key("file", key_file, {}).sign, RELEASE_NAMESPACE)
+    assert verify(sealed.data, sealed.receipt, RELEASE_NAMESPACE).public_key == signer.public_key
+    with pytest.raises(TrustError, match="namespace"):
+        verify(sealed.data, sealed.receipt, NAMESPACE)
+
+
+def test_building_a_checkpoint_writes_nothing_and_its_entries_store_it(
+    initialised: Path, home: Path
+) -> None:
+    store = Store.discover(initialised)
+    identity = load_identity(home)
+    built = build_checkpoint(
+        prepare(TRANSCRIPT, {}, None), [DRAFT], "s1", identity, NOW, store.head_commit()
+    )
+    assert store.tip() is None
+    assert [i.quote_verified for i in built.new] == [True]
+    store.append(built.entries, built.message, identity.principal)
+    contents = store.read()
+    assert {r.address for r in contents.records} == {built.address}
+    assert contents.snapshots == {built.snapshot_hash}
+
+
+def test_a_context_keeps_its_memory_current_across_captures(initialised: Path, home: Path) -> None:
+    ctx = Context.open(Store.discover(initialised), home)
+    memory = ctx.memory()
+    first = capture_transcript(ctx, TRANSCRIPT, None, source="test", drafts=[DRAFT], session="s1")
+    (item,) = first.items
+    assert ctx.memory() is memory and memory.items[item.id].current
+    other = parse_transcript(b"Something else entirely.\n", "u.md")
+    second = capture_transcript(ctx, other, None, source="test", drafts=[], session="s2")
+    assert second.carried == 1  # carried from the memory the context kept, not reloaded
