@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-import ast
 import itertools
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -768,40 +766,3 @@ def test_verified_roots_expiring_turns_proceed_into_reverify() -> None:
     fresh_policy = Policy(ttl_days={"VERIFIED": None})
     assert gate(verified, fresh_policy, NOW, consequential=True).decision == "proceed"
     assert gate(verified, fresh_policy, later, consequential=True).decision == "reverify"
-
-
-# --- purity -------------------------------------------------------------------------
-
-PURE_IMPORTS = {
-    "__future__",
-    "collections.abc",
-    "dataclasses",
-    "datetime",
-    "re",
-    "types",
-    "typing",
-    "unicodedata",
-    "urllib.parse",
-    "gitmem.core.errors",
-}
-
-
-@pytest.mark.parametrize(
-    "path",
-    sorted((Path(__file__).parent.parent / "gitmem" / "lifecycle" / "governance").glob("*.py")),
-    ids=str,
-)
-def test_governance_is_pure(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            assert module in PURE_IMPORTS or module.startswith("gitmem.lifecycle.governance"), (
-                module
-            )
-        elif isinstance(node, ast.Import):
-            assert all(alias.name in PURE_IMPORTS for alias in node.names)
-        elif isinstance(node, ast.Attribute):
-            assert node.attr not in ("now", "today", "utcnow", "time"), ast.unparse(node)
-        elif isinstance(node, ast.Name):
-            assert node.id != "open"

@@ -3,7 +3,6 @@ lifecycle commands, world-check in the brief, promotion and the gate."""
 
 from __future__ import annotations
 
-import ast
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -387,25 +386,3 @@ def test_an_item_that_instructs_its_reader_never_authorises_use(
     )["items"]
     gated = gm("gate", item["id"][:8], "--consequential", "--json")
     assert gated.exit_code == 4 and gated.json()["decision"] == "quarantine"  # type: ignore[index]
-
-
-# -- the layer ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "path", sorted((Path(__file__).parent.parent / "gitmem" / "lifecycle").rglob("*.py")), ids=str
-)
-def test_lifecycle_imports_only_core_store_and_itself(path: Path) -> None:
-    """Evidence and the note masker are handed in by the caller: nothing here reaches up
-    into capture (or any layer above)."""
-    allowed = ("gitmem.core", "gitmem.store", "gitmem.lifecycle")
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            names = [node.module or ""]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        for name in names:
-            if name == "gitmem" or name.startswith("gitmem."):
-                assert name.split(".")[:2] in [a.split(".") for a in allowed], (path, name)

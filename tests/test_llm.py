@@ -6,7 +6,6 @@ extraction that uses them, in test_extract_models.py.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,17 +51,3 @@ def test_model_errors_are_one_family_of_expected_negatives_with_their_prefix() -
     for error in (failed, rejected):
         assert isinstance(error, ModelError) and isinstance(error, NegativeResult)
         assert error.exit_code == 1
-
-
-@pytest.mark.parametrize("path", sorted(LLM.glob("*.py")), ids=lambda p: p.name)
-def test_llm_imports_only_core(path: Path) -> None:
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 0:
-            names = [node.module or ""]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        for name in names:
-            if name == "gitmem" or name.startswith("gitmem."):
-                assert name == "gitmem" or name.startswith(("gitmem.core", "gitmem.llm")), name

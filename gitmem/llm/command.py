@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitmem.llm import MAX_OUTPUT_BYTES, BackendFailed
+from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed
 
 _MAX_STDERR_BYTES = 64 * 1024
 _MAX_SHOWN_CHARS = 200

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from gitmem import __version__
 from gitmem.core.canonical import strict_decoder
-from gitmem.llm import MAX_OUTPUT_BYTES, BackendFailed
+from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed
 
 _MAX_BODY_BYTES = 2 * MAX_OUTPUT_BYTES
 """JSON escaping can double the content; the envelope adds little."""

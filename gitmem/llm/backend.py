@@ -1,0 +1,75 @@
+"""What every model backend shares: the protocol, its settings and its errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
+
+from gitmem.core.errors import NegativeResult
+
+EXTRACTORS = ("heuristic", "command", "openai")
+"""The values of the ``extractor`` setting."""
+
+MODEL_EXTRACTORS = ("command", "openai")
+"""The extractors that ask a model: the backends :func:`backend_for` makes."""
+
+MAX_OUTPUT_BYTES = 4 * 1024 * 1024
+"""The most model output gitmem reads (command stdout, or an HTTP answer's content)."""
+
+
+class ModelError(NegativeResult):
+    """A model gave no usable reply. The message is one sentence after the kind's prefix.
+
+    ``raw`` holds bytes the model side produced that the caller has not otherwise
+    seen (the HTTP body of a malformed answer, a failing command's stdout, a rejected
+    reply), so they can be kept in the capture log; None when there are none.
+    """
+
+    prefix: ClassVar[str] = "model failed"
+
+    def __init__(self, detail: str, raw: bytes | None = None) -> None:
+        super().__init__(f"{self.prefix}: {detail}")
+        self.detail = detail
+        self.raw = raw
+
+
+class BackendFailed(ModelError):
+    """The model could not be asked: timeout, non-zero exit, HTTP error, no connection."""
+
+    prefix = "model backend failed"
+
+
+class OutputRejected(ModelError):
+    """The model answered, but not with exactly one object in the strict schema its
+    caller requires (the caller's parser raises it)."""
+
+    prefix = "model output rejected"
+
+
+class ModelBackend(Protocol):
+    """Something that sends a prompt to a model and returns its answer's bytes."""
+
+    name: str
+    """The extractor name: ``command`` or ``openai``."""
+
+    label: str
+    """A one-line description safe to log: no command arguments, no key, no password."""
+
+    def complete(self, prompt: str, *, system: str) -> bytes:
+        """The model's answer to *prompt*, unparsed; *system* is the caller's system prompt.
+
+        Raises:
+            BackendFailed: the model could not be asked (never any other exception).
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """What a model backend needs; ``None`` where the user set nothing."""
+
+    command: str | None = None
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    timeout: float = 60.0
