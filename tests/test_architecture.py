@@ -291,3 +291,68 @@ def test_a_cycle_is_found() -> None:
         Import("gitmem.core.c", "gitmem.core.d", 1),
     ]
     assert cycles(edges) == [["gitmem.core.a", "gitmem.core.b", "gitmem.core.c"]]
+
+
+# --- the vocabulary is spelled once ------------------------------------------------
+
+SPELLED_ELSEWHERE = {
+    ("gitmem/capture/extract/heuristic/markers.py", "decision"): "a trigger word in text",
+    ("gitmem/capture/extract/heuristic/markers.py", "confirmed"): "a trigger word in text",
+    ("gitmem/agents/ask/verbatim.py", "verbatim"): "ask's mode, not a trust class",
+    ("gitmem/llm/backend.py", "unsupported_output"): "the capture log's kind of a rejected reply",
+}
+"""Strings that happen to equal a class name but mean something else, and why."""
+
+
+def _vocabulary() -> set[str]:
+    from gitmem.agents.ask import Outcome
+    from gitmem.core.claims import WorldStatus
+    from gitmem.core.records import Kind, Trust
+    from gitmem.lifecycle.governance.decisions import Decision
+    from gitmem.lifecycle.governance.status import Status
+
+    return {m.value for enum in (Status, Trust, Kind, Decision, WorldStatus, Outcome) for m in enum}
+
+
+def spelled(path: Path, vocabulary: set[str], root: Path = PACKAGE.parent) -> list[str]:
+    """String constants of *path* that spell a status, trust class, kind, gate decision,
+    world-check result or ask outcome outside the StrEnum that defines it (dict keys,
+    which name JSON fields, and docstrings are not spellings)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            isinstance(b, ast.Name) and b.id == "StrEnum" for b in node.bases
+        ):
+            skip |= {id(n) for n in ast.walk(node)}
+        elif isinstance(node, ast.Dict):
+            skip |= {id(k) for k in node.keys if k is not None}
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr):
+                skip.add(id(first.value))
+    where = str(path.relative_to(root))
+    return [
+        f"{where}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skip
+        and node.value in vocabulary
+        and (where, node.value) not in SPELLED_ELSEWHERE
+    ]
+
+
+def test_statuses_trust_classes_kinds_and_outcomes_are_never_spelled_outside_their_type() -> None:
+    vocabulary = _vocabulary()
+    found = [s for path in sorted(PACKAGE.rglob("*.py")) for s in spelled(path, vocabulary)]
+    assert found == []
+
+
+def test_a_spelled_status_is_found(tmp_path: Path) -> None:
+    module = tmp_path / "probe.py"
+    module.write_text(
+        'class S(StrEnum):\n    STALE = "STALE"\n\n\ndef f(s: str) -> bool:\n'
+        '    return {"STALE": 1}.get(s) == 1 or s == "STALE"\n'
+    )
+    assert spelled(module, {"STALE"}, tmp_path) == ["probe.py:6: 'STALE'"]

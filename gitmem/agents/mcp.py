@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from gitmem import __version__
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, wrap_context
+from gitmem.core.records import Trust, badge_of
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
@@ -116,7 +117,9 @@ def build_server(repo: str, home: Path) -> "MCPServer[Any]":
     def remember(
         kind: Annotated[str, Field(description="decision, open_loop, belief, uncertainty, fact")],
         text: Annotated[str, Field(description="the item, self-contained")],
-        trust: Annotated[str, Field(description="verbatim (needs quote) or inferred")] = "inferred",
+        trust: Annotated[
+            str, Field(description="verbatim (needs quote) or inferred")
+        ] = Trust.INFERRED,
         quote: Annotated[str | None, Field(description="exact words from the transcript")] = None,
         transcript: Annotated[
             str | None, Field(description="transcript path (default: this session's)")
@@ -228,10 +231,10 @@ class _Tools:
         # Only the item's text is shown (and so recorded): the quote stays what it is, the
         # words of the transcript, usable as evidence again.
         Ledger(store.local_dir).record([item.text])
-        badge = "[✓ verbatim]" if item.trust == "verbatim" else "[~ inferred]"
+        badge = badge_of(item.trust)
         said = f"remembered {badge} {item.text} "
         said += f"(checkpoint {done.checkpoint[:12]}, session {done.session}, id {item.id[:8]})"
-        if item.trust == "verbatim":
+        if item.trust == Trust.VERBATIM:
             return f"{said}; its quote verified ({item.quote_reason})."
         if quote is None:
             return said
@@ -268,7 +271,7 @@ class _Tools:
         store = self.store()
         path = self._require_transcript(store, transcript)
         result = check_quote_in_file(quote, path, None, self.repo)
-        verdict = "verbatim" if result.verbatim else "NOT verbatim"
+        verdict = Trust.VERBATIM if result.verbatim else "NOT verbatim"
         Ledger(store.local_dir).record([result.reason])  # a failure's reason shows a fragment
         return f"{verdict} in {path.name}: {result.reason}"
 

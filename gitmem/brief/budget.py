@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gitmem.brief.select import BriefItem
+from gitmem.core.records import Kind, Trust
 
 DEFAULT_BUDGET = 9_000
 MIN_BUDGET = 800
@@ -84,7 +85,7 @@ def priority(items: Sequence[BriefItem]) -> list[BriefItem]:
             group = 0
         elif item.section == "verify":
             group = 1
-        elif item.section == "decision":
+        elif item.section == Kind.DECISION:
             group = 2
         else:
             group = 3
@@ -100,7 +101,7 @@ def _inverse(created: str) -> str:
 
 
 def _shortened(item: BriefItem, room: int, lines_of: LinesOf) -> list[str] | None:
-    if item.trust == "verbatim" or item.quote is not None or item.degraded_reason is not None:
+    if item.trust == Trust.VERBATIM or item.quote is not None or item.degraded_reason is not None:
         return None  # verbatim items and quotes are never cut
     overhead = size(lines_of(item, "")) + len(SHORTENED.encode())
     keep = room - overhead

@@ -20,6 +20,7 @@ from gitmem.brief.select import (
     WorldView,
     build_brief,
 )
+from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import ItemState
@@ -94,7 +95,7 @@ def world_probe(store: Store) -> WorldProbe:
         if not claims:
             return None
         check = checker.check(claims)
-        hint = resolve_hint(item.id, check) if check.status == "contradicted" else None
+        hint = resolve_hint(item.id, check) if check.status == WorldStatus.CONTRADICTED else None
         return WorldView(check.status, check.summary, hint)
 
     return probe

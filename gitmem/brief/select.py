@@ -17,21 +17,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.core.claims import mentions_external_state
+from gitmem.core.claims import WorldStatus, mentions_external_state
 from gitmem.core.integrity import RecordCheck
-from gitmem.core.records import Checkpoint, Item, sortable_time
+from gitmem.core.records import Checkpoint, Item, Kind, Trust, sortable_time
 from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
 SECTIONS = (
     ("verify", "VERIFY BEFORE TRUSTING"),
-    ("decision", "DECISIONS"),
-    ("open_loop", "OPEN LOOPS"),
-    ("belief", "BELIEFS"),
-    ("uncertainty", "UNCERTAINTIES"),
-    ("fact", "FACTS"),
+    (Kind.DECISION, "DECISIONS"),
+    (Kind.OPEN_LOOP, "OPEN LOOPS"),
+    (Kind.BELIEF, "BELIEFS"),
+    (Kind.UNCERTAINTY, "UNCERTAINTIES"),
+    (Kind.FACT, "FACTS"),
 )
 
 
@@ -50,11 +51,11 @@ WorldProbe = Callable[[ItemState], WorldView | None]
 @dataclass(frozen=True)
 class BriefItem:
     id: str
-    kind: str
+    kind: Kind
     text: str
     quote: str | None
-    captured_trust: str
-    trust: str
+    captured_trust: Trust
+    trust: Trust
     degraded_reason: str | None
     degraded_label: str | None
     section: str
@@ -66,7 +67,7 @@ class BriefItem:
     carried: bool = False
     corroboration: int = 1
     world: WorldView | None = None
-    status: str = "INFERRED"
+    status: Status = Status.INFERRED
     contradiction: str | None = None
     """What contradicts the item right now (a note, a likely superseder, the world)."""
 
@@ -189,7 +190,7 @@ def _from_state(
         text=item.text,
         quote=None if label else state.quote,
         captured_trust=item.trust,
-        trust="untagged" if label else state.trust,
+        trust=Trust.UNTAGGED if label else state.trust,
         degraded_reason=reason,
         degraded_label=label,
         section=_section(item),
@@ -201,7 +202,7 @@ def _from_state(
         carried=state.carried,
         corroboration=state.corroboration,
         world=view,
-        status="QUARANTINED" if label else current_status(state),
+        status=Status.QUARANTINED if label else current_status(state),
         contradiction=contradiction,
     )
 
@@ -209,7 +210,7 @@ def _from_state(
 def _claim_problem(state: ItemState) -> tuple[str | None, str | None]:
     """A genuine record can still claim verbatim without a verified quote (another tool,
     a bug): the badge is earned by the quote, never by the claim."""
-    if state.trust == "verbatim" and not state.quote:
+    if state.trust == Trust.VERBATIM and not state.quote:
         return NO_VERIFIED_QUOTE, (
             f"{NO_VERIFIED_QUOTE}: the record claims verbatim but stores no verified quote"
         )
@@ -221,7 +222,7 @@ def _contradiction(state: ItemState, view: WorldView | None) -> str | None:
         return f"likely superseded by {state.likely_superseded_by[:8]}"
     if state.notes:
         return f"state changed: {state.notes[-1]}"
-    if view is not None and view.status == "contradicted":
+    if view is not None and view.status == WorldStatus.CONTRADICTED:
         return view.summary or "the world disagrees"
     return None
 
@@ -233,7 +234,7 @@ def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
         text=item.text,
         quote=None,  # nothing in a failed record is trusted: not its trust, not its quote
         captured_trust=item.trust,
-        trust="untagged",
+        trust=Trust.UNTAGGED,
         degraded_reason=check.summary,
         degraded_label=check.problem,
         section=_section(item),
@@ -243,7 +244,7 @@ def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
         writer=record.writer,
         importance=_importance(item),
         corroboration=0,
-        status="QUARANTINED",
+        status=Status.QUARANTINED,
     )
 
 

@@ -27,7 +27,6 @@ from gitmem.core.records import (
     Draft,
     Event,
     Item,
-    Kind,
     Source,
     Trust,
     format_time,
@@ -36,6 +35,7 @@ from gitmem.core.records import (
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.carry import Plan, plan
+from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import MemoryState, Replayable, current_status
 from gitmem.store.keys import Identity
 from gitmem.store.repo import Entry, content_path
@@ -83,7 +83,7 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
             continue  # the same statement twice in one capture is one item
         seen.add(ident)
         extra = dict(draft.extra)
-        trust: Trust = cast(Trust, draft.trust)
+        trust = draft.trust
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
@@ -92,11 +92,11 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
             if not verified:
                 extra["unverified_quote"] = draft.quote
                 quote = None
-                trust = "inferred"
+                trust = Trust.INFERRED
         items.append(
             Item(
                 id=ident,
-                kind=cast(Kind, draft.kind),
+                kind=draft.kind,
                 text=draft.text,
                 trust=trust,
                 origin_session=session,
@@ -220,7 +220,13 @@ def build_checkpoint(
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(
             new_event(
-                identity, EVENT_STATUS, None, session, now, commit, {"to": "STALE", "items": aged}
+                identity,
+                EVENT_STATUS,
+                None,
+                session,
+                now,
+                commit,
+                {"to": Status.STALE, "items": aged},
             )
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)

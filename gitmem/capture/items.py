@@ -14,9 +14,9 @@ from typing import Any
 
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.records import KINDS, Draft
+from gitmem.core.records import KINDS, Draft, Kind, Trust
 
-_INPUT_TRUST = ("verbatim", "inferred")
+_INPUT_TRUST = (Trust.VERBATIM, Trust.INFERRED)
 _SET_BY_GITMEM = ("id", "origin_session", "quote_verified", "quote_reason", "unverified_quote")
 
 
@@ -56,13 +56,13 @@ def _draft(entry: Any, where: str) -> Draft:
     text = entry.get("text")
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"{where}: text is required")
-    trust = entry.get("trust", "inferred")
+    trust = entry.get("trust", Trust.INFERRED)
     if trust not in _INPUT_TRUST:
         raise InputError(f"{where}: trust must be verbatim or inferred (got {trust!r})")
     quote = entry.get("quote")
     if quote is not None and not isinstance(quote, str):
         raise InputError(f"{where}: quote must be a string")
-    if trust == "verbatim" and not (quote and quote.strip()):
+    if trust == Trust.VERBATIM and not (quote and quote.strip()):
         raise InputError(f"{where}: a verbatim item needs a quote")
     reserved = [k for k in _SET_BY_GITMEM if k in entry]
     if reserved:
@@ -79,7 +79,7 @@ def _draft(entry: Any, where: str) -> Draft:
         canonical.encode(extra)
     except InputError as e:
         raise InputError(f"{where}: {e}") from e
-    return Draft(kind=kind, text=text.strip(), trust=trust, quote=quote or None, extra=extra)
+    return Draft(Kind(kind), text.strip(), Trust(trust), quote or None, extra)
 
 
 def _optional(entry: dict[str, Any], key: str, kind: type, what: str, where: str) -> None:

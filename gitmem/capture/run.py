@@ -199,7 +199,7 @@ def run_extractor(
         return extract(messages)
     from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
     from gitmem.capture.extract.schema import parse_output
-    from gitmem.llm import ModelError, ModelSettings, OutputRejected, backend_for
+    from gitmem.llm import ModelError, ModelSettings, backend_for
 
     backend = backend_for(
         name,
@@ -218,8 +218,7 @@ def run_extractor(
         return parse_output(raw)
     except ModelError as e:
         kept = raw if raw is not None else e.raw
-        # DESIGN: a reply that breaks the schema is a recorded unsupported_output.
-        kind = "unsupported_output" if isinstance(e, OutputRejected) else "backend_failed"
+        kind = e.kind
         log.write(
             "failed",
             source,

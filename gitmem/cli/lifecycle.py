@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitmem.cli.base import cli, emit, format_option, home, json_option, store_of
+from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 
 if TYPE_CHECKING:
@@ -184,7 +185,10 @@ def gate(ctx: click.Context, item_id: str, consequential: bool, as_json: bool) -
     ws = _workspace(ctx)
     view = world_probe(ws.store)(ws.item(item_id))
     result = gate_item(
-        ws, item_id, consequential, conflict=view is not None and view.status == "contradicted"
+        ws,
+        item_id,
+        consequential,
+        conflict=view is not None and view.status == WorldStatus.CONTRADICTED,
     )
     if as_json:
         emit(result.to_json())

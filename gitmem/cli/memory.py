@@ -18,6 +18,7 @@ from gitmem.cli.base import (
     store_of,
 )
 from gitmem.core.errors import InputError
+from gitmem.core.records import Trust, badge_of
 
 EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
 
@@ -111,7 +112,7 @@ def capture(
         return
     click.echo(f"checkpoint {result.checkpoint} (session {result.session})")
     for item in result.items:
-        mark = "✓ verbatim" if item.trust == "verbatim" else "~ inferred"
+        mark = badge_of(item.trust)[1:-1]
         failed = not item.quote_verified and item.quote_reason is not None
         note = f"  (quote not verbatim: {item.quote_reason})" if failed else ""
         click.echo(f"  [{mark}] {item.text}{note}")
@@ -197,7 +198,7 @@ def verify_quote(
     if as_json:
         emit(result.to_dict())
     else:
-        click.echo(f"{'verbatim' if result.verbatim else 'NOT verbatim'}: {result.reason}")
+        click.echo(f"{Trust.VERBATIM if result.verbatim else 'NOT verbatim'}: {result.reason}")
     sys.exit(0 if result.verbatim else 1)
 
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import Any
+
+
+class WorldStatus(StrEnum):
+    """What the world said about a claim when it was probed."""
+
+    CONFIRMED = "confirmed"
+    CONTRADICTED = "contradicted"
+
 
 _A = "['’]"  # an apostrophe, straight or curly
 

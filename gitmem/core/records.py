@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from gitmem.core import canonical
@@ -50,11 +51,41 @@ NAMESPACE = "gitmem"
 REWRITE = "commits-rewritten"
 """``extra``: ``{"rewrites": [[old, new], …], "how": "amend"|"rebase"}``."""
 
-KINDS = ("decision", "open_loop", "belief", "uncertainty", "fact")
-TRUST_CLASSES = ("verbatim", "inferred", "untagged")
 
-Kind = Literal["decision", "open_loop", "belief", "uncertainty", "fact"]
-Trust = Literal["verbatim", "inferred", "untagged"]
+class Kind(StrEnum):
+    """What an item is."""
+
+    DECISION = "decision"
+    OPEN_LOOP = "open_loop"
+    BELIEF = "belief"
+    UNCERTAINTY = "uncertainty"
+    FACT = "fact"
+
+
+class Trust(StrEnum):
+    """How an item came to exist (the badge): an exact quote checked mechanically, a
+    conclusion, or nothing recorded."""
+
+    VERBATIM = "verbatim"
+    INFERRED = "inferred"
+    UNTAGGED = "untagged"
+
+
+_BADGES: dict[str, str] = {
+    Trust.VERBATIM: "[✓ verbatim]",
+    Trust.INFERRED: "[~ inferred]",
+    Trust.UNTAGGED: "[? untagged]",
+}
+
+
+def badge_of(trust: str) -> str:
+    """The badge a trust class renders as; anything unknown reads as untagged (never
+    promoted). Raises nothing."""
+    return _BADGES.get(trust, _BADGES[Trust.UNTAGGED])
+
+
+KINDS = tuple(Kind)
+TRUST_CLASSES = tuple(Trust)
 RecordType = Literal["checkpoint", "event"]
 
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -106,9 +137,9 @@ class Draft:
     """A proposed item before its quote is checked: from an items file, an extractor or
     a model."""
 
-    kind: str
+    kind: Kind
     text: str
-    trust: str
+    trust: Trust
     quote: str | None
     extra: dict[str, Any]
 
@@ -169,10 +200,9 @@ class Item:
             raise FormatError(f"field {missing!r} must be a string")
         if kind not in KINDS:
             raise FormatError(f"item kind {kind!r} is not one of {', '.join(KINDS)}")
-        trust = data.get("trust", "untagged")
-        if trust not in TRUST_CLASSES:
-            # An unknown class is never silently promoted: it reads as untagged.
-            trust = "untagged"
+        raw_trust = data.get("trust")
+        # An unknown class is never silently promoted: it reads as untagged.
+        trust = Trust(raw_trust) if raw_trust in TRUST_CLASSES else Trust.UNTAGGED
         quote = data.get("quote")
         if quote is not None and not isinstance(quote, str):
             raise FormatError("item quote must be a string or null")
@@ -182,7 +212,7 @@ class Item:
         known = cls._KNOWN
         return cls(
             ident,
-            kind,
+            Kind(kind),
             text,
             trust,
             origin,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from gitmem.core.records import Item, parse_time
+from gitmem.core.records import Item, Trust, parse_time
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.lifecycle.restate import same_claim
 
@@ -74,7 +74,7 @@ def plan(
         if match.id == item.id:
             kept.append(match.item)  # seen again in its own session: a sighting, same bytes
         elif (
-            item.trust == "verbatim"
+            item.trust == Trust.VERBATIM
             and item.quote_verified
             and _independent(match, session, snapshot)
         ):
@@ -131,7 +131,7 @@ def _carry(
 
 def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:
     days = (now - parse_time(state.last_seen)).days
-    if state.trust == "verbatim":
+    if state.trust == Trust.VERBATIM:
         if (
             state.unseen_captures >= policy.verbatim_unseen_captures
             and days >= policy.verbatim_days

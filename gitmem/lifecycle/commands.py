@@ -31,6 +31,7 @@ from gitmem.core.records import (
     EVENT_STATE_CHANGED,
     EVENT_STATUS,
     EVENT_SUPERSEDE,
+    Trust,
 )
 from gitmem.lifecycle.governance import (
     POLICY_PATH,
@@ -42,12 +43,12 @@ from gitmem.lifecycle.governance import (
     gate,
     parse_policy,
 )
-from gitmem.lifecycle.governance.status import INFERRED, VERIFIED
+from gitmem.lifecycle.governance.status import INFERRED, VERIFIED, Status
 from gitmem.lifecycle.replay import ItemState, current_status, governed
 from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.repo import Store
 
-_OPEN_STATUSES = ("INFERRED", "VERIFIED")
+_OPEN_STATUSES = (Status.INFERRED, Status.VERIFIED)
 """Statuses a reverify leaves as they are; every other one moves to INFERRED (REPORTED
 too: that is the way a verbatim item goes towards VERIFIED, never directly)."""
 
@@ -100,8 +101,8 @@ def reverify(ws: Workspace, prefix: str, evidence: Evidence) -> str:
     if target != now:
         check_transition(now, target, new_evidence=True)
     extra: dict[str, Any] = {"evidence": evidence.to_json(), "status": target}
-    if state.trust != "verbatim":
-        extra.update(trust="verbatim", quote=evidence.quote)
+    if state.trust != Trust.VERBATIM:
+        extra.update(trust=Trust.VERBATIM, quote=evidence.quote)
     return ws.write(EVENT_REOPEN, state, extra, evidence.session or "agent", evidence.snapshot)
 
 

@@ -31,6 +31,7 @@ from gitmem.core.records import (
     Event,
     Item,
     Record,
+    Trust,
     parse_time,
     sortable_time,
 )
@@ -42,6 +43,7 @@ from gitmem.lifecycle.governance import (
     check_transition,
     parse_roots,
 )
+from gitmem.lifecycle.governance.status import Status
 
 CONTRADICTIONS = frozenset(
     {EVENT_RESOLVE, EVENT_SUPERSEDE, EVENT_LIKELY_SUPERSEDED, EVENT_STATE_CHANGED, EVENT_FORGET}
@@ -101,9 +103,9 @@ class ItemState:
     superseded_by: str | None = None
     likely_superseded_by: str | None = None
     notes: list[str] = field(default_factory=list)
-    status: str | None = None
+    status: Status | None = None
     """The last status an event set (None: the initial one for its trust class)."""
-    trust_override: tuple[str, str | None] | None = None
+    trust_override: tuple[Trust, str | None] | None = None
     """(trust, quote) set by an evidence-gated reverify; None when unchanged."""
     last_contradiction: str | None = None
 
@@ -112,7 +114,7 @@ class ItemState:
         return self.item.id
 
     @property
-    def trust(self) -> str:
+    def trust(self) -> Trust:
         return self.item.trust if self.trust_override is None else self.trust_override[0]
 
     @property
@@ -129,7 +131,7 @@ class ItemState:
     @property
     def current(self) -> bool:
         """Open and not aged out: what the brief shows and the next capture carries."""
-        return self.active and self.status != "STALE"
+        return self.active and self.status != Status.STALE
 
     @property
     def contradicted(self) -> bool:
@@ -257,7 +259,7 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
             state.trust_override = override
     elif kind == EVENT_SUPERSEDE:
         state.superseded_by = _text(extra, "by")
-        state.status = "SUPERSEDED"
+        state.status = Status.SUPERSEDED
     elif kind == EVENT_LIKELY_SUPERSEDED:
         state.likely_superseded_by = _text(extra, "by")
     elif kind == EVENT_STATE_CHANGED:
@@ -274,10 +276,10 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
         _apply_status(state, event, extra)
 
 
-def _trust_change(extra: Any) -> tuple[str, str | None] | None:
+def _trust_change(extra: Any) -> tuple[Trust, str | None] | None:
     trust, quote = _text(extra, "trust"), _text(extra, "quote")
-    if trust == "verbatim" and quote:
-        return ("verbatim", quote)
+    if trust == Trust.VERBATIM and quote:
+        return (Trust.VERBATIM, quote)
     return None
 
 
@@ -293,12 +295,12 @@ def _text(extra: Any, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def current_status(state: ItemState) -> str:
+def current_status(state: ItemState) -> Status:
     """The epistemic status an item stands at: the last one an event set, else the
     initial one for its trust class (verbatim: REPORTED; otherwise INFERRED)."""
     if state.status is not None:
         return state.status
-    return "REPORTED" if state.trust == "verbatim" else "INFERRED"
+    return Status.REPORTED if state.trust == Trust.VERBATIM else Status.INFERRED
 
 
 def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
@@ -311,7 +313,7 @@ def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
     last_verified = None
     for _, event in state.events:
         if event.event == EVENT_REOPEN or (
-            event.event == EVENT_STATUS and event.extra.get("to") == "VERIFIED"
+            event.event == EVENT_STATUS and event.extra.get("to") == Status.VERIFIED
         ):
             last_verified = parse_time(event.created)
         if "roots" in event.extra:
@@ -343,13 +345,13 @@ def _apply_status(state: ItemState, event: Event, extra: Mapping[str, Any]) -> N
         check_transition(current_status(state), target, new_evidence=False)
     except TransitionError:
         return
-    if target == "VERIFIED":
+    if target == Status.VERIFIED:
         verdict = can_promote_to_verified(
             governed(state), DEFAULT_POLICY, parse_time(event.created)
         )
         if not verdict.allowed:
             return
-    state.status = target
+    state.status = Status(target)  # an edge of the machine: a known status
 
 
 def _reopen_status(state: ItemState, target: str | None) -> None:
@@ -360,4 +362,4 @@ def _reopen_status(state: ItemState, target: str | None) -> None:
         check_transition(current_status(state), target, new_evidence=True)
     except TransitionError:
         return
-    state.status = target
+    state.status = Status(target)

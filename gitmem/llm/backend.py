@@ -26,6 +26,8 @@ class ModelError(NegativeResult):
     """
 
     prefix: ClassVar[str] = "model failed"
+    kind: ClassVar[str] = "backend_failed"
+    """How the capture log records this failure."""
 
     def __init__(self, detail: str, raw: bytes | None = None) -> None:
         super().__init__(f"{self.prefix}: {detail}")
@@ -44,6 +46,7 @@ class OutputRejected(ModelError):
     caller requires (the caller's parser raises it)."""
 
     prefix = "model output rejected"
+    kind = "unsupported_output"  # DESIGN: a reply that breaks the schema is recorded, never guessed
 
 
 class ModelBackend(Protocol):

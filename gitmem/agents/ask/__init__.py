@@ -13,13 +13,21 @@ model side: :mod:`~gitmem.agents.ask.solve`, :mod:`~gitmem.agents.ask.prompts`,
 
 from __future__ import annotations
 
-SUPPORTED_ANSWER = "supported_answer"
-NOT_FOUND_IN_SOURCE = "not_found_in_source"
-NEEDS_REVIEW = "needs_review"
-UNSUPPORTED_OUTPUT = "unsupported_output"
-STALE_SOURCE = "stale_source"
+from enum import StrEnum
 
-OUTCOMES = (SUPPORTED_ANSWER, NOT_FOUND_IN_SOURCE, NEEDS_REVIEW, UNSUPPORTED_OUTPUT, STALE_SOURCE)
+
+class Outcome(StrEnum):
+    """How an ask ends; each has its own exit code (:data:`EXIT_CODES`)."""
+
+    SUPPORTED_ANSWER = "supported_answer"
+    NOT_FOUND_IN_SOURCE = "not_found_in_source"
+    NEEDS_REVIEW = "needs_review"
+    UNSUPPORTED_OUTPUT = "unsupported_output"
+    STALE_SOURCE = "stale_source"
+
+
+SUPPORTED_ANSWER, NOT_FOUND_IN_SOURCE, NEEDS_REVIEW, UNSUPPORTED_OUTPUT, STALE_SOURCE = Outcome
+OUTCOMES = tuple(Outcome)
 
 EXIT_CODES = {
     SUPPORTED_ANSWER: 0,

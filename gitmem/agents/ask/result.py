@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.agents.ask import Outcome
+
 ASK_FORMAT = "gitmem/ask/1"
 
 
@@ -75,7 +77,7 @@ class Gate:
 @dataclass(frozen=True)
 class AskResult:
     question: str
-    outcome: str
+    outcome: Outcome
     reason: str
     """One sentence: why this outcome."""
     mode: str

@@ -21,6 +21,7 @@ from gitmem.agents.ask import (
     STALE_SOURCE,
     SUPPORTED_ANSWER,
     UNSUPPORTED_OUTPUT,
+    Outcome,
 )
 from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem
 from gitmem.agents.ask.models import Reply, call
@@ -67,7 +68,7 @@ class _Run:
 
     def result(
         self,
-        outcome: str,
+        outcome: Outcome,
         reason: str,
         answer: str | None = None,
         citations: tuple[Citation, ...] = (),

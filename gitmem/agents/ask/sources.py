@@ -20,6 +20,7 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.masking import mask
+from gitmem.core.records import Trust
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.repo import Store
 
@@ -75,7 +76,7 @@ def memory_documents(state: MemoryState) -> list[Document]:
     documents = []
     for item_state in state.items.values():
         quote = item_state.quote
-        if not item_state.current or item_state.trust != "verbatim" or not quote:
+        if not item_state.current or item_state.trust != Trust.VERBATIM or not quote:
             continue
         documents.append(
             Document(

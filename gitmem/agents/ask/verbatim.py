@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gitmem.agents.ask import NOT_FOUND_IN_SOURCE, STALE_SOURCE, SUPPORTED_ANSWER
+from gitmem.agents.ask import NOT_FOUND_IN_SOURCE, STALE_SOURCE, SUPPORTED_ANSWER, Outcome
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
 from gitmem.agents.ask.retrieve import exact_lines
 from gitmem.agents.ask.sources import Document
@@ -50,7 +50,7 @@ def answer_verbatim(
     ]
     citations = tuple(Citation(e.kind, e.path, e.blob, e.start, e.end, e.text) for e in fresh)
 
-    def result(outcome: str, reason: str, answer: str | None = None) -> AskResult:
+    def result(outcome: Outcome, reason: str, answer: str | None = None) -> AskResult:
         return AskResult(
             question=question,
             outcome=outcome,

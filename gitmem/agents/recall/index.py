@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gitmem.core.errors import NegativeResult
 from gitmem.core.integrity import TrustRoots
+from gitmem.core.records import Trust
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 from gitmem.store.repo import Store
@@ -96,8 +97,8 @@ def rows(state: MemoryState) -> list[IndexedItem]:
         item = item_state.item
         quote = item_state.quote
         trust = item_state.trust
-        if trust == "verbatim" and not quote:
-            trust = "untagged"  # the badge is earned by a verified quote, never by the claim
+        if trust == Trust.VERBATIM and not quote:
+            trust = Trust.UNTAGGED  # the badge is earned by a verified quote, never by the claim
         found.append(
             IndexedItem(
                 id=item.id,

@@ -10,11 +10,11 @@ from typing import Any
 from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.index import IndexedItem
 from gitmem.core.quotes import wrap_context
+from gitmem.core.records import badge_of
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 
 RECALL_FORMAT = "gitmem/recall/1"
-_BADGES = {"verbatim": "[✓ verbatim]", "inferred": "[~ inferred]", "untagged": "[? untagged]"}
 
 
 def emit_recall(
@@ -66,7 +66,7 @@ def hit_line(hit: IndexedItem) -> str:
     body = hit.text
     if hit.quote is not None:
         body = f'"{hit.quote}"' if hit.quote == hit.text else f'{body} — "{hit.quote}"'
-    badge = _BADGES.get(hit.trust, _BADGES["untagged"])
+    badge = badge_of(hit.trust)
     return (
         f"- {badge} {body} ({hit.kind}, {hit.status}, {hit.epistemic}; id {hit.id[:8]}, "
         f"checkpoint {hit.checkpoint[:12]}, session {hit.session})"

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import pygit2
 
 from gitmem.brief.worldcheck.claims import Claim
+from gitmem.core.claims import WorldStatus
 
-CONFIRMED = "confirmed"
-CONTRADICTED = "contradicted"
+CONFIRMED, CONTRADICTED = WorldStatus
 _MAX_WALK = 500  # commits searched for the one that removed a file
 _WALK_SECONDS = 0.02  # and for at most this long
 _SUBJECT_CHARS = 60

@@ -14,12 +14,12 @@ import json
 from typing import Any
 
 from gitmem.core.canonical import StrictJSONError, strict_decoder
-from gitmem.core.records import KINDS, Draft
+from gitmem.core.records import KINDS, Draft, Kind, Trust
 from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected
 
 MAX_ITEMS = 50
 MAX_TEXT_CHARS = 500
-TRUST = ("verbatim", "inferred")
+TRUST = (Trust.VERBATIM, Trust.INFERRED)
 IMPORTANCE = range(0, 4)
 
 _REQUIRED = ("kind", "text", "trust", "quote")
@@ -56,16 +56,16 @@ it also requires a quote on a verbatim item and a null quote on an inferred one.
 EXAMPLE_OUTPUT: dict[str, Any] = {
     "items": [
         {
-            "kind": "decision",
+            "kind": Kind.DECISION,
             "text": "Store checkpoints under refs/gitmem/memory, not in the working tree.",
-            "trust": "verbatim",
+            "trust": Trust.VERBATIM,
             "quote": "let's keep the checkpoints under refs/gitmem/memory",
             "importance": 2,
         },
         {
-            "kind": "open_loop",
+            "kind": Kind.OPEN_LOOP,
             "text": "The Windows path handling is untested.",
-            "trust": "inferred",
+            "trust": Trust.INFERRED,
             "quote": None,
             "external_state": False,
         },
@@ -158,9 +158,9 @@ def _item(entry: Any, n: int, raw: bytes) -> Draft:
         raise OutputRejected(f"{where}: text is longer than {MAX_TEXT_CHARS} characters", raw)
     if trust not in TRUST:
         raise OutputRejected(f"{where}: trust must be verbatim or inferred", raw)
-    if trust == "verbatim" and not (isinstance(quote, str) and quote.strip()):
+    if trust == Trust.VERBATIM and not (isinstance(quote, str) and quote.strip()):
         raise OutputRejected(f"{where}: a verbatim item needs a non-empty quote string", raw)
-    if trust == "inferred" and quote is not None:
+    if trust == Trust.INFERRED and quote is not None:
         raise OutputRejected(f"{where}: an inferred item must have quote null", raw)
     for label, value in (("text", text), ("quote", quote)):
         if isinstance(value, str) and not _is_utf8(value):
@@ -178,7 +178,7 @@ def _item(entry: Any, n: int, raw: bytes) -> Draft:
         if not isinstance(entry["external_state"], bool):
             raise OutputRejected(f"{where}: external_state must be true or false", raw)
         extra["external_state"] = entry["external_state"]
-    return Draft(kind=kind, text=text.strip(), trust=trust, quote=quote, extra=extra)
+    return Draft(Kind(kind), text.strip(), Trust(trust), quote, extra)
 
 
 def _is_utf8(text: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from gitmem.lifecycle.governance.evidence import (
@@ -34,9 +35,16 @@ from gitmem.lifecycle.governance.status import (
     VERIFIED,
 )
 
-PROCEED = "proceed"
-REVERIFY = "reverify"
-QUARANTINE = "quarantine"
+
+class Decision(StrEnum):
+    """What the gate answers before an item is used."""
+
+    PROCEED = "proceed"
+    REVERIFY = "reverify"
+    QUARANTINE = "quarantine"
+
+
+PROCEED, REVERIFY, QUARANTINE = Decision
 _SEVERITY = {PROCEED: 0, REVERIFY: 1, QUARANTINE: 2}
 
 
@@ -82,7 +90,7 @@ class Promotion:
 class GateResult:
     """The answer of :func:`gate`: ``proceed``, ``reverify`` or ``quarantine``."""
 
-    decision: str
+    decision: Decision
     reasons: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -186,7 +194,7 @@ def gate(item: GovernedItem, policy: Policy, now: datetime, consequential: bool)
         ValueError: *now*, ``created`` or ``last_verified`` is a naive datetime.
     """
     _require_times(item, now)
-    found: list[tuple[str, str]] = []
+    found: list[tuple[Decision, str]] = []
     status = item.status
     # 1. class
     if status not in STATUSES:

@@ -14,19 +14,27 @@ which says how an item was captured.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from types import MappingProxyType
 
 from gitmem.core.errors import InputError
+from gitmem.core.records import Trust
 
-REPORTED = "REPORTED"
-INFERRED = "INFERRED"
-VERIFIED = "VERIFIED"
-STALE = "STALE"
-QUARANTINED = "QUARANTINED"
-SUPERSEDED = "SUPERSEDED"
-REJECTED = "REJECTED"
 
-STATUSES = (REPORTED, INFERRED, VERIFIED, STALE, QUARANTINED, SUPERSEDED, REJECTED)
+class Status(StrEnum):
+    """The seven epistemic classes."""
+
+    REPORTED = "REPORTED"
+    INFERRED = "INFERRED"
+    VERIFIED = "VERIFIED"
+    STALE = "STALE"
+    QUARANTINED = "QUARANTINED"
+    SUPERSEDED = "SUPERSEDED"
+    REJECTED = "REJECTED"
+
+
+REPORTED, INFERRED, VERIFIED, STALE, QUARANTINED, SUPERSEDED, REJECTED = Status
+STATUSES = tuple(Status)
 
 TRANSITIONS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
@@ -66,7 +74,7 @@ def initial_status(trust: str) -> str:
     A verbatim item starts ``REPORTED`` (someone said exactly this; the claim itself is
     unchecked); an inferred, untagged or unknown one starts ``INFERRED``. Never raises.
     """
-    return REPORTED if trust == "verbatim" else INFERRED
+    return REPORTED if trust == Trust.VERBATIM else INFERRED
 
 
 def normalize_status(value: object) -> str:

@@ -10,6 +10,7 @@ from gitmem.capture.extract.heuristic.markers import WORD_RE
 from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
 from gitmem.core.claims import references
 from gitmem.core.quotes import MIN_PIN_CHARS, fold
+from gitmem.core.records import Kind
 
 MAX_QUOTE_CHARS = 280
 """A longer marked line is cut at a sentence boundary (else a word boundary)."""
@@ -24,11 +25,11 @@ _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
 
 
-Item = tuple[str, str, str, int, dict[str, Any]]
+Item = tuple[Kind, str, str, int, dict[str, Any]]
 """(kind, text, quote, importance, extra) of one item of a unit."""
 
 
-def make_item(block: str, start: int, end: int, kind: str | None, content: int) -> Item | None:
+def make_item(block: str, start: int, end: int, kind: Kind | None, content: int) -> Item | None:
     """(kind, text, quote, importance, extra) for the span, or None when it does not make
     a good item (no marker and no reference, too short, masked, or not verbatim)."""
     end = _cut(block, start, end)
@@ -37,9 +38,9 @@ def make_item(block: str, start: int, end: int, kind: str | None, content: int) 
     claims, forge, state = references(quote)
     if kind is None:
         if forge:
-            kind = "fact" if state in ("merged", "closed") else "open_loop"
+            kind = Kind.FACT if state in ("merged", "closed") else Kind.OPEN_LOOP
         elif claims:
-            kind = "fact"
+            kind = Kind.FACT
         else:
             return None
     body_start, _ = _trim(block, min(start + content, end), end)

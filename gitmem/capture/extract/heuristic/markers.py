@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from gitmem.core.claims import in_code
+from gitmem.core.records import Kind
 
 _A = "['’]"  # an apostrophe, straight or curly
 _EMPH = r"(?:\*\*|__|\*|_)?"
@@ -89,7 +90,7 @@ _TRIED = r"(?:test|tested|verify|verified|check|checked|confirm|confirmed|valida
 _TRIED += r"reproduce|reproduced|tried)"
 
 
-def _phrases(kind: str, gates: str, pattern: str) -> list[tuple[str, str, re.Pattern[str]]]:
+def _phrases(kind: Kind, gates: str, pattern: str) -> list[tuple[Kind, str, re.Pattern[str]]]:
     compiled = re.compile(pattern)
     return [(kind, gate, compiled) for gate in gates.split("|")]
 
@@ -99,56 +100,56 @@ def _phrases(kind: str, gates: str, pattern: str) -> list[tuple[str, str, re.Pat
 # sentence holding none of them is not searched (a dozen `in` tests cost less than one
 # regex search).
 _PHRASES = (
-    *_phrases("decision", "now", r"\bfrom\s+now\s+on\b"),
+    *_phrases(Kind.DECISION, "now", r"\bfrom\s+now\s+on\b"),
     *_phrases(
-        "open_loop",
+        Kind.OPEN_LOOP,
         "still",
         r"\bstill\s+(?:(?:need|needs|have|has)\s+to|missing|pending|open|unfinished|failing|"
         r"broken|unresolved|to\s+do)\b",
     ),
     *_phrases(
-        "open_loop",
+        Kind.OPEN_LOOP,
         "yet",
         rf"\bnot\s+(?:yet\s+)?(?:been\s+)?{_DONE}\s+yet\b|\bnot\s+yet\s+(?:been\s+)?{_DONE}\b",
     ),
-    *_phrases("open_loop", "remain|left", r"\bremains?\s+to\s+be\b|\bleft\s+to\s+do\b"),
+    *_phrases(Kind.OPEN_LOOP, "remain|left", r"\bremains?\s+to\s+be\b|\bleft\s+to\s+do\b"),
     *_phrases(
-        "uncertainty",
+        Kind.UNCERTAINTY,
         "sure|certain|convinced",
         r"\bnot\s+(?:(?:entirely|quite|totally|completely|100%|fully|really|yet)\s+)?"
         r"(?:sure|certain|convinced)\b|\bun(?:sure|certain)\b",
     ),
     *_phrases(
-        "uncertainty",
+        Kind.UNCERTAINTY,
         "unclear",
         rf"\bunclear\s+{_WH}\b|\b(?:it{_A}s|it\s+is|it\s+was|still|remains)\s+unclear\b",
     ),
-    *_phrases("uncertainty", "might", r"\bmight\s+be\b"),
-    *_phrases("uncertainty", "unverified|untested", r"\bun(?:verified|tested)\b"),
+    *_phrases(Kind.UNCERTAINTY, "might", r"\bmight\s+be\b"),
+    *_phrases(Kind.UNCERTAINTY, "unverified|untested", r"\bun(?:verified|tested)\b"),
     *_phrases(
-        "uncertainty",
+        Kind.UNCERTAINTY,
         "not|n't|n’t",
         rf"\b(?:have|has|had|did)(?:n{_A}t|\s+not)\s+(?:yet\s+)?(?:been\s+)?{_TRIED}\b|"
         r"\bnot\s+(?:yet\s+)?(?:been\s+)?(?:tested|verified|confirmed|validated)\b",
     ),
     *_phrases(
-        "uncertainty",
+        Kind.UNCERTAINTY,
         "reproduc|confirm|verif",
         rf"\b(?:couldn{_A}t|could\s+not|can{_A}t|cannot|was\s+unable\s+to|were\s+unable\s+to)"
         r"\s+(?:reproduce|confirm|verify)\b",
     ),
     *_phrases(
-        "uncertainty", "know", rf"\b(?:don{_A}t|do\s+not|didn{_A}t|did\s+not)\s+know\s+{_WH}\b"
+        Kind.UNCERTAINTY, "know", rf"\b(?:don{_A}t|do\s+not|didn{_A}t|did\s+not)\s+know\s+{_WH}\b"
     ),
-    *_phrases("uncertainty", "idea", rf"\bno\s+idea\s+{_WH}\b"),
-    *_phrases("uncertainty", "wonder", r"\bwonder(?:ing)?\s+(?:whether|if)\b"),
-    *_phrases("uncertainty", "question", r"\bopen\s+question\b"),
+    *_phrases(Kind.UNCERTAINTY, "idea", rf"\bno\s+idea\s+{_WH}\b"),
+    *_phrases(Kind.UNCERTAINTY, "wonder", r"\bwonder(?:ing)?\s+(?:whether|if)\b"),
+    *_phrases(Kind.UNCERTAINTY, "question", r"\bopen\s+question\b"),
     *_phrases(
-        "uncertainty",
+        Kind.UNCERTAINTY,
         "decided|determined|confirmed",
         r"\bundecided\b|\bto\s+be\s+(?:decided|determined|confirmed)\b",
     ),
-    *_phrases("uncertainty", "tbd", r"\btbd\b"),
+    *_phrases(Kind.UNCERTAINTY, "tbd", r"\btbd\b"),
 )
 _QUESTION_RE = re.compile(
     r"[*_\"“]*(?:(?:so|and|but|also|ok(?:ay)?|then|now)\b,?\s+)?(?P<w>what|which|where|when|why|"
@@ -176,7 +177,7 @@ WORD_RE = re.compile(r"[^\W\d_]+")
 
 @dataclass(frozen=True)
 class Marker:
-    kind: str
+    kind: Kind
     content: int
     """Offset in the sentence where the statement starts (after a label)."""
     label: bool
@@ -187,11 +188,12 @@ def find_marker(sentence: str) -> Marker | None:
     open question; None when nothing does (references are judged by :func:`make_item`)."""
     label = _LABEL_RE.match(sentence) or _BARE_TODO_RE.match(sentence)
     if label is not None and _says_something(sentence[label.end() :]):
-        kind = (label.lastgroup if label.re is _LABEL_RE else None) or "open_loop"
+        group = label.lastgroup if label.re is _LABEL_RE else None
+        kind = Kind(group) if group else Kind.OPEN_LOOP
         return Marker(kind, label.end(), True)
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
-        return Marker("decision", 0, False)
+        return Marker(Kind.DECISION, 0, False)
     low = sentence.lower()
     searched: set[re.Pattern[str]] = set()
     for kind, gate, pattern in _PHRASES:
@@ -202,7 +204,7 @@ def find_marker(sentence: str) -> Marker | None:
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
             return Marker(kind, 0, False)
     if "?" in sentence and _is_open_question(sentence):
-        return Marker("uncertainty", 0, False)
+        return Marker(Kind.UNCERTAINTY, 0, False)
     return None
 
 

@@ -35,6 +35,7 @@ from gitmem.capture.extract.heuristic.sentences import (
 )
 from gitmem.core.claims import references
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
+from gitmem.core.records import Kind
 
 
 class Scan:
@@ -110,7 +111,7 @@ class Scan:
         """Does line *n* continue the paragraph or list item of line n - 1?"""
         return not starts_block(self.lines[n]) and not ends_block(self.lines[n - 1])
 
-    def _unit(self, first: int, last: int, section: str | None) -> Iterator[Found]:
+    def _unit(self, first: int, last: int, section: Kind | None) -> Iterator[Found]:
         block = "\n".join(self.lines[first : last + 1])
         by_user = self.by_user or spoken_by_user(self.speakers, first)
         found = list(_unit_items(block, section))
@@ -128,7 +129,7 @@ class Scan:
             yield Found(kind, text, quote, importance, extra, position, by_user)
 
 
-def _unit_items(block: str, section: str | None) -> Iterator[tuple[int, Item]]:
+def _unit_items(block: str, section: Kind | None) -> Iterator[tuple[int, Item]]:
     """(offset, item) for each marked sentence of *block*; a list item under a
     section, or a task box, is one item as a whole."""
     chrome = CHROME_RE.match(block)
@@ -140,7 +141,7 @@ def _unit_items(block: str, section: str | None) -> Iterator[tuple[int, Item]]:
     if speaker is not None:
         start = speaker.end()
     if box == " ":
-        section = "open_loop"
+        section = Kind.OPEN_LOOP
     if section is not None:
         marker = find_marker(block[start:])
         if marker is not None and marker.label:

@@ -7,14 +7,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.core.quotes import fold
-from gitmem.core.records import Draft
+from gitmem.core.records import Draft, Kind, Trust
 
 
 @dataclass(frozen=True)
 class Found:
     """An item of one unit, with where it stands and whether a user said it."""
 
-    kind: str
+    kind: Kind
     text: str
     quote: str
     importance: int
@@ -25,7 +25,7 @@ class Found:
 
     def draft(self) -> Draft:
         extra = {"importance": self.importance, **self.extra}
-        return Draft(self.kind, self.text, "verbatim", self.quote, extra)
+        return Draft(self.kind, self.text, Trust.VERBATIM, self.quote, extra)
 
 
 def select(items: Iterable[Found], max_items: int) -> list[Draft]:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from gitmem.capture.extract.heuristic.markers import SECTION_RE
+from gitmem.core.records import Kind
 
 # Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
 # numbers, a task box, a heading, a speaker label ("**user:**").
@@ -84,12 +85,12 @@ def spoken_by_user(speakers: list[tuple[int, bool]], n: int) -> bool:
     return at >= 0 and speakers[at][1]
 
 
-def section_kind(line: str) -> str | None:
+def section_kind(line: str) -> Kind | None:
     """The kind a label-only line ("## Next steps", "**Decisions:**") gives its list."""
     if len(line) > 60 or BULLET_RE.match(line):
         return None
     match = SECTION_RE.fullmatch(line.strip(" \t>"))
-    return None if match is None else match.lastgroup
+    return None if match is None or match.lastgroup is None else Kind(match.lastgroup)
 
 
 def split_sentences(block: str, start: int) -> list[tuple[int, int]]:
