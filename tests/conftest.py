@@ -18,6 +18,11 @@ from click.testing import CliRunner
 
 from gitmem.cli import main
 
+TESTS = Path(__file__).resolve().parent
+"""The test tree (it mirrors ``gitmem/``): its ``data/`` and ``fakes/`` live here."""
+ROOT = TESTS.parent
+"""The repository: ``gitmem/``, ``docs/``, ``hooks/``."""
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
     "GIT_AUTHOR_EMAIL": "author@example.com",

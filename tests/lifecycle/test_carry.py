@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from lifecycle_values import T0, at, checkpoint, item, snapshot
+from record_values import T0, at, checkpoint, item, snapshot
 
 from gitmem.core.records import Item
 from gitmem.lifecycle.carry import CarryPolicy, plan

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lifecycle_values import at, carried, checkpoint, event, item
+from record_values import at, carried, checkpoint, event, item
 
 from gitmem.core.records import (
     EVENT_CORROBORATION,

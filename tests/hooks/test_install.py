@@ -20,13 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GIT_ENV
+from conftest import GIT_ENV, ROOT
 
 from gitmem.core.errors import GitError, InputError
 from gitmem.hooks import install as hooks
 from gitmem.hooks.install import FOREIGN_SUFFIX, HOOK_NAMES, MARKER
-
-ROOT = Path(__file__).resolve().parent.parent
 
 FAKE_GITMEM = """\
 import json, os, sys, time

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import TESTS, git
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
 
@@ -27,7 +27,7 @@ from gitmem.core.types import Sha256Hex
 from gitmem.llm import OutputRejected
 from gitmem.store.repo import Store, content_path
 
-FAKES = Path(__file__).parent / "fakes"
+FAKES = TESTS / "fakes"
 QUESTION = "What is the timeout in seconds?"
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 CONFIG = f'''"""Settings of the fetcher."""

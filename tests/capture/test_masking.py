@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from conftest import ROOT, TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.capture import masking
 from gitmem.capture.masking import MASK_PREFIX, Finding, Masked, contains_mask, kinds, mask
 
-DATA = Path(__file__).parent / "data" / "secrets"
+DATA = TESTS / "data" / "secrets"
 SECRETS: list[dict[str, str]] = json.loads((DATA / "secrets.json").read_text(encoding="utf-8"))
 CLEAN: list[dict[str, str]] = json.loads((DATA / "clean.json").read_text(encoding="utf-8"))
 # An unterminated private key block runs to the end of the text, so those entries are
@@ -315,7 +315,7 @@ def test_a_private_key_header_on_a_base64_run_masks_to_the_end() -> None:
 
 
 def test_every_kind_is_documented() -> None:
-    guide = (Path(__file__).parent.parent / "docs" / "secrets.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "secrets.md").read_text(encoding="utf-8")
     for kind in kinds():
         assert f"| `{kind}` |" in guide, f"{kind} is missing from the table in docs/secrets.md"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Result, git
+from conftest import TESTS, Result, git
 
-DATA = Path(__file__).parent / "data"
+DATA = TESTS / "data"
 GM = Callable[..., Result]
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +16,7 @@ from gitmem.core.errors import InputError
 from gitmem.core.quotes import check_quote
 from gitmem.core.transcript import FORMATS, Message, Transcript, render_snapshot, snapshot_format
 
-DATA = Path(__file__).parent / "data" / "transcripts"
+DATA = TESTS / "data" / "transcripts"
 FIXTURES = {
     "claude_session.jsonl": "claude",
     "codex_rollout.jsonl": "codex",

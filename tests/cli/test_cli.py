@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 import tamper
-from conftest import Result, git, run
+from conftest import ROOT, TESTS, Result, git, run
 
 from gitmem.cli import cli
 from gitmem.store.repo import Store, content_path
 
-DATA = Path(__file__).parent / "data"
+DATA = TESTS / "data"
 TRANSCRIPT = str(DATA / "session.md")
 ITEMS = str(DATA / "items.json")
 GM = Callable[..., Result]
@@ -420,7 +420,7 @@ def _commands() -> list[tuple[str, Any]]:
 @pytest.mark.parametrize(("name", "command"), _commands())
 def test_every_command_has_help_and_is_documented(name: str, command: Any) -> None:
     assert command.help, f"`gitmem {name}` has no help text"
-    guide = (Path(__file__).parent.parent / "docs" / "user-guide.md").read_text()
+    guide = (ROOT / "docs" / "user-guide.md").read_text()
     assert f"gitmem {name}" in guide
 
 

@@ -7,15 +7,15 @@ extraction that uses them, in test_extract_models.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from fakes.openai_server import FakeOpenAI
 
 from gitmem.core.errors import NegativeResult
 from gitmem.llm import BackendFailed, ModelError, ModelSettings, OutputRejected, backend_for
 
-LLM = Path(__file__).parent.parent / "gitmem" / "llm"
+LLM = ROOT / "gitmem" / "llm"
 
 
 @pytest.fixture

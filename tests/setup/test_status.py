@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Result
+from conftest import TESTS, Result
 
 GM = Callable[..., Result]
 
@@ -29,7 +29,7 @@ def test_status_before_anything(gm: GM) -> None:
 
 def test_status_after_set_up_and_a_capture(initialised: Path, gm: GM) -> None:
     gm("hooks", "install")
-    gm("capture", "--transcript", str(Path(__file__).parent / "data" / "session.md"))
+    gm("capture", "--transcript", str(TESTS / "data" / "session.md"))
     data = status(gm)
     assert data["key"]["principal"] == "alice@example.com"
     assert data["trust_roots"][0]["entries"] == 1

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TESTS
 
 from gitmem.agents.hosts import AGENTS, HOOK_TIMEOUT, agent_status, install_agent, uninstall_agent
 from gitmem.core.errors import InputError
 
-DATA = Path(__file__).parent / "data" / "agents"
+DATA = TESTS / "data" / "agents"
 COMMAND = [sys.executable, "-m", "gitmem"]
 SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
 CAPTURE_EVENT = {"claude": "SessionEnd", "codex": "Stop"}

@@ -6,9 +6,9 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Result
+from conftest import TESTS, Result
 
-DATA = Path(__file__).parent / "data"
+DATA = TESTS / "data"
 GM = Callable[..., Result]
 
 

@@ -9,13 +9,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Result
+from conftest import TESTS, Result
 from fakes.openai_server import FakeOpenAI
 
 from gitmem.store.repo import Store
 
-DATA = Path(__file__).parent / "data"
-FAKES = Path(__file__).parent / "fakes"
+DATA = TESTS / "data"
+FAKES = TESTS / "fakes"
 SESSION = DATA / "session.md"
 GM = Callable[..., Result]
 

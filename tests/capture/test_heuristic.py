@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from gitmem.core.quotes import check_quote
 from gitmem.core.records import KINDS, Draft
 from gitmem.core.transcript import Message
 
-DATA = Path(__file__).parent / "data" / "heuristic"
+DATA = TESTS / "data" / "heuristic"
 FIXTURES = sorted(p for p in DATA.iterdir() if p.suffix in (".md", ".txt"))
 
 

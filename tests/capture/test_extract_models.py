@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import TESTS
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
 
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
@@ -35,7 +36,7 @@ from gitmem.llm import (
     backend_for,
 )
 
-FAKES = Path(__file__).parent / "fakes"
+FAKES = TESTS / "fakes"
 PYTHON = Path(sys.executable).name
 """Errors name the program (argv[0]), never its arguments: here the interpreter."""
 
