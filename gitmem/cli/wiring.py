@@ -116,7 +116,7 @@ def hook(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
     from gitmem.hooks.install import leave_caller
 
     leave_caller()  # hold none of git's descriptors, in a session of our own
-    actions = {
+    actions: dict[str, tuple[hookrun.HookAction, int]] = {
         "post-commit": (hookrun.post_commit, 1),
         "post-rewrite": (hookrun.post_rewrite, 2),
         "pre-push": (hookrun.pre_push, 2),

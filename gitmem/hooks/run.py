@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,15 +30,19 @@ LOCK_FILE = "hook.lock"
 MAX_TRANSCRIPTS = 3
 
 
-def run_safely(repo: str, source: str, func: object, *args: object) -> int:
-    """Run a hook action; log any failure; always return 0."""
+HookAction = Callable[..., None]
+"""A hook's work: called with the store and the hook's own arguments."""
+
+
+def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
+    """Run a hook action; log any failure; always return 0. Raises nothing."""
     try:
         store = Store.discover(repo)
     except GitmemError:
         return 0
     log = CaptureLog(store.local_dir)
     try:
-        func(store, *args)  # type: ignore[operator]
+        func(store, *args)
     except GitmemError as e:
         log.write("failed", source, error=str(e))
     except Exception as e:  # a hook must never break the command that fired it
