@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from gitmem.store.files import atomic_write
 
 LOG_FILE = "capture.log"
 RAW_DIR = "raw"
@@ -46,13 +47,9 @@ class CaptureLog:
     def keep_raw(self, raw: bytes) -> str:
         """Store a model's raw output by its SHA-256 (before parsing) and return the hash."""
         digest = hashlib.sha256(raw).hexdigest()
-        folder = self.dir / RAW_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / digest
+        target = self.dir / RAW_DIR / digest
         if not target.exists():
-            tmp = folder / f".{digest}.{os.getpid()}"
-            tmp.write_bytes(raw)
-            os.replace(tmp, target)
+            atomic_write(target, raw, 0o600)
         return digest
 
     def write(self, outcome: str, source: str, **detail: Any) -> None:
@@ -97,9 +94,7 @@ class CaptureLog:
 
     def _trim(self) -> None:
         lines = self.path.read_text(encoding="utf-8").splitlines(keepends=True)
-        tmp = self.path.with_name(f".{LOG_FILE}.{os.getpid()}")
-        tmp.write_text("".join(lines[-_KEEP_LINES:]), encoding="utf-8")
-        os.replace(tmp, self.path)
+        atomic_write(self.path, "".join(lines[-_KEEP_LINES:]).encode("utf-8"), 0o600)
 
 
 def _now() -> str:
