@@ -73,7 +73,8 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     overlaps = result.verbatim and contains_mask(masked)
     if overlaps:
         result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    return Checked(result, Evidence(masked, prepared.snapshot, transcript.session), overlaps)
+    evidence = Evidence(masked, prepared.snapshot, transcript.session, transcript.format)
+    return Checked(result, evidence, overlaps)
 
 
 def check_quote_in_file(quote: str, path: Path, format: str | None, repo: str) -> QuoteCheck:
