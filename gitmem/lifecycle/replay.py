@@ -283,7 +283,8 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
             state.trust_override = override
             state.evidence_source = _evidence_source(extra)
     elif kind == EVENT_SUPERSEDE:
-        state.superseded_by = _text(extra, "by")
+        by_commit = _text(extra, "by_commit")  # a rewritten commit's message, retired
+        state.superseded_by = _text(extra, "by") or (by_commit and f"commit {by_commit[:12]}")
         state.status = Status.SUPERSEDED
     elif kind == EVENT_LIKELY_SUPERSEDED:
         state.likely_superseded_by = _text(extra, "by")
