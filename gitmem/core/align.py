@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from gitmem.core.folding import FoldMap, fold, fold_map, list_label
+from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
 from gitmem.core.negation import NEGATION_RE
 from gitmem.core.numbers import cuts_number, hyphen_as_sign
 
@@ -32,30 +32,56 @@ _QUOTE_MARKER_RE = re.compile(r" ([-+]|[0-9]{1,9}[.)])(?= |$)")
 Span = tuple[int, int]
 
 
+# The list markers a fragment opens with, as folding would remove them at a line start;
+# the last number among them is the fragment's lead.
+_LEADING_MARKERS_RE = re.compile(r"(?:(?:[-+>]|\#{1,6}|([0-9]+[.)])) )+")
+
+
 @dataclass(frozen=True)
 class Fragment:
-    """One fragment of a quote, folded, and cut at the list markers it writes mid-line."""
+    """One fragment of a quote, folded, and cut at the list markers it writes."""
 
     folded: str
+    """The fragment as compared: folded, with a leading number kept."""
     pieces: tuple[str, ...]
-    """The folded text between candidate markers; every piece after the first starts
-    with a space (or is empty, between two markers)."""
+    """The folded text between candidate markers (after the lead); every piece after the
+    first starts with a space (or is empty, between two markers)."""
     marks: tuple[tuple[str, str], ...]
-    """Each candidate marker as written (with its leading space) and its list label."""
+    """Each candidate marker written mid-line, as written (with its leading space), and
+    its list label."""
+    lead: tuple[str, str] | None = None
+    """A numbered marker the fragment opens with ("2. then we"), as written and as a
+    label: it must be in the text as written, or stand for the same number at the start
+    of a list line. Folding a fragment as a line start would drop it, and with it a
+    number the quote claims."""
+
+    @property
+    def reflows(self) -> bool:
+        return bool(self.marks) or self.lead is not None
 
 
 def parse_fragment(raw: str) -> Fragment:
-    """*raw* folded, with its candidate list markers. Never raises."""
-    folded = fold(raw)
+    """*raw* folded, with its lead and its candidate list markers. Never raises."""
+    body = fold(raw)
+    inline = fold_inline(raw)
+    lead: tuple[str, str] | None = None
+    if inline != body:
+        opening = _LEADING_MARKERS_RE.match(inline + " ")
+        numbers = re.findall(r"[0-9]+[.)]", opening.group(0)) if opening else []
+        if not body:
+            body = inline  # only markers: "37." is a number, compared as written
+        elif numbers:
+            lead = (numbers[-1], list_label(numbers[-1]))
     pieces: list[str] = []
     marks: list[tuple[str, str]] = []
     pos = 0
-    for marker in _QUOTE_MARKER_RE.finditer(folded):
-        pieces.append(folded[pos : marker.start()])
+    for marker in _QUOTE_MARKER_RE.finditer(body):
+        pieces.append(body[pos : marker.start()])
         marks.append((marker.group(0), list_label(marker.group(1))))
         pos = marker.end()
-    pieces.append(folded[pos:])
-    return Fragment(folded, tuple(pieces), tuple(marks))
+    pieces.append(body[pos:])
+    folded = f"{lead[0]} {body}" if lead is not None else body
+    return Fragment(folded, tuple(pieces), tuple(marks), lead)
 
 
 class View:
@@ -131,7 +157,7 @@ def align(fragments: Sequence[Fragment], view: View) -> Alignment:
         gaps = pairwise(placed)
         if all(view.negation_between(a[1], b[0]) is None for a, b in gaps):
             return Alignment(tuple(placed))
-    elif not any(fragment.marks for fragment in fragments):
+    elif not any(fragment.reflows for fragment in fragments):
         return Alignment(tuple(placed))  # some fragment is absent: nothing can do better
     elif not all(piece.strip() in text for f in fragments for piece in f.pieces):
         return Alignment(tuple(placed))
@@ -142,11 +168,11 @@ def _search(fragments: Sequence[Fragment], view: View) -> Alignment:
     """Every alignment at once: for each fragment, the ends it can reach (each with the
     start and previous end that reach it), built from the previous fragment's."""
     text = view.text
-    markers = view.markers() if any(fragment.marks for fragment in fragments) else {}
+    markers = view.markers() if any(fragment.reflows for fragment in fragments) else {}
     reached: list[dict[int, Span]] = []
     previous: list[int] = []
     for number, fragment in enumerate(fragments):
-        if fragment.marks and markers:
+        if fragment.reflows and markers:
             occurrences = _reflowed(fragment, text, markers)
         else:
             occurrences = _exact(fragment.folded, text, 0)
@@ -198,11 +224,10 @@ def _exact(fragment: str, text: str, start: int) -> Iterator[Span]:
 
 
 def _reflowed(fragment: Fragment, text: str, markers: dict[int, str]) -> Iterator[Span]:
-    """Every occurrence of *fragment* in *text* where each marker it writes mid-line is
-    either in the text as written or stands for a list marker that started a line there
-    (same kind; a number the same number). The set of positions reachable after each
-    piece is carried along, so a marker that could be read both ways costs no
-    backtracking."""
+    """Every occurrence of *fragment* in *text* where each marker it writes is either in
+    the text as written or stands for a list marker that started a line there (same
+    kind; a number the same number). The set of positions reachable after each piece is
+    carried along, so a marker that could be read both ways costs no backtracking."""
     first = fragment.pieces[0]
     offset = text.find(first)
     while offset >= 0:
@@ -217,10 +242,25 @@ def _reflowed(fragment: Fragment, text: str, markers: dict[int, str]) -> Iterato
             ends = {at + len(piece) for at in starts if text.startswith(piece, at)}
             if not ends:
                 break
-        for end in sorted(ends):
-            if _edges_hold(text, offset, end):
-                yield offset, end
+        for start in _lead_starts(fragment, text, markers, offset):
+            for end in sorted(ends):
+                if _edges_hold(text, start, end):
+                    yield start, end
         offset = text.find(first, offset + 1)
+
+
+def _lead_starts(fragment: Fragment, text: str, markers: dict[int, str], at: int) -> list[int]:
+    """Where a match whose text after the lead starts at *at* starts: there, when the
+    fragment has no lead or its number started a list line there; before the number,
+    when the text says it as written."""
+    if fragment.lead is None:
+        return [at]
+    written, label = fragment.lead
+    starts = [at] if markers.get(at) == label else []
+    before = at - len(written) - 1
+    if before >= 0 and text.startswith(f"{written} ", before):
+        starts.insert(0, before)
+    return starts
 
 
 def _edges_hold(text: str, start: int, end: int) -> bool:

@@ -86,6 +86,13 @@ def fold(text: str) -> str:
     return _SPACES_RE.sub(" ", text.replace("\n", " ")).strip(" ")
 
 
+def fold_inline(text: str) -> str:
+    """:func:`fold` of *text* as if it continued a line rather than starting one, so a
+    leading "2." or "- " stays text: how a quote's fragment after an ellipsis reads.
+    Never raises."""
+    return fold("x " + text)[2:]
+
+
 def list_label(marker: str) -> str:
     """The label a list marker (``-``, ``+``, ``*``, ``12.``, ``12)``) is compared by:
     every bullet is :data:`BULLET`, a number is its value ("01." and "1)" are "1").

@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
 from gitmem.core.folding import fold as fold
+from gitmem.core.folding import fold_inline
+from gitmem.core.numbers import NUMBER_RE
 
 MIN_PIN_CHARS = 8
 """A fragment needs this many folded characters before it can pin a quote by itself."""
@@ -87,10 +89,11 @@ def split_fragments(quote: str) -> list[str]:
     """Cut *quote* at each ``…`` or run of three or more dots.
 
     Returns the raw fragments as written, stripped, leaving out those that fold to
-    nothing. Never raises.
+    nothing; a fragment that is only a number ("… 37.") is kept, though at the start of
+    a line it would read as a list marker. Never raises.
     """
     pieces = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
-    return [piece for piece in pieces if fold(piece)]
+    return [piece for piece in pieces if fold(piece) or NUMBER_RE.search(fold_inline(piece))]
 
 
 @dataclass(frozen=True)
