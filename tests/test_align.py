@@ -204,6 +204,12 @@ def test_a_fragment_that_opens_with_a_number_keeps_it() -> None:
     assert not check_quote("Plan:… 3. run the tests", [message]).verbatim
 
 
+def test_a_lead_matches_a_numbered_item_behind_emphasis() -> None:
+    message = "Gaps:\n**3. Test coverage gap** - AC8 (cross-platform)"
+    assert check_quote("**3. Test coverage gap** - AC8", [message]).verbatim
+    assert not check_quote("**4. Test coverage gap** - AC8", [message]).verbatim
+
+
 def test_a_fragment_that_is_only_a_number_is_checked() -> None:
     assert split_fragments("we agreed on it… 37.") == ["we agreed on it", "37."]
     assert check_quote("we agreed on it… 37.", ["we agreed on it, it is 37."]).verbatim

@@ -50,6 +50,8 @@ def test_markers_record_each_list_item_start(line: str, label: str) -> None:
 
 def test_markers_see_through_emphasis_at_the_item_start() -> None:
     assert fold_map("intro\n- **bold** item").markers == {6: BULLET}
+    # fold removes "*" first, so "**3. Test**" starts a numbered item too.
+    assert fold_map("intro\n**3. Test** gap").markers == {6: "3"}
 
 
 @pytest.mark.parametrize(

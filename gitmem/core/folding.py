@@ -47,10 +47,11 @@ _LINE_MARKERS_RE = re.compile(
     r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>)[ ]*)+", re.MULTILINE
 )
 
-# The list items among those lines, judged before step 3 so that a "* " bullet counts
-# too: the item's text starts at the end of the match. Only lines with text after the
-# marker are items a quote can reflow.
-_LIST_ITEM_RE = re.compile(r"^[ ]*(?:>[ ]*)*(?:([-+*])|([0-9]+)[.)])[ ]+(?=[^ \n])", re.MULTILINE)
+# List items are read off the markers step 2 removes (the last list marker of a stacked
+# run, "> 2. item"), except "* " bullets, which step 3 has removed by then: those are read
+# before it. The item's text starts where the marker ends.
+_LIST_TOKEN_RE = re.compile(r"(?:^|(?<=[ >]))([-+]|[0-9]+[.)])(?= |$)")
+_STAR_ITEM_RE = re.compile(r"^[ ]*(?:>[ ]*)*\*[ ]+(?=[^ \n])", re.MULTILINE)
 
 _SPACES_RE = re.compile("  +")
 _EXTRA_SPACES_RE = re.compile("^ +| +$|(?<= ) +")
@@ -155,13 +156,16 @@ def fold_map(raw: str) -> FoldMap:
         if old in text:
             text = text.replace(old, new)
     mapped = _Mapped(text, mapped.origin)
-    items = [
-        (mapped.origin[item.end()], list_label(item.group(1) or item.group(2)))
-        for item in _LIST_ITEM_RE.finditer(mapped.text)
-    ]
+    items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
-    for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE, _LINE_MARKERS_RE):
+    for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):
         mapped = _delete(mapped, pattern.finditer(mapped.text))
+    line_markers = list(_LINE_MARKERS_RE.finditer(mapped.text))
+    for marker in line_markers:
+        tokens = _LIST_TOKEN_RE.findall(marker.group(0))
+        if tokens and marker.end() < len(mapped.text) and mapped.text[marker.end()] != "\n":
+            items.append((mapped.origin[marker.end()], list_label(tokens[-1])))
+    mapped = _delete(mapped, iter(line_markers))
     mapped = _Mapped(mapped.text.replace("\n", " "), mapped.origin)
     mapped = _delete(mapped, _EXTRA_SPACES_RE.finditer(mapped.text))
     return FoldMap(raw, mapped.text, mapped.origin, _markers(raw, mapped, items))
