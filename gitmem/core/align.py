@@ -100,16 +100,24 @@ class View:
     def negation_between(self, start: int, end: int) -> str | None:
         """The first negation word lying wholly inside ``text[start:end]``, if any.
 
-        Matches sit on word boundaries, so a gap between two of them never cuts a word
-        in a way that would invent or hide one.
+        Matches sit on word boundaries, so a gap between two of them never cuts a word in
+        a way that would invent or hide one: a search bounded to the gap sees exactly the
+        words of the whole text that lie inside it. The greedy path asks about a few gaps
+        and searches each; the full search asks about many and first builds an index of
+        every negation in the text (:meth:`index_negations`), read by bisection.
         """
         if self._negation_starts is None:
-            self._negations = list(NEGATION_RE.finditer(self.text))
-            self._negation_starts = [word.start() for word in self._negations]
+            word = NEGATION_RE.search(self.text, start, end)
+            return None if word is None else word.group(0)
         at = bisect_left(self._negation_starts, start)
         if at < len(self._negations) and self._negations[at].end() <= end:
             return self._negations[at].group(0)
         return None
+
+    def index_negations(self) -> None:
+        if self._negation_starts is None:
+            self._negations = list(NEGATION_RE.finditer(self.text))
+            self._negation_starts = [word.start() for word in self._negations]
 
 
 class MessageView(View):
@@ -148,7 +156,7 @@ def align(fragments: Sequence[Fragment], view: View) -> Alignment:
     placed: list[Span] = []
     start = 0
     for fragment in fragments:
-        found = next(_exact(fragment.folded, text, start), None)
+        found = _first_exact(fragment.folded, text, start)
         if found is None:
             break
         placed.append(found)
@@ -169,6 +177,7 @@ def _search(fragments: Sequence[Fragment], view: View) -> Alignment:
     start and previous end that reach it), built from the previous fragment's."""
     text = view.text
     markers = view.markers() if any(fragment.reflows for fragment in fragments) else {}
+    view.index_negations()
     reached: list[dict[int, Span]] = []
     previous: list[int] = []
     for number, fragment in enumerate(fragments):
@@ -212,15 +221,24 @@ def _trace(reached: list[dict[int, Span]]) -> tuple[Span, ...]:
     return tuple(reversed(spans))
 
 
-def _exact(fragment: str, text: str, start: int) -> Iterator[Span]:
-    """Every occurrence of *fragment* in *text* from *start* on, on word boundaries and
-    whole numbers."""
+def _first_exact(fragment: str, text: str, start: int) -> Span | None:
+    """The first occurrence of *fragment* in *text* from *start* on, on word boundaries
+    and whole numbers."""
     offset = text.find(fragment, start)
     while offset >= 0:
         end = offset + len(fragment)
         if _edges_hold(text, offset, end):
-            yield offset, end
+            return offset, end
         offset = text.find(fragment, offset + 1)
+    return None
+
+
+def _exact(fragment: str, text: str, start: int) -> Iterator[Span]:
+    """Every occurrence of *fragment* in *text* from *start* on, as :func:`_first_exact`."""
+    found = _first_exact(fragment, text, start)
+    while found is not None:
+        yield found
+        found = _first_exact(fragment, text, found[0] + 1)
 
 
 def _reflowed(fragment: Fragment, text: str, markers: dict[int, str]) -> Iterator[Span]:
