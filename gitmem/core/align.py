@@ -94,7 +94,8 @@ class View:
         self._negations: list[re.Match[str]] = []
 
     def markers(self) -> dict[int, str]:
-        """Where the message had list markers at line starts (see :class:`FoldMap`)."""
+        """Where the message had list markers at line starts (see :class:`FoldMap`).
+        Never raises."""
         return {}
 
     def negation_between(self, start: int, end: int) -> str | None:
@@ -104,7 +105,8 @@ class View:
         a way that would invent or hide one: a search bounded to the gap sees exactly the
         words of the whole text that lie inside it. The greedy path asks about a few gaps
         and searches each; the full search asks about many and first builds an index of
-        every negation in the text (:meth:`index_negations`), read by bisection.
+        every negation in the text (:meth:`index_negations`), read by bisection. Never
+        raises.
         """
         if self._negation_starts is None:
             word = NEGATION_RE.search(self.text, start, end)
@@ -115,6 +117,7 @@ class View:
         return None
 
     def index_negations(self) -> None:
+        """Index every negation of the text, for many questions. Never raises."""
         if self._negation_starts is None:
             self._negations = list(NEGATION_RE.finditer(self.text))
             self._negation_starts = [word.start() for word in self._negations]
@@ -131,6 +134,7 @@ class MessageView(View):
         self._map: FoldMap | None = None
 
     def fold_map(self) -> FoldMap:
+        """The message's offset-mapping fold, computed once. Never raises."""
         if self._map is None:
             self._map = fold_map(self._raw)
         return self._map
