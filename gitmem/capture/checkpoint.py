@@ -18,6 +18,7 @@ from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
+from gitmem.core.negation import polarity_conflict
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
@@ -69,11 +70,15 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
 def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
     """Check every quote against the transcript and freeze the items.
 
-    A verbatim item whose quote fails is stored as inferred, with the reason; its
-    text is kept as ``unverified_quote`` and never in ``quote``.
+    A quote that verifies is stored as the transcript's own bytes of the matched span
+    (case, punctuation and spacing as said), never the extractor's spelling. A verbatim
+    item whose quote fails, or whose text and quote disagree in polarity (a negation in
+    one and not the other), is stored as inferred, with the reason; the quote is kept as
+    ``unverified_quote`` and never in ``quote``.
     """
     quoted = [d.quote for d in drafts if d.quote is not None]
-    checks = iter(check_quotes(quoted, transcript.texts()))  # folds the transcript once
+    # Folds the transcript once; each matched message's offset map is built once too.
+    checks = iter(check_quotes(quoted, transcript.texts(), with_span=True))
     items: list[Item] = []
     seen: set[str] = set()
     for draft in drafts:
@@ -87,10 +92,15 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
-            if draft.quote is not None and contains_mask(draft.quote):
+            if verified and check.span:
+                quote = check.span
+            if quote is not None and contains_mask(quote):
                 verified, reason = False, OVERLAPS_SECRET
+            conflict = polarity_conflict(draft.text, quote or "") if verified else None
+            if conflict is not None and trust == Trust.VERBATIM:
+                verified, reason = False, conflict
             if not verified:
-                extra["unverified_quote"] = draft.quote
+                extra["unverified_quote"] = quote
                 quote = None
                 trust = Trust.INFERRED
         items.append(

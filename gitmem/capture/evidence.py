@@ -69,11 +69,12 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     emitted = {} if store is None else Ledger(store.local_dir).load()
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
     masked = mask(quote).text
-    result = check_quote(masked, prepared.transcript.texts())
-    overlaps = result.verbatim and contains_mask(masked)
+    result = check_quote(masked, prepared.transcript.texts(), with_span=True)
+    said = result.span if result.verbatim and result.span else masked  # the transcript's bytes
+    overlaps = result.verbatim and contains_mask(said)
     if overlaps:
         result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    evidence = Evidence(masked, prepared.snapshot, transcript.session, transcript.format)
+    evidence = Evidence(said, prepared.snapshot, transcript.session, transcript.format)
     return Checked(result, evidence, overlaps)
 
 

@@ -39,6 +39,17 @@ ECHO_OPEN = '<gitmem-context source="echo">'
 """The tag a transcript line gets when it echoes what gitmem emitted (the ledger)."""
 
 
+def quoted_line(text: str, quote: str | None) -> str:
+    """An item as one line of gitmem's output: its text, then its verified quote in
+    quotation marks (the quote alone when they are the same). A quote keeps its words,
+    case and punctuation as said; only its line breaks and runs of spaces (a list quoted
+    across lines) become one space, as the verifier folds them. Raises nothing."""
+    if quote is None:
+        return text
+    said = " ".join(quote.split())
+    return f'"{said}"' if quote == text else f'{text} — "{said}"'
+
+
 def wrap_context(lines: Sequence[str]) -> str:
     """*lines* as one text inside gitmem's own tags, newline-terminated. Raises nothing."""
     return "\n".join([OPEN_TAG, *lines, CLOSE_TAG]) + "\n"

@@ -46,3 +46,27 @@ def test_polarity_conflict_when_the_text_negates_and_the_quote_does_not() -> Non
 )
 def test_polarity_agrees(text: str, quote: str) -> None:
     assert polarity_conflict(text, quote) is None
+
+
+def test_leaving_out_a_negated_clause_is_a_summary_not_a_reversal() -> None:
+    quote = "the cache lives in .git/gitmem/ and is never pushed"
+    assert polarity_conflict("Keep the cache in .git/gitmem", quote) is None
+    assert polarity_conflict("The cache is pushed", quote) is not None
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "I'm not sure the depth counter handles unterminated ${ at end of file",
+        "we don't know yet whether the depth counter handles it",
+        "no idea if the depth counter handles unterminated ${",
+    ],
+)
+def test_a_hedge_is_not_a_negation(quote: str) -> None:
+    text = "Unterminated ${ may break the depth counter"
+    assert polarity_conflict(text, quote) is None
+
+
+def test_a_text_that_adds_a_prohibition_its_quote_reverses_is_a_conflict() -> None:
+    reason = polarity_conflict("Do not merge PR #214 before review", "merge PR #214 now")
+    assert reason == 'the item\'s text says "not" but its quote has no negation'
