@@ -22,6 +22,7 @@ from gitmem.core.negation import polarity_conflict
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
+    EVENT_LIKELY_SUPERSEDED,
     EVENT_STATUS,
     NAMESPACE,
     Checkpoint,
@@ -225,6 +226,10 @@ def build_checkpoint(
             },
         )
         for restated, witness in carry.witnesses
+    ]
+    events += [
+        new_event(identity, EVENT_LIKELY_SUPERSEDED, old, session, now, commit, {"by": new})
+        for old, new in carry.supersessions
     ]
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}

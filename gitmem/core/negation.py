@@ -55,7 +55,7 @@ def polarity_conflict(text: str, quote: str) -> str | None:
     "no idea") are left out of both sides: they qualify a claim rather than reverse it.
     Counting is not attempted: "not… never" against "not" is agreement. Never raises.
     """
-    mine, theirs = _unhedged(text), _unhedged(quote)
+    mine, theirs = unhedged(text), unhedged(quote)
     in_text, in_quote = NEGATION_RE.findall(mine), NEGATION_RE.findall(theirs)
     if in_quote and not in_text and _governs(theirs, _words(mine)):
         return f'the quote says "{in_quote[0]}" but the item\'s text has no negation'
@@ -77,7 +77,8 @@ _FILLER = frozenset(
 _WORD_RE = re.compile(r"[\w#./-]*\w")
 
 
-def _unhedged(text: str) -> str:
+def unhedged(text: str) -> str:
+    """*text* folded, with its hedges ("not sure", "no idea") taken out. Never raises."""
     return _HEDGES_RE.sub(" ", fold(text))
 
 
