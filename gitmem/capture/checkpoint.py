@@ -10,7 +10,7 @@ one commit, so a failure anywhere leaves the store as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -18,7 +18,7 @@ from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.quotes import check_quotes
+from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_STATUS,
@@ -63,21 +63,28 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
         trust=draft.trust,
         quote=None if draft.quote is None else clean(draft.quote),
         extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
+        message=draft.message,
     )
 
 
 def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
     """Check every quote against the transcript and freeze the items.
 
-    A verbatim item whose quote fails is stored as inferred, with the reason; its
-    text is kept as ``unverified_quote`` and never in ``quote``.
+    A quote must lie in one message; in the draft's own message when it names one
+    (``Draft.message``: found only in another message, or with an index that names no
+    message, it is not verbatim). A verbatim item whose quote fails is stored as
+    inferred, with the reason; its text is kept as ``unverified_quote`` and never in
+    ``quote``.
     """
+    texts = transcript.texts()
     quoted = [d.quote for d in drafts if d.quote is not None]
-    checks = iter(check_quotes(quoted, transcript.texts()))  # folds the transcript once
+    checks = iter(check_quotes(quoted, texts))  # folds the transcript once
     items: list[Item] = []
     seen: set[str] = set()
     for draft in drafts:
         check = next(checks) if draft.quote is not None else None
+        if check is not None and draft.quote is not None and draft.message is not None:
+            check = _in_own_message(draft.quote, draft.message, texts, check)
         ident = item_id(session, draft.kind, draft.text)
         if ident in seen:
             continue  # the same statement twice in one capture is one item
@@ -107,6 +114,23 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
             )
         )
     return items
+
+
+def _in_own_message(
+    quote: str, index: int, texts: Sequence[str], anywhere: QuoteCheck
+) -> QuoteCheck:
+    """The check of *quote* against message *index* alone (*anywhere*: against all)."""
+    if 0 <= index < len(texts):
+        own = check_quote(quote, [texts[index]])
+        if own.verbatim:
+            return replace(own, reason=f"found in its own message {index}", message_index=index)
+    if not anywhere.verbatim:
+        return anywhere
+    reason = (
+        f"found in message {anywhere.message_index}, not in its own message {index}: "
+        "a quote must be the words of the message it comes from"
+    )
+    return QuoteCheck(False, reason, anywhere.fragments, None)
 
 
 @dataclass(frozen=True)
