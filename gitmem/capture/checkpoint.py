@@ -76,15 +76,10 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
     inferred, with the reason; its text is kept as ``unverified_quote`` and never in
     ``quote``.
     """
-    texts = transcript.texts()
-    quoted = [d.quote for d in drafts if d.quote is not None]
-    checks = iter(check_quotes(quoted, texts))  # folds the transcript once
+    checks = _check_quotes(drafts, transcript.texts())
     items: list[Item] = []
     seen: set[str] = set()
-    for draft in drafts:
-        check = next(checks) if draft.quote is not None else None
-        if check is not None and draft.quote is not None and draft.message is not None:
-            check = _in_own_message(draft.quote, draft.message, texts, check)
+    for draft, check in zip(drafts, checks, strict=True):
         ident = item_id(session, draft.kind, draft.text)
         if ident in seen:
             continue  # the same statement twice in one capture is one item
@@ -116,21 +111,34 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
     return items
 
 
-def _in_own_message(
-    quote: str, index: int, texts: Sequence[str], anywhere: QuoteCheck
-) -> QuoteCheck:
-    """The check of *quote* against message *index* alone (*anywhere*: against all)."""
-    if 0 <= index < len(texts):
-        own = check_quote(quote, [texts[index]])
-        if own.verbatim:
-            return replace(own, reason=f"found in its own message {index}", message_index=index)
-    if not anywhere.verbatim:
-        return anywhere
-    reason = (
-        f"found in message {anywhere.message_index}, not in its own message {index}: "
-        "a quote must be the words of the message it comes from"
-    )
-    return QuoteCheck(False, reason, anywhere.fragments, None)
+def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
+    """The check of each draft's quote (None: no quote): in its own message when it names
+    one, else in any one message. The whole transcript is folded once, for the quotes
+    that name no message and those not found in their own (to say where they are)."""
+    checks: list[QuoteCheck | None] = [None] * len(drafts)
+    wider: list[int] = []
+    for n, draft in enumerate(drafts):
+        index = draft.message
+        if draft.quote is None:
+            continue
+        if index is not None and 0 <= index < len(texts):
+            own = check_quote(draft.quote, [texts[index]])
+            if own.verbatim:
+                reason = f"found in its own message {index}"
+                checks[n] = replace(own, reason=reason, message_index=index)
+                continue
+        wider.append(n)
+    found = check_quotes([drafts[n].quote or "" for n in wider], texts)
+    for n, anywhere in zip(wider, found, strict=True):
+        index = drafts[n].message
+        checks[n] = anywhere
+        if index is not None and anywhere.verbatim:
+            reason = (
+                f"found in message {anywhere.message_index}, not in its own message {index}: "
+                "a quote must be the words of the message it comes from"
+            )
+            checks[n] = QuoteCheck(False, reason, anywhere.fragments, None)
+    return checks
 
 
 @dataclass(frozen=True)
