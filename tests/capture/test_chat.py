@@ -6,6 +6,7 @@ and audit models as subprocesses (scripts in tests/fakes/).
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
 import subprocess
@@ -113,6 +114,12 @@ def test_who_is_me_must_be_known(initialised: Path, gm: GM, tmp_path: Path) -> N
         ('{"type": "personal_chat", "messages": [{"type": "message", "text": 5}]}', "message 1"),
         ('[{"from": "Ann", "text": "hi", "date": "yesterday"}]', "not ISO 8601"),
         ('{"type": "personal_chat", "messages": []}', "holds no message"),
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        (
+            '{"type": "personal_chat", "messages": [{"type": "message", "from": "Ann",'
+            ' "date_unixtime": "99999999999999999999", "text": "hi"}]}',
+            "date_unixtime out of range",
+        ),
     ],
 )
 def test_a_bad_export_exits_2_and_writes_nothing(
@@ -320,6 +327,8 @@ def test_pending_errors_exit_2_and_change_nothing(initialised: Path, gm: GM) -> 
     assert git(initialised, "for-each-ref", "refs/gitmem/") == ""
     shown = ok(gm, "pending", "show", some, "--json")
     assert shown["message"] and shown["id"] == some
+    text = ok(gm, "pending", "show", some[:6]).stdout
+    assert f"  | {shown['message'].splitlines()[0]}" in text
 
 
 def test_a_model_reply_outside_the_schema_stages_nothing(
@@ -343,3 +352,62 @@ def test_a_model_reply_outside_the_schema_stages_nothing(
     assert not pending_dir(initialised).exists() or not list(pending_dir(initialised).iterdir())
     status = ok(gm, "status", "--json")
     assert "message 99" in json.dumps(status)
+
+
+# --- the model's side: parts of a long chat, and the audit's strict answer ----------------
+
+
+def test_a_long_chat_is_cut_into_parts_that_each_show_whole_messages() -> None:
+    from gitmem.capture.chat.prompt import Shown, build_parts, parse_chat_output
+    from gitmem.llm import OutputRejected
+
+    messages = [
+        Shown("me" if n % 2 else "Ann", None, f"message {n} " + "x" * 900) for n in range(40)
+    ]
+    parts = build_parts(messages, max_chars=12_000)
+    assert len(parts) > 2
+    assert parts[0].first == 0 and parts[-1].last == 39
+    assert all(b.first == a.last + 1 for a, b in itertools.pairwise(parts))
+    second = parts[1]
+    assert f"=== message {second.first + 1} from " in second.prompt
+    assert f"=== message {second.first} from " not in second.prompt  # only its own messages
+    assert f"messages {second.first + 1}-{second.last + 1}" in second.prompt
+    item = {"kind": "fact", "text": "t", "trust": "inferred", "quote": None}
+    reply = json.dumps({"items": [{**item, "message": second.first + 1}]}).encode()
+    ((index, draft),) = parse_chat_output(reply, second)
+    assert index == second.first and draft.text == "t"
+    for bad in (
+        {"items": [{**item, "message": second.first}]},  # a message of another part
+        {"items": [{**item, "message": True}]},
+        {"items": [item]},
+        {"items": [{**item, "message": second.first + 1, "voice": "me"}]},
+    ):
+        with pytest.raises(OutputRejected):
+            parse_chat_output(json.dumps(bad).encode(), second)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        b'{"verdict": "keep"}',
+        b'{"verdict": "maybe", "reason": "x"}',
+        b'{"verdict": "keep", "reason": "x", "score": 1}',
+        b'{"verdict": "keep", "reason": 5}',
+        b'```json\n{"verdict": "keep", "reason": "x"}\n```',
+        b'Sure! {"verdict": "keep", "reason": "x"}',
+    ],
+)
+def test_an_audit_reply_outside_the_schema_is_rejected(reply: bytes) -> None:
+    from gitmem.capture.chat.audit import parse_audit
+    from gitmem.llm import OutputRejected
+
+    with pytest.raises(OutputRejected):
+        parse_audit(reply)
+
+
+def test_an_audit_reply_in_the_schema() -> None:
+    from gitmem.capture.chat.audit import Verdict, parse_audit
+
+    audit = parse_audit(b' {"verdict": "drop", "reason": " not said by them "}\n')
+    assert audit.verdict == Verdict.DROP and audit.reason == "not said by them"
+    assert not audit.kept

@@ -112,6 +112,8 @@ def parse_export(data: bytes, name: str, format: str | None = None) -> ChatExpor
         raise InputError(f"chat export {name} is not UTF-8 text") from e
     except ValueError as e:
         raise InputError(f"chat export {name} is not valid JSON: {e}") from e
+    except RecursionError as e:
+        raise InputError(f"chat export {name} nests too deeply to be a chat export") from e
     chosen = detect(value) if format is None else format
     if chosen == TELEGRAM:
         return _telegram(value, name)
@@ -178,8 +180,11 @@ def _entity_text(text: Any, where: str) -> str:
 
 def _telegram_time(m: Mapping[str, Any], where: str) -> str | None:
     unix = m.get("date_unixtime")
-    if isinstance(unix, str) and unix.isdigit():
-        return _utc(datetime.fromtimestamp(int(unix), UTC))
+    if isinstance(unix, str) and unix.isascii() and unix.isdigit():
+        try:
+            return _utc(datetime.fromtimestamp(int(unix), UTC))
+        except (OverflowError, OSError, ValueError) as e:
+            raise InputError(f"{where} has a date_unixtime out of range: {unix[:20]}") from e
     date = m.get("date")
     if date is None:
         return None
