@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pygit2
-
+from gitmem.capture.rewrites import capture_message, retire_rewritten
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
-from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import GitmemError
 from gitmem.core.records import REWRITE
 from gitmem.store.capturelog import CaptureLog
@@ -95,20 +94,7 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
         for path in paths[:MAX_TRANSCRIPTS]:
             captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
         if not captured:
-            commit = store.repo.get(sha)
-            if not isinstance(commit, pygit2.Commit):
-                raise GitmemError(f"{sha} is not a commit")
-            transcript = parse_transcript(
-                commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
-            )
-            capture_transcript(
-                ctx,
-                transcript,
-                None,
-                source=f"{source} message",
-                session=f"commit-{sha[:12]}",
-                commit=sha,
-            )
+            capture_message(ctx, sha, f"{source} message")
 
 
 def record_candidate(store: Store, sha: str) -> None:
@@ -144,22 +130,26 @@ def capture_session(store: Store, path: str, session: str | None) -> None:
 
 
 def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
-    """Record which commits an amend or rebase rewrote, as one signed event."""
+    """Record which commits an amend or rebase rewrote, as one signed event, and retire
+    the items whose only source was a rewritten commit's message
+    (:mod:`gitmem.capture.rewrites`)."""
     lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
-    rewrites = [line.split()[:2] for line in lines if len(line.split()) >= 2]
+    rewrites = [(p[0], p[1]) for p in (line.split() for line in lines) if len(p) >= 2]
     if not rewrites:
         return
-    ctx = Context.open(store)
-    write_event(
-        store,
-        ctx.identity,
-        REWRITE,
-        None,
-        "git-rewrite",
-        datetime.now(UTC),
-        {"rewrites": rewrites, "how": how},
-    )
-    ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites))
+    with locked(store.local_dir, LOCK_FILE):  # after the post-commit captures, not among them
+        ctx = Context.open(store)
+        write_event(
+            store,
+            ctx.identity,
+            REWRITE,
+            None,
+            "git-rewrite",
+            datetime.now(UTC),
+            {"rewrites": [list(pair) for pair in rewrites], "how": how},
+        )
+        retired = retire_rewritten(ctx, rewrites, how)
+        ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites), retired=len(retired))
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:

@@ -86,11 +86,17 @@ def test_a_month_of_backups_keeps_the_tiers_and_restores_any_point(
 ) -> None:
     replica = tmp_path / "replica.git"
     policy = Keep(daily=3, weekly=2, monthly=1)
+    said = {
+        1: "the cache stays local",
+        9: "the queue is bounded",
+        20: "the parser is recursive",
+        29: "the docs live beside the code",
+    }
     captured: dict[int, str] = {}
     days = (1, 2, 5, 9, 12, 16, 20, 27, 28, 29, 30)
     for day in days:
-        if day in (1, 9, 20, 29):
-            captured[day] = alice.capture(f"the decision of january {day} holds")
+        if day in said:
+            captured[day] = alice.capture(said[day])
         report = backup(store_of(alice), str(replica), alice.home, JAN.replace(day=day), policy)
         assert report.point.name == f"202601{day:02d}T030000Z"
         assert report.point.refs == {MEMORY_REF: alice.tip()}
@@ -126,7 +132,7 @@ def test_a_month_of_backups_keeps_the_tiers_and_restores_any_point(
     assert [c.outcome for c in copies] == ["rewound"] and copies[0].before == before
     assert alice.records() == {captured[1], captured[9], captured[20]}
     texts = {i["text"] for i in alice.brief()["items"]}
-    assert texts == {f"The decision of january {d} holds" for d in (1, 9, 20)}
+    assert texts == {said[d].capitalize() for d in (1, 9, 20)}
     # … and forward again to the newest point.
     forward = alice.ok("restore", str(replica), "--at", "2026-02-01", "--json").json()
     assert forward["refs"][0]["outcome"] == "fast-forward"  # type: ignore[index]

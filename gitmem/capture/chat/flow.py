@@ -272,7 +272,14 @@ def _checked(drafts: Sequence[Draft], transcript: Transcript, session: str) -> l
     """Each draft with its quote checked against its own message, as approval will."""
     items = build_items(drafts, transcript, session)
     return [
-        PendingItem(item.id, draft, item.quote_verified, item.quote_reason)
+        PendingItem(
+            item.id,
+            # A verified quote is staged as the message's own bytes of the matched span,
+            # what approval stores (and checks again).
+            replace(draft, quote=item.quote) if item.quote_verified else draft,
+            item.quote_verified,
+            item.quote_reason,
+        )
         for draft, item in zip(drafts, items, strict=True)
     ]
 
