@@ -77,9 +77,12 @@ def capture_new(
 
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
-    """Capture the agent transcripts of this working tree since the last capture, or the
-    commit message when there is none, into checkpoints that record *sha*."""
+    """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
+    the default branch; then capture the agent transcripts of this working tree since the
+    last capture, or the commit message when there is none, into checkpoints that record
+    *sha*."""
     env = os.environ if environ is None else environ
+    record_candidate(store, sha)
     with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
         source = f"post-commit {sha[:12]}"
@@ -92,6 +95,30 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
             captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
         if not captured:
             capture_message(ctx, sha, f"{source} message")
+
+
+def record_candidate(store: Store, sha: str) -> None:
+    """With ``release_candidates`` set, record *sha* as an unsigned release candidate when
+    it is on the default branch (never on another). Outside the capture lock, so a slow
+    capture never delays it; a failure is logged and never stops the capture."""
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+
+    log = CaptureLog(store.local_dir)
+    source = f"post-commit {sha[:12]} release candidate"
+    try:
+        if not load_settings(gitmem_home(), store.local_dir).get("release_candidates"):
+            return
+        from gitmem.team.release.flow import record_default_candidate
+
+        written = record_default_candidate(store, sha)
+    except GitmemError as e:
+        log.write("failed", source, error=str(e))
+        return
+    if written is None:
+        log.write("skipped", source, reason="not on the default branch")
+    else:
+        log.write("ok", source, record=written.address, new=written.new)
 
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
