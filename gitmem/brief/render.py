@@ -15,8 +15,8 @@ from gitmem.brief.alarms import LEVELS, alarm_lines
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET, WARNING_SHARE, fit, priority, size
 from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
+from gitmem.core.items import Trust, badge_of
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, quoted_line
-from gitmem.core.records import Trust, badge_of
 
 BRIEF_FORMAT = "gitmem/brief/1"
 __all__ = ["DEFAULT_BUDGET", "item_lines", "render_json", "render_markdown", "render_text"]

@@ -18,6 +18,7 @@ from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
+from gitmem.core.items import Draft, Item, Trust
 from gitmem.core.negation import polarity_conflict
 from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
@@ -26,13 +27,9 @@ from gitmem.core.records import (
     EVENT_STATUS,
     NAMESPACE,
     Checkpoint,
-    Draft,
     Event,
-    Item,
     Source,
-    Trust,
     format_time,
-    item_id,
 )
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import Sha256Hex
@@ -69,8 +66,11 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
     )
 
 
-def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
-    """Check every quote against the transcript and freeze the items.
+def build_items(
+    drafts: Sequence[Draft], transcript: Transcript, session: str, snapshot: Sha256Hex
+) -> list[Item]:
+    """Check every quote against the transcript (stored as *snapshot*) and freeze the
+    items; the same statement (kind and text) twice is one item.
 
     A quote must lie in one message; in the draft's own message when it names one
     (``Draft.message``: found only in another message, or with an index that names no
@@ -82,12 +82,11 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
     """
     checks = _check_quotes(drafts, transcript.texts())
     items: list[Item] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for draft, check in zip(drafts, checks, strict=True):
-        ident = item_id(session, draft.kind, draft.text)
-        if ident in seen:
+        if (draft.kind, draft.text) in seen:
             continue  # the same statement twice in one capture is one item
-        seen.add(ident)
+        seen.add((draft.kind, draft.text))
         extra = dict(draft.extra)
         trust = draft.trust
         quote, verified, reason = draft.quote, False, None
@@ -106,11 +105,11 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
                 trust = Trust.INFERRED
         items.append(
             Item(
-                id=ident,
                 kind=draft.kind,
                 text=draft.text,
                 trust=trust,
                 origin_session=session,
+                snapshot=snapshot,
                 quote=quote,
                 quote_verified=verified,
                 quote_reason=reason,
@@ -172,18 +171,22 @@ class Built:
 
     @property
     def new(self) -> tuple[Item, ...]:
-        """The items stored for the first time (carried copies excluded)."""
-        return tuple(i for i in self.carry.items if i.extra.get("carried") is not True)
+        """The items the checkpoint adds."""
+        return self.carry.items
 
     @property
     def carried(self) -> int:
-        """How many open items it carries forward."""
-        return len(self.carry.items) - len(self.new)
+        """How many open items it carries forward (by reference)."""
+        return len(self.carry.carried)
 
     @property
     def records(self) -> tuple[Replayable, ...]:
-        """The records, in the order a replay applies them."""
-        return tuple(Replayable(s.address, s.record) for s in (self.checkpoint, *self.events))
+        """The records, in the order a replay applies them; the checkpoint with its items."""
+        added = {i.address: i for i in self.new}
+        return (
+            Replayable(self.checkpoint.address, self.checkpoint.record, added),
+            *(Replayable(s.address, s.record) for s in self.events),
+        )
 
     @property
     def snapshot_hash(self) -> Sha256Hex:
@@ -192,8 +195,10 @@ class Built:
 
     @property
     def entries(self) -> list[Entry]:
-        """What one append stores: the snapshot, then each record and its receipt."""
+        """What one append stores: the snapshot, the item blobs, then each record and its
+        receipt."""
         entries = [Entry(content_path("snapshots", self.snapshot_hash), self.snapshot)]
+        entries += [Entry(content_path("items", i.address), i.canonical_bytes()) for i in self.new]
         for sealed in (self.checkpoint, *self.events):
             entries += sealed.entries
         return entries
@@ -227,7 +232,8 @@ def build_checkpoint(
     snapshot = prepared.snapshot
     snapshot_hash = canonical.sha256_hex(snapshot)
     transcript = prepared.transcript
-    items = build_items([mask_draft(d, prepared.secrets) for d in drafts], transcript, session)
+    masked = [mask_draft(d, prepared.secrets) for d in drafts]
+    items = build_items(masked, transcript, session, snapshot_hash)
     carry = plan(state, items, session, snapshot_hash, now)
     checkpoint = seal(
         Checkpoint(
@@ -237,7 +243,8 @@ def build_checkpoint(
             created=format_time(now),
             commit=commit,
             source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
-            items=carry.items,
+            items=tuple(i.address for i in carry.items),
+            carried=carry.carried,
         ),
         identity.sign,
         NAMESPACE,

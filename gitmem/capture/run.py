@@ -24,7 +24,7 @@ from gitmem.capture.checkpoint import build_checkpoint, mask_draft
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.records import Draft, Item, item_id
+from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
@@ -327,8 +327,8 @@ def remember(
     With a quote and a transcript at *path*, the quote is checked there and the item
     belongs to the transcript's session; otherwise the item belongs to the transcript's
     session (or, with no transcript, to *session*) and no transcript is stored. An item
-    with the same id (its text masked by shape) that is current in memory is held
-    already.
+    saying the same (its session, kind and text masked by shape) that is current in
+    memory is held already.
 
     Raises:
         InputError: the transcript cannot be read, or a malformed config.
@@ -344,7 +344,7 @@ def remember(
         parsed, path = parse_transcript(b"", "remember", "text"), None
     ctx = Context.open(store, home)
     masked = mask_draft(draft)
-    held = ctx.memory().items.get(item_id(session, masked.kind, masked.text))
+    held = ctx.memory().statement(session, masked.kind, masked.text)
     if held is not None and held.current:
         return held
     return capture_transcript(

@@ -22,7 +22,7 @@ def _context(ctx: click.Context) -> Context:
 
 def _line(item: dict[str, Any]) -> str:
     """One proposal as `pending list` and `import-chat` show it."""
-    from gitmem.core.records import badge_of
+    from gitmem.core.items import badge_of
 
     when = f" {item['said_at']}" if item["said_at"] else ""
     text = f"{item['id']} {badge_of(item['trust'])} [{item['voice']}{when}] {item['text']}"

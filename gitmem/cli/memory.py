@@ -18,7 +18,7 @@ from gitmem.cli.base import (
     store_of,
 )
 from gitmem.core.errors import InputError
-from gitmem.core.records import Trust, badge_of
+from gitmem.core.items import Trust, badge_of
 
 
 @cli.command()

@@ -23,6 +23,7 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
+from gitmem.core.items import Trust
 from gitmem.core.records import (
     EVENT_FORGET,
     EVENT_LIKELY_SUPERSEDED,
@@ -31,7 +32,6 @@ from gitmem.core.records import (
     EVENT_STATE_CHANGED,
     EVENT_STATUS,
     EVENT_SUPERSEDE,
-    Trust,
 )
 from gitmem.lifecycle.governance import (
     POLICY_PATH,

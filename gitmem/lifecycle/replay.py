@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.core.items import Item, Trust, statement_id
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
@@ -29,12 +30,11 @@ from gitmem.core.records import (
     EVENT_SUPERSEDE,
     Checkpoint,
     Event,
-    Item,
     Record,
-    Trust,
     parse_time,
     sortable_time,
 )
+from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance import (
     DEFAULT_POLICY,
     GovernedItem,
@@ -53,10 +53,12 @@ CONTRADICTIONS = frozenset(
 
 @dataclass(frozen=True)
 class Replayable:
-    """One verified record with its address, in the order the replay applies it."""
+    """One verified record with its address, in the order the replay applies it; a
+    checkpoint a writer just built may bring the items it adds."""
 
     address: str
     record: Record
+    items: Mapping[Sha256Hex, Item] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class ItemState:
         return self.evidence_source if self.trust_override is not None else self.origin_source
 
     @property
-    def id(self) -> str:
+    def id(self) -> Sha256Hex:
         return self.item.id
 
     @property
@@ -191,6 +193,11 @@ class MemoryState:
     def active(self) -> list[ItemState]:
         return [s for s in self.items.values() if s.active]
 
+    def statement(self, session: str, kind: str, text: str) -> ItemState | None:
+        """The item that says *text* as a *kind* first said in *session*, if any."""
+        wanted = statement_id(session, kind, text)
+        return next((s for s in self.items.values() if s.item.statement == wanted), None)
+
     def find(self, prefix: str) -> list[ItemState]:
         """Items whose id starts with *prefix* (the CLI resolves unique prefixes)."""
         return [s for s in self.items.values() if s.id.startswith(prefix)]
@@ -202,45 +209,61 @@ def ordered(records: Iterable[Replayable]) -> list[Replayable]:
     return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
 
 
-def replay(records: Iterable[Replayable], onto: MemoryState | None = None) -> MemoryState:
-    """Fold verified checkpoints and events, oldest first, into item states.
+def replay(
+    records: Iterable[Replayable],
+    items: Mapping[Sha256Hex, Item] | None = None,
+    onto: MemoryState | None = None,
+) -> MemoryState:
+    """Fold verified checkpoints and events, oldest first, into item states; *items* are
+    the genuine item blobs by address (a checkpoint naming an address not among them, or
+    among its own :attr:`Replayable.items`, contributes nothing for it).
 
     With *onto*, the records are newer than everything already in that state and are
     applied on top of it (in place): how a writer keeps its state current across many
     captures without replaying the whole store each time."""
-    items: dict[str, ItemState] = {} if onto is None else onto.items
+    states: dict[str, ItemState] = {} if onto is None else onto.items
     latest: str | None = None if onto is None else onto.latest_checkpoint
+    known = {} if items is None else items
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
             latest = entry.address
-            _apply_checkpoint(items, entry.address, record)
+            _apply_checkpoint(states, entry.address, record, {**known, **entry.items})
         elif isinstance(record, Event):
-            _apply_event(items, entry.address, record)
-    return MemoryState(items, latest)
+            _apply_event(states, entry.address, record)
+    return MemoryState(states, latest)
 
 
-def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Checkpoint) -> None:
+def _apply_checkpoint(
+    states: dict[str, ItemState],
+    address: str,
+    checkpoint: Checkpoint,
+    items: Mapping[Sha256Hex, Item],
+) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created = sortable_time(checkpoint.created)
-    for item in checkpoint.items:
-        is_carry = item.extra.get("carried") is True
-        state = items.get(item.id)
+    added = set(checkpoint.items)
+    for named in checkpoint.named:
+        is_carry = named not in added
+        state = states.get(named)
         if state is None:
-            source = checkpoint.source
-            state = items[item.id] = ItemState(
+            item = items.get(named)
+            if item is None:
+                continue  # purged, missing or not genuine: nothing to say about it here
+            source = checkpoint.source if not is_carry else None
+            state = states[named] = ItemState(
                 item=item,
                 origin_checkpoint=address,
-                origin_snapshot=snapshot,
+                origin_snapshot=item.snapshot or (None if source is None else source.snapshot),
                 first_seen=created,
                 latest_checkpoint=address,
                 last_seen=created,
                 origin_source=None
                 if source is None
-                else QuoteSource(source.snapshot, source.format, source.name),
+                else QuoteSource(item.snapshot or source.snapshot, source.format, source.name),
             )
         state.latest_checkpoint = address
-        state.carried = is_carry  # what its latest copy was
+        state.carried = is_carry  # what its latest mention was
         if is_carry:
             state.carry_count += 1
             state.unseen_captures += 1

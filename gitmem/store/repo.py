@@ -1,10 +1,12 @@
 """Git I/O for the memory store, and nothing else.
 
 Everything shared lives under one ref, ``refs/gitmem/memory``: a chain of commits
-whose trees only ever gain paths. Layout (storage format v1), with ``<h>`` the
-lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h[2:]>``::
+whose trees only ever gain paths (a purge is the one deliberate rewrite). Layout
+(storage format v2, docs/storage.md), with ``<h>`` the lowercase hex SHA-256 of the
+stored bytes split as ``<h[:2]>/<h[2:]>``::
 
-    checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt   receipts/<h>.sig
+    items/<h>.json   checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt
+    receipts/<h>.sig
 
 This module reads and writes bytes at those paths. It never decides whether the
 bytes are genuine: the pure checks in :mod:`gitmem.core.integrity` do that, on the
@@ -16,7 +18,7 @@ from __future__ import annotations
 import random
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +33,13 @@ REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
-_EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
+_EXTENSIONS = {
+    "items": ".json",
+    "checkpoints": ".json",
+    "events": ".json",
+    "snapshots": ".txt",
+    "receipts": ".sig",
+}
 _MAX_ATTEMPTS = 50
 
 
@@ -77,6 +85,8 @@ class StoreContents:
 
     tip: GitOid | None
     records: tuple[StoredRecord, ...]
+    items: Mapping[Sha256Hex, bytes]
+    """Item blobs by the address their path claims (unchecked)."""
     snapshots: frozenset[Sha256Hex]
     receipts: frozenset[Sha256Hex]
     strays: tuple[str, ...]
@@ -206,7 +216,7 @@ class Store:
         """
         tip = self.tip()
         if tip is None:
-            return StoreContents(None, (), frozenset(), frozenset(), ())
+            return StoreContents(None, (), {}, frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
         found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in _EXTENSIONS}
@@ -231,6 +241,7 @@ class Store:
         return StoreContents(
             tip=tip,
             records=tuple(records),
+            items={digest: blob.data for digest, blob in found["items"].items()},
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),

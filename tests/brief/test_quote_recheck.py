@@ -8,16 +8,8 @@ from pathlib import Path
 
 from gitmem.brief.emit import emit_brief, make_brief
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.records import (
-    NAMESPACE,
-    Checkpoint,
-    Item,
-    Kind,
-    Source,
-    Trust,
-    format_time,
-    item_id,
-)
+from gitmem.core.items import Item, Kind, Trust
+from gitmem.core.records import NAMESPACE, Checkpoint, Source, format_time
 from gitmem.store.keys import init_identity
 from gitmem.store.repo import Entry, Store, content_path
 
@@ -30,8 +22,7 @@ def signed_checkpoint(repo: Path, home: Path, quote: str, store_snapshot: bool =
     store = Store.discover(repo)
     digest = sha256_hex(SNAPSHOT)
     text = "Fridays: no deploys"
-    item = Item(item_id("s1", Kind.DECISION, text), Kind.DECISION, text, Trust.VERBATIM, "s1")
-    item = Item(item.id, item.kind, item.text, item.trust, "s1", quote, True, "found")
+    item = Item(Kind.DECISION, text, Trust.VERBATIM, "s1", digest, quote, True, "found")
     record = Checkpoint(
         "s1",
         identity.principal,
@@ -39,11 +30,12 @@ def signed_checkpoint(repo: Path, home: Path, quote: str, store_snapshot: bool =
         format_time(datetime(2026, 11, 1, tzinfo=UTC)),
         None,
         Source(digest, "text", "t.md", len(SNAPSHOT)),
-        (item,),
+        (item.address,),
     )
     data = record.canonical_bytes()
     address = sha256_hex(data)
     entries = [
+        Entry(content_path("items", item.address), item.canonical_bytes()),
         Entry(content_path("checkpoints", address), data),
         Entry(content_path("receipts", address), identity.sign(data, NAMESPACE)),
     ]

@@ -52,12 +52,12 @@ def every_object(repo: Path) -> bytes:
 
 
 def stored_items(repo: Path) -> dict[str, dict[str, Any]]:
-    """Every item the stored checkpoints hold, by id."""
+    """Every item blob stored, by address."""
     found = {}
     for path in git(repo, "ls-tree", "-r", "--name-only", MEMORY_REF).split():
-        if path.startswith("checkpoints/"):
-            record = json.loads(git(repo, "cat-file", "blob", f"{MEMORY_REF}:{path}"))
-            found.update({item["id"]: item for item in record["items"]})
+        if path.startswith("items/"):
+            address = path.removeprefix("items/").replace("/", "").removesuffix(".json")
+            found[address] = json.loads(git(repo, "cat-file", "blob", f"{MEMORY_REF}:{path}"))
     return found
 
 
@@ -219,17 +219,20 @@ def test_model_proposals_are_checked_in_their_own_message_and_audited(
     # --all approves only what the audit kept; the rest is shown, never silently kept.
     approved = ok(gm, "pending", "approve", "--all", "--json")
     (checkpoint,) = approved["checkpoints"]
-    assert [i["id"] for i in checkpoint["items"]] == [deposit["id"]]
+    assert [i["text"] for i in checkpoint["items"]] == [deposit["text"]]  # ids: staged vs stored
     assert {h["id"] for h in approved["held"]} == {roma["id"], cats["id"], chose["id"]}
-    items = stored_items(initialised)
-    assert set(items) == {deposit["id"]}
-    assert items[deposit["id"]]["voice"] == "me"
-    assert items[deposit["id"]]["said_at"] == "2026-01-01T10:01:00Z"
+    (stored_deposit,) = stored_items(initialised).values()
+    assert stored_deposit["text"] == deposit["text"] and stored_deposit["voice"] == "me"
+    assert stored_deposit["said_at"] == "2026-01-01T10:01:00Z"
     # A held item is approved only by its id, and keeps its inferred class.
     second = ok(gm, "pending", "approve", cats["id"][:8], "--json")
     (stored,) = second["checkpoints"][0]["items"]
-    assert stored == {"id": cats["id"], "trust": "inferred", "voice": "Alice Smith"}
-    assert stored_items(initialised)[cats["id"]]["unverified_quote"] == (
+    assert {k: stored[k] for k in ("text", "trust", "voice")} == {
+        "text": cats["text"],
+        "trust": "inferred",
+        "voice": "Alice Smith",
+    }
+    assert stored_items(initialised)[stored["id"]]["unverified_quote"] == (
         "the landlord hates cats in the flat"
     )
     assert {p["id"] for p in ok(gm, "pending", "list", "--json")} == {roma["id"], chose["id"]}

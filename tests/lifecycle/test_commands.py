@@ -64,14 +64,22 @@ def origin(initialised: Path, gm: GM, tmp_path: Path) -> str:
 # -- carry -----------------------------------------------------------------------------
 
 
-def test_carry_keeps_id_origin_trust_and_quote_bytes(
+def test_carry_is_a_reference_to_the_one_item_blob(
     origin: str, gm: GM, tmp_path: Path, initialised: Path
 ) -> None:
-    later = capture(gm, say(tmp_path, "two.md", "Unrelated chatter.\n"), "session-2")
     store = Store.discover(initialised)
-    stored = json.loads(store.read_path(content_path("checkpoints", later["checkpoint"])) or b"")
-    (copy,) = [i for i in stored["items"] if i["id"] == origin]
-    assert copy["carried"] is True and copy["origin_session"] == "session-1"
+    blob = store.read_path(content_path("items", origin))
+    for n in range(3):
+        later = capture(gm, say(tmp_path, f"more-{n}.md", "Unrelated chatter.\n"), f"s-{n}")
+        stored = json.loads(
+            store.read_path(content_path("checkpoints", later["checkpoint"])) or b""
+        )
+        assert stored["carried"] == [origin] and stored["items"] == []  # by reference
+    # One blob however often it is carried, byte for byte as first stored.
+    assert store.read_path(content_path("items", origin)) == blob and blob is not None
+    assert len(store.read().items) == 1
+    copy = json.loads(blob)
+    assert copy["origin_session"] == "session-1" and "carried" not in copy
     assert copy["trust"] == "verbatim" and copy["quote"] == QUOTE
     item = brief_items(gm)[origin]
     assert item["carried"] is True and item["corroboration"] == 1

@@ -156,7 +156,7 @@ def test_restore_at_refuses_a_tampered_point_and_changes_nothing(
     fresh.home = alice.home
     before = git(fresh.path, "for-each-ref")
     result = fresh.gm("restore", str(replica), "--at", "2026-01-02")
-    assert result.exit_code == 3 and "record edited" in result.stderr
+    assert result.exit_code == 3 and "item edited" in result.stderr
     assert git(fresh.path, "for-each-ref") == before
     with pytest.raises(RestoreRefused):
         restore_point(store_of(fresh), str(replica), fresh.home, parse_at("2026-01-02"))

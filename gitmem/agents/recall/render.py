@@ -9,8 +9,8 @@ from typing import Any
 
 from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.index import IndexedItem
+from gitmem.core.items import badge_of
 from gitmem.core.quotes import quoted_line, wrap_context
-from gitmem.core.records import badge_of
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 

@@ -32,8 +32,10 @@ from gitmem.capture.run import NO_OVERRIDES, CaptureResult, Context, ModelOverri
 from gitmem.capture.run import write_checkpoint as write
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
-from gitmem.core.records import Draft, format_time, item_id
+from gitmem.core.items import Draft, statement_id
+from gitmem.core.records import format_time
 from gitmem.core.transcript import Transcript, parse_snapshot, render_snapshot
+from gitmem.core.types import Sha256Hex
 from gitmem.store.files import locked
 
 MAX_BYTES = 256 * 1024 * 1024
@@ -92,7 +94,8 @@ class Approved:
                     "checkpoint": r.checkpoint,
                     "session": r.session,
                     "items": [
-                        {"id": i.id, "trust": i.trust, "voice": i.extra.get(VOICE)} for i in r.items
+                        {"id": i.id, "text": i.text, "trust": i.trust, "voice": i.extra.get(VOICE)}
+                        for i in r.items
                     ],
                 }
                 for imp, r in self.checkpoints
@@ -153,7 +156,7 @@ def import_chat(
             return Imported(chat, digest, name, prepared.masked, (), already_imported=True)
         drafts = propose(chat, prepared, name, ctx.settings, ctx.log, source, overrides)
         fresh, pending, stored = _new_drafts(ctx, prepared, drafts, chat.session, staged)
-        items = _checked(fresh, prepared.transcript, chat.session)
+        items = _checked(fresh, prepared.transcript, chat.session, digest)
         if audit_command is not None and items:
             items = _audited(items, audit_command, ctx, source)
         staging.save(
@@ -253,27 +256,29 @@ def _new_drafts(
     ctx: Context, prepared: Prepared, drafts: Sequence[Draft], session: str, staged: set[str]
 ) -> tuple[list[Draft], int, int]:
     """The masked drafts not yet staged or stored (each once), and how many were."""
-    held = ctx.memory().items
+    memory = ctx.memory()
     fresh: dict[str, Draft] = {}
     pending = stored = 0
     for draft in drafts:
         masked = mask_draft(draft, prepared.secrets)
-        ident = item_id(session, masked.kind, masked.text)
+        ident = statement_id(session, masked.kind, masked.text)
         if ident in staged:
             pending += 1
-        elif ident in held:
+        elif memory.statement(session, masked.kind, masked.text) is not None:
             stored += 1
         else:
             fresh.setdefault(ident, masked)
     return list(fresh.values()), pending, stored
 
 
-def _checked(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[PendingItem]:
+def _checked(
+    drafts: Sequence[Draft], transcript: Transcript, session: str, snapshot: Sha256Hex
+) -> list[PendingItem]:
     """Each draft with its quote checked against its own message, as approval will."""
-    items = build_items(drafts, transcript, session)
+    items = build_items(drafts, transcript, session, snapshot)
     return [
         PendingItem(
-            item.id,
+            item.statement,
             # A verified quote is staged as the message's own bytes of the matched span,
             # what approval stores (and checks again).
             replace(draft, quote=item.quote) if item.quote_verified else draft,
@@ -307,8 +312,12 @@ def _audited(
 def _write(
     ctx: Context, imported: PendingImport, items: Sequence[PendingItem], now: datetime
 ) -> CaptureResult | None:
-    held = ctx.memory().items
-    drafts = [i.draft for i in items if i.id not in held]
+    memory = ctx.memory()
+    drafts = [
+        i.draft
+        for i in items
+        if memory.statement(imported.session, i.draft.kind, i.draft.text) is None
+    ]
     if not drafts:
         return None  # approved before (a crash between the write and the staging update)
     parsed = parse_snapshot(imported.snapshot.encode("utf-8"), imported.name, imported.format)

@@ -17,7 +17,7 @@ from typing import Any
 
 from gitmem.capture.chat.audit import Audit
 from gitmem.core.errors import InputError
-from gitmem.core.records import KINDS, TRUST_CLASSES, Draft, Kind, Trust
+from gitmem.core.items import KINDS, TRUST_CLASSES, Draft, Kind, Trust
 from gitmem.store.files import atomic_write
 
 PENDING_DIR = "pending"

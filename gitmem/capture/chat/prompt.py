@@ -23,7 +23,7 @@ from gitmem.capture.extract.schema import (
     decode_object,
     parse_item,
 )
-from gitmem.core.records import Draft, Kind, Trust
+from gitmem.core.items import Draft, Kind, Trust
 from gitmem.llm import OutputRejected
 
 SYSTEM_PROMPT = (

@@ -20,7 +20,7 @@ from gitmem.capture.chat.voices import ME, Chat
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.run import CHOICES, ModelOverrides, model_settings
 from gitmem.core.errors import InputError
-from gitmem.core.records import Draft
+from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from gitmem.core.canonical import StrictJSONError, strict_decoder
-from gitmem.core.records import KINDS, Draft, Kind, Trust
+from gitmem.core.items import KINDS, Draft, Kind, Trust
 from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected
 
 MAX_ITEMS = 50

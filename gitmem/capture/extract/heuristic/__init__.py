@@ -27,7 +27,7 @@ from gitmem.capture.extract.heuristic.item import (
 )
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Found, select
-from gitmem.core.records import Draft
+from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 
 __all__ = [

@@ -9,8 +9,8 @@ from typing import Any
 from gitmem.capture.extract.heuristic.markers import WORD_RE
 from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
 from gitmem.core.claims import references
+from gitmem.core.items import Kind
 from gitmem.core.quotes import MIN_PIN_CHARS, fold
-from gitmem.core.records import Kind
 
 MAX_QUOTE_CHARS = 280
 """A longer marked line is cut at a sentence boundary (else a word boundary)."""

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from gitmem.core.claims import in_code
-from gitmem.core.records import Kind
+from gitmem.core.items import Kind
 
 _A = "['’]"  # an apostrophe, straight or curly
 _EMPH = r"(?:\*\*|__|\*|_)?"

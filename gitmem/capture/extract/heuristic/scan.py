@@ -34,8 +34,8 @@ from gitmem.capture.extract.heuristic.sentences import (
     starts_block,
 )
 from gitmem.core.claims import references
+from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.records import Kind
 
 
 class Scan:

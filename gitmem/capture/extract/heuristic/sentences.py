@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from gitmem.capture.extract.heuristic.markers import SECTION_RE
-from gitmem.core.records import Kind
+from gitmem.core.items import Kind
 
 # Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
 # numbers, a task box, a heading, a speaker label ("**user:**").
