@@ -73,7 +73,7 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     overlaps = result.verbatim and contains_mask(masked)
     if overlaps:
         result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    return Checked(result, Evidence(masked, prepared.snapshot, transcript.session), overlaps)
+    return Checked(result, Evidence(masked, prepared.snapshot, transcript.own_session), overlaps)
 
 
 def check_quote_in_file(quote: str, path: Path, format: str | None, repo: str) -> QuoteCheck:
