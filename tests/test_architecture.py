@@ -51,6 +51,7 @@ CORE_STDLIB = frozenset(
         "datetime",
         "enum",
         "functools",
+        "itertools",
         "hashlib",
         "json",
         "math",

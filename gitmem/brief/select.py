@@ -14,7 +14,7 @@ epistemic status. A contradiction on any axis suppresses the positive badges.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.core.claims import WorldStatus, mentions_external_state
@@ -281,3 +281,41 @@ def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
         created=None if record is None else sortable_time(record.created),
         detail=check.detail,
     )
+
+
+QUOTE_NOT_IN_TRANSCRIPT = "quote not in its transcript"
+
+
+def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
+    """*brief* with the verbatim items whose quote did not check out against its stored
+    snapshot degraded (item id → why), and one warning per such item. Raises nothing."""
+    if not failures:
+        return brief
+    items = tuple(
+        item
+        if item.id not in failures
+        else replace(
+            item,
+            quote=None,
+            trust=Trust.UNTAGGED,
+            degraded_reason=f"{QUOTE_NOT_IN_TRANSCRIPT}: {failures[item.id]}",
+            degraded_label=QUOTE_NOT_IN_TRANSCRIPT,
+            corroboration=0,
+            status=Status.QUARANTINED,
+        )
+        for item in brief.items
+    )
+    warnings = tuple(
+        BriefWarning(
+            QUOTE_NOT_IN_TRANSCRIPT,
+            f"item {item.id[:8]}'s quote is not in its stored transcript ({failures[item.id]}); "
+            "it is shown degraded. Run `gitmem verify` for details.",
+            record=item.checkpoint,
+            writer=item.writer,
+            created=item.created,
+            detail=failures[item.id],
+        )
+        for item in brief.items
+        if item.id in failures
+    )
+    return replace(brief, items=items, warnings=brief.warnings + warnings)

@@ -10,7 +10,7 @@ one commit, so a failure anywhere leaves the store as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -18,9 +18,11 @@ from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.quotes import check_quotes
+from gitmem.core.negation import polarity_conflict
+from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
+    EVENT_LIKELY_SUPERSEDED,
     EVENT_STATUS,
     NAMESPACE,
     Checkpoint,
@@ -63,21 +65,25 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
         trust=draft.trust,
         quote=None if draft.quote is None else clean(draft.quote),
         extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
+        message=draft.message,
     )
 
 
 def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
     """Check every quote against the transcript and freeze the items.
 
-    A verbatim item whose quote fails is stored as inferred, with the reason; its
-    text is kept as ``unverified_quote`` and never in ``quote``.
+    A quote must lie in one message; in the draft's own message when it names one
+    (``Draft.message``: found only in another message, or with an index that names no
+    message, it is not verbatim). A quote that verifies is stored as the transcript's own
+    bytes of the matched span (case, punctuation and spacing as said), never the
+    extractor's spelling. A verbatim item whose quote fails, or whose text and quote
+    disagree in polarity (a negation in one and not the other), is stored as inferred,
+    with the reason; the quote is kept as ``unverified_quote`` and never in ``quote``.
     """
-    quoted = [d.quote for d in drafts if d.quote is not None]
-    checks = iter(check_quotes(quoted, transcript.texts()))  # folds the transcript once
+    checks = _check_quotes(drafts, transcript.texts())
     items: list[Item] = []
     seen: set[str] = set()
-    for draft in drafts:
-        check = next(checks) if draft.quote is not None else None
+    for draft, check in zip(drafts, checks, strict=True):
         ident = item_id(session, draft.kind, draft.text)
         if ident in seen:
             continue  # the same statement twice in one capture is one item
@@ -87,10 +93,15 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
-            if draft.quote is not None and contains_mask(draft.quote):
+            if verified and check.span:
+                quote = check.span
+            if quote is not None and contains_mask(quote):
                 verified, reason = False, OVERLAPS_SECRET
+            conflict = polarity_conflict(draft.text, quote or "") if verified else None
+            if conflict is not None and trust == Trust.VERBATIM:
+                verified, reason = False, conflict
             if not verified:
-                extra["unverified_quote"] = draft.quote
+                extra["unverified_quote"] = quote
                 quote = None
                 trust = Trust.INFERRED
         items.append(
@@ -107,6 +118,38 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
             )
         )
     return items
+
+
+def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
+    """The check of each draft's quote (None: no quote): in its own message when it names
+    one, else in any one message; a verbatim check carries its matched span. The whole
+    transcript is folded once (and each matched message's offset map built once), for
+    the quotes that name no message and those not found in their own (to say where
+    they are)."""
+    checks: list[QuoteCheck | None] = [None] * len(drafts)
+    wider: list[int] = []
+    for n, draft in enumerate(drafts):
+        index = draft.message
+        if draft.quote is None:
+            continue
+        if index is not None and 0 <= index < len(texts):
+            own = check_quote(draft.quote, [texts[index]], with_span=True)
+            if own.verbatim:
+                reason = f"found in its own message {index}"
+                checks[n] = replace(own, reason=reason, message_index=index)
+                continue
+        wider.append(n)
+    found = check_quotes([drafts[n].quote or "" for n in wider], texts, with_span=True)
+    for n, anywhere in zip(wider, found, strict=True):
+        index = drafts[n].message
+        checks[n] = anywhere
+        if index is not None and anywhere.verbatim:
+            reason = (
+                f"found in message {anywhere.message_index}, not in its own message {index}: "
+                "a quote must be the words of the message it comes from"
+            )
+            checks[n] = QuoteCheck(False, reason, anywhere.fragments, None)
+    return checks
 
 
 @dataclass(frozen=True)
@@ -216,6 +259,10 @@ def build_checkpoint(
             },
         )
         for restated, witness in carry.witnesses
+    ]
+    events += [
+        new_event(identity, EVENT_LIKELY_SUPERSEDED, old, session, now, commit, {"by": new})
+        for old, new in carry.supersessions
     ]
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.capture.checkpoint import build_checkpoint, mask_draft
 from gitmem.capture.prepare import Prepared, prepare
@@ -35,6 +35,9 @@ from gitmem.store.home import gitmem_home
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
+
+if TYPE_CHECKING:
+    from gitmem.llm import ModelSettings
 
 CHOICES = ("heuristic", "command", "openai", "none")
 
@@ -185,6 +188,20 @@ class ModelOverrides:
 NO_OVERRIDES = ModelOverrides()
 
 
+def model_settings(settings: Settings, overrides: ModelOverrides = NO_OVERRIDES) -> ModelSettings:
+    """What a model backend is given: the settings, with the command line's values first.
+    Raises nothing."""
+    from gitmem.llm import ModelSettings
+
+    return ModelSettings(
+        command=overrides.command or settings.text("command"),
+        base_url=overrides.base_url or settings.text("openai.base_url"),
+        model=overrides.model or settings.text("openai.model"),
+        api_key=settings.text("openai.api_key"),
+        timeout=float(settings.get("timeout")),
+    )
+
+
 def run_extractor(
     name: str,
     prepared: Prepared,
@@ -210,18 +227,9 @@ def run_extractor(
         return extract(messages)
     from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
     from gitmem.capture.extract.schema import parse_output
-    from gitmem.llm import ModelError, ModelSettings, backend_for
+    from gitmem.llm import ModelError, backend_for
 
-    backend = backend_for(
-        name,
-        ModelSettings(
-            command=overrides.command or settings.text("command"),
-            base_url=overrides.base_url or settings.text("openai.base_url"),
-            model=overrides.model or settings.text("openai.model"),
-            api_key=settings.text("openai.api_key"),
-            timeout=float(settings.get("timeout")),
-        ),
-    )
+    backend = backend_for(name, model_settings(settings, overrides))
     raw: bytes | None = None
     try:
         raw = backend.complete(build_prompt(messages), system=SYSTEM_PROMPT)

@@ -142,6 +142,9 @@ class Draft:
     trust: Trust
     quote: str | None
     extra: dict[str, Any]
+    message: int | None = None
+    """The index of the one message its quote must lie in (a chat import knows which
+    message each item came from); None: any one message of the transcript."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,10 @@ from gitmem.core.errors import InputError
 
 FORMATS = ("text", "claude", "codex", "json", "messages")
 """Every transcript format a capture accepts."""
+CHAT_FORMATS = ("telegram", "chat")
+"""The chat exports ``gitmem import-chat`` reads (a Telegram Desktop export, generic chat
+JSON); a checkpoint names one as its source format, and its snapshot is, as for every
+structured format, in the ``messages`` encoding (each message's role is its voice)."""
 MESSAGES = "messages"
 """gitmem's own encoding, the snapshot format of every structured transcript."""
 ANSWER = "answer"
@@ -83,13 +87,14 @@ def check_format(format: str) -> None:
 
 
 def snapshot_format(format: str) -> str:
-    """The format the snapshot of a *format* transcript is stored in: ``"text"`` for
-    text, ``"messages"`` for every structured format.
+    """The format the snapshot of a *format* transcript (or chat export) is stored in:
+    ``"text"`` for text, ``"messages"`` for every structured format.
 
     Raises:
         InputError: an unknown format.
     """
-    check_format(format)
+    if format not in CHAT_FORMATS:
+        check_format(format)
     return "text" if format == "text" else MESSAGES
 
 
@@ -123,7 +128,8 @@ def plain_transcript(text: str, name: str) -> Transcript:
 
 def parse_snapshot(data: bytes, name: str, format: str) -> Transcript:
     """Parse a stored snapshot, given the format its checkpoint names (a transcript
-    format; the snapshot of a structured one is in the ``messages`` encoding).
+    format or a chat export's; the snapshot of a structured one is in the ``messages``
+    encoding).
 
     Raises:
         InputError: an unknown format, bytes that are not UTF-8, or a ``messages``

@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pygit2
-
+from gitmem.capture.rewrites import capture_message, retire_rewritten
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
-from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import GitmemError
 from gitmem.core.records import REWRITE
 from gitmem.store.capturelog import CaptureLog
@@ -78,9 +77,12 @@ def capture_new(
 
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
-    """Capture the agent transcripts of this working tree since the last capture, or the
-    commit message when there is none, into checkpoints that record *sha*."""
+    """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
+    the default branch; then capture the agent transcripts of this working tree since the
+    last capture, or the commit message when there is none, into checkpoints that record
+    *sha*."""
     env = os.environ if environ is None else environ
+    record_candidate(store, sha)
     with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
         source = f"post-commit {sha[:12]}"
@@ -92,20 +94,31 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
         for path in paths[:MAX_TRANSCRIPTS]:
             captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
         if not captured:
-            commit = store.repo.get(sha)
-            if not isinstance(commit, pygit2.Commit):
-                raise GitmemError(f"{sha} is not a commit")
-            transcript = parse_transcript(
-                commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
-            )
-            capture_transcript(
-                ctx,
-                transcript,
-                None,
-                source=f"{source} message",
-                session=f"commit-{sha[:12]}",
-                commit=sha,
-            )
+            capture_message(ctx, sha, f"{source} message")
+
+
+def record_candidate(store: Store, sha: str) -> None:
+    """With ``release_candidates`` set, record *sha* as an unsigned release candidate when
+    it is on the default branch (never on another). Outside the capture lock, so a slow
+    capture never delays it; a failure is logged and never stops the capture."""
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+
+    log = CaptureLog(store.local_dir)
+    source = f"post-commit {sha[:12]} release candidate"
+    try:
+        if not load_settings(gitmem_home(), store.local_dir).get("release_candidates"):
+            return
+        from gitmem.team.release.flow import record_default_candidate
+
+        written = record_default_candidate(store, sha)
+    except GitmemError as e:
+        log.write("failed", source, error=str(e))
+        return
+    if written is None:
+        log.write("skipped", source, reason="not on the default branch")
+    else:
+        log.write("ok", source, record=written.address, new=written.new)
 
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
@@ -117,22 +130,26 @@ def capture_session(store: Store, path: str, session: str | None) -> None:
 
 
 def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
-    """Record which commits an amend or rebase rewrote, as one signed event."""
+    """Record which commits an amend or rebase rewrote, as one signed event, and retire
+    the items whose only source was a rewritten commit's message
+    (:mod:`gitmem.capture.rewrites`)."""
     lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
-    rewrites = [line.split()[:2] for line in lines if len(line.split()) >= 2]
+    rewrites = [(p[0], p[1]) for p in (line.split() for line in lines) if len(p) >= 2]
     if not rewrites:
         return
-    ctx = Context.open(store)
-    write_event(
-        store,
-        ctx.identity,
-        REWRITE,
-        None,
-        "git-rewrite",
-        datetime.now(UTC),
-        {"rewrites": rewrites, "how": how},
-    )
-    ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites))
+    with locked(store.local_dir, LOCK_FILE):  # after the post-commit captures, not among them
+        ctx = Context.open(store)
+        write_event(
+            store,
+            ctx.identity,
+            REWRITE,
+            None,
+            "git-rewrite",
+            datetime.now(UTC),
+            {"rewrites": [list(pair) for pair in rewrites], "how": how},
+        )
+        retired = retire_rewritten(ctx, rewrites, how)
+        ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites), retired=len(retired))
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:

@@ -1,6 +1,10 @@
 """What a new checkpoint holds: its own new items, and every open item before it,
 carried by code. Pure: the memory state, the new items and a policy in; a plan out.
 
+- **Supersessions.** A new item that makes a different claim about an open item's
+  subject (another number, the negation added or removed, another named thing; see
+  :mod:`gitmem.lifecycle.restate`) is stored as its own item, and the open item is marked
+  likely superseded by it — never corroborated.
 - **Restatements.** A new item that states an open item's claim again (see
   :mod:`gitmem.lifecycle.restate`) is not stored twice: the earlier item is carried (its stored
   quote always wins), and when the restatement is a verified verbatim quote from
@@ -20,7 +24,7 @@ from datetime import datetime
 
 from gitmem.core.records import Item, Trust, parse_time
 from gitmem.lifecycle.replay import ItemState, MemoryState
-from gitmem.lifecycle.restate import same_claim
+from gitmem.lifecycle.restate import same_claim, same_subject
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class Plan:
     """(open item id, the new verified verbatim item that restated it)."""
     aged_out: tuple[tuple[ItemState, str], ...]
     """(item, reason) for each open item this checkpoint stops carrying."""
+    supersessions: tuple[tuple[str, str], ...] = ()
+    """(open item id, new item id) for each open item a new claim likely supersedes."""
 
 
 def plan(
@@ -66,10 +72,24 @@ def plan(
     kept: list[Item] = []
     seen: set[str] = set()
     witnesses: list[tuple[str, Item]] = []
+    supersessions: list[tuple[str, str]] = []
     for item in new_items:
         match = _match(item, open_items)
         if match is None:
             kept.append(item)
+            supersessions += [
+                (s.id, item.id)
+                for s in open_items
+                if s.id != item.id
+                and same_subject(
+                    s.item.kind,
+                    s.item.text,
+                    item.kind,
+                    item.text,
+                    s.quote,
+                    item.quote if item.quote_verified else None,
+                )
+            ]
             continue
         if match.id == item.id:
             kept.append(match.item)  # seen again in its own session: a sighting, same bytes
@@ -84,7 +104,7 @@ def plan(
     carried, aged = _carry(
         [s for s in open_items if s.id not in seen], now, policy, restated={i for i, _ in witnesses}
     )
-    return Plan(tuple(kept + carried), tuple(witnesses), tuple(aged))
+    return Plan(tuple(kept + carried), tuple(witnesses), tuple(aged), tuple(supersessions))
 
 
 def _independent(state: ItemState, session: str, snapshot: str) -> bool:

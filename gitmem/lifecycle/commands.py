@@ -60,9 +60,11 @@ class Evidence:
     quote: str
     snapshot: bytes
     session: str | None
+    format: str = "text"
+    """The transcript's format, so a reader can parse the snapshot again."""
 
     def to_json(self) -> dict[str, str]:
-        return {"quote": self.quote, "snapshot": sha256_hex(self.snapshot)}
+        return {"quote": self.quote, "snapshot": sha256_hex(self.snapshot), "format": self.format}
 
 
 def resolve(ws: Workspace, prefix: str, note: str | None, evidence: Evidence | None) -> str:

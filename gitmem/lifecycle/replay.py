@@ -80,6 +80,16 @@ class Witness:
     quote: str
 
 
+@dataclass(frozen=True)
+class QuoteSource:
+    """The stored snapshot a quote was verified against, and how to read it again."""
+
+    snapshot: str
+    format: str | None
+    """The transcript format its record names (None for evidence recorded without one)."""
+    name: str
+
+
 @dataclass
 class ItemState:
     """Everything known about one item after replay."""
@@ -108,6 +118,16 @@ class ItemState:
     trust_override: tuple[Trust, str | None] | None = None
     """(trust, quote) set by an evidence-gated reverify; None when unchanged."""
     last_contradiction: str | None = None
+    origin_source: QuoteSource | None = None
+    """Where the item's own quote was verified: its origin checkpoint's snapshot."""
+    evidence_source: QuoteSource | None = None
+    """Where the quote of a reverify that raised the trust class was verified."""
+
+    @property
+    def quote_source(self) -> QuoteSource | None:
+        """The snapshot the current :attr:`quote` was verified against (None: no quote, or
+        no snapshot named for it)."""
+        return self.evidence_source if self.trust_override is not None else self.origin_source
 
     @property
     def id(self) -> str:
@@ -207,6 +227,7 @@ def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Che
         is_carry = item.extra.get("carried") is True
         state = items.get(item.id)
         if state is None:
+            source = checkpoint.source
             state = items[item.id] = ItemState(
                 item=item,
                 origin_checkpoint=address,
@@ -214,6 +235,9 @@ def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Che
                 first_seen=created,
                 latest_checkpoint=address,
                 last_seen=created,
+                origin_source=None
+                if source is None
+                else QuoteSource(source.snapshot, source.format, source.name),
             )
         state.latest_checkpoint = address
         state.carried = is_carry  # what its latest copy was
@@ -257,8 +281,10 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
         override = _trust_change(extra)
         if override is not None:
             state.trust_override = override
+            state.evidence_source = _evidence_source(extra)
     elif kind == EVENT_SUPERSEDE:
-        state.superseded_by = _text(extra, "by")
+        by_commit = _text(extra, "by_commit")  # a rewritten commit's message, retired
+        state.superseded_by = _text(extra, "by") or (by_commit and f"commit {by_commit[:12]}")
         state.status = Status.SUPERSEDED
     elif kind == EVENT_LIKELY_SUPERSEDED:
         state.likely_superseded_by = _text(extra, "by")
@@ -281,6 +307,14 @@ def _trust_change(extra: Any) -> tuple[Trust, str | None] | None:
     if trust == Trust.VERBATIM and quote:
         return (Trust.VERBATIM, quote)
     return None
+
+
+def _evidence_source(extra: Mapping[str, Any]) -> QuoteSource | None:
+    evidence = extra.get("evidence")
+    snapshot = _text(evidence, "snapshot") if isinstance(evidence, dict) else None
+    if snapshot is None:
+        return None
+    return QuoteSource(snapshot, _text(evidence, "format"), "evidence")
 
 
 def _witness(address: str, event: Event, extra: Mapping[str, Any], created: str) -> Witness | None:

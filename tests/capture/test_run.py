@@ -380,3 +380,81 @@ def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
     assert isinstance(data, dict)
     assert "swordfish" not in data["items"][0]["text"]
     assert b"swordfish" not in reachable_bytes(initialised)
+
+
+def test_the_stored_quote_is_the_transcripts_own_bytes(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "said.md"
+    transcript.write_text("Alice: We drop the REGEX fallback; the state machine stays.\n")
+    items = [
+        {
+            "kind": "decision",
+            "text": "Drop the regex fallback",
+            "trust": "verbatim",
+            "quote": "we drop the “regex” fallback",  # the extractor's spelling
+        }
+    ]
+    result = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps([{**items[0], "quote": "we drop the regex fallback"}]),
+    )
+    assert result.exit_code == 0, result.stderr
+    (item,) = result.json()["items"]  # type: ignore[index]
+    assert item["trust"] == "verbatim" and item["quote"] == "We drop the REGEX fallback"
+    assert gm("verify").exit_code == 0  # the stored bytes verify against the snapshot
+
+
+def test_an_item_that_reverses_its_quote_is_stored_inferred(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "fridays.md"
+    transcript.write_text("We will not deploy on Fridays, ever.\n")
+    reversed_item = {
+        "kind": "decision",
+        "text": "We deploy on Fridays",
+        "trust": "verbatim",
+        "quote": "We will not deploy on Fridays, ever.",
+    }
+    elided = {
+        **reversed_item,
+        "text": "No deploys on Fridays",
+        "quote": "WE WILL… DEPLOY ON FRIDAYS, EVER.",
+    }
+    result = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps([reversed_item, elided]),
+    )
+    assert result.exit_code == 0, result.stderr
+    first, second = result.json()["items"]  # type: ignore[index]
+    assert first["trust"] == "inferred" and first["quote"] is None
+    assert second["trust"] == "inferred" and second["quote"] is None
+    items = [line for line in gm("brief").stdout.splitlines() if line.startswith("- [")]
+    assert len(items) == 2 and not [line for line in items if "✓" in line or '"' in line]
+    assert first["quote_verified"] is False and second["quote_verified"] is False
+
+
+def test_verify_quote_json_reports_the_matched_span(gm: GM, tmp_path: Path) -> None:
+    transcript = tmp_path / "plan.md"
+    transcript.write_text("Plan:\n- migrate the schema\n- then deploy to staging\n")
+    result = gm(
+        "verify-quote",
+        "--transcript",
+        str(transcript),
+        "--json",
+        "Plan: - migrate the schema - then deploy to staging",
+    )
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert data["verbatim"] is True  # type: ignore[index]
+    assert data["span"] == "Plan:\n- migrate the schema\n- then deploy to staging"  # type: ignore[index]

@@ -85,3 +85,24 @@ def test_the_carry_cap_drops_the_oldest_and_least_important_first() -> None:
     assert {i.id for i in result.items} == {key.id, new.id}
     ((dropped, reason),) = result.aged_out
     assert dropped.id == old.id and "more than 2 open items" in reason
+
+
+def test_a_new_value_for_an_open_claim_is_its_own_item_and_a_likely_supersession() -> None:
+    limit = item("Set the retry limit to 3", quote="set the retry limit to 3")
+    state = replay([checkpoint(limit, created=at(0))])
+    later = item("Set the retry limit to 30", session="s2", quote="set the retry limit to 30")
+    result = plan(state, [later], "s2", snapshot("s2"), T0)
+    assert result.witnesses == ()  # never a corroboration of the old value
+    assert later in result.items
+    assert result.supersessions == ((limit.id, later.id),)
+
+
+def test_a_reversal_is_never_a_corroboration() -> None:
+    original = item(
+        "We will not ship the parser on friday", quote="we will not ship the parser on friday"
+    )
+    state = replay([checkpoint(original, created=at(0))])
+    reversal = item("Ship the parser on friday", session="s2", quote="ship the parser on friday")
+    result = plan(state, [reversal], "s2", snapshot("s2"), T0)
+    assert result.witnesses == () and reversal in result.items
+    assert result.supersessions == ((original.id, reversal.id),)

@@ -386,3 +386,40 @@ def test_an_item_that_instructs_its_reader_never_authorises_use(
     )["items"]
     gated = gm("gate", item["id"][:8], "--consequential", "--json")
     assert gated.exit_code == 4 and gated.json()["decision"] == "quarantine"  # type: ignore[index]
+
+
+def test_a_new_number_from_another_session_supersedes_never_corroborates(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    first = say(tmp_path, "a.md", "We agreed to set the retry limit to 3 for now.\n")
+    second = say(tmp_path, "b.md", "Change of plan: set the retry limit to 30.\n")
+    (old,) = capture(
+        gm, first, "s-a", verbatim("Set the retry limit to 3", "set the retry limit to 3")
+    )["items"]
+    (new,) = capture(
+        gm, second, "s-b", verbatim("Set the retry limit to 30", "set the retry limit to 30")
+    )["items"]
+    shown = brief_items(gm)
+    assert shown[new["id"]]["trust"] == "verbatim" and shown[new["id"]]["corroboration"] == 1
+    assert shown[old["id"]]["corroboration"] == 0  # never ×2
+    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
+    assert "[≈ corroborated" not in gm("brief").stdout
+
+
+def test_a_reversal_inside_the_original_words_never_corroborates(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    first = say(tmp_path, "a.md", "Decision: we will not ship the parser on friday.\n")
+    second = say(tmp_path, "b.md", "OK then, ship the parser on friday.\n")
+    (old,) = capture(
+        gm,
+        first,
+        "s-a",
+        verbatim("No parser release on Friday", "we will not ship the parser on friday"),
+    )["items"]
+    (new,) = capture(
+        gm, second, "s-b", verbatim("Ship the parser on Friday", "ship the parser on friday")
+    )["items"]
+    shown = brief_items(gm)
+    assert shown[old["id"]]["corroboration"] == 0
+    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
