@@ -31,14 +31,14 @@ _TRIGGER_WORDS = (
     *("branch", "branches", "commit", "commits", "committed", "created", "added", "moved"),
     *("renamed", "copied", "wrote", "written", "introduced", "instead", "rather", "pushed"),
     *("uncommitted", "unstaged", "unpushed", "unresolved", "outstanding", "blocking", "always"),
-    *("never", "prefer"),
+    *("never", "prefer", "we'll", "we’ll", "i'd", "i’d", "filed", "paste", "ahead"),
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
     *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
-    *("action item", "open item", "unsolved", "filed", "paste", "let me know", "go ahead"),
-    *("we'll", "we’ll", "let’s", "i'd", "i’d", "known issue", "open issue", "not run"),
+    *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
+    "not run",
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
@@ -207,7 +207,8 @@ _PHRASES = (
     *_phrases(
         Kind.FACT,
         "pushed",
-        r"^(?!.*\b(?:will|once|if|when|until|should|need|needs|before|after|to\s+be)\b).*\bpushed\b",
+        r"^(?!.*\b(?:will|once|if|when|until|should|need|needs|before|after|to\s+be|wants?|"
+        r"asked|requested)\b).*\bpushed\b",
     ),
 )
 _QUESTION_RE = re.compile(
@@ -270,6 +271,8 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
             continue
         searched.add(pattern)
         # Offsets in the lowercased text have the same backticks before them.
+        if kind != Kind.DECISION and low.rstrip(" *_").endswith(":"):
+            continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
             return Marker(kind, 0, False, weak=kind != Kind.DECISION)
     if "?" in sentence and _is_open_question(sentence):

@@ -114,8 +114,9 @@ class Scan:
         """The items of the section labelled on line *n*: each list item under it; a
         bold-only line is a heading inside it; a paragraph indented under the label (or
         right after a line like "The action item is:") gives its first sentence. It ends
-        at the first other line, or at a sibling of a numbered label ("8. Current Work").
-        Returns its last line."""
+        at the first other line, at a line indented less than the label, at the next
+        label, or at a sibling of a numbered label ("8. Current Work"). Returns its last
+        line."""
         header, done, m = self.lines[n], n, n + 1
         numbered, intro = NUMBERED_RE.match(header) is not None, is_intro(header)
         while m < len(self.lines) and m - n < 200:
@@ -124,8 +125,9 @@ class Scan:
                 m += 1
                 continue
             deeper = indent(line) > indent(header)
-            if numbered and not deeper:
-                break
+            outdented = indent(line) < indent(header)
+            if (numbered and not deeper) or outdented or section_kind(line) is not None:
+                break  # a sibling, the enclosing list going on, or the next section
             if BULLET_RE.match(line):
                 done = self._unit_end(m)
                 yield from self._unit(m, done, kind)
