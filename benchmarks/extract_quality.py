@@ -69,6 +69,7 @@ class Score:
     false_verbatim: list[Draft] = field(default_factory=list)
     missed: list[Label] = field(default_factory=list)
     seconds: float = 0.0
+    chars: int = 0
 
     def add(self, other: Score) -> None:
         self.labels += other.labels
@@ -79,6 +80,7 @@ class Score:
         self.false_verbatim += other.false_verbatim
         self.missed += other.missed
         self.seconds += other.seconds
+        self.chars += other.chars
 
     @property
     def precision(self) -> float:
@@ -126,10 +128,13 @@ def score(path: Path) -> Score:
     messages = prepare(transcript, {}, None).clean_messages()
     texts = [m.text for m in messages]
     labels = load_labels(path.with_suffix(".labels.json"), texts)
-    began = time.perf_counter()
-    drafts = extract(messages)
     result = Score(path.stem, labels=sum(1 for label in labels if label.kind is not None))
-    result.seconds = time.perf_counter() - began
+    result.seconds = float("inf")
+    for _ in range(3):  # the best of three, as the other benchmarks time
+        began = time.perf_counter()
+        drafts = extract(messages)
+        result.seconds = min(result.seconds, time.perf_counter() - began)
+    result.chars = sum(len(text) for text in texts)
     result.items = len(drafts)
     for draft in drafts:
         quote = draft.quote or ""
@@ -198,7 +203,11 @@ def main(argv: list[str]) -> int:
     if len(parts) > 1:
         print(row(total))
     count = sum(len(paths) for _, paths in parts)
-    print(f"extraction: {total.seconds * 1000:.1f} ms for {count} transcripts")
+    megabytes = total.chars / 1e6
+    print(
+        f"extraction: {total.seconds * 1000:.1f} ms for {count} transcripts "
+        f"({megabytes:.2f} M characters, {total.seconds * 1000 / megabytes:.0f} ms per million)"
+    )
     return 1 if total.false_verbatim else 0
 
 
