@@ -94,7 +94,7 @@ def default_session(transcript: Transcript, path: Path | None) -> str:
     return f"file-{digest[:12]}"
 
 
-def capture_session(transcript: Transcript, path: Path | None, given: str | None) -> str:
+def session_of(transcript: Transcript, path: Path | None, given: str | None) -> str:
     """*given*, else :func:`default_session`. A side run is never filed under its
     parent's id, even when a host names that id as the session: that would merge the
     two into one session."""
@@ -306,7 +306,7 @@ def capture_prepared(
             ctx.identity,
             prepared,
             [*(drafts or []), *found],
-            capture_session(prepared.transcript, path, session),
+            session_of(prepared.transcript, path, session),
             datetime.now(UTC),
             commit,
             ctx.memory(),

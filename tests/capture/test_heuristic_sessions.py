@@ -241,6 +241,16 @@ def test_a_recap_gives_its_pending_tasks_and_next_step_and_skips_its_analysis() 
     ]
 
 
+def test_code_inside_an_analysis_block_does_not_end_it() -> None:
+    text = (
+        "<analysis>\n```elixir\nx = 1\n```\nStill need to: fix the scratch note\n</analysis>\n"
+        "TODO: port the old error messages\n"
+    )
+    assert summary(extract([Message("assistant", text)])) == [
+        ("open_loop", "TODO: port the old error messages")
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "quotes"),
     [

@@ -73,9 +73,13 @@ class Scan:
         low_lines = low.split("\n")
         starts = list(accumulate((len(line) + 1 for line in low_lines), initial=0))
         self.fences = fenced_ranges(self.lines, sorted(find_lines(low, starts, FENCE_NEEDLES)))
-        if "<analysis>" in low:  # a compaction's scratch notes; its <summary> says it again
-            tags = sorted(find_lines(low, starts, ("<analysis>", "</analysis>")))
-            self.fences = sorted([*self.fences, *tagged_ranges(self.lines, tags, "analysis")])
+        # A compaction's scratch notes: its <summary> says the same again.
+        needles = ("<analysis>", "</analysis>")
+        tags = sorted(find_lines(low, starts, needles)) if "<analysis>" in low else []
+        analysis = tagged_ranges(self.lines, tags, "analysis") if tags else []
+        if analysis:
+            self.fences = _union([*self.fences, *analysis])
+        self.tagged = bool(analysis)
         self.fence_starts = [first for first, _ in self.fences]
         hits = find_lines(low, starts, LINE_NEEDLES)
         for match in NUMBER_RE.finditer(low):
@@ -133,7 +137,7 @@ class Scan:
                 yield from self._unit(m, done, kind)
             elif SUBHEADING_RE.fullmatch(line.strip()):
                 done = m
-            elif ((deeper and not numbered) or intro or numbered) and not starts_block(line):
+            elif (deeper or intro) and not starts_block(line):
                 done = self._unit_end(m)
                 found = list(self._unit(m, done, kind, paragraph=True))
                 if not found:
@@ -155,8 +159,12 @@ class Scan:
         return n
 
     def _joins(self, n: int) -> bool:
-        """Does line *n* continue the paragraph or list item of line n - 1?"""
-        return not starts_block(self.lines[n]) and not ends_block(self.lines[n - 1])
+        """Does line *n* continue the paragraph or list item of line n - 1? Never across
+        the edge of a skipped block (fenced code ends with its fence; an analysis block
+        does not)."""
+        if starts_block(self.lines[n]) or ends_block(self.lines[n - 1]):
+            return False
+        return not (self.tagged and (self._fenced(n - 1) or self._fenced(n)))
 
     def _unit(
         self, first: int, last: int, section: Kind | None, paragraph: bool = False
@@ -176,6 +184,17 @@ class Scan:
                 continue
             position = (self.index, first, start)
             yield Found(kind, text, quote, importance, extra, position, by_user)
+
+
+def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line ranges merged where they overlap (a code fence inside an analysis block)."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
 
 
 def _unit_items(
