@@ -153,6 +153,16 @@ def test_phrases_count_only_in_the_assistants_last_replies() -> None:
     assert summary(drafts) == [("uncertainty", "Open question: do we version the ref name?")]
 
 
+def test_a_pr_reference_counts_wherever_it_stands_a_file_only_at_the_end() -> None:
+    messages = [
+        Message("user", "Fix the tokenizer."),
+        Message("assistant", "I opened PR #123 for the fix."),
+        Message("assistant", "I created `src/tokenizer.py` with the new counter."),
+        *[Message("assistant", f"Step {n} of the work is done now.") for n in range(3)],
+    ]
+    assert summary(extract(messages)) == [("open_loop", "I opened PR #123 for the fix.")]
+
+
 def test_what_the_user_says_counts_wherever_it_stands() -> None:
     messages = [
         Message("user", "The Windows build is still failing on CI."),

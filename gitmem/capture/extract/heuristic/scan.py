@@ -237,7 +237,7 @@ def _unit_items(
         for (s, e), hit in zip(sentences, triggered, strict=True)
     ]
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
-        if marker is None and not (triggered[k] and reading.weak):
+        if marker is None and not triggered[k]:
             continue
         if marker is not None and (
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
@@ -256,9 +256,11 @@ def _unit_items(
                     break
                 e = next_end
         if marker is None:
-            # A list item that only names a file, branch or commit is a record of work
-            # done ("- Added `x.py`"), not something to carry.
-            item = make_item(block, s, e, None, 0, facts=chrome is None or not chrome["bullet"])
+            # A PR or issue reference counts wherever it stands (the world can check it).
+            # A file, branch or commit counts in prose of the last replies only: a list
+            # item that names one is a record of work done ("- Added `x.py`").
+            bullet = chrome is not None and chrome["bullet"] is not None
+            item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
         if item is not None:
