@@ -6,8 +6,9 @@ standing instructions and the compaction prompt into the user's turn. Those are 
 An assistant's reply says many things that stop being true as the work goes on ("still
 need to wire the hook", "this might be a race"), so what it says is read by where it
 stands: decisions everywhere; open loops and questions only in the closing turn (after
-the user's last message: what the user asked next usually settles the rest); phrases and
-bare references only in its last few replies. Whatever the user says is read in full.
+the user's last message: what the user asked next usually settles the rest); phrases, open
+questions and a bare file, branch or commit only in its last few replies (a PR or issue
+reference counts anywhere). Whatever the user says is read in full.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Reading:
     loops: bool
     """Open loops and questions count (a user's message, or the closing turn)."""
     weak: bool
-    """Phrases anywhere in a sentence, questions and bare references count."""
+    """Phrases anywhere in a sentence, open questions and a bare file, branch or commit
+    count."""
 
 
 def host_text(message: Message) -> bool:
