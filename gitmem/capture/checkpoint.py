@@ -245,6 +245,7 @@ def build_checkpoint(
             source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
             items=tuple(i.address for i in carry.items),
             carried=carry.carried,
+            extra=_lineage(transcript, session),
         ),
         identity.sign,
         NAMESPACE,
@@ -285,6 +286,13 @@ def build_checkpoint(
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
     return Built(checkpoint, sealed, snapshot, carry)
+
+
+def _lineage(transcript: Transcript, session: str) -> dict[str, str]:
+    """``parent_session`` (optional, docs/storage.md): the session a side run (a subagent
+    or compaction transcript) branched from, when it is filed under a session of its own."""
+    parent = transcript.session if transcript.agent else None
+    return {"parent_session": parent} if parent and parent != session else {}
 
 
 def check_session(session: str) -> str:

@@ -74,7 +74,7 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     overlaps = result.verbatim and contains_mask(said)
     if overlaps:
         result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    evidence = Evidence(said, prepared.snapshot, transcript.session, transcript.format)
+    evidence = Evidence(said, prepared.snapshot, transcript.own_session, transcript.format)
     return Checked(result, evidence, overlaps)
 
 

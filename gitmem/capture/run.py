@@ -81,15 +81,26 @@ class CaptureResult:
 def default_session(transcript: Transcript, path: Path | None) -> str:
     """The session a capture belongs to when none is given.
 
-    The transcript's own session id when its format has one; otherwise one derived
-    from the file's absolute path, so a transcript that grows between captures stays
-    one session.
+    The transcript's own session id when its format has one (a subagent's or
+    compaction's file: ``<parent session>/agent-<id>``, see
+    :attr:`~gitmem.core.transcript.Transcript.own_session`); otherwise one derived from
+    the file's absolute path, so a transcript that grows between captures stays one
+    session.
     """
-    if transcript.session:
-        return transcript.session
+    if transcript.own_session:
+        return transcript.own_session
     where = str(path.resolve()) if path is not None else transcript.name
     digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
     return f"file-{digest[:12]}"
+
+
+def session_of(transcript: Transcript, path: Path | None, given: str | None) -> str:
+    """*given*, else :func:`default_session`. A side run is never filed under its
+    parent's id, even when a host names that id as the session: that would merge the
+    two into one session."""
+    if given is None or (transcript.agent is not None and given == transcript.session):
+        return default_session(transcript, path)
+    return given
 
 
 def write_checkpoint(
@@ -295,7 +306,7 @@ def capture_prepared(
             ctx.identity,
             prepared,
             [*(drafts or []), *found],
-            session or default_session(prepared.transcript, path),
+            session_of(prepared.transcript, path, session),
             datetime.now(UTC),
             commit,
             ctx.memory(),

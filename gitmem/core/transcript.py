@@ -28,12 +28,16 @@ JSON); a checkpoint names one as its source format, and its snapshot is, as for 
 structured format, in the ``messages`` encoding (each message's role is its voice)."""
 MESSAGES = "messages"
 """gitmem's own encoding, the snapshot format of every structured transcript."""
+ANSWER = "answer"
+"""The role of what the user answered through a host's question or plan tool (Claude
+Code's ``AskUserQuestion``, ``ExitPlanMode``): the user's own choice, not tool output."""
 
 
 @dataclass(frozen=True)
 class Message:
     role: str | None
-    """"user", "assistant", "tool_use", "tool_result", "system", … (None for plain text)."""
+    """"user", "assistant", "answer", "tool_use", "tool_result", "system", … (None for
+    plain text)."""
     text: str
 
 
@@ -49,9 +53,22 @@ class Transcript:
     """The session id the transcript itself names, when its format has one."""
     cwd: str | None = None
     """The working directory the transcript itself names, when its format has one."""
+    agent: str | None = None
+    """Set when the transcript is a side run of a session (a Claude Code subagent or
+    compaction, ``…/<session>/subagents/agent-<id>.jsonl``): ``agent-<id>``. ``session``
+    is then the parent's id, which the side run shares."""
 
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
+
+    @property
+    def own_session(self) -> str | None:
+        """The session this transcript is: its ``session``, or for a side run
+        ``<parent session>/<agent>``, so that a subagent or compaction file is a session of
+        its own rather than more of its parent. None when the format names no session."""
+        if self.session and self.agent:
+            return f"{self.session}/{self.agent}"
+        return self.session
 
     def with_messages(self, messages: Sequence[Message]) -> Transcript:
         """The same transcript with new messages (say, secret-masked), snapshot re-rendered.

@@ -12,7 +12,7 @@ import pytest
 from conftest import TESTS, Result
 from fakes.openai_server import FakeOpenAI
 
-from gitmem.store.repo import Store
+from gitmem.store.repo import Store, content_path
 
 DATA = TESTS / "data"
 FAKES = TESTS / "fakes"
@@ -89,6 +89,55 @@ def test_session_id_comes_from_the_transcript(initialised: Path, gm: GM) -> None
     named = {json.loads(line).get("sessionId") for line in path.read_text().splitlines()}
     data = gm("capture", "--transcript", str(path), "--json").json()
     assert isinstance(data, dict) and data["session"] in named - {None}
+
+
+PARENT = "4c2ddfdc-b619-4525-8d03-1950fb1b0257"
+SUBAGENTS = DATA / "subagents"
+SUBAGENT = SUBAGENTS / PARENT / "subagents" / "agent-50243ee8.jsonl"
+
+
+def stored_checkpoint(repo: Path, address: str) -> dict[str, object]:
+    data = Store.discover(repo).read_path(content_path("checkpoints", address))
+    assert data is not None
+    loaded = json.loads(data)
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+@pytest.mark.parametrize("named", [(), ("--session", PARENT)])
+def test_a_subagent_file_is_its_own_session(
+    initialised: Path, gm: GM, named: tuple[str, ...]
+) -> None:
+    main = gm("capture", "--transcript", str(SUBAGENTS / f"{PARENT}.jsonl"), "--json").json()
+    side = gm("capture", "--transcript", str(SUBAGENT), *named, "--json").json()
+    assert isinstance(main, dict) and isinstance(side, dict)
+    assert main["session"] == PARENT
+    assert side["session"] == f"{PARENT}/agent-50243ee8"  # even when a host names the parent
+    assert "parent_session" not in stored_checkpoint(initialised, main["checkpoint"])
+    assert stored_checkpoint(initialised, side["checkpoint"])["parent_session"] == PARENT
+    assert gm("verify").exit_code == 0
+
+
+def claude_line(text: str, **fields: object) -> str:
+    record = {"type": "assistant", "sessionId": "p-1", "isSidechain": False, "uuid": text}
+    record["message"] = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    return json.dumps({**record, **fields}) + "\n"
+
+
+def test_a_subagent_corroborates_its_parent(initialised: Path, gm: GM, tmp_path: Path) -> None:
+    said = "We will keep the cache local to each worker."
+    item = {"kind": "decision", "text": "Keep the cache local to each worker", "trust": "verbatim"}
+    item["quote"] = "keep the cache local to each worker"
+    parent = tmp_path / "p-1.jsonl"
+    parent.write_text(claude_line(said))
+    side = tmp_path / "agent-a7.jsonl"
+    side.write_text(claude_line(f"Checked: {said}", isSidechain=True, agentId="a7"))
+    for path in (parent, side):
+        result = gm("capture", "--transcript", str(path), "--items", "-", input=json.dumps([item]))
+        assert result.exit_code == 0, result.stderr
+    brief = json.loads(gm("brief", "--format", "json").stdout)
+    (only,) = brief["items"]
+    assert only["corroboration"] == 2  # one session each, not one merged session
 
 
 def test_extractor_none_stores_only_the_snapshot(initialised: Path, gm: GM) -> None:
