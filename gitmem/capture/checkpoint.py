@@ -37,7 +37,8 @@ from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import MemoryState, Replayable, current_status
 from gitmem.store.keys import Identity
-from gitmem.store.repo import Entry, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry
 from gitmem.store.seal import Sealed, new_event, seal
 
 _MAX_SESSION = 200

@@ -26,7 +26,8 @@ from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.store.repo import MEMORY_REF, Store, StoredRecord, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 
 
 @dataclass(frozen=True)
