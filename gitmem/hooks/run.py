@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pygit2
 
+from gitmem.capture.masking.documents import mask_text
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript, parse_transcript
@@ -44,10 +45,17 @@ def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
     try:
         func(store, *args)
     except GitmemError as e:
-        log.write("failed", source, error=str(e))
+        log.write("failed", _masked(source), error=_masked(str(e)))
     except Exception as e:  # a hook must never break the command that fired it
-        log.write("failed", source, error=f"internal error: {type(e).__name__}: {e}")
+        error = f"internal error: {type(e).__name__}: {e}"
+        log.write("failed", _masked(source), error=_masked(error))
     return 0
+
+
+def _masked(text: str) -> str:
+    """*text* with its secrets masked: a path or an error can name one, and the capture
+    log must not keep it."""
+    return mask_text(text).text
 
 
 def capture_new(
@@ -149,7 +157,7 @@ def pre_push(store: Store, remote: str, url: str) -> None:
         return
     log = CaptureLog(store.local_dir)
     if remote not in store.repo.remotes.names():
-        log.write("skipped", f"pre-push {remote}", url=url, reason="not a named remote")
+        log.write("skipped", f"pre-push {remote}", url=_masked(url), reason="not a named remote")
         return
     author = read_config(home).get("principal") or "gitmem"
     report = sync(store, remote, home, author)
@@ -157,10 +165,10 @@ def pre_push(store: Store, remote: str, url: str) -> None:
     log.write(
         "ok" if report.ok else "failed",
         f"pre-push {remote}",
-        url=url,
+        url=_masked(url),
         merged=sum(r.new_records for r in report.refs),
         pushed=[r.ref for r in report.refs if r.pushed],
-        error="; ".join(problems)[:500] if problems else None,
+        error=_masked("; ".join(problems)[:500]) if problems else None,
     )
 
 

@@ -59,6 +59,17 @@ def parse_transcript(data: bytes, name: str, format: str | None = None) -> Trans
     return parser(text, name)
 
 
+def skipped_note(transcript: Transcript) -> str | None:
+    """One line saying which lines a lenient parser skipped, or None when none was.
+    Raises nothing."""
+    skipped = transcript.skipped
+    if not skipped:
+        return None
+    more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
+    lines = "line" if len(skipped) == 1 else "lines"
+    return f"transcript {transcript.name}: skipped {len(skipped)} bad {lines} ({skipped[0]}{more})"
+
+
 def _parser(format: str) -> Callable[[str, str], Transcript]:
     check_format(format)
     if format == "claude":

@@ -45,7 +45,8 @@ def parse(text: str, name: str) -> Transcript:
     cwd: str | None = None
     seen: set[str] = set()
     messages: list[Message] = []
-    for record in read_records(text, name, TOOL, recognise):
+    records, skipped = read_records(text, name, TOOL, recognise)
+    for record in records:
         if session is None and isinstance(record.get("sessionId"), str):
             session = record["sessionId"]
         if cwd is None and isinstance(record.get("cwd"), str):
@@ -62,9 +63,10 @@ def parse(text: str, name: str) -> Transcript:
                 continue
             seen.add(uuid)
         role = message.get("role")
-        messages.extend(_messages(role if isinstance(role, str) else kind, message.get("content")))
+        role = clean(role) if isinstance(role, str) and role.strip() else kind
+        messages.extend(_messages(role, message.get("content")))
     return Transcript(
-        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd
+        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd, skipped
     )
 
 
