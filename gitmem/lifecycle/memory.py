@@ -66,7 +66,8 @@ class _Cache:
         self.path = local_dir / CACHE_FILE
         self.roots = roots.digest()
         try:
-            self.known = set(self.path.read_text(encoding="utf-8").split())
+            # Unreadable bytes only cost a full check of the records they named.
+            self.known = set(self.path.read_text(encoding="utf-8", errors="replace").split())
         except OSError:
             self.known = set()
         self.new: set[str] = set()

@@ -20,6 +20,7 @@ time (``.git/gitmem/sync.lock``); captures may run meanwhile.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import Any
 
 import pygit2
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
 from gitmem.core.integrity import describe
 from gitmem.core.types import GitOid
@@ -42,6 +44,7 @@ WATERMARKS = "watermarks.json"
 LOCK_FILE = "sync.lock"
 _ATTEMPTS = 5
 _RETRYABLE = ("fetch first", "non-fast-forward")
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 INTEGRITY = "integrity"
 """A problem kind: rewritten or removed history, a refused fetch, a conflicting path."""
@@ -59,12 +62,14 @@ class Watermarks:
     def __init__(self, local_dir: Path) -> None:
         self.path = local_dir / WATERMARKS
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = boundedjson.loads(self.path.read_bytes(), max_depth=4)
             remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
         except (OSError, ValueError):
+            remotes = {}  # unreadable: every remote is as if first seen
+        if not isinstance(remotes, dict):
             remotes = {}
         self.marks: dict[str, dict[str, str]] = {
-            str(r): {str(k): str(v) for k, v in refs.items()}
+            str(r): {str(k): v for k, v in refs.items() if isinstance(v, str) and _OID.fullmatch(v)}
             for r, refs in remotes.items()
             if isinstance(refs, dict)
         }
