@@ -10,7 +10,7 @@ from gitmem.core.types import Sha256Hex
 from gitmem.setup.demo import tamper_checkpoint
 from gitmem.store.repo import Entry, Store, content_path
 
-__all__ = ["edit_record", "remove_path", "resign_with_untrusted_key"]
+__all__ = ["add_entry", "edit_record", "remove_path", "resign_with_untrusted_key"]
 
 edit_record = tamper_checkpoint
 
@@ -54,3 +54,17 @@ def resign_with_untrusted_key(
     remove_path(store, content_path("checkpoints", address))
     remove_path(store, content_path("receipts", address))
     return forged_address
+
+
+def add_entry(store: Store, path: str, data: bytes, mode: int) -> None:
+    """Commit *data* at *path* with git file *mode* (a symlink, an executable) on top of
+    the memory ref, as a hostile push could."""
+    repo = store.repo
+    tip = repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    index.add(pygit2.IndexEntry(path, repo.create_blob(data), mode))
+    who = pygit2.Signature("mallory", "mallory@example.net")
+    commit = repo.create_commit(None, who, who, "add", index.write_tree(repo), [tip.id])
+    repo.references[store.ref].set_target(commit, "add")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.core.errors import GitError, NegativeResult
+from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 
 MEMORY_REF = "refs/gitmem/memory"
@@ -37,6 +37,25 @@ _MAX_ATTEMPTS = 50
 
 class _Moved(Exception):
     """The ref no longer holds the value a compare-and-swap expected."""
+
+
+class BrokenRef(IntegrityError):
+    """A ref under ``refs/gitmem/`` that is not a plain ref to a stored commit: symbolic,
+    or pointing at a tree, a blob, a tag or nothing. Its ``problem`` names which."""
+
+    def __init__(self, ref: str, problem: str, detail: str) -> None:
+        super().__init__(f"{ref} {detail}")
+        self.ref = ref
+        self.problem = problem
+        self.detail = detail
+
+
+SYMBOLIC_REF = "symbolic ref"
+"""A problem of a ref: it names another ref instead of a commit."""
+REF_NOT_A_COMMIT = "ref not at a commit"
+"""A problem of a ref: it points at a tree, a blob, a tag or a missing object."""
+UNEXPECTED_ENTRY = "unexpected entry"
+"""A problem of a path: a symlink, an executable or a submodule where a file belongs."""
 
 
 def content_path(directory: str, digest: Sha256Hex) -> str:
@@ -81,6 +100,9 @@ class StoreContents:
     receipts: frozenset[Sha256Hex]
     strays: tuple[str, ...]
     """Paths that do not fit the layout (a wrong name, a file where none belongs)."""
+    odd_entries: tuple[tuple[str, str], ...] = ()
+    """(path, what it is) for entries of the layout's names that are not plain files:
+    a symlink, an executable, a submodule. They are not read as records."""
 
 
 @dataclass(frozen=True)
@@ -167,12 +189,21 @@ class Store:
     # -- reading ----------------------------------------------------------------
 
     def tip(self) -> GitOid | None:
-        """The commit the memory ref points at, or None when nothing was stored yet."""
+        """The commit the memory ref points at, or None when nothing was stored yet.
+
+        Raises:
+            GitError: the ref cannot be read.
+            BrokenRef: the ref is symbolic (it names another ref, not a commit).
+        """
         try:
             ref = self.repo.references.get(self.ref)
-        except pygit2.GitError as e:
+        except (pygit2.GitError, ValueError) as e:
             raise GitError(f"cannot read {self.ref}: {e}") from e
-        return None if ref is None else GitOid(str(ref.target))
+        if ref is None:
+            return None
+        if ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+            raise BrokenRef(self.ref, SYMBOLIC_REF, f"is a symbolic ref to {ref.target}")
+        return GitOid(str(ref.target))
 
     def refs(self, prefix: str = REFS_PREFIX) -> list[str]:
         """The names of every ref under *prefix*, sorted.
@@ -202,20 +233,21 @@ class Store:
         """Read every record with its receipt from the tip of the ref.
 
         Raises:
-            GitError: the ref points at something that is not a commit.
+            BrokenRef: the ref is symbolic or points at something that is not a commit.
         """
         tip = self.tip()
         if tip is None:
             return StoreContents(None, (), frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
+        odd: list[tuple[str, str]] = []
         found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in _EXTENSIONS}
         for top in tree:
             name = top.name or ""
             if name not in _EXTENSIONS or not isinstance(top, pygit2.Tree):
                 strays.append(name)
                 continue
-            found[name] = dict(_walk_content(top, name, strays))
+            found[name] = dict(_walk_content(top, name, strays, odd))
         receipts = found["receipts"]
         records = [
             StoredRecord(
@@ -234,6 +266,7 @@ class Store:
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),
+            odd_entries=tuple(odd),
         )
 
     def read_snapshot(self, digest: Sha256Hex) -> bytes | None:
@@ -249,7 +282,8 @@ class Store:
             entry = self._commit(tip).tree[path]
         except KeyError:
             return None
-        return entry.data if isinstance(entry, pygit2.Blob) else None
+        plain = isinstance(entry, pygit2.Blob) and entry.filemode == pygit2.enums.FileMode.BLOB
+        return entry.data if plain else None
 
     def additions(self) -> list[str]:
         """Paths in the order commits of the ref added them, newest first."""
@@ -379,16 +413,30 @@ class Store:
             log.touch()
 
     def _commit(self, oid: GitOid) -> pygit2.Commit:
-        obj = self.repo.get(oid)
+        try:
+            obj = self.repo.get(oid)
+        except (ValueError, pygit2.GitError):
+            obj = None
+        if obj is None:
+            raise BrokenRef(self.ref, REF_NOT_A_COMMIT, f"points at {oid}, which is not stored")
         if not isinstance(obj, pygit2.Commit):
-            raise GitError(f"{self.ref} points at {oid}, which is not a commit")
+            kind = type(obj).__name__.lower()
+            raise BrokenRef(self.ref, REF_NOT_A_COMMIT, f"points at {oid}, a {kind}, not a commit")
         return obj
 
 
+_ODD_MODES = {
+    pygit2.enums.FileMode.LINK: "a symlink",
+    pygit2.enums.FileMode.BLOB_EXECUTABLE: "an executable",
+    pygit2.enums.FileMode.COMMIT: "a submodule",
+}
+
+
 def _walk_content(
-    top: pygit2.Tree, directory: str, strays: list[str]
+    top: pygit2.Tree, directory: str, strays: list[str], odd: list[tuple[str, str]]
 ) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
-    """Yield (digest, blob) under one top-level folder; collect misfits in *strays*.
+    """Yield (digest, blob) under one top-level folder; collect misfits in *strays* and
+    entries that are not plain files (symlinks, executables, submodules) in *odd*.
 
     A blob's bytes are read only when asked for: snapshots can be large, and most
     callers never need them.
@@ -401,13 +449,17 @@ def _walk_content(
             continue
         for leaf in fan:
             leaf_name = leaf.name or ""
+            path = f"{directory}/{fan_name}/{leaf_name}"
+            if leaf.filemode in _ODD_MODES:
+                odd.append((path, _ODD_MODES[leaf.filemode]))
+                continue
             digest = fan_name + leaf_name[: -len(extension)]
             if (
                 not isinstance(leaf, pygit2.Blob)
                 or not leaf_name.endswith(extension)
                 or not is_sha256_hex(digest)
             ):
-                strays.append(f"{directory}/{fan_name}/{leaf_name}")
+                strays.append(path)
                 continue
             yield Sha256Hex(digest), leaf
 
