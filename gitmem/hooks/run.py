@@ -17,11 +17,12 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.masking.documents import mask_text
+from gitmem.hooks import inflight
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript, parse_transcript
-from gitmem.core.errors import GitmemError
-from gitmem.core.records import REWRITE
+from gitmem.core.errors import FormatError, GitmemError
+from gitmem.core.records import REWRITE, Checkpoint, parse_record
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.files import locked
 from gitmem.store.repo import Store
@@ -29,6 +30,7 @@ from gitmem.store.seal import write_event
 
 LOCK_FILE = "hook.lock"
 MAX_TRANSCRIPTS = 3
+POST_COMMIT = "post-commit"
 
 
 HookAction = Callable[..., None]
@@ -87,39 +89,95 @@ def capture_new(
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
     """Capture the agent transcripts of this working tree since the last capture, or the
-    commit message when there is none, into checkpoints that record *sha*."""
+    commit message when there is none, into checkpoints that record *sha*; and first, the
+    message of every commit whose background capture died (:mod:`gitmem.hooks.inflight`).
+
+    While it runs, the marker ``.git/gitmem/running/post-commit-<sha>`` says so; it is
+    removed when the capture ends, whatever the outcome.
+    """
     env = os.environ if environ is None else environ
-    with locked(store.local_dir, LOCK_FILE):
-        ctx = Context.open(store)
-        source = f"post-commit {sha[:12]}"
-        configured = ctx.settings.text("transcript")
-        workdir = Path(store.repo.workdir or store.common_dir).resolve()
-        paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
-        cursors = Cursors(store.local_dir)
-        captured = False
-        for path in paths[:MAX_TRANSCRIPTS]:
-            captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
-        if not captured:
-            commit = store.repo.get(sha)
-            if not isinstance(commit, pygit2.Commit):
-                raise GitmemError(f"{sha} is not a commit")
-            transcript = parse_transcript(
-                commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
-            )
-            capture_transcript(
-                ctx,
-                transcript,
-                None,
-                source=f"{source} message",
-                session=f"commit-{sha[:12]}",
-                commit=sha,
-            )
+    marker = inflight.start(store.local_dir, POST_COMMIT, sha)
+    try:
+        with locked(store.local_dir, LOCK_FILE):
+            ctx = Context.open(store)
+            recover(ctx, store)
+            source = f"{POST_COMMIT} {sha[:12]}"
+            configured = ctx.settings.text("transcript")
+            workdir = Path(store.repo.workdir or store.common_dir).resolve()
+            paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
+            cursors = Cursors(store.local_dir)
+            captured = False
+            for path in paths[:MAX_TRANSCRIPTS]:
+                captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
+            if not captured:
+                _capture_message(ctx, store, sha, f"{source} message")
+    finally:
+        inflight.finish(marker)
+
+
+def recover(ctx: Context, store: Store) -> list[str]:
+    """Settle the background captures that died: each is recorded as a failure in the
+    capture log, and the commit it was for, unless a checkpoint names it already, gets
+    the checkpoint of its message. The commits captured, oldest first.
+
+    Raises:
+        GitmemError: a capture failed (the markers already settled stay settled).
+    """
+    dead = inflight.dead(store.local_dir)
+    if not dead:
+        return []
+    named = _named_commits(store)
+    missed: list[str] = []
+    for marker in dead:
+        source = f"{marker.hook} {marker.sha[:12]}"
+        ctx.log.write("failed", source, error=inflight.DIED, pid=marker.pid)
+        inflight.finish(marker.path)
+        if marker.sha not in named and isinstance(store.repo.get(marker.sha), pygit2.Commit):
+            missed.append(marker.sha)
+            named.add(marker.sha)
+    for sha in missed:
+        _capture_message(ctx, store, sha, f"{POST_COMMIT} {sha[:12]} message (missed)")
+    return missed
+
+
+def _named_commits(store: Store) -> set[str]:
+    """The commits some stored checkpoint names (unverified: all this decides is whether
+    to capture a commit's message once more)."""
+    named: set[str] = set()
+    for stored in store.read().records:
+        try:
+            record = parse_record(stored.data)
+        except FormatError:
+            continue
+        if isinstance(record, Checkpoint) and record.commit is not None:
+            named.add(record.commit)
+    return named
+
+
+def _capture_message(ctx: Context, store: Store, sha: str, source: str) -> None:
+    """The checkpoint of commit *sha*'s message, naming *sha*."""
+    commit = store.repo.get(sha)
+    if not isinstance(commit, pygit2.Commit):
+        raise GitmemError(f"{sha} is not a commit")
+    transcript = parse_transcript(
+        commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
+    )
+    capture_transcript(
+        ctx,
+        transcript,
+        None,
+        source=source,
+        session=f"commit-{sha[:12]}",
+        commit=sha,
+    )
 
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
-    """An agent session ended (or stopped): capture it from where the last capture stopped."""
+    """An agent session ended (or stopped): capture it from where the last capture
+    stopped, after settling the background captures that died (:func:`recover`)."""
     with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
+        recover(ctx, store)
         cursors = Cursors(store.local_dir)
         capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)
 

@@ -1,0 +1,130 @@
+"""Markers of background captures in flight: ``.git/gitmem/running/<hook>-<sha>``.
+
+One marker file per capture a hook started. The post-commit script writes it (empty)
+before it starts the detached ``gitmem hook post-commit SHA``; that process writes its
+pid into it as it starts, and removes it when it ends, whatever the outcome (a failure
+is in the capture log). So a marker left behind means the capture died: killed, out of
+memory, the machine switched off. It is *dead* when its process is gone, or when no
+process claimed it within :data:`START_GRACE` seconds. The next hook run records each
+dead marker as a failure in the capture log and captures the commit it names (see
+:func:`gitmem.hooks.run.post_commit`); ``gitmem status`` shows them until then.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitmem.core import boundedjson
+from gitmem.store.files import atomic_write
+
+RUNNING_DIR = "running"
+START_GRACE = 60.0
+"""Seconds a marker may wait, without a pid, for its process to start."""
+DIED = (
+    "the background capture died before it finished (killed or crashed); "
+    "the next hook run captures its commit's message"
+)
+"""The capture log's error for a dead marker, and what ``gitmem status`` says of one."""
+_NAME_RE = re.compile(r"(?P<hook>[a-z-]+)-(?P<sha>[0-9a-f]{40}(?:[0-9a-f]{24})?)")
+_MAX_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One capture in flight, or one that died."""
+
+    path: Path
+    hook: str
+    sha: str
+    pid: int | None
+    since: float
+    """When the marker was last written (Unix time)."""
+
+    def dead(self, now: float) -> bool:
+        """Whether its capture died (see the module docstring). Raises nothing."""
+        if self.pid is None:
+            return now - self.since > START_GRACE
+        return not _alive(self.pid)
+
+
+def marker_path(local_dir: Path, hook: str, sha: str) -> Path:
+    """Where the marker of *hook*'s capture of *sha* lives."""
+    return local_dir / RUNNING_DIR / f"{hook}-{sha}"
+
+
+def start(local_dir: Path, hook: str, sha: str) -> Path:
+    """Claim (or write) the marker of this capture, with this process's pid; its path.
+    Raises nothing: a marker that cannot be written only loses the trace of a crash."""
+    path = marker_path(local_dir, hook, sha)
+    data = {"hook": hook, "sha": sha, "pid": os.getpid(), "started": round(time.time(), 3)}
+    try:
+        atomic_write(path, (json.dumps(data) + "\n").encode(), 0o644)
+    except OSError:
+        pass
+    return path
+
+
+def finish(path: Path) -> None:
+    """Remove a marker: its capture ended. Raises nothing."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def markers(local_dir: Path) -> list[Marker]:
+    """Every marker, oldest first; files that are not markers are ignored. Raises nothing."""
+    try:
+        paths = list((local_dir / RUNNING_DIR).iterdir())
+    except OSError:
+        return []
+    found: list[Marker] = []
+    for path in paths:
+        match = _NAME_RE.fullmatch(path.name)
+        if match is None:
+            continue
+        try:
+            since = path.stat().st_mtime
+            with path.open("rb") as handle:
+                raw = handle.read(_MAX_BYTES)
+        except OSError:
+            continue
+        found.append(Marker(path, match["hook"], match["sha"], _pid(raw), since))
+    return sorted(found, key=lambda m: (m.since, m.path.name))
+
+
+def dead(local_dir: Path, now: float | None = None) -> list[Marker]:
+    """The markers whose capture died, oldest first. Raises nothing."""
+    at = time.time() if now is None else now
+    return [m for m in markers(local_dir) if m.dead(at)]
+
+
+def _pid(raw: bytes) -> int | None:
+    try:
+        data = boundedjson.loads(raw, max_depth=2)
+    except ValueError:
+        return None  # empty (written by the hook script) or unreadable
+    value = data.get("pid") if isinstance(data, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1 << 31:
+        return value
+    return None
+
+
+def _alive(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie, killed and not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc (macOS): the signal said it exists
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
