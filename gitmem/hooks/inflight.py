@@ -12,6 +12,7 @@ dead marker as a failure in the capture log and captures the commit it names (se
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -62,19 +63,15 @@ def start(local_dir: Path, hook: str, sha: str) -> Path:
     Raises nothing: a marker that cannot be written only loses the trace of a crash."""
     path = marker_path(local_dir, hook, sha)
     data = {"hook": hook, "sha": sha, "pid": os.getpid(), "started": round(time.time(), 3)}
-    try:
+    with contextlib.suppress(OSError):
         atomic_write(path, (json.dumps(data) + "\n").encode(), 0o644)
-    except OSError:
-        pass
     return path
 
 
 def finish(path: Path) -> None:
     """Remove a marker: its capture ended. Raises nothing."""
-    try:
+    with contextlib.suppress(OSError):
         path.unlink(missing_ok=True)
-    except OSError:
-        pass
 
 
 def markers(local_dir: Path) -> list[Marker]:

@@ -17,12 +17,12 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.masking.documents import mask_text
-from gitmem.hooks import inflight
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.records import REWRITE, Checkpoint, parse_record
+from gitmem.hooks import inflight
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.files import locked
 from gitmem.store.repo import Store

@@ -282,8 +282,9 @@ class Store:
             entry = self._commit(tip).tree[path]
         except KeyError:
             return None
-        plain = isinstance(entry, pygit2.Blob) and entry.filemode == pygit2.enums.FileMode.BLOB
-        return entry.data if plain else None
+        if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
+            return None
+        return entry.data
 
     def additions(self) -> list[str]:
         """Paths in the order commits of the ref added them, newest first."""

@@ -9,9 +9,9 @@ canonical records, a valid receipt by the key the record names, quotes that are 
 snapshot, append-only history, nothing outside the layout) is a property of the store:
 its failures are ``problems`` — a broken ref (symbolic, or not at a commit) and an entry
 that is not a plain file (a symlink, an executable) among them, and each is reported
-without stopping the check of the other refs. Trust (a root vouches for that key, for that writer, at
-that time) is a property of the reader: an intact record by a key no root of this reader
-knows is ``untrusted``, listed but not a failure of the store.
+without stopping the check of the other refs. Trust (a root vouches for that key, for
+that writer, at that time) is a property of the reader: an intact record by a key no
+root of this reader knows is ``untrusted``, listed but not a failure of the store.
 """
 
 from __future__ import annotations
