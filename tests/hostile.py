@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import settings
 from hypothesis import strategies as st
 
-FUZZ = settings(derandomize=True, max_examples=60, deadline=None, database=None)
+FUZZ = settings(derandomize=True, max_examples=150, deadline=None, database=None)
 """The settings of every fuzz test: a fixed seed, bounded examples, no deadline."""
 FUZZ_SLOW = settings(FUZZ, max_examples=15)
 """For a test that runs the CLI in a real repository per example."""
