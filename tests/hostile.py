@@ -61,6 +61,43 @@ plain_text = st.text(
 json_string = plain_text.map(lambda t: json.dumps(t, ensure_ascii=False))
 slot_value = hostile_value | json_string
 
+# Records of each format with ``@`` where a hostile value goes (see :func:`fill`).
+CLAUDE = (
+    '{"type":"user","sessionId":@,"uuid":@,"message":{"role":@,"content":@}}',
+    '{"type":"assistant","uuid":"a1","sessionId":"s","message":{"role":"assistant",'
+    '"content":[{"type":"text","text":@},{"type":"tool_use","name":@,"input":@}]}}',
+    '{"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result",'
+    '"tool_use_id":"t","content":@}]}}',
+    '{"type":"user","uuid":"u3","message":{"role":"user","content":[{"type":@,"text":@}]}}',
+    '{"type":@,"sessionId":"s","cwd":@}',
+    '{"type":"user","uuid":@,"isMeta":@,"message":@}',
+)
+CODEX = (
+    '{"timestamp":"t","type":"session_meta","payload":{"id":@,"cwd":@}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":@,"content":@}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user",'
+    '"content":[{"type":"input_text","text":@}]}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":@,'
+    '"arguments":@}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","output":@}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":@}}',
+    '{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":@,'
+    '"input":@}}',
+    '{"id":@,"timestamp":"t","instructions":null}',
+    '{"type":"message","role":@,"content":@}',
+)
+MESSAGES = ('{"role":@,"text":@}',)
+GENERIC = ('{"role":@,"content":@}', '{"role":"user","content":[{"type":"text","text":@}]}')
+ITEM_TEMPLATES = (
+    '{"kind":@,"text":@}',
+    '{"kind":"decision","text":@,"trust":@,"quote":@}',
+    '{"kind":"fact","text":"x y z","importance":@,"external_state":@}',
+    '{"kind":"fact","text":"x y z","claims":@,"evidence":@}',
+    '{"kind":"belief","text":"x y z",@:@}',
+    '{"kind":"open_loop","text":@,"owner":@}',
+)
+
+
 BROKEN_LINES = (
     "{",
     "not json at all",

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gitmem.capture.echoes import tag_echoes
-from gitmem.capture.masking.documents import mask_message, mask_text
+from gitmem.capture.masking.documents import mask_label, mask_message
 from gitmem.core.quotes import strip_gitmem_context
 from gitmem.core.transcript import Message, Transcript
 
@@ -59,16 +59,12 @@ def prepare(
         for secret, kind in result.secrets:
             found.setdefault(secret, kind)
         masked.append(replace(message, text=result.text) if result.secrets else message)
-    labels = [mask_text(transcript.name)]
-    if transcript.session is not None:
-        labels.append(mask_text(transcript.session))
-    for label in labels:
-        count += len(label.secrets)
-        found.update((secret, kind) for secret, kind in label.secrets if secret not in found)
-    named = replace(
-        transcript,
-        name=labels[0].text,
-        session=labels[1].text if transcript.session is not None else None,
-    )
+    name = mask_label(transcript.name)
+    session = None if transcript.session is None else mask_label(transcript.session)
+    for label in (name, session):
+        for secret, kind in () if label is None else label.secrets:
+            count += 1
+            found.setdefault(secret, kind)
+    named = replace(transcript, name=name.text, session=None if session is None else session.text)
     known = sorted(found.items(), key=lambda pair: -len(pair[0]))
     return Prepared(named.with_messages(masked), echoes, count, tuple(known))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.capture.checkpoint import build_checkpoint, mask_draft
-from gitmem.capture.masking.documents import mask_text
+from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
@@ -283,8 +283,8 @@ def capture_prepared(
     A *session* given is masked like the transcript's own; so are *source* and the
     error in the capture log."""
     chosen = extractor or ("none" if drafts is not None else ctx.settings.get("extractor"))
-    source = mask_text(source).text
-    session = None if session is None else mask_text(session).text
+    source = mask_label(source).text
+    session = None if session is None else mask_label(session).text
     try:
         found = run_extractor(chosen, prepared, ctx.settings, ctx.log, source, overrides)
         result = write_checkpoint(
@@ -299,7 +299,7 @@ def capture_prepared(
         )
     except GitmemError as e:
         if not _logged(e):
-            ctx.log.write("failed", source, extractor=chosen, error=mask_text(str(e)).text)
+            ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)
         raise
     ctx.written(result.records)
     ctx.log.write(

@@ -4,8 +4,10 @@ One marker file per capture a hook started. The post-commit script writes it (em
 before it starts the detached ``gitmem hook post-commit SHA``; that process writes its
 pid into it as it starts, and removes it when it ends, whatever the outcome (a failure
 is in the capture log). So a marker left behind means the capture died: killed, out of
-memory, the machine switched off. It is *dead* when its process is gone, or when no
-process claimed it within :data:`START_GRACE` seconds. The next hook run records each
+memory, the machine switched off. It is *dead* when its process is gone; a marker no
+process has claimed yet is dead once :data:`SPAWN_GRACE` seconds have passed and no
+process runs the capture it names (where ``/proc`` lists processes), else after
+:data:`START_GRACE` seconds. The next hook run records each
 dead marker as a failure in the capture log and captures the commit it names (see
 :func:`gitmem.hooks.run.post_commit`); ``gitmem status`` shows them until then.
 """
@@ -25,7 +27,9 @@ from gitmem.store.files import atomic_write
 
 RUNNING_DIR = "running"
 START_GRACE = 60.0
-"""Seconds a marker may wait, without a pid, for its process to start."""
+"""Seconds a marker may wait, without a pid, for its process to start (no ``/proc``)."""
+SPAWN_GRACE = 2.0
+"""Seconds the hook script needs to start the process a marker names."""
 DIED = (
     "the background capture died before it finished (killed or crashed); "
     "the next hook run captures its commit's message"
@@ -48,9 +52,13 @@ class Marker:
 
     def dead(self, now: float) -> bool:
         """Whether its capture died (see the module docstring). Raises nothing."""
-        if self.pid is None:
-            return now - self.since > START_GRACE
-        return not _alive(self.pid)
+        if self.pid is not None:
+            return not _alive(self.pid)
+        age = now - self.since
+        if age > START_GRACE:
+            return True
+        running = _running(self.hook, self.sha)
+        return age > SPAWN_GRACE and running is False
 
 
 def marker_path(local_dir: Path, hook: str, sha: str) -> Path:
@@ -110,6 +118,24 @@ def _pid(raw: bytes) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1 << 31:
         return value
     return None
+
+
+def _running(hook: str, sha: str) -> bool | None:
+    """Whether some process runs ``gitmem hook <hook> <sha>``; None without ``/proc``."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    wanted = f"\0{hook}\0{sha}".encode()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if wanted in cmdline:
+            return True
+    return False
 
 
 def _alive(pid: int) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.capture.masking.documents import mask_text
+from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript, parse_transcript
@@ -57,7 +57,7 @@ def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
 def _masked(text: str) -> str:
     """*text* with its secrets masked: a path or an error can name one, and the capture
     log must not keep it."""
-    return mask_text(text).text
+    return mask_label(text).text
 
 
 def capture_new(

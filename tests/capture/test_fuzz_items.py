@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hostile import DEEP, FUZZ, fill, slot_value
+from hostile import DEEP, FUZZ, ITEM_TEMPLATES, fill, slot_value
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,14 +16,6 @@ from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.transcript import Message, Transcript, render_snapshot
 
-ITEM_TEMPLATES = (
-    '{"kind":@,"text":@}',
-    '{"kind":"decision","text":@,"trust":@,"quote":@}',
-    '{"kind":"fact","text":"x y z","importance":@,"external_state":@}',
-    '{"kind":"fact","text":"x y z","claims":@,"evidence":@}',
-    '{"kind":"belief","text":"x y z",@:@}',
-    '{"kind":"open_loop","text":@,"owner":@}',
-)
 MESSAGES = (Message("user", "we pin pygit2 to 1.19 for now"),)
 TRANSCRIPT = Transcript("messages", "t", MESSAGES, render_snapshot("messages", MESSAGES))
 

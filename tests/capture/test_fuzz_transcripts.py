@@ -8,7 +8,17 @@ counted, never fatal (docs/transcripts.md).
 from __future__ import annotations
 
 from conftest import TESTS
-from hostile import FUZZ, hostile_jsonl, hostile_lines, slot_value, to_bytes
+from hostile import (
+    CLAUDE,
+    CODEX,
+    FUZZ,
+    GENERIC,
+    MESSAGES,
+    hostile_jsonl,
+    hostile_lines,
+    slot_value,
+    to_bytes,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,33 +29,6 @@ from gitmem.core.errors import InputError
 from gitmem.core.transcript import Transcript, parse_snapshot
 
 DATA = TESTS / "data" / "transcripts"
-
-CLAUDE = (
-    '{"type":"user","sessionId":@,"uuid":@,"message":{"role":@,"content":@}}',
-    '{"type":"assistant","uuid":"a1","sessionId":"s","message":{"role":"assistant",'
-    '"content":[{"type":"text","text":@},{"type":"tool_use","name":@,"input":@}]}}',
-    '{"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result",'
-    '"tool_use_id":"t","content":@}]}}',
-    '{"type":"user","uuid":"u3","message":{"role":"user","content":[{"type":@,"text":@}]}}',
-    '{"type":@,"sessionId":"s","cwd":@}',
-    '{"type":"user","uuid":@,"isMeta":@,"message":@}',
-)
-CODEX = (
-    '{"timestamp":"t","type":"session_meta","payload":{"id":@,"cwd":@}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":@,"content":@}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user",'
-    '"content":[{"type":"input_text","text":@}]}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":@,'
-    '"arguments":@}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","output":@}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":@}}',
-    '{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":@,'
-    '"input":@}}',
-    '{"id":@,"timestamp":"t","instructions":null}',
-    '{"type":"message","role":@,"content":@}',
-)
-MESSAGES = ('{"role":@,"text":@}',)
-GENERIC = ('{"role":@,"content":@}', '{"role":"user","content":[{"type":"text","text":@}]}')
 
 
 def good_lines(name: str) -> tuple[str, ...]:

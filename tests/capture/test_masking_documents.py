@@ -15,7 +15,7 @@ from conftest import TESTS
 from hostile import stored_bytes
 
 from gitmem.capture.masking import mask
-from gitmem.capture.masking.documents import mask_message, mask_string
+from gitmem.capture.masking.documents import mask_label, mask_message, mask_string
 from gitmem.capture.transcripts import parse_transcript
 
 SECRETS = json.loads((TESTS / "data" / "secrets" / "secrets.json").read_text(encoding="utf-8"))
@@ -172,3 +172,19 @@ def test_item_keys_and_fields_are_masked(gm: Any, initialised: Path, tmp_path: P
     stored = stored_bytes(initialised)
     for secret in (TOKEN, PASSWORD, DJANGO_KEY):
         assert secret.encode() not in stored, secret
+
+
+GOOGLE = "AIza" + "Sy3zvkEqxQfMIFsCN66dZ0123456789abcd"
+
+
+@pytest.mark.parametrize(
+    ("label", "masked"),
+    [
+        (f"s-{GOOGLE}", "s-[redacted:google-api-key]"),
+        (f"deploy_{GOOGLE}.jsonl", "deploy_[redacted:google-api-key].jsonl"),
+        (f"/tmp/x/run-{TOKEN}.md", "/tmp/x/run-[redacted:github-token].md"),
+        ("file-0123abcd4567", "file-0123abcd4567"),
+    ],
+)
+def test_a_label_is_masked_word_by_word(label: str, masked: str) -> None:
+    assert mask_label(label).text == masked

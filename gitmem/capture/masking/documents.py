@@ -77,6 +77,36 @@ def mask_text(text: str) -> MaskedText:
     return MaskedText(_masked(text, secrets), tuple(secrets))
 
 
+def mask_label(text: str) -> MaskedText:
+    """*text*, a session id, a file name or a path, masked as text and then each part
+    after a separator (``-``, ``_``, ``.``, ``/``, ``:``, ``=``, a space) on its own: in
+    ``s-AIza…`` or ``deploy_sk-ant-…`` the key is a word of the label, though in prose a
+    token glued to a longer run is not a token. Raises nothing."""
+    secrets: list[tuple[str, str]] = []
+    masked = _masked(text, secrets)
+    if len(masked) > _MAX_LABEL:
+        return MaskedText(masked, tuple(secrets))  # not a label: masked as text
+    pos = 0
+    while (pos := _next_part(masked, pos)) < len(masked):
+        tail = mask(masked[pos:])
+        if tail.findings:
+            secrets += [(masked[pos + f.start : pos + f.end], f.kind) for f in tail.findings]
+            masked = masked[:pos] + tail.text
+    return MaskedText(masked, tuple(secrets))
+
+
+_SEPARATORS = frozenset("-_./:= \t")
+_MAX_LABEL = 4096
+
+
+def _next_part(text: str, pos: int) -> int:
+    """Where the next part of a label starts after *pos* (the length when none does)."""
+    pos += 1
+    while pos < len(text) and text[pos - 1] not in _SEPARATORS:
+        pos += 1
+    return pos
+
+
 def mask_value(value: Any, secrets: list[tuple[str, str]]) -> Any:
     """Decoded JSON with every key and string masked as a string (rule 3); what was
     found is added to *secrets*. Raises nothing."""
