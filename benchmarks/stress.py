@@ -29,6 +29,7 @@ records lost and secrets stored, which must all be 0 (the exit code says so).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -45,8 +46,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-
-import contextlib
 
 import stress_fuzz  # noqa: E402  (beside this script)
 import stress_secrets  # noqa: E402
@@ -204,7 +203,7 @@ def kill_captures(world: World, count: int) -> Tally:
             stderr=subprocess.PIPE,
             text=True,
         )
-        killed = kill_later(proc, random.uniform(0.05, 1.5))
+        killed = kill_later(proc, random.uniform(0.05, 0.6))
         world.judge("" if killed or proc.stderr is None else proc.stderr.read())
         kills += killed
         after = records(repo)

@@ -20,6 +20,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from gitmem.core import boundedjson
@@ -37,6 +38,13 @@ DIED = (
 """The capture log's error for a dead marker, and what ``gitmem status`` says of one."""
 _NAME_RE = re.compile(r"(?P<hook>[a-z-]+)-(?P<sha>[0-9a-f]{40}(?:[0-9a-f]{24})?)")
 _MAX_BYTES = 4096
+
+
+class MarkerState(StrEnum):
+    """What ``gitmem status`` says of a marker."""
+
+    RUNNING = "running"
+    DIED = "died"
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,10 @@ class Marker:
             return True
         running = _running(self.hook, self.sha)
         return age > SPAWN_GRACE and running is False
+
+    def state(self, now: float) -> MarkerState:
+        """Running or died. Raises nothing."""
+        return MarkerState.DIED if self.dead(now) else MarkerState.RUNNING
 
 
 def marker_path(local_dir: Path, hook: str, sha: str) -> Path:

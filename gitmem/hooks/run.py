@@ -116,27 +116,30 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
 
 
 def recover(ctx: Context, store: Store) -> list[str]:
-    """Settle the background captures that died: each is recorded as a failure in the
-    capture log, and the commit it was for, unless a checkpoint names it already, gets
-    the checkpoint of its message. The commits captured, oldest first.
-
-    Raises:
-        GitmemError: a capture failed (the markers already settled stay settled).
-    """
+    """Settle the background captures that died: the commit each was for, unless a
+    checkpoint names it already, gets the checkpoint of its message; then the death is
+    recorded as a failure in the capture log and the marker removed. A marker goes only
+    once its commit is named, so a recovery that dies or fails (its failure is logged)
+    leaves it for the next run, and never stops this one. The commits captured, oldest
+    first. Raises nothing but what reading the store raises."""
     dead = inflight.dead(store.local_dir)
     if not dead:
         return []
     named = _named_commits(store)
     missed: list[str] = []
     for marker in dead:
-        source = f"{marker.hook} {marker.sha[:12]}"
-        ctx.log.write("failed", source, error=inflight.DIED, pid=marker.pid)
-        inflight.finish(marker.path)
         if marker.sha not in named and isinstance(store.repo.get(marker.sha), pygit2.Commit):
+            source = f"{POST_COMMIT} {marker.sha[:12]} message (missed)"
+            try:
+                _capture_message(ctx, store, marker.sha, source)
+            except GitmemError:
+                continue  # logged by the capture; the marker stays for the next run
             missed.append(marker.sha)
             named.add(marker.sha)
-    for sha in missed:
-        _capture_message(ctx, store, sha, f"{POST_COMMIT} {sha[:12]} message (missed)")
+        ctx.log.write(
+            "failed", f"{marker.hook} {marker.sha[:12]}", error=inflight.DIED, pid=marker.pid
+        )
+        inflight.finish(marker.path)
     return missed
 
 

@@ -70,7 +70,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
     died = [
         {"time": b["since"], "source": f"{b['hook']} {b['sha'][:12]}", "error": inflight.DIED}
         for b in background
-        if b["state"] == "died"
+        if b["state"] == inflight.MarkerState.DIED
     ]
     report["background"] = background
     report["recent_failures"] = (
@@ -92,7 +92,7 @@ def _background(store: Store) -> list[dict[str, Any]]:
             "sha": m.sha,
             "pid": m.pid,
             "since": datetime.fromtimestamp(m.since, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "state": "died" if m.dead(now) else "running",
+            "state": m.state(now),
         }
         for m in inflight.markers(store.local_dir)
     ]
@@ -166,7 +166,7 @@ def render_text(report: dict[str, Any]) -> str:
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"
     )
-    running = [b for b in report["background"] if b["state"] == "running"]
+    running = [b for b in report["background"] if b["state"] == inflight.MarkerState.RUNNING]
     if running:
         lines.append(f"background captures running: {len(running)}")
     failures = report["recent_failures"]

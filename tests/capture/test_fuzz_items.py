@@ -61,13 +61,15 @@ def test_any_json_value_as_an_items_file(text: str) -> None:
         ('[{"kind":"fact","text":"x","owner":"\\udfff"}]', "lone surrogate"),
         ('[{"kind":"fact","text":"x","\\ud800":1}]', "lone surrogate"),
         ('[{"kind":"fact","text":"x","importance":' + "9" * 30 + "}]", "digits"),
+        ('[{"kind":"fact","text":"x","a\\nb":1.5}]', "integers"),
         ('[{"kind":"fact","text":"x","evidence":' + "[" * DEEP + "]" * DEEP + "}]", "deep"),
         ('[{"kind":"fact","text":"x","evidence":' + "[" * 150 + "]" * 150 + "}]", "deep"),
     ],
 )
 def test_hostile_items_are_refused_with_one_line(text: str, why: str) -> None:
-    with pytest.raises(InputError, match=why):
+    with pytest.raises(InputError, match=why) as raised:
         parse_items(text, "items.json")
+    assert "\n" not in str(raised.value)
 
 
 def test_values_given_as_fields_are_bounded_too() -> None:

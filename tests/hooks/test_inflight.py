@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import TESTS, Result, git
 
+from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
 from gitmem.hooks.inflight import DIED
 from gitmem.hooks.run import post_commit
@@ -140,3 +141,26 @@ def test_killing_the_background_capture_of_a_real_commit_loses_no_commit(
     wait_for(lambda: inflight.markers(store.local_dir) == [])
     assert "drop the pin after 1.20" in gm("brief").stdout
     assert gm("verify").exit_code == 0
+
+
+def test_a_recovery_that_fails_keeps_the_marker_and_never_blocks_a_capture(
+    initialised: Path, gm: GM
+) -> None:
+    store = Store.discover(initialised)
+    missed = commit(initialised, "Move the cache\n\nTODO: benchmark the new layout\n")
+    inflight.start(store.local_dir, "post-commit", missed).write_text(f'{{"pid": {dead_pid()}}}')
+    failing = f"{sys.executable} {TESTS / 'fakes' / 'model_fails.py'}"
+    assert gm("config", "--repo", "extractor", "command").exit_code == 0
+    assert gm("config", "--repo", "command", failing).exit_code == 0
+    second = commit(initialised, "Second change")
+    with pytest.raises(GitmemError):
+        post_commit(store, second, environ={})  # its own capture fails: the same model
+    assert [m.sha for m in inflight.markers(store.local_dir)] == [missed]  # still owed
+    sources = [e.source for e in CaptureLog(store.local_dir).entries() if e.outcome == "failed"]
+    assert f"post-commit {missed[:12]} message (missed)" in sources
+
+    assert gm("config", "--repo", "extractor", "heuristic").exit_code == 0
+    third = commit(initialised, "Third change")
+    post_commit(store, third, environ={})
+    assert {missed, third} <= set(named(gm))
+    assert inflight.markers(store.local_dir) == []

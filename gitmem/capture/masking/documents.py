@@ -33,6 +33,9 @@ _MAX_LEVELS = 8
 """JSON inside a string inside JSON … is decoded this many levels deep (each level
 doubles the escapes, so real text never comes close)."""
 _OPENS_DOCUMENT = re.compile(r"[ \t\r\n]*+[\[{]")
+_SEPARATORS = frozenset("-_./:= \t")
+"""What separates the parts of a label (see :func:`mask_label`)."""
+_MAX_LABEL = 4096
 
 
 @dataclass(frozen=True)
@@ -95,22 +98,12 @@ def mask_label(text: str) -> MaskedText:
     return MaskedText(masked, tuple(secrets))
 
 
-_SEPARATORS = frozenset("-_./:= \t")
-_MAX_LABEL = 4096
-
-
 def _next_part(text: str, pos: int) -> int:
     """Where the next part of a label starts after *pos* (the length when none does)."""
     pos += 1
     while pos < len(text) and text[pos - 1] not in _SEPARATORS:
         pos += 1
     return pos
-
-
-def mask_value(value: Any, secrets: list[tuple[str, str]]) -> Any:
-    """Decoded JSON with every key and string masked as a string (rule 3); what was
-    found is added to *secrets*. Raises nothing."""
-    return _mask_value(value, secrets, 0)
 
 
 def _masked(text: str, secrets: list[tuple[str, str]]) -> str:
