@@ -29,8 +29,9 @@ from gitmem.brief.render import render_text
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.items import Draft
 from gitmem.core.receipts import sign, verify
-from gitmem.core.records import NAMESPACE, Draft
+from gitmem.core.records import NAMESPACE
 from gitmem.lifecycle.replay import replay
 from gitmem.store.keys import init_identity
 from gitmem.store.repo import Store

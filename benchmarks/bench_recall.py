@@ -37,7 +37,7 @@ from gitmem.agents.recall.index import INDEX_FILE
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
-from gitmem.core.records import Draft
+from gitmem.core.items import Draft
 from gitmem.lifecycle.memory import CACHE_FILE
 from gitmem.lifecycle.replay import MemoryState, replay
 from gitmem.store.keys import Identity, init_identity

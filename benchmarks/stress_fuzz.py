@@ -109,7 +109,8 @@ def _items(rng: random.Random, tally: FuzzTally) -> None:
     entries = [_line(rng, hostile.ITEM_TEMPLATES) for _ in range(rng.randrange(4))]
     drafts = parse_items("[" + ",".join(entries) + "]", "items.json")
     messages = parse_transcript(b"we pin pygit2 to 1.19", "t.md", "text")
-    for item in build_items([mask_draft(d) for d in drafts], messages, "s"):
+    snapshot = canonical.sha256_hex(messages.snapshot.encode())
+    for item in build_items([mask_draft(d) for d in drafts], messages, "s", snapshot):
         canonical.encode(item.to_dict())
 
 

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.records import Checkpoint, Event, Item, Source, format_time, item_id
+from gitmem.core.items import Item
+from gitmem.core.records import Checkpoint, Event, Source, format_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import Replayable
 
@@ -31,34 +32,25 @@ def item(
     **extra: Any,
 ) -> Item:
     return Item(
-        id=item_id(session, kind, text),
         kind=kind,  # type: ignore[arg-type]
         text=text,
-        trust="verbatim" if quote else "inferred",
+        trust="verbatim" if quote else "inferred",  # type: ignore[arg-type]
         origin_session=session,
+        snapshot=snapshot(session),
         quote=quote,
         quote_verified=quote is not None,
         extra=extra,
     )
 
 
-def carried(original: Item) -> Item:
-    return Item(
-        original.id,
-        original.kind,
-        original.text,
-        original.trust,
-        original.origin_session,
-        original.quote,
-        original.quote_verified,
-        original.quote_reason,
-        {**original.extra, "carried": True},
-    )
-
-
 def checkpoint(
-    *items: Item, session: str = "s1", created: str | None = None, source: str | None = None
+    *items: Item,
+    carry: tuple[Item, ...] = (),
+    session: str = "s1",
+    created: str | None = None,
+    source: str | None = None,
 ) -> Replayable:
+    """A checkpoint adding *items* and carrying *carry* (by reference), with its items."""
     record = Checkpoint(
         session=session,
         writer="alice@example.com",
@@ -66,9 +58,11 @@ def checkpoint(
         created=created or at(),
         commit=None,
         source=Source(snapshot(source or session), "text", f"{session}.md", 10),
-        items=items,
+        items=tuple(i.address for i in items),
+        carried=tuple(i.address for i in carry),
     )
-    return Replayable(sha256_hex(record.canonical_bytes()), record)
+    added = {i.address: i for i in (*items, *carry)}
+    return Replayable(sha256_hex(record.canonical_bytes()), record, added)
 
 
 def event(

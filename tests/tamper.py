@@ -31,20 +31,32 @@ def remove_path(store: Store, path: str) -> None:
 def resign_with_untrusted_key(
     store: Store, address: Sha256Hex, old: bytes, new: bytes
 ) -> Sha256Hex:
-    """Forge an edited copy of a checkpoint, properly addressed and signed by mallory.
+    """Forge an edited copy of a checkpoint and of the item holding *old*, properly
+    addressed and signed by mallory.
 
-    The forged record still names alice as writer but carries mallory's key id, and
+    The forged checkpoint still names alice as writer but carries mallory's key id, and
     the original is removed, so only the forgery remains.
     """
     data = store.read_path(content_path("checkpoints", address))
-    assert data is not None and old in data
+    assert data is not None
+    value = canonical.decode(data)
+    entries: list[Entry] = []
+    for n, named in enumerate(value["items"]):
+        blob = store.read_path(content_path("items", named))
+        if blob is not None and old in blob:
+            edited = blob.replace(old, new, 1)
+            value["items"][n] = canonical.sha256_hex(edited)
+            entries.append(Entry(content_path("items", value["items"][n]), edited))
+            break
+    else:
+        raise AssertionError(f"no item of {address[:12]} holds {old!r}")
     mallory = Ed25519Signer.generate()
-    value = canonical.decode(data.replace(old, new, 1))
     value["key"] = mallory.public_key.fingerprint()
     forged = canonical.encode(value)
     forged_address = canonical.sha256_hex(forged)
     store.append(
         [
+            *entries,
             Entry(content_path("checkpoints", forged_address), forged),
             Entry(content_path("receipts", forged_address), sign(forged, mallory, "gitmem")),
         ],

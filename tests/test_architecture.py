@@ -51,6 +51,7 @@ CORE_STDLIB = frozenset(
         "datetime",
         "enum",
         "functools",
+        "itertools",
         "hashlib",
         "json",
         "math",
@@ -307,7 +308,7 @@ SPELLED_ELSEWHERE = {
 def _vocabulary() -> set[str]:
     from gitmem.agents.ask import Outcome
     from gitmem.core.claims import WorldStatus
-    from gitmem.core.records import Kind, Trust
+    from gitmem.core.items import Kind, Trust
     from gitmem.lifecycle.governance.decisions import Decision
     from gitmem.lifecycle.governance.status import Status
 

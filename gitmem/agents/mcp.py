@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from gitmem import __version__
 from gitmem.core.errors import GitmemError, InputError
+from gitmem.core.items import Trust, badge_of
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, wrap_context
-from gitmem.core.records import Trust, badge_of
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 

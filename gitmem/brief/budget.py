@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gitmem.brief.select import BriefItem
-from gitmem.core.records import Kind, Trust
+from gitmem.core.items import Kind, Trust
 
 DEFAULT_BUDGET = 9_000
 MIN_BUDGET = 800

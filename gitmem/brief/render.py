@@ -13,10 +13,10 @@ from typing import Any
 
 from gitmem.brief.alarms import LEVELS, alarm_lines
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET, WARNING_SHARE, fit, priority, size
-from gitmem.brief.select import SECTIONS, Brief, BriefItem
+from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
-from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
-from gitmem.core.records import Trust, badge_of
+from gitmem.core.items import Trust, badge_of
+from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, quoted_line
 
 BRIEF_FORMAT = "gitmem/brief/1"
 __all__ = ["DEFAULT_BUDGET", "item_lines", "render_json", "render_markdown", "render_text"]
@@ -44,9 +44,7 @@ def item_lines(item: BriefItem, text: str | None = None) -> list[str]:
     """``- [✓ verbatim] text — "quote" [carried] [≈ corroborated ×2] [✓ world-checked]
     (id)``, and a ``⚠`` line when something contradicts the item. A quote appears only
     when it verified; *text* replaces the item's text when the budget shortened it."""
-    body = item.text if text is None else text
-    if item.quote is not None:
-        body = f'"{item.quote}"' if item.quote == item.text else f'{body} — "{item.quote}"'
+    body = quoted_line(item.text if text is None else text, item.quote)
     marks = []
     if item.carried:
         marks.append("[carried]")
@@ -226,6 +224,9 @@ def _summary(brief: Brief) -> str:
         if brief.failed == 0
         else f"{brief.verified} receipts verified, {brief.failed} FAILED (see warnings)"
     )
+    withheld = sum(1 for w in brief.warnings if w.code == QUOTE_NOT_IN_TRANSCRIPT)
+    if withheld:
+        state += f"; {withheld} quote(s) not in their transcripts, WITHHELD (see warnings)"
     latest = f", latest {brief.latest[:19]}Z" if brief.latest else ""  # seconds suffice
     return (
         f"gitmem brief — while you were away: {len(brief.items)} item(s) from "

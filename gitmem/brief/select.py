@@ -14,12 +14,13 @@ epistemic status. A contradiction on any axis suppresses the positive badges.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.core.claims import WorldStatus, mentions_external_state
 from gitmem.core.integrity import RecordCheck
-from gitmem.core.records import Checkpoint, Item, Kind, Trust, sortable_time
+from gitmem.core.items import Item, Kind, Trust
+from gitmem.core.records import Checkpoint, sortable_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
@@ -130,11 +131,26 @@ class Brief:
 
 @dataclass(frozen=True)
 class FailedRecord:
-    """A stored record that failed its check: where it is, what it is, and why."""
+    """A stored record that failed its check: where it is, what it is, and why; for a
+    checkpoint, the items it names (as their blobs read, unchecked)."""
 
     path: str
     type: str
     check: RecordCheck
+    items: tuple[Item, ...] = ()
+
+
+@dataclass(frozen=True)
+class FailedItem:
+    """An item blob a genuine checkpoint names that is missing, edited or unreadable:
+    shown degraded (with the text its bytes hold, when they parse), never dropped."""
+
+    address: Sha256Hex
+    problem: str
+    detail: str
+    checkpoint: Sha256Hex
+    record: Checkpoint
+    item: Item | None
 
 
 def build_brief(
@@ -144,6 +160,7 @@ def build_brief(
     failed: Sequence[FailedRecord] = (),
     notices: Sequence[BriefWarning] = (),
     world: WorldProbe | None = None,
+    failed_items: Sequence[FailedItem] = (),
 ) -> Brief:
     """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
     record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
@@ -159,9 +176,26 @@ def build_brief(
         warnings.append(_failure_warning(check, failure.path, failure.type))
         record = check.record
         if isinstance(record, Checkpoint):
-            for item in record.items:
+            for item in failure.items:
                 if item.id not in state.items:  # a genuine copy always wins
-                    shown.setdefault(item.id, _degraded(item, record, check))
+                    shown.setdefault(item.id, _degraded(item, record, check.address, check))
+    for bad in failed_items:
+        label = RecordCheck(bad.address, bad.problem, bad.detail, None)
+        warnings.append(
+            BriefWarning(
+                bad.problem,
+                f"item {bad.address[:12]} named by checkpoint {bad.checkpoint[:12]} failed "
+                f"verification ({label.summary}); it is shown degraded, never as verbatim. "
+                "Run `gitmem verify` for details.",
+                record=bad.checkpoint,
+                writer=bad.record.writer,
+                key=bad.record.key,
+                created=sortable_time(bad.record.created),
+                detail=bad.detail,
+            )
+        )
+        if bad.address not in state.items:
+            shown.setdefault(bad.address, _degraded_blob(bad, label))
     warnings += notices
     verified = checkpoints - sum(1 for f in failed if f.type == "checkpoint")
     latest = max((s.last_seen for s in state.items.values()), default=None)
@@ -227,7 +261,14 @@ def _contradiction(state: ItemState, view: WorldView | None) -> str | None:
     return None
 
 
-def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
+def _degraded_blob(bad: FailedItem, check: RecordCheck) -> BriefItem:
+    item = bad.item or Item(
+        Kind.FACT, f"(unreadable item {bad.address[:12]})", Trust.UNTAGGED, "unknown"
+    )
+    return replace(_degraded(item, bad.record, bad.checkpoint, check), id=bad.address)
+
+
+def _degraded(item: Item, record: Checkpoint, where: Sha256Hex, check: RecordCheck) -> BriefItem:
     return BriefItem(
         id=item.id,
         kind=item.kind,
@@ -239,7 +280,7 @@ def _degraded(item: Item, record: Checkpoint, check: RecordCheck) -> BriefItem:
         degraded_label=check.problem,
         section=_section(item),
         origin_session=item.origin_session,
-        checkpoint=check.address,
+        checkpoint=where,
         created=sortable_time(record.created),
         writer=record.writer,
         importance=_importance(item),
@@ -266,7 +307,7 @@ def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
     if kind != "checkpoint":
         shown = "it is not applied"
     elif isinstance(check.record, Checkpoint):
-        shown = f"its {len(check.record.items)} item(s) are shown degraded, never as verbatim"
+        shown = f"its {len(check.record.named)} item(s) are shown degraded, never as verbatim"
     else:
         shown = "its items cannot be read"
     record = check.record
@@ -281,3 +322,41 @@ def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
         created=None if record is None else sortable_time(record.created),
         detail=check.detail,
     )
+
+
+QUOTE_NOT_IN_TRANSCRIPT = "quote not in its transcript"
+
+
+def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
+    """*brief* with the verbatim items whose quote did not check out against its stored
+    snapshot degraded (item id → why), and one warning per such item. Raises nothing."""
+    if not failures:
+        return brief
+    items = tuple(
+        item
+        if item.id not in failures
+        else replace(
+            item,
+            quote=None,
+            trust=Trust.UNTAGGED,
+            degraded_reason=f"{QUOTE_NOT_IN_TRANSCRIPT}: {failures[item.id]}",
+            degraded_label=QUOTE_NOT_IN_TRANSCRIPT,
+            corroboration=0,
+            status=Status.QUARANTINED,
+        )
+        for item in brief.items
+    )
+    warnings = tuple(
+        BriefWarning(
+            QUOTE_NOT_IN_TRANSCRIPT,
+            f"item {item.id[:8]}'s quote is not in its stored transcript ({failures[item.id]}); "
+            "it is shown degraded. Run `gitmem verify` for details.",
+            record=item.checkpoint,
+            writer=item.writer,
+            created=item.created,
+            detail=failures[item.id],
+        )
+        for item in brief.items
+        if item.id in failures
+    )
+    return replace(brief, items=items, warnings=brief.warnings + warnings)

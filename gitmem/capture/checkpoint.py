@@ -10,7 +10,7 @@ one commit, so a failure anywhere leaves the store as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -19,19 +19,18 @@ from gitmem.capture.masking.documents import mask_string
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.quotes import check_quotes
+from gitmem.core.items import Draft, Item, Trust
+from gitmem.core.negation import polarity_conflict
+from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     EVENT_CORROBORATION,
+    EVENT_LIKELY_SUPERSEDED,
     EVENT_STATUS,
     NAMESPACE,
     Checkpoint,
-    Draft,
     Event,
-    Item,
     Source,
-    Trust,
     format_time,
-    item_id,
 )
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import Sha256Hex
@@ -66,43 +65,54 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
         trust=draft.trust,
         quote=None if draft.quote is None else clean(draft.quote),
         extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
+        message=draft.message,
     )
 
 
-def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -> list[Item]:
-    """Check every quote against the transcript and freeze the items.
+def build_items(
+    drafts: Sequence[Draft], transcript: Transcript, session: str, snapshot: Sha256Hex
+) -> list[Item]:
+    """Check every quote against the transcript (stored as *snapshot*) and freeze the
+    items; the same statement (kind and text) twice is one item.
 
-    A verbatim item whose quote fails is stored as inferred, with the reason; its
-    text is kept as ``unverified_quote`` and never in ``quote``.
+    A quote must lie in one message; in the draft's own message when it names one
+    (``Draft.message``: found only in another message, or with an index that names no
+    message, it is not verbatim). A quote that verifies is stored as the transcript's own
+    bytes of the matched span (case, punctuation and spacing as said), never the
+    extractor's spelling. A verbatim item whose quote fails, or whose text and quote
+    disagree in polarity (a negation in one and not the other), is stored as inferred,
+    with the reason; the quote is kept as ``unverified_quote`` and never in ``quote``.
     """
-    quoted = [d.quote for d in drafts if d.quote is not None]
-    checks = iter(check_quotes(quoted, transcript.texts()))  # folds the transcript once
+    checks = _check_quotes(drafts, transcript.texts())
     items: list[Item] = []
-    seen: set[str] = set()
-    for draft in drafts:
-        check = next(checks) if draft.quote is not None else None
-        ident = item_id(session, draft.kind, draft.text)
-        if ident in seen:
+    seen: set[tuple[str, str]] = set()
+    for draft, check in zip(drafts, checks, strict=True):
+        if (draft.kind, draft.text) in seen:
             continue  # the same statement twice in one capture is one item
-        seen.add(ident)
+        seen.add((draft.kind, draft.text))
         extra = dict(draft.extra)
         trust = draft.trust
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
-            if draft.quote is not None and contains_mask(draft.quote):
+            if verified and check.span:
+                quote = check.span
+            if quote is not None and contains_mask(quote):
                 verified, reason = False, OVERLAPS_SECRET
+            conflict = polarity_conflict(draft.text, quote or "") if verified else None
+            if conflict is not None and trust == Trust.VERBATIM:
+                verified, reason = False, conflict
             if not verified:
-                extra["unverified_quote"] = draft.quote
+                extra["unverified_quote"] = quote
                 quote = None
                 trust = Trust.INFERRED
         items.append(
             Item(
-                id=ident,
                 kind=draft.kind,
                 text=draft.text,
                 trust=trust,
                 origin_session=session,
+                snapshot=snapshot,
                 quote=quote,
                 quote_verified=verified,
                 quote_reason=reason,
@@ -110,6 +120,38 @@ def build_items(drafts: Sequence[Draft], transcript: Transcript, session: str) -
             )
         )
     return items
+
+
+def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
+    """The check of each draft's quote (None: no quote): in its own message when it names
+    one, else in any one message; a verbatim check carries its matched span. The whole
+    transcript is folded once (and each matched message's offset map built once), for
+    the quotes that name no message and those not found in their own (to say where
+    they are)."""
+    checks: list[QuoteCheck | None] = [None] * len(drafts)
+    wider: list[int] = []
+    for n, draft in enumerate(drafts):
+        index = draft.message
+        if draft.quote is None:
+            continue
+        if index is not None and 0 <= index < len(texts):
+            own = check_quote(draft.quote, [texts[index]], with_span=True)
+            if own.verbatim:
+                reason = f"found in its own message {index}"
+                checks[n] = replace(own, reason=reason, message_index=index)
+                continue
+        wider.append(n)
+    found = check_quotes([drafts[n].quote or "" for n in wider], texts, with_span=True)
+    for n, anywhere in zip(wider, found, strict=True):
+        index = drafts[n].message
+        checks[n] = anywhere
+        if index is not None and anywhere.verbatim:
+            reason = (
+                f"found in message {anywhere.message_index}, not in its own message {index}: "
+                "a quote must be the words of the message it comes from"
+            )
+            checks[n] = QuoteCheck(False, reason, anywhere.fragments, None)
+    return checks
 
 
 @dataclass(frozen=True)
@@ -132,18 +174,22 @@ class Built:
 
     @property
     def new(self) -> tuple[Item, ...]:
-        """The items stored for the first time (carried copies excluded)."""
-        return tuple(i for i in self.carry.items if i.extra.get("carried") is not True)
+        """The items the checkpoint adds."""
+        return self.carry.items
 
     @property
     def carried(self) -> int:
-        """How many open items it carries forward."""
-        return len(self.carry.items) - len(self.new)
+        """How many open items it carries forward (by reference)."""
+        return len(self.carry.carried)
 
     @property
     def records(self) -> tuple[Replayable, ...]:
-        """The records, in the order a replay applies them."""
-        return tuple(Replayable(s.address, s.record) for s in (self.checkpoint, *self.events))
+        """The records, in the order a replay applies them; the checkpoint with its items."""
+        added = {i.address: i for i in self.new}
+        return (
+            Replayable(self.checkpoint.address, self.checkpoint.record, added),
+            *(Replayable(s.address, s.record) for s in self.events),
+        )
 
     @property
     def snapshot_hash(self) -> Sha256Hex:
@@ -152,8 +198,10 @@ class Built:
 
     @property
     def entries(self) -> list[Entry]:
-        """What one append stores: the snapshot, then each record and its receipt."""
+        """What one append stores: the snapshot, the item blobs, then each record and its
+        receipt."""
         entries = [Entry(content_path("snapshots", self.snapshot_hash), self.snapshot)]
+        entries += [Entry(content_path("items", i.address), i.canonical_bytes()) for i in self.new]
         for sealed in (self.checkpoint, *self.events):
             entries += sealed.entries
         return entries
@@ -187,7 +235,8 @@ def build_checkpoint(
     snapshot = prepared.snapshot
     snapshot_hash = canonical.sha256_hex(snapshot)
     transcript = prepared.transcript
-    items = build_items([mask_draft(d, prepared.secrets) for d in drafts], transcript, session)
+    masked = [mask_draft(d, prepared.secrets) for d in drafts]
+    items = build_items(masked, transcript, session, snapshot_hash)
     carry = plan(state, items, session, snapshot_hash, now)
     checkpoint = seal(
         Checkpoint(
@@ -197,7 +246,9 @@ def build_checkpoint(
             created=format_time(now),
             commit=commit,
             source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
-            items=carry.items,
+            items=tuple(i.address for i in carry.items),
+            carried=carry.carried,
+            extra=_lineage(transcript, session),
         ),
         identity.sign,
         NAMESPACE,
@@ -219,6 +270,10 @@ def build_checkpoint(
         )
         for restated, witness in carry.witnesses
     ]
+    events += [
+        new_event(identity, EVENT_LIKELY_SUPERSEDED, old, session, now, commit, {"by": new})
+        for old, new in carry.supersessions
+    ]
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(
@@ -234,6 +289,13 @@ def build_checkpoint(
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
     return Built(checkpoint, sealed, snapshot, carry)
+
+
+def _lineage(transcript: Transcript, session: str) -> dict[str, str]:
+    """``parent_session`` (optional, docs/storage.md): the session a side run (a subagent
+    or compaction transcript) branched from, when it is filed under a session of its own."""
+    parent = transcript.session if transcript.agent else None
+    return {"parent_session": parent} if parent and parent != session else {}
 
 
 def check_session(session: str) -> str:

@@ -69,11 +69,13 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     emitted = {} if store is None else Ledger(store.local_dir).load()
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
     masked = mask(quote).text
-    result = check_quote(masked, prepared.transcript.texts())
-    overlaps = result.verbatim and contains_mask(masked)
+    result = check_quote(masked, prepared.transcript.texts(), with_span=True)
+    said = result.span if result.verbatim and result.span else masked  # the transcript's bytes
+    overlaps = result.verbatim and contains_mask(said)
     if overlaps:
         result = QuoteCheck(False, OVERLAPS_SECRET, result.fragments, None)
-    return Checked(result, Evidence(masked, prepared.snapshot, transcript.session), overlaps)
+    evidence = Evidence(said, prepared.snapshot, transcript.own_session, transcript.format)
+    return Checked(result, evidence, overlaps)
 
 
 def check_quote_in_file(quote: str, path: Path, format: str | None, repo: str) -> QuoteCheck:

@@ -17,7 +17,7 @@ from typing import Any
 
 from gitmem.core import boundedjson, canonical
 from gitmem.core.errors import InputError
-from gitmem.core.records import KINDS, Draft, Kind, Trust
+from gitmem.core.items import KINDS, Draft, Kind, Trust
 
 _INPUT_TRUST = (Trust.VERBATIM, Trust.INFERRED)
 _SET_BY_GITMEM = ("id", "origin_session", "quote_verified", "quote_reason", "unverified_quote")

@@ -48,7 +48,7 @@ def prepare(
 ) -> Prepared:
     """Tag echoes of earlier gitmem output (*emitted*, for a transcript last written at
     *written_at*), then mask every secret in every message, in the transcript's name and
-    in its session id. Raises nothing."""
+    in its session and agent ids. Raises nothing."""
     messages, echoes = tag_echoes(transcript.messages, emitted, written_at)
     masked: list[Message] = []
     found: dict[str, str] = {}
@@ -60,11 +60,18 @@ def prepare(
             found.setdefault(secret, kind)
         masked.append(replace(message, text=result.text) if result.secrets else message)
     name = mask_label(transcript.name)
-    session = None if transcript.session is None else mask_label(transcript.session)
-    for label in (name, session):
+    session, agent = (
+        None if v is None else mask_label(v) for v in (transcript.session, transcript.agent)
+    )
+    for label in (name, session, agent):
         for secret, kind in () if label is None else label.secrets:
             count += 1
             found.setdefault(secret, kind)
-    named = replace(transcript, name=name.text, session=None if session is None else session.text)
+    named = replace(
+        transcript,
+        name=name.text,
+        session=None if session is None else session.text,
+        agent=None if agent is None else agent.text,
+    )
     known = sorted(found.items(), key=lambda pair: -len(pair[0]))
     return Prepared(named.with_messages(masked), echoes, count, tuple(known))

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.capture.checkpoint import build_checkpoint, mask_draft
 from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.records import Draft, Item, item_id
+from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
@@ -36,6 +36,9 @@ from gitmem.store.home import gitmem_home
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
+
+if TYPE_CHECKING:
+    from gitmem.llm import ModelSettings
 
 CHOICES = ("heuristic", "command", "openai", "none")
 
@@ -79,15 +82,26 @@ class CaptureResult:
 def default_session(transcript: Transcript, path: Path | None) -> str:
     """The session a capture belongs to when none is given.
 
-    The transcript's own session id when its format has one; otherwise one derived
-    from the file's absolute path, so a transcript that grows between captures stays
-    one session.
+    The transcript's own session id when its format has one (a subagent's or
+    compaction's file: ``<parent session>/agent-<id>``, see
+    :attr:`~gitmem.core.transcript.Transcript.own_session`); otherwise one derived from
+    the file's absolute path, so a transcript that grows between captures stays one
+    session.
     """
-    if transcript.session:
-        return transcript.session
+    if transcript.own_session:
+        return transcript.own_session
     where = str(path.resolve()) if path is not None else transcript.name
     digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
     return f"file-{digest[:12]}"
+
+
+def session_of(transcript: Transcript, path: Path | None, given: str | None) -> str:
+    """*given*, else :func:`default_session`. A side run is never filed under its
+    parent's id, even when a host names that id as the session: that would merge the
+    two into one session."""
+    if given is None or (transcript.agent is not None and given == transcript.session):
+        return default_session(transcript, path)
+    return given
 
 
 def write_checkpoint(
@@ -175,6 +189,20 @@ class ModelOverrides:
 NO_OVERRIDES = ModelOverrides()
 
 
+def model_settings(settings: Settings, overrides: ModelOverrides = NO_OVERRIDES) -> ModelSettings:
+    """What a model backend is given: the settings, with the command line's values first.
+    Raises nothing."""
+    from gitmem.llm import ModelSettings
+
+    return ModelSettings(
+        command=overrides.command or settings.text("command"),
+        base_url=overrides.base_url or settings.text("openai.base_url"),
+        model=overrides.model or settings.text("openai.model"),
+        api_key=settings.text("openai.api_key"),
+        timeout=float(settings.get("timeout")),
+    )
+
+
 def run_extractor(
     name: str,
     prepared: Prepared,
@@ -200,18 +228,9 @@ def run_extractor(
         return extract(messages)
     from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
     from gitmem.capture.extract.schema import parse_output
-    from gitmem.llm import ModelError, ModelSettings, backend_for
+    from gitmem.llm import ModelError, backend_for
 
-    backend = backend_for(
-        name,
-        ModelSettings(
-            command=overrides.command or settings.text("command"),
-            base_url=overrides.base_url or settings.text("openai.base_url"),
-            model=overrides.model or settings.text("openai.model"),
-            api_key=settings.text("openai.api_key"),
-            timeout=float(settings.get("timeout")),
-        ),
-    )
+    backend = backend_for(name, model_settings(settings, overrides))
     raw: bytes | None = None
     try:
         raw = backend.complete(build_prompt(messages), system=SYSTEM_PROMPT)
@@ -292,7 +311,7 @@ def capture_prepared(
             ctx.identity,
             prepared,
             [*(drafts or []), *found],
-            session or default_session(prepared.transcript, path),
+            session_of(prepared.transcript, path, session),
             datetime.now(UTC),
             commit,
             ctx.memory(),
@@ -325,8 +344,8 @@ def remember(
     With a quote and a transcript at *path*, the quote is checked there and the item
     belongs to the transcript's session; otherwise the item belongs to the transcript's
     session (or, with no transcript, to *session*) and no transcript is stored. An item
-    with the same id (its text masked by shape) that is current in memory is held
-    already.
+    saying the same (its session, kind and text masked by shape) that is current in
+    memory is held already.
 
     Raises:
         InputError: the transcript cannot be read, or a malformed config.
@@ -342,7 +361,7 @@ def remember(
         parsed, path = parse_transcript(b"", "remember", "text"), None
     ctx = Context.open(store, home)
     masked = mask_draft(draft)
-    held = ctx.memory().items.get(item_id(session, masked.kind, masked.text))
+    held = ctx.memory().statement(session, masked.kind, masked.text)
     if held is not None and held.current:
         return held
     return capture_transcript(

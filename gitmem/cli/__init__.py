@@ -13,12 +13,13 @@ import traceback
 
 import click
 
-from gitmem.cli import agentic, lifecycle, memory, release, remote, setup, wiring
+from gitmem.cli import agentic, chat, lifecycle, memory, release, remote, setup, wiring
 from gitmem.cli.base import cli
 from gitmem.core.errors import INTERNAL_EXIT, GitmemError
 
 __all__ = [
     "agentic",
+    "chat",
     "cli",
     "lifecycle",
     "main",

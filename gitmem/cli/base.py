@@ -34,6 +34,31 @@ def format_option(func: F) -> F:
     )(func)
 
 
+EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
+
+
+def extractor_option(func: F) -> F:
+    func = click.option(
+        "--model", "model_name", metavar="NAME", help="Model for --extractor openai."
+    )(func)
+    func = click.option(
+        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for --extractor openai."
+    )(func)
+    func = click.option(
+        "--command",
+        "model_command",
+        metavar="CMD",
+        help="Model command for --extractor command (prompt on stdin, JSON on stdout).",
+    )(func)
+    return click.option(
+        "--extractor",
+        type=click.Choice(EXTRACTOR_CHOICES),
+        default=None,
+        help="How items are found (default: config `extractor`, else heuristic; "
+        "with --items: none).",
+    )(func)
+
+
 def store_of(ctx: click.Context) -> Store:
     from gitmem.store.repo import Store
 

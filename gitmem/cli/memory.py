@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from gitmem.cli.base import (
-    F,
     cli,
     emit,
+    extractor_option,
     format_option,
     home,
     json_option,
@@ -18,31 +18,7 @@ from gitmem.cli.base import (
     store_of,
 )
 from gitmem.core.errors import InputError
-from gitmem.core.records import Trust, badge_of
-
-EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
-
-
-def _extractor_option(func: F) -> F:
-    func = click.option(
-        "--model", "model_name", metavar="NAME", help="Model for --extractor openai."
-    )(func)
-    func = click.option(
-        "--base-url", metavar="URL", help="OpenAI-compatible endpoint for --extractor openai."
-    )(func)
-    func = click.option(
-        "--command",
-        "model_command",
-        metavar="CMD",
-        help="Model command for --extractor command (prompt on stdin, JSON on stdout).",
-    )(func)
-    return click.option(
-        "--extractor",
-        type=click.Choice(EXTRACTOR_CHOICES),
-        default=None,
-        help="How items are found (default: config `extractor`, else heuristic; "
-        "with --items: none).",
-    )(func)
+from gitmem.core.items import Trust, badge_of
 
 
 @cli.command()
@@ -64,7 +40,7 @@ def _extractor_option(func: F) -> F:
     "in the background, never fail.",
 )
 @format_option
-@_extractor_option
+@extractor_option
 @json_option
 @click.pass_context
 def capture(
@@ -134,7 +110,7 @@ def capture(
 @cli.command("import")
 @click.argument("folder", type=click.Path(path_type=Path))
 @format_option
-@_extractor_option
+@extractor_option
 @json_option
 @click.pass_context
 def import_(

@@ -66,39 +66,85 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
 
 @cli.command()
 @click.argument("dest")
+@click.option(
+    "--keep",
+    metavar="daily=N,weekly=N,monthly=N",
+    help="Retention: after recording this backup's point, prune the points beyond this "
+    "policy (default: keep every point).",
+)
 @json_option
 @click.pass_context
-def backup(ctx: click.Context, dest: str, as_json: bool) -> None:
-    """Push every refs/gitmem/* ref, unforced, to the replica DEST (bare repo path or URL)."""
-    from gitmem.team.backup import backup as run_backup
+def backup(ctx: click.Context, dest: str, keep: str | None, as_json: bool) -> None:
+    """Push every refs/gitmem/* ref, unforced, to the replica DEST (bare repo path or URL)
+    and record a dated backup point there."""
+    from datetime import UTC, datetime
 
-    copies = run_backup(store_of(ctx), dest, home())
+    from gitmem.team.backup import backup as run_backup
+    from gitmem.team.retention import parse_keep
+
+    policy = None if keep is None else parse_keep(keep)
+    report = run_backup(store_of(ctx), dest, home(), datetime.now(UTC), policy)
     if as_json:
-        emit({"dest": dest, "refs": [c.to_json() for c in copies]})
+        emit({"dest": dest, **report.to_json()})
         return
-    for c in copies:
+    for c in report.refs:
         click.echo(f"✓ {c.ref}: {c.outcome} ({(c.after or '-')[:12]})")
+    click.echo(f"backup point {report.point.name}")
+    if report.pruned:
+        click.echo(f"pruned {len(report.pruned)} point(s) beyond {report.keep}")
 
 
 @cli.command()
 @click.argument("src")
+@click.option(
+    "--at",
+    "at",
+    metavar="TIME",
+    help="Restore the newest backup point at or before TIME (a date, an ISO 8601 time, "
+    "or a point's name), moving refs back if need be.",
+)
+@click.option("--list", "list_points", is_flag=True, help="List the replica's backup points.")
 @json_option
 @click.pass_context
-def restore(ctx: click.Context, src: str, as_json: bool) -> None:
+def restore(ctx: click.Context, src: str, at: str | None, list_points: bool, as_json: bool) -> None:
     """Fetch refs/gitmem/* from the replica SRC, verify all of it, then restore it."""
+    from gitmem.core.errors import InputError
     from gitmem.core.integrity import describe
-    from gitmem.team.backup import RestoreRefused
+    from gitmem.team.backup import RestoreRefused, backup_points, restore_point
     from gitmem.team.backup import restore as run_restore
+    from gitmem.team.retention import parse_at
 
+    store = store_of(ctx)
+    if list_points:
+        if at is not None:
+            raise InputError("--list and --at do not go together")
+        points = backup_points(store, src)
+        if as_json:
+            emit({"src": src, "points": [p.to_json() for p in points]})
+            return
+        if not points:
+            click.echo(f"{src} holds no backup point")
+        for shown_point in points:
+            tips = ", ".join(f"{r} {t[:12]}" for r, t in shown_point.refs.items())
+            click.echo(f"{shown_point.name}  {tips}")
+        return
+    when = None if at is None else parse_at(at)
+    point = None
     try:
-        copies = run_restore(store_of(ctx), src, home())
+        if when is None:
+            copies = run_restore(store, src, home())
+        else:
+            point, copies = restore_point(store, src, home(), when)
     except RestoreRefused as e:
         for p in e.problems:
             click.echo(f"  ✗ {p.ref} {p.path}: {describe(p.problem, p.detail)}", err=True)
         raise
     if as_json:
-        emit({"src": src, "refs": [c.to_json() for c in copies]})
+        shown = {"point": None if point is None else point.to_json()}
+        emit({"src": src, **shown, "refs": [c.to_json() for c in copies]})
         return
+    if point is not None:
+        click.echo(f"backup point {point.name}")
     for c in copies:
         click.echo(f"✓ {c.ref}: {c.outcome} ({(c.after or '-')[:12]})")
 

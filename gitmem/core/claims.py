@@ -100,6 +100,14 @@ _PRODUCTS = frozenset(
 )
 """Projects named "<Name>.js" ("built with Next.js"): written bare, such a name is the
 project, not a file; in backticks or with a folder it is a path."""
+_TOP_FOLDERS = frozenset(
+    (
+        *("src", "lib", "test", "tests", "spec", "docs", "doc", "app", "apps", "pkg", "cmd"),
+        *("internal", "scripts", "bin", "assets", "priv", "config", "packages", "crates"),
+        *("benchmarks", "tools", "examples", "web", "public", "static", "include", "programs"),
+        *("sdk", "data", "migrations", "templates", "components", "gitmem", ".github"),
+    )
+)
 _FILE_VERBS = ("created", "added", "wrote", "written", "introduced", "moved", "renamed", "copied")
 # "created `a.py`", "added a test to tests/x.py"; "a.py was added".
 _MADE_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
@@ -259,15 +267,23 @@ def _valid_branch(name: str) -> bool:
 
 
 def _looks_like_path(path: str) -> bool:
-    """A path in the repository: relative, with a known extension or a folder in it (an
-    absolute, home, variable or .git path says nothing about the commit checked out)."""
+    """A path in the repository: relative, with a known extension, or a folder: one that
+    ends in "/", has three or more parts, or starts at a usual top folder (``src/agents``).
+    Not an absolute, home, variable or .git path (they say nothing about the commit checked
+    out), nor a function and its arity (``render/2``) or a pair of words
+    (``tool_use/tool_result``)."""
     if "://" in path or path.startswith(("-", "@", "/", "~", ".git/")) or "$" in path:
         return False
     if "(" in path or "::" in path:
         return False
-    name = path.rstrip("/").rsplit("/", 1)[-1]
+    parts = path.strip("/").split("/")
+    name = parts[-1]
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
-    return extension in _EXTENSIONS or ("/" in path and bool(name) and path.strip("./") != "")
+    if extension in _EXTENSIONS:
+        return True
+    if "/" not in path or not name or path.strip("./") == "" or name.isdigit():
+        return False
+    return path.endswith("/") or len(parts) >= 3 or parts[0].lower() in _TOP_FOLDERS
 
 
 def in_code(sentence: str, pos: int) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, TrustError
+from gitmem.core.items import Item, parse_item
 from gitmem.core.receipts import verify
 from gitmem.core.records import NAMESPACE, Record, parse_record, parse_time
 from gitmem.core.revocation import Revocations, revoked_reason
@@ -140,3 +141,45 @@ def check_record(
         why = None if revoked is None else revoked_reason(receipt, revoked)
         return RecordCheck(address, UNTRUSTED_KEY, why or verdict.reason, record)
     return RecordCheck(address, None, verdict.reason, record)
+
+
+ITEM_EDITED = "item edited"
+ITEM_MISSING = "item missing"
+ITEM_UNREADABLE = "item unreadable"
+
+
+@dataclass(frozen=True)
+class ItemCheck:
+    """The verdict on one item blob a record names."""
+
+    address: Sha256Hex
+    problem: str | None
+    """None when the blob holds; otherwise one of the short labels above."""
+    detail: str
+    item: Item | None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def check_item(address: Sha256Hex, data: bytes | None) -> ItemCheck:
+    """Is the blob at *address* the item a record named by that address? Its bytes must
+    be stored, hash to the address and parse as an item. Whether a genuine record names
+    it is the caller's question. Never raises on bad bytes; it reports them."""
+    if data is None:
+        return ItemCheck(address, ITEM_MISSING, "no item blob is stored at its address", None)
+    actual = sha256_hex(data)
+    if actual != address:
+        return ItemCheck(
+            address,
+            ITEM_EDITED,
+            f"its bytes hash to {actual[:12]}…, not to the address its records name "
+            f"({address[:12]}…): it was changed after it was written",
+            None,
+        )
+    try:
+        item = parse_item(data)
+    except FormatError as e:
+        return ItemCheck(address, ITEM_UNREADABLE, str(e), None)
+    return ItemCheck(address, None, "its bytes hash to the address its records name", item)

@@ -2,8 +2,12 @@
 
 Mechanical and deliberately dumber than what it checks: pure string operations, no
 model, no disk, no git, no clock. Quote and transcript are folded the same way
-(:func:`fold`), the quote is cut into fragments at ellipses, and every fragment must
-appear, in order, without overlap and on word boundaries, inside one message.
+(:func:`fold`, in :mod:`gitmem.core.folding`), the quote is cut into fragments at
+ellipses, and every fragment must appear, in order, without overlap, on word boundaries
+and whole numbers, inside one message; an ellipsis may not skip a negation, and a list
+the transcript wrote one item per line may be quoted on one line (the matching is in
+:mod:`gitmem.core.align`). A verbatim check can also give back the transcript's own
+text of the match (:attr:`QuoteCheck.span`), which is what to store and show.
 The rules, with examples, are in ``docs/verifier.md``.
 
 A passing check says the words are *present* in the transcript; it says nothing about
@@ -14,7 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
+from gitmem.core.folding import fold as fold
+from gitmem.core.folding import fold_inline
+from gitmem.core.numbers import NUMBER_RE
 
 MIN_PIN_CHARS = 8
 """A fragment needs this many folded characters before it can pin a quote by itself."""
@@ -30,6 +39,17 @@ ECHO_OPEN = '<gitmem-context source="echo">'
 """The tag a transcript line gets when it echoes what gitmem emitted (the ledger)."""
 
 
+def quoted_line(text: str, quote: str | None) -> str:
+    """An item as one line of gitmem's output: its text, then its verified quote in
+    quotation marks (the quote alone when they are the same). A quote keeps its words,
+    case and punctuation as said; only its line breaks and runs of spaces (a list quoted
+    across lines) become one space, as the verifier folds them. Raises nothing."""
+    if quote is None:
+        return text
+    said = " ".join(quote.split())
+    return f'"{said}"' if quote == text else f'{text} — "{said}"'
+
+
 def wrap_context(lines: Sequence[str]) -> str:
     """*lines* as one text inside gitmem's own tags, newline-terminated. Raises nothing."""
     return "\n".join([OPEN_TAG, *lines, CLOSE_TAG]) + "\n"
@@ -38,38 +58,6 @@ def wrap_context(lines: Sequence[str]) -> str:
 # Step 0: an open or close tag of gitmem's own output. Attributes may not contain "<" or
 # ">", which keeps a failed match from scanning past the next "<" (linear time).
 _CONTEXT_TAG_RE = re.compile(r"<(/?)gitmem-context(?=[\s/>])[^<>]*>", re.IGNORECASE)
-
-# Step 1, as (old, new) pairs for str.replace, which is several times faster than a
-# regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
-# a space or a newline, so that step 2 sees every line start.
-_REPLACEMENTS = (
-    ("\r\n", "\n"),
-    *((char, "'") for char in "‘’‚‛"),
-    *((char, '"') for char in "“”„‟"),
-    *((char, "-") for char in "‐‑‒–—―−"),
-    *((char, "\n") for char in "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"),
-    *((char, " ") for char in "\t\x1f\xa0\u1680\u202f\u205f\u3000"),
-    *((chr(code), " ") for code in range(0x2000, 0x200B)),
-)
-
-# Step 3. An underscore run is emphasis unless it sits between two word characters
-# (snake_case_name). The pattern starts with a literal "_" so the regex engine can skip
-# ahead to it; "(?<!__)" anchors it at the start of a run, and the possessive "_*+"
-# judges the run as a whole, so "a__b" keeps both underscores and "__bold__" loses all
-# four. Underscores are judged once "*" and backticks are gone ("snake_`case`" keeps its
-# underscore); tilde runs go last, since removing an underscore can join two tildes.
-_EMPHASIS_UNDERSCORE_RE = re.compile(r"_(?<!__)(?:(?<![^\W_]_)_*+|_*+(?![^\W_]))")
-_STRIKE_RE = re.compile(r"~~+")
-
-# Step 2: block markers at the start of a line, after optional indentation, possibly
-# stacked ("> - item"): list bullets "-" and "+" ("*" is already gone in step 3), ordered
-# list numbers "12." and "12)", ATX headings "#" to "######", and the blockquote ">".
-# A marker must be followed by a space or end the line, so "2.0" and "#60" stay text.
-_LINE_MARKERS_RE = re.compile(
-    r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>)[ ]*)+", re.MULTILINE
-)
-
-_SPACES_RE = re.compile("  +")
 
 _ELLIPSIS_RE = re.compile(r"…|\.{3,}")
 
@@ -108,39 +96,15 @@ def strip_gitmem_context(text: str) -> str:
     return "".join(pieces)
 
 
-def fold(text: str) -> str:
-    """Fold *text* for comparison (steps 1 to 5 of ``docs/verifier.md``; not step 0).
-
-    Case folding (step 5) is applied first: it never creates a character the other steps
-    act on, and doing it first keeps :func:`fold` idempotent for characters such as
-    "İ", whose fold adds a combining mark next to a possible underscore. Step 3 runs
-    before step 2, so that a list marker hidden behind emphasis ("`-` item") is judged
-    the same way on the first fold and on a second one. Never raises.
-    """
-    # 5. Case.
-    text = text.casefold()
-    # 1. Quotes, dashes, spaces and line breaks.
-    for old, new in _REPLACEMENTS:
-        if old in text:
-            text = text.replace(old, new)
-    # 3. Emphasis and code markers.
-    text = text.replace("*", "").replace("`", "")
-    text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
-    text = _STRIKE_RE.sub("", text)
-    # 2. Block markers at the start of a line.
-    text = _LINE_MARKERS_RE.sub("", text)
-    # 4. Whitespace runs to one space, trimmed (only " " and "\n" are left after step 1).
-    return _SPACES_RE.sub(" ", text.replace("\n", " ")).strip(" ")
-
-
 def split_fragments(quote: str) -> list[str]:
     """Cut *quote* at each ``…`` or run of three or more dots.
 
     Returns the raw fragments as written, stripped, leaving out those that fold to
-    nothing. Never raises.
+    nothing; a fragment that is only a number ("… 37.") is kept, though at the start of
+    a line it would read as a list marker. Never raises.
     """
     pieces = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
-    return [piece for piece in pieces if fold(piece)]
+    return [piece for piece in pieces if fold(piece) or NUMBER_RE.search(fold_inline(piece))]
 
 
 @dataclass(frozen=True)
@@ -155,15 +119,21 @@ class FragmentResult:
     found: bool
     offset: int | None
     """Offset in the folded message text; None when not found."""
+    said: str | None = None
+    """The message's own text that the fragment matched (case, punctuation, spacing and
+    line breaks as said); only for a verbatim check asked for its span."""
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "text": self.text,
             "folded": self.folded,
             "pins": self.pins,
             "found": self.found,
             "offset": self.offset,
         }
+        if self.said is not None:
+            data["said"] = self.said
+        return data
 
 
 @dataclass(frozen=True)
@@ -177,33 +147,49 @@ class QuoteCheck:
     """Results in the message that verified, or else in the one that got furthest."""
     message_index: int | None
     """Index of the message where the quote verified; None when it did not."""
+    span: str | None = None
+    """The matched span in the message's own text: each fragment's :attr:`FragmentResult.said`
+    joined with " … ". It is what to store and show as the quote, and it verifies against
+    the same message again. Only for a verbatim check asked for it (``with_span=True``)."""
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "verbatim": self.verbatim,
             "reason": self.reason,
             "fragments": [fragment.to_dict() for fragment in self.fragments],
             "message": self.message_index,
         }
+        if self.span is not None:
+            data["span"] = self.span
+        return data
 
 
-def check_quote(quote: str, messages: Sequence[str]) -> QuoteCheck:
+SPAN_JOIN = " … "
+"""What joins the fragments of a matched span."""
+
+
+def check_quote(quote: str, messages: Sequence[str], *, with_span: bool = False) -> QuoteCheck:
     """Check whether *quote* is an exact quote of one of *messages*.
 
     *messages* is the transcript as a sequence of message texts; a plain ``str`` is one
-    message. Never raises: odd input (empty, only dots, a lone ellipsis) gives a check
-    that is not verbatim, with its reason.
+    message. With *with_span*, a verbatim check also carries the transcript's own text of
+    the match (:attr:`QuoteCheck.span`); that costs a second, offset-mapping fold of the
+    one message that matched, so a caller that needs only yes or no leaves it off. Never
+    raises: odd input (empty, only dots, a lone ellipsis) gives a check that is not
+    verbatim, with its reason.
     """
-    return _Transcript(messages).check(quote)
+    return _Transcript(messages).check(quote, with_span)
 
 
-def check_quotes(quotes: Iterable[str], messages: Sequence[str]) -> list[QuoteCheck]:
+def check_quotes(
+    quotes: Iterable[str], messages: Sequence[str], *, with_span: bool = False
+) -> list[QuoteCheck]:
     """:func:`check_quote` for many quotes of one transcript, folding it only once.
 
     Never raises.
     """
     transcript = _Transcript(messages)
-    return [transcript.check(quote) for quote in quotes]
+    return [transcript.check(quote, with_span) for quote in quotes]
 
 
 class _Transcript:
@@ -211,11 +197,12 @@ class _Transcript:
 
     def __init__(self, messages: Sequence[str]) -> None:
         self._raw = [messages] if isinstance(messages, str) else list(messages)
-        self._folded = [fold(strip_gitmem_context(message)) for message in self._raw]
-        self._joined: str | None = None
-        self._with_context: list[str] | None = None
+        stripped = [strip_gitmem_context(message) for message in self._raw]
+        self._views = [MessageView(message) for message in stripped]
+        self._joined: View | None = None
+        self._with_context: list[View] | None = None
 
-    def check(self, quote: str) -> QuoteCheck:
+    def check(self, quote: str, with_span: bool) -> QuoteCheck:
         raw = split_fragments(strip_gitmem_context(quote))
         if not raw:
             if split_fragments(quote):
@@ -224,26 +211,26 @@ class _Transcript:
             else:
                 reason = "the quote is empty"
             return QuoteCheck(False, reason, (), None)
-        folded = [fold(fragment) for fragment in raw]
+        fragments = [parse_fragment(fragment) for fragment in raw]
 
         # 1. The first message holding every fragment wins; else the one that got furthest.
         best_index: int | None = None
-        best: list[int] = []
-        for index, text in enumerate(self._folded):
-            offsets = _locate(folded, text)
-            if len(offsets) > len(best) or best_index is None:
-                best_index, best = index, offsets
-            if len(offsets) == len(folded):
+        best = Alignment(())
+        for index, view in enumerate(self._views):
+            found = align(fragments, view)
+            if len(found.placed) > len(best.placed) or best_index is None:
+                best_index, best = index, found
+            if len(found.placed) == len(fragments):
                 break
         results = tuple(
             FragmentResult(
-                text=fragment,
-                folded=folded_fragment,
-                pins=len(folded_fragment) >= MIN_PIN_CHARS,
-                found=n < len(best),
-                offset=best[n] if n < len(best) else None,
+                text=text,
+                folded=fragment.folded,
+                pins=len(fragment.folded) >= MIN_PIN_CHARS,
+                found=n < len(best.placed),
+                offset=best.placed[n][0] if n < len(best.placed) else None,
             )
-            for n, (fragment, folded_fragment) in enumerate(zip(raw, folded, strict=True))
+            for n, (text, fragment) in enumerate(zip(raw, fragments, strict=True))
         )
         # 2. Some fragment must be long enough to pin the quote to this transcript.
         if not any(result.pins for result in results):
@@ -254,91 +241,65 @@ class _Transcript:
                 reason = f"too generic: no fragment has {MIN_PIN_CHARS} or more characters "
                 reason += "after folding"
             return QuoteCheck(False, reason, results, None)
-        # 3. Verified inside one message.
-        if len(best) == len(folded):
-            if len(folded) == 1:
+        # 3. Verified inside one message; the span only when asked (it costs a fold).
+        if best_index is not None and len(best.placed) == len(fragments):
+            if len(fragments) == 1:
                 reason = f"found in message {best_index}"
             else:
-                reason = f"all {len(folded)} fragments found in order in message {best_index}"
-            return QuoteCheck(True, reason, results, best_index)
+                reason = f"all {len(fragments)} fragments found in order in message {best_index}"
+            if not with_span:
+                return QuoteCheck(True, reason, results, best_index)
+            map_ = self._views[best_index].fold_map()
+            said = [map_.raw_span(start, end) for start, end in best.placed]
+            results = tuple(replace(r, said=s) for r, s in zip(results, said, strict=True))
+            return QuoteCheck(True, reason, results, best_index, SPAN_JOIN.join(said))
         # 4. Not verified: say the most specific thing that is true.
-        reason = self._failure_reason(folded, results, best_index)
+        reason = self._failure_reason(fragments, results, best_index, best.skipped)
         return QuoteCheck(False, reason, results, None)
 
     def _failure_reason(
-        self, folded: list[str], results: tuple[FragmentResult, ...], closest: int | None
+        self,
+        fragments: list[Fragment],
+        results: tuple[FragmentResult, ...],
+        closest: int | None,
+        skipped: str | None,
     ) -> str:
-        if any(len(_locate(folded, text)) == len(folded) for text in self._context_views()):
+        whole = len(fragments)
+        if any(len(align(fragments, view).placed) == whole for view in self._context_views()):
             return (
                 "found only inside gitmem's own output (<gitmem-context>), "
                 "which never counts as evidence"
             )
-        if len(self._folded) > 1 and len(_locate(folded, self._joined_view())) == len(folded):
+        if len(self._views) > 1 and len(align(fragments, self._joined_view()).placed) == whole:
             return "found only by joining two messages; a quote must lie inside one message"
         found = sum(result.found for result in results)
+        where = f" (closest: message {closest})" if len(self._views) > 1 else ""
+        if skipped is not None:
+            reason = f'the ellipsis before fragment {found + 1} of {whole} skips "{skipped}"; '
+            return reason + f"an elision may not drop a negation{where}"
         missing = _shorten(results[found].text)
         if len(results) == 1:
             return f'not found in any message: "{missing}"'
         if found == 0:
             return f'fragment 1 of {len(results)} not found: "{missing}"'
         reason = f"fragment {found + 1} of {len(results)} not found after fragment {found}: "
-        reason += f'"{missing}"'
-        if len(self._folded) > 1:
-            reason += f" (closest: message {closest})"
-        return reason
+        return reason + f'"{missing}"{where}'
 
-    def _context_views(self) -> list[str]:
+    def _context_views(self) -> list[View]:
         """Messages that hold gitmem-context tags, folded with the tags removed but the
         text inside them kept: what would have matched had gitmem's output counted."""
         if self._with_context is None:
             self._with_context = [
-                fold(_CONTEXT_TAG_RE.sub("\n", message))
+                View(fold(_CONTEXT_TAG_RE.sub("\n", message)))
                 for message in self._raw
                 if _CONTEXT_TAG_RE.search(message)
             ]
         return self._with_context
 
-    def _joined_view(self) -> str:
+    def _joined_view(self) -> View:
         if self._joined is None:
-            self._joined = " ".join(text for text in self._folded if text)
+            self._joined = View(" ".join(view.text for view in self._views if view.text))
         return self._joined
-
-
-def _locate(fragments: Sequence[str], text: str) -> list[int]:
-    """Offsets of the leading fragments found in *text* in order, without overlap.
-
-    Greedy leftmost search is enough: taking the earliest valid match of each fragment
-    leaves the most room for the ones after it.
-    """
-    offsets: list[int] = []
-    start = 0
-    for fragment in fragments:
-        offset = _find_on_word_boundaries(fragment, text, start)
-        if offset < 0:
-            break
-        offsets.append(offset)
-        start = offset + len(fragment)
-    return offsets
-
-
-def _find_on_word_boundaries(fragment: str, text: str, start: int) -> int:
-    """First offset >= *start* where *fragment* occurs without starting or ending inside
-    a word ("port 37" must not match inside "port 137"); -1 when there is none."""
-    check_start = _is_word_char(fragment[0])
-    check_end = _is_word_char(fragment[-1])
-    offset = text.find(fragment, start)
-    while offset >= 0:
-        end = offset + len(fragment)
-        if not (check_start and offset > 0 and _is_word_char(text[offset - 1])) and not (
-            check_end and end < len(text) and _is_word_char(text[end])
-        ):
-            return offset
-        offset = text.find(fragment, offset + 1)
-    return -1
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 def _shorten(text: str) -> str:

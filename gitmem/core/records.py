@@ -8,20 +8,20 @@ Hashing and signing always use the stored bytes (see :mod:`gitmem.core.canonical
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any, Literal
 
 from gitmem.core import canonical
 from gitmem.core.errors import FormatError
 from gitmem.core.types import Sha256Hex, is_sha256_hex
 
-CHECKPOINT_SCHEMA = "gitmem/checkpoint/1"
-EVENT_SCHEMA = "gitmem/event/1"
+CHECKPOINT_SCHEMA = "gitmem/checkpoint/2"
+EVENT_SCHEMA = "gitmem/event/2"
+V1_SCHEMAS = frozenset({"gitmem/checkpoint/1", "gitmem/event/1"})
+"""Storage format v1 (items copied into checkpoints) was never released; it is refused."""
 
 # Event names (storage format v1): what the lifecycle replays.
 EVENT_RESOLVE = "resolve"
@@ -52,40 +52,6 @@ REWRITE = "commits-rewritten"
 """``extra``: ``{"rewrites": [[old, new], …], "how": "amend"|"rebase"}``."""
 
 
-class Kind(StrEnum):
-    """What an item is."""
-
-    DECISION = "decision"
-    OPEN_LOOP = "open_loop"
-    BELIEF = "belief"
-    UNCERTAINTY = "uncertainty"
-    FACT = "fact"
-
-
-class Trust(StrEnum):
-    """How an item came to exist (the badge): an exact quote checked mechanically, a
-    conclusion, or nothing recorded."""
-
-    VERBATIM = "verbatim"
-    INFERRED = "inferred"
-    UNTAGGED = "untagged"
-
-
-_BADGES: dict[str, str] = {
-    Trust.VERBATIM: "[✓ verbatim]",
-    Trust.INFERRED: "[~ inferred]",
-    Trust.UNTAGGED: "[? untagged]",
-}
-
-
-def badge_of(trust: str) -> str:
-    """The badge a trust class renders as; anything unknown reads as untagged (never
-    promoted). Raises nothing."""
-    return _BADGES.get(trust, _BADGES[Trust.UNTAGGED])
-
-
-KINDS = tuple(Kind)
-TRUST_CLASSES = tuple(Trust)
 RecordType = Literal["checkpoint", "event"]
 
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -123,106 +89,6 @@ def parse_time(text: str) -> datetime:
         raise FormatError(f"timestamp {text!r} is not a valid time") from e
 
 
-def item_id(origin_session: str, kind: str, text: str) -> str:
-    """The stable id of an item: same origin session, kind and text, same id.
-
-    Sixteen hex characters of a domain-separated SHA-256; carry keeps it unchanged.
-    """
-    material = "\0".join(("gitmem/item/1", origin_session, kind, text)).encode("utf-8")
-    return hashlib.sha256(material).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A proposed item before its quote is checked: from an items file, an extractor or
-    a model."""
-
-    kind: Kind
-    text: str
-    trust: Trust
-    quote: str | None
-    extra: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Item:
-    """One line of memory."""
-
-    id: str
-    kind: Kind
-    text: str
-    trust: Trust
-    origin_session: str
-    quote: str | None = None
-    quote_verified: bool = False
-    quote_reason: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    _KNOWN = frozenset(
-        ("id", "kind", "text", "trust", "origin_session", "quote", "quote_verified", "quote_reason")
-    )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object stored for this item, unknown fields included."""
-        data: dict[str, Any] = dict(self.extra)
-        data.update(
-            id=self.id,
-            kind=self.kind,
-            text=self.text,
-            trust=self.trust,
-            origin_session=self.origin_session,
-            quote=self.quote,
-            quote_verified=self.quote_verified,
-            quote_reason=self.quote_reason,
-        )
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Item:
-        """Load a stored item.
-
-        Raises:
-            FormatError: a known field is missing or has the wrong type.
-        """
-        # Written for speed as well as strictness: a brief parses every item ever stored.
-        ident, kind, text, origin = (
-            data.get("id"),
-            data.get("kind"),
-            data.get("text"),
-            data.get("origin_session"),
-        )
-        if not (isinstance(ident, str) and isinstance(text, str) and isinstance(origin, str)):
-            missing = next(
-                k
-                for k, v in (("id", ident), ("text", text), ("origin_session", origin))
-                if not isinstance(v, str)
-            )
-            raise FormatError(f"field {missing!r} must be a string")
-        if kind not in KINDS:
-            raise FormatError(f"item kind {kind!r} is not one of {', '.join(KINDS)}")
-        raw_trust = data.get("trust")
-        # An unknown class is never silently promoted: it reads as untagged.
-        trust = Trust(raw_trust) if raw_trust in TRUST_CLASSES else Trust.UNTAGGED
-        quote = data.get("quote")
-        if quote is not None and not isinstance(quote, str):
-            raise FormatError("item quote must be a string or null")
-        reason = data.get("quote_reason")
-        if reason is not None and not isinstance(reason, str):
-            raise FormatError("item quote_reason must be a string or null")
-        known = cls._KNOWN
-        return cls(
-            ident,
-            Kind(kind),
-            text,
-            trust,
-            origin,
-            quote,
-            data.get("quote_verified") is True,
-            reason,
-            {k: v for k, v in data.items() if k not in known},
-        )
-
-
 @dataclass(frozen=True)
 class Source:
     """Where a checkpoint's items came from: the stored snapshot of a transcript."""
@@ -231,9 +97,11 @@ class Source:
     format: str
     name: str
     size: int
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            **self.extra,
             "snapshot": self.snapshot,
             "format": self.format,
             "name": self.name,
@@ -249,12 +117,16 @@ class Source:
         size = data.get("bytes")
         if not isinstance(size, int) or isinstance(size, bool):
             raise FormatError("source bytes must be an integer")
-        return cls(Sha256Hex(snapshot), _str(data, "format"), _str(data, "name"), size)
+        known = ("snapshot", "format", "name", "bytes")
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(Sha256Hex(snapshot), _str(data, "format"), _str(data, "name"), size, extra)
 
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """The record one capture writes."""
+    """The record one capture writes. It names items by address: the ones it adds, and
+    the open ones it carries (a reference, never a copy), so its receipt vouches for
+    each item blob by hash."""
 
     session: str
     writer: str
@@ -262,11 +134,22 @@ class Checkpoint:
     created: str
     commit: str | None
     source: Source | None
-    items: tuple[Item, ...]
+    items: tuple[Sha256Hex, ...]
+    """The addresses of the items this capture adds."""
+    carried: tuple[Sha256Hex, ...] = ()
+    """The addresses of the open items it carries forward."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     type: RecordType = "checkpoint"
-    _KNOWN = ("type", "schema", "session", "writer", "key", "created", "commit", "source", "items")
+    _KNOWN = (
+        *("type", "schema", "session", "writer", "key", "created", "commit", "source"),
+        *("items", "carried"),
+    )
+
+    @property
+    def named(self) -> tuple[Sha256Hex, ...]:
+        """Every item address it names, added and carried."""
+        return self.items + self.carried
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)
@@ -279,7 +162,8 @@ class Checkpoint:
             created=self.created,
             commit=self.commit,
             source=None if self.source is None else self.source.to_dict(),
-            items=[item.to_dict() for item in self.items],
+            items=list(self.items),
+            carried=list(self.carried),
         )
         return data
 
@@ -291,9 +175,6 @@ class Checkpoint:
     def from_dict(cls, data: Mapping[str, Any]) -> Checkpoint:
         """Raises FormatError on a malformed checkpoint."""
         _expect_schema(data, "checkpoint", CHECKPOINT_SCHEMA)
-        raw_items = data.get("items")
-        if not isinstance(raw_items, list) or not all(isinstance(i, dict) for i in raw_items):
-            raise FormatError("checkpoint items must be a list of objects")
         raw_source = data.get("source")
         if raw_source is not None and not isinstance(raw_source, dict):
             raise FormatError("checkpoint source must be an object or null")
@@ -309,7 +190,8 @@ class Checkpoint:
             created=created,
             commit=commit,
             source=None if raw_source is None else Source.from_dict(raw_source),
-            items=tuple(Item.from_dict(i) for i in raw_items),
+            items=_addresses(data, "items"),
+            carried=_addresses(data, "carried"),
             extra={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -318,12 +200,13 @@ class Checkpoint:
 class Event:
     """A lifecycle record about an item (resolve, reopen, supersede, forget, …).
 
-    The store holds events from format v1 on; what each event means is decided by
-    the lifecycle layer, which replays them at read time.
+    What each event means is decided by the lifecycle layer, which replays them at read
+    time.
     """
 
     event: str
     item: str | None
+    """The address of the item it is about (None for one about several, or none)."""
     session: str
     writer: str
     key: str
@@ -399,8 +282,23 @@ def parse_record(data: bytes) -> Record:
 def _expect_schema(data: Mapping[str, Any], kind: str, schema: str) -> None:
     if data.get("type") != kind:
         raise FormatError(f"record type is {data.get('type')!r}, expected {kind!r}")
+    if data.get("schema") in V1_SCHEMAS:
+        raise FormatError(V1_REFUSED)
     if data.get("schema") != schema:
         raise FormatError(f"record schema {data.get('schema')!r} is not {schema!r}")
+
+
+V1_REFUSED = (
+    "storage format v1, which this gitmem does not read (v1 was never released; "
+    "v2 stores items by reference)"
+)
+
+
+def _addresses(data: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(is_sha256_hex(v) for v in value):
+        raise FormatError(f"checkpoint {key} must be a list of item addresses")
+    return tuple(Sha256Hex(v) for v in value)
 
 
 def _str(data: Mapping[str, Any], key: str) -> str:

@@ -23,14 +23,22 @@ from gitmem.core.errors import InputError
 
 FORMATS = ("text", "claude", "codex", "json", "messages")
 """Every transcript format a capture accepts."""
+CHAT_FORMATS = ("telegram", "chat")
+"""The chat exports ``gitmem import-chat`` reads (a Telegram Desktop export, generic chat
+JSON); a checkpoint names one as its source format, and its snapshot is, as for every
+structured format, in the ``messages`` encoding (each message's role is its voice)."""
 MESSAGES = "messages"
 """gitmem's own encoding, the snapshot format of every structured transcript."""
+ANSWER = "answer"
+"""The role of what the user answered through a host's question or plan tool (Claude
+Code's ``AskUserQuestion``, ``ExitPlanMode``): the user's own choice, not tool output."""
 
 
 @dataclass(frozen=True)
 class Message:
     role: str | None
-    """"user", "assistant", "tool_use", "tool_result", "system", … (None for plain text)."""
+    """"user", "assistant", "answer", "tool_use", "tool_result", "system", … (None for
+    plain text)."""
     text: str
 
 
@@ -46,11 +54,24 @@ class Transcript:
     """The session id the transcript itself names, when its format has one."""
     cwd: str | None = None
     """The working directory the transcript itself names, when its format has one."""
+    agent: str | None = None
+    """Set when the transcript is a side run of a session (a Claude Code subagent or
+    compaction, ``…/<session>/subagents/agent-<id>.jsonl``): ``agent-<id>``. ``session``
+    is then the parent's id, which the side run shares."""
     skipped: tuple[str, ...] = ()
     """One sentence per line a lenient parser skipped ("line 7 is not JSON"), in order."""
 
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
+
+    @property
+    def own_session(self) -> str | None:
+        """The session this transcript is: its ``session``, or for a side run
+        ``<parent session>/<agent>``, so that a subagent or compaction file is a session of
+        its own rather than more of its parent. None when the format names no session."""
+        if self.session and self.agent:
+            return f"{self.session}/{self.agent}"
+        return self.session
 
     def with_messages(self, messages: Sequence[Message]) -> Transcript:
         """The same transcript with new messages (say, secret-masked), snapshot re-rendered.
@@ -69,13 +90,14 @@ def check_format(format: str) -> None:
 
 
 def snapshot_format(format: str) -> str:
-    """The format the snapshot of a *format* transcript is stored in: ``"text"`` for
-    text, ``"messages"`` for every structured format.
+    """The format the snapshot of a *format* transcript (or chat export) is stored in:
+    ``"text"`` for text, ``"messages"`` for every structured format.
 
     Raises:
         InputError: an unknown format.
     """
-    check_format(format)
+    if format not in CHAT_FORMATS:
+        check_format(format)
     return "text" if format == "text" else MESSAGES
 
 
@@ -109,7 +131,8 @@ def plain_transcript(text: str, name: str) -> Transcript:
 
 def parse_snapshot(data: bytes, name: str, format: str) -> Transcript:
     """Parse a stored snapshot, given the format its checkpoint names (a transcript
-    format; the snapshot of a structured one is in the ``messages`` encoding).
+    format or a chat export's; the snapshot of a structured one is in the ``messages``
+    encoding).
 
     Raises:
         InputError: an unknown format, bytes that are not UTF-8, or a ``messages``

@@ -21,6 +21,6 @@ Fingerprint = NewType("Fingerprint", str)
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 
-def is_sha256_hex(value: str) -> bool:
-    """True when *value* is a lowercase hex SHA-256."""
-    return bool(_SHA256_RE.fullmatch(value))
+def is_sha256_hex(value: object) -> bool:
+    """True when *value* is a string holding a lowercase hex SHA-256. Raises nothing."""
+    return isinstance(value, str) and bool(_SHA256_RE.fullmatch(value))

@@ -17,9 +17,10 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.masking.documents import mask_label
+from gitmem.capture.rewrites import capture_message, retire_rewritten
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
-from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.records import REWRITE, Checkpoint, parse_record
 from gitmem.hooks import inflight
@@ -88,9 +89,11 @@ def capture_new(
 
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
-    """Capture the agent transcripts of this working tree since the last capture, or the
-    commit message when there is none, into checkpoints that record *sha*; and first, the
-    message of every commit whose background capture died (:mod:`gitmem.hooks.inflight`).
+    """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
+    the default branch; then capture the agent transcripts of this working tree since the
+    last capture, or the commit message when there is none, into checkpoints that record
+    *sha*; and before that, the message of every commit whose background capture died
+    (:mod:`gitmem.hooks.inflight`).
 
     While it runs, the marker ``.git/gitmem/running/post-commit-<sha>`` says so; it is
     removed when the capture ends, whatever the outcome.
@@ -98,6 +101,7 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
     env = os.environ if environ is None else environ
     marker = inflight.start(store.local_dir, POST_COMMIT, sha)
     try:
+        record_candidate(store, sha)
         with locked(store.local_dir, LOCK_FILE):
             ctx = Context.open(store)
             recover(ctx, store)
@@ -110,7 +114,7 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
             for path in paths[:MAX_TRANSCRIPTS]:
                 captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
             if not captured:
-                _capture_message(ctx, store, sha, f"{source} message")
+                capture_message(ctx, sha, f"{source} message")
     finally:
         inflight.finish(marker)
 
@@ -131,7 +135,7 @@ def recover(ctx: Context, store: Store) -> list[str]:
         if marker.sha not in named and isinstance(store.repo.get(marker.sha), pygit2.Commit):
             source = f"{POST_COMMIT} {marker.sha[:12]} message (missed)"
             try:
-                _capture_message(ctx, store, marker.sha, source)
+                capture_message(ctx, marker.sha, source)
             except GitmemError:
                 continue  # logged by the capture; the marker stays for the next run
             missed.append(marker.sha)
@@ -157,22 +161,28 @@ def _named_commits(store: Store) -> set[str]:
     return named
 
 
-def _capture_message(ctx: Context, store: Store, sha: str, source: str) -> None:
-    """The checkpoint of commit *sha*'s message, naming *sha*."""
-    commit = store.repo.get(sha)
-    if not isinstance(commit, pygit2.Commit):
-        raise GitmemError(f"{sha} is not a commit")
-    transcript = parse_transcript(
-        commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
-    )
-    capture_transcript(
-        ctx,
-        transcript,
-        None,
-        source=source,
-        session=f"commit-{sha[:12]}",
-        commit=sha,
-    )
+def record_candidate(store: Store, sha: str) -> None:
+    """With ``release_candidates`` set, record *sha* as an unsigned release candidate when
+    it is on the default branch (never on another). Outside the capture lock, so a slow
+    capture never delays it; a failure is logged and never stops the capture."""
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+
+    log = CaptureLog(store.local_dir)
+    source = f"post-commit {sha[:12]} release candidate"
+    try:
+        if not load_settings(gitmem_home(), store.local_dir).get("release_candidates"):
+            return
+        from gitmem.team.release.flow import record_default_candidate
+
+        written = record_default_candidate(store, sha)
+    except GitmemError as e:
+        log.write("failed", source, error=str(e))
+        return
+    if written is None:
+        log.write("skipped", source, reason="not on the default branch")
+    else:
+        log.write("ok", source, record=written.address, new=written.new)
 
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
@@ -186,22 +196,26 @@ def capture_session(store: Store, path: str, session: str | None) -> None:
 
 
 def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
-    """Record which commits an amend or rebase rewrote, as one signed event."""
+    """Record which commits an amend or rebase rewrote, as one signed event, and retire
+    the items whose only source was a rewritten commit's message
+    (:mod:`gitmem.capture.rewrites`)."""
     lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
-    rewrites = [line.split()[:2] for line in lines if len(line.split()) >= 2]
+    rewrites = [(p[0], p[1]) for p in (line.split() for line in lines) if len(p) >= 2]
     if not rewrites:
         return
-    ctx = Context.open(store)
-    write_event(
-        store,
-        ctx.identity,
-        REWRITE,
-        None,
-        "git-rewrite",
-        datetime.now(UTC),
-        {"rewrites": rewrites, "how": how},
-    )
-    ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites))
+    with locked(store.local_dir, LOCK_FILE):  # after the post-commit captures, not among them
+        ctx = Context.open(store)
+        write_event(
+            store,
+            ctx.identity,
+            REWRITE,
+            None,
+            "git-rewrite",
+            datetime.now(UTC),
+            {"rewrites": [list(pair) for pair in rewrites], "how": how},
+        )
+        retired = retire_rewritten(ctx, rewrites, how)
+        ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites), retired=len(retired))
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:

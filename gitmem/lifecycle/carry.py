@@ -1,12 +1,16 @@
 """What a new checkpoint holds: its own new items, and every open item before it,
 carried by code. Pure: the memory state, the new items and a policy in; a plan out.
 
+- **Supersessions.** A new item that makes a different claim about an open item's
+  subject (another number, the negation added or removed, another named thing; see
+  :mod:`gitmem.lifecycle.restate`) is stored as its own item, and the open item is marked
+  likely superseded by it — never corroborated.
 - **Restatements.** A new item that states an open item's claim again (see
   :mod:`gitmem.lifecycle.restate`) is not stored twice: the earlier item is carried (its stored
   quote always wins), and when the restatement is a verified verbatim quote from
   another session it is recorded as a corroboration witness.
-- **Carry.** Open items are copied byte for byte (id, origin session, trust, quote,
-  every field) with ``carried: true``; they render ``[carried]``.
+- **Carry.** Open items are carried by reference: the checkpoint names their addresses
+  (never a copy); they render ``[carried]``.
 - **Ageing.** An item not seen again for a while ages out: a ``status`` event moves it
   to STALE (never silently; ``gitmem show`` and the brief's notice say so) and it is no
   longer carried. ``gitmem reverify`` brings it back.
@@ -15,12 +19,14 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
-from gitmem.core.records import Item, Trust, parse_time
+from gitmem.core.items import Item, Trust
+from gitmem.core.records import parse_time
+from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
-from gitmem.lifecycle.restate import same_claim
+from gitmem.lifecycle.restate import same_claim, same_subject
 
 
 @dataclass(frozen=True)
@@ -40,11 +46,15 @@ DEFAULT_CARRY = CarryPolicy()
 @dataclass(frozen=True)
 class Plan:
     items: tuple[Item, ...]
-    """The checkpoint's items: new ones first, then carried copies."""
+    """The items the checkpoint adds (an item seen again in its own session included)."""
+    carried: tuple[Sha256Hex, ...]
+    """The addresses of the open items it carries."""
     witnesses: tuple[tuple[str, Item], ...]
     """(open item id, the new verified verbatim item that restated it)."""
     aged_out: tuple[tuple[ItemState, str], ...]
     """(item, reason) for each open item this checkpoint stops carrying."""
+    supersessions: tuple[tuple[str, str], ...] = ()
+    """(open item id, new item id) for each open item a new claim likely supersedes."""
 
 
 def plan(
@@ -61,15 +71,29 @@ def plan(
     every earlier witness, and another transcript snapshot (the same transcript captured
     twice is one sighting)."""
     if state is None:
-        return Plan(tuple(new_items), (), ())
+        return Plan(tuple(new_items), (), (), ())
     open_items = [s for s in state.items.values() if s.current]
     kept: list[Item] = []
     seen: set[str] = set()
     witnesses: list[tuple[str, Item]] = []
+    supersessions: list[tuple[str, str]] = []
     for item in new_items:
         match = _match(item, open_items)
         if match is None:
             kept.append(item)
+            supersessions += [
+                (s.id, item.id)
+                for s in open_items
+                if s.id != item.id
+                and same_subject(
+                    s.item.kind,
+                    s.item.text,
+                    item.kind,
+                    item.text,
+                    s.quote,
+                    item.quote if item.quote_verified else None,
+                )
+            ]
             continue
         if match.id == item.id:
             kept.append(match.item)  # seen again in its own session: a sighting, same bytes
@@ -84,7 +108,7 @@ def plan(
     carried, aged = _carry(
         [s for s in open_items if s.id not in seen], now, policy, restated={i for i, _ in witnesses}
     )
-    return Plan(tuple(kept + carried), tuple(witnesses), tuple(aged))
+    return Plan(tuple(kept), carried, tuple(witnesses), tuple(aged), tuple(supersessions))
 
 
 def _independent(state: ItemState, session: str, snapshot: str) -> bool:
@@ -105,7 +129,7 @@ def _match(item: Item, open_items: Sequence[ItemState]) -> ItemState | None:
 
 def _carry(
     candidates: Sequence[ItemState], now: datetime, policy: CarryPolicy, restated: set[str]
-) -> tuple[list[Item], list[tuple[ItemState, str]]]:
+) -> tuple[tuple[Sha256Hex, ...], list[tuple[ItemState, str]]]:
     aged: list[tuple[ItemState, str]] = []
     keep: list[ItemState] = []
     for state in candidates:
@@ -123,10 +147,7 @@ def _carry(
                 "least important stop being carried",
             )
         )
-    copies = [
-        replace(s.item, extra={**s.item.extra, "carried": True}) for s in keep[: policy.max_carried]
-    ]
-    return copies, aged
+    return tuple(s.id for s in keep[: policy.max_carried]), aged
 
 
 def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
+from gitmem.core.items import Trust
 from gitmem.core.records import (
     EVENT_FORGET,
     EVENT_LIKELY_SUPERSEDED,
@@ -31,7 +32,6 @@ from gitmem.core.records import (
     EVENT_STATE_CHANGED,
     EVENT_STATUS,
     EVENT_SUPERSEDE,
-    Trust,
 )
 from gitmem.lifecycle.governance import (
     POLICY_PATH,
@@ -60,9 +60,11 @@ class Evidence:
     quote: str
     snapshot: bytes
     session: str | None
+    format: str = "text"
+    """The transcript's format, so a reader can parse the snapshot again."""
 
     def to_json(self) -> dict[str, str]:
-        return {"quote": self.quote, "snapshot": sha256_hex(self.snapshot)}
+        return {"quote": self.quote, "snapshot": sha256_hex(self.snapshot), "format": self.format}
 
 
 def resolve(ws: Workspace, prefix: str, note: str | None, evidence: Evidence | None) -> str:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.integrity import RecordCheck, TrustRoots
-from gitmem.core.records import parse_record
+from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
+from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import MemoryState, Replayable, replay
 from gitmem.store.files import atomic_write
@@ -29,6 +29,8 @@ class VerifiedMemory:
     contents: StoreContents
     checks: dict[Sha256Hex, RecordCheck]
     state: MemoryState
+    items: dict[Sha256Hex, ItemCheck]
+    """The verdict on every item blob a record names (genuine or not)."""
 
     def failed(self) -> list[tuple[StoredRecord, RecordCheck]]:
         return [
@@ -53,12 +55,21 @@ def load(store: Store, roots: TrustRoots, use_cache: bool = False) -> VerifiedMe
         checks[stored.address] = check
     if cache is not None:
         cache.save()
+    items = {
+        address: check_item(address, contents.items.get(address))
+        for check in checks.values()
+        if isinstance(check.record, Checkpoint)
+        for address in check.record.named
+    }
     state = replay(
-        Replayable(address, check.record)
-        for address, check in checks.items()
-        if check.ok and check.record is not None
+        (
+            Replayable(address, check.record)
+            for address, check in checks.items()
+            if check.ok and check.record is not None
+        ),
+        {address: c.item for address, c in items.items() if c.item is not None},
     )
-    return VerifiedMemory(contents, checks, state)
+    return VerifiedMemory(contents, checks, state, items)
 
 
 class _Cache:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.core.items import Item, Trust, statement_id
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
@@ -29,12 +30,11 @@ from gitmem.core.records import (
     EVENT_SUPERSEDE,
     Checkpoint,
     Event,
-    Item,
     Record,
-    Trust,
     parse_time,
     sortable_time,
 )
+from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance import (
     DEFAULT_POLICY,
     GovernedItem,
@@ -53,10 +53,12 @@ CONTRADICTIONS = frozenset(
 
 @dataclass(frozen=True)
 class Replayable:
-    """One verified record with its address, in the order the replay applies it."""
+    """One verified record with its address, in the order the replay applies it; a
+    checkpoint a writer just built may bring the items it adds."""
 
     address: str
     record: Record
+    items: Mapping[Sha256Hex, Item] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,16 @@ class Witness:
     snapshot: str
     created: str
     quote: str
+
+
+@dataclass(frozen=True)
+class QuoteSource:
+    """The stored snapshot a quote was verified against, and how to read it again."""
+
+    snapshot: str
+    format: str | None
+    """The transcript format its record names (None for evidence recorded without one)."""
+    name: str
 
 
 @dataclass
@@ -108,9 +120,19 @@ class ItemState:
     trust_override: tuple[Trust, str | None] | None = None
     """(trust, quote) set by an evidence-gated reverify; None when unchanged."""
     last_contradiction: str | None = None
+    origin_source: QuoteSource | None = None
+    """Where the item's own quote was verified: its origin checkpoint's snapshot."""
+    evidence_source: QuoteSource | None = None
+    """Where the quote of a reverify that raised the trust class was verified."""
 
     @property
-    def id(self) -> str:
+    def quote_source(self) -> QuoteSource | None:
+        """The snapshot the current :attr:`quote` was verified against (None: no quote, or
+        no snapshot named for it)."""
+        return self.evidence_source if self.trust_override is not None else self.origin_source
+
+    @property
+    def id(self) -> Sha256Hex:
         return self.item.id
 
     @property
@@ -171,6 +193,11 @@ class MemoryState:
     def active(self) -> list[ItemState]:
         return [s for s in self.items.values() if s.active]
 
+    def statement(self, session: str, kind: str, text: str) -> ItemState | None:
+        """The item that says *text* as a *kind* first said in *session*, if any."""
+        wanted = statement_id(session, kind, text)
+        return next((s for s in self.items.values() if s.item.statement == wanted), None)
+
     def find(self, prefix: str) -> list[ItemState]:
         """Items whose id starts with *prefix* (the CLI resolves unique prefixes)."""
         return [s for s in self.items.values() if s.id.startswith(prefix)]
@@ -182,41 +209,61 @@ def ordered(records: Iterable[Replayable]) -> list[Replayable]:
     return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
 
 
-def replay(records: Iterable[Replayable], onto: MemoryState | None = None) -> MemoryState:
-    """Fold verified checkpoints and events, oldest first, into item states.
+def replay(
+    records: Iterable[Replayable],
+    items: Mapping[Sha256Hex, Item] | None = None,
+    onto: MemoryState | None = None,
+) -> MemoryState:
+    """Fold verified checkpoints and events, oldest first, into item states; *items* are
+    the genuine item blobs by address (a checkpoint naming an address not among them, or
+    among its own :attr:`Replayable.items`, contributes nothing for it).
 
     With *onto*, the records are newer than everything already in that state and are
     applied on top of it (in place): how a writer keeps its state current across many
     captures without replaying the whole store each time."""
-    items: dict[str, ItemState] = {} if onto is None else onto.items
+    states: dict[str, ItemState] = {} if onto is None else onto.items
     latest: str | None = None if onto is None else onto.latest_checkpoint
+    known = {} if items is None else items
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
             latest = entry.address
-            _apply_checkpoint(items, entry.address, record)
+            _apply_checkpoint(states, entry.address, record, {**known, **entry.items})
         elif isinstance(record, Event):
-            _apply_event(items, entry.address, record)
-    return MemoryState(items, latest)
+            _apply_event(states, entry.address, record)
+    return MemoryState(states, latest)
 
 
-def _apply_checkpoint(items: dict[str, ItemState], address: str, checkpoint: Checkpoint) -> None:
+def _apply_checkpoint(
+    states: dict[str, ItemState],
+    address: str,
+    checkpoint: Checkpoint,
+    items: Mapping[Sha256Hex, Item],
+) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created = sortable_time(checkpoint.created)
-    for item in checkpoint.items:
-        is_carry = item.extra.get("carried") is True
-        state = items.get(item.id)
+    added = set(checkpoint.items)
+    for named in checkpoint.named:
+        is_carry = named not in added
+        state = states.get(named)
         if state is None:
-            state = items[item.id] = ItemState(
+            item = items.get(named)
+            if item is None:
+                continue  # purged, missing or not genuine: nothing to say about it here
+            source = checkpoint.source if not is_carry else None
+            state = states[named] = ItemState(
                 item=item,
                 origin_checkpoint=address,
-                origin_snapshot=snapshot,
+                origin_snapshot=item.snapshot or (None if source is None else source.snapshot),
                 first_seen=created,
                 latest_checkpoint=address,
                 last_seen=created,
+                origin_source=None
+                if source is None
+                else QuoteSource(item.snapshot or source.snapshot, source.format, source.name),
             )
         state.latest_checkpoint = address
-        state.carried = is_carry  # what its latest copy was
+        state.carried = is_carry  # what its latest mention was
         if is_carry:
             state.carry_count += 1
             state.unseen_captures += 1
@@ -257,8 +304,10 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
         override = _trust_change(extra)
         if override is not None:
             state.trust_override = override
+            state.evidence_source = _evidence_source(extra)
     elif kind == EVENT_SUPERSEDE:
-        state.superseded_by = _text(extra, "by")
+        by_commit = _text(extra, "by_commit")  # a rewritten commit's message, retired
+        state.superseded_by = _text(extra, "by") or (by_commit and f"commit {by_commit[:12]}")
         state.status = Status.SUPERSEDED
     elif kind == EVENT_LIKELY_SUPERSEDED:
         state.likely_superseded_by = _text(extra, "by")
@@ -281,6 +330,14 @@ def _trust_change(extra: Any) -> tuple[Trust, str | None] | None:
     if trust == Trust.VERBATIM and quote:
         return (Trust.VERBATIM, quote)
     return None
+
+
+def _evidence_source(extra: Mapping[str, Any]) -> QuoteSource | None:
+    evidence = extra.get("evidence")
+    snapshot = _text(evidence, "snapshot") if isinstance(evidence, dict) else None
+    if snapshot is None:
+        return None
+    return QuoteSource(snapshot, _text(evidence, "format"), "evidence")
 
 
 def _witness(address: str, event: Event, extra: Mapping[str, Any], created: str) -> Witness | None:

@@ -100,12 +100,15 @@ class Workspace:
         session: str = HUMAN_SESSION,
         snapshot: bytes | None = None,
     ) -> str:
-        """Seal and append one event about *state*'s item now; its address.
+        """Seal and append one event about *state*'s item now, keeping the loaded memory
+        current; its address.
 
         Raises:
             KeyError_: no key to sign with.
             GitError, NegativeResult: the store could not be written.
         """
-        return write_event(
+        sealed = write_event(
             self.store, self.identity, name, state.id, session, datetime.now(UTC), extra, snapshot
         )
+        self.written([Replayable(sealed.address, sealed.record)])
+        return sealed.address

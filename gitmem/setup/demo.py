@@ -25,6 +25,7 @@ from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import InputError
+from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.store.keys import init_identity
 from gitmem.store.repo import Store, content_path
@@ -35,15 +36,27 @@ PRINCIPAL = "alice@example.com"
 Echo = Callable[[str], None]
 
 
-def tamper_checkpoint(store: Store, address: Sha256Hex, old: bytes, new: bytes) -> None:
-    """Replace *old* with *new* inside a stored checkpoint, in place, as a new commit.
+def tamper_checkpoint(store: Store, address: Sha256Hex, old: bytes, new: bytes) -> str:
+    """Replace *old* with *new* inside a stored checkpoint or one of the item blobs it
+    names, in place, as a new commit; the path edited.
 
     What an attacker with push access can do: the edited bytes stay at the old path
-    (so the path no longer names their hash) and the receipt is left alone.
+    (so the path no longer names their hash) and every receipt is left alone.
+
+    Raises:
+        InputError: neither the checkpoint nor its items hold *old*.
     """
     repo = store.repo
     path = content_path("checkpoints", address)
     data = store.read_path(path)
+    if data is not None and old not in data:
+        record = parse_record(data)
+        named = record.named if isinstance(record, Checkpoint) else ()
+        for item in named:
+            candidate = store.read_path(content_path("items", item))
+            if candidate is not None and old in candidate:
+                path, data = content_path("items", item), candidate
+                break
     if data is None or old not in data:
         raise InputError(f"nothing to tamper with at {path}")
     tip = repo.get(str(store.tip()))
@@ -60,6 +73,7 @@ def tamper_checkpoint(store: Store, address: Sha256Hex, old: bytes, new: bytes) 
         None, mallory, mallory, "tidy memory", index.write_tree(repo), [tip.id]
     )
     repo.references[store.ref].set_target(commit, "tidy memory")
+    return path
 
 
 def run_demo(keep: Path | None, echo: Echo) -> None:
@@ -110,10 +124,9 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     _step(echo, "3. The brief, every receipt verified")
     echo(render_text(make_brief(store, home)))
 
-    _step(echo, "4. mallory, who can push, edits the stored checkpoint in place")
+    _step(echo, "4. mallory, who can push, edits a stored item in place")
     old, new = b"review requested from Dana", b"approved by Dana"
-    tamper_checkpoint(store, result.checkpoint, old, new)
-    where = content_path("checkpoints", result.checkpoint)
+    where = tamper_checkpoint(store, result.checkpoint, old, new)
     echo(f'   "{old.decode()}" -> "{new.decode()}" in {where}')
 
     _step(echo, "5. The brief again: the edit cannot pass as verbatim")
@@ -124,7 +137,7 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
         echo(f"     ✗ {problem.path}: {problem.problem}")
 
     _step(echo, "6. Check a receipt by hand, with OpenSSH and no gitmem code")
-    _hand_check(echo, home, result.checkpoint, repo_dir, kept)
+    _hand_check(echo, home, result.checkpoint, where, repo_dir, kept)
 
 
 def _scratch_repo(repo_dir: Path) -> Store:
@@ -137,19 +150,24 @@ def _scratch_repo(repo_dir: Path) -> Store:
     return Store(repo)
 
 
-def _hand_check(echo: Echo, home: Path, address: Sha256Hex, repo_dir: Path, kept: bool) -> None:
+def _hand_check(
+    echo: Echo, home: Path, address: Sha256Hex, edited: str, repo_dir: Path, kept: bool
+) -> None:
+    """The receipt checked with OpenSSH, and the edited item's hash against the address
+    the signed checkpoint names: no gitmem code involved."""
     record = content_path("checkpoints", address)
     receipt = content_path("receipts", address)
     signers = home / "allowed_signers"
     git = f"git -C {shlex.quote(str(repo_dir))}"
+    named = edited.removeprefix("items/").replace("/", "").removesuffix(".json")
     commands = [
         f"{git} cat-file blob refs/gitmem/memory:{receipt} > receipt.sig",
-        f"{git} cat-file blob refs/gitmem/memory~1:{record} | ssh-keygen -Y verify "
-        f"-f {shlex.quote(str(signers))} -I {PRINCIPAL} -n gitmem -s receipt.sig",
         f"{git} cat-file blob refs/gitmem/memory:{record} | ssh-keygen -Y verify "
         f"-f {shlex.quote(str(signers))} -I {PRINCIPAL} -n gitmem -s receipt.sig",
+        f"{git} cat-file blob refs/gitmem/memory:{record} | grep -c {named}",
+        f"{git} cat-file blob refs/gitmem/memory:{edited} | sha256sum",
     ]
-    echo("   (the record as written, one commit back, then as mallory left it)")
+    echo("   (the signed checkpoint, the item address it names, and the item as mallory left it)")
     for command in commands:
         echo(f"   $ {command}")
     if not kept:
@@ -158,7 +176,7 @@ def _hand_check(echo: Echo, home: Path, address: Sha256Hex, repo_dir: Path, kept
         echo("   ssh-keygen is not installed here, so the demo cannot run these for you.")
         return
     echo("   Running them now:")
-    labels = ("", "as written", "as mallory left it")
+    labels = ("", "the checkpoint as signed", "it names the item", "the item now hashes to")
     for label, command in zip(labels, commands, strict=True):
         done = subprocess.run(
             command,
@@ -171,6 +189,7 @@ def _hand_check(echo: Echo, home: Path, address: Sha256Hex, repo_dir: Path, kept
         output = " ".join((done.stdout + done.stderr).split())
         if label:
             echo(f"   {label}: {output} (exit {done.returncode})")
+    echo(f"   the receipt vouches for item {named[:12]}…, not for the bytes mallory left there")
 
 
 def _step(echo: Echo, title: str) -> None:

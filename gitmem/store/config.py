@@ -78,6 +78,14 @@ SETTINGS = {
             "(default: origin's default branch, else the local default branch)",
         ),
         Setting(
+            "release_candidates",
+            bool,
+            False,
+            None,
+            "post-commit: record every new commit of the default branch as an unsigned "
+            "release candidate",
+        ),
+        Setting(
             "sync_on_push",
             bool,
             False,

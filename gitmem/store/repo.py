@@ -1,10 +1,12 @@
 """Git I/O for the memory store, and nothing else.
 
 Everything shared lives under one ref, ``refs/gitmem/memory``: a chain of commits
-whose trees only ever gain paths. Layout (storage format v1), with ``<h>`` the
-lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h[2:]>``::
+whose trees only ever gain paths (a purge is the one deliberate rewrite). Layout
+(storage format v2, docs/storage.md), with ``<h>`` the lowercase hex SHA-256 of the
+stored bytes split as ``<h[:2]>/<h[2:]>``::
 
-    checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt   receipts/<h>.sig
+    items/<h>.json   checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt
+    receipts/<h>.sig
 
 This module reads and writes bytes at those paths. It never decides whether the
 bytes are genuine: the pure checks in :mod:`gitmem.core.integrity` do that, on the
@@ -16,14 +18,15 @@ from __future__ import annotations
 import random
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 
-from gitmem.core.errors import GitError, IntegrityError, NegativeResult
+from gitmem.core.errors import GitError, NegativeResult
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
+from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at, odd_entry
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
@@ -31,31 +34,18 @@ REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
-_EXTENSIONS = {"checkpoints": ".json", "events": ".json", "snapshots": ".txt", "receipts": ".sig"}
+_EXTENSIONS = {
+    "items": ".json",
+    "checkpoints": ".json",
+    "events": ".json",
+    "snapshots": ".txt",
+    "receipts": ".sig",
+}
 _MAX_ATTEMPTS = 50
 
 
 class _Moved(Exception):
     """The ref no longer holds the value a compare-and-swap expected."""
-
-
-class BrokenRef(IntegrityError):
-    """A ref under ``refs/gitmem/`` that is not a plain ref to a stored commit: symbolic,
-    or pointing at a tree, a blob, a tag or nothing. Its ``problem`` names which."""
-
-    def __init__(self, ref: str, problem: str, detail: str) -> None:
-        super().__init__(f"{ref} {detail}")
-        self.ref = ref
-        self.problem = problem
-        self.detail = detail
-
-
-SYMBOLIC_REF = "symbolic ref"
-"""A problem of a ref: it names another ref instead of a commit."""
-REF_NOT_A_COMMIT = "ref not at a commit"
-"""A problem of a ref: it points at a tree, a blob, a tag or a missing object."""
-UNEXPECTED_ENTRY = "unexpected entry"
-"""A problem of a path: a symlink, an executable or a submodule where a file belongs."""
 
 
 def content_path(directory: str, digest: Sha256Hex) -> str:
@@ -96,6 +86,8 @@ class StoreContents:
 
     tip: GitOid | None
     records: tuple[StoredRecord, ...]
+    items: Mapping[Sha256Hex, bytes]
+    """Item blobs by the address their path claims (unchecked)."""
     snapshots: frozenset[Sha256Hex]
     receipts: frozenset[Sha256Hex]
     strays: tuple[str, ...]
@@ -237,7 +229,7 @@ class Store:
         """
         tip = self.tip()
         if tip is None:
-            return StoreContents(None, (), frozenset(), frozenset(), ())
+            return StoreContents(None, (), {}, frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
         odd: list[tuple[str, str]] = []
@@ -263,6 +255,7 @@ class Store:
         return StoreContents(
             tip=tip,
             records=tuple(records),
+            items={digest: blob.data for digest, blob in found["items"].items()},
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),
@@ -414,23 +407,7 @@ class Store:
             log.touch()
 
     def _commit(self, oid: GitOid) -> pygit2.Commit:
-        try:
-            obj = self.repo.get(oid)
-        except (ValueError, pygit2.GitError):
-            obj = None
-        if obj is None:
-            raise BrokenRef(self.ref, REF_NOT_A_COMMIT, f"points at {oid}, which is not stored")
-        if not isinstance(obj, pygit2.Commit):
-            kind = type(obj).__name__.lower()
-            raise BrokenRef(self.ref, REF_NOT_A_COMMIT, f"points at {oid}, a {kind}, not a commit")
-        return obj
-
-
-_ODD_MODES = {
-    pygit2.enums.FileMode.LINK: "a symlink",
-    pygit2.enums.FileMode.BLOB_EXECUTABLE: "an executable",
-    pygit2.enums.FileMode.COMMIT: "a submodule",
-}
+        return commit_at(self.repo, self.ref, oid)
 
 
 def _walk_content(
@@ -451,8 +428,8 @@ def _walk_content(
         for leaf in fan:
             leaf_name = leaf.name or ""
             path = f"{directory}/{fan_name}/{leaf_name}"
-            if leaf.filemode in _ODD_MODES:
-                odd.append((path, _ODD_MODES[leaf.filemode]))
+            if (odd_kind := odd_entry(leaf.filemode)) is not None:
+                odd.append((path, odd_kind))
                 continue
             digest = fan_name + leaf_name[: -len(extension)]
             if (

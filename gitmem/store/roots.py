@@ -37,6 +37,7 @@ ORIGIN_HEAD = "refs/remotes/origin/HEAD"
 __all__ = [
     "TrustBranch",
     "TrustRoots",
+    "default_branch",
     "load_revoked",
     "load_trust_roots",
     "read_text",
@@ -85,6 +86,27 @@ def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
         if commit is not None:
             return TrustBranch(name, commit, "the local default branch")
     return TrustBranch("HEAD", store.head_commit(), "HEAD, for want of a default branch")
+
+
+def default_branch(store: Store) -> str | None:
+    """The local branch (``refs/heads/NAME``) that is the default branch, by the trust
+    branch's rule without its setting: the branch origin's default branch names
+    (``refs/remotes/origin/HEAD`` → ``origin/main`` → ``refs/heads/main``), else the local
+    default branch (``init.defaultBranch``, ``main`` or ``master``), when that branch
+    exists here; None when none does. Raises nothing."""
+    repo = store.repo
+    try:
+        origin = repo.references.get(ORIGIN_HEAD)
+        target = origin.target if origin is not None else None
+    except (pygit2.GitError, ValueError):
+        target = None
+    names = _default_branch_names(repo)
+    if isinstance(target, str) and target.startswith("refs/remotes/origin/"):
+        names = [target.removeprefix("refs/remotes/origin/")]
+    for name in names:
+        if store.resolve(f"refs/heads/{name}") is not None:
+            return f"refs/heads/{name}"
+    return None
 
 
 def _default_branch_names(repo: pygit2.Repository) -> list[str]:

@@ -99,9 +99,9 @@ def write_event(
     now: datetime,
     extra: Mapping[str, Any] | None = None,
     snapshot: bytes | None = None,
-) -> Sha256Hex:
-    """Seal and append one event (and the snapshot its evidence names); returns its
-    address.
+) -> Sealed:
+    """Seal and append one event (and the snapshot its evidence names); returns it sealed
+    (its address, the event, its bytes).
 
     Raises:
         InputError: *extra* cannot be stored as canonical JSON.
@@ -117,4 +117,4 @@ def write_event(
     store.append(
         entries, message=f"gitmem: event {name} {sealed.address[:12]}", author=identity.principal
     )
-    return sealed.address
+    return sealed

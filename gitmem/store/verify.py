@@ -16,26 +16,20 @@ root of this reader knows is ``untrusted``, listed but not a failure of the stor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, InputError
-from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck, TrustRoots, describe
+from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck, TrustRoots, check_item, describe
+from gitmem.core.items import Item
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.store.repo import (
-    MEMORY_REF,
-    RECORD_PATHS,
-    UNEXPECTED_ENTRY,
-    BrokenRef,
-    Store,
-    StoredRecord,
-    content_path,
-)
+from gitmem.store.repo import MEMORY_REF, RECORD_PATHS, Store, StoredRecord, content_path
+from gitmem.store.shape import UNEXPECTED_ENTRY, BrokenRef
 
 WRONG_FOLDER = "record in the wrong folder"
 """A problem of a path: a checkpoint under ``events/`` or an event under ``checkpoints/``."""
@@ -205,6 +199,7 @@ def check_ref(
                     path, "snapshot edited", "its bytes do not hash to the address in its path", ref
                 )
             )
+    named: set[Sha256Hex] = set()
     for stored in records:
         check = checker(stored)
         if check is None:
@@ -217,10 +212,15 @@ def check_ref(
             detail = f"it holds a record of type {kind!r}, which belongs under {belongs}/"
             problems.append(Problem(stored.path, WRONG_FOLDER, detail, ref))
         if isinstance(check.record, Checkpoint):
+            named.update(check.record.named)
             problems += [
                 Problem(p.path, p.problem, p.detail, ref)
-                for p in _quote_problems(stored.path, check.record, snapshots)
+                for p in _item_problems(check.record, contents.items, snapshots, only)
             ]
+    for address in sorted(set(contents.items) - named):
+        path = content_path("items", address)
+        if _touched(path, only) and any(parse_checkpoint(r.data) for r in records) is not None:
+            problems.append(Problem(path, "orphan item", "an item blob no checkpoint names", ref))
     addresses = {r.address for r in contents.records}
     for orphan in sorted(contents.receipts - addresses):
         path = content_path("receipts", orphan)
@@ -266,44 +266,62 @@ def parse_checkpoint(data: bytes) -> Checkpoint | None:
     return record if isinstance(record, Checkpoint) else None
 
 
-def _quote_problems(
-    path: str, checkpoint: Checkpoint, snapshots: dict[Sha256Hex, bytes]
+def _item_problems(
+    checkpoint: Checkpoint,
+    blobs: Mapping[Sha256Hex, bytes],
+    snapshots: dict[Sha256Hex, bytes],
+    only: frozenset[str] | None,
 ) -> list[Problem]:
-    """Check every stored verified quote again, against the snapshot it was verified on.
-
-    Carried copies were verified against their origin's snapshot, not this one."""
-    quoted = [
-        i
-        for i in checkpoint.items
-        if i.quote is not None and i.quote_verified and i.extra.get("carried") is not True
-    ]
-    if checkpoint.source is None:
-        return (
-            [Problem(path, "snapshot missing", "it stores quotes but names no snapshot")]
-            if quoted
-            else []
-        )
-    digest = checkpoint.source.snapshot
-    if digest not in snapshots:
-        return [
-            Problem(
-                path, "snapshot missing", f"its transcript snapshot {digest[:12]}… is not stored"
+    """Every item blob *checkpoint* names must be stored and hash to its address; every
+    verified quote of an item it adds is checked again, against the item's own snapshot
+    (a carried item was checked where it was added)."""
+    problems: list[Problem] = []
+    quoted: list[Item] = []
+    for address in checkpoint.named:
+        path = content_path("items", address)
+        if not _touched(path, only):
+            continue
+        verdict = check_item(address, blobs.get(address))
+        if verdict.item is None:
+            problems.append(Problem(path, verdict.problem or "failed", verdict.detail))
+        elif address in checkpoint.items and verdict.item.quote and verdict.item.quote_verified:
+            quoted.append(verdict.item)
+    source = checkpoint.source
+    by_snapshot: dict[Sha256Hex, list[Item]] = {}
+    for item in quoted:
+        digest = item.snapshot or (None if source is None else source.snapshot)
+        if digest is None:
+            problems.append(
+                Problem(content_path("items", item.address), "snapshot missing", "no snapshot")
             )
+            continue
+        by_snapshot.setdefault(digest, []).append(item)
+    for digest, items in by_snapshot.items():
+        if digest not in snapshots:
+            problems += [
+                Problem(
+                    content_path("items", i.address),
+                    "snapshot missing",
+                    f"its transcript snapshot {digest[:12]}… is not stored",
+                )
+                for i in items
+            ]
+            continue
+        assert source is not None
+        try:
+            transcript = parse_snapshot(snapshots[digest], source.name, source.format)
+        except InputError as e:
+            problems.append(
+                Problem(content_path("snapshots", digest), "snapshot unreadable", str(e))
+            )
+            continue
+        checks = check_quotes([i.quote or "" for i in items], transcript.texts())
+        problems += [
+            Problem(content_path("items", i.address), "quote not in snapshot", result.reason)
+            for i, result in zip(items, checks, strict=True)
+            if not result.verbatim
         ]
-    if not quoted:
-        return []
-    try:
-        transcript = parse_snapshot(
-            snapshots[digest], checkpoint.source.name, checkpoint.source.format
-        )
-    except InputError as e:
-        return [Problem(path, "snapshot unreadable", str(e))]
-    checks = check_quotes([i.quote or "" for i in quoted], transcript.texts())
-    return [
-        Problem(path, "quote not in snapshot", f"item {item.id}: {result.reason}")
-        for item, result in zip(quoted, checks, strict=True)
-        if not result.verbatim
-    ]
+    return problems
 
 
 _SHOWN_UNTRUSTED = 10

@@ -1,11 +1,14 @@
 """Backup to a storage-only replica, verified restore, and transcripts from snapshots.
 
 - ``backup DEST``: push every ``refs/gitmem/*`` ref, unforced, to a bare repository
-  (a path, created when missing, or a URL).
+  (a path, created when missing, or a URL), record a dated backup point there, and prune
+  the points a retention policy does not keep (:mod:`gitmem.team.points`).
 - ``restore SRC``: fetch the replica's refs into a scratch namespace, verify every
   record, receipt, snapshot and quote and each ref's append-only history against this
   clone's trust roots, refuse a replica whose history does not contain what this clone
   already has, and only then move the local refs. Any problem: nothing changes.
+- ``restore SRC --at TIME``: the same verification of the newest backup point at or
+  before TIME, then each local ref is set to the point's tip, back in time if need be.
 - ``snapshot show HASH``: the stored transcript snapshot, hash-checked.
 """
 
@@ -14,7 +17,10 @@ from __future__ import annotations
 import re
 import secrets
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +35,8 @@ from gitmem.store.merge import merge_into
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.verify import Problem, check_ref, parse_checkpoint
 from gitmem.team.checkers import load_checkers
+from gitmem.team.points import Point, list_points, prune_points, record_point
+from gitmem.team.retention import POINTS_PREFIX, Keep, newest_at
 
 SCRATCH_PREFIX = "refs/gitmem-restore/"
 _URLISH = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://|^[^/]+:")
@@ -47,6 +55,24 @@ class RefCopy:
             "before": self.before,
             "after": self.after,
             "outcome": self.outcome,
+        }
+
+
+@dataclass(frozen=True)
+class BackupReport:
+    """What one backup did: each ref pushed, the point recorded, the points pruned."""
+
+    refs: tuple[RefCopy, ...]
+    point: Point
+    pruned: tuple[Point, ...] = ()
+    keep: Keep | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "refs": [c.to_json() for c in self.refs],
+            "point": self.point.to_json(),
+            "keep": None if self.keep is None else str(self.keep),
+            "pruned": [p.name for p in self.pruned],
         }
 
 
@@ -75,10 +101,14 @@ class RestoreRefused(IntegrityError):
         self.problems = problems
 
 
-def backup(store: Store, dest: str, home: Path) -> list[RefCopy]:
+def backup(
+    store: Store, dest: str, home: Path, now: datetime, keep: Keep | None = None
+) -> BackupReport:
     """Push every ``refs/gitmem/*`` ref to *dest*, unforced; a missing local path
     becomes a new bare repository. What is pushed meets sync's acceptance rule first:
-    integrity required, records by keys no root trusts carried as they are.
+    integrity required, records by keys no root trusts carried as they are. Once every
+    ref is in, the backup point *now* is recorded in the replica; with *keep*, the
+    points the policy does not keep are then pruned (the new point always stays).
 
     Raises:
         BackupRefused: a ref of this clone fails integrity (nothing is pushed).
@@ -117,7 +147,9 @@ def backup(store: Store, dest: str, home: Path) -> list[RefCopy]:
             f"the replica {dest} refused {', '.join(refused)}: it holds history this clone "
             "lacks; add it as a remote and run `gitmem sync` to merge, then back up again"
         )
-    return copies
+    point = record_point(store, dest, refs, now)
+    pruned = prune_points(store, dest, keep) if keep is not None else []
+    return BackupReport(tuple(copies), point, tuple(pruned), keep)
 
 
 def _where(store: Store, place: str) -> str:
@@ -154,27 +186,100 @@ def restore(store: Store, source: str, home: Path) -> list[RefCopy]:
         GitError: git could not run.
     """
     source = _where(store, source)
-    with tempfile.TemporaryDirectory(prefix="gitmem-restore-") as folder:
-        quarantine = _quarantine(store, Path(folder))
-        done = run_git(quarantine, *_FETCH, source, f"+{REFS_PREFIX}*:{REFS_PREFIX}*")
-        if done.returncode != 0:
-            raise NegativeResult(f"cannot fetch from {source}: {last_line(done.stderr)}")
-        plans = _accept(store, quarantine, source, home)
-        scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
-        done = run_git(store, *_FETCH, folder, f"+{REFS_PREFIX}*:{scratch}*")
-        if done.returncode != 0:
-            raise GitError(f"cannot copy the verified replica: {last_line(done.stderr)}")
-    try:
-        copies = []
+    copies = []
+    with _verified(store, source, home, f"+{REFS_PREFIX}*", forward_only=True) as plans:
         for ref, tip in plans:
             result = merge_into(
                 store.at(ref), tip, f"gitmem: restore {ref} from {source}", "gitmem"
             )
             copies.append(RefCopy(ref, result.before, result.after, result.outcome))
-        return copies
+    return copies
+
+
+def backup_points(store: Store, source: str) -> list[Point]:
+    """The backup points of the replica *source*, oldest first.
+
+    Raises:
+        NegativeResult: the replica cannot be read.
+        GitError: git could not run.
+    """
+    return list_points(store, _where(store, source))
+
+
+def restore_point(
+    store: Store, source: str, home: Path, at: datetime
+) -> tuple[Point, list[RefCopy]]:
+    """Restore the newest backup point of *source* at or before *at*: verified exactly as
+    :func:`restore` verifies a replica (in a quarantine, sync's acceptance rule, nothing
+    enters this clone before the whole point is accepted), then each ref the point holds
+    is set to its tip — created, moved forward, or moved back (``rewound``; ``replaced``
+    when the histories diverged, as after a purge). What this clone held past the point
+    stays in the ref's reflog and in any later point. Refs the point lacks are left as
+    they are.
+
+    Raises:
+        RestoreRefused: the point fails integrity.
+        NegativeResult: no point at or before *at*, the replica cannot be read, or a ref
+            moved while it was restored.
+        GitError: git could not run.
+    """
+    source = _where(store, source)
+    points = list_points(store, source)
+    when = newest_at([p.time for p in points], at)
+    if when is None:
+        oldest = f"; the oldest is {points[0].name}" if points else ""
+        raise NegativeResult(
+            f"{source} holds no backup point at or before {at:%Y-%m-%dT%H:%M:%SZ}{oldest}"
+        )
+    (point,) = [p for p in points if p.time == when]
+    copies = []
+    spec = f"+{POINTS_PREFIX}{point.name}/*"
+    with _verified(store, source, home, spec, forward_only=False) as plans:
+        for ref, tip in plans:
+            copies.append(
+                _set_ref(store.at(ref), tip, f"gitmem: restore {ref} from {source} at {point.name}")
+            )
+    return point, copies
+
+
+@contextmanager
+def _verified(
+    store: Store, source: str, home: Path, spec: str, forward_only: bool
+) -> Iterator[list[tuple[str, GitOid]]]:
+    """Fetch the refs *spec* names in *source* as ``refs/gitmem/*`` into a quarantine,
+    accept them (or raise RestoreRefused), copy the accepted objects into this clone
+    under a scratch namespace, and yield the (ref, tip) pairs; the scratch refs are
+    removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="gitmem-restore-") as folder:
+        quarantine = _quarantine(store, Path(folder))
+        done = run_git(quarantine, *_FETCH, source, f"{spec}:{REFS_PREFIX}*")
+        if done.returncode != 0:
+            raise NegativeResult(f"cannot fetch from {source}: {last_line(done.stderr)}")
+        plans = _accept(store, quarantine, source, home, forward_only)
+        scratch = f"{SCRATCH_PREFIX}{secrets.token_hex(6)}/"
+        done = run_git(store, *_FETCH, folder, f"+{REFS_PREFIX}*:{scratch}*")
+        if done.returncode != 0:
+            raise GitError(f"cannot copy the verified replica: {last_line(done.stderr)}")
+    try:
+        yield plans
     finally:
         for name in store.refs(scratch):
             store.repo.references.delete(name)
+
+
+def _set_ref(store: Store, tip: GitOid, message: str) -> RefCopy:
+    local = store.tip()
+    if local == tip:
+        return RefCopy(store.ref, local, tip, "up-to-date")
+    if local is None:
+        outcome = "created"
+    elif store.is_ancestor(local, tip):
+        outcome = "fast-forward"
+    else:
+        outcome = "rewound" if store.is_ancestor(tip, local) else "replaced"
+    if not store.compare_and_swap(local, tip, message):
+        raise NegativeResult(f"{store.ref} moved while it was restored; nothing changed, run again")
+    return RefCopy(store.ref, local, tip, outcome)
 
 
 _FETCH = ("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules")
@@ -189,8 +294,12 @@ def _quarantine(store: Store, folder: Path) -> Store:
     return Store(pygit2.Repository(repo.path))
 
 
-def _accept(store: Store, quarantine: Store, source: str, home: Path) -> list[tuple[str, GitOid]]:
-    """Check every fetched ref; the (ref, tip) pairs to restore, or RestoreRefused."""
+def _accept(
+    store: Store, quarantine: Store, source: str, home: Path, forward_only: bool = True
+) -> list[tuple[str, GitOid]]:
+    """Check every fetched ref; the (ref, tip) pairs to restore, or RestoreRefused. With
+    *forward_only*, a ref whose history does not contain this clone's tip (nor is
+    contained in it) is refused: only a restore to a chosen point may go back."""
     refs = quarantine.refs()
     if not refs:
         raise NegativeResult(f"{source} holds no refs/gitmem/* ref to restore")
@@ -202,8 +311,10 @@ def _accept(store: Store, quarantine: Store, source: str, home: Path) -> list[tu
         tip = copy.tip()
         assert tip is not None
         mine = store.at(ref).tip()
-        if mine is not None and not (
-            quarantine.is_ancestor(mine, tip) or quarantine.is_ancestor(tip, mine)
+        if (
+            forward_only
+            and mine is not None
+            and not (quarantine.is_ancestor(mine, tip) or quarantine.is_ancestor(tip, mine))
         ):
             problems.append(
                 Problem(

@@ -16,8 +16,9 @@ from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
 from gitmem.brief.emit import emit_brief, make_brief
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.core.canonical import sha256_hex
+from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, sign
-from gitmem.core.records import NAMESPACE, Checkpoint, Item, Source, format_time, item_id
+from gitmem.core.records import NAMESPACE, Checkpoint, Source, format_time
 from gitmem.store.keys import init_identity
 from gitmem.store.repo import Entry, Store, content_path
 
@@ -39,15 +40,10 @@ def write_checkpoints(
     for n in range(count):
         session = f"s{n}"
         items = tuple(
-            Item(
-                item_id(session, "decision", text.format(n=n, i=i)),
-                "decision",
-                text.format(n=n, i=i),
-                "inferred",
-                session,
-            )
+            Item(Kind.DECISION, text.format(n=n, i=i), Trust.INFERRED, session, digest)
             for i in range(items_each)
         )
+        entries += [Entry(content_path("items", i.address), i.canonical_bytes()) for i in items]
         record = Checkpoint(
             session,
             writer,
@@ -55,7 +51,7 @@ def write_checkpoints(
             format_time(T0 + timedelta(minutes=n)),
             None,
             Source(digest, "text", "t.md", len(SNAPSHOT)),
-            items,
+            tuple(i.address for i in items),
         )
         data = record.canonical_bytes()
         address = sha256_hex(data)

@@ -12,7 +12,7 @@ from gitmem.brief.select import Brief
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
-from gitmem.core.records import Draft
+from gitmem.core.items import Draft
 from gitmem.store.keys import init_identity
 from gitmem.store.repo import Entry, Store
 

@@ -25,7 +25,7 @@ from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpen
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
 from gitmem.capture.extract.schema import parse_output
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.records import Draft
+from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 from gitmem.llm import (
     EXTRACTORS,

@@ -27,7 +27,8 @@ def store_like_capture(text: str) -> None:
     except InputError as e:
         assert "\n" not in str(e) and len(str(e)) < 600, str(e)
         return
-    items = build_items([mask_draft(d) for d in drafts], TRANSCRIPT, "session-1")
+    snapshot = canonical.sha256_hex(TRANSCRIPT.snapshot.encode())
+    items = build_items([mask_draft(d) for d in drafts], TRANSCRIPT, "session-1", snapshot)
     for item in items:
         canonical.decode(canonical.encode(item.to_dict()))
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from gitmem.capture.extract.heuristic import MAX_QUOTE_CHARS, MAX_TEXT_CHARS, extract
 from gitmem.capture.items import parse_items
+from gitmem.core.items import KINDS, Draft
 from gitmem.core.quotes import check_quote
-from gitmem.core.records import KINDS, Draft
 from gitmem.core.transcript import Message
 
 DATA = TESTS / "data" / "heuristic"

@@ -12,7 +12,7 @@ import pytest
 from conftest import TESTS, Result
 from fakes.openai_server import FakeOpenAI
 
-from gitmem.store.repo import Store
+from gitmem.store.repo import Store, content_path
 
 DATA = TESTS / "data"
 FAKES = TESTS / "fakes"
@@ -89,6 +89,55 @@ def test_session_id_comes_from_the_transcript(initialised: Path, gm: GM) -> None
     named = {json.loads(line).get("sessionId") for line in path.read_text().splitlines()}
     data = gm("capture", "--transcript", str(path), "--json").json()
     assert isinstance(data, dict) and data["session"] in named - {None}
+
+
+PARENT = "4c2ddfdc-b619-4525-8d03-1950fb1b0257"
+SUBAGENTS = DATA / "subagents"
+SUBAGENT = SUBAGENTS / PARENT / "subagents" / "agent-50243ee8.jsonl"
+
+
+def stored_checkpoint(repo: Path, address: str) -> dict[str, object]:
+    data = Store.discover(repo).read_path(content_path("checkpoints", address))
+    assert data is not None
+    loaded = json.loads(data)
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+@pytest.mark.parametrize("named", [(), ("--session", PARENT)])
+def test_a_subagent_file_is_its_own_session(
+    initialised: Path, gm: GM, named: tuple[str, ...]
+) -> None:
+    main = gm("capture", "--transcript", str(SUBAGENTS / f"{PARENT}.jsonl"), "--json").json()
+    side = gm("capture", "--transcript", str(SUBAGENT), *named, "--json").json()
+    assert isinstance(main, dict) and isinstance(side, dict)
+    assert main["session"] == PARENT
+    assert side["session"] == f"{PARENT}/agent-50243ee8"  # even when a host names the parent
+    assert "parent_session" not in stored_checkpoint(initialised, main["checkpoint"])
+    assert stored_checkpoint(initialised, side["checkpoint"])["parent_session"] == PARENT
+    assert gm("verify").exit_code == 0
+
+
+def claude_line(text: str, **fields: object) -> str:
+    record = {"type": "assistant", "sessionId": "p-1", "isSidechain": False, "uuid": text}
+    record["message"] = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    return json.dumps({**record, **fields}) + "\n"
+
+
+def test_a_subagent_corroborates_its_parent(initialised: Path, gm: GM, tmp_path: Path) -> None:
+    said = "We will keep the cache local to each worker."
+    item = {"kind": "decision", "text": "Keep the cache local to each worker", "trust": "verbatim"}
+    item["quote"] = "keep the cache local to each worker"
+    parent = tmp_path / "p-1.jsonl"
+    parent.write_text(claude_line(said))
+    side = tmp_path / "agent-a7.jsonl"
+    side.write_text(claude_line(f"Checked: {said}", isSidechain=True, agentId="a7"))
+    for path in (parent, side):
+        result = gm("capture", "--transcript", str(path), "--items", "-", input=json.dumps([item]))
+        assert result.exit_code == 0, result.stderr
+    brief = json.loads(gm("brief", "--format", "json").stdout)
+    (only,) = brief["items"]
+    assert only["corroboration"] == 2  # one session each, not one merged session
 
 
 def test_extractor_none_stores_only_the_snapshot(initialised: Path, gm: GM) -> None:
@@ -331,3 +380,81 @@ def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
     assert isinstance(data, dict)
     assert "swordfish" not in data["items"][0]["text"]
     assert b"swordfish" not in reachable_bytes(initialised)
+
+
+def test_the_stored_quote_is_the_transcripts_own_bytes(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "said.md"
+    transcript.write_text("Alice: We drop the REGEX fallback; the state machine stays.\n")
+    items = [
+        {
+            "kind": "decision",
+            "text": "Drop the regex fallback",
+            "trust": "verbatim",
+            "quote": "we drop the “regex” fallback",  # the extractor's spelling
+        }
+    ]
+    result = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps([{**items[0], "quote": "we drop the regex fallback"}]),
+    )
+    assert result.exit_code == 0, result.stderr
+    (item,) = result.json()["items"]  # type: ignore[index]
+    assert item["trust"] == "verbatim" and item["quote"] == "We drop the REGEX fallback"
+    assert gm("verify").exit_code == 0  # the stored bytes verify against the snapshot
+
+
+def test_an_item_that_reverses_its_quote_is_stored_inferred(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    transcript = tmp_path / "fridays.md"
+    transcript.write_text("We will not deploy on Fridays, ever.\n")
+    reversed_item = {
+        "kind": "decision",
+        "text": "We deploy on Fridays",
+        "trust": "verbatim",
+        "quote": "We will not deploy on Fridays, ever.",
+    }
+    elided = {
+        **reversed_item,
+        "text": "No deploys on Fridays",
+        "quote": "WE WILL… DEPLOY ON FRIDAYS, EVER.",
+    }
+    result = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--json",
+        input=json.dumps([reversed_item, elided]),
+    )
+    assert result.exit_code == 0, result.stderr
+    first, second = result.json()["items"]  # type: ignore[index]
+    assert first["trust"] == "inferred" and first["quote"] is None
+    assert second["trust"] == "inferred" and second["quote"] is None
+    items = [line for line in gm("brief").stdout.splitlines() if line.startswith("- [")]
+    assert len(items) == 2 and not [line for line in items if "✓" in line or '"' in line]
+    assert first["quote_verified"] is False and second["quote_verified"] is False
+
+
+def test_verify_quote_json_reports_the_matched_span(gm: GM, tmp_path: Path) -> None:
+    transcript = tmp_path / "plan.md"
+    transcript.write_text("Plan:\n- migrate the schema\n- then deploy to staging\n")
+    result = gm(
+        "verify-quote",
+        "--transcript",
+        str(transcript),
+        "--json",
+        "Plan: - migrate the schema - then deploy to staging",
+    )
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert data["verbatim"] is True  # type: ignore[index]
+    assert data["span"] == "Plan:\n- migrate the schema\n- then deploy to staging"  # type: ignore[index]

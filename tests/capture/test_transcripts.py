@@ -218,6 +218,67 @@ def test_claude_compact_summary_is_not_a_user_message() -> None:
     assert t.texts() == parse("claude_session.jsonl").texts()
 
 
+SUBAGENTS = TESTS / "data" / "subagents"
+PARENT = "4c2ddfdc-b619-4525-8d03-1950fb1b0257"
+
+
+def test_a_subagent_file_names_its_parent_and_is_its_own_session() -> None:
+    main = load_transcript(SUBAGENTS / f"{PARENT}.jsonl")
+    side = load_transcript(SUBAGENTS / PARENT / "subagents" / "agent-50243ee8.jsonl")
+    assert (main.session, main.agent, main.own_session) == (PARENT, None, PARENT)
+    assert (side.session, side.agent) == (PARENT, "agent-50243ee8")
+    assert side.own_session == f"{PARENT}/agent-50243ee8"
+
+
+def test_a_side_run_without_an_agent_id_is_named_by_its_file() -> None:
+    record = {"type": "user", "sessionId": "p", "isSidechain": True, "uuid": "u1"}
+    record["message"] = {"role": "user", "content": "Summarise the conversation"}
+    assert parse_transcript(line(record), "agent-acompact-1f.jsonl").agent == "agent-acompact-1f"
+    assert parse_transcript(line(record), "side.jsonl").agent == "agent-side"
+
+
+def test_a_main_session_with_inline_side_chain_records_is_the_main_session() -> None:
+    side = {"type": "user", "sessionId": "p", "isSidechain": True, "agentId": "a1", "uuid": "u2"}
+    side["message"] = {"role": "user", "content": "Search the repo"}
+    t = parse_transcript(read("claude_session.jsonl") + line(side), "s.jsonl")
+    assert t.agent is None and t.own_session == t.session
+
+
+def asking(name: str, tool_input: object, result: object, tool_id: object = "toolu_1") -> bytes:
+    call = {"type": "tool_use", "id": "toolu_1", "name": name, "input": tool_input}
+    answer = {"type": "tool_result", "tool_use_id": tool_id, "content": result}
+    return line(
+        {
+            "type": "assistant",
+            "sessionId": "s",
+            "uuid": "a",
+            "message": {"role": "assistant", "content": [call]},
+        }
+    ) + line(
+        {
+            "type": "user",
+            "sessionId": "s",
+            "uuid": "b",
+            "message": {"role": "user", "content": [answer]},
+        }
+    )
+
+
+def test_the_answer_to_a_question_tool_is_the_users() -> None:
+    said = 'User has answered your questions: "Which tools?"="Credo". You can now continue.'
+    t = parse_transcript(asking("AskUserQuestion", {"questions": []}, said), "s.jsonl")
+    assert [(m.role, m.text) for m in t.messages][1] == ("answer", said)
+    plan = asking("ExitPlanMode", {"plan": "# Plan"}, "User has approved your plan.")
+    assert [m.role for m in parse_transcript(plan, "s.jsonl").messages] == ["tool_use", "answer"]
+
+
+def test_other_tool_results_and_odd_ids_stay_tool_results() -> None:
+    t = parse_transcript(asking("Bash", {"command": "ls"}, "a.txt"), "s.jsonl")
+    assert [m.role for m in t.messages] == ["tool_use", "tool_result"]
+    odd = parse_transcript(asking("AskUserQuestion", {}, "x", tool_id=["toolu_1"]), "s.jsonl")
+    assert [m.role for m in odd.messages] == ["tool_use", "tool_result"]
+
+
 def test_a_lone_surrogate_becomes_a_replacement_character() -> None:
     record = {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "a\ud800b"}}
     t = parse_transcript(line(record), "s.jsonl")

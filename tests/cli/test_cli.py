@@ -110,7 +110,8 @@ def test_capture_keeps_unknown_fields_and_records_the_reason(initialised: Path, 
     data = capture_sample(gm)
     store = Store.discover(initialised)
     stored = json.loads(store.read_path(content_path("checkpoints", data["checkpoint"])) or b"")
-    by_text = {i["text"]: i for i in stored["items"]}
+    blobs = [json.loads(store.read_path(content_path("items", a)) or b"") for a in stored["items"]]
+    by_text = {i["text"]: i for i in blobs}
     assert by_text["The reflog suffices to recover from a bad append"]["owner"] == "storage-team"
     invented = by_text["Rebuild is instant"]
     assert invented["unverified_quote"] == "the rebuild takes no time at all"
@@ -362,7 +363,7 @@ def test_edited_record_degrades_and_fails_verify(initialised: Path, gm: GM) -> N
         b"review requested 2026-07-01",
         b"review approved 2026-07-01",
     )
-    _assert_degraded(gm, "PR #60 awaiting review", "record edited")
+    _assert_degraded(gm, "PR #60 awaiting review", "item edited")
 
 
 def test_record_resigned_by_untrusted_key_degrades(initialised: Path, gm: GM) -> None:

@@ -19,8 +19,9 @@ from gitmem.core.integrity import (
     WRITER_MISMATCH,
     check_record,
 )
+from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, sign
-from gitmem.core.records import Checkpoint, Item, format_time
+from gitmem.core.records import Checkpoint, format_time
 
 ALICE = Ed25519Signer(bytes(range(32)))
 MALLORY = Ed25519Signer(bytes(range(1, 33)))
@@ -29,10 +30,9 @@ ROOTS = (parse_allowed_signers(allowed_signers_line("alice", ALICE.public_key) +
 
 def record(signer: Ed25519Signer = ALICE, writer: str = "alice") -> bytes:
     item = Item(
-        id="0123456789abcdef",
-        kind="decision",
+        kind=Kind.DECISION,
         text="ship it",
-        trust="verbatim",
+        trust=Trust.VERBATIM,
         origin_session="s1",
         quote="we ship it on friday",
         quote_verified=True,
@@ -44,7 +44,7 @@ def record(signer: Ed25519Signer = ALICE, writer: str = "alice") -> bytes:
         created=format_time(datetime(2026, 11, 1, tzinfo=UTC)),
         commit=None,
         source=None,
-        items=(item,),
+        items=(item.address,),
     )
     return checkpoint.canonical_bytes()
 

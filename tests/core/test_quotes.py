@@ -1,4 +1,4 @@
-"""Tests for the quote verifier (gitmem/verifier.py); the rules are in docs/verifier.md."""
+"""Tests for the quote verifier (gitmem/core/quotes.py); the rules are in docs/verifier.md."""
 
 from __future__ import annotations
 

@@ -2,19 +2,22 @@ from __future__ import annotations
 
 import pytest
 
+from gitmem.core import canonical
+from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
-from gitmem.core.records import Checkpoint, Event, Item, Source, item_id, parse_record
+from gitmem.core.items import Item, Kind, Trust, parse_item, statement_id
+from gitmem.core.records import Checkpoint, Event, Source, parse_record
+
+ITEM = Item(
+    kind=Kind.FACT,
+    text="x",
+    trust=Trust.INFERRED,
+    origin_session="s",
+    extra={"owner": "team", "claims": [{"type": "file-exists", "path": "a.py"}]},
+)
 
 
 def checkpoint(**extra: object) -> Checkpoint:
-    item = Item(
-        id=item_id("s", "fact", "x"),
-        kind="fact",
-        text="x",
-        trust="inferred",
-        origin_session="s",
-        extra={"owner": "team", "claims": [{"type": "file-exists", "path": "a.py"}]},
-    )
     return Checkpoint(
         session="s",
         writer="alice",
@@ -22,7 +25,8 @@ def checkpoint(**extra: object) -> Checkpoint:
         created="2026-11-01T00:00:00Z",
         commit=None,
         source=Source("0" * 64, "text", "t.md", 3),
-        items=(item,),
+        items=(ITEM.address,),
+        carried=("1" * 64,),
         extra=extra,
     )
 
@@ -33,7 +37,22 @@ def test_checkpoint_round_trips_with_unknown_fields() -> None:
     parsed = parse_record(data)
     assert parsed == original
     assert parsed.canonical_bytes() == data
-    assert isinstance(parsed, Checkpoint) and parsed.items[0].extra["owner"] == "team"
+    assert isinstance(parsed, Checkpoint) and parsed.named == (ITEM.address, "1" * 64)
+
+
+def test_an_item_round_trips_and_its_address_is_the_hash_of_its_bytes() -> None:
+    data = ITEM.canonical_bytes()
+    parsed = parse_item(data)
+    assert parsed == ITEM and parsed.extra["owner"] == "team"
+    assert ITEM.address == sha256_hex(data) == ITEM.id
+    assert b'"carried"' not in data  # carrying is never written into an item
+
+
+def test_a_v1_store_is_refused_with_one_clear_line() -> None:
+    data = checkpoint().to_dict()
+    data["schema"] = "gitmem/checkpoint/1"
+    with pytest.raises(FormatError, match="storage format v1"):
+        parse_record(canonical.encode(data))
 
 
 def test_event_round_trips() -> None:
@@ -50,17 +69,16 @@ def test_event_round_trips() -> None:
     assert parse_record(event.canonical_bytes()) == event
 
 
-def test_item_id_is_stable_and_separates_fields() -> None:
-    assert item_id("s", "fact", "x") == item_id("s", "fact", "x")
-    assert item_id("s", "fact", "ab") != item_id("s", "facta", "b")
-    assert len(item_id("s", "fact", "x")) == 16
+def test_statement_id_is_stable_and_separates_fields() -> None:
+    assert statement_id("s", "fact", "x") == statement_id("s", "fact", "x")
+    assert statement_id("s", "fact", "ab") != statement_id("s", "facta", "b")
+    assert len(statement_id("s", "fact", "x")) == 16
 
 
 def test_unknown_trust_class_reads_as_untagged_never_verbatim() -> None:
-    data = checkpoint().to_dict()
-    data["items"][0]["trust"] = "certified"
-    parsed = Checkpoint.from_dict(data)
-    assert parsed.items[0].trust == "untagged"
+    data = ITEM.to_dict()
+    data["trust"] = "certified"
+    assert Item.from_dict(data).trust == "untagged"
 
 
 @pytest.mark.parametrize(
@@ -69,6 +87,8 @@ def test_unknown_trust_class_reads_as_untagged_never_verbatim() -> None:
         ("created", "yesterday"),
         ("session", 3),
         ("items", "none"),
+        ("items", [{"id": "x"}]),
+        ("carried", ["short"]),
         ("schema", "gitmem/x/9"),
         ("type", "note"),
     ],
@@ -76,7 +96,5 @@ def test_unknown_trust_class_reads_as_untagged_never_verbatim() -> None:
 def test_malformed_records_are_refused(field: str, value: object) -> None:
     data = checkpoint().to_dict()
     data[field] = value
-    from gitmem.core import canonical
-
     with pytest.raises(FormatError):
         parse_record(canonical.encode(data))

@@ -105,6 +105,61 @@ def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: GM) -> 
     assert entries[0]["type"] == "checkpoint"
 
 
+def brief_texts(gm: GM) -> dict[str, dict[str, Any]]:
+    data = json.loads(gm("brief", "--format", "json").stdout)
+    return {item["text"]: item for item in data["items"]}
+
+
+def retired(repo: Path) -> list[dict[str, Any]]:
+    """The capture log's post-rewrite entries (the positive signal that it finished)."""
+    log = repo / ".git" / "gitmem" / "capture.log"
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [e for e in map(json.loads, lines) if "retired" in e]
+
+
+def test_an_amend_retires_the_old_messages_decision(hooked: Path, gm: GM) -> None:
+    old = commit(hooked, "Decision: keep the cache local\n")
+    wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
+    assert brief_texts(gm)["Keep the cache local"]["trust"] == "verbatim"
+    git(hooked, "commit", "-q", "--amend", "-m", "Decision: keep the cache in Redis")
+    (done,) = wait_for(lambda: retired(hooked))
+    assert done["retired"] == 1
+    shown = brief_texts(gm)
+    assert "Keep the cache local" not in shown  # never a current verbatim decision again
+    assert shown["Keep the cache in Redis"]["trust"] == "verbatim"
+    superseded = [e for e in log_json(gm) if e["type"] == "event"]
+    assert superseded and all(e["verified"] for e in superseded)
+
+
+def test_an_amend_that_keeps_its_message_keeps_its_decision_once(hooked: Path, gm: GM) -> None:
+    old = commit(hooked, "Decision: keep the cache local\n")
+    wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
+    (hooked / "more.txt").write_text("more\n")
+    git(hooked, "add", "more.txt")
+    git(hooked, "commit", "-q", "--amend", "--no-edit")
+    new = git(hooked, "rev-parse", "HEAD").strip()
+    wait_for(lambda: retired(hooked))
+    wait_for(lambda: [e for e in log_json(gm) if e["captured_commit"] == new])
+    shown = [i for t, i in brief_texts(gm).items() if t == "Keep the cache local"]
+    assert len(shown) == 1 and shown[0]["trust"] == "verbatim"
+    assert shown[0]["origin_session"] == f"commit-{new[:12]}"
+
+
+def test_a_rebase_retires_each_rewritten_messages_items_once(hooked: Path, gm: GM) -> None:
+    git(hooked, "checkout", "-q", "-b", "topic")
+    first = commit(hooked, "Decision: parse dates with the stdlib\n", name="a.txt")
+    second = commit(hooked, "TODO: port the date tests\n", name="b.txt")
+    wait_for(lambda: {first, second} <= {e["commit"] for e in log_json(gm)})
+    git(hooked, "checkout", "-q", "main")
+    commit(hooked, "unrelated change on main\n", name="c.txt")
+    git(hooked, "checkout", "-q", "topic")
+    git(hooked, "rebase", "-q", "main")
+    (done,) = wait_for(lambda: retired(hooked))
+    assert done["retired"] == 2
+    texts = [t for t in brief_texts(gm) if "date" in t.lower()]
+    assert sorted(texts) == ["Parse dates with the stdlib", "Port the date tests"]  # once each
+
+
 def test_skip_turns_the_hooks_off(hooked: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITMEM_SKIP", "1")
     skipped = commit(hooked, "Decision: nobody records this\n")

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from record_values import T0, at, checkpoint, item, snapshot
 
-from gitmem.core.records import Item
+from gitmem.core.items import Item
 from gitmem.lifecycle.carry import CarryPolicy, plan
 from gitmem.lifecycle.replay import replay
 
@@ -23,16 +23,12 @@ def test_no_memory_yet_stores_only_the_new_items() -> None:
     assert result.items == (GUESS,) and result.witnesses == () and result.aged_out == ()
 
 
-def test_open_items_are_carried_as_exact_copies_marked_carried() -> None:
+def test_open_items_are_carried_by_reference_never_copied() -> None:
     state = replay([checkpoint(DECISION, GUESS, created=at(0))])
     fresh = item("Cache the index", session="s2")
     result = plan(state, [fresh], "s2", snapshot("s2"), T0 + timedelta(hours=1))
-    assert result.items[0] == fresh
-    copies = {i.id: i for i in result.items[1:]}
-    assert set(copies) == {DECISION.id, GUESS.id}
-    assert copies[DECISION.id].quote == DECISION.quote
-    assert copies[DECISION.id].origin_session == "s1"
-    assert copies[DECISION.id].extra == {"carried": True}
+    assert result.items == (fresh,)  # only what this capture adds
+    assert set(result.carried) == {DECISION.address, GUESS.address}  # their addresses
 
 
 def test_an_independent_verbatim_restatement_is_a_witness_not_a_new_item() -> None:
@@ -82,6 +78,27 @@ def test_the_carry_cap_drops_the_oldest_and_least_important_first() -> None:
         ]
     )
     result = plan(state, [], "s4", snapshot("s4"), T0, CarryPolicy(max_carried=2))
-    assert {i.id for i in result.items} == {key.id, new.id}
+    assert set(result.carried) == {key.id, new.id} and result.items == ()
     ((dropped, reason),) = result.aged_out
     assert dropped.id == old.id and "more than 2 open items" in reason
+
+
+def test_a_new_value_for_an_open_claim_is_its_own_item_and_a_likely_supersession() -> None:
+    limit = item("Set the retry limit to 3", quote="set the retry limit to 3")
+    state = replay([checkpoint(limit, created=at(0))])
+    later = item("Set the retry limit to 30", session="s2", quote="set the retry limit to 30")
+    result = plan(state, [later], "s2", snapshot("s2"), T0)
+    assert result.witnesses == ()  # never a corroboration of the old value
+    assert later in result.items
+    assert result.supersessions == ((limit.id, later.id),)
+
+
+def test_a_reversal_is_never_a_corroboration() -> None:
+    original = item(
+        "We will not ship the parser on friday", quote="we will not ship the parser on friday"
+    )
+    state = replay([checkpoint(original, created=at(0))])
+    reversal = item("Ship the parser on friday", session="s2", quote="ship the parser on friday")
+    result = plan(state, [reversal], "s2", snapshot("s2"), T0)
+    assert result.witnesses == () and reversal in result.items
+    assert result.supersessions == ((original.id, reversal.id),)

@@ -64,14 +64,22 @@ def origin(initialised: Path, gm: GM, tmp_path: Path) -> str:
 # -- carry -----------------------------------------------------------------------------
 
 
-def test_carry_keeps_id_origin_trust_and_quote_bytes(
+def test_carry_is_a_reference_to_the_one_item_blob(
     origin: str, gm: GM, tmp_path: Path, initialised: Path
 ) -> None:
-    later = capture(gm, say(tmp_path, "two.md", "Unrelated chatter.\n"), "session-2")
     store = Store.discover(initialised)
-    stored = json.loads(store.read_path(content_path("checkpoints", later["checkpoint"])) or b"")
-    (copy,) = [i for i in stored["items"] if i["id"] == origin]
-    assert copy["carried"] is True and copy["origin_session"] == "session-1"
+    blob = store.read_path(content_path("items", origin))
+    for n in range(3):
+        later = capture(gm, say(tmp_path, f"more-{n}.md", "Unrelated chatter.\n"), f"s-{n}")
+        stored = json.loads(
+            store.read_path(content_path("checkpoints", later["checkpoint"])) or b""
+        )
+        assert stored["carried"] == [origin] and stored["items"] == []  # by reference
+    # One blob however often it is carried, byte for byte as first stored.
+    assert store.read_path(content_path("items", origin)) == blob and blob is not None
+    assert len(store.read().items) == 1
+    copy = json.loads(blob)
+    assert copy["origin_session"] == "session-1" and "carried" not in copy
     assert copy["trust"] == "verbatim" and copy["quote"] == QUOTE
     item = brief_items(gm)[origin]
     assert item["carried"] is True and item["corroboration"] == 1
@@ -386,3 +394,40 @@ def test_an_item_that_instructs_its_reader_never_authorises_use(
     )["items"]
     gated = gm("gate", item["id"][:8], "--consequential", "--json")
     assert gated.exit_code == 4 and gated.json()["decision"] == "quarantine"  # type: ignore[index]
+
+
+def test_a_new_number_from_another_session_supersedes_never_corroborates(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    first = say(tmp_path, "a.md", "We agreed to set the retry limit to 3 for now.\n")
+    second = say(tmp_path, "b.md", "Change of plan: set the retry limit to 30.\n")
+    (old,) = capture(
+        gm, first, "s-a", verbatim("Set the retry limit to 3", "set the retry limit to 3")
+    )["items"]
+    (new,) = capture(
+        gm, second, "s-b", verbatim("Set the retry limit to 30", "set the retry limit to 30")
+    )["items"]
+    shown = brief_items(gm)
+    assert shown[new["id"]]["trust"] == "verbatim" and shown[new["id"]]["corroboration"] == 1
+    assert shown[old["id"]]["corroboration"] == 0  # never ×2
+    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
+    assert "[≈ corroborated" not in gm("brief").stdout
+
+
+def test_a_reversal_inside_the_original_words_never_corroborates(
+    initialised: Path, gm: GM, tmp_path: Path
+) -> None:
+    first = say(tmp_path, "a.md", "Decision: we will not ship the parser on friday.\n")
+    second = say(tmp_path, "b.md", "OK then, ship the parser on friday.\n")
+    (old,) = capture(
+        gm,
+        first,
+        "s-a",
+        verbatim("No parser release on Friday", "we will not ship the parser on friday"),
+    )["items"]
+    (new,) = capture(
+        gm, second, "s-b", verbatim("Ship the parser on Friday", "ship the parser on friday")
+    )["items"]
+    shown = brief_items(gm)
+    assert shown[old["id"]]["corroboration"] == 0
+    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from record_values import at, carried, checkpoint, event, item
+from record_values import at, checkpoint, event, item
 
 from gitmem.core.records import (
     EVENT_CORROBORATION,
@@ -43,8 +43,8 @@ def test_the_first_copy_is_the_origin_and_carried_copies_are_not_sightings() -> 
     state = replay(
         [
             checkpoint(DECISION, created=at(0)),
-            checkpoint(carried(DECISION), session="s2", created=at(1)),
-            checkpoint(carried(DECISION), session="s3", created=at(2)),
+            checkpoint(carry=(DECISION,), session="s2", created=at(1)),
+            checkpoint(carry=(DECISION,), session="s3", created=at(2)),
         ]
     ).items[DECISION.id]
     assert state.origin_snapshot == checkpoint(DECISION).record.source.snapshot  # type: ignore[union-attr]

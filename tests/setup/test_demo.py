@@ -19,12 +19,15 @@ def test_demo_shows_the_degrade_and_cleans_up(
     out = "\n".join(lines)
     first, second = out.split("== 5.")
     assert "[✓ verbatim] PR #214" in first
-    assert "[⚠ verbatim withheld: record edited] PR #214" in second
-    assert not [line for line in second.splitlines() if line.startswith("- [✓ verbatim]")]
+    assert "[⚠ verbatim withheld: item edited] PR #214" in second
+    # Only the edited item's blob fails: the other items are blobs of their own, intact.
+    assert not [
+        line for line in second.splitlines() if "PR #214" in line and line.startswith("- [✓")
+    ]
     assert "ssh-keygen -Y verify" in out
     if shutil.which("ssh-keygen"):
         assert 'Good "gitmem" signature for alice@example.com' in out
-        assert "Signature verification failed" in out
+        assert "the item now hashes to" in out and "not for the bytes mallory left" in out
     assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 

@@ -14,8 +14,9 @@ from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import TrustError
+from gitmem.core.items import Draft
 from gitmem.core.receipts import Ed25519Signer, verify
-from gitmem.core.records import EVENT_RESOLVE, NAMESPACE, Draft
+from gitmem.core.records import EVENT_RESOLVE, NAMESPACE
 from gitmem.store.keys import init_identity, load_identity, write_private_key
 from gitmem.store.repo import Store, content_path
 from gitmem.store.seal import new_event, seal

@@ -9,8 +9,9 @@ import tamper
 from gitmem.brief.emit import make_brief
 from gitmem.brief.select import NO_VERIFIED_QUOTE
 from gitmem.core.canonical import sha256_hex
+from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import sign
-from gitmem.core.records import NAMESPACE, Checkpoint, Item, Source
+from gitmem.core.records import NAMESPACE, Checkpoint, Source
 from gitmem.store.keys import Identity, init_identity
 from gitmem.store.repo import Entry, Store, content_path
 from gitmem.store.verify import verify_store
@@ -33,10 +34,11 @@ def write_signed(
         created="2026-11-01T00:00:00Z",
         commit=None,
         source=source,
-        items=(item,),
+        items=(item.address,),
     )
     data = checkpoint.canonical_bytes()
     entries = [
+        Entry(content_path("items", item.address), item.canonical_bytes()),
         Entry(content_path("checkpoints", sha256_hex(data)), data),
         Entry(content_path("receipts", sha256_hex(data)), sign(data, identity.signer, NAMESPACE)),
     ]
@@ -48,10 +50,9 @@ def write_signed(
 
 def item(quote: str | None, verified: bool) -> Item:
     return Item(
-        id="0123456789abcdef",
-        kind="decision",
+        kind=Kind.DECISION,
         text="Ship the parser on friday",
-        trust="verbatim",
+        trust=Trust.VERBATIM,
         origin_session="s",
         quote=quote,
         quote_verified=verified,
@@ -99,3 +100,26 @@ def test_a_snapshot_edited_in_place_is_reported(repo: Path, home: Path) -> None:
     store.append([Entry(path, SNAPSHOT.replace(b"friday", b"monday"))], "m", "mallory")
     problems = {p.problem for p in verify_store(store, load_checkers(home, store).for_ref).problems}
     assert {"snapshot edited", "quote not in snapshot"} <= problems
+
+
+def test_an_item_blob_no_checkpoint_names_is_reported(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    write_signed(store, identity, item("ship the parser on friday", True))
+    stray = Item(Kind.FACT, "planted", Trust.VERBATIM, "s", quote="planted", quote_verified=True)
+    store.append([Entry(content_path("items", stray.address), stray.canonical_bytes())], "m", "m")
+    problems = [p.problem for p in verify_store(store, load_checkers(home, store).for_ref).problems]
+    assert problems == ["orphan item"]
+    assert [i.text for i in make_brief(store, home, world_check=False).items] == [
+        "Ship the parser on friday"
+    ]  # an unvouched blob is never memory
+
+
+def test_a_missing_item_blob_is_reported_and_shown_degraded(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    signed = item("ship the parser on friday", True)
+    write_signed(store, identity, signed)
+    tamper.remove_path(store, content_path("items", signed.address))
+    problems = {p.problem for p in verify_store(store, load_checkers(home, store).for_ref).problems}
+    assert problems == {"item missing", "history removed"}
+    (shown,) = make_brief(store, home, world_check=False).items
+    assert shown.degraded_label == "item missing" and shown.quote is None

@@ -90,7 +90,7 @@ def test_a_tampered_replica_is_refused_and_nothing_changes(alice: Clone, tmp_pat
     result = fresh.gm("restore", str(replica))
     assert result.exit_code == 3
     assert "restore from" in result.stderr and "refused, nothing changed" in result.stderr
-    assert "record edited" in result.stderr and "Traceback" not in result.stderr
+    assert "item edited" in result.stderr and "Traceback" not in result.stderr
     assert refs_of(fresh.path) == before  # no memory ref, no scratch refs
 
 
@@ -159,5 +159,5 @@ def test_a_clone_that_fails_integrity_backs_up_nothing(alice: Clone, tmp_path: P
     replica = tmp_path / "replica.git"
     result = alice.gm("backup", str(replica))
     assert result.exit_code == 3 and "backup refused, nothing pushed" in result.stderr
-    assert "record edited" in result.stderr
+    assert "item edited" in result.stderr
     assert not replica.exists() or refs_of(replica) == ""

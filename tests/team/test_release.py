@@ -84,8 +84,9 @@ def test_a_candidate_is_never_approved(trusted: Path, gm: GM) -> None:
     assert first["new"] and not again["new"]  # type: ignore[index]
     assert first["record"] == again["record"]  # type: ignore[index]
     data = verdict(gm)
-    assert set(data) == {"approved", "pinned", "approvals", "reasons"}
-    assert not data["approved"] and not data["pinned"] and data["approvals"] == []
+    assert set(data) == {"approved", "candidate", "pinned", "approvals", "reasons"}
+    assert data["candidate"] and not data["approved"] and not data["pinned"]
+    assert data["approvals"] == []
     assert any("only a candidate" in r for r in data["reasons"])
 
 

@@ -15,8 +15,8 @@ from clones import Clone, make_clone, make_remote
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.items import Draft
 from gitmem.core.receipts import Ed25519Signer
-from gitmem.core.records import Draft
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.repo import MEMORY_REF, Store, content_path
 

@@ -41,7 +41,7 @@ def record_ask(store: Store, identity: Identity, result: AskResult, session: str
     """
     return write_event(
         store, identity, EVENT_ASK, None, session, datetime.now(UTC), event_extra(result)
-    )
+    ).address
 
 
 def _masked(value: Any) -> Any:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.masking import mask
-from gitmem.core.records import Trust
+from gitmem.core.items import Trust
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.repo import Store
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gitmem.core.errors import NegativeResult
 from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import Trust
+from gitmem.core.items import Trust
 from gitmem.lifecycle.memory import load
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 from gitmem.store.repo import Store

@@ -9,8 +9,8 @@ from typing import Any
 
 from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.index import IndexedItem
-from gitmem.core.quotes import wrap_context
-from gitmem.core.records import badge_of
+from gitmem.core.items import badge_of
+from gitmem.core.quotes import quoted_line, wrap_context
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 
@@ -63,9 +63,7 @@ def render_json(result: RecallResult) -> str:
 def hit_line(hit: IndexedItem) -> str:
     """``- [✓ verbatim] text — "quote" (decision, open, REPORTED; id …, checkpoint …,
     session …)``. A quote appears only when it verified."""
-    body = hit.text
-    if hit.quote is not None:
-        body = f'"{hit.quote}"' if hit.quote == hit.text else f'{body} — "{hit.quote}"'
+    body = quoted_line(hit.text, hit.quote)
     badge = badge_of(hit.trust)
     return (
         f"- {badge} {body} ({hit.kind}, {hit.status}, {hit.epistemic}; id {hit.id[:8]}, "

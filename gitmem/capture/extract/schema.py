@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from gitmem.core.canonical import StrictJSONError, strict_decoder
-from gitmem.core.records import KINDS, Draft, Kind, Trust
+from gitmem.core.items import KINDS, Draft, Kind, Trust
 from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected
 
 MAX_ITEMS = 50
@@ -92,7 +92,7 @@ def parse_output(raw: bytes) -> list[Draft]:
         raise OutputRejected("'items' must be a list", raw)
     if len(items) > MAX_ITEMS:
         raise OutputRejected(f"{len(items)} items is more than the limit of {MAX_ITEMS}", raw)
-    return [_item(entry, n, raw) for n, entry in enumerate(items, start=1)]
+    return [parse_item(entry, n, raw) for n, entry in enumerate(items, start=1)]
 
 
 def decode_object(raw: bytes, noun: str = "output") -> Any:
@@ -139,12 +139,18 @@ def decode_object(raw: bytes, noun: str = "output") -> Any:
     return value
 
 
-def _item(entry: Any, n: int, raw: bytes) -> Draft:
+def parse_item(entry: Any, n: int, raw: bytes, also: tuple[str, ...] = ()) -> Draft:
+    """Item *n* of a model's answer, checked against the items schema; the keys *also*
+    are allowed besides the schema's (a caller with a wider schema checks them itself).
+
+    Raises:
+        OutputRejected: the item breaks the schema; ``raw`` is attached.
+    """
     where = f"item {n}"
     if not isinstance(entry, dict):
         raise OutputRejected(f"{where} is not a JSON object", raw)
     for key in entry:
-        if key not in _REQUIRED and key not in _OPTIONAL:
+        if key not in _REQUIRED and key not in _OPTIONAL and key not in also:
             raise OutputRejected(f"{where} has the unknown key {_short(key)}", raw)
     for key in _REQUIRED:
         if key not in entry:

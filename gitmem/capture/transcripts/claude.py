@@ -6,7 +6,13 @@ Anthropic ``message`` whose ``content`` is a string or a list of blocks. Per rec
 * its ``text`` blocks, joined by a blank line, are one message (role: the message's role);
 * each ``tool_use`` block is its own message, role ``tool_use``: the tool name, a newline,
   its input as compact JSON;
-* each ``tool_result`` block is its own message, role ``tool_result``: its content as text.
+* each ``tool_result`` block is its own message, role ``tool_result``: its content as text;
+  the result of a question or plan tool (``AskUserQuestion``, ``ExitPlanMode``) holds what
+  the user chose, and has the role ``answer``.
+
+A subagent's or compaction's own file (``<session>/subagents/agent-<id>.jsonl``, every
+record ``isSidechain``) names its parent's ``sessionId``; the transcript's ``agent`` says
+which side run it is (``agent-<agentId>``, else the file's stem).
 
 Skipped, because neither side said them to the other: ``thinking`` and
 ``redacted_thinking`` blocks, images, ``summary`` lines (Claude Code's own title),
@@ -21,13 +27,15 @@ from __future__ import annotations
 from typing import Any
 
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
-from gitmem.core.transcript import Message, Transcript, render_snapshot
+from gitmem.core.transcript import ANSWER, Message, Transcript, render_snapshot
 
 FORMAT = "claude"
 TOOL = "Claude Code"
 
 IDENTITY_KEYS = ("sessionId", "uuid", "parentUuid", "leafUuid", "messageId")
 """Every Claude Code record carries one of these beside its ``type``."""
+ASKING_TOOLS = ("AskUserQuestion", "ExitPlanMode")
+"""Tools through which Claude Code asks the user; their results are the user's answers."""
 
 
 def recognise(record: Record) -> bool:
@@ -44,6 +52,9 @@ def parse(text: str, name: str) -> Transcript:
     session: str | None = None
     cwd: str | None = None
     seen: set[str] = set()
+    asked: set[str] = set()
+    sidechain: set[bool] = set()
+    agent: str | None = None
     messages: list[Message] = []
     records, skipped = read_records(text, name, TOOL, recognise)
     for record in records:
@@ -51,6 +62,10 @@ def parse(text: str, name: str) -> Transcript:
             session = record["sessionId"]
         if cwd is None and isinstance(record.get("cwd"), str):
             cwd = record["cwd"]
+        if isinstance(record.get("isSidechain"), bool):
+            sidechain.add(record["isSidechain"])
+        if agent is None and isinstance(record.get("agentId"), str) and record["agentId"]:
+            agent = f"agent-{record['agentId']}"
         kind = record["type"]
         message = record.get("message")
         if kind not in ("user", "assistant") or not isinstance(message, dict):
@@ -64,15 +79,29 @@ def parse(text: str, name: str) -> Transcript:
             seen.add(uuid)
         role = message.get("role")
         role = clean(role) if isinstance(role, str) and role.strip() else kind
-        messages.extend(_messages(role, message.get("content")))
+        messages.extend(_messages(role, message.get("content"), asked))
+    # A main session may hold inline side-chain records (older Claude Code); a side run's
+    # own file holds nothing else.
+    if sidechain != {True}:
+        agent = None
+    elif agent is None:
+        stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
+        agent = stem if stem.startswith("agent-") else f"agent-{stem}"
     return Transcript(
-        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd, skipped
+        FORMAT,
+        name,
+        tuple(messages),
+        render_snapshot(FORMAT, messages),
+        session,
+        cwd,
+        agent,
+        skipped,
     )
 
 
-def _messages(role: str, content: object) -> list[Message]:
+def _messages(role: str, content: object, asked: set[str]) -> list[Message]:
     """The messages of one record, in block order; the joined text sits where its first
-    text block was."""
+    text block was. *asked* collects the ids of calls to :data:`ASKING_TOOLS`."""
     if isinstance(content, str):
         return [Message(role, clean(content))] if content.strip() else []
     if not isinstance(content, list):
@@ -92,9 +121,13 @@ def _messages(role: str, content: object) -> list[Message]:
                 out.append(None)
             texts.append(block["text"])
         elif kind.endswith("tool_use"):  # also server_tool_use
+            if block.get("name") in ASKING_TOOLS and isinstance(block.get("id"), str):
+                asked.add(block["id"])
             out.append(Message("tool_use", clean(_tool_use(block))))
         elif kind.endswith("tool_result"):  # also web_search_tool_result and the like
-            out.append(Message("tool_result", clean(_result_text(block.get("content")))))
+            answered = isinstance(block.get("tool_use_id"), str) and block["tool_use_id"] in asked
+            text = clean(_result_text(block.get("content")))
+            out.append(Message(ANSWER if answered else "tool_result", text))
     if slot is not None:
         out[slot] = Message(role, clean("\n\n".join(texts)))
     return [m for m in out if m is not None and m.text.strip()]

@@ -90,7 +90,13 @@ def parse(text: str, name: str) -> Transcript:
     if cwd is None:
         cwd = _cwd_from_context(messages)
     return Transcript(
-        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd, skipped
+        FORMAT,
+        name,
+        tuple(messages),
+        render_snapshot(FORMAT, messages),
+        session,
+        cwd,
+        skipped=skipped,
     )
 
 

@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from gitmem.core.errors import InputError
-from gitmem.core.records import Trust
+from gitmem.core.items import Trust
 
 
 class Status(StrEnum):

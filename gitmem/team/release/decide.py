@@ -13,6 +13,9 @@ Rules, in order (each failed rule adds one sentence to ``reasons``):
    highest sequence this clone has verified as approved before.
 5. Pinned: approved, and a trusted recovery-tested pin names the same commit, tree and
    sequence.
+
+Beside them, ``candidate``: an intact candidate record names the release (it says the
+commit was recorded for review; it never approves anything).
 """
 
 from __future__ import annotations
@@ -40,11 +43,14 @@ class Verdict:
     reasons: tuple[str, ...]
     sequence: int | None
     """The release's sequence when approved."""
+    candidate: bool = False
+    """An intact candidate record names this commit and tree (approved or not)."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"approved", "pinned", "approvals", "reasons"}``, exactly."""
+        """``{"approved", "candidate", "pinned", "approvals", "reasons"}``, exactly."""
         return {
             "approved": self.approved,
+            "candidate": self.candidate,
             "pinned": self.pinned,
             "approvals": list(self.approvals),
             "reasons": list(self.reasons),
@@ -155,4 +161,7 @@ def decide(
         }
         for r in sorted(signed, key=lambda r: (r.created, r.address))
     )
-    return Verdict(approved, pinned, entries, tuple(reasons), sequence if approved else None)
+    candidate = any(r.event == CANDIDATE and r.intact for r in mine)
+    return Verdict(
+        approved, pinned, entries, tuple(reasons), sequence if approved else None, candidate
+    )

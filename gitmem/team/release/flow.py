@@ -23,6 +23,7 @@ from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.files import atomic_write
 from gitmem.store.keys import validate_principal
 from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord, content_path
+from gitmem.store.roots import default_branch
 from gitmem.store.seal import seal
 from gitmem.team.release.decide import Seen, Verdict, decide
 from gitmem.team.release.records import (
@@ -123,6 +124,23 @@ def record_candidate(store: Store, rev: str) -> Written:
     data = event.canonical_bytes()
     address = canonical.sha256_hex(data)
     return _append(store, address, event, [Entry(content_path("events", address), data)], "gitmem")
+
+
+def record_default_candidate(store: Store, sha: str) -> Written | None:
+    """Record the commit *sha* as an unsigned candidate when it is on the default branch
+    (:func:`gitmem.store.roots.default_branch`: its tip, or behind its tip); None, writing
+    nothing, when it is not, or there is no default branch here.
+
+    Raises:
+        InputError: *sha* names no commit.
+        GitError, NegativeResult: the releases ref could not be written.
+    """
+    branch = default_branch(store)
+    tip = None if branch is None else store.resolve(branch)
+    commit = resolve(store, sha).commit
+    if tip is None or (tip != commit and not store.is_ancestor(commit, tip)):
+        return None
+    return record_candidate(store, commit)
 
 
 def _choose_sequence(

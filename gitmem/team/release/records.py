@@ -70,6 +70,9 @@ class ReleaseRecord:
     trusted: bool
     reason: str
     extra: Mapping[str, Any]
+    intact: bool = True
+    """Its bytes hold (address, layout, fields, any receipt), whoever signed it: an
+    unsigned candidate is intact, an edited one is not."""
 
     @property
     def kind(self) -> str:
@@ -205,6 +208,7 @@ def read_checked(stored: StoredRecord, check: RecordCheck | None) -> ReleaseReco
         trusted=check is not None and check.ok,
         reason="unsigned candidate" if check is None else check.detail,
         extra=record.extra,
+        intact=check is None or check.ok or check.problem == UNTRUSTED_KEY,
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from gitmem.capture.extract.heuristic.answers import answer_items
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     IMPORTANCE,
@@ -27,8 +28,9 @@ from gitmem.capture.extract.heuristic.item import (
 )
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Found, select
-from gitmem.core.records import Draft
-from gitmem.core.transcript import Message
+from gitmem.capture.extract.heuristic.turns import host_text, readings
+from gitmem.core.items import Draft
+from gitmem.core.transcript import ANSWER, Message
 
 __all__ = [
     "FORGE_IMPORTANCE",
@@ -60,8 +62,14 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
 
 
 def _found(messages: Sequence[Message]) -> Iterator[Found]:
-    for index, message in enumerate(messages):
-        role = (message.role or "").casefold()
-        if role.startswith(SKIPPED_ROLES):
-            continue
-        yield from Scan(index, message.text, role).items()
+    read = [
+        index
+        for index, message in enumerate(messages)
+        if not (message.role or "").casefold().startswith(SKIPPED_ROLES) and not host_text(message)
+    ]
+    for index, reading in readings(messages, read).items():
+        role = (messages[index].role or "").casefold()
+        if role == ANSWER:
+            yield from answer_items(index, messages)
+        else:
+            yield from Scan(index, messages[index].text, role, reading).items()

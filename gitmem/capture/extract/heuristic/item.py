@@ -9,8 +9,8 @@ from typing import Any
 from gitmem.capture.extract.heuristic.markers import WORD_RE
 from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
 from gitmem.core.claims import references
+from gitmem.core.items import Kind
 from gitmem.core.quotes import MIN_PIN_CHARS, fold
-from gitmem.core.records import Kind
 
 MAX_QUOTE_CHARS = 280
 """A longer marked line is cut at a sentence boundary (else a word boundary)."""
@@ -29,9 +29,12 @@ Item = tuple[Kind, str, str, int, dict[str, Any]]
 """(kind, text, quote, importance, extra) of one item of a unit."""
 
 
-def make_item(block: str, start: int, end: int, kind: Kind | None, content: int) -> Item | None:
+def make_item(
+    block: str, start: int, end: int, kind: Kind | None, content: int, facts: bool = True
+) -> Item | None:
     """(kind, text, quote, importance, extra) for the span, or None when it does not make
-    a good item (no marker and no reference, too short, masked, or not verbatim)."""
+    a good item (no marker and no reference, too short, masked, or not verbatim). With
+    *facts* False, a span whose only mark is a file, branch or commit makes no item."""
     end = _cut(block, start, end)
     start, end = _trim(block, start, end)
     quote = block[start:end]
@@ -39,12 +42,12 @@ def make_item(block: str, start: int, end: int, kind: Kind | None, content: int)
     if kind is None:
         if forge:
             kind = Kind.FACT if state in ("merged", "closed") else Kind.OPEN_LOOP
-        elif claims:
+        elif claims and facts:
             kind = Kind.FACT
         else:
             return None
     body_start, _ = _trim(block, min(start + content, end), end)
-    text = _statement(block[body_start:end] if content else quote)
+    text = statement(block[body_start:end] if content else quote)
     # A quote under MIN_PIN_CHARS folded characters fails the check in Scan._unit.
     if "[redacted:" in quote or len(fold(text)) < MIN_PIN_CHARS:
         return None
@@ -99,7 +102,7 @@ def _trim(block: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _statement(content: str) -> str:
+def statement(content: str) -> str:
     """Normalised text: emphasis stars gone, whitespace collapsed, capitalised, capped."""
     text = _SPACES_RE.sub(" ", content.replace("**", "").replace("~~", "")).strip(" *")
     if len(text) > MAX_TEXT_CHARS:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from gitmem.core.claims import in_code
-from gitmem.core.records import Kind
+from gitmem.core.items import Kind
 
 _A = "['’]"  # an apostrophe, straight or curly
 _EMPH = r"(?:\*\*|__|\*|_)?"
@@ -29,13 +29,16 @@ _TRIGGER_WORDS = (
     *("reproduced", "reproduce", "confirm", "validate", "wonder", "wondering", "couldn't"),
     *("couldn’t", "cannot", "unable", "can't", "can’t", "pr", "prs", "mr", "pull", "merge"),
     *("branch", "branches", "commit", "commits", "committed", "created", "added", "moved"),
-    *("renamed", "copied", "wrote", "written", "introduced"),
+    *("renamed", "copied", "wrote", "written", "introduced", "instead", "rather", "pushed"),
+    *("uncommitted", "unstaged", "unpushed", "unresolved", "outstanding", "blocking", "always"),
+    *("never", "prefer", "we'll", "we’ll", "i'd", "i’d", "filed", "paste", "ahead"),
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
     *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
-    *("action item", "open item"),
+    *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
+    "not run",
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
@@ -47,9 +50,13 @@ _PUNCTUATION = ':,.*`()?!;"“”[]#>'
 
 _LABEL_WORDS = {
     "decision": r"(?:final\s+|our\s+|the\s+)?decisions?(?:\s+made)?|decided|agreed|consensus",
-    "open_loop": r"to-?dos?|to\s+do|fixme|next\s+steps?|follow[- ]?ups?|still\s+to\s+do|"
-    r"remaining(?:\s+(?:work|tasks|items))?|left\s+to\s+do|action\s+items?|open\s+items?|"
-    r"pending|blocked\s+on|blockers?",
+    "open_loop": r"to-?dos?|to\s+do|fixme|(?:optional\s+)?next\s+steps?|follow[- ]?ups?|"
+    r"still\s+to\s+do|remaining(?:\s+(?:work|tasks|items|steps))?|left\s+to\s+do|"
+    r"action\s+items?|open\s+items?|pending(?:\s+(?:tasks|work|items|steps))?|blocked\s+on|"
+    r"blockers?|blocking|still\s+needed(?:\s+for\s+[^\s:*]{1,40})?|still\s+needs|"
+    r"not\s+(?:yet\s+)?done(?:\s+yet)?|unsolved(?:\s*/\s*blocking)?|unresolved|outstanding|"
+    rf"(?:open|known)\s+issues|not\s+run|what{_A}s\s+left|(?:discovered\s*(?:&|and)\s*)?filed|"
+    r"known\s+bugs?",
     "uncertainty": r"(?:open\s+|unresolved\s+)?questions?|unclear|unknowns?|unsure|"
     r"uncertain(?:ties)?|unverified|not\s+(?:yet\s+)?verified|untested|risks?|tbd|undecided",
 }
@@ -59,10 +66,19 @@ _LABEL_RE = re.compile(
     re.IGNORECASE,
 )
 _BARE_TODO_RE = re.compile(r"(?:TODO|FIXME)(?:\([^()]*\))?[ \t]+(?=\w)")
+# An emoji or symbol may stand before a heading's label ("### 🚀 Next Steps").
+_SYMBOL = r"(?:[^\w\s*_#>`'\"(\[]{1,3}[ \t]*)?"
 SECTION_RE = re.compile(
-    rf"(?:\#{{1,6}}[ \t]+)?{_EMPH}(?:{_LABEL_GROUPS}){_EMPH}[ \t]*:?[ \t]*{_EMPH}[ \t]*$",
+    rf"(?:\#{{1,6}}[ \t]+|\d{{1,2}}[.)][ \t]+(?=.*:))?{_SYMBOL}{_EMPH}(?:{_LABEL_GROUPS}){_EMPH}"
+    rf"[ \t]*:?[ \t]*{_EMPH}[ \t]*$",
     re.IGNORECASE,
 )
+INTRO_RE = re.compile(
+    r"(?:[\w'’-]+[ \t]+){0,4}(?P<open_loop>action\s+items?|next\s+steps?|"
+    r"remaining\s+(?:tasks|work|items|steps)|follow[- ]?ups?)[ \t]+(?:is|are)[ \t]*:[ \t]*$",
+    re.IGNORECASE,
+)
+"""A line that introduces what follows: "So the practical action item is:"."""
 
 _DISCOURSE = (
     r"(?:(?:so|ok(?:ay)?|then|alright|all\s+right|right|good|great|fine|yes|yeah|yep|agreed|"
@@ -78,10 +94,38 @@ _DECISION_START_RE = re.compile(
     rf"|(?:(?:we{_A}re|we\s+are)\s+)?going\s+with\b"
     rf"|let{_A}?s\s+(?:not\b|(?:just\s+|instead\s+|also\s+)?"
     r"(?:go\s+with|stick\s+with|keep|use|drop|switch\s+to|move\s+to|avoid)\b)"
+    rf"|we(?:{_A}ll|\s+will)\s+(?:use|keep|stick\s+with|switch\s+to|drop)\b"
+    rf"|go\s+ahead\s+(?:with|and)\b|i{_A}d\s+(?:rather|prefer)\b|i\s+would\s+rather\b"
     rf"|we\s+(?:will\s+not|won{_A}t|will\s+never|shall\s+not|are\s+not\s+going\s+to|"
     rf"aren{_A}t\s+going\s+to|{_A}re\s+not\s+going\s+to|do\s+not\s+want\s+to|don{_A}t\s+want\s+to)"
     r"\s+(?!(?:know|see|notice|find|get|have|need|be\s+able|make\s+it|manage|hit|lose|miss|run)\b)"
     r"|going\s+forward\b)",
+    re.IGNORECASE,
+)
+# What a user asks for: "let's update the default to 90". From the assistant the same words
+# are usually its next step ("Let's check the logs"), so this is read for users only.
+_USER_DECISION_RE = re.compile(
+    rf"{_EMPH}{_DISCOURSE}(?:but\s+first,?\s+)?let{_A}?s\s+(?!(?:see|check|look|try|think|"
+    r"discuss|talk|start|begin|continue|get|do|figure|wait|find|make\s+sure|review|test|run|"
+    r"debug|investigate|explore|focus|understand|compare|recap|summari[sz]e|go|say|assume|"
+    r"imagine|pretend|just|first|now|also)\b)[a-z]+\b",
+    re.IGNORECASE,
+)
+# A choice between two ways, said as one: "I'll use the alias instead", "Fixed by using X
+# rather than Y". A bold label may come first ("**Key fix:** Resolved it by using X instead").
+_CHOICE_RE = re.compile(
+    rf"(?:\*\*[^*\n]{{1,60}}\*\*[ \t]*:?[ \t]*)?{_EMPH}{_DISCOURSE}"
+    rf"(?:(?:i|we)(?:{_A}ll|\s+will|{_A}m\s+going\s+to|\s+should)|let\s+me|let{_A}?s|"
+    r"use|used|switched|switch|replaced|resolved|fixed|chose|went\s+with|decided)\b"
+    r"(?=(?:[^.!?\n]|[.!?](?=\S))*\b(?:instead(?!\s+and\b)|rather\s+than)\b)",
+    re.IGNORECASE,
+)
+# The closing reply asks the user for something and says what follows: "Paste the
+# screenshots when ready, and I'll turn this into a script."
+_AWAITING_RE = re.compile(
+    rf"{_EMPH}(?:please\s+)?(?:paste|send|share|provide|upload|attach|give\s+me|tell\s+me|"
+    rf"confirm|let\s+me\s+know)\b(?=.*\b(?:when\s+(?:you{_A}re\s+)?ready|once\s+you|"
+    rf"and\s+i{_A}ll|so\s+(?:that\s+)?i\s+can)\b)",
     re.IGNORECASE,
 )
 _DONE = r"(?:implemented|done|finished|ported|written|wired\s+up|handled|addressed|fixed)"
@@ -101,11 +145,20 @@ def _phrases(kind: Kind, gates: str, pattern: str) -> list[tuple[Kind, str, re.P
 # regex search).
 _PHRASES = (
     *_phrases(Kind.DECISION, "now", r"\bfrom\s+now\s+on\b"),
+    *_phrases(Kind.DECISION, "always|never", r"\b(?:should|must)\s+(?:always|never)\s+be\b"),
+    *_phrases(
+        Kind.OPEN_LOOP,
+        "uncommitted|unstaged|unpushed|not",
+        r"\b(?:uncommitted|unstaged|unpushed)\b|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:committed|pushed)\b",
+    ),
     *_phrases(
         Kind.OPEN_LOOP,
         "still",
         r"\bstill\s+(?:(?:need|needs|have|has)\s+to|missing|pending|open|unfinished|failing|"
-        r"broken|unresolved|to\s+do)\b",
+        r"fails?|broken|unresolved|to\s+do|(?:not|(?:does|do|is|are)(?:\s+not|n[\'’]t))\s+"
+        r"(?:work|working|start|starting|build|building|run|running|pass|passing|load|loading|"
+        r"compile|compiling)|(?:doesn|don|isn|aren|won)[\'’]t\s+(?:work|start|build|run|pass|load|"
+        r"compile))\b",
     ),
     *_phrases(
         Kind.OPEN_LOOP,
@@ -150,6 +203,13 @@ _PHRASES = (
         r"\bundecided\b|\bto\s+be\s+(?:decided|determined|confirmed)\b",
     ),
     *_phrases(Kind.UNCERTAINTY, "tbd", r"\btbd\b"),
+    # What a session's last turn says is pushed (not what it will push).
+    *_phrases(
+        Kind.FACT,
+        "pushed",
+        r"^(?!.*\b(?:will|once|if|when|until|should|need|needs|before|after|to\s+be|wants?|"
+        r"asked|requested)\b).*\bpushed\b",
+    ),
 )
 _QUESTION_RE = re.compile(
     r"[*_\"“]*(?:(?:so|and|but|also|ok(?:ay)?|then|now)\b,?\s+)?(?P<w>what|which|where|when|why|"
@@ -181,19 +241,29 @@ class Marker:
     content: int
     """Offset in the sentence where the statement starts (after a label)."""
     label: bool
+    weak: bool = False
+    """A phrase anywhere in the sentence or a question: in an assistant's reply it counts
+    only in the session's last turns (see docs/heuristic.md)."""
 
 
-def find_marker(sentence: str) -> Marker | None:
+def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     """What marks *sentence*: a label, a decision, open-loop or uncertainty phrase, an
-    open question; None when nothing does (references are judged by :func:`make_item`)."""
+    open question; None when nothing does (references are judged by :func:`make_item`).
+    *by_user*: the user said it (a user's "let's …" is a decision)."""
     label = _LABEL_RE.match(sentence) or _BARE_TODO_RE.match(sentence)
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
         kind = Kind(group) if group else Kind.OPEN_LOOP
         return Marker(kind, label.end(), True)
     decision = _DECISION_START_RE.match(sentence)
+    if decision is None and by_user:
+        decision = _USER_DECISION_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False)
+    if _CHOICE_RE.match(sentence):
+        return Marker(Kind.DECISION, 0, False)
+    if _AWAITING_RE.match(sentence):
+        return Marker(Kind.OPEN_LOOP, 0, False, weak=True)
     low = sentence.lower()
     searched: set[re.Pattern[str]] = set()
     for kind, gate, pattern in _PHRASES:
@@ -201,10 +271,12 @@ def find_marker(sentence: str) -> Marker | None:
             continue
         searched.add(pattern)
         # Offsets in the lowercased text have the same backticks before them.
+        if kind != Kind.DECISION and low.rstrip(" *_").endswith(":"):
+            continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
-            return Marker(kind, 0, False)
+            return Marker(kind, 0, False, weak=kind != Kind.DECISION)
     if "?" in sentence and _is_open_question(sentence):
-        return Marker(Kind.UNCERTAINTY, 0, False)
+        return Marker(Kind.UNCERTAINTY, 0, False, weak=True)
     return None
 
 

@@ -5,7 +5,7 @@ quotes are checked verbatim before they are kept."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import accumulate
 
 from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, Item, make_item
@@ -22,28 +22,47 @@ from gitmem.capture.extract.heuristic.select import Found
 from gitmem.capture.extract.heuristic.sentences import (
     BULLET_RE,
     CHROME_RE,
+    NUMBERED_RE,
     SPEAKER_RE,
     SPEAKERS,
+    SUBHEADING_RE,
     ends_block,
     fenced_ranges,
     find_lines,
+    indent,
+    is_intro,
     section_kind,
     speaker_lines,
     split_sentences,
     spoken_by_user,
     starts_block,
+    tagged_ranges,
 )
+from gitmem.capture.extract.heuristic.turns import Reading
 from gitmem.core.claims import references
+from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.records import Kind
+
+FULL = Reading(loops=True, weak=True)
+LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
+# A paragraph under a "Next step:" section is an item when it says what to do, not when it
+# reports ("The user's original request was: …").
+_REPORTING = frozenset(
+    (
+        *("the", "this", "that", "these", "those", "it", "its", "i", "we", "you", "he", "she"),
+        *("they", "my", "our", "your", "there", "here", "a", "an", "some", "all", "no", "if"),
+        *("when", "as", "in", "on", "per", "note", "see", "user's", "user’s", "working"),
+    )
+)
 
 
 class Scan:
     """One message cut into lines, and the units (paragraphs, list items) worth reading."""
 
-    def __init__(self, index: int, raw: str, role: str) -> None:
+    def __init__(self, index: int, raw: str, role: str, reading: Reading = FULL) -> None:
         self.index = index
         self.raw = raw
+        self.reading = reading
         text = strip_gitmem_context(raw)
         # A stripped span leaves a newline behind: a quote spanning lines must be
         # looked up in the raw text too before it can be called a copy of it.
@@ -54,6 +73,13 @@ class Scan:
         low_lines = low.split("\n")
         starts = list(accumulate((len(line) + 1 for line in low_lines), initial=0))
         self.fences = fenced_ranges(self.lines, sorted(find_lines(low, starts, FENCE_NEEDLES)))
+        # A compaction's scratch notes: its <summary> says the same again.
+        needles = ("<analysis>", "</analysis>")
+        tags = sorted(find_lines(low, starts, needles)) if "<analysis>" in low else []
+        analysis = tagged_ranges(self.lines, tags, "analysis") if tags else []
+        if analysis:
+            self.fences = _union([*self.fences, *analysis])
+        self.tagged = bool(analysis)
         self.fence_starts = [first for first, _ in self.fences]
         hits = find_lines(low, starts, LINE_NEEDLES)
         for match in NUMBER_RE.finditer(low):
@@ -80,23 +106,48 @@ class Scan:
                 continue
             section = section_kind(self.lines[n])
             if section is not None:
-                done = n
-                m = n + 1
-                while m < len(self.lines) and m - n < 200:
-                    if self._fenced(m) or not self.lines[m].strip():
-                        m += 1
-                        continue
-                    if not BULLET_RE.match(self.lines[m]):
-                        break
-                    done = self._unit_end(m)
-                    yield from self._unit(m, done, section)
-                    m = done + 1
+                done = yield from self._section(n, section)
                 continue
             first = n
             while first > done + 1 and self._joins(first):
                 first -= 1
             done = self._unit_end(n)
             yield from self._unit(first, done, None)
+
+    def _section(self, n: int, kind: Kind) -> Generator[Found, None, int]:
+        """The items of the section labelled on line *n*: each list item under it; a
+        bold-only line is a heading inside it; a paragraph indented under the label (or
+        right after a line like "The action item is:") gives its first sentence. It ends
+        at the first other line, at a line indented less than the label, at the next
+        label, or at a sibling of a numbered label ("8. Current Work"). Returns its last
+        line."""
+        header, done, m = self.lines[n], n, n + 1
+        numbered, intro = NUMBERED_RE.match(header) is not None, is_intro(header)
+        while m < len(self.lines) and m - n < 200:
+            line = self.lines[m]
+            if self._fenced(m) or not line.strip():
+                m += 1
+                continue
+            deeper = indent(line) > indent(header)
+            outdented = indent(line) < indent(header)
+            if (numbered and not deeper) or outdented or section_kind(line) is not None:
+                break  # a sibling, the enclosing list going on, or the next section
+            if BULLET_RE.match(line):
+                done = self._unit_end(m)
+                yield from self._unit(m, done, kind)
+            elif SUBHEADING_RE.fullmatch(line.strip()):
+                done = m
+            elif (deeper or intro) and not starts_block(line):
+                done = self._unit_end(m)
+                found = list(self._unit(m, done, kind, paragraph=True))
+                if not found:
+                    break
+                yield from found
+            else:
+                break
+            intro = False
+            m = done + 1
+        return done
 
     def _fenced(self, n: int) -> bool:
         at = bisect.bisect_right(self.fence_starts, n) - 1
@@ -108,13 +159,19 @@ class Scan:
         return n
 
     def _joins(self, n: int) -> bool:
-        """Does line *n* continue the paragraph or list item of line n - 1?"""
-        return not starts_block(self.lines[n]) and not ends_block(self.lines[n - 1])
+        """Does line *n* continue the paragraph or list item of line n - 1? Never across
+        the edge of a skipped block (fenced code ends with its fence; an analysis block
+        does not)."""
+        if starts_block(self.lines[n]) or ends_block(self.lines[n - 1]):
+            return False
+        return not (self.tagged and (self._fenced(n - 1) or self._fenced(n)))
 
-    def _unit(self, first: int, last: int, section: Kind | None) -> Iterator[Found]:
+    def _unit(
+        self, first: int, last: int, section: Kind | None, paragraph: bool = False
+    ) -> Iterator[Found]:
         block = "\n".join(self.lines[first : last + 1])
         by_user = self.by_user or spoken_by_user(self.speakers, first)
-        found = list(_unit_items(block, section))
+        found = list(_unit_items(block, section, self.reading, by_user, paragraph))
         if not found:
             return
         # The guarantee, checked rather than argued: whole lines fold the same way alone
@@ -129,9 +186,23 @@ class Scan:
             yield Found(kind, text, quote, importance, extra, position, by_user)
 
 
-def _unit_items(block: str, section: Kind | None) -> Iterator[tuple[int, Item]]:
+def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line ranges merged where they overlap (a code fence inside an analysis block)."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def _unit_items(
+    block: str, section: Kind | None, reading: Reading, by_user: bool, paragraph: bool
+) -> Iterator[tuple[int, Item]]:
     """(offset, item) for each marked sentence of *block*; a list item under a
-    section, or a task box, is one item as a whole."""
+    section, or a task box, is one item as a whole, a paragraph under one its first
+    sentence. *reading* says which markers count here (see :mod:`.turns`)."""
     chrome = CHROME_RE.match(block)
     start = chrome.end() if chrome else 0
     box = chrome.group("box") if chrome else None
@@ -143,23 +214,34 @@ def _unit_items(block: str, section: Kind | None) -> Iterator[tuple[int, Item]]:
     if box == " ":
         section = Kind.OPEN_LOOP
     if section is not None:
-        marker = find_marker(block[start:])
+        end = len(block)
+        if paragraph:
+            s, end = split_sentences(block, start)[0]
+            words = block[s:end].lstrip("*_ ").split(None, 2)
+            if len(words) < 3 or words[0].lower().strip(",:") in _REPORTING:
+                return
+        marker = find_marker(block[start:end], by_user)
         if marker is not None and marker.label:
-            item = make_item(block, start, len(block), marker.kind, marker.content)
+            kind, content = marker.kind, marker.content
         else:
-            item = make_item(block, start, len(block), section, 0)
-        if item is not None:
+            kind, content = section, 0
+        item = make_item(block, start, end, kind, content)
+        if item is not None and (reading.loops or kind not in LOOPS):
             yield start, item
         return
     sentences = split_sentences(block, start)
     # Only a sentence holding a trigger can hold a marker or a reference.
     triggered = [is_triggered(block[s:e]) for s, e in sentences]
     markers = [
-        find_marker(block[s:e]) if hit else None
+        find_marker(block[s:e], by_user) if hit else None
         for (s, e), hit in zip(sentences, triggered, strict=True)
     ]
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
         if marker is None and not triggered[k]:
+            continue
+        if marker is not None and (
+            (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
+        ):
             continue
         if marker is not None and marker.label:
             # A label runs on, within its line, over the sentences after it that carry
@@ -174,7 +256,11 @@ def _unit_items(block: str, section: Kind | None) -> Iterator[tuple[int, Item]]:
                     break
                 e = next_end
         if marker is None:
-            item = make_item(block, s, e, None, 0)
+            # A PR or issue reference counts wherever it stands (the world can check it).
+            # A file, branch or commit counts in prose of the last replies only: a list
+            # item that names one is a record of work done ("- Added `x.py`").
+            bullet = chrome is not None and chrome["bullet"] is not None
+            item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
         if item is not None:

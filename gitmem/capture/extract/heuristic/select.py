@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.quotes import fold
-from gitmem.core.records import Draft, Kind, Trust
 
 
 @dataclass(frozen=True)

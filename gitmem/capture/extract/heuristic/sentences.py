@@ -7,8 +7,8 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from gitmem.capture.extract.heuristic.markers import SECTION_RE
-from gitmem.core.records import Kind
+from gitmem.capture.extract.heuristic.markers import INTRO_RE, SECTION_RE
+from gitmem.core.items import Kind
 
 # Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
 # numbers, a task box, a heading, a speaker label ("**user:**").
@@ -23,6 +23,9 @@ SPEAKER_RE = re.compile(
 )
 SPEAKERS = ("user", "human", "assistant", "agent", "claude", "codex")
 BULLET_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]")
+NUMBERED_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]")
+SUBHEADING_RE = re.compile(r"(?:\*\*|__)[^*_\n.!?:;]{1,60}(?:\*\*|__):?")
+"""A line that is only a bold phrase ("**User / Codemie Demo**"): a heading inside a section."""
 _BLOCK_RE = re.compile(
     r"(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]|\#{1,6}(?:[ \t]|$)|>|`{3}|~{3}|\||\[[ xX]\]"
 )
@@ -86,11 +89,38 @@ def spoken_by_user(speakers: list[tuple[int, bool]], n: int) -> bool:
 
 
 def section_kind(line: str) -> Kind | None:
-    """The kind a label-only line ("## Next steps", "**Decisions:**") gives its list."""
-    if len(line) > 60 or BULLET_RE.match(line):
+    """The kind a label-only line ("## Next steps", "**Decisions:**", "7. Pending Tasks:",
+    "The action items are:") gives what follows it."""
+    if len(line) > 60 or (BULLET_RE.match(line) and not NUMBERED_RE.match(line)):
         return None
-    match = SECTION_RE.fullmatch(line.strip(" \t>"))
+    stripped = line.strip(" \t>")
+    match = SECTION_RE.fullmatch(stripped) or INTRO_RE.fullmatch(stripped)
     return None if match is None or match.lastgroup is None else Kind(match.lastgroup)
+
+
+def is_intro(line: str) -> bool:
+    """Does the section line introduce a sentence ("The action item is:") rather than a
+    list?"""
+    return INTRO_RE.fullmatch(line.strip(" \t>")) is not None
+
+
+def indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def tagged_ranges(lines: list[str], candidates: list[int], tag: str) -> list[tuple[int, int]]:
+    """Line ranges (first, last) from a line opening ``<tag>`` to the line closing it; an
+    unclosed tag marks nothing."""
+    ranges: list[tuple[int, int]] = []
+    opening: int | None = None
+    for n in candidates:
+        stripped = lines[n].strip()
+        if opening is None and stripped.startswith(f"<{tag}>"):
+            opening = n
+        if opening is not None and stripped.endswith(f"</{tag}>"):
+            ranges.append((opening, n))
+            opening = None
+    return ranges
 
 
 def split_sentences(block: str, start: int) -> list[tuple[int, int]]:

@@ -1,0 +1,201 @@
+"""Folding: the normal form a quote and a transcript are compared in.
+
+:func:`fold` is steps 1 to 5 of ``docs/verifier.md``. :func:`fold_map` folds the same
+way and also says where each folded character came from and where the transcript had a
+list marker at the start of a line; the verifier needs that only for the one message a
+quote matched (to give back the transcript's own bytes) and for a quote that reflows a
+list, so it is kept off the common path. Pure string operations; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+# Step 1, as (old, new) pairs for str.replace, which is several times faster than a
+# regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
+# a space or a newline, so that step 2 sees every line start. "\r\n" → "\n" goes first;
+# it is the only replacement that changes the length.
+_REPLACEMENTS = (
+    *((char, "'") for char in "‘’‚‛"),
+    *((char, '"') for char in "“”„‟"),
+    *((char, "-") for char in "‐‑‒–—―−"),
+    *((char, "\n") for char in "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"),
+    *((char, " ") for char in "\t\x1f\xa0\u1680\u202f\u205f\u3000"),
+    *((chr(code), " ") for code in range(0x2000, 0x200B)),
+)
+_CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
+
+# Step 3. An underscore run is emphasis unless it sits between two word characters
+# (snake_case_name). The pattern starts with a literal "_" so the regex engine can skip
+# ahead to it; "(?<!__)" anchors it at the start of a run, and the possessive "_*+"
+# judges the run as a whole, so "a__b" keeps both underscores and "__bold__" loses all
+# four. Underscores are judged once "*" and backticks are gone ("snake_`case`" keeps its
+# underscore); tilde runs go last, since removing an underscore can join two tildes.
+_STAR_TICK_RE = re.compile(r"[*`]")
+_EMPHASIS_UNDERSCORE_RE = re.compile(r"_(?<!__)(?:(?<![^\W_]_)_*+|_*+(?![^\W_]))")
+_STRIKE_RE = re.compile(r"~~+")
+
+# Step 2: block markers at the start of a line, after optional indentation, possibly
+# stacked ("> - item"): list bullets "-" and "+" ("*" is already gone in step 3), ordered
+# list numbers "12." and "12)", ATX headings "#" to "######", and the blockquote ">".
+# A marker must be followed by a space or end the line, so "2.0" and "#60" stay text.
+_LINE_MARKERS_RE = re.compile(
+    r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>)[ ]*)+", re.MULTILINE
+)
+
+# List items are read off the markers step 2 removes (the last list marker of a stacked
+# run, "> 2. item"), except "* " bullets, which step 3 has removed by then: those are read
+# before it. The item's text starts where the marker ends.
+_LIST_TOKEN_RE = re.compile(r"(?:^|(?<=[ >]))([-+]|[0-9]+[.)])(?= |$)")
+_STAR_ITEM_RE = re.compile(r"^[ ]*(?:>[ ]*)*\*[ ]+(?=[^ \n])", re.MULTILINE)
+
+_SPACES_RE = re.compile("  +")
+_EXTRA_SPACES_RE = re.compile("^ +| +$|(?<= ) +")
+
+_LINE_BREAK_RE = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+BULLET = "-"
+"""The label of a bullet list marker (``-``, ``+`` or ``*``) in :attr:`FoldMap.markers`."""
+
+
+def fold(text: str) -> str:
+    """Fold *text* for comparison (steps 1 to 5 of ``docs/verifier.md``; not step 0).
+
+    Case folding (step 5) is applied first: it never creates a character the other steps
+    act on, and doing it first keeps :func:`fold` idempotent for characters such as
+    "İ", whose fold adds a combining mark next to a possible underscore. Step 3 runs
+    before step 2, so that a list marker hidden behind emphasis ("`-` item") is judged
+    the same way on the first fold and on a second one. Never raises.
+    """
+    # 5. Case.
+    text = text.casefold()
+    # 1. Quotes, dashes, spaces and line breaks.
+    for old, new in _CRLF_FIRST:
+        if old in text:
+            text = text.replace(old, new)
+    # 3. Emphasis and code markers.
+    text = text.replace("*", "").replace("`", "")
+    text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
+    text = _STRIKE_RE.sub("", text)
+    # 2. Block markers at the start of a line.
+    text = _LINE_MARKERS_RE.sub("", text)
+    # 4. Whitespace runs to one space, trimmed (only " " and "\n" are left after step 1).
+    return _SPACES_RE.sub(" ", text.replace("\n", " ")).strip(" ")
+
+
+def fold_inline(text: str) -> str:
+    """:func:`fold` of *text* as if it continued a line rather than starting one, so a
+    leading "2." or "- " stays text: how a quote's fragment after an ellipsis reads.
+    Never raises."""
+    return fold("x " + text)[2:]
+
+
+def list_label(marker: str) -> str:
+    """The label a list marker (``-``, ``+``, ``*``, ``12.``, ``12)``) is compared by:
+    every bullet is :data:`BULLET`, a number is its value ("01." and "1)" are "1").
+    Never raises; the input is one marker as the regexes of this module match it."""
+    digits = marker.rstrip(".)")
+    return (digits.lstrip("0") or "0") if digits.isdecimal() else BULLET
+
+
+@dataclass(frozen=True)
+class FoldMap:
+    """One text folded, with where each folded character came from."""
+
+    raw: str
+    folded: str
+    """``fold(raw)``."""
+    origin: Sequence[int]
+    """For each character of :attr:`folded`, the offset in :attr:`raw` it came from
+    (non-decreasing; the characters of one case-fold expansion share an offset)."""
+    markers: dict[int, str]
+    """Offsets in :attr:`folded` where a list item's text starts because *raw* had a list
+    marker at the start of that line, with the marker's :func:`list_label`."""
+
+    def raw_span(self, start: int, end: int) -> str:
+        """The raw text behind ``folded[start:end]`` (``start < end``), widened over the
+        emphasis and code marks that hug it ("**bold**", "`code`"), so that what is shown
+        is what the transcript said. Never raises for offsets inside :attr:`folded`."""
+        low = self.origin[start - 1] + 1 if start > 0 else 0
+        high = self.origin[end] if end < len(self.folded) else len(self.raw)
+        first, last = self.origin[start], self.origin[end - 1] + 1
+        while first > low and self.raw[first - 1] in "*`_~":
+            first -= 1
+        while last < high and self.raw[last] in "*`_~":
+            last += 1
+        return self.raw[first:last]
+
+
+class _Mapped(NamedTuple):
+    text: str
+    origin: list[int]
+
+
+def fold_map(raw: str) -> FoldMap:
+    """:func:`fold` of *raw*, with the offset map and the list markers of :class:`FoldMap`.
+
+    The same steps in the same order as :func:`fold` (a test holds the two equal), each
+    one carrying the map along; deletions are done a slice at a time. Never raises.
+    """
+    # 5. Case: str.casefold works one character at a time, so a longer result means
+    # some character expanded ("ß" → "ss") and the map is built character by character.
+    text = raw.casefold()
+    if len(text) == len(raw):
+        mapped = _Mapped(text, list(range(len(raw))))
+    else:
+        index = [n for n, char in enumerate(raw) for _ in char.casefold()]
+        mapped = _Mapped(text, index)
+    # 1. "\r\n" loses its "\r"; every other replacement keeps the length.
+    mapped = _delete(mapped, re.finditer(r"\r(?=\n)", mapped.text))
+    text = mapped.text
+    for old, new in _REPLACEMENTS:
+        if old in text:
+            text = text.replace(old, new)
+    mapped = _Mapped(text, mapped.origin)
+    items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
+    # 3, then 2, then 4, as in fold.
+    for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):
+        mapped = _delete(mapped, pattern.finditer(mapped.text))
+    line_markers = list(_LINE_MARKERS_RE.finditer(mapped.text))
+    for marker in line_markers:
+        tokens = _LIST_TOKEN_RE.findall(marker.group(0))
+        if tokens and marker.end() < len(mapped.text) and mapped.text[marker.end()] != "\n":
+            items.append((mapped.origin[marker.end()], list_label(tokens[-1])))
+    mapped = _delete(mapped, iter(line_markers))
+    mapped = _Mapped(mapped.text.replace("\n", " "), mapped.origin)
+    mapped = _delete(mapped, _EXTRA_SPACES_RE.finditer(mapped.text))
+    return FoldMap(raw, mapped.text, mapped.origin, _markers(raw, mapped, items))
+
+
+def _delete(mapped: _Mapped, matches: Iterable[re.Match[str]]) -> _Mapped:
+    """*mapped* without the spans of *matches* (in order, not overlapping)."""
+    text_parts: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for match in matches:
+        text_parts.append(mapped.text[pos : match.start()])
+        index.extend(mapped.origin[pos : match.start()])
+        pos = match.end()
+    if pos == 0:
+        return mapped
+    text_parts.append(mapped.text[pos:])
+    index.extend(mapped.origin[pos:])
+    return _Mapped("".join(text_parts), index)
+
+
+def _markers(raw: str, mapped: _Mapped, items: list[tuple[int, str]]) -> dict[int, str]:
+    """Folded offsets of the list items' first characters. An item's first raw character
+    may be markup that folding removed ("- **bold**"), so the first folded character at
+    or after it stands in for it, provided no line break lies between the two."""
+    markers: dict[int, str] = {}
+    for raw_start, label in items:
+        at = bisect_left(mapped.origin, raw_start)
+        if at == len(mapped.origin) or (at > 0 and mapped.text[at - 1] != " "):
+            continue
+        if _LINE_BREAK_RE.search(raw, raw_start, mapped.origin[at]) is None:
+            markers[at] = label
+    return markers

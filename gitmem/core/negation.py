@@ -1,0 +1,95 @@
+"""Negation words: what an ellipsis may not skip, and what an item's text and its quote
+must agree on.
+
+"We will not deploy on Fridays" quoted as "We will… deploy on Fridays" says the
+opposite of what was said, and so does an item "We deploy on Fridays" resting on the
+quote "we will not deploy on Fridays". Both checks look for the same words, in folded
+text (``gitmem.core.folding.fold``, which straightens apostrophes and folds case):
+not, never, no, none, nobody, nothing, nowhere, neither, nor, without, cannot, any word
+ending in "n't" ("don't", "won't", "isn't"), and the same contractions written without
+the apostrophe ("dont", "cant", "wont"). A few of those have other meanings ("no-op",
+"wont"); the check errs toward saying no, which only costs a verbatim badge. Pure;
+never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitmem.core.folding import fold
+
+_WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
+_BARE_CONTRACTIONS = (
+    "dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt wouldnt "
+    "hasnt havent hadnt mustnt neednt shant aint"
+)
+
+NEGATION_RE = re.compile(
+    r"\b(?:" + "|".join(f"{_WORDS} {_BARE_CONTRACTIONS}".split()) + r"|\w+n't)\b"
+)
+"""One negation word in folded text."""
+
+_HEDGES_RE = re.compile(
+    r"\b(?:(?:i'?m|i am|we'?re|we are|am|are|is|it'?s)\s+)?"
+    r"(?:not|never)\s+(?:(?:yet|quite|entirely|really|so|too)\s+)?(?:sure|certain|clear)\b"
+    r"|\b(?:do\s+not|don'?t|did\s+not|didn'?t)\s+(?:yet\s+)?know\b|\bno\s+idea\b"
+)
+"""A hedge ("I'm not sure", "don't know", "no idea") says how certain a claim is, not
+that it is reversed: an uncertainty's text may hedge otherwise ("may break", "untested")."""
+
+
+def negations(text: str) -> list[str]:
+    """The negation words of *text* (folded first), in order. Never raises."""
+    return NEGATION_RE.findall(fold(text))
+
+
+def polarity_conflict(text: str, quote: str) -> str | None:
+    """Why an item's *text* and its *quote* disagree in polarity, or None when they agree.
+
+    They disagree when one of them negates something the other states plainly: a
+    negation word in one, none in the other, and a word the negation governs (one of
+    the :data:`SCOPE` content words after it) present in the other. The text may summarise
+    its quote, and leave out a negated clause ("Keep the cache in .git/gitmem" from "the
+    cache lives in .git/gitmem and is never pushed"), but may not reverse it ("We deploy
+    on Fridays" from "we will not deploy on Fridays"). Hedges ("not sure", "don't know",
+    "no idea") are left out of both sides: they qualify a claim rather than reverse it.
+    Counting is not attempted: "not… never" against "not" is agreement. Never raises.
+    """
+    mine, theirs = unhedged(text), unhedged(quote)
+    in_text, in_quote = NEGATION_RE.findall(mine), NEGATION_RE.findall(theirs)
+    if in_quote and not in_text and _governs(theirs, _words(mine)):
+        return f'the quote says "{in_quote[0]}" but the item\'s text has no negation'
+    if in_text and not in_quote and _governs(mine, _words(theirs)):
+        return f'the item\'s text says "{in_text[0]}" but its quote has no negation'
+    return None
+
+
+SCOPE = 3
+"""How many content words after a negation it is taken to govern."""
+_FILLER = frozenset(
+    (
+        *("a", "an", "the", "to", "be", "been", "being", "is", "are", "was", "were", "it"),
+        *("this", "that", "of", "at", "in", "on", "for", "ever", "yet", "any", "again"),
+        *("so", "do", "does", "did", "will", "would", "shall", "should", "can", "could"),
+        *("may", "might", "must"),
+    )
+)
+_WORD_RE = re.compile(r"[\w#./-]*\w")
+
+
+def unhedged(text: str) -> str:
+    """*text* folded, with its hedges ("not sure", "no idea") taken out. Never raises."""
+    return _HEDGES_RE.sub(" ", fold(text))
+
+
+def _words(folded: str) -> set[str]:
+    return set(_WORD_RE.findall(folded))
+
+
+def _governs(folded: str, other: set[str]) -> bool:
+    """Does a negation in *folded* govern a word the *other* side holds?"""
+    for match in NEGATION_RE.finditer(folded):
+        after = [w for w in _WORD_RE.findall(folded[match.end() :]) if w not in _FILLER]
+        if any(word in other for word in after[:SCOPE]):
+            return True
+    return False

@@ -1,0 +1,95 @@
+"""A number is one token: digits with their sign, decimal point, thousands separators and
+version dots.
+
+"5" is not "2.5", "37" is not "37.5", "-37", "+37" or "37,500", and "12.0" is not
+"1.12.0": a quote that pins a number pins that whole number. The verifier uses
+:func:`cuts_number` so that a match never starts or ends inside one; :func:`number_tokens`
+and :func:`has_number` serve anything else that compares numbers in text.
+
+What joins into one token, in text already folded (``gitmem.core.folding.fold``):
+
+- digits: ``37``, ``1200``;
+- a ``.`` or ``,`` *between two digits*: ``2.5``, ``37,500``, ``1.12.0``, ``192.168.1.1``
+  (so a sentence-final ``37.`` and a listing ``37, 500`` are two tokens' worth of text);
+- a leading decimal point: ``.5``, unless the ``.`` follows a word character or another
+  ``.`` (``end.5``, ``wait...5``);
+- a sign ``-`` or ``+`` right before the digits (or before a leading decimal point),
+  unless the sign follows a word character: ``-37`` and ``+5`` are signed, while the
+  ``-`` of the range ``10-20`` or of ``v-2`` is not a sign, so ``20`` is a whole token
+  there.
+
+Letters do not join: in ``v1.2`` the number is ``1.2``. Pure; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+NUMBER_RE = re.compile(r"(?:(?<!\w)[-+])?(?:\d+(?:[.,]\d+)*|(?<![\w.])\.\d+(?:[.,]\d+)*)")
+"""One number token, as this module's docstring defines it."""
+
+_SEPARATORS = ".,"
+_SIGNS = "-+"
+
+
+def number_tokens(text: str) -> list[str]:
+    """Every number token in *text*, in order, as written ("-37", "37,500", "1.12.0").
+
+    Never raises.
+    """
+    return NUMBER_RE.findall(text)
+
+
+def has_number(text: str, number: str) -> bool:
+    """True when *number* occurs in *text* as a whole number token.
+
+    ``has_number("took 37.5 ms", "37")`` is False, and so is ``has_number("37,500",
+    "37")`` or ``has_number("-37 ms", "37")``; ``has_number("see 37.", "37")`` and
+    ``has_number("pages 10-37", "37")`` are True. Tokens are compared as written, so
+    "37,500" and "37500" differ. Never raises.
+    """
+    return number in number_tokens(text)
+
+
+def cuts_number(text: str, pos: int) -> bool:
+    """True when offset *pos* of *text* falls strictly inside a number token, that is,
+    ``text[pos - 1]`` and ``text[pos]`` belong to the same token.
+
+    It is the same rule as :data:`NUMBER_RE` (a test holds them equal), checked on the
+    few characters around *pos* so the verifier can call it on every candidate match.
+    Offsets at or past either end never cut. Never raises.
+    """
+    if pos <= 0 or pos >= len(text):
+        return False
+    before, after = text[pos - 1], text[pos]
+    two_before = text[pos - 2] if pos >= 2 else ""
+    next_is_digit = pos + 1 < len(text) and text[pos + 1].isdecimal()
+    if before.isdecimal():
+        # "3|7", and "2|.5" or "37|,500" where the separator leads to another digit.
+        return after.isdecimal() or (after in _SEPARATORS and next_is_digit)
+    if after.isdecimal() and before in _SEPARATORS:
+        # "2.|5" and "37,|500"; or a leading decimal point ".|5" on its own.
+        if two_before.isdecimal():
+            return True
+        return before == "." and not _is_word_char(two_before) and two_before != "."
+    if before in _SIGNS and not _is_word_char(two_before):
+        # "-|37", "+|5", and "-|.5"; a sign after a word character is a hyphen ("10-20").
+        return after.isdecimal() or (after == "." and next_is_digit)
+    return False
+
+
+def hyphen_as_sign(text: str, pos: int) -> bool:
+    """True when *text* has a hyphen or plus at *pos*, right before a number, that is not
+    a sign because it follows a word character ("10-20" at the ``-``): a quote that
+    starts there ("-20") would read it as a signed number. Never raises."""
+    if pos <= 0 or pos + 1 >= len(text) or text[pos] not in _SIGNS:
+        return False
+    after = text[pos + 1]
+    starts_number = after.isdecimal() or (
+        after == "." and pos + 2 < len(text) and text[pos + 2].isdecimal()
+    )
+    return starts_number and _is_word_char(text[pos - 1])
+
+
+def _is_word_char(char: str) -> bool:
+    return char != "" and (char.isalnum() or char == "_")

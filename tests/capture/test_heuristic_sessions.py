@@ -1,0 +1,348 @@
+"""The heuristic extractor on what real sessions say (docs/heuristic.md, "Sessions"): the
+user's answers to question tools, approved plans, status sections of recaps and reports,
+turns written by the host, and which of the assistant's turns still count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import TESTS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem.capture.extract.heuristic import extract
+from gitmem.capture.extract.heuristic.turns import HOST_TEXT
+from gitmem.capture.prepare import prepare
+from gitmem.capture.transcripts import load_transcript
+from gitmem.core.items import Draft
+from gitmem.core.quotes import check_quote
+from gitmem.core.transcript import ANSWER, Message
+
+REAL = TESTS / "data" / "heuristic" / "real"
+
+
+def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
+    return [(d.kind, d.quote) for d in drafts]
+
+
+def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
+    texts = [m.text for m in messages]
+    for draft in drafts:
+        assert draft.quote is not None and any(draft.quote in text for text in texts)
+        assert check_quote(draft.quote, texts).verbatim, draft.quote
+
+
+# --- real sessions, pinned ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(REAL.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_real_sessions_give_exactly_these_items(path: Path) -> None:
+    messages = prepare(load_transcript(path), {}, None).clean_messages()
+    drafts = extract(messages)
+    expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
+    assert [{"kind": d.kind, "text": d.text, "quote": d.quote} for d in drafts] == expected
+    assert_verbatim(drafts, messages)
+
+
+# --- answers to the host's question and plan tools ----------------------------------------
+
+ANSWERED = (
+    'User has answered your questions: "Which store should we use?"="SQLite", '
+    '"Keep the old flag? (It is unused)"="No, drop it". '
+    "You can now continue with the user's answers in mind."
+)
+
+
+def test_each_answer_to_a_question_tool_is_a_decision_of_the_user() -> None:
+    messages = [Message("tool_use", "AskUserQuestion\n{}"), Message(ANSWER, ANSWERED)]
+    drafts = extract(messages)
+    assert [(d.kind, d.text, d.quote) for d in drafts] == [
+        (
+            "decision",
+            "Which store should we use? → SQLite",
+            '"Which store should we use?"="SQLite"',
+        ),
+        (
+            "decision",
+            "Keep the old flag? (It is unused) → No, drop it",
+            '"Keep the old flag? (It is unused)"="No, drop it"',
+        ),
+    ]
+    assert all(d.extra["importance"] == 2 for d in drafts)
+    assert_verbatim(drafts, messages)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+        'Answers: "Which store should we use?"="SQLite"',
+        "User has answered your questions: none.",
+    ],
+)
+def test_a_rejected_or_unknown_answer_gives_nothing(text: str) -> None:
+    assert extract([Message(ANSWER, text)]) == []
+
+
+def test_an_approved_plan_is_a_decision_quoted_by_its_title() -> None:
+    result = (
+        "User has approved your plan. You can now start coding.\n\n"
+        "## Approved Plan:\n# Plan: Keep the index in SQLite\n\n## Context\nWhy it matters."
+    )
+    (draft,) = extract([Message(ANSWER, result)])
+    assert (draft.kind, draft.text, draft.quote) == (
+        "decision",
+        "Plan approved by the user: Keep the index in SQLite",
+        "Plan: Keep the index in SQLite",
+    )
+
+
+def test_a_plan_approved_without_its_text_is_quoted_from_the_reply_before() -> None:
+    plan = "Here is the plan for your approval.\n\n## Proposal\n\n### Move the cache to SQLite\n"
+    messages = [
+        Message("assistant", plan),
+        Message("tool_use", "ExitPlanMode\n{}"),
+        Message(ANSWER, "User has approved exiting plan mode. You can now proceed."),
+    ]
+    (draft,) = extract(messages)
+    assert draft.text == "Plan approved by the user: Move the cache to SQLite"
+    assert draft.quote == "Move the cache to SQLite"
+    assert_verbatim([draft], messages)
+    no_heading = [Message("assistant", "I will do it."), messages[2]]
+    assert extract(no_heading) == []
+
+
+# --- turns the host wrote ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prefix", HOST_TEXT)
+def test_text_the_host_wrote_into_the_users_turn_is_not_read(prefix: str) -> None:
+    text = f"{prefix}\nDecision: we keep the cache local.\nTODO: port the old error messages"
+    assert extract([Message("user", text)]) == []
+    assert len(extract([Message("user", "Decision: we keep the cache local.")])) == 1
+
+
+# --- which assistant turns count ------------------------------------------------------------
+
+
+def test_an_assistants_open_loops_before_the_users_last_message_are_not_carried() -> None:
+    messages = [
+        Message("user", "Port the parser."),
+        Message("assistant", "TODO: port the old error messages.\nWe still need to wire the hook."),
+        Message("assistant", "We decided to keep the old wire format."),
+        Message("user", "continue until all are done"),
+        Message("assistant", "All done. We still need to update the changelog."),
+    ]
+    assert summary(extract(messages)) == [
+        ("decision", "We decided to keep the old wire format."),
+        ("open_loop", "We still need to update the changelog."),
+    ]
+
+
+def test_phrases_count_only_in_the_assistants_last_replies() -> None:
+    early = Message("assistant", "This might be a race in the scheduler.")
+    filler = [Message("assistant", f"Step {n} of the work is done now.") for n in range(3)]
+    late = Message("assistant", "The retry path might be unbounded.")
+    drafts = extract([Message("user", "Fix the flake."), early, *filler, late])
+    assert summary(drafts) == [("uncertainty", "The retry path might be unbounded.")]
+    # Labels and sections still count anywhere in the closing turn.
+    labelled = Message("assistant", "Open question: do we version the ref name?")
+    drafts = extract([Message("user", "Go."), labelled, *filler])
+    assert summary(drafts) == [("uncertainty", "Open question: do we version the ref name?")]
+
+
+def test_a_pr_reference_counts_wherever_it_stands_a_file_only_at_the_end() -> None:
+    messages = [
+        Message("user", "Fix the tokenizer."),
+        Message("assistant", "I opened PR #123 for the fix."),
+        Message("assistant", "I created `src/tokenizer.py` with the new counter."),
+        *[Message("assistant", f"Step {n} of the work is done now.") for n in range(3)],
+    ]
+    assert summary(extract(messages)) == [("open_loop", "I opened PR #123 for the fix.")]
+
+
+def test_what_the_user_says_counts_wherever_it_stands() -> None:
+    messages = [
+        Message("user", "The Windows build is still failing on CI."),
+        Message("assistant", "Looking."),
+        Message("user", "continue"),
+        Message("assistant", "Done."),
+    ]
+    assert summary(extract(messages)) == [
+        ("open_loop", "The Windows build is still failing on CI.")
+    ]
+
+
+# --- decisions as people phrase them -----------------------------------------------------
+
+
+def test_a_users_lets_is_a_decision_and_an_assistants_is_not() -> None:
+    said = "let's update the default compaction threshold to 90 in the env var"
+    (draft,) = extract([Message("user", said)])
+    assert (draft.kind, draft.quote) == ("decision", said)
+    assert extract([Message("assistant", "Let's update the test and run it again.")]) == []
+    assert extract([Message("user", "Let's check the logs first.")]) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I should remove my manual migration and use the generated one instead.",
+        "Let me put the script in `priv/scripts/` instead since releases package it.",
+        "**Key fix:** Resolved the warning by using `:otel_span.hex_id/1` instead of parsing.",
+        "We'll use SQLite for the local index.",
+        "Go ahead with the table rewrite for the migration.",
+        "I'd rather not vendor the parser.",
+        "Generated migrations should always be reviewed for SQLite.",
+    ],
+)
+def test_choices_and_rules_are_decisions(sentence: str) -> None:
+    assert summary(extract([Message("assistant", sentence)])) == [("decision", sentence)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Let me use find instead and read the key files.",
+        "Same annotation saving with `subagent_id` instead of terminal coordinates.",
+        "Using `with` instead of `case` did not help.",
+    ],
+)
+def test_a_passing_instead_is_not_a_decision(sentence: str) -> None:
+    assert [d.kind for d in extract([Message("assistant", sentence)])] != ["decision"]
+
+
+# --- status sections of recaps and reports -------------------------------------------------
+
+RECAP = """<analysis>
+Still need to:
+- fix the scratch note that the summary repeats
+</analysis>
+
+<summary>
+7. Pending Tasks:
+   - **task-3** (in progress): wire the hook into the installer
+     - Fix the compile error in installer.ex
+   - Session close protocol after all tasks complete
+
+8. Current Work:
+   Working on task-3; the hook is half wired.
+   Still needed for task-3:
+   - Run the full test suite
+
+9. Optional Next Step:
+   Fix the compile error in installer.ex, then commit.
+   The user's original request was: "Work on the installer."
+</summary>
+"""
+
+
+def test_a_recap_gives_its_pending_tasks_and_next_step_and_skips_its_analysis() -> None:
+    prompt = "Your task is to create a detailed summary of the conversation so far"
+    messages = [Message("user", prompt), Message("assistant", RECAP)]
+    assert summary(extract(messages)) == [
+        ("open_loop", "**task-3** (in progress): wire the hook into the installer"),
+        ("open_loop", "Fix the compile error in installer.ex"),
+        ("open_loop", "Session close protocol after all tasks complete"),
+        ("open_loop", "Run the full test suite"),
+        ("open_loop", "Fix the compile error in installer.ex, then commit."),
+    ]
+
+
+def test_code_inside_an_analysis_block_does_not_end_it() -> None:
+    text = (
+        "<analysis>\n```elixir\nx = 1\n```\nStill need to: fix the scratch note\n</analysis>\n"
+        "TODO: port the old error messages\n"
+    )
+    assert summary(extract([Message("assistant", text)])) == [
+        ("open_loop", "TODO: port the old error messages")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "quotes"),
+    [
+        ("### 🚀 Next Steps\n1. Review the specification\n2. Ship phase one\n",
+         ["Review the specification", "Ship phase one"]),
+        ("So the practical action item is:\n\n**Draft the governance demo for Friday.**\n",
+         ["Draft the governance demo for Friday."]),
+        ("## Blocking\n- The signing key is not rotated yet\n",
+         ["The signing key is not rotated yet"]),
+        ("**Unsolved/Blocking**: the dialyzer warning on the helper.\n",
+         ["**Unsolved/Blocking**: the dialyzer warning on the helper."]),
+        ("**Discovered & filed:** `app-5` — the loader drops the agent id.\n",
+         ["**Discovered & filed:** `app-5` — the loader drops the agent id."]),
+    ],
+)  # fmt: skip
+def test_status_sections_and_labels_give_open_loops(text: str, quotes: list[str]) -> None:
+    drafts = extract([Message("assistant", text)])
+    assert [(d.kind, d.quote) for d in drafts] == [("open_loop", q) for q in quotes]
+
+
+def test_a_list_item_that_only_names_a_file_is_not_carried() -> None:
+    report = "Done:\n- Added `src/parser.py` with the new tokenizer\n- Created `tests/test_x.py`\n"
+    assert extract([Message("assistant", report)]) == []
+    (draft,) = extract([Message("assistant", "I added `src/parser.py` with the new tokenizer.")])
+    assert draft.extra["claims"] == [{"type": "file-exists", "path": "src/parser.py"}]
+    assert extract([Message("assistant", "I added `render/2` with an options list.")]) == []
+
+
+def test_the_last_turn_says_what_was_pushed_and_what_is_left() -> None:
+    messages = [
+        Message("user", "finish it"),
+        Message("assistant", "Everything is committed and pushed."),
+        Message("assistant", "The only remaining unstaged change is `.mcp.json`."),
+        Message("assistant", "Paste the screenshots when ready, and I'll write the script."),
+    ]
+    assert summary(extract(messages)) == [
+        ("fact", "Everything is committed and pushed."),
+        ("open_loop", "The only remaining unstaged change is `.mcp.json`."),
+        ("open_loop", "Paste the screenshots when ready, and I'll write the script."),
+    ]
+    assert extract([Message("assistant", "Now commit and push once the tests pass.")]) == []
+
+
+# --- the guarantee, over generated sessions ----------------------------------------------
+
+_PIECES = [
+    ANSWERED,
+    'User has answered your questions: "Q?"="',
+    "User has approved your plan.\n## Approved Plan:\n# Plan: Keep X\n",
+    "User has approved exiting plan mode.",
+    "7. Pending Tasks:\n   - **t-1** (open): wire it\n8. Current Work:\n",
+    "9. Optional Next Step:\n   Fix the thing first.\n",
+    "<analysis>\nStill need to: x\n</analysis>\n",
+    "<analysis>",
+    "### 🚀 Next Steps\n- ship it\n",
+    "I'll use the alias instead of the path.",
+    "let's update the default to 90",
+    "Everything is pushed.",
+    "uncommitted `.mcp.json`",
+    "<command-name>/compact</command-name>",
+    "# AGENTS.md instructions for /x",
+    "…",
+    '"',
+    "=",
+]
+_TEXT = st.lists(
+    st.one_of(st.sampled_from(_PIECES), st.text(alphabet=list('ab #:*-\n"=.'), max_size=12)),
+    max_size=6,
+).map("".join)
+_SESSION = st.lists(
+    st.builds(
+        Message,
+        role=st.sampled_from(["user", "assistant", ANSWER, "tool_use"]),
+        text=_TEXT,
+    ),
+    max_size=5,
+)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(messages=_SESSION)
+def test_every_quote_is_verbatim_in_generated_sessions(messages: list[Message]) -> None:
+    drafts = extract(messages)
+    assert_verbatim(drafts, messages)
+    assert extract(messages) == drafts

@@ -1,0 +1,75 @@
+"""Tests for gitmem.core.folding: fold_map folds exactly as fold does, and says where
+each folded character and each list item came from. fold itself is tested in
+tests/test_verifier.py."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem.core.folding import BULLET, fold, fold_map, list_label
+
+MARKDOWN = st.text(alphabet="ab1 _*`~-+#>.)\n\r\t\u00a0’—İß", max_size=60)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.one_of(st.text(), MARKDOWN))
+def test_fold_map_folds_as_fold_does(text: str) -> None:
+    mapped = fold_map(text)
+    assert mapped.folded == fold(text)
+    assert len(mapped.origin) == len(mapped.folded)
+    assert list(mapped.origin) == sorted(mapped.origin)
+    assert all(0 <= n < len(text) for n in mapped.origin)
+    for at in mapped.markers:
+        assert 0 <= at < len(mapped.folded)
+
+
+def test_origin_points_at_the_raw_character() -> None:
+    raw = "- **We** DECIDED\r\nto use `x`"
+    mapped = fold_map(raw)
+    assert mapped.folded == "we decided to use x"
+    assert [raw[n] for n in mapped.origin] == list("We DECIDED\nto use x")
+
+
+def test_a_case_fold_expansion_maps_to_its_one_raw_character() -> None:
+    mapped = fold_map("Straße ok")
+    assert mapped.folded == "strasse ok"
+    assert mapped.origin[4] == mapped.origin[5] == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "label"),
+    [("- a", BULLET), ("+ a", BULLET), ("* a", BULLET), ("1. a", "1"), ("12) a", "12")],
+)
+def test_markers_record_each_list_item_start(line: str, label: str) -> None:
+    mapped = fold_map(f"intro\n{line}\n  {line}\n> {line}")
+    assert mapped.folded == "intro a a a"
+    assert mapped.markers == {6: label, 8: label, 10: label}
+
+
+def test_markers_see_through_emphasis_at_the_item_start() -> None:
+    assert fold_map("intro\n- **bold** item").markers == {6: BULLET}
+    # fold removes "*" first, so "**3. Test**" starts a numbered item too.
+    assert fold_map("intro\n**3. Test** gap").markers == {6: "3"}
+
+
+@pytest.mark.parametrize(
+    "text", ["a - b", "intro\n# heading", "intro\n> quoted", "intro\n-\nnext", "x\n2.0 is out"]
+)
+def test_no_marker_where_no_list_item_starts_a_line(text: str) -> None:
+    assert fold_map(text).markers == {}
+
+
+def test_list_label_compares_numbers_by_value_and_bullets_as_one() -> None:
+    assert list_label("01.") == list_label("1)") == "1"
+    assert list_label("-") == list_label("+") == list_label("*") == BULLET
+
+
+def test_raw_span_widens_over_the_markup_that_hugs_it() -> None:
+    raw = "- We **decided** to use `snake_case_name` — it’s “final”"
+    mapped = fold_map(raw)
+    start = mapped.folded.index("decided")
+    end = mapped.folded.index("name") + len("name")
+    assert mapped.raw_span(start, end) == "**decided** to use `snake_case_name`"
+    assert mapped.raw_span(0, len(mapped.folded)) == raw[2:]

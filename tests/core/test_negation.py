@@ -1,0 +1,72 @@
+"""Tests for gitmem.core.negation: negation words and polarity."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.core.negation import negations, polarity_conflict
+
+WORDS = [
+    *("not", "never", "no", "none", "nobody", "nothing", "nowhere", "neither", "nor"),
+    *("without", "cannot", "don't", "won't", "isn't", "shouldn't", "dont", "cant"),
+]
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_each_negation_word_is_found(word: str) -> None:
+    assert negations(f"we {word} deploy") == [word]
+
+
+def test_negations_are_found_after_folding() -> None:
+    assert negations("We **DON’T** deploy, and NEVER on `Fridays`") == ["don't", "never"]
+
+
+@pytest.mark.parametrize("text", ["knot notable", "nonetheless", "snow", "nothingness", "Nordic"])
+def test_words_that_only_contain_a_negation_are_not_negations(text: str) -> None:
+    assert negations(text) == []
+
+
+def test_polarity_conflict_when_the_quote_negates_and_the_text_does_not() -> None:
+    reason = polarity_conflict("We deploy on Fridays", "we will not deploy on Fridays")
+    assert reason == 'the quote says "not" but the item\'s text has no negation'
+
+
+def test_polarity_conflict_when_the_text_negates_and_the_quote_does_not() -> None:
+    reason = polarity_conflict("Never deploy on Fridays", "deploy on Fridays")
+    assert reason == 'the item\'s text says "never" but its quote has no negation'
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("No deploys on Fridays", "we will not deploy on Fridays"),
+        ("Deploys happen on Fridays", "we deploy on Fridays"),
+        ("We don’t deploy on Fridays", "We do NOT deploy… on Fridays"),
+    ],
+)
+def test_polarity_agrees(text: str, quote: str) -> None:
+    assert polarity_conflict(text, quote) is None
+
+
+def test_leaving_out_a_negated_clause_is_a_summary_not_a_reversal() -> None:
+    quote = "the cache lives in .git/gitmem/ and is never pushed"
+    assert polarity_conflict("Keep the cache in .git/gitmem", quote) is None
+    assert polarity_conflict("The cache is pushed", quote) is not None
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "I'm not sure the depth counter handles unterminated ${ at end of file",
+        "we don't know yet whether the depth counter handles it",
+        "no idea if the depth counter handles unterminated ${",
+    ],
+)
+def test_a_hedge_is_not_a_negation(quote: str) -> None:
+    text = "Unterminated ${ may break the depth counter"
+    assert polarity_conflict(text, quote) is None
+
+
+def test_a_text_that_adds_a_prohibition_its_quote_reverses_is_a_conflict() -> None:
+    reason = polarity_conflict("Do not merge PR #214 before review", "merge PR #214 now")
+    assert reason == 'the item\'s text says "not" but its quote has no negation'

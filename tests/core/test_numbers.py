@@ -1,0 +1,93 @@
+"""Tests for gitmem.core.numbers: a number is one token."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem.core.numbers import NUMBER_RE, cuts_number, has_number, hyphen_as_sign, number_tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("took 2.5 seconds", ["2.5"]),
+        ("37,500 users", ["37,500"]),
+        ("-37 ms and +5 points", ["-37", "+5"]),
+        ("release 1.12.0 on 192.168.1.1", ["1.12.0", "192.168.1.1"]),
+        ("v1.2 is out", ["1.2"]),
+        ("pages 10-20", ["10", "20"]),
+        ("the port is 37.", ["37"]),
+        ("we said 37, 500 times", ["37", "500"]),
+        ("a gain of .5 and -.25", [".5", "-.25"]),
+        ("end.5 and wait...5", ["5", "5"]),
+        ("no numbers here", []),
+    ],
+)
+def test_number_tokens_keep_sign_point_separators_and_version_dots(
+    text: str, tokens: list[str]
+) -> None:
+    assert number_tokens(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "present"),
+    [
+        ("took 37.5 ms", "37", False),
+        ("37,500 users", "37", False),
+        ("37,500 users", "500", False),
+        ("-37 ms", "37", False),
+        ("+5 points", "5", False),
+        ("1.12.0", "12.0", False),
+        ("2.5 seconds", "5", False),
+        ("see 37.", "37", True),
+        ("pages 10-37", "37", True),
+        ("37, 500", "500", True),
+        ("-37 ms", "-37", True),
+    ],
+)
+def test_has_number_compares_whole_tokens(text: str, number: str, present: bool) -> None:
+    assert has_number(text, number) is present
+
+
+@pytest.mark.parametrize(
+    ("text", "pos", "cuts"),
+    [
+        ("2.5", 2, True),  # "2.|5"
+        ("2.5", 1, True),  # "2|.5"
+        ("37,500", 3, True),
+        ("-37", 1, True),
+        ("+5", 1, True),
+        ("1.12.0", 2, True),
+        ("10-20", 3, False),  # a range: "20" is a whole token
+        ("10-20", 2, False),
+        ("37. next", 2, False),  # sentence-final period
+        ("37, 500", 3, False),
+        ("v1.2", 1, False),  # letters do not join
+        ("x .5", 3, True),
+        ("a.5", 2, False),
+        ("37", 0, False),
+        ("37", 2, False),
+    ],
+)
+def test_cuts_number(text: str, pos: int, cuts: bool) -> None:
+    assert cuts_number(text, pos) is cuts
+
+
+def test_hyphen_as_sign_is_a_range_hyphen_before_a_number() -> None:
+    assert hyphen_as_sign("10-20", 2)
+    assert hyphen_as_sign("v-.5", 1)
+    assert not hyphen_as_sign("x -20", 2)  # a real sign
+    assert not hyphen_as_sign("regex-based", 5)
+    assert not hyphen_as_sign("10-", 2)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789.,-+ xa_", max_size=20))
+def test_cuts_number_is_the_token_rule(text: str) -> None:
+    inside = {
+        pos for token in NUMBER_RE.finditer(text) for pos in range(token.start() + 1, token.end())
+    }
+    for pos in range(len(text) + 1):
+        assert cuts_number(text, pos) is (pos in inside), (text, pos)
