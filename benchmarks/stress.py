@@ -233,7 +233,7 @@ def kill_syncs(world: World, count: int) -> Tally:
             stderr=subprocess.PIPE,
             text=True,
         )
-        killed = kill_later(proc, random.uniform(0.05, 1.0))
+        killed = kill_later(proc, random.uniform(0.05, 0.5))
         world.judge("" if killed or proc.stderr is None else proc.stderr.read())
         kills += killed
         tally.tried += 1
