@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pygit2
 
 from gitmem.core.types import Sha256Hex, is_sha256_hex
+from gitmem.store.shape import odd_entry
 
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
@@ -60,10 +61,19 @@ def blob_bytes(obj: object) -> bytes | None:
         return None
 
 
+def plain_file_bytes(entry: object) -> bytes | None:
+    """The bytes of a tree entry that is a plain file; None for a symlink, an executable,
+    a folder, a submodule, or an object git cannot read. Raises nothing."""
+    if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
+        return None
+    return blob_bytes(entry)
+
+
 def walk_content(
-    top: pygit2.Tree, directory: str, strays: list[str]
+    top: pygit2.Tree, directory: str, strays: list[str], odd: list[tuple[str, str]]
 ) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
-    """Yield (digest, blob) under one top-level folder; collect misfits in *strays*.
+    """Yield (digest, blob) under one top-level folder; collect misfits in *strays* and
+    entries that are not plain files (symlinks, executables, submodules) in *odd*.
 
     A blob's bytes are read only when asked for: snapshots can be large, and most
     callers never need them.
@@ -76,12 +86,16 @@ def walk_content(
             continue
         for leaf in fan:
             leaf_name = leaf.name or ""
+            path = f"{directory}/{fan_name}/{leaf_name}"
+            if (odd_kind := odd_entry(leaf.filemode)) is not None:
+                odd.append((path, odd_kind))
+                continue
             digest = fan_name + leaf_name[: -len(extension)]
             if (
                 not isinstance(leaf, pygit2.Blob)
                 or not leaf_name.endswith(extension)
                 or not is_sha256_hex(digest)
             ):
-                strays.append(f"{directory}/{fan_name}/{leaf_name}")
+                strays.append(path)
                 continue
             yield Sha256Hex(digest), leaf

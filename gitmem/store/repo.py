@@ -31,8 +31,10 @@ from gitmem.store.layout import (
     RECORD_DIRS,
     blob_bytes,
     content_path,
+    plain_file_bytes,
     walk_content,
 )
+from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
@@ -79,6 +81,9 @@ class StoreContents:
     receipts: frozenset[Sha256Hex]
     strays: tuple[str, ...]
     """Paths that do not fit the layout (a wrong name, a file where none belongs)."""
+    odd_entries: tuple[tuple[str, str], ...] = ()
+    """(path, what it is) for entries of the layout's names that are not plain files:
+    a symlink, an executable, a submodule. They are not read as records."""
 
 
 @dataclass(frozen=True)
@@ -165,12 +170,21 @@ class Store:
     # -- reading ----------------------------------------------------------------
 
     def tip(self) -> GitOid | None:
-        """The commit the memory ref points at, or None when nothing was stored yet."""
+        """The commit the memory ref points at, or None when nothing was stored yet.
+
+        Raises:
+            GitError: the ref cannot be read.
+            BrokenRef: the ref is symbolic (it names another ref, not a commit).
+        """
         try:
             ref = self.repo.references.get(self.ref)
-        except pygit2.GitError as e:
+        except (pygit2.GitError, ValueError) as e:
             raise GitError(f"cannot read {self.ref}: {e}") from e
-        return None if ref is None else GitOid(str(ref.target))
+        if ref is None:
+            return None
+        if ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+            raise BrokenRef(self.ref, SYMBOLIC_REF, f"is a symbolic ref to {ref.target}")
+        return GitOid(str(ref.target))
 
     def refs(self, prefix: str = REFS_PREFIX) -> list[str]:
         """The names of every ref under *prefix*, sorted.
@@ -200,20 +214,21 @@ class Store:
         """Read every record with its receipt from the tip of the ref.
 
         Raises:
-            GitError: the ref points at something that is not a commit.
+            BrokenRef: the ref is symbolic or points at something that is not a commit.
         """
         tip = self.tip()
         if tip is None:
             return StoreContents(None, (), {}, frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
+        odd: list[tuple[str, str]] = []
         found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in EXTENSIONS}
         for top in tree:
             name = top.name or ""
             if name not in EXTENSIONS or not isinstance(top, pygit2.Tree):
                 strays.append(name)
                 continue
-            found[name] = dict(walk_content(top, name, strays))
+            found[name] = dict(walk_content(top, name, strays, odd))
         receipts = found["receipts"]
         records = [
             StoredRecord(
@@ -238,6 +253,7 @@ class Store:
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),
+            odd_entries=tuple(odd),
         )
 
     def added_since(self, old: GitOid, tip: GitOid | None = None) -> list[str] | None:
@@ -272,7 +288,7 @@ class Store:
                 entry = tree[path]
             except KeyError:
                 continue
-            data = blob_bytes(entry)
+            data = plain_file_bytes(entry)
             if data is not None:
                 found[path] = data
         return found
@@ -296,7 +312,7 @@ class Store:
             entry = self._commit(tip).tree[path]
         except KeyError:
             return None
-        return blob_bytes(entry)
+        return plain_file_bytes(entry)
 
     def additions(self) -> list[str]:
         """Paths in the order commits of the ref added them, newest first."""
@@ -426,10 +442,7 @@ class Store:
             log.touch()
 
     def _commit(self, oid: GitOid) -> pygit2.Commit:
-        obj = self.repo.get(oid)
-        if not isinstance(obj, pygit2.Commit):
-            raise GitError(f"{self.ref} points at {oid}, which is not a commit")
-        return obj
+        return commit_at(self.repo, self.ref, oid)
 
 
 def _add_paths(

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tamper import overwrite_object
+
 from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
 from gitmem.core.records import EVENT_STATUS
@@ -19,7 +21,6 @@ from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 from gitmem.store.seal import write_event
-from tamper import overwrite_object
 
 TRANSCRIPT = "We agreed: deploys stop on Fridays.\nThe parser handles port 137.\n"
 
