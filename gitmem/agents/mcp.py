@@ -224,6 +224,8 @@ class _Tools:
         done = remember(store, self.home, draft, path, self.session, "mcp remember")
         if not isinstance(done, CaptureResult):
             return f"already remembered: {done.item.text} (id {done.id[:8]}); nothing written"
+        if done.checkpoint is None or done.skipped is not None:
+            return f"nothing written: {done.skipped}"
         if not done.items:
             holders = ", ".join(i[:8] for i in done.restated) or "an open item"
             return f"nothing new: {holders} already says this (checkpoint {done.checkpoint[:12]})"

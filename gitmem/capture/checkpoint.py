@@ -23,10 +23,12 @@ from gitmem.core.items import Draft, Item, Trust
 from gitmem.core.negation import polarity_conflict
 from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
+    BRANCH,
     EVENT_CORROBORATION,
     EVENT_LIKELY_SUPERSEDED,
     EVENT_STATUS,
     NAMESPACE,
+    TRANSCRIPT_TIME,
     Checkpoint,
     Event,
     Source,
@@ -165,6 +167,16 @@ class Built:
     snapshot: bytes
     carry: Plan
 
+    def adds_to(self, state: MemoryState | None) -> bool:
+        """Whether the checkpoint says anything *state* does not hold already: an item
+        that is not current there, a corroboration or a likely supersession."""
+        current = {} if state is None else {a for a, s in state.items.items() if s.current}
+        return bool(
+            any(i.address not in current for i in self.carry.items)
+            or self.carry.witnesses
+            or self.carry.supersessions
+        )
+
     @property
     def address(self) -> Sha256Hex:
         return self.checkpoint.address
@@ -224,10 +236,13 @@ def build_checkpoint(
     now: datetime,
     commit: str | None,
     state: MemoryState | None = None,
+    branch: str | None = None,
 ) -> Built:
     """The checkpoint of *prepared* with *drafts* (masked here), carrying the open items
     of *state*, with restatements and ageing recorded as events; all sealed by
-    *identity*. Writes nothing.
+    *identity*. *now* is when it is captured; it records its session's own time
+    (:meth:`~gitmem.capture.prepare.Prepared.session_time`), by which carry and ageing
+    are decided, and the *branch* it was captured on. Writes nothing.
 
     Raises:
         InputError: a bad session id, or an item that cannot be stored as canonical JSON.
@@ -238,7 +253,11 @@ def build_checkpoint(
     transcript = prepared.transcript
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     items = build_items(masked, transcript, session, snapshot_hash)
-    carry = plan(state, items, session, snapshot_hash, now)
+    said = prepared.session_time(now)
+    carry = plan(state, items, session, snapshot_hash, said)
+    extra: dict[str, Any] = {**_lineage(transcript, session), TRANSCRIPT_TIME: format_time(said)}
+    if branch is not None:
+        extra[BRANCH] = branch
     checkpoint = seal(
         Checkpoint(
             session=session,
@@ -249,7 +268,7 @@ def build_checkpoint(
             source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
             items=tuple(i.address for i in carry.items),
             carried=carry.carried,
-            extra=_lineage(transcript, session),
+            extra=extra,
         ),
         identity.sign,
         NAMESPACE,

@@ -28,6 +28,8 @@ class Outcome:
     checkpoint: str | None = None
     items: int = 0
     error: str | None = None
+    reason: str | None = None
+    """Why a file was skipped: already stored, or nothing in it to store."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -36,6 +38,7 @@ class Outcome:
             "checkpoint": self.checkpoint,
             "items": self.items,
             "error": self.error,
+            "reason": self.reason,
         }
 
 
@@ -90,11 +93,13 @@ def _one(
         prepared = prepare(load_transcript(path, format), ctx.emitted, path.stat().st_mtime)
         digest = sha256_hex(prepared.snapshot)
         if digest in known:
-            return Outcome(path, "skipped")
+            return Outcome(path, "skipped", reason="already captured")
         result = capture_prepared(
             ctx, prepared, path, source=f"import {path}", extractor=extractor, overrides=overrides
         )
     except GitmemError as e:
         return Outcome(path, "failed", error=str(e))
     known.add(digest)
+    if result.skipped is not None:
+        return Outcome(path, "skipped", result.checkpoint, reason=result.skipped)
     return Outcome(path, "captured", result.checkpoint, len(result.items))

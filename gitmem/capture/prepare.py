@@ -14,12 +14,16 @@ or stored — a capture (:mod:`gitmem.capture.run`), a quote or evidence check
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from gitmem.capture.echoes import tag_echoes
 from gitmem.capture.masking.documents import mask_label, mask_message
+from gitmem.core.errors import FormatError
 from gitmem.core.quotes import strip_gitmem_context
+from gitmem.core.records import parse_time
 from gitmem.core.transcript import Message, Transcript
 
 
@@ -33,6 +37,24 @@ class Prepared:
     secrets: tuple[tuple[str, str], ...] = ()
     """(secret text, kind) found in the transcript, longest first; in memory only, so that
     the same secret given in an item (where its name may not show) is masked too."""
+    written_at: float | None = None
+    """When the transcript's file was last written (Unix time), when it has one."""
+    said_at: str | None = None
+    """When its latest message was said, when its source knows better than its
+    messages do (a chat export's own times)."""
+
+    def session_time(self, now: datetime) -> datetime:
+        """When the session said what this transcript holds: its host's latest message
+        time, else :attr:`said_at`, else its file's time, else *now*; never after *now*.
+        Raises nothing."""
+        for text in (self.transcript.last_time, self.said_at):
+            if text is not None:
+                with contextlib.suppress(FormatError):
+                    return min(parse_time(text), now)
+        if self.written_at is not None:
+            with contextlib.suppress(ValueError, OverflowError, OSError):
+                return min(datetime.fromtimestamp(self.written_at, UTC), now)
+        return now
 
     @property
     def snapshot(self) -> bytes:
@@ -74,4 +96,4 @@ def prepare(
         agent=None if agent is None else agent.text,
     )
     known = sorted(found.items(), key=lambda pair: -len(pair[0]))
-    return Prepared(named.with_messages(masked), echoes, count, tuple(known))
+    return Prepared(named.with_messages(masked), echoes, count, tuple(known), written_at)

@@ -32,7 +32,8 @@ def capture_message(
     ctx: Context, sha: str, source: str, again: bool = False
 ) -> CaptureResult | None:
     """Capture the message of commit *sha* as its own session, once: None when that
-    session already has an item (unless *again*).
+    session already has an item (unless *again*: then it is written even when memory
+    holds it, as after its items were retired).
 
     Raises:
         GitmemError: *sha* is not a commit, or the capture failed (see
@@ -51,7 +52,9 @@ def capture_message(
     transcript = parse_transcript(
         commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
     )
-    return capture_transcript(ctx, transcript, None, source=source, session=session, commit=sha)
+    return capture_transcript(
+        ctx, transcript, None, source=source, session=session, commit=sha, again=again
+    )
 
 
 def retire_rewritten(ctx: Context, rewrites: Sequence[tuple[str, str]], how: str) -> list[str]:

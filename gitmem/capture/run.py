@@ -20,16 +20,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem.capture.checkpoint import build_checkpoint, mask_draft
+from gitmem.capture.checkpoint import Built, build_checkpoint, mask_draft
 from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
-from gitmem.lifecycle.workspace import Workspace
+from gitmem.lifecycle.workspace import Holders, Workspace
+from gitmem.store.branches import head_branch
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings, load_settings
 from gitmem.store.home import gitmem_home
@@ -47,11 +49,13 @@ CHOICES = ("heuristic", "command", "openai", "none")
 class CaptureResult:
     """What one capture wrote: the checkpoint, its new items and the events with it."""
 
-    checkpoint: Sha256Hex
+    checkpoint: Sha256Hex | None
+    """The checkpoint written; for a capture that wrote nothing, the one that holds this
+    transcript part already (None when there is none)."""
     session: str
     items: tuple[Item, ...]
     """The items this capture stored for the first time (carried copies excluded)."""
-    memory_commit: GitOid
+    memory_commit: GitOid | None
     snapshot: Sha256Hex
     carried: int = 0
     restated: tuple[str, ...] = ()
@@ -59,11 +63,20 @@ class CaptureResult:
     aged_out: tuple[str, ...] = ()
     records: tuple[Replayable, ...] = ()
     """The records written, for a writer that keeps its memory state current."""
+    skipped: str | None = None
+    """Why nothing was written (``already captured (checkpoint …)``, ``nothing new …``,
+    ``the transcript holds no messages``); None when the checkpoint was written."""
+
+    @property
+    def written(self) -> bool:
+        return self.skipped is None
 
     def to_json(self) -> dict[str, Any]:
         """The ``capture --json`` document."""
         return {
             "checkpoint": self.checkpoint,
+            "written": self.written,
+            "skipped": self.skipped,
             "session": self.session,
             "items": [
                 {
@@ -123,7 +136,18 @@ def write_checkpoint(
         GitError, NegativeResult: the store could not be written.
     """
     commit = commit if commit is not None else store.head_commit()
-    built = build_checkpoint(prepared, drafts, session, identity, now, commit, state)
+    built = build_checkpoint(
+        prepared, drafts, session, identity, now, commit, state, head_branch(store)
+    )
+    return append_built(store, identity, built)
+
+
+def append_built(store: Store, identity: Identity, built: Built) -> CaptureResult:
+    """Append *built* in one commit of the memory ref.
+
+    Raises:
+        GitError, NegativeResult: the store could not be written.
+    """
     memory_commit = store.append(built.entries, message=built.message, author=identity.principal)
     return CaptureResult(
         built.address,
@@ -262,6 +286,7 @@ def capture_transcript(
     session: str | None = None,
     commit: str | None = None,
     written_at: float | None = None,
+    again: bool = False,
 ) -> CaptureResult:
     """Capture one transcript: explicit *drafts*, or the extractor's (settings default).
 
@@ -283,6 +308,7 @@ def capture_transcript(
         overrides=overrides,
         session=session,
         commit=commit,
+        again=again,
     )
 
 
@@ -297,25 +323,41 @@ def capture_prepared(
     overrides: ModelOverrides = NO_OVERRIDES,
     session: str | None = None,
     commit: str | None = None,
+    again: bool = False,
 ) -> CaptureResult:
     """:func:`capture_transcript` for a transcript already prepared (echoes, masks).
     A *session* given is masked like the transcript's own; so are *source* and the
-    error in the capture log."""
+    error in the capture log. Unless *again*, a capture that adds nothing is not written
+    (:func:`skip_reason`)."""
     chosen = extractor or ("none" if drafts is not None else ctx.settings.get("extractor"))
     source = mask_label(source).text
     session = None if session is None else mask_label(session).text
+    session = session_of(prepared.transcript, path, session)
+    snapshot = sha256_hex(prepared.snapshot)
     try:
+        said = any(m.text.strip() for m in prepared.transcript.messages)
+        if not said and not drafts and commit is None:
+            return _skipped(ctx, source, session, snapshot, NO_MESSAGES)
         found = run_extractor(chosen, prepared, ctx.settings, ctx.log, source, overrides)
-        result = write_checkpoint(
-            ctx.store,
-            ctx.identity,
+        store = ctx.store
+        named = commit is not None
+        commit = commit if commit is not None else store.head_commit()
+        state = ctx.memory()
+        built = build_checkpoint(
             prepared,
             [*(drafts or []), *found],
-            session_of(prepared.transcript, path, session),
+            session,
+            ctx.identity,
             datetime.now(UTC),
             commit,
-            ctx.memory(),
+            state,
+            head_branch(store),
         )
+        held = ctx.holders(snapshot, commit, session)
+        why = None if again else skip_reason(built, state, held, named=named, told=bool(drafts))
+        if why is not None:
+            return _skipped(ctx, source, session, snapshot, why, held.snapshot)
+        result = append_built(store, ctx.identity, built)
     except GitmemError as e:
         if not _logged(e):
             ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)
@@ -333,6 +375,45 @@ def capture_prepared(
         skipped_lines=len(prepared.transcript.skipped),
     )
     return result
+
+
+def skip_reason(
+    built: Built, state: MemoryState, held: Holders, *, named: bool, told: bool
+) -> str | None:
+    """Why a capture writes nothing (None: it is written).
+
+    A commit a hook *named* that no checkpoint names yet is always written: it records
+    the commit, even for a transcript part memory holds already. Otherwise the same
+    snapshot of the same session is captured already (unless items were *told*
+    explicitly: they are not in the snapshot), and a known session's capture that adds
+    nothing new writes nothing. A new session is written even when it says nothing new: it passed
+    without restating what it carries, and ageing counts such sessions.
+    """
+    if named and not held.commit_named:
+        return None
+    if held.snapshot is not None and not told:
+        return f"already captured (checkpoint {held.snapshot})"
+    if held.session_known and not built.adds_to(state):
+        return NOTHING_NEW if built.carry.items else NO_ITEMS
+    return None
+
+
+NO_MESSAGES = "nothing to capture: the transcript holds no messages"
+NOTHING_NEW = "nothing new to capture: memory holds every item this part of the session says"
+NO_ITEMS = "nothing to capture: no item found in this part of the session"
+
+
+def _skipped(
+    ctx: Context,
+    source: str,
+    session: str,
+    snapshot: Sha256Hex,
+    why: str,
+    holder: Sha256Hex | None = None,
+) -> CaptureResult:
+    """A capture that writes nothing, and says why (in the capture log too)."""
+    ctx.log.write("skipped", source, session=session, reason=why, checkpoint=holder)
+    return CaptureResult(holder, session, (), None, snapshot, skipped=why)
 
 
 def remember(

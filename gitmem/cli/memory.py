@@ -89,6 +89,9 @@ def capture(
     if as_json:
         emit(result.to_json())
         return
+    if result.skipped is not None:
+        click.echo(f"{result.skipped}; nothing written (session {result.session})")
+        return
     click.echo(f"checkpoint {result.checkpoint} (session {result.session})")
     for item in result.items:
         mark = badge_of(item.trust)[1:-1]
@@ -145,7 +148,8 @@ def import_(
             if o.status == "failed":
                 click.echo(f"  ✗ {o.path}: {o.error}")
         click.echo(
-            f"{counts['captured']} captured, {counts['skipped']} already stored, "
+            f"{counts['captured']} captured, {counts['skipped']} skipped (already stored or "
+            "nothing to keep), "
             f"{counts['failed']} failed ({len(files)} files)"
         )
     sys.exit(1 if counts["failed"] else 0)

@@ -58,6 +58,12 @@ _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z")
 
 
+TRANSCRIPT_TIME = "transcript_time"
+"""A checkpoint's optional field: when its session said what it holds (docs/storage.md)."""
+BRANCH = "branch"
+"""A checkpoint's optional field: the branch checked out where it was captured."""
+
+
 def format_time(when: datetime) -> str:
     """The timestamp form records are written with: UTC, microseconds, ``Z`` suffix.
 
@@ -151,6 +157,23 @@ class Checkpoint:
         """Every item address it names, added and carried."""
         return self.items + self.carried
 
+    @property
+    def transcript_time(self) -> str:
+        """When its session said what it holds, in :func:`format_time`'s form: the
+        ``transcript_time`` it records (the host's latest message time, else the file's
+        modification time), never later than when it was captured; its capture time when
+        it records none. Sessions are the unit of time: replay order, ageing and "newest"
+        all use this."""
+        created = sortable_time(self.created)
+        said = self.extra.get(TRANSCRIPT_TIME)
+        return min(created, sortable_time(said)) if isinstance(said, str) else created
+
+    @property
+    def branch(self) -> str | None:
+        """The branch checked out where it was captured (None: detached, or not recorded)."""
+        value = self.extra.get(BRANCH)
+        return value if isinstance(value, str) and value else None
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)
         data.update(
@@ -183,6 +206,12 @@ class Checkpoint:
             raise FormatError("checkpoint commit must be a string or null")
         created = _str(data, "created")
         parse_time(created)
+        said = data.get(TRANSCRIPT_TIME)
+        if said is not None:
+            parse_time(said)
+        branch = data.get(BRANCH)
+        if branch is not None and not isinstance(branch, str):
+            raise FormatError("checkpoint branch must be a string")
         return cls(
             session=_str(data, "session"),
             writer=_str(data, "writer"),
@@ -260,6 +289,15 @@ class Event:
 
 
 Record = Checkpoint | Event
+
+
+def record_time(record: Record) -> str:
+    """Where *record* stands in time, in :func:`format_time`'s form: a checkpoint at its
+    :attr:`~Checkpoint.transcript_time`, an event when it was written. Raises
+    FormatError on a malformed time (a parsed record has none)."""
+    if isinstance(record, Checkpoint):
+        return record.transcript_time
+    return sortable_time(record.created)
 
 
 def parse_record(data: bytes) -> Record:

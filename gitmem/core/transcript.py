@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
@@ -40,6 +41,9 @@ class Message:
     """"user", "assistant", "answer", "tool_use", "tool_result", "system", … (None for
     plain text)."""
     text: str
+    time: str | None = field(default=None, compare=False)
+    """When the host says the message was written (:func:`host_time`'s form), when its
+    format says; never part of the snapshot."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,11 @@ class Transcript:
         return [m.text for m in self.messages]
 
     @property
+    def last_time(self) -> str | None:
+        """The host's time of its latest message (None when its format gives none)."""
+        return max((m.time for m in self.messages if m.time), default=None)
+
+    @property
     def own_session(self) -> str | None:
         """The session this transcript is: its ``session``, or for a side run
         ``<parent session>/<agent>``, so that a subagent or compaction file is a session of
@@ -81,6 +90,24 @@ class Transcript:
         return replace(
             self, messages=tuple(messages), snapshot=render_snapshot(self.format, messages)
         )
+
+
+def host_time(value: object) -> str | None:
+    """A host's timestamp (ISO 8601 with a zone, ``Z`` included, or Unix seconds) in the
+    fixed-width UTC form records use (``2026-01-02T03:04:05.000000Z``); None for anything
+    else, a time without a zone included. Raises nothing."""
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            when = datetime.fromtimestamp(value, UTC)
+        elif isinstance(value, str) and 10 <= len(value) <= 40:
+            when = datetime.fromisoformat(value.strip())
+            if when.tzinfo is None:
+                return None
+        else:
+            return None
+        return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def check_format(format: str) -> None:

@@ -39,12 +39,13 @@ def capture_new(
     commit: str | None,
     session: str | None = None,
 ) -> bool:
-    """Capture what *path* holds beyond its cursor; True when something was captured."""
+    """Capture what *path* holds beyond its cursor; True when a checkpoint was written.
+    A part that memory holds already moves the cursor too: it has been seen."""
     transcript = load_transcript(path)
     part = cursors.new_part(path, transcript)
     if part is None:
         return False
-    capture_transcript(
+    result = capture_transcript(
         ctx,
         part,
         path,
@@ -55,7 +56,7 @@ def capture_new(
     )
     cursors.advance(path, transcript)
     cursors.save()
-    return True
+    return result.written
 
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:

@@ -13,7 +13,13 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
   (never a copy); they render ``[carried]``.
 - **Ageing.** An item not seen again for a while ages out: a ``status`` event moves it
   to STALE (never silently; ``gitmem show`` and the brief's notice say so) and it is no
-  longer carried. ``gitmem reverify`` brings it back.
+  longer carried. ``gitmem reverify`` brings it back. Sessions are the unit of time:
+  "a while" counts the other sessions that went by and the days of session time (the
+  transcripts' own), never captures, so a session captured at every turn is one.
+- **Backfills.** A capture whose session time is older than the newest session already
+  in memory (``gitmem import`` of past sessions, a long session captured late) is history
+  arriving late: it adds its items and its corroborations, and carries nothing, ages
+  nothing and supersedes nothing — today's state is not the business of an old session.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gitmem.core.items import Item, Trust
-from gitmem.core.records import parse_time
+from gitmem.core.records import format_time, parse_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.lifecycle.restate import same_claim, same_subject
@@ -33,9 +39,9 @@ from gitmem.lifecycle.restate import same_claim, same_subject
 class CarryPolicy:
     """When carried items age out (documented in docs/lifecycle.md)."""
 
-    inferred_unseen_captures: int = 10
+    inferred_unseen_sessions: int = 10
     inferred_days: int = 30
-    verbatim_unseen_captures: int = 30
+    verbatim_unseen_sessions: int = 30
     verbatim_days: int = 60
     max_carried: int = 50
 
@@ -65,13 +71,15 @@ def plan(
     now: datetime,
     policy: CarryPolicy = DEFAULT_CARRY,
 ) -> Plan:
-    """Decide what the next checkpoint stores and which events go with it.
+    """Decide what the next checkpoint stores and which events go with it; *now* is its
+    session time (the transcript's own).
 
     A witness is only recorded when it could count: another session than the origin and
     every earlier witness, and another transcript snapshot (the same transcript captured
     twice is one sighting)."""
     if state is None:
         return Plan(tuple(new_items), (), (), ())
+    backfill = bool(state.newest) and format_time(now) < state.newest
     open_items = [s for s in state.items.values() if s.current]
     kept: list[Item] = []
     seen: set[str] = set()
@@ -81,6 +89,8 @@ def plan(
         match = _match(item, open_items)
         if match is None:
             kept.append(item)
+            if backfill:
+                continue  # an older claim never supersedes a newer one
             supersessions += [
                 (s.id, item.id)
                 for s in open_items
@@ -105,6 +115,8 @@ def plan(
             witnesses.append((match.id, item))
         seen.add(match.id)
     seen |= {i.id for i in kept}
+    if backfill:
+        return Plan(tuple(kept), (), tuple(witnesses), (), ())
     carried, aged = _carry(
         [s for s in open_items if s.id not in seen], now, policy, restated={i for i, _ in witnesses}
     )
@@ -152,17 +164,13 @@ def _carry(
 
 def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:
     days = (now - parse_time(state.last_seen)).days
+    sessions = state.unseen_sessions
     if state.trust == Trust.VERBATIM:
-        if (
-            state.unseen_captures >= policy.verbatim_unseen_captures
-            and days >= policy.verbatim_days
-        ):
-            return (
-                f"verbatim item not seen again in {state.unseen_captures} captures and {days} days"
-            )
+        if sessions >= policy.verbatim_unseen_sessions and days >= policy.verbatim_days:
+            return f"verbatim item not seen again in {sessions} other sessions and {days} days"
         return None
-    if state.unseen_captures >= policy.inferred_unseen_captures or days >= policy.inferred_days:
-        return f"not seen again in {state.unseen_captures} captures / {days} days"
+    if sessions >= policy.inferred_unseen_sessions or days >= policy.inferred_days:
+        return f"not seen again in {sessions} other sessions / {days} days"
     return None
 
 

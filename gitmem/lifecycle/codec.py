@@ -15,7 +15,7 @@ from gitmem.core.records import Event
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import ItemState, QuoteSource, Sighting, Witness
 
-_VERSION = 1
+_VERSION = 2
 
 
 def encode_state(state: ItemState) -> dict[str, Any]:
@@ -35,7 +35,8 @@ def encode_state(state: ItemState) -> dict[str, Any]:
         "events": [[address, event.to_dict()] for address, event in state.events],
         "carried": state.carried,
         "carry_count": state.carry_count,
-        "unseen_captures": state.unseen_captures,
+        "unseen_in": list(state.unseen_in),
+        "seen_session": state.seen_session,
         "resolved": state.resolved,
         "forgotten": state.forgotten,
         "superseded_by": state.superseded_by,
@@ -71,7 +72,8 @@ def decode_state(data: dict[str, Any], item: Item) -> ItemState:
         events=[(address, Event.from_dict(event)) for address, event in data["events"]],
         carried=bool(data["carried"]),
         carry_count=int(data["carry_count"]),
-        unseen_captures=int(data["unseen_captures"]),
+        unseen_in=[str(s) for s in data["unseen_in"]],
+        seen_session=str(data["seen_session"]),
         resolved=bool(data["resolved"]),
         forgotten=bool(data["forgotten"]),
         superseded_by=data["superseded_by"],

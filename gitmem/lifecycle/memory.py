@@ -47,7 +47,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/1"
+MODEL_VERSION = "gitmem/read-model/2"
 LOCK_FILE = "memory.lock"
 
 
@@ -117,7 +117,7 @@ class Memory:
             item = parse_item(data)
             items[item.address] = decode_state(json.loads(state), item)
         latest = self._meta("latest_checkpoint") or None
-        return MemoryState(items, latest)
+        return MemoryState(items, latest, self._meta("newest") or "")
 
     def counts(self) -> tuple[int, int, str | None]:
         """(checkpoints stored, open items that aged out, the latest time an item was
@@ -137,6 +137,21 @@ class Memory:
             "items": int(self._one("SELECT COUNT(*) FROM states")),
             "current_items": int(self._one("SELECT COUNT(*) FROM states WHERE current = 1")),
         }
+
+    def checkpoint_of(
+        self, snapshot: str | None = None, commit: str | None = None, session: str | None = None
+    ) -> str | None:
+        """The first genuine checkpoint with every one given of: the source snapshot
+        *snapshot*, the commit *commit*, the session *session* (None: there is none)."""
+        wanted = {"snapshot": snapshot, "commit_id": commit, "session": session}
+        given = {column: value for column, value in wanted.items() if value is not None}
+        where = "".join(f" AND {column} = ?" for column in given)
+        row = self._db.execute(
+            "SELECT address FROM records WHERE problem IS NULL AND type = 'checkpoint'"
+            f"{where} ORDER BY created LIMIT 1",
+            tuple(given.values()),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def check(self, address: str) -> RecordCheck | None:
         """The verdict on the record at *address* (None: no such record)."""

@@ -19,7 +19,7 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
-from gitmem.core.records import Checkpoint, Event, parse_record, sortable_time
+from gitmem.core.records import Checkpoint, Event, parse_record, record_time
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
@@ -30,7 +30,11 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
-    data BLOB NOT NULL, receipt BLOB, problem TEXT, detail TEXT NOT NULL);
+    data BLOB NOT NULL, receipt BLOB, problem TEXT, detail TEXT NOT NULL,
+    snapshot TEXT, commit_id TEXT, session TEXT);
+CREATE INDEX IF NOT EXISTS records_snapshot ON records (snapshot);
+CREATE INDEX IF NOT EXISTS records_session ON records (session);
+CREATE INDEX IF NOT EXISTS records_commit ON records (commit_id);
 CREATE TABLE IF NOT EXISTS blobs (address TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS named (
     address TEXT PRIMARY KEY, problem TEXT, detail TEXT NOT NULL, checkpoint TEXT NOT NULL);
@@ -142,7 +146,7 @@ def _advance(
         # An item or a receipt that arrived after the record naming it, or a record older
         # than what was replayed already (a sync), changes history: replay it all again.
         late_item = any(a in late for _, a in blobs)
-        out_of_order = any(sortable_time(r.record.created) < before for r in fresh if before)
+        out_of_order = any(record_time(r.record) < before for r in fresh if before)
         if late_item or rechecked or out_of_order:
             _replay_all(db)
         else:
@@ -194,9 +198,10 @@ def _verify(
     for record in stored:
         check = roots.check(record.address, record.data, record.receipt)
         parsed = check.record
-        created = "" if parsed is None else sortable_time(parsed.created)
+        created = "" if parsed is None else record_time(parsed)
+        source = parsed.source if isinstance(parsed, Checkpoint) else None
         db.execute(
-            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.address,
                 record.type,
@@ -205,6 +210,9 @@ def _verify(
                 record.receipt,
                 check.problem,
                 check.detail,
+                None if source is None else source.snapshot,
+                parsed.commit if isinstance(parsed, Checkpoint) else None,
+                parsed.session if isinstance(parsed, Checkpoint) else None,
             ),
         )
         if isinstance(parsed, Checkpoint):
@@ -255,8 +263,15 @@ def _replay_all(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM states")
     db.execute("DELETE FROM recall")
     _save(db, state, state.items.values())
-    latest = max((sortable_time(r.record.created) for r in records), default="")
-    _set_meta(db, {"replayed_until": latest, "latest_checkpoint": state.latest_checkpoint or ""})
+    latest = max((record_time(r.record) for r in records), default="")
+    _set_meta(
+        db,
+        {
+            "replayed_until": latest,
+            "latest_checkpoint": state.latest_checkpoint or "",
+            "newest": state.newest,
+        },
+    )
 
 
 def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
@@ -275,12 +290,19 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
             if isinstance(batch, dict):
                 touched.update(str(k) for k in batch)
     latest = _meta_value(db, "latest_checkpoint") or None
-    onto = MemoryState(load_states(db, sorted(touched)), latest)
+    onto = MemoryState(load_states(db, sorted(touched)), latest, _meta_value(db, "newest"))
     state = replay(fresh, _genuine_items(db, touched), onto=onto)
     _save(db, state, [state.items[a] for a in touched if a in state.items])
-    newest = max(sortable_time(r.record.created) for r in ordered(fresh))
+    newest = max(record_time(r.record) for r in ordered(fresh))
     until = max(newest, _meta_value(db, "replayed_until"))
-    _set_meta(db, {"replayed_until": until, "latest_checkpoint": state.latest_checkpoint or ""})
+    _set_meta(
+        db,
+        {
+            "replayed_until": until,
+            "latest_checkpoint": state.latest_checkpoint or "",
+            "newest": state.newest,
+        },
+    )
 
 
 def load_states(db: sqlite3.Connection, addresses: Sequence[str]) -> dict[str, ItemState]:

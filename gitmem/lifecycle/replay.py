@@ -32,6 +32,7 @@ from gitmem.core.records import (
     Event,
     Record,
     parse_time,
+    record_time,
     sortable_time,
 )
 from gitmem.core.types import Sha256Hex
@@ -108,8 +109,12 @@ class ItemState:
     events: list[tuple[str, Event]] = field(default_factory=list)
     carried: bool = False
     carry_count: int = 0
-    unseen_captures: int = 0
-    """Checkpoints that carried the item since it was last sighted or restated."""
+    unseen_in: list[str] = field(default_factory=list)
+    """The distinct sessions (other than the one that last sighted it) whose checkpoints
+    carried the item since it was last sighted or restated: ageing counts sessions,
+    never captures, so a session captured at every turn is one."""
+    seen_session: str = ""
+    """The session that last sighted it."""
     resolved: bool = False
     forgotten: bool = False
     superseded_by: str | None = None
@@ -134,6 +139,18 @@ class ItemState:
     @property
     def id(self) -> Sha256Hex:
         return self.item.id
+
+    @property
+    def unseen_sessions(self) -> int:
+        """How many other sessions went by since it was last sighted or restated."""
+        return len(self.unseen_in)
+
+    def sighted(self, when: str, session: str | None = None) -> None:
+        """Seen again at *when* (sortable time), by *session* when a checkpoint saw it."""
+        self.last_seen = max(self.last_seen, when)
+        self.unseen_in.clear()
+        if session is not None:
+            self.seen_session = session
 
     @property
     def trust(self) -> Trust:
@@ -185,10 +202,16 @@ class ItemState:
         return counted
 
 
-@dataclass(frozen=True)
+@dataclass
 class MemoryState:
+    """The replayed memory: every item's state (kept current in place as records are
+    replayed onto it)."""
+
     items: dict[str, ItemState]
     latest_checkpoint: str | None
+    """The checkpoint of the newest session time (a backfilled session is never it)."""
+    newest: str = ""
+    """Its session time: what a new capture's transcript time is compared with."""
 
     def active(self) -> list[ItemState]:
         return [s for s in self.items.values() if s.active]
@@ -204,9 +227,10 @@ class MemoryState:
 
 
 def ordered(records: Iterable[Replayable]) -> list[Replayable]:
-    """Replay order: the records' own creation times, then addresses (stable across
-    clones, whatever order a sync brought them in)."""
-    return sorted(records, key=lambda r: (sortable_time(r.record.created), r.address))
+    """Replay order: the records' own times (a checkpoint's is its session's, see
+    :func:`~gitmem.core.records.record_time`), then addresses (stable across clones,
+    whatever order a sync brought them in)."""
+    return sorted(records, key=lambda r: (record_time(r.record), r.address))
 
 
 def replay(
@@ -223,15 +247,20 @@ def replay(
     captures without replaying the whole store each time."""
     states: dict[str, ItemState] = {} if onto is None else onto.items
     latest: str | None = None if onto is None else onto.latest_checkpoint
+    newest = "" if onto is None else onto.newest
     known = {} if items is None else items
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
-            latest = entry.address
+            if record.transcript_time >= newest:
+                latest, newest = entry.address, record.transcript_time
             _apply_checkpoint(states, entry.address, record, {**known, **entry.items})
         elif isinstance(record, Event):
             _apply_event(states, entry.address, record)
-    return MemoryState(states, latest)
+    if onto is not None:
+        onto.latest_checkpoint, onto.newest = latest, newest
+        return onto
+    return MemoryState(states, latest, newest)
 
 
 def _apply_checkpoint(
@@ -241,7 +270,7 @@ def _apply_checkpoint(
     items: Mapping[Sha256Hex, Item],
 ) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
-    created = sortable_time(checkpoint.created)
+    created = checkpoint.transcript_time
     added = set(checkpoint.items)
     for named in checkpoint.named:
         is_carry = named not in added
@@ -266,10 +295,10 @@ def _apply_checkpoint(
         state.carried = is_carry  # what its latest mention was
         if is_carry:
             state.carry_count += 1
-            state.unseen_captures += 1
+            if checkpoint.session not in (state.seen_session, *state.unseen_in):
+                state.unseen_in.append(checkpoint.session)
         else:
-            state.unseen_captures = 0
-            state.last_seen = created
+            state.sighted(created, checkpoint.session)
             state.sightings.append(Sighting(address, checkpoint.session, snapshot, created))
 
 
@@ -296,8 +325,7 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
     elif kind == EVENT_REOPEN:
         state.resolved = False
         _reopen_status(state, _text(extra, "status"))
-        state.last_seen = max(state.last_seen, created)
-        state.unseen_captures = 0
+        state.sighted(created)
         state.superseded_by = None
         state.likely_superseded_by = None
         state.notes.clear()
@@ -319,8 +347,7 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
         witness = _witness(address, event, extra, created)
         if witness is not None:
             state.witnesses.append(witness)
-            state.last_seen = max(state.last_seen, created)
-            state.unseen_captures = 0
+            state.sighted(created)
     elif kind == EVENT_STATUS:
         _apply_status(state, event, extra)
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
-from gitmem.lifecycle.memory import memory_state
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.memory import Memory, memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.repo import Store
@@ -27,6 +28,18 @@ from gitmem.store.seal import write_event
 
 HUMAN_SESSION = "human"
 MIN_PREFIX = 4
+
+
+class Holders(NamedTuple):
+    """What memory already holds of a capture about to be written."""
+
+    snapshot: Sha256Hex | None
+    """The genuine checkpoint of the same session whose source is the same snapshot
+    (None: none)."""
+    commit_named: bool
+    """Whether a genuine checkpoint names the commit already."""
+    session_known: bool
+    """Whether the session has a genuine checkpoint already."""
 
 
 class Workspace:
@@ -68,6 +81,23 @@ class Workspace:
         if self._memory is None:
             self._memory = memory_state(self.store, self.roots)
         return self._memory
+
+    def holders(self, snapshot: str, commit: str | None, session: str) -> Holders:
+        """What memory holds of a capture already: see :class:`Holders`.
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        model = Memory.open(self.store, self.roots)
+        try:
+            holder = model.checkpoint_of(snapshot=snapshot, session=session)
+            return Holders(
+                None if holder is None else Sha256Hex(holder),
+                commit is not None and model.checkpoint_of(commit=commit) is not None,
+                model.checkpoint_of(session=session) is not None,
+            )
+        finally:
+            model.close()
 
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying

@@ -120,14 +120,16 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     for item in result.items:
         if item.quote_reason and not item.quote_verified:
             echo(f"   stored as ~ inferred: {item.text!r}\n     because {item.quote_reason}")
-    echo(f"   checkpoint {result.checkpoint}")
+    checkpoint = result.checkpoint
+    assert checkpoint is not None  # write_checkpoint always writes
+    echo(f"   checkpoint {checkpoint}")
 
     _step(echo, "3. The brief, every receipt verified")
     echo(render_text(make_brief(store, home)))
 
     _step(echo, "4. mallory, who can push, edits a stored item in place")
     old, new = b"review requested from Dana", b"approved by Dana"
-    where = tamper_checkpoint(store, result.checkpoint, old, new)
+    where = tamper_checkpoint(store, checkpoint, old, new)
     echo(f'   "{old.decode()}" -> "{new.decode()}" in {where}')
 
     _step(echo, "5. The brief again: the edit cannot pass as verbatim")
@@ -138,7 +140,7 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
         echo(f"     ✗ {problem.path}: {problem.problem}")
 
     _step(echo, "6. Check a receipt by hand, with OpenSSH and no gitmem code")
-    _hand_check(echo, home, result.checkpoint, where, repo_dir, kept)
+    _hand_check(echo, home, checkpoint, where, repo_dir, kept)
 
 
 def _scratch_repo(repo_dir: Path) -> Store:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TESTS, Result
+from conftest import TESTS, Result, git
 from fakes.openai_server import FakeOpenAI
 
 from gitmem.store.layout import content_path
@@ -110,6 +110,8 @@ def test_a_subagent_file_is_its_own_session(
     initialised: Path, gm: GM, named: tuple[str, ...]
 ) -> None:
     main = gm("capture", "--transcript", str(SUBAGENTS / f"{PARENT}.jsonl"), "--json").json()
+    # The subagent's report holds no item: a new commit gives its capture something to say.
+    git(initialised, "commit", "-q", "--allow-empty", "-m", "later")
     side = gm("capture", "--transcript", str(SUBAGENT), *named, "--json").json()
     assert isinstance(main, dict) and isinstance(side, dict)
     assert main["session"] == PARENT

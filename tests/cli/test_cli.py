@@ -95,7 +95,7 @@ def test_init_refuses_a_bad_principal_and_writes_nothing(gm: GM, home: Path) -> 
 
 def test_capture_json_shape_and_quote_checks(initialised: Path, gm: GM) -> None:
     data = capture_sample(gm)
-    assert set(data) == {"checkpoint", "session", "items"}
+    assert set(data) == {"checkpoint", "written", "skipped", "session", "items"}
     assert re.fullmatch(r"[0-9a-f]{64}", data["checkpoint"])
     by_text = {i["text"]: i for i in data["items"]}
     for item in data["items"]:

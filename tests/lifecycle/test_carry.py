@@ -61,7 +61,7 @@ def test_an_inferred_item_unseen_for_long_ages_out_with_a_reason() -> None:
     assert result.items == ()
 
 
-def test_a_verbatim_item_needs_both_captures_and_days_to_age() -> None:
+def test_a_verbatim_item_needs_both_sessions_and_days_to_age() -> None:
     state = replay([checkpoint(DECISION, created=at(0))])
     assert plan(state, [], "s2", snapshot("s2"), T0 + timedelta(days=90)).aged_out == ()
 
@@ -77,7 +77,8 @@ def test_the_carry_cap_drops_the_oldest_and_least_important_first() -> None:
             checkpoint(new, session="s3", created=at(0, minutes=2)),
         ]
     )
-    result = plan(state, [], "s4", snapshot("s4"), T0, CarryPolicy(max_carried=2))
+    later = T0 + timedelta(hours=1)  # a session after all three
+    result = plan(state, [], "s4", snapshot("s4"), later, CarryPolicy(max_carried=2))
     assert set(result.carried) == {key.id, new.id} and result.items == ()
     ((dropped, reason),) = result.aged_out
     assert dropped.id == old.id and "more than 2 open items" in reason
@@ -102,3 +103,39 @@ def test_a_reversal_is_never_a_corroboration() -> None:
     result = plan(state, [reversal], "s2", snapshot("s2"), T0)
     assert result.witnesses == () and reversal in result.items
     assert result.supersessions == ((original.id, reversal.id),)
+
+
+def test_ageing_counts_other_sessions_never_captures() -> None:
+    """Twelve captures of one growing session are one session: its own items never age
+    on its account, and another session's item is one session older, not twelve."""
+    other = item("The cache is warm", session="s0")
+    records = [checkpoint(other, session="s0", created=at(0))]
+    mine = item("Check the parser", session="s1")
+    records.append(checkpoint(mine, carry=(other,), session="s1", created=at(0, minutes=1)))
+    for n in range(2, 13):
+        records.append(checkpoint(carry=(other, mine), session="s1", created=at(0, minutes=n)))
+    state = replay(records)
+    assert state.items[mine.id].unseen_sessions == 0
+    assert state.items[other.id].unseen_sessions == 1
+    result = plan(state, [], "s1", snapshot("s1-13"), T0 + timedelta(minutes=13))
+    assert result.aged_out == ()
+    # Ten other sessions go by without it: then, and only then, an inferred item ages.
+    for n in range(2, 11):
+        records.append(checkpoint(carry=(other, mine), session=f"t{n}", created=at(1, minutes=n)))
+    state = replay(records)
+    assert state.items[mine.id].unseen_sessions == 9
+    assert plan(state, [], "t99", snapshot("t99"), T0 + timedelta(days=2)).aged_out != ()
+
+
+def test_a_backfilled_session_carries_ages_and_supersedes_nothing() -> None:
+    today = item("Set the retry limit to 3", session="s9", quote="set the retry limit to 3")
+    state = replay([checkpoint(today, session="s9", created=at(100))])
+    old = item("Set the retry limit to 30", session="old", quote="set the retry limit to 30")
+    result = plan(state, [old], "old", snapshot("old"), T0)  # said 100 days earlier
+    assert result.items == (old,) and result.carried == () and result.aged_out == ()
+    assert result.supersessions == ()
+    # Six months of backfill never ages today's items either.
+    for n in range(150):
+        past = item(f"Old session {n} note", session=f"past-{n}")
+        result = plan(state, [past], f"past-{n}", snapshot(f"p{n}"), T0 + timedelta(days=n % 90))
+        assert result.aged_out == () and result.carried == ()

@@ -48,7 +48,7 @@ def test_the_first_copy_is_the_origin_and_carried_copies_are_not_sightings() -> 
         ]
     ).items[DECISION.id]
     assert state.origin_snapshot == checkpoint(DECISION).record.source.snapshot  # type: ignore[union-attr]
-    assert state.carried and state.carry_count == 2 and state.unseen_captures == 2
+    assert state.carried and state.carry_count == 2 and state.unseen_sessions == 2
     assert [s.session for s in state.sightings] == ["s1"]
     assert state.last_seen == at(0)  # carrying is not seeing
     assert state.corroboration == 1

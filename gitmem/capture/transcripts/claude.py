@@ -24,10 +24,11 @@ queue and other bookkeeping records, and a record whose ``uuid`` was already see
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
-from gitmem.core.transcript import ANSWER, Message, Transcript, render_snapshot
+from gitmem.core.transcript import ANSWER, Message, Transcript, host_time, render_snapshot
 
 FORMAT = "claude"
 TOOL = "Claude Code"
@@ -79,7 +80,10 @@ def parse(text: str, name: str) -> Transcript:
             seen.add(uuid)
         role = message.get("role")
         role = clean(role) if isinstance(role, str) and role.strip() else kind
-        messages.extend(_messages(role, message.get("content"), asked))
+        when = host_time(record.get("timestamp"))
+        messages.extend(
+            replace(m, time=when) for m in _messages(role, message.get("content"), asked)
+        )
     # A main session may hold inline side-chain records (older Claude Code); a side run's
     # own file holds nothing else.
     if sidechain != {True}:

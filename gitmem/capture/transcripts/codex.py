@@ -24,11 +24,12 @@ keeping both would put every assistant text in the transcript twice) or bookkeep
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
 from gitmem.core import boundedjson
-from gitmem.core.transcript import Message, Transcript, render_snapshot
+from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
 
 FORMAT = "codex"
 TOOL = "Codex"
@@ -73,18 +74,21 @@ def parse(text: str, name: str) -> Transcript:
     cwd: str | None = None
     messages: list[Message] = []
     records, skipped = read_records(text, name, TOOL, recognise)
+    when: str | None = None
     for record in records:
         kind = record.get("type")
         payload = record.get("payload")
+        # Each record's own time; the older shape has one only on its first line.
+        when = host_time(record.get("timestamp")) or when
         if isinstance(payload, dict):
             if kind == "response_item":
-                messages.extend(_item(payload))
+                messages.extend(replace(m, time=when) for m in _item(payload))
             elif kind == "session_meta" and session is None:
                 # Only the first: a forked session repeats its parent's meta after its own.
                 session = _str(payload.get("id"))
                 cwd = _str(payload.get("cwd"))
         elif kind in ITEM_TYPES:
-            messages.extend(_item(record))
+            messages.extend(replace(m, time=when) for m in _item(record))
         elif kind is None and "record_type" not in record and session is None:
             session = _str(record.get("id"))
     if cwd is None:
