@@ -118,6 +118,19 @@ class BriefWarning:
 
 
 @dataclass(frozen=True)
+class PurgedItem:
+    """An item the newest checkpoint names that a trusted purge removed: it renders as
+    ``[purged by WRITER on DATE]``, never with its text (nothing of it is left)."""
+
+    id: str
+    label: str
+    event: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "purged": self.label, "event": self.event}
+
+
+@dataclass(frozen=True)
 class Brief:
     items: tuple[BriefItem, ...]
     warnings: tuple[BriefWarning, ...]
@@ -127,6 +140,7 @@ class Brief:
     latest: str | None
     stale: int = 0
     """Open items that aged out (not shown; `gitmem show` has them)."""
+    purged: tuple[PurgedItem, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,8 @@ def build_brief(
                 if item.id not in state.items:  # a genuine copy always wins
                     shown.setdefault(item.id, _degraded(item, record, check.address, check))
     for bad in failed_items:
+        if bad.address in state.purged:
+            continue  # removed on purpose by a purge this reader trusts: not a failure
         label = RecordCheck(bad.address, bad.problem, bad.detail, None)
         warnings.append(
             BriefWarning(
@@ -205,7 +221,30 @@ def build_brief(
     items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
     items.sort(key=lambda i: -i.importance)
     return Brief(
-        tuple(items), tuple(warnings), checkpoints, verified, checkpoints - verified, latest, stale
+        tuple(items),
+        tuple(warnings),
+        checkpoints,
+        verified,
+        checkpoints - verified,
+        latest,
+        stale,
+        _purged(state, checks),
+    )
+
+
+def _purged(state: MemoryState, checks: Mapping[Sha256Hex, RecordCheck]) -> tuple[PurgedItem, ...]:
+    """The purged items the newest checkpoint still names: where they would have been
+    current, they render as purged (after the next capture, which cannot carry them,
+    they are gone from the brief; `gitmem show ID` still says who purged them)."""
+    latest = state.latest_checkpoint
+    newest = None if latest is None else checks.get(Sha256Hex(latest))
+    record = None if newest is None else newest.record
+    if not isinstance(record, Checkpoint):
+        return ()
+    return tuple(
+        PurgedItem(a, state.purged[a].label, state.purged[a].event)
+        for a in dict.fromkeys(record.named)
+        if a in state.purged
     )
 
 

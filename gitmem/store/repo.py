@@ -31,6 +31,8 @@ MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
 REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
+TRACKING_PREFIX = "refs/gitmem-remotes/"
+"""What sync last fetched from each remote: ``refs/gitmem-remotes/<remote>/<name>``."""
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
 _EXTENSIONS = {
@@ -163,6 +165,20 @@ class Store:
         except (KeyError, ValueError, pygit2.GitError):
             return None
         return obj.data if isinstance(obj, pygit2.Blob) else None
+
+    def commit_tree(self, commit: GitOid) -> pygit2.Tree:
+        """The tree of *commit*.
+
+        Raises:
+            GitError: *commit* is not a commit of this repository.
+        """
+        try:
+            obj = self.repo.get(commit)
+        except (ValueError, pygit2.GitError) as e:
+            raise GitError(f"cannot read commit {commit[:12]}: {e}") from e
+        if not isinstance(obj, pygit2.Commit):
+            raise GitError(f"{commit[:12]} is not a commit in this repository")
+        return obj.tree
 
     def resolve(self, rev: str) -> GitOid | None:
         """The commit *rev* names (a branch, a remote branch, a ref, a sha), or None when
@@ -345,6 +361,25 @@ class Store:
             f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
             f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
         )
+
+    def commit_onto(
+        self, parent: GitOid, entries: Sequence[Entry], message: str, author: str
+    ) -> GitOid:
+        """A commit whose tree is *parent*'s plus *entries* (existing paths left as they
+        are), with *parent* as its parent. The ref does not move: the caller swaps it.
+
+        Raises:
+            GitError: *parent* is not a commit, or git refused to write.
+        """
+        try:
+            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
+            base = self._commit(parent)
+            tree = _add_paths(self.repo, base.tree, blobs)
+            signature = git_signature(author)
+            oid = self.repo.create_commit(None, signature, signature, message, tree, [base.id])
+        except pygit2.GitError as e:
+            raise GitError(f"cannot write objects: {e}") from e
+        return GitOid(str(oid))
 
     def compare_and_swap(self, old: GitOid | None, new: GitOid, message: str) -> bool:
         """Move the ref from *old* (None: it must not exist yet) to *new*, with a reflog
