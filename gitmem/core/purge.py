@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -184,38 +185,52 @@ def check_text(text: str) -> str:
 
 
 def redact_snapshot(data: bytes, text: str, formats: Iterable[str | None] = ()) -> bytes | None:
-    """A copy of the snapshot *data* with every occurrence of *text* replaced by
-    :data:`PURGED_TEXT`, or None when it does not hold *text*. The copy keeps the
-    snapshot's encoding (the formats its records name are tried first, then gitmem's
+    """A copy of the snapshot *data* with every occurrence of *text* in its messages
+    replaced by :data:`PURGED_TEXT`, or None when no message holds *text*. The copy keeps
+    the snapshot's encoding (the formats its records name are tried first, then gitmem's
     ``messages`` encoding, then plain text), so the quotes of other items still check
-    against it; bytes in neither encoding are replaced as bytes. Raises nothing."""
-    if not holds(data, text):
-        return None
+    against it; only the messages are searched, never the encoding's own words (a role,
+    a field name). Bytes that are not UTF-8 are searched and replaced as bytes.
+    Raises nothing."""
     for fmt in (*(f for f in formats if f), MESSAGES, "text"):
         try:
             transcript = parse_snapshot(data, "snapshot", fmt)
         except InputError:
             continue
+        if not any(text in m.text for m in transcript.messages):
+            return None
         messages = [Message(m.role, m.text.replace(text, PURGED_TEXT)) for m in transcript.messages]
-        redacted = render_snapshot(transcript.format, messages).encode("utf-8")
-        if not holds(redacted, text):
-            return redacted
-    return _bytes_replaced(data, text)
-
-
-def _bytes_replaced(data: bytes, text: str) -> bytes:
+        return render_snapshot(transcript.format, messages).encode("utf-8")
+    if not holds(data, text):
+        return None
     for form in needles(text):
         data = data.replace(form.encode("utf-8"), PURGED_TEXT.encode("utf-8"))
     return data
 
 
-def value_holds(value: Any, text: str) -> bool:
-    """True when *text* is inside any string (or key) of a decoded JSON value. Raises
-    nothing."""
+_STRUCTURAL_KEYS = frozenset(
+    {"type", "schema", "event", "created", "commit", "key", "kind", "trust", "format", "bytes"}
+)
+"""Fields whose values are gitmem's own vocabulary, times or sizes, never what was said."""
+_STRUCTURAL_VALUE = re.compile(
+    r"[0-9a-f]{64}|[0-9a-f]{40}|SHA256:[A-Za-z0-9+/]{43}|"
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z"
+)
+"""Addresses, commit ids, key fingerprints and record times."""
+
+
+def value_holds(value: Any, text: str, key: str | None = None) -> bool:
+    """True when *text* is inside a string value of a decoded item or record that holds
+    what was said: its text, quotes, notes, session ids, file names, evidence. Field
+    names, addresses, commit ids, fingerprints, times and the values of gitmem's
+    structural fields are not searched, so a short or hex-like text never matches every
+    record. Raises nothing."""
+    if key in _STRUCTURAL_KEYS:
+        return False
     if isinstance(value, str):
-        return text in value
+        return text in value and not _STRUCTURAL_VALUE.fullmatch(value)
     if isinstance(value, dict):
-        return any(text in k or value_holds(v, text) for k, v in value.items())
+        return any(value_holds(v, text, k) for k, v in value.items())
     if isinstance(value, list):
         return any(value_holds(v, text) for v in value)
     return False

@@ -40,6 +40,7 @@ from typing import Any
 
 import pygit2
 
+from gitmem.core import canonical
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, InputError, NegativeResult
 from gitmem.core.items import Item, parse_item
@@ -52,6 +53,7 @@ from gitmem.core.purge import (
     holds,
     redact_snapshot,
     text_digest,
+    value_holds,
 )
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import EVENT_PURGE, NAMESPACE, Checkpoint, Source, parse_record
@@ -172,11 +174,11 @@ def _plan_ids(ws: Workspace, contents: StoreContents, ids: Sequence[str]) -> Pur
 
 def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
     assert contents.tip is not None
-    records = {r.address: r for r in contents.records if holds(r.data, text)}
+    records = {r.address: r for r in contents.records if _holds(r.data, text)}
     checkpoints = _checkpoints(contents)
-    removals = [Removal("record", a, "its bytes hold the text") for a in sorted(records)]
+    removals = [Removal("record", a, "it holds the text") for a in sorted(records)]
     items: dict[Sha256Hex, str] = {
-        a: "its bytes hold the text" for a, data in contents.items.items() if holds(data, text)
+        a: "it holds the text" for a, data in contents.items.items() if _holds(data, text)
     }
     for address in records:
         for added in checkpoints[address].items if address in checkpoints else ():
@@ -207,6 +209,15 @@ def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
     )
     scrub = (text, *_texts(parsed.values()))
     return PurgePlan(contents.tip, purge, redacted, tuple(removals), scrub)
+
+
+def _holds(data: bytes, text: str) -> bool:
+    """Stored JSON holds *text* where it keeps what was said (:func:`value_holds`); bytes
+    that are not canonical JSON are searched as bytes."""
+    try:
+        return value_holds(canonical.decode(data), text)
+    except FormatError:
+        return holds(data, text)
 
 
 def _checkpoints(contents: StoreContents) -> dict[Sha256Hex, Checkpoint]:

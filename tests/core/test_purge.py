@@ -112,6 +112,23 @@ def test_redacting_text_that_json_escapes() -> None:
     assert plain == f"{PURGED_TEXT} two {PURGED_TEXT}".encode()
 
 
+def test_only_what_was_said_is_searched() -> None:
+    from gitmem.core.purge import value_holds
+
+    record = {
+        "created": "2026-11-30T10:00:00Z",
+        "items": [A],
+        "key": "SHA256:" + "a" * 43,
+        "note": "ask Acme",
+    }
+    assert value_holds(record, "Acme") and not value_holds(record, "2026")
+    assert not value_holds(record, A[:8]) and not value_holds(record, "note")
+    assert value_holds({"evidence": {"quote": "the Acme deal"}}, "Acme deal")
+    assert (
+        redact_snapshot(render_snapshot("claude", [Message("user", "hi")]).encode(), "user") is None
+    )
+
+
 def test_an_empty_text_is_refused() -> None:
     with pytest.raises(InputError):
         check_text(" \n")

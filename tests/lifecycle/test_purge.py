@@ -215,8 +215,11 @@ def test_purge_refuses_bad_input_and_writes_nothing(
             and done.stderr.count("\n") == 1
             and "Traceback" not in done.stderr
         )
-    nothing = gm("purge", "--text", "no such words anywhere", "--yes")
-    assert nothing.exit_code == 1 and "holds that text" in nothing.stderr
+    # What was said is searched, never gitmem's own structure: a year every record's time
+    # holds, an address prefix, a field name or a role match nothing.
+    for words in ("no such words anywhere", "2026", secret_store["secret"][:10], "origin_session"):
+        nothing = gm("purge", "--text", words, "--yes")
+        assert nothing.exit_code == 1 and "holds that text" in nothing.stderr, words
     # Without --yes and without a terminal to ask on: refused, one line.
     refused = gm("purge", secret_store["secret"][:8])
     assert refused.exit_code == 2 and "--yes" in refused.stderr and refused.stderr.count("\n") == 1
