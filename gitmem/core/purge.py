@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from gitmem.core.errors import FormatError, InputError
+from gitmem.core.items import Item
 from gitmem.core.records import EVENT_PURGE, Event, parse_time
 from gitmem.core.transcript import MESSAGES, Message, parse_snapshot, render_snapshot
 from gitmem.core.types import Sha256Hex, is_sha256_hex
@@ -138,6 +139,21 @@ def purged_label(writer: str, created: str) -> str:
     except FormatError:
         day = created[:10]
     return f"[purged by {writer} on {day}]"
+
+
+def item_texts(items: Iterable[Item | None]) -> tuple[str, ...]:
+    """The words of *items* as local files may hold them (the ledger, a model's reply):
+    each one's text and quotes, verified or not. What a clone scrubs after a purge.
+    Raises nothing."""
+    found: list[str] = []
+    for item in items:
+        if item is None:
+            continue
+        found.append(item.text)
+        for quote in (item.quote, item.extra.get("unverified_quote")):
+            if isinstance(quote, str) and quote:
+                found.append(quote)
+    return tuple(found)
 
 
 def text_digest(text: str, salt: str) -> dict[str, str]:

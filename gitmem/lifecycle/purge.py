@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -51,6 +51,7 @@ from gitmem.core.purge import (
     Purge,
     check_text,
     holds,
+    item_texts,
     redact_snapshot,
     text_digest,
     value_holds,
@@ -169,7 +170,7 @@ def _plan_ids(ws: Workspace, contents: StoreContents, ids: Sequence[str]) -> Pur
     )
     assert contents.tip is not None
     purge = Purge(items=tuple(sorted(chosen)), how=HOW_ID, before=contents.tip)
-    return PurgePlan(contents.tip, purge, {}, removals, _texts(chosen.values()))
+    return PurgePlan(contents.tip, purge, {}, removals, item_texts(chosen.values()))
 
 
 def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
@@ -207,7 +208,7 @@ def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
         text=text_digest(text, secrets.token_hex(16)),
         before=contents.tip,
     )
-    scrub = (text, *_texts(parsed.values()))
+    scrub = (text, *item_texts(parsed.values()))
     return PurgePlan(contents.tip, purge, redacted, tuple(removals), scrub)
 
 
@@ -301,19 +302,6 @@ def _item(data: bytes | None) -> Item | None:
 
 def _masked(item: Item | None, text: str) -> str | None:
     return None if item is None else item.text.replace(text, PURGED_TEXT)
-
-
-def _texts(items: Iterable[Item | None]) -> tuple[str, ...]:
-    """An item's words as they may sit in local files: its text and its quotes."""
-    found: list[str] = []
-    for item in items:
-        if item is None:
-            continue
-        found.append(item.text)
-        for quote in (item.quote, item.extra.get("unverified_quote")):
-            if isinstance(quote, str) and quote:
-                found.append(quote)
-    return tuple(found)
 
 
 def run_purge(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool = False) -> PurgeResult:

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 import pygit2
 
-from gitmem.core.errors import IntegrityError
+from gitmem.core.errors import FormatError, IntegrityError
 from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck
-from gitmem.core.purge import Purge, PurgeMark, purge_of
+from gitmem.core.items import Item, parse_item
+from gitmem.core.purge import Purge, PurgeMark, item_texts, purge_of
 from gitmem.core.records import EVENT_PURGE, Event, sortable_time
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.store.repo import Store, StoredRecord, content_path, record_path
@@ -169,6 +170,25 @@ def apply_purges(store: Store, tip: GitOid, found: Sequence[Found], source: GitO
     for f in found:
         tip = Rewriter(store.repo, edit_of(f.purge, tree)).rewrite(tip)
     return tip
+
+
+def removed_texts(store: Store, commit: GitOid | None, found: Sequence[Found]) -> tuple[str, ...]:
+    """The words of the items *found* remove, as *commit*'s tree holds them (before the
+    rewrite): what to scrub from local files. A clone that applies a teammate's purge
+    never learns a purged string itself, only the items that held it. Raises GitError
+    for an unknown *commit*."""
+    if commit is None:
+        return ()
+    tree = store.commit_tree(commit)
+    items: list[Item | None] = []
+    for f in found:
+        for address in f.purge.items:
+            data = _blob(tree, content_path("items", address))
+            try:
+                items.append(None if data is None else parse_item(data))
+            except FormatError:
+                continue
+    return item_texts(items)
 
 
 def pending(store: Store, target: GitOid | None, found: Sequence[Found]) -> tuple[Found, ...]:

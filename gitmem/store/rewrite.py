@@ -53,6 +53,10 @@ class Rewriter:
         self.edit = edit
         self._commits: dict[pygit2.Oid, pygit2.Oid] = {}
         self._trees: dict[pygit2.Oid, pygit2.Oid] = {}
+        self._folders: dict[
+            tuple[pygit2.Oid | None, frozenset[str], tuple[tuple[str, pygit2.Oid], ...]],
+            pygit2.Oid,
+        ] = {}
 
     def rewrite(self, tip: GitOid) -> GitOid:
         """The rewritten commit standing for *tip*.
@@ -106,41 +110,46 @@ class Rewriter:
                 removed = set(present)
                 added = [self.edit.replace[p] for p in present if p in self.edit.replace]
                 added = [(path, oid) for path, oid in added if path not in tree]
-                self._trees[tree.id] = _edited(self.repo, tree, removed, added)
+                self._trees[tree.id] = self._edited(tree, removed, added)
         return self._trees[tree.id]
 
-
-def _edited(
-    repo: pygit2.Repository,
-    tree: pygit2.Tree | None,
-    removed: set[str],
-    added: list[tuple[str, pygit2.Oid]],
-) -> pygit2.Oid:
-    """*tree* without the paths *removed* and with *added*; a folder left empty goes."""
-    groups: dict[str, tuple[set[str], list[tuple[str, pygit2.Oid]]]] = {}
-    builder = repo.TreeBuilder() if tree is None else repo.TreeBuilder(tree)
-    for path in removed:
-        head, sep, rest = path.partition("/")
-        if sep:
-            groups.setdefault(head, (set(), []))[0].add(rest)
-        elif builder.get(head) is not None:
-            builder.remove(head)
-    for path, oid in added:
-        head, sep, rest = path.partition("/")
-        if sep:
-            groups.setdefault(head, (set(), []))[1].append((rest, oid))
-        elif builder.get(head) is None:
-            builder.insert(head, oid, pygit2.enums.FileMode.BLOB)
-    for name, (gone, new) in groups.items():
-        existing = builder.get(name)
-        subtree = existing if isinstance(existing, pygit2.Tree) else None
-        if existing is not None and subtree is None:
-            continue  # a file where a folder belongs: not ours to fix here
-        edited = _edited(repo, subtree, gone, new)
-        written = repo.get(edited)
-        if isinstance(written, pygit2.Tree) and len(written) == 0:
-            if existing is not None:
-                builder.remove(name)
-        else:
-            builder.insert(name, edited, pygit2.enums.FileMode.TREE)
-    return builder.write()
+    def _edited(
+        self,
+        tree: pygit2.Tree | None,
+        removed: set[str],
+        added: list[tuple[str, pygit2.Oid]],
+    ) -> pygit2.Oid:
+        """*tree* without the paths *removed* and with *added*; a folder left empty goes.
+        A folder edited the same way before is not written again (most commits share
+        their fan-out folders with their parent)."""
+        key = (None if tree is None else tree.id, frozenset(removed), tuple(sorted(added)))
+        if key in self._folders:
+            return self._folders[key]
+        groups: dict[str, tuple[set[str], list[tuple[str, pygit2.Oid]]]] = {}
+        builder = self.repo.TreeBuilder() if tree is None else self.repo.TreeBuilder(tree)
+        for path in removed:
+            head, sep, rest = path.partition("/")
+            if sep:
+                groups.setdefault(head, (set(), []))[0].add(rest)
+            elif builder.get(head) is not None:
+                builder.remove(head)
+        for path, oid in added:
+            head, sep, rest = path.partition("/")
+            if sep:
+                groups.setdefault(head, (set(), []))[1].append((rest, oid))
+            elif builder.get(head) is None:
+                builder.insert(head, oid, pygit2.enums.FileMode.BLOB)
+        for name, (gone, new) in groups.items():
+            existing = builder.get(name)
+            subtree = existing if isinstance(existing, pygit2.Tree) else None
+            if existing is not None and subtree is None:
+                continue  # a file where a folder belongs: not ours to fix here
+            edited = self._edited(subtree, gone, new)
+            written = self.repo.get(edited)
+            if isinstance(written, pygit2.Tree) and len(written) == 0:
+                if existing is not None:
+                    builder.remove(name)
+            else:
+                builder.insert(name, edited, pygit2.enums.FileMode.TREE)
+        self._folders[key] = builder.write()
+        return self._folders[key]

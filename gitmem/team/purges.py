@@ -11,7 +11,8 @@ Before the memory ref of a remote is merged, sync asks :func:`reconcile`:
    account for the difference — is refused as any rewrite is.
 2. **The remote's purges are applied here**: the local history is rewritten with every
    trusted purge the remote holds and the local tree does not, before the merge, so the
-   union never brings back what was purged.
+   union never brings back what was purged; ``.git/gitmem/`` is then scrubbed of the
+   removed items' words (this clone never learns a purged string, only those items).
 3. **Local purges are applied to what was fetched**: the remote's history is rewritten
    with every trusted purge this clone holds and the remote does not, and that image is
    merged instead. The merged tip then no longer descends from the remote's, so it is
@@ -26,7 +27,14 @@ from dataclasses import dataclass
 
 from gitmem.core.errors import GitmemError
 from gitmem.core.types import GitOid
-from gitmem.store.purges import Checker, Found, apply_purges, pending, purges_at
+from gitmem.store.purges import (
+    Checker,
+    Found,
+    apply_purges,
+    pending,
+    purges_at,
+    removed_texts,
+)
 from gitmem.store.repo import Store
 
 
@@ -42,6 +50,8 @@ class Reconciled:
     """What to merge: the fetched tip with this clone's purges applied."""
     applied: tuple[str, ...] = ()
     """The addresses of the remote's purge events applied to the local history."""
+    scrub: tuple[str, ...] = ()
+    """The words of the items they removed here, to scrub from ``.git/gitmem/``."""
     refused: str | None = None
     """Why a rewrite of the remote is not accepted as a purge; None when it is, or
     when there was no rewrite."""
@@ -75,14 +85,14 @@ def reconcile(
         if refused is not None:
             return Reconciled(local, remote, remote, refused=refused)
     to_local = pending(store, local, theirs.found)
-    after = local
+    after, scrub = local, removed_texts(store, local, to_local)
     if local is not None and to_local:
         after = apply_purges(store, local, to_local, remote)
     to_remote = pending(store, remote, purges_at(store, local, checker).found)
     image = remote
     if local is not None and to_remote:
         image = apply_purges(store, remote, to_remote, local)
-    return Reconciled(after, remote, image, tuple(f.address for f in to_local))
+    return Reconciled(after, remote, image, tuple(f.address for f in to_local), scrub)
 
 
 def _unexplained(

@@ -38,6 +38,7 @@ from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import added_paths, merge_into
 from gitmem.store.purges import LOCK_FILE
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
+from gitmem.store.scrub import scrub_local
 from gitmem.store.verify import check_ref
 from gitmem.team.checkers import RefCheckers, load_checkers
 from gitmem.team.purges import Reconciled, reconcile
@@ -279,6 +280,7 @@ def _take(
                 problem_kind=REMOTE,
                 problem=f"{ref} moved while a purge from {remote} was applied; run sync again",
             )
+        scrub_local(store.local_dir, plan.scrub)
     try:
         result = merge_into(local, plan.merge, f"gitmem: sync {ref} from {remote}", author)
     except GitmemError as e:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import Result, git
+from grep import all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
 
@@ -66,30 +66,6 @@ def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     ids = {i["text"]: i["id"] for i in first["items"]}
     gm("brief")  # the ledger now holds the secret's item, folded
     return {"secret": ids[f"Staging password is {SECRET}"], "cache": ids["Keep the cache local"]}
-
-
-def all_objects(repo: Path) -> bytes:
-    return subprocess.run(
-        ["git", "-C", str(repo), "cat-file", "--batch-all-objects", "--batch"],
-        check=True,
-        capture_output=True,
-    ).stdout
-
-
-def files_holding(root: Path, needle: bytes) -> list[str]:
-    """Every file under *root* whose bytes hold *needle* (loose objects inflated too)."""
-    import zlib
-
-    found = []
-    for path in root.rglob("*"):
-        if not path.is_file():
-            continue
-        data = path.read_bytes()
-        if "objects" in path.parts and len(path.parent.name) == 2:
-            data = zlib.decompress(data)
-        if needle in data or needle.lower() in data.lower():
-            found.append(str(path.relative_to(root)))
-    return found
 
 
 def brief(gm: Gm) -> dict[str, Any]:
