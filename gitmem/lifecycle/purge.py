@@ -59,7 +59,7 @@ from gitmem.core.purge import (
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import EVENT_PURGE, NAMESPACE, Checkpoint, Source, parse_record
 from gitmem.core.transcript import parse_snapshot
-from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.lifecycle.workspace import HUMAN_SESSION, MIN_PREFIX, Workspace
 from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
@@ -248,10 +248,11 @@ def _formats(
             evidence = parse_record(stored.data).extra.get("evidence")
         except FormatError:
             continue
-        if isinstance(evidence, dict) and isinstance(evidence.get("format"), str):
-            formats.setdefault(Sha256Hex(str(evidence.get("snapshot"))), []).append(
-                evidence["format"]
-            )
+        if not isinstance(evidence, dict):
+            continue
+        digest, fmt = evidence.get("snapshot"), evidence.get("format")
+        if is_sha256_hex(digest) and isinstance(fmt, str):
+            formats.setdefault(Sha256Hex(str(digest)), []).append(fmt)
     return formats
 
 
