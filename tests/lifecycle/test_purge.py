@@ -242,3 +242,41 @@ def test_purge_asks_on_a_terminal(
         assert f"item {secret_store['secret'][:12]} (named): Staging password".encode() in output
         assert (Store.discover(initialised).tip() != tip) is changed
         assert os.waitstatus_to_exitcode(status) == (0 if changed else 1)
+
+
+def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
+    gm: Gm, initialised: Path, tmp_path: Path
+) -> None:
+    """A session id and a note hold the text: the checkpoint goes with its item and its
+    receipt, the note's event too, and the commits that added them no longer name it."""
+    transcript = tmp_path / "s.md"
+    transcript.write_text("Bob said: we keep the cache local for now.\n")
+    items = json.dumps([decision("Keep the cache local", "we keep the cache local for now")])
+    done: Any = gm(
+        "capture",
+        "--transcript",
+        str(transcript),
+        "--items",
+        "-",
+        "--session",
+        "acme-zebra-quartz-call",
+        "--json",
+        input=items,
+    ).json()
+    noted = gm("note", done["items"][0]["id"][:8], "the vendor zebra-quartz changed terms")
+    assert noted.exit_code == 0, noted.stderr
+    other = capture(
+        gm,
+        tmp_path,
+        "o.md",
+        "Carol said: the parser ships on friday after review.\n",
+        [decision("Parser ships Friday", "the parser ships on friday after review")],
+    )
+
+    result: Any = gm("purge", "--text", "zebra-quartz", "--yes", "--gc", "--json").json()
+    assert result["items"] == [done["items"][0]["id"]] and len(result["records"]) == 2
+    assert done["checkpoint"] in result["records"] and result["snapshots"] == {}
+    assert b"zebra-quartz" not in all_objects(initialised)
+    assert files_holding(initialised / ".git", b"zebra-quartz") == []
+    assert gm("verify").exit_code == 0
+    assert [i["id"] for i in brief(gm)["items"]] == [other["items"][0]["id"]]
