@@ -256,6 +256,8 @@ def purge(
         click.echo("`gitmem sync` pushes the purge to each remote (sync's only forced push).")
         if not collect:
             click.echo(f"so git drops the old objects here: {' && '.join(GC_COMMANDS)}")
+        elif result.gc_error is None:
+            click.echo(f"old objects dropped here: ran {' && '.join(GC_COMMANDS)}")
     if result.gc_error is not None:
         click.echo(f"gitmem: {result.gc_error}", err=True)
         sys.exit(1)
