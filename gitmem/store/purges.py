@@ -9,7 +9,7 @@ with the edit :func:`edit_of` makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pygit2
@@ -17,7 +17,7 @@ import pygit2
 from gitmem.core.errors import FormatError, IntegrityError
 from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck
 from gitmem.core.items import Item, parse_item
-from gitmem.core.purge import Purge, PurgeMark, item_texts, purge_of
+from gitmem.core.purge import Purge, PurgeMark, item_texts, purge_of, resolve_snapshot
 from gitmem.core.records import EVENT_PURGE, Event, sortable_time
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.store.repo import Store, StoredRecord, content_path, record_path
@@ -72,20 +72,40 @@ class Purges:
         return cls(tuple(ordered), tuple(untrusted), items, snapshots, frozenset(records))
 
 
-def purges_at(store: Store, commit: GitOid | None, checker: Checker) -> Purges:
-    """The purge events stored in *commit*'s tree, each checked with *checker*.
+def purges_at(
+    store: Store, commit: GitOid | None, checker: Checker, since: GitOid | None = None
+) -> Purges:
+    """The purge events stored in *commit*'s tree, each checked with *checker*; with
+    *since*, only those *since*'s tree does not hold (found by diffing the two trees,
+    which skips every folder they share: a sync asks this of large stores).
 
     Raises:
-        GitError: *commit* is not a commit of the repository.
+        GitError: either commit is not a commit of the repository.
     """
     if commit is None:
         return Purges()
     tree = store.commit_tree(commit)
+    older = None if since is None else _events(store.commit_tree(since))
+    paths = _event_paths(_events(tree), older)
+    stored = []
+    for path in paths:
+        data = _blob(tree, path)
+        _, fan, leaf = path.split("/")
+        address = fan + leaf.removesuffix(".json")
+        if data is not None and _MARKER in data and is_sha256_hex(address):
+            receipt = _blob(tree, content_path("receipts", Sha256Hex(address)))
+            stored.append(StoredRecord("event", Sha256Hex(address), path, data, receipt))
+    return purges_among(stored, checker)
+
+
+def purges_among(records: Iterable[StoredRecord], checker: Checker) -> Purges:
+    """The purges among *records* (as read from one tree), each purge event checked
+    with *checker*; other records are not parsed. Raises nothing."""
     found: list[Found] = []
     untrusted: list[Found] = []
-    for address, data in _purge_events(tree):
-        receipt = _blob(tree, content_path("receipts", address))
-        stored = StoredRecord("event", address, record_path("event", address), data, receipt)
+    for stored in records:
+        if stored.type != "event" or _MARKER not in stored.data:
+            continue
         check = checker(stored)
         if check is None or not isinstance(check.record, Event):
             continue
@@ -93,32 +113,38 @@ def purges_at(store: Store, commit: GitOid | None, checker: Checker) -> Purges:
         if purge is None:
             continue
         if check.ok:
-            found.append(Found(address, check.record, purge))
+            found.append(Found(stored.address, check.record, purge))
         elif check.problem == UNTRUSTED_KEY:
-            untrusted.append(Found(address, check.record, purge))
+            untrusted.append(Found(stored.address, check.record, purge))
     return Purges.of(found, untrusted)
 
 
-def _purge_events(tree: pygit2.Tree) -> list[tuple[Sha256Hex, bytes]]:
+def _events(tree: pygit2.Tree) -> pygit2.Tree | None:
     try:
         events = tree["events"]
     except KeyError:
-        return []
-    found: list[tuple[Sha256Hex, bytes]] = []
-    if not isinstance(events, pygit2.Tree):
-        return found
-    for fan in events:
-        if not isinstance(fan, pygit2.Tree):
+        return None
+    return events if isinstance(events, pygit2.Tree) else None
+
+
+def _event_paths(events: pygit2.Tree | None, older: pygit2.Tree | None) -> list[str]:
+    """The event paths of *events* that *older* lacks (all of them without *older*); a
+    fan-out folder both hold unchanged is skipped whole."""
+    paths: list[str] = []
+    for fan in events or ():
+        name = fan.name or ""
+        try:
+            before = None if older is None else older[name]
+        except KeyError:
+            before = None
+        if not isinstance(fan, pygit2.Tree) or (before is not None and before.id == fan.id):
             continue
+        known = {e.name for e in before} if isinstance(before, pygit2.Tree) else set()
         for leaf in fan:
-            name = leaf.name or ""
-            address = (fan.name or "") + name.removesuffix(".json")
-            if not isinstance(leaf, pygit2.Blob) or not is_sha256_hex(address):
-                continue
-            data = leaf.data
-            if _MARKER in data:
-                found.append((Sha256Hex(address), data))
-    return found
+            address = name + (leaf.name or "").removesuffix(".json")
+            if leaf.name not in known and isinstance(leaf, pygit2.Blob) and is_sha256_hex(address):
+                paths.append(record_path("event", Sha256Hex(address)))
+    return paths
 
 
 def _blob(tree: pygit2.Tree, path: str) -> bytes | None:
@@ -129,16 +155,20 @@ def _blob(tree: pygit2.Tree, path: str) -> bytes | None:
     return entry.data if isinstance(entry, pygit2.Blob) else None
 
 
-def edit_of(purge: Purge, tree: pygit2.Tree) -> TreeEdit:
+def edit_of(
+    purge: Purge, tree: pygit2.Tree, later: Mapping[Sha256Hex, Sha256Hex] | None = None
+) -> TreeEdit:
     """The tree edit that applies *purge*; *tree* holds the redacted snapshots it names
-    (the tree its event is in).
+    (the tree its event is in). With *later*, the replacements of purges applied after
+    it: a copy that a later purge redacted again is gone from *tree*, so the copy that
+    stands for it now goes in its place (the same tree once both are applied).
 
     Raises:
         IntegrityError: a redacted snapshot the purge names is not in *tree*.
     """
     replace: dict[str, tuple[str, pygit2.Oid]] = {}
     for old, new in purge.snapshots.items():
-        path = content_path("snapshots", new)
+        path = content_path("snapshots", resolve_snapshot(later or {}, new))
         try:
             replace[content_path("snapshots", old)] = (path, tree[path].id)
         except KeyError as e:
@@ -167,8 +197,9 @@ def apply_purges(store: Store, tip: GitOid, found: Sequence[Found], source: GitO
         GitError: the history cannot be read or written.
     """
     tree = store.commit_tree(source)
-    for f in found:
-        tip = Rewriter(store.repo, edit_of(f.purge, tree)).rewrite(tip)
+    for n, f in enumerate(found):
+        later = {old: new for g in found[n + 1 :] for old, new in g.purge.snapshots.items()}
+        tip = Rewriter(store.repo, edit_of(f.purge, tree, later)).rewrite(tip)
     return tip
 
 
@@ -189,12 +220,3 @@ def removed_texts(store: Store, commit: GitOid | None, found: Sequence[Found]) -
             except FormatError:
                 continue
     return item_texts(items)
-
-
-def pending(store: Store, target: GitOid | None, found: Sequence[Found]) -> tuple[Found, ...]:
-    """The purges of *found* whose event *target*'s tree does not hold yet: those a
-    history at *target* has still to apply. Raises GitError for an unknown *target*."""
-    if target is None:
-        return ()
-    tree = store.commit_tree(target)
-    return tuple(f for f in found if f.path not in tree)

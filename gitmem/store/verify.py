@@ -27,7 +27,7 @@ from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.store.purges import Purges, purges_at
+from gitmem.store.purges import Purges, purges_among
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord, content_path
 
 
@@ -168,7 +168,7 @@ def check_ref(
     """
     ref = store.ref
     contents = store.read()
-    purges = purges_at(store, contents.tip, checker)
+    purges = purges_among(contents.records, checker)
     problems: list[Problem] = []
     records = [r for r in contents.records if _touched(r.path, only)]
     wanted = {

@@ -27,14 +27,7 @@ from dataclasses import dataclass
 
 from gitmem.core.errors import GitmemError
 from gitmem.core.types import GitOid
-from gitmem.store.purges import (
-    Checker,
-    Found,
-    apply_purges,
-    pending,
-    purges_at,
-    removed_texts,
-)
+from gitmem.store.purges import Checker, Found, apply_purges, purges_at, removed_texts
 from gitmem.store.repo import Store
 
 
@@ -79,16 +72,17 @@ def reconcile(
         GitError: a history cannot be read or rewritten.
         IntegrityError: a purge names a redacted snapshot its history lacks.
     """
-    theirs = purges_at(store, remote, checker)
     if rewritten:
-        refused = _unexplained(store, mark, remote, theirs.found, len(theirs.untrusted))
+        assert mark is not None
+        new = purges_at(store, remote, checker, since=mark)
+        refused = _unexplained(store, mark, remote, new.found, len(new.untrusted))
         if refused is not None:
             return Reconciled(local, remote, remote, refused=refused)
-    to_local = pending(store, local, theirs.found)
+    to_local = purges_at(store, remote, checker, since=local).found
     after, scrub = local, removed_texts(store, local, to_local)
     if local is not None and to_local:
         after = apply_purges(store, local, to_local, remote)
-    to_remote = pending(store, remote, purges_at(store, local, checker).found)
+    to_remote = () if local is None else purges_at(store, local, checker, since=remote).found
     image = remote
     if local is not None and to_remote:
         image = apply_purges(store, remote, to_remote, local)
@@ -96,13 +90,12 @@ def reconcile(
 
 
 def _unexplained(
-    store: Store, mark: GitOid | None, remote: GitOid, found: Sequence[Found], untrusted: int
+    store: Store, mark: GitOid, remote: GitOid, new: Sequence[Found], untrusted: int
 ) -> str | None:
-    """Why the rewrite from *mark* to *remote* is not exactly the remote's new trusted
-    purges (None: it is)."""
-    if mark is None or store.repo.get(mark) is None:
+    """Why the rewrite from *mark* to *remote* is not exactly *new*, the trusted purges
+    the remote holds and *mark* does not (None: it is)."""
+    if store.repo.get(mark) is None:
         return "the last tip seen there is no longer stored here"
-    new = pending(store, mark, found)
     if not new:
         if untrusted:
             return (

@@ -192,3 +192,39 @@ def test_a_purge_is_pushed_over_what_the_remote_gained_meanwhile(
     )
     assert secret not in item_ids(bob) and SECRET.encode() not in reachable(bob.path)
     assert bob.gm("verify").exit_code == 0 and alice.gm("verify").exit_code == 0
+
+
+def test_two_purges_of_one_snapshot_are_accepted_together(
+    team: tuple[Clone, Clone], remote: Path
+) -> None:
+    """The second purge redacts the first one's copy again: a clone that saw neither
+    applies both, and ends with exactly the purger's history."""
+    alice, bob = team
+    transcript = alice.path.parent / "two-secrets.md"
+    transcript.write_text(
+        "Alice said: the staging password is hunter2-zebra-quartz today.\n"
+        "Alice said: the client is Acme Rocket Supplies, keep it quiet.\n"
+        "Alice said: we keep the cache local for the whole release.\n"
+    )
+    items = (
+        '[{"kind":"decision","text":"Keep the cache local","trust":"verbatim",'
+        '"quote":"we keep the cache local for the whole release"}]'
+    )
+    alice.ok("capture", "--transcript", str(transcript), "--items", "-", input=items)
+    alice.ok("sync")
+    bob.ok("sync")
+    first: Any = alice.ok("purge", "--text", SECRET, "--yes", "--json").json()
+    second: Any = alice.ok("purge", "--text", "Acme Rocket", "--yes", "--json").json()
+    (copy,) = first["snapshots"].values()
+    assert list(second["snapshots"]) == [copy]  # the first copy, redacted again
+    assert sync_json(alice)["forced"]
+
+    accepted = sync_json(bob)
+    assert accepted["exit"] == 0, accepted["stderr"]
+    assert accepted["purged"] == [first["event"], second["event"]]
+    assert bob.tip() == alice.tip()
+    for text in (SECRET.encode(), b"Acme Rocket"):
+        assert text not in reachable(bob.path) and text not in reachable(remote)
+    shown = bob.brief()["items"]
+    assert [i["quote"] for i in shown] == ["we keep the cache local for the whole release"]
+    assert bob.gm("verify").exit_code == 0
