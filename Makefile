@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench stress clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_sync.py
 	$(BIN)/python benchmarks/bench_recall.py
 	$(BIN)/python benchmarks/bench_purge.py
+
+# Not in CI: kills mid-operation, concurrent writers, fuzz, planted secrets (a few minutes;
+# `make stress STRESS=--quick` for well under one).
+stress: $(BIN)/.installed
+	$(BIN)/python benchmarks/stress.py $(STRESS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

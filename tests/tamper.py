@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import zlib
+from pathlib import Path
+
 import pygit2
 
 from gitmem.core import canonical
 from gitmem.core.receipts import Ed25519Signer, sign
 from gitmem.core.types import Sha256Hex
 from gitmem.setup.demo import tamper_checkpoint
-from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry, Store
 
-__all__ = ["edit_record", "remove_path", "resign_with_untrusted_key"]
+__all__ = [
+    "add_entry",
+    "edit_record",
+    "overwrite_object",
+    "remove_path",
+    "resign_with_untrusted_key",
+]
 
 edit_record = tamper_checkpoint
 
@@ -66,3 +77,32 @@ def resign_with_untrusted_key(
     remove_path(store, content_path("checkpoints", address))
     remove_path(store, content_path("receipts", address))
     return forged_address
+
+
+def overwrite_object(store: Store, path: str, old: bytes, new: bytes) -> None:
+    """Rewrite the loose git object behind *path* in the tip tree with *old* replaced by
+    *new*, in place: the ref does not move and the object keeps its name (git refuses to read
+    it afterwards: its bytes no longer hash to its name)."""
+    tip = store.repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    oid = str(tip.tree[path].id)
+    loose = Path(store.repo.path) / "objects" / oid[:2] / oid[2:]
+    data = store.read_path(path)
+    assert data is not None and old in data and loose.is_file()
+    edited = data.replace(old, new, 1)
+    os.chmod(loose, 0o644)
+    loose.write_bytes(zlib.compress(b"blob %d\0" % len(edited) + edited))
+
+
+def add_entry(store: Store, path: str, data: bytes, mode: int) -> None:
+    """Commit *data* at *path* with git file *mode* (a symlink, an executable) on top of
+    the memory ref, as a hostile push could."""
+    repo = store.repo
+    tip = repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    index.add(pygit2.IndexEntry(path, repo.create_blob(data), mode))
+    who = pygit2.Signature("mallory", "mallory@example.net")
+    commit = repo.create_commit(None, who, who, "add", index.write_tree(repo), [tip.id])
+    repo.references[store.ref].set_target(commit, "add")

@@ -8,18 +8,18 @@ stopped, so the host is never kept waiting and never sees an error.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.hooks.run import spawn_detached
 
 
 def dispatch(agent: str, repo: str, payload: str) -> None:
     """Start the background capture the event asks for. Never raises."""
     try:
-        event = json.loads(payload) if payload.strip() else {}
+        event = boundedjson.loads(payload) if payload.strip() else {}
     except ValueError:
         return
     if not isinstance(event, dict):

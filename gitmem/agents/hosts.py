@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 from gitmem.hooks.install import default_command
 from gitmem.store.files import atomic_write
@@ -344,8 +345,8 @@ def _load_json(path: Path) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
+        data = boundedjson.loads(text)
+    except ValueError as e:
         raise InputError(f"{path} is not valid JSON ({e}); gitmem left it untouched") from e
     if not isinstance(data, dict):
         raise InputError(f"{path} does not hold a JSON object; gitmem left it untouched")

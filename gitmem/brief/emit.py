@@ -15,23 +15,17 @@ from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
     Brief,
     BriefWarning,
-    FailedItem,
-    FailedRecord,
     WorldProbe,
     WorldView,
     build_brief,
+    degrade,
     withhold_quotes,
 )
-from gitmem.core.canonical import sha256_hex
 from gitmem.core.claims import WorldStatus
-from gitmem.core.errors import FormatError, InputError
-from gitmem.core.items import Item, parse_item
-from gitmem.core.quotes import check_quotes
-from gitmem.core.records import Checkpoint, Record
-from gitmem.core.transcript import MESSAGES, parse_snapshot
-from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.memory import VerifiedMemory, load
-from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
+from gitmem.core.errors import InputError
+from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
+from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -40,13 +34,22 @@ WORLD_BUDGET_SECONDS = 0.5
 
 
 def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
-    """Verify every record in full (no cache), replay, and probe the world.
+    """The brief: what to show comes from the read model (brought up to date); everything
+    shown is verified again straight from the git objects — the receipt of the
+    checkpoint naming each item, the item's bytes against its address, each verbatim
+    quote against its snapshot — and degrades visibly when it does not hold.
 
     Raises:
         GitError: the memory ref cannot be read.
     """
     roots = load_trust_roots(home, store)
-    memory = load(store, roots)
+    model = Memory.open(store, roots)
+    try:
+        state = model.state(current_only=True)
+        checkpoints, stale, latest = model.counts()
+        failed, failed_items, strays = model.failed(), model.failed_items(), model.strays()
+    finally:
+        model.close()
     notices = [BriefWarning("trust-branch", notice) for notice in roots.notices]
     notices += [
         BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
@@ -55,106 +58,28 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     ]
     notices += [
         BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
-        for stray in memory.contents.strays
+        for stray in strays
     ]
+    verdicts = recheck(store, roots, state.items.values())
     brief = build_brief(
-        memory.state,
-        memory.checks,
-        sum(1 for r in memory.contents.records if r.type == "checkpoint"),
-        [
-            FailedRecord(stored.path, stored.type, check, _named_items(memory, check.record))
-            for stored, check in memory.failed()
-        ],
+        state,
+        {**verdicts.checks, **purge_checks(store, roots, state)},
+        checkpoints,
+        failed,
         notices,
         world_probe(store) if world_check else None,
-        _failed_items(memory),
+        failed_items,
+        stale=stale,
+        latest=latest,
     )
-    return withhold_quotes(brief, quote_failures(store, memory.state, brief))
+    brief = degrade(brief, verdicts.broken)
+    return withhold_quotes(brief, rendered_quote_failures(store, state, brief))
 
 
-def _named_items(memory: VerifiedMemory, record: Record | None) -> tuple[Item, ...]:
-    """The items a failed checkpoint names, as their blobs read (trusted for nothing)."""
-    if not isinstance(record, Checkpoint):
-        return ()
-    found = (_readable(memory, address) for address in record.named)
-    return tuple(item for item in found if item is not None)
-
-
-def _failed_items(memory: VerifiedMemory) -> list[FailedItem]:
-    """Item blobs that genuine checkpoints name but that are missing, edited or unreadable."""
-    failed: list[FailedItem] = []
-    for address, check in memory.checks.items():
-        record = check.record
-        if not check.ok or not isinstance(record, Checkpoint):
-            continue
-        for named in record.named:
-            verdict = memory.items[named]
-            if not verdict.ok and named not in memory.state.items:
-                failed.append(
-                    FailedItem(
-                        named,
-                        verdict.problem or "item failed",
-                        verdict.detail,
-                        address,
-                        record,
-                        _readable(memory, named),
-                    )
-                )
-    return list({f.address: f for f in failed}.values())
-
-
-def _readable(memory: VerifiedMemory, address: Sha256Hex) -> Item | None:
-    data = memory.contents.items.get(address)
-    if data is None:
-        return None
-    try:
-        return parse_item(data)
-    except FormatError:
-        return None
-
-
-def quote_failures(store: Store, state: MemoryState, brief: Brief) -> dict[str, str]:
-    """Every rendered verbatim quote checked again against the stored snapshot it was
-    verified on (each snapshot read, hash-checked and folded once): item id → why it
-    failed. A missing or edited snapshot fails every quote it should hold. Raises
-    GitError when the ref cannot be read."""
-    wanted: dict[QuoteSource, list[tuple[str, str]]] = {}
-    failures: dict[str, str] = {}
-    for item in brief.items:
-        if item.quote is None:
-            continue
-        source = state.items[item.id].quote_source if item.id in state.items else None
-        if source is None:
-            failures[item.id] = "no stored snapshot is named for it"
-        else:
-            wanted.setdefault(source, []).append((item.id, item.quote))
-    for source, quotes in wanted.items():
-        messages, why = _snapshot_messages(store, source)
-        if messages is None:
-            failures.update((ident, why) for ident, _ in quotes)
-            continue
-        for (ident, _), check in zip(
-            quotes, check_quotes([q for _, q in quotes], messages), strict=True
-        ):
-            if not check.verbatim:
-                failures[ident] = check.reason
-    return failures
-
-
-def _snapshot_messages(store: Store, source: QuoteSource) -> tuple[list[str] | None, str]:
-    digest = Sha256Hex(source.snapshot)
-    data = store.read_snapshot(digest)
-    if data is None:
-        return None, f"its snapshot {digest[:12]}… is not stored"
-    if sha256_hex(data) != digest:
-        return None, f"its snapshot {digest[:12]}… was edited"
-    formats = [source.format] if source.format else [MESSAGES, "text"]
-    for fmt in formats:
-        try:
-            return parse_snapshot(data, source.name, fmt).texts(), ""
-        except InputError:
-            continue
-    return None, f"its snapshot {digest[:12]}… cannot be read"
+def rendered_quote_failures(store: Store, state: MemoryState, brief: Brief) -> dict[str, str]:
+    """Every verbatim quote *brief* renders, checked again against its snapshot."""
+    quotes = [(item.id, item.quote) for item in brief.items if item.quote is not None]
+    return quote_failures(store, state.items, quotes)
 
 
 def emit_brief(

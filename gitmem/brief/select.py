@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gitmem.core.claims import WorldStatus, mentions_external_state
-from gitmem.core.integrity import RecordCheck
+from gitmem.core.integrity import RecordCheck, describe
 from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.records import Checkpoint, sortable_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
+from gitmem.lifecycle.memory import FailedItem, FailedRecord
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 
 NO_VERIFIED_QUOTE = "no verified quote"
@@ -143,30 +144,6 @@ class Brief:
     purged: tuple[PurgedItem, ...] = ()
 
 
-@dataclass(frozen=True)
-class FailedRecord:
-    """A stored record that failed its check: where it is, what it is, and why; for a
-    checkpoint, the items it names (as their blobs read, unchecked)."""
-
-    path: str
-    type: str
-    check: RecordCheck
-    items: tuple[Item, ...] = ()
-
-
-@dataclass(frozen=True)
-class FailedItem:
-    """An item blob a genuine checkpoint names that is missing, edited or unreadable:
-    shown degraded (with the text its bytes hold, when they parse), never dropped."""
-
-    address: Sha256Hex
-    problem: str
-    detail: str
-    checkpoint: Sha256Hex
-    record: Checkpoint
-    item: Item | None
-
-
 def build_brief(
     state: MemoryState,
     checks: Mapping[Sha256Hex, RecordCheck],
@@ -175,6 +152,8 @@ def build_brief(
     notices: Sequence[BriefWarning] = (),
     world: WorldProbe | None = None,
     failed_items: Sequence[FailedItem] = (),
+    stale: int | None = None,
+    latest: str | None = None,
 ) -> Brief:
     """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
     record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
@@ -194,28 +173,31 @@ def build_brief(
                 if item.id not in state.items:  # a genuine copy always wins
                     shown.setdefault(item.id, _degraded(item, record, check.address, check))
     for bad in failed_items:
-        if bad.address in state.purged:
+        if bad.check.address in state.purged:
             continue  # removed on purpose by a purge this reader trusts: not a failure
-        label = RecordCheck(bad.address, bad.problem, bad.detail, None)
+        problem = bad.check.problem or "item failed"
+        label = RecordCheck(bad.check.address, problem, bad.check.detail, None)
         warnings.append(
             BriefWarning(
-                bad.problem,
-                f"item {bad.address[:12]} named by checkpoint {bad.checkpoint[:12]} failed "
-                f"verification ({label.summary}); it is shown degraded, never as verbatim. "
-                "Run `gitmem verify` for details.",
+                problem,
+                f"item {bad.check.address[:12]} named by checkpoint {bad.checkpoint[:12]} "
+                f"failed verification ({label.summary}); it is shown degraded, never as "
+                "verbatim. Run `gitmem verify` for details.",
                 record=bad.checkpoint,
                 writer=bad.record.writer,
                 key=bad.record.key,
                 created=sortable_time(bad.record.created),
-                detail=bad.detail,
+                detail=bad.check.detail,
             )
         )
-        if bad.address not in state.items:
-            shown.setdefault(bad.address, _degraded_blob(bad, label))
+        if bad.check.address not in state.items:
+            shown.setdefault(bad.check.address, _degraded_blob(bad, label))
     warnings += notices
     verified = checkpoints - sum(1 for f in failed if f.type == "checkpoint")
-    latest = max((s.last_seen for s in state.items.values()), default=None)
-    stale = sum(1 for s in state.items.values() if s.active and not s.current)
+    if latest is None:
+        latest = max((s.last_seen for s in state.items.values()), default=None)
+    if stale is None:
+        stale = sum(1 for s in state.items.values() if s.active and not s.current)
     # Newest first; a higher importance first within that (sorts are stable). Corroboration
     # never enters the ranking.
     items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
@@ -233,19 +215,22 @@ def build_brief(
 
 
 def _purged(state: MemoryState, checks: Mapping[Sha256Hex, RecordCheck]) -> tuple[PurgedItem, ...]:
-    """The purged items the newest checkpoint still names: where they would have been
-    current, they render as purged (after the next capture, which cannot carry them,
-    they are gone from the brief; `gitmem show ID` still says who purged them)."""
+    """The purged items the newest checkpoint still names, each by a purge event that
+    holds: where they would have been current, they render as purged (after the next
+    capture, which cannot carry them, they are gone from the brief; `gitmem show ID`
+    still says who purged them)."""
     latest = state.latest_checkpoint
     newest = None if latest is None else checks.get(Sha256Hex(latest))
-    record = None if newest is None else newest.record
+    record = None if newest is None or not newest.ok else newest.record
     if not isinstance(record, Checkpoint):
         return ()
-    return tuple(
-        PurgedItem(a, state.purged[a].label, state.purged[a].event)
-        for a in dict.fromkeys(record.named)
-        if a in state.purged
-    )
+    shown = []
+    for address in dict.fromkeys(record.named):
+        mark = state.purged.get(address)
+        event = None if mark is None else checks.get(Sha256Hex(mark.event))
+        if mark is not None and event is not None and event.ok:
+            shown.append(PurgedItem(address, mark.label, mark.event))
+    return tuple(shown)
 
 
 def _from_state(
@@ -301,10 +286,9 @@ def _contradiction(state: ItemState, view: WorldView | None) -> str | None:
 
 
 def _degraded_blob(bad: FailedItem, check: RecordCheck) -> BriefItem:
-    item = bad.item or Item(
-        Kind.FACT, f"(unreadable item {bad.address[:12]})", Trust.UNTAGGED, "unknown"
-    )
-    return replace(_degraded(item, bad.record, bad.checkpoint, check), id=bad.address)
+    address = bad.check.address
+    item = bad.item or Item(Kind.FACT, f"(unreadable item {address[:12]})", Trust.UNTAGGED, "?")
+    return replace(_degraded(item, bad.record, bad.checkpoint, check), id=address)
 
 
 def _degraded(item: Item, record: Checkpoint, where: Sha256Hex, check: RecordCheck) -> BriefItem:
@@ -368,7 +352,19 @@ QUOTE_NOT_IN_TRANSCRIPT = "quote not in its transcript"
 
 def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
     """*brief* with the verbatim items whose quote did not check out against its stored
-    snapshot degraded (item id → why), and one warning per such item. Raises nothing."""
+    snapshot degraded (item id → why). Raises nothing."""
+    return degrade(
+        brief,
+        {ident: (QUOTE_NOT_IN_TRANSCRIPT, why) for ident, why in failures.items()},
+        "'s quote is not in its stored transcript",
+    )
+
+
+def degrade(
+    brief: Brief, failures: Mapping[str, tuple[str, str]], what: str = " failed verification"
+) -> Brief:
+    """*brief* with the items in *failures* (item id → (label, why)) degraded — no quote,
+    no badge but the alarm, quarantined — and one warning each. Raises nothing."""
     if not failures:
         return brief
     items = tuple(
@@ -378,8 +374,8 @@ def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
             item,
             quote=None,
             trust=Trust.UNTAGGED,
-            degraded_reason=f"{QUOTE_NOT_IN_TRANSCRIPT}: {failures[item.id]}",
-            degraded_label=QUOTE_NOT_IN_TRANSCRIPT,
+            degraded_reason=describe(*failures[item.id]),
+            degraded_label=failures[item.id][0],
             corroboration=0,
             status=Status.QUARANTINED,
         )
@@ -387,13 +383,13 @@ def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
     )
     warnings = tuple(
         BriefWarning(
-            QUOTE_NOT_IN_TRANSCRIPT,
-            f"item {item.id[:8]}'s quote is not in its stored transcript ({failures[item.id]}); "
-            "it is shown degraded. Run `gitmem verify` for details.",
+            failures[item.id][0],
+            f"item {item.id[:8]}{what} ({failures[item.id][1]}); it is shown degraded. "
+            "Run `gitmem verify` for details.",
             record=item.checkpoint,
             writer=item.writer,
             created=item.created,
-            detail=failures[item.id],
+            detail=failures[item.id][1],
         )
         for item in brief.items
         if item.id in failures

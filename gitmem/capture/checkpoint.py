@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
+from gitmem.capture.masking import MASK_PREFIX, contains_mask
+from gitmem.capture.masking.documents import mask_string
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
@@ -37,7 +38,8 @@ from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import MemoryState, Replayable, current_status
 from gitmem.store.keys import Identity
-from gitmem.store.repo import Entry, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry
 from gitmem.store.seal import Sealed, new_event, seal
 
 _MAX_SESSION = 200
@@ -46,11 +48,13 @@ OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as 
 
 
 def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
-    """Secrets are masked in item text, quote and every other string alike: by shape,
-    and by the exact secrets already found in the transcript (*known*)."""
+    """Secrets are masked in item text, quote and every other string and object key
+    alike: by shape and name, in JSON held in a string too
+    (:func:`~gitmem.capture.masking.documents.mask_string`), and by the exact secrets
+    already found in the transcript (*known*)."""
 
     def clean(text: str) -> str:
-        text = mask(text).text
+        text = mask_string(text).text
         for secret, kind in known:
             if len(secret) >= _MIN_KNOWN_SECRET:
                 text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
@@ -308,5 +312,5 @@ def _map_strings(value: Any, func: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [_map_strings(v, func) for v in value]
     if isinstance(value, dict):
-        return {k: _map_strings(v, func) for k, v in value.items()}
+        return {func(k): _map_strings(v, func) for k, v in value.items()}
     return value

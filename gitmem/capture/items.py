@@ -5,29 +5,41 @@ inferred (default inferred), ``quote`` required when verbatim, optional
 ``external_state`` (bool), ``evidence``, ``claims`` (list of objects),
 ``importance`` (integer). Unknown fields are kept as they are. Every problem is
 reported with the item's position, before anything is written.
+
+Bounds: at most :data:`MAX_BYTES` of JSON, nested at most
+:data:`~gitmem.core.boundedjson.MAX_DEPTH` levels, integers of at most
+:data:`MAX_INT_DIGITS` digits, and text that UTF-8 can store (no lone surrogates).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from gitmem.core import canonical
+from gitmem.core import boundedjson, canonical
 from gitmem.core.errors import InputError
 from gitmem.core.items import KINDS, Draft, Kind, Trust
 
 _INPUT_TRUST = (Trust.VERBATIM, Trust.INFERRED)
 _SET_BY_GITMEM = ("id", "origin_session", "quote_verified", "quote_reason", "unverified_quote")
+MAX_BYTES = 16 << 20
+"""The largest items file accepted (16 MiB): far beyond any real capture."""
+MAX_INT_DIGITS = 18
+"""Integers in an items file fit in 64 bits."""
 
 
 def parse_items(text: str, source: str) -> list[Draft]:
     """Parse an items file.
 
     Raises:
-        InputError: invalid JSON, not a list of objects, or an invalid item.
+        InputError: invalid JSON, beyond the bounds above, not a list of objects, or an
+            invalid item.
     """
+    if len(text) > MAX_BYTES:
+        raise InputError(f"{source} is larger than {MAX_BYTES >> 20} MiB")
     try:
-        value = json.loads(text)
+        value = boundedjson.loads(text, max_int_digits=MAX_INT_DIGITS)
+    except boundedjson.JSONLimitError as e:
+        raise InputError(f"{source} is not usable: {e}") from e
     except ValueError as e:
         raise InputError(f"{source} is not valid JSON: {e}") from e
     return to_drafts(value, source)
@@ -38,8 +50,12 @@ def to_drafts(value: Any, source: str) -> list[Draft]:
     exactly as an items file is.
 
     Raises:
-        InputError: not a list of objects, or an invalid item.
+        InputError: nested too deep, not a list of objects, or an invalid item.
     """
+    try:
+        boundedjson.check_depth(value)
+    except boundedjson.JSONLimitError as e:
+        raise InputError(f"{source} is not usable: {e}") from e
     if isinstance(value, dict) and isinstance(value.get("items"), list):
         value = value["items"]
     if not isinstance(value, list):
@@ -74,11 +90,11 @@ def _draft(entry: Any, where: str) -> Draft:
         isinstance(claims, list) and all(isinstance(c, dict) for c in claims)
     ):
         raise InputError(f"{where}: claims must be a list of objects")
-    extra = {k: v for k, v in entry.items() if k not in ("kind", "text", "trust", "quote")}
     try:
-        canonical.encode(extra)
+        canonical.encode(entry)  # every field storable: no float, no lone surrogate
     except InputError as e:
         raise InputError(f"{where}: {e}") from e
+    extra = {k: v for k, v in entry.items() if k not in ("kind", "text", "trust", "quote")}
     return Draft(Kind(kind), text.strip(), Trust(trust), quote or None, extra)
 
 

@@ -6,8 +6,10 @@ or stored — a capture (:mod:`gitmem.capture.run`), a quote or evidence check
 
 1. lines echoing what gitmem emitted (the emission ledger) are wrapped in echo spans,
    so they count no more than ``<gitmem-context>`` output (:mod:`gitmem.capture.echoes`);
-2. every secret in every message is masked (:mod:`gitmem.capture.masking`); the
-   snapshot stored is the masked text, so no secret byte reaches git.
+2. every secret in every message is masked (:mod:`gitmem.capture.masking`), a JSON
+   document (a tool call's arguments) after decoding it
+   (:mod:`gitmem.capture.masking.documents`), and so are the transcript's name and
+   session id; the snapshot stored is the masked text, so no secret byte reaches git.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gitmem.capture.echoes import tag_echoes
-from gitmem.capture.masking import mask
+from gitmem.capture.masking.documents import mask_label, mask_message
 from gitmem.core.quotes import strip_gitmem_context
 from gitmem.core.transcript import Message, Transcript
 
@@ -45,16 +47,31 @@ def prepare(
     transcript: Transcript, emitted: Mapping[str, float], written_at: float | None
 ) -> Prepared:
     """Tag echoes of earlier gitmem output (*emitted*, for a transcript last written at
-    *written_at*), then mask every secret in every message. Raises nothing."""
+    *written_at*), then mask every secret in every message, in the transcript's name and
+    in its session and agent ids. Raises nothing."""
     messages, echoes = tag_echoes(transcript.messages, emitted, written_at)
     masked: list[Message] = []
     found: dict[str, str] = {}
     count = 0
     for message in messages:
-        result = mask(message.text)
-        count += len(result.findings)
-        for finding in result.findings:
-            found.setdefault(message.text[finding.start : finding.end], finding.kind)
-        masked.append(replace(message, text=result.text) if result.findings else message)
+        result = mask_message(message.text, tool_call=message.role == "tool_use")
+        count += len(result.secrets)
+        for secret, kind in result.secrets:
+            found.setdefault(secret, kind)
+        masked.append(replace(message, text=result.text) if result.secrets else message)
+    name = mask_label(transcript.name)
+    session, agent = (
+        None if v is None else mask_label(v) for v in (transcript.session, transcript.agent)
+    )
+    for label in (name, session, agent):
+        for secret, kind in () if label is None else label.secrets:
+            count += 1
+            found.setdefault(secret, kind)
+    named = replace(
+        transcript,
+        name=name.text,
+        session=None if session is None else session.text,
+        agent=None if agent is None else agent.text,
+    )
     known = sorted(found.items(), key=lambda pair: -len(pair[0]))
-    return Prepared(transcript.with_messages(masked), echoes, count, tuple(known))
+    return Prepared(named.with_messages(masked), echoes, count, tuple(known))

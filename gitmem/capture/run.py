@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.capture.checkpoint import build_checkpoint, mask_draft
+from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.errors import GitmemError, InputError
@@ -297,8 +298,12 @@ def capture_prepared(
     session: str | None = None,
     commit: str | None = None,
 ) -> CaptureResult:
-    """:func:`capture_transcript` for a transcript already prepared (echoes, masks)."""
+    """:func:`capture_transcript` for a transcript already prepared (echoes, masks).
+    A *session* given is masked like the transcript's own; so are *source* and the
+    error in the capture log."""
     chosen = extractor or ("none" if drafts is not None else ctx.settings.get("extractor"))
+    source = mask_label(source).text
+    session = None if session is None else mask_label(session).text
     try:
         found = run_extractor(chosen, prepared, ctx.settings, ctx.log, source, overrides)
         result = write_checkpoint(
@@ -313,7 +318,7 @@ def capture_prepared(
         )
     except GitmemError as e:
         if not _logged(e):
-            ctx.log.write("failed", source, extractor=chosen, error=str(e))
+            ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)
         raise
     ctx.written(result.records)
     ctx.log.write(
@@ -325,6 +330,7 @@ def capture_prepared(
         extractor=chosen,
         echo_lines=prepared.echo_lines,
         masked=prepared.masked,
+        skipped_lines=len(prepared.transcript.skipped),
     )
     return result
 

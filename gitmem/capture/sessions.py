@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from gitmem.core import boundedjson
 from gitmem.core.transcript import Transcript
 from gitmem.store.files import atomic_write
 
@@ -78,11 +79,15 @@ class Cursors:
     def __init__(self, local_dir: Path) -> None:
         self.path = local_dir / CURSORS_FILE
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = boundedjson.loads(self.path.read_bytes(), max_depth=2, max_int_digits=18)
         except (OSError, ValueError):
-            data = {}
+            data = {}  # unreadable: every transcript is taken whole again, once
         self.positions: dict[str, int] = (
-            {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, int)}
+            {
+                k: v
+                for k, v in data.items()
+                if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            }
             if isinstance(data, dict)
             else {}
         )
@@ -134,8 +139,8 @@ def _codex_meta(path: Path) -> dict[str, object]:
     try:
         with path.open(encoding="utf-8") as handle:
             first = handle.readline(1 << 20)
-        data = json.loads(first)
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = boundedjson.loads(first)
+    except (OSError, ValueError):
         return {}
     payload = data.get("payload", data) if isinstance(data, dict) else None
     return payload if isinstance(payload, dict) else {}

@@ -31,6 +31,12 @@ __all__ = [
 ]
 
 
+def _one_line(message: str) -> str:
+    """An error is one line: a newline that a file or a name put into the message is
+    shown as ``\\n``."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning errors into one line and an exit code."""
     args = sys.argv[1:] if argv is None else argv
@@ -40,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     except GitmemError as e:
         if verbose:
             traceback.print_exc()
-        click.echo(f"gitmem: {e}", err=True)
+        click.echo(f"gitmem: {_one_line(str(e))}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
@@ -48,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
         sys.exit(0)
     except click.ClickException as e:
-        click.echo(f"gitmem: {e.format_message()}", err=True)
+        click.echo(f"gitmem: {_one_line(e.format_message())}", err=True)
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("gitmem: aborted", err=True)
@@ -57,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         if verbose:
             traceback.print_exc()
         click.echo(
-            f"gitmem: internal error: {type(e).__name__}: {e} "
+            f"gitmem: internal error: {type(e).__name__}: {_one_line(str(e))} "
             "(rerun with --verbose for the traceback)",
             err=True,
         )

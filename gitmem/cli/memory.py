@@ -66,10 +66,13 @@ def capture(
         raise InputError("capture needs --transcript PATH (or --from-hook AGENT)")
     from gitmem.capture.items import parse_items
     from gitmem.capture.run import Context, ModelOverrides, capture_transcript
-    from gitmem.capture.transcripts import load_transcript
+    from gitmem.capture.transcripts import load_transcript, skipped_note
 
     store = store_of(ctx)
     transcript = load_transcript(transcript_path, transcript_format)
+    note = skipped_note(transcript)
+    if note is not None:
+        click.echo(f"gitmem: warning: {note}", err=True)
     drafts = None if items_path is None else parse_items(*read_input(items_path, "items file"))
     context = Context.open(store, home())
     result = capture_transcript(

@@ -17,6 +17,9 @@ from gitmem.core.errors import FormatError
 from gitmem.core.receipts import ED25519, PublicKey
 
 _WS = " \t\r"
+MAX_LINE = 16_384
+"""The longest line read (an Ed25519 entry with every option is a few hundred characters);
+a longer one is skipped and reported, so the work per line stays bounded."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -321,6 +324,9 @@ def parse_allowed_signers(text: str, source: str) -> AllowedSignersFile:
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip(_WS)
         if not line or line.startswith("#"):
+            continue
+        if len(line) > MAX_LINE:
+            problems.append(f"line {number}: longer than {MAX_LINE} characters; line skipped")
             continue
         try:
             entries.append(_parse_line(line, source, number))

@@ -87,9 +87,17 @@ def _check_encodable(value: JSONValue, where: str) -> None:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise InputError(f"{where}: object keys must be strings")
-            _check_encodable(v, f"{where}.{k}")
+            _check_encodable(v, f"{where}.{_shown_key(k)}")
         return
     raise InputError(f"{where}: {type(value).__name__} cannot be stored as JSON")
+
+
+def _shown_key(key: str) -> str:
+    """*key* as a path step in a message: as is when it is a short identifier, else
+    quoted with its escapes (a newline in a key must not split the message)."""
+    if key.isidentifier() and len(key) <= 40:
+        return key
+    return repr(key if len(key) <= 40 else key[:40] + "…")
 
 
 class StrictJSONError(ValueError):

@@ -90,6 +90,16 @@ _EXTENSIONS = frozenset(
         *("sig", "pub", "env", "mk", "swift", "php", "lua", "rst", "ipynb"),
     )
 )
+_PRODUCTS = frozenset(
+    (
+        *("next", "node", "vue", "nuxt", "react", "angular", "svelte", "solid", "preact"),
+        *("express", "nest", "ember", "backbone", "knockout", "meteor", "alpine", "three"),
+        *("chart", "d3", "p5", "moment", "day", "anime", "socket", "ext", "gatsby", "redwood"),
+        *("blitz", "remix", "astro", "vite", "babel", "require", "phaser", "pixi", "leaflet"),
+    )
+)
+"""Projects named "<Name>.js" ("built with Next.js"): written bare, such a name is the
+project, not a file; in backticks or with a folder it is a path."""
 _TOP_FOLDERS = frozenset(
     (
         *("src", "lib", "test", "tests", "spec", "docs", "doc", "app", "apps", "pkg", "cmd"),
@@ -216,7 +226,7 @@ def _file_claims(quote: str) -> Iterator[dict[str, Any]]:
     seen: set[str] = set()
     for match in _PATH_RE.finditer(quote):
         path = (match.group("q") or match.group("bare")).rstrip(".,;:")
-        if path in seen or not _looks_like_path(path):
+        if path in seen or not _looks_like_path(path) or _product(match.group("bare")):
             continue
         if move is not None:
             # Only the destination of a move exists afterwards.
@@ -230,6 +240,14 @@ def _file_claims(quote: str) -> Iterator[dict[str, Any]]:
         if named:
             seen.add(path)
             yield {"type": "file-exists", "path": path}
+
+
+def _product(bare: str | None) -> bool:
+    """Is the bare word *bare* a project's name such as "Next.js" rather than a file?"""
+    if bare is None or "/" in bare:
+        return False
+    stem, dot, extension = bare.rstrip(".,;:").rpartition(".")
+    return dot == "." and extension.lower() == "js" and stem.lower() in _PRODUCTS
 
 
 def _valid_branch(name: str) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from gitmem.core import sshwire
-from gitmem.core.allowed_signers import AllowedSignersFile
+from gitmem.core.allowed_signers import MAX_LINE, AllowedSignersFile
 from gitmem.core.errors import FormatError
 from gitmem.core.receipts import fingerprint_of_blob, receipt_key
 
@@ -67,6 +67,9 @@ def parse_revoked_keys(text: str, source: str) -> Revocations:
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if len(line) > MAX_LINE:
+            problems.append(f"{source} line {number}: longer than {MAX_LINE} characters; skipped")
             continue
         try:
             _, blob = parse_key_line(line, f"{source} line {number}")

@@ -18,6 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 
 FORMATS = ("text", "claude", "codex", "json", "messages")
@@ -57,6 +58,8 @@ class Transcript:
     """Set when the transcript is a side run of a session (a Claude Code subagent or
     compaction, ``…/<session>/subagents/agent-<id>.jsonl``): ``agent-<id>``. ``session``
     is then the parent's id, which the side run shares."""
+    skipped: tuple[str, ...] = ()
+    """One sentence per line a lenient parser skipped ("line 7 is not JSON"), in order."""
 
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
@@ -162,7 +165,9 @@ def parse_messages(text: str, name: str) -> Transcript:
 def _message(line: str, name: str, number: int) -> Message:
     where = f"transcript {name} is not in gitmem's messages encoding: line {number}"
     try:
-        value = json.loads(line)
+        value = boundedjson.loads(line)
+    except boundedjson.JSONLimitError as e:
+        raise InputError(f"{where} is not usable: {e}") from e
     except ValueError as e:
         raise InputError(f"{where} is not JSON") from e
     if not isinstance(value, dict) or value.keys() != {"role", "text"}:
@@ -172,4 +177,15 @@ def _message(line: str, name: str, number: int) -> Message:
         raise InputError(f"{where} has a role that is neither a string nor null")
     if not isinstance(text, str):
         raise InputError(f"{where} has a text that is not a string")
+    if not (_storable(text) and (role is None or _storable(role))):
+        raise InputError(f"{where} holds a lone surrogate, which UTF-8 cannot store")
     return Message(role, text)
+
+
+def _storable(text: str) -> bool:
+    """Whether *text* can be written as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

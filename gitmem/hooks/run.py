@@ -14,12 +14,16 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pygit2
+
+from gitmem.capture.masking.documents import mask_label
 from gitmem.capture.rewrites import capture_message, retire_rewritten
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript
-from gitmem.core.errors import GitmemError
-from gitmem.core.records import REWRITE
+from gitmem.core.errors import FormatError, GitmemError
+from gitmem.core.records import REWRITE, Checkpoint, parse_record
+from gitmem.hooks import inflight
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.files import locked
 from gitmem.store.repo import Store
@@ -27,6 +31,7 @@ from gitmem.store.seal import write_event
 
 LOCK_FILE = "hook.lock"
 MAX_TRANSCRIPTS = 3
+POST_COMMIT = "post-commit"
 
 
 HookAction = Callable[..., None]
@@ -43,10 +48,17 @@ def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
     try:
         func(store, *args)
     except GitmemError as e:
-        log.write("failed", source, error=str(e))
+        log.write("failed", _masked(source), error=_masked(str(e)))
     except Exception as e:  # a hook must never break the command that fired it
-        log.write("failed", source, error=f"internal error: {type(e).__name__}: {e}")
+        error = f"internal error: {type(e).__name__}: {e}"
+        log.write("failed", _masked(source), error=_masked(error))
     return 0
+
+
+def _masked(text: str) -> str:
+    """*text* with its secrets masked: a path or an error can name one, and the capture
+    log must not keep it."""
+    return mask_label(text).text
 
 
 def capture_new(
@@ -80,21 +92,73 @@ def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None
     """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
     the default branch; then capture the agent transcripts of this working tree since the
     last capture, or the commit message when there is none, into checkpoints that record
-    *sha*."""
+    *sha*; and before that, the message of every commit whose background capture died
+    (:mod:`gitmem.hooks.inflight`).
+
+    While it runs, the marker ``.git/gitmem/running/post-commit-<sha>`` says so; it is
+    removed when the capture ends, whatever the outcome.
+    """
     env = os.environ if environ is None else environ
-    record_candidate(store, sha)
-    with locked(store.local_dir, LOCK_FILE):
-        ctx = Context.open(store)
-        source = f"post-commit {sha[:12]}"
-        configured = ctx.settings.text("transcript")
-        workdir = Path(store.repo.workdir or store.common_dir).resolve()
-        paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
-        cursors = Cursors(store.local_dir)
-        captured = False
-        for path in paths[:MAX_TRANSCRIPTS]:
-            captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
-        if not captured:
-            capture_message(ctx, sha, f"{source} message")
+    marker = inflight.start(store.local_dir, POST_COMMIT, sha)
+    try:
+        record_candidate(store, sha)
+        with locked(store.local_dir, LOCK_FILE):
+            ctx = Context.open(store)
+            recover(ctx, store)
+            source = f"{POST_COMMIT} {sha[:12]}"
+            configured = ctx.settings.text("transcript")
+            workdir = Path(store.repo.workdir or store.common_dir).resolve()
+            paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
+            cursors = Cursors(store.local_dir)
+            captured = False
+            for path in paths[:MAX_TRANSCRIPTS]:
+                captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
+            if not captured:
+                capture_message(ctx, sha, f"{source} message")
+    finally:
+        inflight.finish(marker)
+
+
+def recover(ctx: Context, store: Store) -> list[str]:
+    """Settle the background captures that died: the commit each was for, unless a
+    checkpoint names it already, gets the checkpoint of its message; then the death is
+    recorded as a failure in the capture log and the marker removed. A marker goes only
+    once its commit is named, so a recovery that dies or fails (its failure is logged)
+    leaves it for the next run, and never stops this one. The commits captured, oldest
+    first. Raises nothing but what reading the store raises."""
+    dead = inflight.dead(store.local_dir)
+    if not dead:
+        return []
+    named = _named_commits(store)
+    missed: list[str] = []
+    for marker in dead:
+        if marker.sha not in named and isinstance(store.repo.get(marker.sha), pygit2.Commit):
+            source = f"{POST_COMMIT} {marker.sha[:12]} message (missed)"
+            try:
+                capture_message(ctx, marker.sha, source)
+            except GitmemError:
+                continue  # logged by the capture; the marker stays for the next run
+            missed.append(marker.sha)
+            named.add(marker.sha)
+        ctx.log.write(
+            "failed", f"{marker.hook} {marker.sha[:12]}", error=inflight.DIED, pid=marker.pid
+        )
+        inflight.finish(marker.path)
+    return missed
+
+
+def _named_commits(store: Store) -> set[str]:
+    """The commits some stored checkpoint names (unverified: all this decides is whether
+    to capture a commit's message once more)."""
+    named: set[str] = set()
+    for stored in store.read().records:
+        try:
+            record = parse_record(stored.data)
+        except FormatError:
+            continue
+        if isinstance(record, Checkpoint) and record.commit is not None:
+            named.add(record.commit)
+    return named
 
 
 def record_candidate(store: Store, sha: str) -> None:
@@ -122,9 +186,11 @@ def record_candidate(store: Store, sha: str) -> None:
 
 
 def capture_session(store: Store, path: str, session: str | None) -> None:
-    """An agent session ended (or stopped): capture it from where the last capture stopped."""
+    """An agent session ended (or stopped): capture it from where the last capture
+    stopped, after settling the background captures that died (:func:`recover`)."""
     with locked(store.local_dir, LOCK_FILE):
         ctx = Context.open(store)
+        recover(ctx, store)
         cursors = Cursors(store.local_dir)
         capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)
 
@@ -166,7 +232,7 @@ def pre_push(store: Store, remote: str, url: str) -> None:
         return
     log = CaptureLog(store.local_dir)
     if remote not in store.repo.remotes.names():
-        log.write("skipped", f"pre-push {remote}", url=url, reason="not a named remote")
+        log.write("skipped", f"pre-push {remote}", url=_masked(url), reason="not a named remote")
         return
     author = read_config(home).get("principal") or "gitmem"
     report = sync(store, remote, home, author)
@@ -174,10 +240,10 @@ def pre_push(store: Store, remote: str, url: str) -> None:
     log.write(
         "ok" if report.ok else "failed",
         f"pre-push {remote}",
-        url=url,
+        url=_masked(url),
         merged=sum(r.new_records for r in report.refs),
         pushed=[r.ref for r in report.refs if r.pushed],
-        error="; ".join(problems)[:500] if problems else None,
+        error=_masked("; ".join(problems)[:500]) if problems else None,
     )
 
 

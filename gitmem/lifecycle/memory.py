@@ -1,108 +1,230 @@
-"""Read the store, check every record, replay the ones that hold: the current memory.
+"""The read model: what memory says now, kept in one local SQLite file.
 
-The brief verifies every record in full on every run. Writers (capture, lifecycle
-commands, the index) may use the local verification cache in ``.git/gitmem/``, keyed by
-record address + receipt hash + trust-root digest, so a capture does not re-verify a
-thousand signatures it verified before; the bytes are still hashed against their
-addresses every time.
+``.git/gitmem/memory.sqlite`` (local, never pushed) holds, as of one tip of the memory ref
+and under one set of trust roots: every record with its verdict, every item blob with
+its verdict, the replayed state of every item (:mod:`gitmem.lifecycle.codec`) and a
+full-text index (SQLite FTS5, porter stemming) of the items' text and quotes.
+
+- **Incremental.** When the tip has only moved forward, the trees are diffed from the last
+  tip seen: only the new paths are read, new records verified once, and replayed onto
+  the stored state (a record older than what was already replayed, as a sync can bring,
+  replays everything again from the stored records, without verifying them again).
+- **Rebuilt** on a rewrite (a purge), on other trust roots (the key holds the roots'
+  digest), on a format change — and whenever the file is missing, corrupt or unreadable:
+  it is a cache.
+- **Never the last word on what is rendered.** The brief verifies everything it shows
+  straight from the git objects (:mod:`gitmem.brief.emit`); this model only says what
+  there is to show, so that the brief does not grow with history.
+
+Writers hold ``memory.lock`` while they update the file; every reader gets a consistent
+view from one transaction.
 """
 
 from __future__ import annotations
 
-import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
-from gitmem.core.canonical import sha256_hex
-from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
+from gitmem.core.errors import FormatError
+from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
+from gitmem.core.items import Item, parse_item
 from gitmem.core.records import Checkpoint, parse_record
-from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.replay import MemoryState, Replayable, replay
-from gitmem.store.files import atomic_write
-from gitmem.store.repo import Store, StoreContents, StoredRecord
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.lifecycle.codec import decode_state
+from gitmem.lifecycle.model_build import (
+    brought_up_to_date,
+    connect,
+    load_states,
+    rebuild,
+    row_check,
+    stored_state,
+)
+from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.store.files import locked
+from gitmem.store.layout import record_path
+from gitmem.store.repo import Store
 
-CACHE_FILE = "verified.txt"
+MODEL_FILE = "memory.sqlite"
+MODEL_VERSION = "gitmem/read-model/2"
+LOCK_FILE = "memory.lock"
 
 
 @dataclass(frozen=True)
-class VerifiedMemory:
-    contents: StoreContents
-    checks: dict[Sha256Hex, RecordCheck]
-    state: MemoryState
-    items: dict[Sha256Hex, ItemCheck]
-    """The verdict on every item blob a record names (genuine or not)."""
+class FailedRecord:
+    """A stored record that failed its check, and the item blobs it names (unchecked)."""
 
-    def failed(self) -> list[tuple[StoredRecord, RecordCheck]]:
-        return [
-            (r, self.checks[r.address])
-            for r in self.contents.records
-            if not self.checks[r.address].ok
-        ]
+    path: str
+    type: str
+    check: RecordCheck
+    items: tuple[Item, ...]
 
 
-def load(store: Store, roots: TrustRoots, use_cache: bool = False) -> VerifiedMemory:
-    """Every record checked under *roots* (in full, or through the cache), the good ones
-    replayed. Raises GitError when the ref cannot be read."""
-    contents = store.read()
-    cache = _Cache(store.local_dir, roots) if use_cache else None
-    checks: dict[Sha256Hex, RecordCheck] = {}
-    for stored in contents.records:
-        check = cache.check(stored) if cache is not None else None
-        if check is None:
-            check = roots.check(stored.address, stored.data, stored.receipt)
-            if cache is not None and check.ok and stored.receipt is not None:
-                cache.remember(stored)
-        checks[stored.address] = check
-    if cache is not None:
-        cache.save()
-    items = {
-        address: check_item(address, contents.items.get(address))
-        for check in checks.values()
-        if isinstance(check.record, Checkpoint)
-        for address in check.record.named
-    }
-    state = replay(
-        (
-            Replayable(address, check.record)
-            for address, check in checks.items()
-            if check.ok and check.record is not None
-        ),
-        {address: c.item for address, c in items.items() if c.item is not None},
-    )
-    return VerifiedMemory(contents, checks, state, items)
+@dataclass(frozen=True)
+class FailedItem:
+    """An item blob a genuine checkpoint names that is missing, edited or unreadable."""
+
+    check: ItemCheck
+    checkpoint: Sha256Hex
+    record: Checkpoint
+    item: Item | None
+    """What its bytes hold, when they parse (trusted for nothing)."""
 
 
-class _Cache:
-    def __init__(self, local_dir: Path, roots: TrustRoots) -> None:
-        self.path = local_dir / CACHE_FILE
-        self.roots = roots.digest()
+class Memory:
+    """An up-to-date read model of one store, under one set of trust roots."""
+
+    def __init__(self, connection: sqlite3.Connection, rebuilt: bool) -> None:
+        self._db = connection
+        self.rebuilt = rebuilt
+        """Whether the model was built from scratch to answer (else: reused, advanced)."""
+        self.tip: GitOid | None = GitOid(self._meta("tip") or "") or None
+        """The memory ref's tip the model is as of."""
+
+    @classmethod
+    def open(cls, store: Store, roots: TrustRoots) -> Memory:
+        """The read model of *store*, brought up to date with its tip first.
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        path = store.local_dir / MODEL_FILE
+        key = f"{MODEL_VERSION}\n{store.ref}\n{roots.digest()}"
         try:
-            self.known = set(self.path.read_text(encoding="utf-8").split())
-        except OSError:
-            self.known = set()
-        self.new: set[str] = set()
+            with locked(store.local_dir, LOCK_FILE):
+                return cls(*brought_up_to_date(path, store, roots, key))
+        except (OSError, sqlite3.Error):
+            # A repository this user cannot write to: the model lives in memory for now.
+            connection = connect(":memory:")
+            rebuild(connection, store, roots, key)
+            return cls(connection, True)
 
-    def _key(self, stored: StoredRecord) -> str:
-        receipt = hashlib.sha256(stored.receipt or b"").hexdigest()
-        return f"{stored.address}:{receipt}:{self.roots}"
+    def close(self) -> None:
+        self._db.close()
 
-    def check(self, stored: StoredRecord) -> RecordCheck | None:
-        if stored.receipt is None or self._key(stored) not in self.known:
-            return None
-        if sha256_hex(stored.data) != stored.address:
-            return None  # edited since it was cached: check it in full
-        return RecordCheck(
-            stored.address, None, "verified earlier (local cache)", parse_record(stored.data)
-        )
+    # -- what the brief, recall, show and the writers ask -----------------------------
 
-    def remember(self, stored: StoredRecord) -> None:
-        self.new.add(self._key(stored))
+    def state(self, current_only: bool = False) -> MemoryState:
+        """The replayed item states (only the current ones: open and not aged out, what
+        the brief shows and the next capture carries), their items attached."""
+        where = " WHERE current = 1" if current_only else ""
+        rows = self._db.execute(
+            f"SELECT s.state, b.data FROM states s JOIN blobs b USING (address){where}"
+        ).fetchall()
+        items: dict[str, ItemState] = {}
+        for state, data in rows:
+            item = parse_item(data)
+            items[item.address] = decode_state(json.loads(state), item)
+        return stored_state(self._db, items)
 
-    def save(self) -> None:
-        if not self.new:
-            return
-        try:
-            text = "\n".join(sorted(self.known | self.new)) + "\n"
-            atomic_write(self.path, text.encode("utf-8"), 0o644)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+    def counts(self) -> tuple[int, int, str | None]:
+        """(checkpoints stored, open items that aged out, the latest time an item was
+        seen)."""
+        checkpoints = self._one("SELECT COUNT(*) FROM records WHERE type = 'checkpoint'")
+        stale = self._one("SELECT COUNT(*) FROM states WHERE active = 1 AND current = 0")
+        latest = self._one("SELECT MAX(last_seen) FROM states")
+        return int(checkpoints), int(stale), latest or None
+
+    def check(self, address: str) -> RecordCheck | None:
+        """The verdict on the record at *address* (None: no such record)."""
+        row = self._db.execute(
+            "SELECT address, problem, detail, data FROM records WHERE address = ?", (address,)
+        ).fetchone()
+        return None if row is None else row_check(row)
+
+    def failed(self) -> list[FailedRecord]:
+        """Every record that failed its check, with the item blobs it names."""
+        rows = self._db.execute(
+            "SELECT address, problem, detail, data, type FROM records WHERE problem IS NOT NULL"
+        ).fetchall()
+        failed = []
+        for row in rows:
+            check = row_check(row[:4])
+            named = check.record.named if isinstance(check.record, Checkpoint) else ()
+            failed.append(
+                FailedRecord(record_path(row[4], row[0]), row[4], check, self._readable(named))
+            )
+        return failed
+
+    def failed_items(self) -> list[FailedItem]:
+        """Item blobs genuine checkpoints name that are missing, edited or unreadable."""
+        rows = self._db.execute(
+            "SELECT n.address, n.problem, n.detail, n.checkpoint, r.data FROM named n "
+            "JOIN records r ON r.address = n.checkpoint "
+            "WHERE n.problem IS NOT NULL AND r.problem IS NULL"
+        ).fetchall()
+        found = []
+        for address, problem, detail, checkpoint, data in rows:
+            record = parse_record(data)
+            assert isinstance(record, Checkpoint)
+            readable = self._readable([address])
+            found.append(
+                FailedItem(
+                    ItemCheck(address, problem, detail, None),
+                    checkpoint,
+                    record,
+                    readable[0] if readable else None,
+                )
+            )
+        return found
+
+    def strays(self) -> tuple[str, ...]:
+        return tuple(p for (p,) in self._db.execute("SELECT path FROM strays ORDER BY path"))
+
+    def search(self, query: str, limit: int) -> tuple[int, list[ItemState]]:
+        """How many items' text or quote match the FTS5 *query*, and the states of the
+        best *limit* of them (best rank first, then the most recently seen)."""
+        (total,) = self._db.execute(
+            "SELECT COUNT(*) FROM recall WHERE recall MATCH ?", (query,)
+        ).fetchone()
+        rows = self._db.execute(
+            "SELECT r.address FROM recall r JOIN states s USING (address) "
+            "WHERE recall MATCH ? ORDER BY r.rank, s.last_seen DESC, r.address LIMIT ?",
+            (query, limit),
+        ).fetchall()
+        found = load_states(self._db, [address for (address,) in rows])
+        return int(total), [found[address] for (address,) in rows if address in found]
+
+    def searchable(self) -> int:
+        """How many items the full-text index holds (every one but the forgotten)."""
+        return int(self._one("SELECT COUNT(*) FROM recall"))
+
+    def states_of(self, addresses: Sequence[str]) -> dict[str, ItemState]:
+        """The states of the items at *addresses* (unknown addresses left out)."""
+        return load_states(self._db, addresses)
+
+    def _readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
+        found = []
+        for address in addresses:
+            row = self._db.execute(
+                "SELECT data FROM blobs WHERE address = ?", (address,)
+            ).fetchone()
+            if row is None:
+                continue
+            try:
+                found.append(parse_item(row[0]))
+            except FormatError:
+                continue
+        return tuple(found)
+
+    def _meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _one(self, sql: str) -> Any:
+        return self._db.execute(sql).fetchone()[0]
+
+
+def memory_state(store: Store, roots: TrustRoots, current_only: bool = False) -> MemoryState:
+    """:meth:`Memory.state` of an up-to-date read model, which is closed again.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    model = Memory.open(store, roots)
+    try:
+        return model.state(current_only)
+    finally:
+        model.close()

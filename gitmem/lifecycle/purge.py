@@ -63,8 +63,9 @@ from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.lifecycle.workspace import HUMAN_SESSION, MIN_PREFIX, Workspace
 from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
+from gitmem.store.layout import content_path
 from gitmem.store.purges import LOCK_FILE, purge_edit
-from gitmem.store.repo import TRACKING_PREFIX, StoreContents, content_path
+from gitmem.store.repo import TRACKING_PREFIX, StoreContents
 from gitmem.store.rewrite import Rewriter
 from gitmem.store.scrub import Scrubbed, scrub_local
 from gitmem.store.seal import new_event, seal

@@ -8,8 +8,7 @@ from typing import Any
 
 from gitmem.core.integrity import RecordCheck
 from gitmem.core.records import Checkpoint
-from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.recheck import checked_now
 from gitmem.lifecycle.replay import current_status
 from gitmem.lifecycle.workspace import MIN_PREFIX, Workspace
 from gitmem.store.repo import Store
@@ -28,15 +27,15 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
     if purged is not None:
         return purged
     state = ws.item(prefix)
-    checks = load(store, ws.roots).checks
     forgotten = state.forgotten
     item = state.item
-    origin = _record(checks, state.origin_checkpoint)
     addresses = [
         state.origin_checkpoint,
         *(s.checkpoint for s in state.sightings),
         *(a for a, _ in state.events),
     ]
+    checks = checked_now(store, ws.roots, addresses)
+    origin = _record(checks, state.origin_checkpoint)
     return {
         "id": item.id,
         "kind": item.kind,
@@ -102,8 +101,8 @@ def purged_report(ws: Workspace, prefix: str) -> dict[str, Any] | None:
     }
 
 
-def _record(checks: dict[Sha256Hex, RecordCheck], address: str) -> Any:
-    check = checks.get(Sha256Hex(address))
+def _record(checks: dict[str, RecordCheck], address: str) -> Any:
+    check = checks.get(address)
     return None if check is None else check.record
 
 
@@ -127,8 +126,8 @@ def _event(address: str, event: Any, forgotten: bool, item_id: str) -> dict[str,
     }
 
 
-def _receipt(checks: dict[Sha256Hex, RecordCheck], address: str) -> dict[str, Any]:
-    check = checks.get(Sha256Hex(address))
+def _receipt(checks: dict[str, RecordCheck], address: str) -> dict[str, Any]:
+    check = checks.get(address)
     if check is None:
         return {"record": address, "verified": False, "detail": "not in the store"}
     return {

@@ -18,7 +18,7 @@ from typing import Any
 
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
-from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.memory import memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.repo import Store
@@ -60,13 +60,13 @@ class Workspace:
         return self._identity
 
     def memory(self) -> MemoryState:
-        """The current memory (records verified through the local cache).
+        """The replayed memory, from the read model (brought up to date first).
 
         Raises:
             GitError: the memory ref cannot be read.
         """
         if self._memory is None:
-            self._memory = load(self.store, self.roots, use_cache=True).state
+            self._memory = memory_state(self.store, self.roots)
         return self._memory
 
     def written(self, records: Sequence[Replayable]) -> None:

@@ -28,7 +28,8 @@ from gitmem.core.errors import InputError
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.store.keys import init_identity
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 from gitmem.store.verify import verify_store
 from gitmem.team.checkers import load_checkers
 

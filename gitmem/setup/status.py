@@ -1,15 +1,19 @@
 """``gitmem status``: is this repository's memory set up, and is it working?
 
 Key and trust roots, hooks, the store, the last capture and recent failures (the
-capture log is where hooks report, since they never print into a git command).
+capture log is where hooks report, since they never print into a git command), and the
+background captures in flight or dead (their markers, :mod:`gitmem.hooks.inflight`).
 """
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from gitmem.core.errors import GitmemError
+from gitmem.hooks import inflight
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
@@ -62,12 +66,36 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         if last_ok is None
         else {"time": last_ok.time, "source": last_ok.source, **dict(last_ok.detail)}
     )
-    report["recent_failures"] = [
-        {"time": e.time, "source": e.source, "error": e.error}
-        for e in entries
-        if e.outcome == "failed"
-    ][:RECENT_FAILURES]
+    background = _background(store)
+    died = [
+        {"time": b["since"], "source": f"{b['hook']} {b['sha'][:12]}", "error": inflight.DIED}
+        for b in background
+        if b["state"] == inflight.MarkerState.DIED
+    ]
+    report["background"] = background
+    report["recent_failures"] = (
+        died
+        + [
+            {"time": e.time, "source": e.source, "error": e.error}
+            for e in entries
+            if e.outcome == "failed"
+        ]
+    )[:RECENT_FAILURES]
     return report
+
+
+def _background(store: Store) -> list[dict[str, Any]]:
+    now = time.time()
+    return [
+        {
+            "hook": m.hook,
+            "sha": m.sha,
+            "pid": m.pid,
+            "since": datetime.fromtimestamp(m.since, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "state": m.state(now),
+        }
+        for m in inflight.markers(store.local_dir)
+    ]
 
 
 def _hooks(store: Store) -> list[dict[str, Any]] | dict[str, str]:
@@ -138,6 +166,9 @@ def render_text(report: dict[str, Any]) -> str:
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"
     )
+    running = [b for b in report["background"] if b["state"] == inflight.MarkerState.RUNNING]
+    if running:
+        lines.append(f"background captures running: {len(running)}")
     failures = report["recent_failures"]
     lines.append(f"recent failures: {len(failures) or 'none'}")
     lines += [f"  ✗ {f['time']} {f['source']}: {f['error']}" for f in failures]

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.store.files import atomic_write
 
 LOG_FILE = "capture.log"
@@ -69,15 +70,15 @@ class CaptureLog:
     def entries(self, limit: int | None = None) -> list[LogEntry]:
         """The newest entries first (all of them, or the last *limit*)."""
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
             return []
         found: list[LogEntry] = []
         for line in reversed(lines):
             try:
-                data = json.loads(line)
+                data = boundedjson.loads(line, max_depth=8)
             except ValueError:
-                continue
+                continue  # a torn or corrupt line: the log is local state
             if not isinstance(data, dict):
                 continue
             found.append(

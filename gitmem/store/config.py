@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 from gitmem.store.files import atomic_write
 from gitmem.store.home import CONFIG_FILE
@@ -94,22 +95,33 @@ SETTINGS = {
     )
 }
 IDENTITY_KEYS = ("principal", "signing_key")
+MAX_BYTES = 1 << 20
+"""The largest config file read (1 MiB; a real one is a few hundred bytes)."""
+MAX_INT = 86_400
+"""The largest whole-number setting (a timeout of one day)."""
 
 
 def read_file(path: Path) -> dict[str, Any]:
     """A config file's settings (empty when absent).
 
     Raises:
-        InputError: the file is not a JSON object.
+        InputError: the file cannot be read, is larger than :data:`MAX_BYTES`, is not
+            UTF-8, or is not a JSON object within the bounds of
+            :mod:`gitmem.core.boundedjson`.
     """
     try:
-        raw = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror or e}") from e
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"{path} is larger than {MAX_BYTES >> 10} KiB; it is not a config")
     try:
-        data = json.loads(raw)
+        data = boundedjson.loads(raw.decode("utf-8"), max_int_digits=18)
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path} is not UTF-8 text") from e
     except ValueError as e:
         raise InputError(f"{path} is not valid JSON: {e}") from e
     if not isinstance(data, dict):
@@ -140,8 +152,8 @@ def parse_value(key: str, text: str) -> Any:
             value = int(text)
         except ValueError as e:
             raise InputError(f"{key} must be a whole number, not {text!r}") from e
-        if value <= 0:
-            raise InputError(f"{key} must be positive")
+        if not 0 < value <= MAX_INT:
+            raise InputError(f"{key} must be a whole number from 1 to {MAX_INT}")
         return value
     return text
 
@@ -193,6 +205,10 @@ def _check_type(key: str, value: Any, path: Path) -> Any:
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
         raise InputError(f"{path}: {key} must be a {kind.__name__}")
+    if kind is int and not 0 < value <= MAX_INT:
+        raise InputError(f"{path}: {key} must be a whole number from 1 to {MAX_INT}")
+    if kind is str and "\x00" in value:
+        raise InputError(f"{path}: {key} holds a NUL character")
     return value
 
 

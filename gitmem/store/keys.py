@@ -82,6 +82,8 @@ def load_private_key(path: Path) -> Ed25519Signer:
         data = path.read_bytes()
     except OSError as e:
         raise KeyError_(f"cannot read key {path}: {e.strerror or e}") from e
+    except ValueError as e:  # a NUL in the path
+        raise KeyError_(f"cannot read key {path!r}: {e}") from e
     try:
         key = serialization.load_ssh_private_key(data, password=None)
     except TypeError as e:
@@ -141,7 +143,19 @@ def load_identity(home: Path) -> Identity:
     if "signing_key" not in config or "principal" not in config:
         raise KeyError_("no signing key yet: run `gitmem init` first")
     key_path = home / config["signing_key"]
-    return Identity(config["principal"], load_private_key(key_path), key_path)
+    return Identity(_configured(home, config), load_private_key(key_path), key_path)
+
+
+def _configured(home: Path, config: dict[str, str]) -> str:
+    """The principal of *config*, checked as ``gitmem init`` checks it.
+
+    Raises:
+        KeyError_: not one that can sign (empty, or not one word).
+    """
+    try:
+        return validate_principal(config["principal"])
+    except InputError as e:
+        raise KeyError_(f"{home / CONFIG_FILE}: {e}; run `gitmem init --name PRINCIPAL`") from e
 
 
 def init_identity(home: Path, principal: str, adopt: Path | None) -> InitOutcome:
@@ -196,9 +210,9 @@ def own_keys(home: Path) -> list[OwnKey]:
 def export_lines(home: Path) -> list[str]:
     """The allowed_signers lines of your own keys, for a teammate's or the team's file."""
     config = read_config(home)
-    principal = config.get("principal")
-    if principal is None:
+    if "principal" not in config:
         raise KeyError_("no signing key yet: run `gitmem init` first")
+    principal = _configured(home, config)
     return [allowed_signers_line(principal, k.public_key) for k in own_keys(home)]
 
 

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
+from gitmem.core import boundedjson
 from gitmem.core.quotes import fold
 from gitmem.store.files import atomic_write
 
@@ -28,6 +29,7 @@ LEDGER_FILE = "emitted.jsonl"
 MIN_WORDS = 3
 """An entry needs this many folded words: shorter text is too common to call an echo."""
 _MAX_ENTRIES = 20_000
+_LATEST = 1e11  # Unix time far beyond any real emission (year 5138)
 WORD = re.compile(r"\w+")
 
 
@@ -58,15 +60,25 @@ class Ledger:
         """Folded text → when it was first emitted (Unix time)."""
         entries: dict[str, float] = {}
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
             return entries
         for line in lines:
+            # A line that is not [text, time] is skipped: the ledger is local state, and
+            # losing one entry only lets one echo count again.
             try:
-                text, when = json.loads(line)
-            except (ValueError, TypeError):
+                value = boundedjson.loads(line, max_depth=2, max_int_digits=12)
+            except ValueError:
                 continue
-            if isinstance(text, str) and isinstance(when, int | float):
+            if not (isinstance(value, list) and len(value) == 2):
+                continue
+            text, when = value
+            if (
+                isinstance(text, str)
+                and isinstance(when, int | float)
+                and not isinstance(when, bool)
+                and 0 <= when < _LATEST
+            ):
                 entries.setdefault(text, float(when))
         return entries
 

@@ -9,7 +9,8 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Checkpoint
 from gitmem.core.rewrites import resolve, rewrite_map
 from gitmem.core.types import Sha256Hex
-from gitmem.store.repo import Store, record_path
+from gitmem.store.layout import record_path
+from gitmem.store.repo import Store
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 
 import pygit2
 
-from gitmem.core.errors import FormatError, IntegrityError
+from gitmem.core.errors import FormatError, GitError, IntegrityError
 from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck
 from gitmem.core.items import Item, parse_item
 from gitmem.core.purge import Purge, PurgeMark, item_texts, purge_of, resolve_snapshot
 from gitmem.core.records import EVENT_PURGE, Event, sortable_time
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
-from gitmem.store.repo import Store, StoredRecord, content_path, record_path
+from gitmem.store.layout import content_path, record_path
+from gitmem.store.repo import Store, StoredRecord
 from gitmem.store.rewrite import Rewriter, TreeEdit
 
 LOCK_FILE = "sync.lock"
@@ -84,8 +85,8 @@ def purges_at(
     """
     if commit is None:
         return Purges()
-    tree = store.commit_tree(commit)
-    older = None if since is None else _events(store.commit_tree(since))
+    tree = _tree_of(store, commit)
+    older = None if since is None else _events(_tree_of(store, since))
     paths = _event_paths(_events(tree), older)
     stored = []
     for path in paths:
@@ -147,6 +148,17 @@ def _event_paths(events: pygit2.Tree | None, older: pygit2.Tree | None) -> list[
     return paths
 
 
+def _tree_of(store: Store, commit: GitOid) -> pygit2.Tree:
+    """The tree of *commit*. Raises GitError when it is not a commit stored here."""
+    try:
+        obj = store.repo.get(commit)
+    except (ValueError, pygit2.GitError) as e:
+        raise GitError(f"cannot read commit {commit[:12]}: {e}") from e
+    if not isinstance(obj, pygit2.Commit):
+        raise GitError(f"{commit[:12]} is not a commit in this repository")
+    return obj.tree
+
+
 def _blob(tree: pygit2.Tree, path: str) -> bytes | None:
     try:
         entry = tree[path]
@@ -196,7 +208,7 @@ def apply_purges(store: Store, tip: GitOid, found: Sequence[Found], source: GitO
         IntegrityError: a redacted snapshot is missing from *source*.
         GitError: the history cannot be read or written.
     """
-    tree = store.commit_tree(source)
+    tree = _tree_of(store, source)
     for n, f in enumerate(found):
         later = {old: new for g in found[n + 1 :] for old, new in g.purge.snapshots.items()}
         tip = Rewriter(store.repo, edit_of(f.purge, tree, later)).rewrite(tip)
@@ -210,7 +222,7 @@ def removed_texts(store: Store, commit: GitOid | None, found: Sequence[Found]) -
     for an unknown *commit*."""
     if commit is None:
         return ()
-    tree = store.commit_tree(commit)
+    tree = _tree_of(store, commit)
     items: list[Item | None] = []
     for f in found:
         for address in f.purge.items:

@@ -18,14 +18,23 @@ from __future__ import annotations
 import random
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 
 from gitmem.core.errors import GitError, NegativeResult
-from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.layout import (
+    EXTENSIONS,
+    RECORD_DIRS,
+    blob_bytes,
+    content_path,
+    plain_file_bytes,
+    walk_content,
+)
+from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
@@ -33,30 +42,11 @@ REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 TRACKING_PREFIX = "refs/gitmem-remotes/"
 """What sync last fetched from each remote: ``refs/gitmem-remotes/<remote>/<name>``."""
-RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
-RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
-_EXTENSIONS = {
-    "items": ".json",
-    "checkpoints": ".json",
-    "events": ".json",
-    "snapshots": ".txt",
-    "receipts": ".sig",
-}
 _MAX_ATTEMPTS = 50
 
 
 class _Moved(Exception):
     """The ref no longer holds the value a compare-and-swap expected."""
-
-
-def content_path(directory: str, digest: Sha256Hex) -> str:
-    """The path of stored bytes with hash *digest* under *directory*."""
-    return f"{directory}/{digest[:2]}/{digest[2:]}{_EXTENSIONS[directory]}"
-
-
-def record_path(kind: str, digest: Sha256Hex) -> str:
-    """The path of a record of *kind* (``checkpoint`` or ``event``) with address *digest*."""
-    return content_path(RECORD_PATHS[kind], digest)
 
 
 @dataclass(frozen=True)
@@ -93,6 +83,9 @@ class StoreContents:
     receipts: frozenset[Sha256Hex]
     strays: tuple[str, ...]
     """Paths that do not fit the layout (a wrong name, a file where none belongs)."""
+    odd_entries: tuple[tuple[str, str], ...] = ()
+    """(path, what it is) for entries of the layout's names that are not plain files:
+    a symlink, an executable, a submodule. They are not read as records."""
 
 
 @dataclass(frozen=True)
@@ -164,21 +157,7 @@ class Store:
             obj = self.repo.revparse_single(f"{commit}:{path}")
         except (KeyError, ValueError, pygit2.GitError):
             return None
-        return obj.data if isinstance(obj, pygit2.Blob) else None
-
-    def commit_tree(self, commit: GitOid) -> pygit2.Tree:
-        """The tree of *commit*.
-
-        Raises:
-            GitError: *commit* is not a commit of this repository.
-        """
-        try:
-            obj = self.repo.get(commit)
-        except (ValueError, pygit2.GitError) as e:
-            raise GitError(f"cannot read commit {commit[:12]}: {e}") from e
-        if not isinstance(obj, pygit2.Commit):
-            raise GitError(f"{commit[:12]} is not a commit in this repository")
-        return obj.tree
+        return blob_bytes(obj)
 
     def resolve(self, rev: str) -> GitOid | None:
         """The commit *rev* names (a branch, a remote branch, a ref, a sha), or None when
@@ -193,12 +172,21 @@ class Store:
     # -- reading ----------------------------------------------------------------
 
     def tip(self) -> GitOid | None:
-        """The commit the memory ref points at, or None when nothing was stored yet."""
+        """The commit the memory ref points at, or None when nothing was stored yet.
+
+        Raises:
+            GitError: the ref cannot be read.
+            BrokenRef: the ref is symbolic (it names another ref, not a commit).
+        """
         try:
             ref = self.repo.references.get(self.ref)
-        except pygit2.GitError as e:
+        except (pygit2.GitError, ValueError) as e:
             raise GitError(f"cannot read {self.ref}: {e}") from e
-        return None if ref is None else GitOid(str(ref.target))
+        if ref is None:
+            return None
+        if ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+            raise BrokenRef(self.ref, SYMBOLIC_REF, f"is a symbolic ref to {ref.target}")
+        return GitOid(str(ref.target))
 
     def refs(self, prefix: str = REFS_PREFIX) -> list[str]:
         """The names of every ref under *prefix*, sorted.
@@ -228,40 +216,90 @@ class Store:
         """Read every record with its receipt from the tip of the ref.
 
         Raises:
-            GitError: the ref points at something that is not a commit.
+            BrokenRef: the ref is symbolic or points at something that is not a commit.
         """
         tip = self.tip()
         if tip is None:
             return StoreContents(None, (), {}, frozenset(), frozenset(), ())
         tree = self._commit(tip).tree
         strays: list[str] = []
-        found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in _EXTENSIONS}
+        odd: list[tuple[str, str]] = []
+        found: dict[str, dict[Sha256Hex, pygit2.Blob]] = {d: {} for d in EXTENSIONS}
         for top in tree:
             name = top.name or ""
-            if name not in _EXTENSIONS or not isinstance(top, pygit2.Tree):
+            if name not in EXTENSIONS or not isinstance(top, pygit2.Tree):
                 strays.append(name)
                 continue
-            found[name] = dict(_walk_content(top, name, strays))
+            found[name] = dict(walk_content(top, name, strays, odd))
         receipts = found["receipts"]
         records = [
             StoredRecord(
                 type=kind,
                 address=digest,
                 path=content_path(directory, digest),
-                data=blob.data,
-                receipt=receipts[digest].data if digest in receipts else None,
+                data=data,
+                receipt=blob_bytes(receipts.get(digest)),
             )
             for directory, kind in RECORD_DIRS.items()
             for digest, blob in found[directory].items()
+            if (data := blob_bytes(blob)) is not None
         ]
         return StoreContents(
             tip=tip,
             records=tuple(records),
-            items={digest: blob.data for digest, blob in found["items"].items()},
+            items={
+                digest: data
+                for digest, blob in found["items"].items()
+                if (data := blob_bytes(blob)) is not None
+            },
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),
+            odd_entries=tuple(odd),
         )
+
+    def added_since(self, old: GitOid, tip: GitOid | None = None) -> list[str] | None:
+        """The paths *tip*'s tree (default: the ref's tip) holds that *old*'s did not,
+        when the ref only added paths since *old*; None when it did anything else (a
+        rewrite, a removal, an edit) or *old* is not behind the tip. Raises nothing."""
+        if tip is None:
+            tip = self.tip() if self._has_ref() else None
+        if tip is None or self.repo.get(old) is None:
+            return None
+        try:
+            if not self.is_ancestor(old, tip):
+                return None
+            diff = self._commit(old).tree.diff_to_tree(self._commit(tip).tree)
+        except GitError:
+            return None
+        if any(delta.status_char() != "A" for delta in diff.deltas):
+            return None
+        return [delta.new_file.path for delta in diff.deltas]
+
+    def read_paths(self, paths: Iterable[str], tip: GitOid | None = None) -> dict[str, bytes]:
+        """The bytes at each of *paths* in the tree of *tip* (default: the ref's tip); a
+        path that is no file is left out. Raises GitError when the ref points at something
+        that is not a commit."""
+        tip = tip or self.tip()
+        if tip is None:
+            return {}
+        tree = self._commit(tip).tree
+        found: dict[str, bytes] = {}
+        for path in paths:
+            try:
+                entry = tree[path]
+            except KeyError:
+                continue
+            data = plain_file_bytes(entry)
+            if data is not None:
+                found[path] = data
+        return found
+
+    def _has_ref(self) -> bool:
+        try:
+            return self.repo.references.get(self.ref) is not None
+        except pygit2.GitError:
+            return False
 
     def read_snapshot(self, digest: Sha256Hex) -> bytes | None:
         """The stored bytes of a snapshot (unchecked; compare their hash yourself)."""
@@ -276,7 +314,7 @@ class Store:
             entry = self._commit(tip).tree[path]
         except KeyError:
             return None
-        return entry.data if isinstance(entry, pygit2.Blob) else None
+        return plain_file_bytes(entry)
 
     def additions(self) -> list[str]:
         """Paths in the order commits of the ref added them, newest first."""
@@ -425,37 +463,7 @@ class Store:
             log.touch()
 
     def _commit(self, oid: GitOid) -> pygit2.Commit:
-        obj = self.repo.get(oid)
-        if not isinstance(obj, pygit2.Commit):
-            raise GitError(f"{self.ref} points at {oid}, which is not a commit")
-        return obj
-
-
-def _walk_content(
-    top: pygit2.Tree, directory: str, strays: list[str]
-) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
-    """Yield (digest, blob) under one top-level folder; collect misfits in *strays*.
-
-    A blob's bytes are read only when asked for: snapshots can be large, and most
-    callers never need them.
-    """
-    extension = _EXTENSIONS[directory]
-    for fan in top:
-        fan_name = fan.name or ""
-        if not isinstance(fan, pygit2.Tree) or len(fan_name) != 2:
-            strays.append(f"{directory}/{fan_name}")
-            continue
-        for leaf in fan:
-            leaf_name = leaf.name or ""
-            digest = fan_name + leaf_name[: -len(extension)]
-            if (
-                not isinstance(leaf, pygit2.Blob)
-                or not leaf_name.endswith(extension)
-                or not is_sha256_hex(digest)
-            ):
-                strays.append(f"{directory}/{fan_name}/{leaf_name}")
-                continue
-            yield Sha256Hex(digest), leaf
+        return commit_at(self.repo, self.ref, oid)
 
 
 def _add_paths(

@@ -26,7 +26,8 @@ from gitmem.core import canonical
 from gitmem.core.records import NAMESPACE, Event, Record, format_time
 from gitmem.core.types import Sha256Hex
 from gitmem.store.keys import Identity
-from gitmem.store.repo import Entry, Store, content_path, record_path
+from gitmem.store.layout import content_path, record_path
+from gitmem.store.repo import Entry, Store
 
 Sign = Callable[[bytes, str], bytes]
 """Makes the armored SSHSIG of a message in a namespace (and raises KeyError_ when it

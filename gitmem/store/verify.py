@@ -7,9 +7,11 @@ is checked is the caller's: a :data:`RecordChecker` per ref, holding its trust r
 Integrity and trust are kept apart. Integrity (bytes that hash to their address,
 canonical records, a valid receipt by the key the record names, quotes that are in their
 snapshot, append-only history, nothing outside the layout) is a property of the store:
-its failures are ``problems``. Trust (a root vouches for that key, for that writer, at
-that time) is a property of the reader: an intact record by a key no root of this reader
-knows is ``untrusted``, listed but not a failure of the store.
+its failures are ``problems`` — a broken ref (symbolic, or not at a commit) and an entry
+that is not a plain file (a symlink, an executable) among them, and each is reported
+without stopping the check of the other refs. Trust (a root vouches for that key, for
+that writer, at that time) is a property of the reader: an intact record by a key no
+root of this reader knows is ``untrusted``, listed but not a failure of the store.
 """
 
 from __future__ import annotations
@@ -27,8 +29,13 @@ from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.layout import RECORD_PATHS, content_path
 from gitmem.store.purges import Purges, purges_among
-from gitmem.store.repo import MEMORY_REF, Store, StoredRecord, content_path
+from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
+from gitmem.store.shape import UNEXPECTED_ENTRY, BrokenRef
+
+WRONG_FOLDER = "record in the wrong folder"
+"""A problem of a path: a checkpoint under ``events/`` or an event under ``checkpoints/``."""
 
 
 @dataclass(frozen=True)
@@ -128,13 +135,16 @@ def verify_store(store: Store, checker_for: Callable[[str], RecordChecker]) -> V
     snapshot, and that each ref's history only ever added paths.
 
     *checker_for* names the checker for each ref (memory and releases differ; the caller
-    holds their trust roots). Raises GitError when a ref points at something that is not
-    a commit.
+    holds their trust roots). A ref that is symbolic or not at a commit is one integrity
+    problem of its own report; the other refs are still checked.
+
+    Raises:
+        GitError: the refs cannot be listed.
     """
     names = store.refs() if store.ref == MEMORY_REF else []
     if store.ref not in names:
         names.insert(0, store.ref)
-    reports = [check_ref(store.at(name), checker_for(name)) for name in names]
+    reports = [_check_or_report(store.at(name), checker_for(name)) for name in names]
     return VerifyReport(
         sum(r.records for r in reports),
         sum(r.receipts for r in reports),
@@ -143,6 +153,13 @@ def verify_store(store: Store, checker_for: Callable[[str], RecordChecker]) -> V
         tuple(reports),
         tuple(p for r in reports for p in r.untrusted),
     )
+
+
+def _check_or_report(store: Store, checker: RecordChecker) -> RefReport:
+    try:
+        return check_ref(store, checker)
+    except BrokenRef as e:
+        return RefReport(e.ref, None, 0, 0, 0, (Problem(e.ref, e.problem, e.detail, e.ref),))
 
 
 def _touched(path: str, only: frozenset[str] | None) -> bool:
@@ -164,7 +181,8 @@ def check_ref(
     is not missing, and a quote is checked against the redacted copy that replaced its
     snapshot.
 
-    Raises GitError when the ref points at something that is not a commit.
+    Raises:
+        BrokenRef: the ref is symbolic or points at something that is not a commit.
     """
     ref = store.ref
     contents = store.read()
@@ -196,6 +214,11 @@ def check_ref(
             continue
         if not check.ok:
             problems.append(Problem(stored.path, check.problem or "failed", check.detail, ref))
+        if check.record is not None and check.record.type != stored.type:
+            kind = check.record.type
+            belongs = RECORD_PATHS.get(kind, "another folder")
+            detail = f"it holds a record of type {kind!r}, which belongs under {belongs}/"
+            problems.append(Problem(stored.path, WRONG_FOLDER, detail, ref))
         if isinstance(check.record, Checkpoint):
             named.update(check.record.named)
             problems += [
@@ -216,6 +239,10 @@ def check_ref(
     for stray in contents.strays:
         if _touched(stray, only):
             problems.append(Problem(stray, "stray path", "it does not fit the store layout", ref))
+    for path, what in contents.odd_entries:
+        if _touched(path, only):
+            detail = f"{what} where the layout holds plain files only"
+            problems.append(Problem(path, UNEXPECTED_ENTRY, detail, ref))
     for change in store.history_problems(hide):
         problems.append(
             Problem(

@@ -23,6 +23,9 @@ time (``.git/gitmem/sync.lock``); captures may run meanwhile.
 from __future__ import annotations
 
 import json
+import random
+import re
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -30,6 +33,7 @@ from typing import Any
 
 import pygit2
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
 from gitmem.core.integrity import describe
 from gitmem.core.types import GitOid
@@ -44,8 +48,20 @@ from gitmem.team.checkers import RefCheckers, load_checkers
 from gitmem.team.purges import Reconciled, reconcile
 
 WATERMARKS = "watermarks.json"
-_ATTEMPTS = 5
-_RETRYABLE = ("fetch first", "non-fast-forward", "stale info")
+_ATTEMPTS = 50
+_RETRYABLE = (
+    "fetch first",
+    "non-fast-forward",
+    # The remote's compare-and-swap lost to another writer's push (git's words for a
+    # ref locked or moved on the remote side while it updated it).
+    "failed to update ref",
+    "cannot lock ref",
+    "failed to lock",
+    "incorrect old value",
+    # A purge's lease: the remote moved since the fetch.
+    "stale info",
+)
+_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 INTEGRITY = "integrity"
 """A problem kind: rewritten or removed history, a refused fetch, a conflicting path."""
@@ -63,12 +79,14 @@ class Watermarks:
     def __init__(self, local_dir: Path) -> None:
         self.path = local_dir / WATERMARKS
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = boundedjson.loads(self.path.read_bytes(), max_depth=4)
             remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
         except (OSError, ValueError):
+            remotes = {}  # unreadable: every remote is as if first seen
+        if not isinstance(remotes, dict):
             remotes = {}
         self.marks: dict[str, dict[str, str]] = {
-            str(r): {str(k): str(v) for k, v in refs.items()}
+            str(r): {str(k): v for k, v in refs.items() if isinstance(v, str) and _OID.fullmatch(v)}
             for r, refs in remotes.items()
             if isinstance(refs, dict)
         }
@@ -338,7 +356,7 @@ def sync(
         checkers = load_checkers(home, store)
         outcomes: dict[str, RefSync] = {}
         pushed: set[str] = set()
-        for _ in range(_ATTEMPTS):
+        for attempt in range(_ATTEMPTS):
             remote_tips = _fetch(store, remote)
             names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote))
             for ref in sorted(names):
@@ -386,6 +404,9 @@ def sync(
             marks.save()
             if not retry:
                 break
+            # Another clone pushed first: back off a random while, fetch its records and
+            # merge them, then push again (as a capture's append retries a lost race).
+            time.sleep(random.uniform(0.01, 0.05) * min(attempt + 1, 10))
     return SyncReport(
         remote, tuple(replace(outcomes[r], pushed=r in pushed) for r in sorted(outcomes))
     )

@@ -25,7 +25,8 @@ from gitmem.agents.ask.sources import Document, file_change
 from gitmem.core.records import parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.llm import OutputRejected
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 
 FAKES = TESTS / "fakes"
 QUESTION = "What is the timeout in seconds?"

@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tamper import overwrite_object
 
 from gitmem.agents.recall import fts_query, recall
-from gitmem.agents.recall.index import INDEX_FILE, index_key
 from gitmem.core.quotes import fold
 from gitmem.core.records import EVENT_STATUS
+from gitmem.lifecycle.memory import MODEL_FILE, MODEL_VERSION
 from gitmem.store.keys import load_identity
+from gitmem.store.layout import content_path
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -124,9 +126,13 @@ def test_forgotten_items_never_appear_not_even_their_id(gm: Any, initialised: Pa
     assert hits(gm, cache)["total"] == 0
     result = gm("recall", "cache", "gitmem", "never")
     assert cache[:8] not in result.stdout and "Keep the cache" not in result.stdout
-    # Not in the index file at all: it was rebuilt from scratch, not edited in place.
-    data = (Store.discover(initialised).local_dir / INDEX_FILE).read_bytes()
-    assert b"Keep the cache" not in data and cache.encode() not in data
+    # Its words left the full-text index itself (its segments were merged), not only
+    # the results; the item blob stays in the store until a purge (forget is reversible).
+    with sqlite3.connect(Store.discover(initialised).local_dir / MODEL_FILE) as db:
+        db.execute("CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, recall, row)")
+        words = {term for (term,) in db.execute("SELECT term FROM temp.words")}
+    assert "cach" not in words and "push" not in words  # porter stems
+    assert "parser" in words  # the other items are still indexed
 
 
 def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path) -> None:
@@ -136,21 +142,20 @@ def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path
     assert first.index.rebuilt and first.index.tip == store.tip()
     again = recall(store, home, ["cache"])
     assert not again.index.rebuilt  # same tip: the index is reused
-    path = store.local_dir / INDEX_FILE
+    path = store.local_dir / MODEL_FILE
     with sqlite3.connect(path) as db:
         (key,) = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
-    assert key == index_key(store.tip(), load_trust_roots(home, store))
+    assert key == f"{MODEL_VERSION}\n{store.ref}\n{load_trust_roots(home, store).digest()}"
     capture(gm, initialised, [{"kind": "belief", "text": "The cache survives a restart"}], "s2.md")
     moved = recall(store, home, ["cache"])
-    assert moved.index.rebuilt and moved.index.tip == store.tip() and moved.total == 2
-    # Records were verified through the local verification cache while building.
-    assert (store.local_dir / "verified.txt").is_file()
+    # The ref moved forward: the model was advanced by the new paths, not rebuilt.
+    assert not moved.index.rebuilt and moved.index.tip == store.tip() and moved.total == 2
 
 
 def test_an_unreadable_index_is_rebuilt(gm: Any, initialised: Path) -> None:
     capture(gm, initialised, ITEMS)
     assert hits(gm, "cache")["total"] == 1
-    (Store.discover(initialised).local_dir / INDEX_FILE).write_bytes(b"not a database")
+    (Store.discover(initialised).local_dir / MODEL_FILE).write_bytes(b"not a database")
     assert hits(gm, "cache")["total"] == 1
 
 
@@ -179,6 +184,29 @@ def test_query_syntax_in_terms_is_taken_literally(
 
 def test_fts_query_quotes_every_term() -> None:
     assert fts_query(['say "hi"', "NEAR"], "AND") == '"say ""hi""" AND "NEAR"'
+    # A trailing star after a word is a prefix; any other star is literal.
+    assert fts_query(["retr*", "*", 'a"*'], "OR") == '"retr"* OR "*" OR "a""*"'
+
+
+def test_terms_are_stemmed_and_a_star_makes_a_prefix(gm: Any, initialised: Path) -> None:
+    items = [{"kind": "fact", "text": "The client retries three times before failing"}]
+    capture(gm, initialised, items)
+    assert hits(gm, "retry")["total"] == 1  # porter: retry ~ retries
+    assert hits(gm, "retr*")["total"] == 1 and hits(gm, "fail*")["total"] == 1
+    assert hits(gm, "retx*")["total"] == 0
+
+
+def test_a_warm_index_never_shows_an_edited_hit_as_verbatim(gm: Any, initialised: Path) -> None:
+    captured = capture(gm, initialised, ITEMS)
+    (hit,) = hits(gm, "cache")["hits"]  # the read model is warm now
+    assert hit["trust"] == "verbatim" and hit["degraded"] is None
+    store = Store.discover(initialised)
+    # Swap the git object behind the item blob without moving the ref: the model has no
+    # reason to look again, the check before showing does.
+    overwrite_object(store, content_path("items", captured["items"][0]["id"]), b"cache", b"CACHE")
+    (hit,) = hits(gm, "cache")["hits"]
+    assert hit["trust"] == "untagged" and hit["quote"] is None
+    assert "edited" in hit["degraded"] or "item" in hit["degraded"]
 
 
 @pytest.mark.parametrize("args", [("!!",), ("cache", "--limit", "0")])
@@ -188,7 +216,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     result = gm("recall", *args)
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
-    assert not (Store.discover(initialised).local_dir / INDEX_FILE).exists()
+    assert not (Store.discover(initialised).local_dir / MODEL_FILE).exists()
 
 
 def test_recall_outside_a_repository_is_exit_2(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, sign
 from gitmem.core.records import NAMESPACE, Checkpoint, Source, format_time
 from gitmem.store.keys import init_identity
-from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry, Store
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 SNAPSHOT = b"We keep the parser module in src/parser.py and the cache stays local.\n"

@@ -11,7 +11,8 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.records import NAMESPACE, Checkpoint, Source, format_time
 from gitmem.store.keys import init_identity
-from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry, Store
 
 SNAPSHOT = b"We will not deploy on Fridays, ever.\n"
 

@@ -343,3 +343,26 @@ def test_a_quote_overlapping_a_secret_holds_a_mask() -> None:
     assert masked.text == "we set DB_PASSWORD=[redacted:secret-assignment] for staging and moved on"
     assert contains_mask(masked.text[3:60])
     assert not contains_mask(masked.text[:18]) and not contains_mask(masked.text[50:])
+
+
+# False positives a stress run found ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "date -u +%Y-%m-%dT%H:%M:%SZ",
+        'STAMP=$(date -u +"%Y-%m-%dT%H:%M:%SZ")',
+        "docker run -u 1000:1000 app",
+    ],
+)
+def test_a_date_format_or_a_uid_pair_after_dash_u_is_not_a_password(text: str) -> None:
+    assert mask(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["curl -u deploy:hunter2x https://x", "curl -u 'bob@example.com:hunter2x' https://x"],
+)
+def test_curl_dash_u_user_password_is_still_masked(text: str) -> None:
+    assert "hunter2x" not in mask(text).text and "[redacted:secret-assignment]" in mask(text).text

@@ -12,7 +12,8 @@ import pytest
 from conftest import TESTS, Result
 from fakes.openai_server import FakeOpenAI
 
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 
 DATA = TESTS / "data"
 FAKES = TESTS / "fakes"

@@ -16,7 +16,8 @@ import tamper
 from conftest import ROOT, TESTS, Result, git, run
 
 from gitmem.cli import cli
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 
 DATA = TESTS / "data"
 TRANSCRIPT = str(DATA / "session.md")

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from conftest import Result, git
 
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 
 GM = Callable[..., Result]
 DECISION = "Keep the parser module in src/parser.py"

@@ -280,3 +280,28 @@ def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
     assert files_holding(initialised / ".git", b"zebra-quartz") == []
     assert gm("verify").exit_code == 0
     assert [i["id"] for i in brief(gm)["items"]] == [other["items"][0]["id"]]
+
+
+def test_a_purge_event_the_read_model_meets_on_a_fast_forward_counts(
+    gm: Gm, initialised: Path, secret_store: dict[str, str], home: Path
+) -> None:
+    """A purge can reach a warm read model without a rewrite (a sync that brings the
+    event only): the model replays it, and readers treat the item as purged."""
+    from datetime import UTC, datetime
+
+    from gitmem.core.purge import Purge
+    from gitmem.core.records import EVENT_PURGE
+    from gitmem.core.types import Sha256Hex
+    from gitmem.store.keys import load_identity
+    from gitmem.store.seal import write_event
+
+    assert secret_store["secret"] in {i["id"] for i in brief(gm)["items"]}  # a warm model
+    store = Store.discover(initialised)
+    extra = Purge(items=(Sha256Hex(secret_store["secret"]),)).to_extra()
+    sealed = write_event(
+        store, load_identity(home), EVENT_PURGE, None, "human", datetime.now(UTC), extra
+    )
+    shown = brief(gm)
+    assert secret_store["secret"] not in {i["id"] for i in shown["items"]}
+    assert [p["event"] for p in shown["purged"]] == [sealed.address]
+    assert gm("show", secret_store["secret"][:8], "--json").json()["purged"] is True  # type: ignore[index]

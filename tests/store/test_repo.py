@@ -9,9 +9,11 @@ from pathlib import Path
 import pygit2
 import pytest
 from conftest import git
+from workers import append_snapshots
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.store.repo import MEMORY_REF, Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import MEMORY_REF, Entry, Store
 
 
 def entry(directory: str, data: bytes) -> Entry:
@@ -87,16 +89,9 @@ def test_lost_race_is_retried_on_the_new_tip(repo: Path, monkeypatch: pytest.Mon
     assert git(repo, "rev-list", "--count", MEMORY_REF).strip() == "2"
 
 
-def _writer(args: tuple[str, int]) -> None:
-    path, n = args
-    store = Store.discover(path)
-    for i in range(5):
-        store.append([entry("snapshots", f"{n}-{i}".encode())], f"w{n}", f"w{n}")
-
-
 def test_parallel_processes_lose_nothing(repo: Path) -> None:
     with multiprocessing.get_context("spawn").Pool(4) as pool:
-        pool.map(_writer, [(str(repo), n) for n in range(4)])
+        pool.map(append_snapshots, [(str(repo), n) for n in range(4)])
     snapshots = Store.discover(repo).read().snapshots
     assert snapshots == {sha256_hex(f"{n}-{i}".encode()) for n in range(4) for i in range(5)}
 

@@ -18,7 +18,8 @@ from gitmem.core.items import Draft
 from gitmem.core.receipts import Ed25519Signer, verify
 from gitmem.core.records import EVENT_RESOLVE, NAMESPACE
 from gitmem.store.keys import init_identity, load_identity, write_private_key
-from gitmem.store.repo import Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Store
 from gitmem.store.seal import new_event, seal
 from gitmem.team.release.records import NAMESPACE as RELEASE_NAMESPACE
 from gitmem.team.release.signing import held_key

@@ -13,7 +13,8 @@ from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import sign
 from gitmem.core.records import NAMESPACE, Checkpoint, Source
 from gitmem.store.keys import Identity, init_identity
-from gitmem.store.repo import Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import Entry, Store
 from gitmem.store.verify import verify_store
 from gitmem.team.checkers import load_checkers
 

@@ -26,7 +26,8 @@ from gitmem.core import sshwire
 from gitmem.core.receipts import Ed25519Signer, fingerprint_of_blob, sign
 from gitmem.core.records import Event, format_time
 from gitmem.store.keys import write_private_key
-from gitmem.store.repo import RELEASES_REF, Entry, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import RELEASES_REF, Entry, Store
 from gitmem.team.release.decide import Seen, decide
 from gitmem.team.release.records import APPROVAL, Release, ReleaseRecord
 

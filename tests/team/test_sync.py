@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pygit2
@@ -234,3 +235,43 @@ def test_compare_and_swap_never_lets_two_writers_win(repo: Path, old_pygit2: boo
         "move",
         "create",
     ]
+
+
+def test_a_push_that_loses_the_remote_ref_lock_is_retried(alice: Clone, remote: Path) -> None:
+    """Another clone's push holds the remote's ref lock: git answers "failed to update
+    ref", and sync fetches, merges and pushes again instead of giving up."""
+    alice.capture("the cache stays local")
+    lock = remote / "refs" / "gitmem" / "memory.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("held by another push\n")
+    release = threading.Timer(0.4, lock.unlink)
+    release.start()
+    try:
+        result = alice.gm("sync", "--json")
+    finally:
+        release.join()
+    assert result.exit_code == 0, result.stdout + result.stderr
+    (memory,) = result.json()["refs"]  # type: ignore[index]
+    assert memory["pushed"] and memory["problem"] is None
+    assert git(remote, "rev-parse", MEMORY_REF).strip() == alice.tip()
+
+
+def test_concurrent_syncs_of_many_clones_all_land(tmp_path: Path, remote: Path) -> None:
+    clones = [make_clone(tmp_path, remote, f"dev{n}") for n in range(6)]
+    expected = {
+        clone.capture(f"clone {clone.name} owns queue {n}") for n, clone in enumerate(clones)
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "gitmem", "-C", str(clone.path), "sync"],
+            env={**os.environ, "GITMEM_HOME": str(clone.home)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for clone in clones
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    clones[0].ok("sync")
+    assert clones[0].records() == expected

@@ -18,7 +18,8 @@ from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.core.receipts import Ed25519Signer
 from gitmem.store.keys import Identity, load_identity
-from gitmem.store.repo import MEMORY_REF, Store, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import MEMORY_REF, Store
 
 
 @pytest.fixture

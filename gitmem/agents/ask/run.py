@@ -23,7 +23,7 @@ from gitmem.agents.ask.verbatim import answer_verbatim
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
-from gitmem.lifecycle.memory import load
+from gitmem.lifecycle.memory import memory_state
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
@@ -64,7 +64,7 @@ def ask(store: Store, home: Path, question: str, session: str = CLI_SESSION) -> 
     local = store.local_dir
     backend = configured_backend(load_settings(home, local))
     roots = load_trust_roots(home, store)
-    memory = load(store, roots, use_cache=True).state
+    memory = memory_state(store, roots)
     head, files = head_documents(store)
     documents = [*memory_documents(memory), *files]
     checker = _checker(store, roots, memory, documents)
@@ -90,7 +90,7 @@ def _checker(
     def current_memory() -> MemoryState:
         tip = store.tip()
         if tip != seen["tip"]:
-            seen["tip"], seen["state"] = tip, load(store, roots, use_cache=True).state
+            seen["tip"], seen["state"] = tip, memory_state(store, roots)
         state = seen["state"]
         assert isinstance(state, MemoryState)
         return state

@@ -1,12 +1,12 @@
 """``gitmem recall``: full-text search over every item of the memory's whole history.
 
 Open, resolved, superseded and aged-out items alike, each marked by its status;
-forgotten items never. The index (:mod:`gitmem.agents.recall.index`) lives in
-``.git/gitmem/`` and is rebuilt when the memory ref moves.
+forgotten items never. The index is the read model's (:mod:`gitmem.agents.recall.index`).
 
 Every word of the query is a term; an item matches when it holds every term (in its
-text or its verified quote). When no item holds them all, items holding any of them
-are shown instead, and the result says so.
+text or its verified quote), stemmed (``retry`` finds "retries"); a term ending in ``*``
+is a prefix (``retr*``). When no item holds them all, items holding any of them are
+shown instead, and the result says so.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.agents.recall.index import COLUMNS, IndexedItem, IndexInfo, open_index
+from gitmem.agents.recall.index import IndexedItem, IndexInfo, checked_hits, index_info
 from gitmem.core.errors import InputError
+from gitmem.lifecycle.memory import Memory
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -55,9 +56,15 @@ def search_terms(words: Sequence[str]) -> tuple[str, ...]:
 
 def fts_query(terms: Sequence[str], joiner: str) -> str:
     """An FTS5 query in which every term is a quoted string: no term can be read as
-    query syntax (``NEAR``, ``*``, ``-``, column filters)."""
-    quoted = ('"' + term.replace('"', '""') + '"' for term in terms)
-    return f" {joiner} ".join(quoted)
+    query syntax (``NEAR``, ``-``, column filters). A trailing ``*`` after a word makes
+    the term a prefix, the only syntax kept."""
+    return f" {joiner} ".join(_fts_term(term) for term in terms)
+
+
+def _fts_term(term: str) -> str:
+    stem = term.rstrip("*")
+    prefix = stem != term and _WORD.search(stem[-1:]) is not None
+    return '"' + (stem if prefix else term).replace('"', '""') + '"' + ("*" if prefix else "")
 
 
 def recall(
@@ -73,21 +80,15 @@ def recall(
     terms = search_terms(words)
     if limit < 1:
         raise InputError("--limit must be at least 1")
-    connection, info = open_index(store, load_trust_roots(home, store))
+    roots = load_trust_roots(home, store)
+    model = Memory.open(store, roots)
     try:
+        info = index_info(model)
         for match, joiner in (("all", "AND"), ("any", "OR")):
-            query = fts_query(terms, joiner)
-            total = connection.execute(
-                "SELECT count(*) FROM items WHERE items MATCH ?", (query,)
-            ).fetchone()[0]
+            total, states = model.search(fts_query(terms, joiner), limit)
             if total:
-                rows = connection.execute(
-                    f"SELECT {COLUMNS} FROM items WHERE items MATCH ? "
-                    "ORDER BY bm25(items), last_seen DESC, id LIMIT ?",
-                    (query, limit),
-                ).fetchall()
-                hits = tuple(IndexedItem(*row) for row in rows)
-                return RecallResult(terms, hits, int(total), match, info)
+                hits = checked_hits(store, roots, states)
+                return RecallResult(terms, hits, total, match, info)
     finally:
-        connection.close()
+        model.close()
     return RecallResult(terms, (), 0, "none", info)

@@ -43,6 +43,7 @@ def hit_json(hit: IndexedItem) -> dict[str, Any]:
         "checkpoint": hit.checkpoint,
         "session": hit.session,
         "last_seen": hit.last_seen,
+        "degraded": hit.degraded,
     }
 
 
@@ -65,9 +66,10 @@ def hit_line(hit: IndexedItem) -> str:
     session …)``. A quote appears only when it verified."""
     body = quoted_line(hit.text, hit.quote)
     badge = badge_of(hit.trust)
+    warning = f" ⚠ {hit.degraded}." if hit.degraded else ""
     return (
         f"- {badge} {body} ({hit.kind}, {hit.status}, {hit.epistemic}; id {hit.id[:8]}, "
-        f"checkpoint {hit.checkpoint[:12]}, session {hit.session})"
+        f"checkpoint {hit.checkpoint[:12]}, session {hit.session}){warning}"
     )
 
 

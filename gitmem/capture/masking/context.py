@@ -89,6 +89,8 @@ _AWS_CONTEXT = (
 )
 _AWS_CONTEXT_RE = re.compile(_AWS_CONTEXT, re.ASCII)
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+# The user of `-u user:password`: a name, not a format (`date -u +%Y-%m-%dT%H:%M:%SZ`).
+_USER_RE = re.compile(r"[A-Za-z0-9_][\w.@+-]{0,127}", re.ASCII)
 _FLAG_RE = re.compile(
     r"-(?<![A-Za-z0-9_-]-)(?P<dash>-?)(?P<name>[A-Za-z][A-Za-z0-9_-]{0,63}+)(?:[ \t]+|=)"
 )
@@ -169,10 +171,13 @@ def _flag_value(text: str, lines: _Lines, flag: re.Match[str]) -> Iterator[tuple
             run = _WIDE_RUN_RE.match(text, start)
             end = run.end() if run else start
         colon = text.find(":", start, end)
+        user = text[start + (quote in ("'", '"')) : colon]
         if (
             colon >= 0
             and MASK_PREFIX not in text[start : colon + 1]
+            and _USER_RE.fullmatch(user) is not None
             and not not_secret(text[colon + 1 : end])
+            and not (user.isdigit() and text[colon + 1 : end].isdigit())
         ):
             yield colon + 1, end, "secret-assignment"
 

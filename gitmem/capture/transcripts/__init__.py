@@ -24,14 +24,20 @@ def detect_format(data: bytes, name: str) -> str:
     return detect(data, name)
 
 
+MAX_BYTES = 256 << 20
+"""The largest transcript read (256 MiB; a long agent session is a few tens of MB)."""
+
+
 def load_transcript(path: Path, format: str | None = None) -> Transcript:
     """Read and parse a transcript file in *format* (detected when None).
 
     Raises:
-        InputError: missing or unreadable file, not UTF-8, an unknown format, or a forced
-            format the file does not fit.
+        InputError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8,
+            an unknown format, or a forced format the file does not fit.
     """
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise InputError(f"transcript {path} is larger than {MAX_BYTES >> 20} MiB")
         data = path.read_bytes()
     except FileNotFoundError as e:
         raise InputError(f"transcript not found: {path}") from e
@@ -39,6 +45,8 @@ def load_transcript(path: Path, format: str | None = None) -> Transcript:
         raise InputError(f"transcript is a folder, not a file: {path}") from e
     except OSError as e:
         raise InputError(f"cannot read transcript {path}: {e.strerror or e}") from e
+    except ValueError as e:  # a NUL in the path
+        raise InputError(f"cannot read transcript {str(path)!r}: {e}") from e
     return parse_transcript(data, path.name, format)
 
 
@@ -46,9 +54,11 @@ def parse_transcript(data: bytes, name: str, format: str | None = None) -> Trans
     """Parse transcript bytes in *format* (detected when None).
 
     Raises:
-        InputError: not UTF-8, an unknown format, or bytes that do not fit the format
-            (the sentence names the first line that does not).
+        InputError: larger than :data:`MAX_BYTES`, not UTF-8, an unknown format, or bytes
+            that do not fit the format (the sentence names the first line that does not).
     """
+    if len(data) > MAX_BYTES:
+        raise InputError(f"transcript {name} is larger than {MAX_BYTES >> 20} MiB")
     parser = _parser(format) if format is not None else None
     try:
         text = data.decode("utf-8")
@@ -57,6 +67,17 @@ def parse_transcript(data: bytes, name: str, format: str | None = None) -> Trans
     if parser is None:
         parser = _parser(detect_format(data, name))
     return parser(text, name)
+
+
+def skipped_note(transcript: Transcript) -> str | None:
+    """One line saying which lines a lenient parser skipped, or None when none was.
+    Raises nothing."""
+    skipped = transcript.skipped
+    if not skipped:
+        return None
+    more = f" and {len(skipped) - 1} more" if len(skipped) > 1 else ""
+    lines = "line" if len(skipped) == 1 else "lines"
+    return f"transcript {transcript.name}: skipped {len(skipped)} bad {lines} ({skipped[0]}{more})"
 
 
 def _parser(format: str) -> Callable[[str, str], Transcript]:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 
 Record = dict[str, Any]
@@ -16,39 +17,43 @@ TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 
 def read_records(
     text: str, name: str, tool: str, recognise: Callable[[Record], bool]
-) -> list[Record]:
-    """The JSON object lines of *text* that *recognise* accepts, in order; *tool* names the
-    host tool in errors ("Codex").
+) -> tuple[list[Record], tuple[str, ...]]:
+    """The JSON object lines of *text* that *recognise* accepts, in order, and one
+    sentence per line skipped ("line 7 is not JSON"); *tool* names the host tool in
+    errors ("Codex").
 
     Host tools append to these files while they run, so a torn last line (or a rare bad
     one) must not make the whole session unreadable. The rule: lines that are not JSON,
-    or not a record of this format, are skipped while they are fewer than the lines that
-    are; otherwise the file is not this format. Blank lines are ignored.
+    are beyond the bounds of :mod:`gitmem.core.boundedjson` (nested too deep, an integer
+    too long) or are not a record of this format, are skipped while they are fewer than
+    the lines that are; otherwise the file is not this format. Blank lines are ignored.
 
     Raises:
         InputError: no recognised line at all, or as many bad lines as good ones; the
             sentence names the first bad line.
     """
     records: list[Record] = []
-    bad: list[tuple[int, str]] = []
+    bad: list[str] = []
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = boundedjson.loads(line)
+        except boundedjson.JSONLimitError as e:
+            bad.append(f"line {number} is not usable: {e}")
+            continue
         except ValueError:
-            bad.append((number, "is not JSON"))
+            bad.append(f"line {number} is not JSON")
             continue
         if isinstance(value, dict) and recognise(value):
             records.append(value)
         else:
-            bad.append((number, f"is not a {tool} record"))
+            bad.append(f"line {number} is not a {tool} record")
     if not records and not bad:
         raise InputError(f"transcript {name} is not a {tool} session: it has no records")
     if len(bad) >= len(records):
-        number, problem = bad[0]
-        raise InputError(f"transcript {name} is not a {tool} session: line {number} {problem}")
-    return records
+        raise InputError(f"transcript {name} is not a {tool} session: {bad[0]}")
+    return records, tuple(bad)
 
 
 def compact_json(value: object) -> str:

@@ -56,7 +56,8 @@ def parse(text: str, name: str) -> Transcript:
     sidechain: set[bool] = set()
     agent: str | None = None
     messages: list[Message] = []
-    for record in read_records(text, name, TOOL, recognise):
+    records, skipped = read_records(text, name, TOOL, recognise)
+    for record in records:
         if session is None and isinstance(record.get("sessionId"), str):
             session = record["sessionId"]
         if cwd is None and isinstance(record.get("cwd"), str):
@@ -77,8 +78,8 @@ def parse(text: str, name: str) -> Transcript:
                 continue
             seen.add(uuid)
         role = message.get("role")
-        content = message.get("content")
-        messages.extend(_messages(role if isinstance(role, str) else kind, content, asked))
+        role = clean(role) if isinstance(role, str) and role.strip() else kind
+        messages.extend(_messages(role, message.get("content"), asked))
     # A main session may hold inline side-chain records (older Claude Code); a side run's
     # own file holds nothing else.
     if sidechain != {True}:
@@ -87,7 +88,14 @@ def parse(text: str, name: str) -> Transcript:
         stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
         agent = stem if stem.startswith("agent-") else f"agent-{stem}"
     return Transcript(
-        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd, agent
+        FORMAT,
+        name,
+        tuple(messages),
+        render_snapshot(FORMAT, messages),
+        session,
+        cwd,
+        agent,
+        skipped,
     )
 
 

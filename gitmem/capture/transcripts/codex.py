@@ -23,11 +23,11 @@ keeping both would put every assistant text in the transcript twice) or bookkeep
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
+from gitmem.core import boundedjson
 from gitmem.core.transcript import Message, Transcript, render_snapshot
 
 FORMAT = "codex"
@@ -72,7 +72,8 @@ def parse(text: str, name: str) -> Transcript:
     session: str | None = None
     cwd: str | None = None
     messages: list[Message] = []
-    for record in read_records(text, name, TOOL, recognise):
+    records, skipped = read_records(text, name, TOOL, recognise)
+    for record in records:
         kind = record.get("type")
         payload = record.get("payload")
         if isinstance(payload, dict):
@@ -89,7 +90,13 @@ def parse(text: str, name: str) -> Transcript:
     if cwd is None:
         cwd = _cwd_from_context(messages)
     return Transcript(
-        FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages), session, cwd
+        FORMAT,
+        name,
+        tuple(messages),
+        render_snapshot(FORMAT, messages),
+        session,
+        cwd,
+        skipped=skipped,
     )
 
 
@@ -99,7 +106,7 @@ def _item(item: dict[str, Any]) -> list[Message]:
     role: str | None = "tool_use"
     if kind == "message":
         content = item.get("content")
-        role = _str(item.get("role")) or "user"
+        role = clean(_str(item.get("role")) or "user")
         text = parts_text(content) if isinstance(content, list) else _str(content)
     elif kind == "function_call":
         text = f"{_str(item.get('name')) or ''}\n{_arguments(item.get('arguments'))}"
@@ -116,11 +123,12 @@ def _item(item: dict[str, Any]) -> list[Message]:
 
 
 def _arguments(arguments: object) -> str:
-    """Function arguments arrive as a JSON string; shown as compact JSON like Claude's."""
+    """Function arguments arrive as a JSON string; shown as compact JSON like Claude's
+    (as written when they are not JSON, or beyond the bounds of a transcript line)."""
     if not isinstance(arguments, str):
         return compact_json(arguments)
     try:
-        return compact_json(json.loads(arguments))
+        return compact_json(boundedjson.loads(arguments))
     except ValueError:
         return arguments
 
@@ -131,7 +139,7 @@ def _output(output: object) -> str:
     if isinstance(output, str):
         if output.startswith('{"output":'):
             try:
-                wrapped = json.loads(output)
+                wrapped = boundedjson.loads(output)
             except ValueError:
                 return output
             if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):

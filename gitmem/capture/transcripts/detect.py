@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from gitmem.capture.transcripts import claude, codex
+from gitmem.core import boundedjson
 
 SAMPLE_BYTES = 8192
 SAMPLE_LINES = 5
@@ -56,7 +57,7 @@ def _detect_lines(head: str, truncated: bool) -> str:
             record = _object_prefix(line, _skip_space(line, 0))  # cut short by the sample
         else:
             try:
-                value = json.loads(line)
+                value = boundedjson.loads(line)
             except ValueError:
                 value = None
             record = value if isinstance(value, dict) else None
@@ -95,7 +96,7 @@ def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
     index = _skip_space(text, index + 1)
     while index < len(text) and text[index] != "}":
         try:
-            key, index = _DECODER.raw_decode(text, index)
+            key, index = _raw_decode(text, index)
         except ValueError:
             return members  # the key itself is cut off
         if not isinstance(key, str):
@@ -107,7 +108,7 @@ def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
             return None
         index = _skip_space(text, index + 1)
         try:
-            members[key], index = _DECODER.raw_decode(text, index)
+            members[key], index = _raw_decode(text, index)
         except ValueError:
             members[key] = {"{": {}, "[": [], '"': ""}.get(text[index : index + 1])
             return members
@@ -117,6 +118,15 @@ def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
         elif index < len(text) and text[index] != "}":
             return None
     return members
+
+
+def _raw_decode(text: str, index: int) -> tuple[Any, int]:
+    """One JSON value at *index* and where it ends; ValueError when there is none (a
+    value nested past the recursion limit included)."""
+    try:
+        return _DECODER.raw_decode(text, index)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 def _skip_space(text: str, index: int) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from gitmem.capture.transcripts._jsonl import clean, parts_text
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 from gitmem.core.transcript import Message, Transcript, render_snapshot
 
@@ -21,15 +22,18 @@ def parse(text: str, name: str) -> Transcript:
     """Parse a JSON list of messages.
 
     Raises:
-        InputError: not JSON, not a list, or an item that is not a ``{role, content}``
-            object (the sentence names the line or the item).
+        InputError: not JSON, beyond the bounds of :mod:`gitmem.core.boundedjson` (nested
+            too deep, an integer too long), not a list, or an item that is not a
+            ``{role, content}`` object (the sentence names the line or the item).
     """
     try:
-        value = json.loads(text.removeprefix("\ufeff"))
+        value = boundedjson.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as e:
         raise InputError(
             f"transcript {name} is not valid JSON: line {e.lineno} column {e.colno}: {e.msg}"
         ) from e
+    except ValueError as e:
+        raise InputError(f"transcript {name} is not usable: {e}") from e
     if not isinstance(value, list):
         raise InputError(f"transcript {name} is not a JSON list of messages")
     messages: list[Message] = []
@@ -49,5 +53,5 @@ def parse(text: str, name: str) -> Transcript:
         else:
             raise InputError(f'{where} has a "content" that is neither a string nor a list')
         if body.strip():
-            messages.append(Message(item["role"], clean(body)))
+            messages.append(Message(clean(item["role"]), clean(body)))
     return Transcript(FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages))

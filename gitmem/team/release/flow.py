@@ -22,7 +22,8 @@ from gitmem.core.records import Event, format_time
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.files import atomic_write
 from gitmem.store.keys import validate_principal
-from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord, content_path
+from gitmem.store.layout import content_path
+from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord
 from gitmem.store.roots import default_branch
 from gitmem.store.seal import seal
 from gitmem.team.release.decide import Seen, Verdict, decide

@@ -1,0 +1,98 @@
+"""Replayed item state as JSON-ready values, and back: how the read model keeps it. Pure.
+
+Everything an :class:`~gitmem.lifecycle.replay.ItemState` holds is written except the
+item itself, which is stored once as its blob and named here by address; the caller
+hands the :class:`~gitmem.core.items.Item` back when decoding. Events are kept as their
+record dictionaries, so decoding needs no other table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitmem.core.items import Item, Trust
+from gitmem.core.records import Event
+from gitmem.lifecycle.governance.status import Status
+from gitmem.lifecycle.replay import ItemState, QuoteSource, Sighting, Witness
+
+_VERSION = 1
+
+
+def encode_state(state: ItemState) -> dict[str, Any]:
+    """*state* as JSON-ready values (the item by its address). Raises nothing."""
+    return {
+        "v": _VERSION,
+        "item": state.item.address,
+        "origin_checkpoint": state.origin_checkpoint,
+        "origin_snapshot": state.origin_snapshot,
+        "first_seen": state.first_seen,
+        "latest_checkpoint": state.latest_checkpoint,
+        "last_seen": state.last_seen,
+        "sightings": [[s.checkpoint, s.session, s.snapshot, s.created] for s in state.sightings],
+        "witnesses": [
+            [w.event, w.session, w.snapshot, w.created, w.quote] for w in state.witnesses
+        ],
+        "events": [[address, event.to_dict()] for address, event in state.events],
+        "carried": state.carried,
+        "carry_count": state.carry_count,
+        "unseen_captures": state.unseen_captures,
+        "resolved": state.resolved,
+        "forgotten": state.forgotten,
+        "superseded_by": state.superseded_by,
+        "likely_superseded_by": state.likely_superseded_by,
+        "notes": list(state.notes),
+        "status": state.status,
+        "trust_override": None if state.trust_override is None else list(state.trust_override),
+        "last_contradiction": state.last_contradiction,
+        "origin_source": _source(state.origin_source),
+        "evidence_source": _source(state.evidence_source),
+    }
+
+
+def decode_state(data: dict[str, Any], item: Item) -> ItemState:
+    """The state :func:`encode_state` wrote, for *item*.
+
+    Raises:
+        ValueError, KeyError, TypeError: *data* was not written by :func:`encode_state`
+            of this version (the read model then rebuilds itself).
+    """
+    if data.get("v") != _VERSION or data["item"] != item.address:
+        raise ValueError("item state from another version or another item")
+    override = data["trust_override"]
+    return ItemState(
+        item=item,
+        origin_checkpoint=data["origin_checkpoint"],
+        origin_snapshot=data["origin_snapshot"],
+        first_seen=data["first_seen"],
+        latest_checkpoint=data["latest_checkpoint"],
+        last_seen=data["last_seen"],
+        sightings=[Sighting(*s) for s in data["sightings"]],
+        witnesses=[Witness(*w) for w in data["witnesses"]],
+        events=[(address, Event.from_dict(event)) for address, event in data["events"]],
+        carried=bool(data["carried"]),
+        carry_count=int(data["carry_count"]),
+        unseen_captures=int(data["unseen_captures"]),
+        resolved=bool(data["resolved"]),
+        forgotten=bool(data["forgotten"]),
+        superseded_by=data["superseded_by"],
+        likely_superseded_by=data["likely_superseded_by"],
+        notes=list(data["notes"]),
+        status=None if data["status"] is None else Status(data["status"]),
+        trust_override=None if override is None else (Trust(override[0]), override[1]),
+        last_contradiction=data["last_contradiction"],
+        origin_source=_read_source(data["origin_source"]),
+        evidence_source=_read_source(data["evidence_source"]),
+    )
+
+
+def _source(source: QuoteSource | None) -> list[str | None] | None:
+    return None if source is None else [source.snapshot, source.format, source.name]
+
+
+def _read_source(data: list[str | None] | None) -> QuoteSource | None:
+    if data is None:
+        return None
+    snapshot, fmt, name = data
+    if snapshot is None or name is None:
+        raise ValueError("a quote source names its snapshot and its file")
+    return QuoteSource(snapshot, fmt, name)

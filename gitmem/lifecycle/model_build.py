@@ -1,0 +1,376 @@
+"""Keeping the read model's file current: rebuilt from the tip's tree, or advanced by
+the paths the ref added since the last tip it saw (:mod:`gitmem.lifecycle.memory` reads it).
+
+A rebuild always starts a fresh file (the old one is removed first), and deletes are
+written with ``secure_delete``, so text that left the memory (a purge, a forgotten item's
+full-text row) does not linger in free pages.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import FormatError
+from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
+from gitmem.core.items import Item, parse_item
+from gitmem.core.purge import PurgeMark
+from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, sortable_time
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.lifecycle.codec import decode_state, encode_state
+from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
+from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
+from gitmem.store.repo import Store, StoredRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
+    data BLOB NOT NULL, receipt BLOB, problem TEXT, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blobs (address TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS named (
+    address TEXT PRIMARY KEY, problem TEXT, detail TEXT NOT NULL, checkpoint TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS states (
+    address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
+    last_seen TEXT NOT NULL, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
+CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
+    text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+"""
+
+
+def brought_up_to_date(
+    path: Path, store: Store, roots: TrustRoots, key: str
+) -> tuple[sqlite3.Connection, bool]:
+    """The model at *path*, up to date with the ref's tip, and whether it was rebuilt
+    (a missing, corrupt or foreign file is rebuilt: it is a cache). The caller holds the
+    writers' lock.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+        sqlite3.Error: the file cannot be written even afresh.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        connection = connect(path)
+        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError:
+        meta = {}  # corrupt or something else
+        connection = None
+    if connection is not None and meta.get("key") == key:
+        seen = meta.get("tip") or None
+        tip = store.tip()
+        if seen == tip:
+            return connection, False
+        added = None if seen is None or tip is None else store.added_since(GitOid(seen), tip)
+        if added is not None and tip is not None:
+            _advance(connection, store, roots, tip, added)
+            return connection, False
+    if connection is not None:
+        connection.close()
+    _discard(path)
+    connection = connect(path)
+    rebuild(connection, store, roots, key)
+    return connection, True
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """A connection to the model at *path* (``:memory:`` works), its tables created."""
+    connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+    connection.execute("PRAGMA secure_delete = ON")
+    if path != ":memory:":
+        connection.execute("PRAGMA journal_mode=WAL")
+    connection.executescript(SCHEMA)
+    return connection
+
+
+def _discard(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
+    """Fill an empty model from the tip's tree: every record verified, every item
+    checked, the whole history replayed."""
+    contents = store.read()
+    with _transaction(connection) as db:
+        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
+        _verify(db, contents.records, roots)
+        _replay_all(db)
+        _set_meta(db, {"key": key, "tip": contents.tip or ""})
+
+
+def _advance(
+    connection: sqlite3.Connection,
+    store: Store,
+    roots: TrustRoots,
+    tip: GitOid,
+    added: Sequence[str],
+) -> None:
+    """Only what the ref added since the last tip: new records verified and replayed."""
+    kinds: dict[str, list[tuple[str, Sha256Hex]]] = {d: [] for d in RECORD_DIRS}
+    blobs: list[tuple[str, Sha256Hex]] = []
+    receipts: set[Sha256Hex] = set()
+    strays: list[str] = []
+    for path in added:
+        place = parse_path(path)
+        if place is None:
+            strays.append(path)
+        elif place[0] in RECORD_DIRS:
+            kinds[place[0]].append((path, place[1]))
+        elif place[0] == "items":
+            blobs.append((path, place[1]))
+        elif place[0] == "receipts":
+            receipts.add(place[1])
+    wanted = [p for group in kinds.values() for p, _ in group] + [p for p, _ in blobs]
+    data = store.read_paths(wanted + [receipt_path(d) for d in receipts], tip)
+    with _transaction(connection) as db:
+        db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", [(s,) for s in strays])
+        late = {a for (a,) in db.execute("SELECT address FROM named WHERE problem IS NOT NULL")}
+        db.executemany(
+            "INSERT OR REPLACE INTO blobs VALUES (?, ?)",
+            [(a, data[p]) for p, a in blobs if p in data],
+        )
+        stored, rechecked = _stored(db, kinds, receipts, data)
+        before = _meta_value(db, "replayed_until")
+        fresh = _verify(db, stored, roots)
+        # An item or a receipt that arrived after the record naming it, or a record older
+        # than what was replayed already (a sync), changes history: replay it all again.
+        late_item = any(a in late for _, a in blobs)
+        out_of_order = any(sortable_time(r.record.created) < before for r in fresh if before)
+        # A purge (merged in by a sync) removes states and redirects quote sources: rare.
+        purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
+        if late_item or rechecked or out_of_order or purge:
+            _replay_all(db)
+        else:
+            _replay_onto(db, fresh)
+        _set_meta(db, {"tip": tip})
+
+
+def _stored(
+    db: sqlite3.Connection,
+    kinds: Mapping[str, list[tuple[str, Sha256Hex]]],
+    receipts: set[Sha256Hex],
+    data: Mapping[str, bytes],
+) -> tuple[list[StoredRecord], bool]:
+    """The records to (re)check: every new one, and any earlier one whose receipt only
+    arrived now (then True)."""
+    stored: dict[Sha256Hex, StoredRecord] = {}
+    for directory, found in kinds.items():
+        kind = RECORD_DIRS[directory]
+        for path, address in found:
+            if path in data:
+                receipt = data.get(receipt_path(address))
+                stored[address] = StoredRecord(kind, address, path, data[path], receipt)
+    rechecked = False
+    for address in receipts - set(stored):
+        row = db.execute("SELECT type, data FROM records WHERE address = ?", (address,)).fetchone()
+        if row is not None:
+            rechecked = True
+            stored[address] = StoredRecord(
+                row[0],
+                address,
+                record_path(row[0], address),
+                row[1],
+                data.get(receipt_path(address)),
+            )
+    return list(stored.values()), rechecked
+
+
+def receipt_path(address: str) -> str:
+    """Where the receipt of the record at *address* is stored."""
+    return f"receipts/{address[:2]}/{address[2:]}.sig"
+
+
+def _verify(
+    db: sqlite3.Connection, stored: Iterable[StoredRecord], roots: TrustRoots
+) -> list[Replayable]:
+    """Check *stored* records, keep their verdicts and the verdicts on the items their
+    checkpoints name; the ones that hold, to replay."""
+    good: list[Replayable] = []
+    for record in stored:
+        check = roots.check(record.address, record.data, record.receipt)
+        parsed = check.record
+        created = "" if parsed is None else sortable_time(parsed.created)
+        db.execute(
+            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.address,
+                record.type,
+                created,
+                record.data,
+                record.receipt,
+                check.problem,
+                check.detail,
+            ),
+        )
+        if isinstance(parsed, Checkpoint):
+            for address in parsed.named:
+                row = db.execute("SELECT data FROM blobs WHERE address = ?", (address,)).fetchone()
+                verdict = check_item(address, None if row is None else row[0])
+                db.execute(
+                    "INSERT OR REPLACE INTO named VALUES (?, ?, ?, ?)",
+                    (address, verdict.problem, verdict.detail, record.address),
+                )
+        if check.ok and parsed is not None:
+            good.append(Replayable(record.address, parsed))
+    return good
+
+
+def _genuine_items(
+    db: sqlite3.Connection, addresses: Iterable[str] | None = None
+) -> dict[Sha256Hex, Item]:
+    """The item blobs that hash to an address a record names."""
+    if addresses is None:
+        rows = db.execute(
+            "SELECT b.address, b.data FROM blobs b JOIN named n USING (address) "
+            "WHERE n.problem IS NULL"
+        ).fetchall()
+    else:
+        rows = [
+            row
+            for a in set(addresses)
+            for row in db.execute("SELECT address, data FROM blobs WHERE address = ?", (a,))
+        ]
+    items: dict[Sha256Hex, Item] = {}
+    for address, data in rows:
+        if sha256_hex(data) == address:
+            try:
+                items[Sha256Hex(address)] = parse_item(data)
+            except FormatError:
+                continue
+    return items
+
+
+def _replay_all(db: sqlite3.Connection) -> None:
+    """Replay every record that holds, from the stored bytes (verdicts kept)."""
+    records = [
+        Replayable(address, parse_record(data))
+        for address, data in db.execute("SELECT address, data FROM records WHERE problem IS NULL")
+    ]
+    state = replay(records, _genuine_items(db))
+    db.execute("DELETE FROM states")
+    db.execute("DELETE FROM recall")
+    _save(db, state, state.items.values())
+    latest = max((sortable_time(r.record.created) for r in records), default="")
+    _set_meta(db, {"replayed_until": latest, **_state_meta(state)})
+
+
+def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
+    """Replay records newer than everything replayed so far onto the states they touch."""
+    if not fresh:
+        return
+    touched: set[str] = set()
+    for entry in fresh:
+        record = entry.record
+        if isinstance(record, Checkpoint):
+            touched.update(record.named)
+        elif isinstance(record, Event):
+            if record.item is not None:
+                touched.add(record.item)
+            batch = record.extra.get("items")
+            if isinstance(batch, dict):
+                touched.update(str(k) for k in batch)
+    onto = stored_state(db, load_states(db, sorted(touched)))
+    state = replay(fresh, _genuine_items(db, touched), onto=onto)
+    _save(db, state, [state.items[a] for a in touched if a in state.items])
+    newest = max(sortable_time(r.record.created) for r in ordered(fresh))
+    until = max(newest, _meta_value(db, "replayed_until"))
+    _set_meta(db, {"replayed_until": until, **_state_meta(state)})
+
+
+def _state_meta(state: MemoryState) -> dict[str, str]:
+    """What the model keeps of a replayed state beside the item states: the latest
+    checkpoint, and what trusted purges removed (who, when) and redirected."""
+    purged = {a: [m.writer, m.created, m.event] for a, m in sorted(state.purged.items())}
+    return {
+        "latest_checkpoint": state.latest_checkpoint or "",
+        "purged": json.dumps(purged),
+        "replaced": json.dumps(dict(sorted(state.replaced.items()))),
+    }
+
+
+def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryState:
+    """A replayed state as the model keeps it, with *items* as its item states."""
+    purged = json.loads(_meta_value(db, "purged") or "{}")
+    return MemoryState(
+        items,
+        _meta_value(db, "latest_checkpoint") or None,
+        {a: PurgeMark(*m) for a, m in purged.items()},
+        json.loads(_meta_value(db, "replaced") or "{}"),
+    )
+
+
+def load_states(db: sqlite3.Connection, addresses: Sequence[str]) -> dict[str, ItemState]:
+    found: dict[str, ItemState] = {}
+    for address in addresses:
+        row = db.execute(
+            "SELECT s.state, b.data FROM states s JOIN blobs b USING (address) WHERE s.address = ?",
+            (address,),
+        ).fetchone()
+        if row is not None:
+            found[address] = decode_state(json.loads(row[0]), parse_item(row[1]))
+    return found
+
+
+def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemState]) -> None:
+    """Write *changed* states and their full-text rows. A forgotten item has none, and
+    the index is merged so that its words leave the index's segments too."""
+    forgot = False
+    for item_state in changed:
+        address = item_state.id
+        db.execute(
+            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
+            (
+                address,
+                int(item_state.current),
+                int(item_state.active),
+                item_state.last_seen,
+                json.dumps(encode_state(item_state)),
+            ),
+        )
+        db.execute("DELETE FROM recall WHERE address = ?", (address,))
+        if not item_state.forgotten:
+            db.execute(
+                "INSERT INTO recall VALUES (?, ?, ?)",
+                (item_state.item.text, item_state.quote or "", address),
+            )
+        forgot = forgot or item_state.forgotten
+    if forgot:
+        db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
+
+
+def row_check(row: Sequence[Any]) -> RecordCheck:
+    """A stored verdict (address, problem, detail, record bytes) as a check."""
+    address, problem, detail, data = row
+    try:
+        record = parse_record(data)
+    except FormatError:
+        record = None
+    return RecordCheck(address, problem, detail, record)
+
+
+def _meta_value(db: sqlite3.Connection, key: str) -> str:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return "" if row is None else str(row[0])
+
+
+def _set_meta(db: sqlite3.Connection, values: Mapping[str, str]) -> None:
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+
+
+@contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

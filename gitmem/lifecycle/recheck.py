@@ -1,0 +1,151 @@
+"""What a reader checks again, straight from the git objects, before it shows anything:
+however warm the read model (:mod:`gitmem.lifecycle.memory`) is, an edited record, item
+or snapshot behind what is rendered is caught here and degrades visibly.
+
+- the receipt of each shown item's origin checkpoint, in full (bytes, signature, key, trust);
+- that the checkpoint names the item, and that the item's bytes hash to its address;
+- each verbatim quote against the stored snapshot it was verified on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import InputError
+from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
+from gitmem.core.quotes import check_quotes
+from gitmem.core.records import Checkpoint
+from gitmem.core.transcript import MESSAGES, parse_snapshot
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.model_build import receipt_path
+from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
+from gitmem.store.layout import content_path, record_path
+from gitmem.store.repo import Store
+
+
+@dataclass(frozen=True)
+class Rechecked:
+    """The verdicts on what is about to be shown."""
+
+    checks: dict[Sha256Hex, RecordCheck]
+    """The origin checkpoint of each item, checked now."""
+    broken: dict[str, tuple[str, str]]
+    """Item id → (label, why) for each item whose record or bytes do not hold."""
+
+
+def checked_now(
+    store: Store, roots: TrustRoots, addresses: Iterable[str]
+) -> dict[str, RecordCheck]:
+    """The records at *addresses* checked in full again, straight from the git objects
+    (bytes, receipt, key, trust): what a reader verifies before it shows anything, however
+    warm the read model is. An address with no record stored is left out.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    wanted = [Sha256Hex(a) for a in dict.fromkeys(addresses)]
+    paths = [record_path(kind, a) for a in wanted for kind in ("checkpoint", "event")]
+    data = store.read_paths(paths + [receipt_path(a) for a in wanted])
+    checks: dict[str, RecordCheck] = {}
+    for address in wanted:
+        for kind in ("checkpoint", "event"):
+            path = record_path(kind, address)
+            if path in data:
+                receipt = data.get(receipt_path(address))
+                checks[address] = roots.check(address, data[path], receipt)
+    return checks
+
+
+def recheck(store: Store, roots: TrustRoots, states: Iterable[ItemState]) -> Rechecked:
+    """Check, from the git objects, everything behind *states*: the receipt of each item's
+    origin checkpoint, that the checkpoint names the item, and that the item's bytes hash
+    to its address.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    shown = list(states)
+    origins = {s.origin_checkpoint for s in shown}
+    checks = {Sha256Hex(a): c for a, c in checked_now(store, roots, origins).items()}
+    paths = {s.id: content_path("items", s.id) for s in shown}
+    blobs = store.read_paths(paths.values())
+    broken: dict[str, tuple[str, str]] = {}
+    for item_state in shown:
+        check = checks.get(Sha256Hex(item_state.origin_checkpoint))
+        verdict = check_item(item_state.id, blobs.get(paths[item_state.id]))
+        if check is None or not check.ok:
+            why = "its checkpoint is not stored" if check is None else check.detail
+            broken[item_state.id] = ((check and check.problem) or "record missing", why)
+        elif not isinstance(check.record, Checkpoint) or item_state.id not in check.record.named:
+            broken[item_state.id] = ("item not named", "its checkpoint does not name it")
+        elif not verdict.ok:
+            broken[item_state.id] = (verdict.problem or "item failed", verdict.detail)
+    return Rechecked(checks, broken)
+
+
+def purge_checks(
+    store: Store, roots: TrustRoots, state: MemoryState
+) -> dict[Sha256Hex, RecordCheck]:
+    """The records behind the purged items a brief renders, checked now: the newest
+    checkpoint (which names them) and the purge events (which say who purged them, when).
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    if not state.purged or state.latest_checkpoint is None:
+        return {}
+    newest = checked_now(store, roots, [state.latest_checkpoint]).get(state.latest_checkpoint)
+    if newest is None or not isinstance(newest.record, Checkpoint):
+        return {}
+    events = {state.purged[a].event for a in newest.record.named if a in state.purged}
+    wanted = [state.latest_checkpoint, *events]
+    return {Sha256Hex(a): c for a, c in checked_now(store, roots, wanted).items()}
+
+
+def quote_failures(
+    store: Store, states: Mapping[str, ItemState], quotes: Sequence[tuple[str, str]]
+) -> dict[str, str]:
+    """Each (item id, quote) of *quotes* checked again against the stored snapshot it was
+    verified on (each snapshot read, hash-checked and folded once): item id → why it
+    failed. A missing or edited snapshot fails every quote it should hold.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    wanted: dict[QuoteSource, list[tuple[str, str]]] = {}
+    failures: dict[str, str] = {}
+    for ident, quote in quotes:
+        source = states[ident].quote_source if ident in states else None
+        if source is None:
+            failures[ident] = "no stored snapshot is named for it"
+        else:
+            wanted.setdefault(source, []).append((ident, quote))
+    for source, held in wanted.items():
+        messages, why = _snapshot_messages(store, source)
+        if messages is None:
+            failures.update((ident, why) for ident, _ in held)
+            continue
+        for (ident, _), check in zip(
+            held, check_quotes([q for _, q in held], messages), strict=True
+        ):
+            if not check.verbatim:
+                failures[ident] = check.reason
+    return failures
+
+
+def _snapshot_messages(store: Store, source: QuoteSource) -> tuple[list[str] | None, str]:
+    digest = Sha256Hex(source.snapshot)
+    data = store.read_snapshot(digest)
+    if data is None:
+        return None, f"its snapshot {digest[:12]}… is not stored"
+    if sha256_hex(data) != digest:
+        return None, f"its snapshot {digest[:12]}… was edited"
+    formats = [source.format] if source.format else [MESSAGES, "text"]
+    for fmt in formats:
+        try:
+            return parse_snapshot(data, source.name, fmt).texts(), ""
+        except InputError:
+            continue
+    return None, f"its snapshot {digest[:12]}… cannot be read"

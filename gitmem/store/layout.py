@@ -1,0 +1,101 @@
+"""The layout of the memory store (storage format v2, docs/storage.md): which paths hold
+what, and how a path names the hash of its bytes. Pure apart from reading git objects.
+
+With ``<h>`` the lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h[2:]>``::
+
+    items/<h>.json   checkpoints/<h>.json   events/<h>.json   snapshots/<h>.txt
+    receipts/<h>.sig
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pygit2
+
+from gitmem.core.types import Sha256Hex, is_sha256_hex
+from gitmem.store.shape import odd_entry
+
+RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
+RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
+EXTENSIONS = {
+    "items": ".json",
+    "checkpoints": ".json",
+    "events": ".json",
+    "snapshots": ".txt",
+    "receipts": ".sig",
+}
+
+
+def content_path(directory: str, digest: Sha256Hex) -> str:
+    """The path of stored bytes with hash *digest* under *directory*."""
+    return f"{directory}/{digest[:2]}/{digest[2:]}{EXTENSIONS[directory]}"
+
+
+def parse_path(path: str) -> tuple[str, Sha256Hex] | None:
+    """(directory, hash) of a path that fits the layout; None for anything else (a stray).
+    Raises nothing."""
+    parts = path.split("/")
+    if len(parts) != 3 or parts[0] not in EXTENSIONS or len(parts[1]) != 2:
+        return None
+    extension = EXTENSIONS[parts[0]]
+    digest = parts[1] + parts[2][: -len(extension)]
+    if not parts[2].endswith(extension) or not is_sha256_hex(digest):
+        return None
+    return parts[0], Sha256Hex(digest)
+
+
+def record_path(kind: str, digest: Sha256Hex) -> str:
+    """The path of a record of *kind* (``checkpoint`` or ``event``) with address *digest*."""
+    return content_path(RECORD_PATHS[kind], digest)
+
+
+def blob_bytes(obj: object) -> bytes | None:
+    """The bytes of a git blob; None for anything else, or for an object git cannot read
+    (corrupt, or its bytes no longer hash to its name: as good as absent). Raises nothing."""
+    if not isinstance(obj, pygit2.Blob):
+        return None
+    try:
+        return bytes(obj.data)
+    except pygit2.GitError:
+        return None
+
+
+def plain_file_bytes(entry: object) -> bytes | None:
+    """The bytes of a tree entry that is a plain file; None for a symlink, an executable,
+    a folder, a submodule, or an object git cannot read. Raises nothing."""
+    if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
+        return None
+    return blob_bytes(entry)
+
+
+def walk_content(
+    top: pygit2.Tree, directory: str, strays: list[str], odd: list[tuple[str, str]]
+) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
+    """Yield (digest, blob) under one top-level folder; collect misfits in *strays* and
+    entries that are not plain files (symlinks, executables, submodules) in *odd*.
+
+    A blob's bytes are read only when asked for: snapshots can be large, and most
+    callers never need them.
+    """
+    extension = EXTENSIONS[directory]
+    for fan in top:
+        fan_name = fan.name or ""
+        if not isinstance(fan, pygit2.Tree) or len(fan_name) != 2:
+            strays.append(f"{directory}/{fan_name}")
+            continue
+        for leaf in fan:
+            leaf_name = leaf.name or ""
+            path = f"{directory}/{fan_name}/{leaf_name}"
+            if (odd_kind := odd_entry(leaf.filemode)) is not None:
+                odd.append((path, odd_kind))
+                continue
+            digest = fan_name + leaf_name[: -len(extension)]
+            if (
+                not isinstance(leaf, pygit2.Blob)
+                or not leaf_name.endswith(extension)
+                or not is_sha256_hex(digest)
+            ):
+                strays.append(path)
+                continue
+            yield Sha256Hex(digest), leaf

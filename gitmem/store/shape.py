@@ -1,0 +1,62 @@
+"""What a well-formed store looks like to git: plain refs to commits, plain files.
+
+A hostile push can leave what no gitmem ever writes: a ref under ``refs/gitmem/`` that is
+symbolic or points at a tree, a blob or a tag, and tree entries that are symlinks,
+executables or submodules. :mod:`gitmem.store.repo` refuses to read such a ref
+(:class:`BrokenRef`) and never reads such an entry as content; :mod:`gitmem.store.verify`
+reports both as integrity problems, with these names.
+"""
+
+from __future__ import annotations
+
+import pygit2
+
+from gitmem.core.errors import IntegrityError
+
+SYMBOLIC_REF = "symbolic ref"
+"""A problem of a ref: it names another ref instead of a commit."""
+REF_NOT_A_COMMIT = "ref not at a commit"
+"""A problem of a ref: it points at a tree, a blob, a tag or a missing object."""
+UNEXPECTED_ENTRY = "unexpected entry"
+"""A problem of a path: a symlink, an executable or a submodule where a file belongs."""
+
+_ODD_MODES: dict[int, str] = {
+    pygit2.enums.FileMode.LINK: "a symlink",
+    pygit2.enums.FileMode.BLOB_EXECUTABLE: "an executable",
+    pygit2.enums.FileMode.COMMIT: "a submodule",
+}
+
+
+class BrokenRef(IntegrityError):
+    """A ref under ``refs/gitmem/`` that is not a plain ref to a stored commit: symbolic,
+    or pointing at a tree, a blob, a tag or nothing. Its ``problem`` names which."""
+
+    def __init__(self, ref: str, problem: str, detail: str) -> None:
+        super().__init__(f"{ref} {detail}")
+        self.ref = ref
+        self.problem = problem
+        self.detail = detail
+
+
+def odd_entry(filemode: int) -> str | None:
+    """What an entry of *filemode* is when it is not a plain file or a folder ("a
+    symlink"), else None. Raises nothing."""
+    return _ODD_MODES.get(int(filemode))
+
+
+def commit_at(repo: pygit2.Repository, ref: str, oid: str) -> pygit2.Commit:
+    """The commit *ref* points at.
+
+    Raises:
+        BrokenRef: *oid* is a tree, a blob, a tag, or not stored at all.
+    """
+    try:
+        obj = repo.get(oid)
+    except (ValueError, pygit2.GitError):
+        obj = None
+    if obj is None:
+        raise BrokenRef(ref, REF_NOT_A_COMMIT, f"points at {oid}, which is not stored")
+    if not isinstance(obj, pygit2.Commit):
+        kind = type(obj).__name__.lower()
+        raise BrokenRef(ref, REF_NOT_A_COMMIT, f"points at {oid}, a {kind}, not a commit")
+    return obj
