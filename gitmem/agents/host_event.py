@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.core import boundedjson
-from gitmem.hooks.run import spawn_detached
+from gitmem.hooks.detach import spawn_detached
 
 
 def dispatch(agent: str, repo: str, payload: str) -> None:

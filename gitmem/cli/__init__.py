@@ -1,70 +1,73 @@
 """The command line: each command parses, calls one function, prints.
 
-Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
-(2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug and exits
-70. A traceback is printed only with ``--verbose``. Commands live in one module per
-family; this module holds the group and the entry point.
+Errors: every :class:`~gitmem.core.errors.GitmemError` becomes one line on stderr and its
+exit code (2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug
+and exits 70. A traceback is printed only with ``--verbose``. Commands live in one module
+per family (:mod:`gitmem.cli.app` assembles them).
+
+What runs on every commit and every agent session skips all of that: ``gitmem
+--version``, the git hooks' ``gitmem hook NAME …`` and the agent hosts' ``gitmem capture
+--from-hook AGENT`` are recognised here first and import only what they run (no click,
+no command families), so they cost little more than starting Python with pygit2.
 """
 
 from __future__ import annotations
 
 import sys
-import traceback
+from collections.abc import Callable
 
-import click
+__all__ = ["main"]
 
-from gitmem.cli import agentic, chat, lifecycle, memory, release, remote, setup, wiring
-from gitmem.cli.base import cli
-from gitmem.core.errors import INTERNAL_EXIT, GitmemError
-
-__all__ = [
-    "agentic",
-    "chat",
-    "cli",
-    "lifecycle",
-    "main",
-    "memory",
-    "release",
-    "remote",
-    "setup",
-    "wiring",
-]
-
-
-def _one_line(message: str) -> str:
-    """An error is one line: a newline that a file or a name put into the message is
-    shown as ``\\n``."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
+_HOOK_NAMES = frozenset({"post-commit", "post-rewrite", "pre-push", "capture-session"})
+_AGENTS = frozenset({"claude", "codex"})
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the CLI, turning errors into one line and an exit code."""
-    args = sys.argv[1:] if argv is None else argv
-    verbose = "--verbose" in args
-    try:
-        cli.main(args=args, prog_name="gitmem", standalone_mode=False)
-    except GitmemError as e:
-        if verbose:
-            traceback.print_exc()
-        click.echo(f"gitmem: {_one_line(str(e))}", err=True)
-        sys.exit(e.exit_code)
-    except click.exceptions.Exit as e:
-        sys.exit(e.exit_code)
-    except click.exceptions.NoArgsIsHelpError as e:
-        click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
+    """Console entry point (always exits)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    fast = fast_path(args)
+    if fast is not None:
+        fast()
         sys.exit(0)
-    except click.ClickException as e:
-        click.echo(f"gitmem: {_one_line(e.format_message())}", err=True)
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("gitmem: aborted", err=True)
-        sys.exit(1)
-    except Exception as e:
-        if verbose:
-            traceback.print_exc()
-        click.echo(
-            f"gitmem: internal error: {type(e).__name__}: {_one_line(str(e))} "
-            "(rerun with --verbose for the traceback)",
-            err=True,
-        )
-        sys.exit(INTERNAL_EXIT)
+    from gitmem.cli.app import run
+
+    run(args)
+
+
+def fast_path(args: list[str]) -> Callable[[], None] | None:
+    """What to run for *args* without the command line's machinery, or None when they
+    are not one of the fast forms (only exact forms: anything else, including every
+    mistake, goes to the full command line and its messages). Raises nothing."""
+    repo, rest = ".", args
+    while (rest[:1] == ["-C"] and len(rest) >= 2) or rest[:1] == ["--verbose"]:
+        if rest[0] == "-C":
+            repo, rest = rest[1], rest[2:]
+        else:
+            rest = rest[1:]
+    if rest == ["--version"]:
+        return _print_version
+    if len(rest) >= 2 and rest[0] == "hook" and rest[1] in _HOOK_NAMES:
+        name, hook_args = rest[1], rest[2:]
+
+        def hook() -> None:
+            from gitmem.hooks.run import run_hook
+
+            run_hook(repo, name, hook_args)
+
+        return hook
+    if len(rest) == 3 and rest[:2] == ["capture", "--from-hook"] and rest[2] in _AGENTS:
+        agent = rest[2]
+
+        def from_hook() -> None:
+            from gitmem.agents.host_event import dispatch
+
+            dispatch(agent, repo, sys.stdin.read())
+
+        return from_hook
+    return None
+
+
+def _print_version() -> None:
+    from gitmem import __version__
+
+    print(f"gitmem, version {__version__}")

@@ -111,22 +111,11 @@ def hooks_status(ctx: click.Context, as_json: bool) -> None:
 @click.argument("args", nargs=-1)
 @click.pass_context
 def hook(ctx: click.Context, name: str, args: tuple[str, ...]) -> None:
-    """Run a hook's work (called by the installed hook scripts; always exits 0)."""
-    from gitmem.hooks import run as hookrun
-    from gitmem.hooks.install import leave_caller
+    """Run a hook's work (called by the installed hook scripts; always exits 0).
 
-    leave_caller()  # hold none of git's descriptors, in a session of our own
-    actions: dict[str, tuple[hookrun.HookAction, int]] = {
-        "post-commit": (hookrun.post_commit, 1),
-        "post-rewrite": (hookrun.post_rewrite, 2),
-        "pre-push": (hookrun.pre_push, 2),
-        "capture-session": (hookrun.capture_session, 2),
-    }
-    func, arity = actions[name]
-    padded = (list(args) + [None] * arity)[:arity]
-    try:
-        hookrun.run_safely(ctx.obj["repo"], f"{name} {' '.join(args)}".strip(), func, *padded)
-    finally:
-        if name == "post-rewrite" and len(args) >= 2:
-            Path(args[1]).unlink(missing_ok=True)  # git's stdin, saved by the script
+    The scripts reach :func:`gitmem.hooks.run.run_hook` without this command line
+    (:func:`gitmem.cli.main`'s fast path); this command is the same for a user."""
+    from gitmem.hooks.run import run_hook
+
+    run_hook(ctx.obj["repo"], name, args)
     sys.exit(0)

@@ -9,7 +9,7 @@ process has claimed yet is dead once :data:`SPAWN_GRACE` seconds have passed and
 process runs the capture it names (where ``/proc`` lists processes), else after
 :data:`START_GRACE` seconds. The next hook run records each
 dead marker as a failure in the capture log and captures the commit it names (see
-:func:`gitmem.hooks.run.post_commit`); ``gitmem status`` shows them until then.
+:func:`gitmem.hooks.capturing.post_commit`); ``gitmem status`` shows them until then.
 """
 
 from __future__ import annotations

@@ -3,39 +3,51 @@
 Every entry point here swallows its own failures: a hook never breaks a git command
 and never prints into one. Failures go to the capture log, where ``gitmem status``
 shows them.
+
+This module is the hooks' entry: ``gitmem hook NAME ARGS…`` comes here without the
+command line's machinery (:func:`gitmem.cli.main`), and imports only the hook it runs.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+import importlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import pygit2
-
-from gitmem.capture.masking.documents import mask_label
-from gitmem.capture.rewrites import capture_message, retire_rewritten
-from gitmem.capture.run import Context, capture_transcript
-from gitmem.capture.sessions import Cursors, find_agent_transcripts
-from gitmem.capture.transcripts import load_transcript
-from gitmem.core.errors import FormatError, GitmemError
-from gitmem.core.records import REWRITE, Checkpoint, parse_record
-from gitmem.hooks import inflight
-from gitmem.store.capturelog import CaptureLog
-from gitmem.store.files import locked
+from gitmem.core.errors import GitmemError
+from gitmem.hooks.detach import leave_caller
 from gitmem.store.repo import Store
-from gitmem.store.seal import write_event
-
-LOCK_FILE = "hook.lock"
-MAX_TRANSCRIPTS = 3
-POST_COMMIT = "post-commit"
-
 
 HookAction = Callable[..., None]
 """A hook's work: called with the store and the hook's own arguments."""
+
+HOOKS: dict[str, tuple[str, str, int]] = {
+    "post-commit": ("gitmem.hooks.capturing", "post_commit", 1),
+    "post-rewrite": ("gitmem.hooks.capturing", "post_rewrite", 2),
+    "pre-push": ("gitmem.hooks.push", "pre_push", 2),
+    "capture-session": ("gitmem.hooks.capturing", "capture_session", 2),
+}
+"""Each hook: the module and function doing its work, and how many arguments it takes."""
+
+
+def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
+    """Run the hook *name* with git's *args* in the repository at *repo*: leave the
+    caller first (none of git's descriptors held, a session of our own), log any
+    failure. Raises nothing; an unknown *name* does nothing."""
+    if name not in HOOKS:
+        return
+    leave_caller()
+    module, function, arity = HOOKS[name]
+    padded = (list(args) + [None] * arity)[:arity]
+    try:
+        try:
+            func = getattr(importlib.import_module(module), function)
+        except Exception:  # a broken install: a hook still never breaks git
+            return
+        run_safely(repo, f"{name} {' '.join(args)}".strip(), func, *padded)
+    finally:
+        if name == "post-rewrite" and len(args) >= 2:
+            Path(args[1]).unlink(missing_ok=True)  # git's stdin, saved by the script
 
 
 def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
@@ -44,216 +56,24 @@ def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
         store = Store.discover(repo)
     except GitmemError:
         return 0
-    log = CaptureLog(store.local_dir)
     try:
         func(store, *args)
     except GitmemError as e:
-        log.write("failed", _masked(source), error=_masked(str(e)))
+        _log_failure(store, source, str(e))
     except Exception as e:  # a hook must never break the command that fired it
-        error = f"internal error: {type(e).__name__}: {e}"
-        log.write("failed", _masked(source), error=_masked(error))
+        _log_failure(store, source, f"internal error: {type(e).__name__}: {e}")
     return 0
 
 
-def _masked(text: str) -> str:
+def _log_failure(store: Store, source: str, error: str) -> None:
+    from gitmem.store.capturelog import CaptureLog
+
+    CaptureLog(store.local_dir).write("failed", masked(source), error=masked(error))
+
+
+def masked(text: str) -> str:
     """*text* with its secrets masked: a path or an error can name one, and the capture
     log must not keep it."""
+    from gitmem.capture.masking.documents import mask_label
+
     return mask_label(text).text
-
-
-def capture_new(
-    ctx: Context,
-    cursors: Cursors,
-    path: Path,
-    source: str,
-    commit: str | None,
-    session: str | None = None,
-) -> bool:
-    """Capture what *path* holds beyond its cursor; True when something was captured."""
-    transcript = load_transcript(path)
-    part = cursors.new_part(path, transcript)
-    if part is None:
-        return False
-    capture_transcript(
-        ctx,
-        part,
-        path,
-        source=source,
-        commit=commit,
-        session=session,
-        written_at=path.stat().st_mtime,
-    )
-    cursors.advance(path, transcript)
-    cursors.save()
-    return True
-
-
-def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
-    """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
-    the default branch; then capture the agent transcripts of this working tree since the
-    last capture, or the commit message when there is none, into checkpoints that record
-    *sha*; and before that, the message of every commit whose background capture died
-    (:mod:`gitmem.hooks.inflight`).
-
-    While it runs, the marker ``.git/gitmem/running/post-commit-<sha>`` says so; it is
-    removed when the capture ends, whatever the outcome.
-    """
-    env = os.environ if environ is None else environ
-    marker = inflight.start(store.local_dir, POST_COMMIT, sha)
-    try:
-        record_candidate(store, sha)
-        with locked(store.local_dir, LOCK_FILE):
-            ctx = Context.open(store)
-            recover(ctx, store)
-            source = f"{POST_COMMIT} {sha[:12]}"
-            configured = ctx.settings.text("transcript")
-            workdir = Path(store.repo.workdir or store.common_dir).resolve()
-            paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
-            cursors = Cursors(store.local_dir)
-            captured = False
-            for path in paths[:MAX_TRANSCRIPTS]:
-                captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
-            if not captured:
-                capture_message(ctx, sha, f"{source} message")
-    finally:
-        inflight.finish(marker)
-
-
-def recover(ctx: Context, store: Store) -> list[str]:
-    """Settle the background captures that died: the commit each was for, unless a
-    checkpoint names it already, gets the checkpoint of its message; then the death is
-    recorded as a failure in the capture log and the marker removed. A marker goes only
-    once its commit is named, so a recovery that dies or fails (its failure is logged)
-    leaves it for the next run, and never stops this one. The commits captured, oldest
-    first. Raises nothing but what reading the store raises."""
-    dead = inflight.dead(store.local_dir)
-    if not dead:
-        return []
-    named = _named_commits(store)
-    missed: list[str] = []
-    for marker in dead:
-        if marker.sha not in named and isinstance(store.repo.get(marker.sha), pygit2.Commit):
-            source = f"{POST_COMMIT} {marker.sha[:12]} message (missed)"
-            try:
-                capture_message(ctx, marker.sha, source)
-            except GitmemError:
-                continue  # logged by the capture; the marker stays for the next run
-            missed.append(marker.sha)
-            named.add(marker.sha)
-        ctx.log.write(
-            "failed", f"{marker.hook} {marker.sha[:12]}", error=inflight.DIED, pid=marker.pid
-        )
-        inflight.finish(marker.path)
-    return missed
-
-
-def _named_commits(store: Store) -> set[str]:
-    """The commits some stored checkpoint names (unverified: all this decides is whether
-    to capture a commit's message once more)."""
-    named: set[str] = set()
-    for stored in store.read().records:
-        try:
-            record = parse_record(stored.data)
-        except FormatError:
-            continue
-        if isinstance(record, Checkpoint) and record.commit is not None:
-            named.add(record.commit)
-    return named
-
-
-def record_candidate(store: Store, sha: str) -> None:
-    """With ``release_candidates`` set, record *sha* as an unsigned release candidate when
-    it is on the default branch (never on another). Outside the capture lock, so a slow
-    capture never delays it; a failure is logged and never stops the capture."""
-    from gitmem.store.config import load_settings
-    from gitmem.store.home import gitmem_home
-
-    log = CaptureLog(store.local_dir)
-    source = f"post-commit {sha[:12]} release candidate"
-    try:
-        if not load_settings(gitmem_home(), store.local_dir).get("release_candidates"):
-            return
-        from gitmem.team.release.flow import record_default_candidate
-
-        written = record_default_candidate(store, sha)
-    except GitmemError as e:
-        log.write("failed", source, error=str(e))
-        return
-    if written is None:
-        log.write("skipped", source, reason="not on the default branch")
-    else:
-        log.write("ok", source, record=written.address, new=written.new)
-
-
-def capture_session(store: Store, path: str, session: str | None) -> None:
-    """An agent session ended (or stopped): capture it from where the last capture
-    stopped, after settling the background captures that died (:func:`recover`)."""
-    with locked(store.local_dir, LOCK_FILE):
-        ctx = Context.open(store)
-        recover(ctx, store)
-        cursors = Cursors(store.local_dir)
-        capture_new(ctx, cursors, Path(path), f"session-end {path}", None, session)
-
-
-def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
-    """Record which commits an amend or rebase rewrote, as one signed event, and retire
-    the items whose only source was a rewritten commit's message
-    (:mod:`gitmem.capture.rewrites`)."""
-    lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
-    rewrites = [(p[0], p[1]) for p in (line.split() for line in lines) if len(p) >= 2]
-    if not rewrites:
-        return
-    with locked(store.local_dir, LOCK_FILE):  # after the post-commit captures, not among them
-        ctx = Context.open(store)
-        write_event(
-            store,
-            ctx.identity,
-            REWRITE,
-            None,
-            "git-rewrite",
-            datetime.now(UTC),
-            {"rewrites": [list(pair) for pair in rewrites], "how": how},
-        )
-        retired = retire_rewritten(ctx, rewrites, how)
-        ctx.log.write("ok", f"post-rewrite {how}", rewrites=len(rewrites), retired=len(retired))
-
-
-def pre_push(store: Store, remote: str, url: str) -> None:
-    """When ``sync_on_push`` is set, sync memory with the remote being pushed to:
-    fetch, check, union-merge, push (never forced). Only named remotes sync, since
-    their tracking refs need a name."""
-    from gitmem.store.config import load_settings
-    from gitmem.store.home import gitmem_home
-    from gitmem.store.keys import read_config
-    from gitmem.team.sync import sync
-
-    home = gitmem_home()
-    if not load_settings(home, store.local_dir).get("sync_on_push"):
-        return
-    log = CaptureLog(store.local_dir)
-    if remote not in store.repo.remotes.names():
-        log.write("skipped", f"pre-push {remote}", url=_masked(url), reason="not a named remote")
-        return
-    author = read_config(home).get("principal") or "gitmem"
-    report = sync(store, remote, home, author)
-    problems = [r.problem for r in report.refs if r.problem]
-    log.write(
-        "ok" if report.ok else "failed",
-        f"pre-push {remote}",
-        url=_masked(url),
-        merged=sum(r.new_records for r in report.refs),
-        pushed=[r.ref for r in report.refs if r.pushed],
-        error=_masked("; ".join(problems)[:500]) if problems else None,
-    )
-
-
-def spawn_detached(argv: Sequence[str]) -> None:
-    """Start ``gitmem <argv>`` in a new session, holding none of our file descriptors."""
-    subprocess.Popen(
-        [sys.executable, "-m", "gitmem", *argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        start_new_session=True,
-    )

@@ -127,6 +127,17 @@ class Memory:
         latest = self._one("SELECT MAX(last_seen) FROM states")
         return int(checkpoints), int(stale), latest or None
 
+    def totals(self) -> dict[str, int]:
+        """How many records, failing records, items and current items the model holds."""
+        return {
+            "records": int(self._one("SELECT COUNT(*) FROM records")),
+            "failed_records": int(
+                self._one("SELECT COUNT(*) FROM records WHERE problem IS NOT NULL")
+            ),
+            "items": int(self._one("SELECT COUNT(*) FROM states")),
+            "current_items": int(self._one("SELECT COUNT(*) FROM states WHERE current = 1")),
+        }
+
     def check(self, address: str) -> RecordCheck | None:
         """The verdict on the record at *address* (None: no such record)."""
         row = self._db.execute(

@@ -14,6 +14,7 @@ from typing import Any
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
+from gitmem.lifecycle.memory import Memory
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
@@ -51,13 +52,17 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         report["config_error"] = str(e)
     report["hooks"] = _hooks(store)
     report["agents"] = _agents(store)
-    contents = store.read()
-    report["store"] = {
-        "ref": store.ref,
-        "tip": contents.tip,
-        "records": len(contents.records),
-        "snapshots": len(contents.snapshots),
-    }
+    model = Memory.open(store, roots)
+    try:
+        report["store"] = {
+            "ref": store.ref,
+            "tip": model.tip,
+            **model.totals(),
+            "snapshots": store.count("snapshots"),
+            "read_model": "rebuilt" if model.rebuilt else "current",
+        }
+    finally:
+        model.close()
     log = CaptureLog(store.local_dir)
     entries = log.entries()
     last_ok = next((e for e in entries if e.outcome == "ok"), None)
@@ -158,10 +163,17 @@ def render_text(report: dict[str, Any]) -> str:
     agents = [name for name, on in report["agents"].items() if on]
     lines.append(f"agent hooks: {', '.join(agents) if agents else 'none'}")
     store = report["store"]
-    lines.append(
-        f"store: {store['records']} record(s), {store['snapshots']} snapshot(s)"
-        f" at {(store['tip'] or 'nothing yet')[:12]}"
-    )
+    if store["tip"] is None:
+        lines.append("store: empty (nothing captured yet)")
+    else:
+        failing = (
+            f", {store['failed_records']} failing verification" if store["failed_records"] else ""
+        )
+        lines.append(
+            f"store: {store['records']} record(s){failing}, {store['items']} item(s) "
+            f"({store['current_items']} current), {store['snapshots']} snapshot(s) "
+            f"at {store['tip'][:12]}"
+        )
     last = report["last_capture"]
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"

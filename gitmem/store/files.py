@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,8 @@ from pathlib import Path
 def atomic_write(path: Path, data: bytes, mode: int, dir_mode: int = 0o700) -> None:
     """Write *data* to *path* through a temp file in the same folder and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
+    import tempfile  # not on the hooks' import path
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         os.fchmod(fd, mode)

@@ -15,8 +15,6 @@ exact bytes read here.
 
 from __future__ import annotations
 
-import random
-import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -170,6 +168,23 @@ class Store:
         return GitOid(str(commit.id))
 
     # -- reading ----------------------------------------------------------------
+
+    def count(self, directory: str) -> int:
+        """How many entries the tip's tree holds under *directory* (no bytes read).
+
+        Raises:
+            GitError: the ref points at something that is not a commit.
+        """
+        tip = self.tip()
+        if tip is None:
+            return 0
+        try:
+            top = self._commit(tip).tree[directory]
+        except KeyError:
+            return 0
+        if not isinstance(top, pygit2.Tree):
+            return 0
+        return sum(len(fan) for fan in top if isinstance(fan, pygit2.Tree))
 
     def tip(self) -> GitOid | None:
         """The commit the memory ref points at, or None when nothing was stored yet.
@@ -394,6 +409,8 @@ class Store:
             if self.compare_and_swap(tip, commit, message):
                 return commit
             # Lost the race, or the winner holds the ref's lock: back off, rebuild.
+            import random  # only when a writer lost a race
+
             time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
         raise NegativeResult(
             f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
@@ -446,6 +463,8 @@ class Store:
     def _compare_and_swap_with_git(self, old: GitOid | None, new: GitOid, message: str) -> bool:
         # pygit2 before 1.19 has no transactions, and libgit2's create-if-absent checks
         # before it locks; `git update-ref REF NEW OLD` (zeros: must not exist) is atomic.
+        import subprocess  # only on old pygit2, and not on the hooks' import path
+
         expected = old or "0" * len(new)
         command = ["git", "--git-dir", str(self.common_dir), "update-ref", "-m", message]
         done = subprocess.run(

@@ -18,14 +18,13 @@ from gitmem.brief.worldcheck import (
     CLAIM_TYPES,
     MAX_CLAIMS,
     Claim,
-    ForgeAnswer,
-    NoForge,
     Probe,
     WorldChecker,
     aggregate,
     claims_of,
     resolve_hint,
 )
+from gitmem.brief.worldcheck.forge import ForgeAnswer, NoForge
 
 # -- helpers ---------------------------------------------------------------------------
 

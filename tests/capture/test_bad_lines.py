@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import TESTS, git
 
-from gitmem.hooks.run import post_commit
+from gitmem.hooks.capturing import post_commit
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 

@@ -15,7 +15,7 @@ import pytest
 import tamper
 from conftest import ROOT, TESTS, Result, git, run
 
-from gitmem.cli import cli
+from gitmem.cli.app import cli
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 

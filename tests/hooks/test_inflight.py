@@ -18,8 +18,8 @@ from conftest import TESTS, Result, git
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
+from gitmem.hooks.capturing import post_commit
 from gitmem.hooks.inflight import DIED
-from gitmem.hooks.run import post_commit
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 

@@ -499,7 +499,7 @@ def test_leave_caller_drops_inherited_descriptors_and_the_session() -> None:
     read_end, write_end = os.pipe()
     child = (
         "import os\n"
-        "from gitmem.hooks.install import leave_caller\n"
+        "from gitmem.hooks.detach import leave_caller\n"
         "def is_open(fd):\n"
         "    try:\n"
         "        os.fstat(fd)\n"

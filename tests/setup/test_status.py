@@ -39,7 +39,13 @@ def test_status_after_set_up_and_a_capture(initialised: Path, gm: GM) -> None:
         "pre-push",
     }
     assert data["store"]["records"] == 1 and data["last_capture"]["items"] >= 1
+    store = data["store"]
+    assert store["items"] == store["current_items"] == data["last_capture"]["items"]
+    assert store["failed_records"] == 0 and store["snapshots"] == 1
     assert data["recent_failures"] == []
+    text = gm("status").stdout
+    assert f"store: 1 record(s), {store['items']} item(s) ({store['items']} current)" in text
+    assert "None" not in text and "False" not in text
     assert data["extractor"] == "heuristic"
 
 

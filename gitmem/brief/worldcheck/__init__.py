@@ -12,7 +12,8 @@ shown by the brief and never written: world-check is read-only.
     resolve_hint(item.id, check)
 
 This module is the public surface; ``claims`` (what is claimed), ``probes`` (the git
-probes), ``forge`` (the forge CLIs) and ``checker`` (budget, cache, status) are its parts.
+probes), ``forge`` (the forge CLIs, loaded only when a claim needs one: import them from
+there) and ``checker`` (budget, cache, status) are its parts.
 See ``docs/worldcheck.md``.
 """
 
@@ -27,7 +28,6 @@ from gitmem.brief.worldcheck.checker import (
     resolve_hint,
 )
 from gitmem.brief.worldcheck.claims import CLAIM_TYPES, MAX_CLAIMS, Claim, claims_of
-from gitmem.brief.worldcheck.forge import CliForge, Forge, ForgeAnswer, NoForge
 from gitmem.brief.worldcheck.probes import CONFIRMED, CONTRADICTED, Probe
 
 __all__ = [
@@ -38,10 +38,6 @@ __all__ = [
     "MAX_CLAIMS",
     "NOT_CHECKED",
     "Claim",
-    "CliForge",
-    "Forge",
-    "ForgeAnswer",
-    "NoForge",
     "Probe",
     "WorldCheck",
     "WorldChecker",

@@ -12,13 +12,15 @@ import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygit2
 
 from gitmem.brief.worldcheck.claims import Claim
-from gitmem.brief.worldcheck.forge import CliForge, Forge, ForgeAnswer
 from gitmem.brief.worldcheck.probes import CONFIRMED, CONTRADICTED, LocalProbes, Probe
+
+if TYPE_CHECKING:  # the forge code loads only when a claim needs a forge
+    from gitmem.brief.worldcheck.forge import Forge, ForgeAnswer
 
 BUDGET_SPENT = "not checked: time budget spent"
 _FORGE_CLAIMS = ("pr-state", "issue-state")
@@ -131,6 +133,8 @@ class WorldChecker:
         answer = self._answers.get(claim_key(claim))
         if answer is None:
             if self._forge is None:
+                from gitmem.brief.worldcheck.forge import CliForge
+
                 self._forge = CliForge.for_repo(self.repo)
             answer = self._forge.state(kind, number, repo, timeout)
             self._answers[claim_key(claim)] = answer

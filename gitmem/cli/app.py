@@ -1,0 +1,71 @@
+"""The command line assembled: every family of commands on the group, and the errors
+turned into one line and an exit code.
+
+Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
+(2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug and exits
+70. A traceback is printed only with ``--verbose``. Commands live in one module per
+family; this module holds the group and the entry point.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from gitmem.cli import agentic, chat, lifecycle, memory, release, remote, setup, wiring
+from gitmem.cli.base import cli
+from gitmem.core.errors import INTERNAL_EXIT, GitmemError
+
+__all__ = [
+    "agentic",
+    "chat",
+    "cli",
+    "lifecycle",
+    "memory",
+    "release",
+    "remote",
+    "run",
+    "setup",
+    "wiring",
+]
+
+
+def _one_line(message: str) -> str:
+    """An error is one line: a newline that a file or a name put into the message is
+    shown as ``\\n``."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def run(args: list[str]) -> None:
+    """Run the command line on *args*, turning errors into one line and an exit code
+    (always exits)."""
+    verbose = "--verbose" in args
+    try:
+        cli.main(args=args, prog_name="gitmem", standalone_mode=False)
+    except GitmemError as e:
+        if verbose:
+            traceback.print_exc()
+        click.echo(f"gitmem: {_one_line(str(e))}", err=True)
+        sys.exit(e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
+        sys.exit(0)
+    except click.ClickException as e:
+        click.echo(f"gitmem: {_one_line(e.format_message())}", err=True)
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("gitmem: aborted", err=True)
+        sys.exit(1)
+    except Exception as e:
+        if verbose:
+            traceback.print_exc()
+        click.echo(
+            f"gitmem: internal error: {type(e).__name__}: {_one_line(str(e))} "
+            "(rerun with --verbose for the traceback)",
+            err=True,
+        )
+        sys.exit(INTERNAL_EXIT)

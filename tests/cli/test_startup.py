@@ -1,0 +1,100 @@
+"""Commands import only what they use: the entry points that run on every commit and at
+every session start never load the MCP, HTTP, ask, forge or capture code they do not run,
+and the hooks never load the command line's machinery at all (measured in
+benchmarks/startup.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git
+
+from gitmem.cli import fast_path
+
+HEAVY = ("mcp", "http.client", "urllib.request", "gitmem.agents.ask", "gitmem.llm")
+
+
+def imported(args: list[str], cwd: Path, stdin: str = "", home: Path | None = None) -> set[str]:
+    """The modules a fresh `python -m gitmem ARGS` process imports."""
+    env = {**os.environ, "GITMEM_HOME": str(home or cwd / "no-home")}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "gitmem", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    lines = [line.split("|")[-1].strip() for line in done.stderr.splitlines()]
+    return {line for line in lines if line and not line.startswith("import time")}
+
+
+def loaded(modules: set[str], prefix: str) -> bool:
+    return any(m == prefix or m.startswith(prefix + ".") for m in modules)
+
+
+@pytest.mark.parametrize(
+    ("args", "fast"),
+    [
+        (["--version"], True),
+        (["-C", "x", "--version"], True),
+        (["--verbose", "hook", "post-commit", "abc"], True),
+        (["hook", "pre-push", "origin", "url"], True),
+        (["capture", "--from-hook", "claude"], True),
+        (["hook", "no-such-hook"], False),  # the full command line says what is wrong
+        (["capture", "--from-hook", "claude", "--json"], False),
+        (["capture", "--from-hook", "vim"], False),
+        (["brief"], False),
+        (["-C"], False),
+        ([], False),
+    ],
+)
+def test_only_exact_forms_take_the_fast_path(args: list[str], fast: bool) -> None:
+    assert (fast_path(args) is not None) == fast
+
+
+def test_version_loads_no_command_line(tmp_path: Path) -> None:
+    modules = imported(["--version"], tmp_path)
+    assert "gitmem" in modules and not loaded(modules, "click")
+    assert not loaded(modules, "pygit2")
+
+
+def test_hooks_load_neither_the_command_line_nor_what_they_do_not_run(repo: Path) -> None:
+    pre_push = imported(["hook", "pre-push", "origin", "/nowhere"], repo)
+    # The hook ran (it read the settings; the module importlib loads itself is not
+    # listed by -X importtime, its imports are).
+    assert loaded(pre_push, "gitmem.store.config")
+    for heavy in ("click", "gitmem.capture", "gitmem.team", "gitmem.brief", *HEAVY):
+        assert not loaded(pre_push, heavy), heavy
+    from_host = imported(["capture", "--from-hook", "claude"], repo, stdin="{}")
+    assert loaded(from_host, "gitmem.agents.host_event")
+    for heavy in ("click", "pygit2", "gitmem.capture", "gitmem.store.repo", *HEAVY):
+        assert not loaded(from_host, heavy), heavy
+
+
+def test_the_brief_loads_no_mcp_http_ask_or_forge_code(gm: object, initialised: Path) -> None:
+    transcript = initialised.parent / "t.md"
+    transcript.write_text("We decided to keep the cache in src/cache.py.\n", encoding="utf-8")
+    assert gm("capture", "--transcript", str(transcript)).exit_code == 0  # type: ignore[operator]
+    home = initialised.parent / "gitmem-home"
+    modules = imported(["brief"], initialised, home=home)
+    assert loaded(modules, "gitmem.brief.emit")
+    for heavy in ("gitmem.brief.worldcheck.forge", "gitmem.capture", *HEAVY):
+        assert not loaded(modules, heavy), heavy
+
+
+def test_a_hook_run_through_the_fast_path_still_does_its_work(repo: Path) -> None:
+    """post-commit through the fast path captures the commit (the message, with no agent
+    transcript), exactly as through the command line."""
+    env = {**os.environ, "GITMEM_HOME": str(repo.parent / "gitmem-home")}
+    subprocess.run([sys.executable, "-m", "gitmem", "init"], cwd=repo, env=env, check=True)
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    subprocess.run(
+        [sys.executable, "-m", "gitmem", "hook", "post-commit", sha], cwd=repo, env=env, check=True
+    )
+    assert git(repo, "rev-list", "--count", "refs/gitmem/memory").strip() == "1"
