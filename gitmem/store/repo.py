@@ -383,30 +383,10 @@ class Store:
             NegativeResult: the ref kept moving under us for every attempt.
             GitError: git refused to write.
         """
-        try:
-            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
-        except pygit2.GitError as e:
-            raise GitError(f"cannot write objects: {e}") from e
-        signature = git_signature(author)
         for attempt in range(_MAX_ATTEMPTS):
             tip = self.tip()
-            parent = None if tip is None else self._commit(tip)
-            tree = _add_paths(self.repo, None if parent is None else parent.tree, blobs)
-            if parent is not None and tree == parent.tree.id:
-                return GitOid(str(parent.id))
-            commit = GitOid(
-                str(
-                    self.repo.create_commit(
-                        None,
-                        signature,
-                        signature,
-                        message,
-                        tree,
-                        [] if parent is None else [parent.id],
-                    )
-                )
-            )
-            if self.compare_and_swap(tip, commit, message):
+            commit = self.commit_onto(tip, entries, message, author)
+            if commit == tip or self.compare_and_swap(tip, commit, message):
                 return commit
             # Lost the race, or the winner holds the ref's lock: back off, rebuild.
             import random  # only when a writer lost a race
@@ -418,20 +398,24 @@ class Store:
         )
 
     def commit_onto(
-        self, parent: GitOid, entries: Sequence[Entry], message: str, author: str
+        self, parent: GitOid | None, entries: Sequence[Entry], message: str, author: str
     ) -> GitOid:
         """A commit whose tree is *parent*'s plus *entries* (existing paths left as they
-        are), with *parent* as its parent. The ref does not move: the caller swaps it.
+        are), with *parent* as its parent; *parent* itself when *entries* add nothing. The
+        ref does not move: the caller swaps it.
 
         Raises:
             GitError: *parent* is not a commit, or git refused to write.
         """
         try:
             blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
-            base = self._commit(parent)
-            tree = _add_paths(self.repo, base.tree, blobs)
+            base = None if parent is None else self._commit(parent)
+            tree = _add_paths(self.repo, None if base is None else base.tree, blobs)
+            if base is not None and tree == base.tree_id:
+                return GitOid(str(base.id))
             signature = git_signature(author)
-            oid = self.repo.create_commit(None, signature, signature, message, tree, [base.id])
+            parents = [] if base is None else [base.id]
+            oid = self.repo.create_commit(None, signature, signature, message, tree, parents)
         except pygit2.GitError as e:
             raise GitError(f"cannot write objects: {e}") from e
         return GitOid(str(oid))
