@@ -254,6 +254,10 @@ def purge(
         for left in result.scrubbed.left:
             click.echo(f"⚠ .git/gitmem/{left} holds the purged text: edit it yourself", err=True)
         click.echo("`gitmem sync` pushes the purge to each remote (sync's only forced push).")
+        click.echo(
+            "a transcript file that still holds it stores it again if captured again: "
+            "edit or delete it (and rotate a leaked secret)"
+        )
         if not collect:
             click.echo(f"so git drops the old objects here: {' && '.join(GC_COMMANDS)}")
         elif result.gc_error is None:

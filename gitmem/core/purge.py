@@ -193,10 +193,16 @@ def check_text(text: str) -> str:
     """*text* as a purge may look for it.
 
     Raises:
-        InputError: empty, or only whitespace (it would match everything).
+        InputError: empty, or only whitespace (it would match everything); or not valid
+            UTF-8 (bytes a terminal could not decode: nothing stored is anything but
+            UTF-8).
     """
     if not text.strip():
         raise InputError("purge --text needs a non-empty string")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError("purge --text needs valid UTF-8 text") from None
     return text
 
 
@@ -225,9 +231,13 @@ def redact_snapshot(data: bytes, text: str, formats: Iterable[str | None] = ()) 
 
 
 _STRUCTURAL_KEYS = frozenset(
-    {"type", "schema", "event", "created", "commit", "key", "kind", "trust", "format", "bytes"}
+    {
+        *("type", "schema", "event", "created", "commit", "key", "writer"),
+        *("kind", "trust", "format", "bytes"),
+    }
 )
-"""Fields whose values are gitmem's own vocabulary, times or sizes, never what was said."""
+"""Fields whose values are gitmem's own vocabulary, times, sizes or the signer (a writer's
+principal names who signed, in every record of theirs), never what was said."""
 _STRUCTURAL_VALUE = re.compile(
     r"[0-9a-f]{64}|[0-9a-f]{40}|SHA256:[A-Za-z0-9+/]{43}|"
     r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z"

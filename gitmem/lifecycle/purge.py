@@ -215,11 +215,20 @@ def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
 
 def _holds(data: bytes, text: str) -> bool:
     """Stored JSON holds *text* where it keeps what was said (:func:`value_holds`); bytes
-    that are not canonical JSON are searched as bytes."""
+    that are not canonical JSON are searched as bytes. A purge event never holds it: it
+    keeps a digest, never the text, and it is what readers and sync go by, so no later
+    purge may remove it. Nor does the session name of what a person wrote by hand
+    (:data:`HUMAN_SESSION`, gitmem's own word)."""
     try:
-        return value_holds(canonical.decode(data), text)
+        value = canonical.decode(data)
     except FormatError:
         return holds(data, text)
+    if isinstance(value, dict):
+        if value.get("event") == EVENT_PURGE:
+            return False
+        if value.get("session") == HUMAN_SESSION:
+            value = {k: v for k, v in value.items() if k != "session"}
+    return value_holds(value, text)
 
 
 def _checkpoints(contents: StoreContents) -> dict[Sha256Hex, Checkpoint]:

@@ -124,6 +124,7 @@ def test_only_what_was_said_is_searched() -> None:
     assert value_holds(record, "Acme") and not value_holds(record, "2026")
     assert not value_holds(record, A[:8]) and not value_holds(record, "note")
     assert value_holds({"evidence": {"quote": "the Acme deal"}}, "Acme deal")
+    assert not value_holds({"writer": "alice@acme.example"}, "acme")  # the signer, not words
     assert (
         redact_snapshot(render_snapshot("claude", [Message("user", "hi")]).encode(), "user") is None
     )
