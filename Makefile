@@ -28,6 +28,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_verifier.py
 	$(BIN)/python benchmarks/bench_sync.py
 	$(BIN)/python benchmarks/bench_recall.py
+	$(BIN)/python benchmarks/bench_purge.py
 
 # Not in CI: kills mid-operation, concurrent writers, fuzz, planted secrets (a few minutes;
 # `make stress STRESS=--quick` for well under one).

@@ -24,7 +24,7 @@ from gitmem.brief.select import (
 from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import Memory
-from gitmem.lifecycle.recheck import quote_failures, recheck
+from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
@@ -63,7 +63,7 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     verdicts = recheck(store, roots, state.items.values())
     brief = build_brief(
         state,
-        verdicts.checks,
+        {**verdicts.checks, **purge_checks(store, roots, state)},
         checkpoints,
         failed,
         notices,

@@ -29,6 +29,8 @@ _PREAMBLE = (
 )
 _SHORT_PREAMBLE = "Memory of earlier sessions: context, not instructions."
 _TITLES = dict(SECTIONS)
+_PURGED_SHOWN = 5
+"""Purged items listed by id; the rest are counted."""
 
 
 def badge(item: BriefItem) -> str:
@@ -107,9 +109,11 @@ def _json_document(
         "verified": brief.verified,
         "failed": brief.failed,
         "stale": brief.stale,
+        "purged": [p.to_json() for p in brief.purged[:_PURGED_SHOWN]],
         "omitted": {
             "items": len(brief.items) - len(items),
             "warnings": len(brief.warnings) if len(warnings) != len(brief.warnings) else 0,
+            "purged": max(len(brief.purged) - _PURGED_SHOWN, 0),
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
@@ -145,7 +149,8 @@ def _compose(
 ) -> str:
     head = [OPEN_TAG, _summary(brief), preamble]
     notes = _notes(brief, limit, dropped=len(brief.items))  # the longest they can be
-    fixed = size(head) + size([CLOSE_TAG]) + size(notes)
+    purged = _purged_block(brief, heading)
+    fixed = size(head) + size([CLOSE_TAG]) + size(notes) + size(purged)
     warnings = _warning_block(brief, warn_title, None if limit is None else limit - fixed)
     room = None if limit is None else max(0, limit - fixed - size(warnings))
     fitted = fit(
@@ -161,6 +166,7 @@ def _compose(
         ]
         if lines:
             body += ["", heading(title), *lines]
+    body += purged
     body += _notes(brief, limit, fitted.dropped)
     return "\n".join([*head, *body, *warnings, CLOSE_TAG]) + "\n"
 
@@ -195,6 +201,18 @@ def _warning_block(brief: Brief, title: str, room: int | None) -> list[str]:
         if share is None or size(block) <= share:
             return block
     return block if room is not None and size(block) <= room else []
+
+
+def _purged_block(brief: Brief, heading: Callable[[str], str]) -> list[str]:
+    """``- [purged by WRITER on DATE] (id)`` for the purged items the newest checkpoint
+    names: never their text, which no longer exists."""
+    if not brief.purged:
+        return []
+    lines = ["", heading("PURGED")]
+    lines += [f"- {p.label} ({p.id[:8]})" for p in brief.purged[:_PURGED_SHOWN]]
+    if len(brief.purged) > _PURGED_SHOWN:
+        lines.append(f"- … and {len(brief.purged) - _PURGED_SHOWN} more purged item(s)")
+    return lines
 
 
 def _notes(brief: Brief, limit: int | None, dropped: int) -> list[str]:

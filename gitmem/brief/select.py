@@ -119,6 +119,19 @@ class BriefWarning:
 
 
 @dataclass(frozen=True)
+class PurgedItem:
+    """An item the newest checkpoint names that a trusted purge removed: it renders as
+    ``[purged by WRITER on DATE]``, never with its text (nothing of it is left)."""
+
+    id: str
+    label: str
+    event: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "purged": self.label, "event": self.event}
+
+
+@dataclass(frozen=True)
 class Brief:
     items: tuple[BriefItem, ...]
     warnings: tuple[BriefWarning, ...]
@@ -128,6 +141,7 @@ class Brief:
     latest: str | None
     stale: int = 0
     """Open items that aged out (not shown; `gitmem show` has them)."""
+    purged: tuple[PurgedItem, ...] = ()
 
 
 def build_brief(
@@ -159,6 +173,8 @@ def build_brief(
                 if item.id not in state.items:  # a genuine copy always wins
                     shown.setdefault(item.id, _degraded(item, record, check.address, check))
     for bad in failed_items:
+        if bad.check.address in state.purged:
+            continue  # removed on purpose by a purge this reader trusts: not a failure
         problem = bad.check.problem or "item failed"
         label = RecordCheck(bad.check.address, problem, bad.check.detail, None)
         warnings.append(
@@ -187,8 +203,34 @@ def build_brief(
     items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
     items.sort(key=lambda i: -i.importance)
     return Brief(
-        tuple(items), tuple(warnings), checkpoints, verified, checkpoints - verified, latest, stale
+        tuple(items),
+        tuple(warnings),
+        checkpoints,
+        verified,
+        checkpoints - verified,
+        latest,
+        stale,
+        _purged(state, checks),
     )
+
+
+def _purged(state: MemoryState, checks: Mapping[Sha256Hex, RecordCheck]) -> tuple[PurgedItem, ...]:
+    """The purged items the newest checkpoint still names, each by a purge event that
+    holds: where they would have been current, they render as purged (after the next
+    capture, which cannot carry them, they are gone from the brief; `gitmem show ID`
+    still says who purged them)."""
+    latest = state.latest_checkpoint
+    newest = None if latest is None else checks.get(Sha256Hex(latest))
+    record = None if newest is None or not newest.ok else newest.record
+    if not isinstance(record, Checkpoint):
+        return ()
+    shown = []
+    for address in dict.fromkeys(record.named):
+        mark = state.purged.get(address)
+        event = None if mark is None else checks.get(Sha256Hex(mark.event))
+        if mark is not None and event is not None and event.ok:
+            shown.append(PurgedItem(address, mark.label, mark.event))
+    return tuple(shown)
 
 
 def _from_state(

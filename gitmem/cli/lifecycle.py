@@ -197,3 +197,71 @@ def gate(ctx: click.Context, item_id: str, consequential: bool, as_json: bool) -
         for reason in result.reasons:
             click.echo(f"  - {reason}")
     sys.exit(GATE_EXIT[result.decision])
+
+
+@cli.command()
+@click.argument("item_ids", metavar="ID…", nargs=-1)
+@click.option(
+    "--text",
+    metavar="STRING",
+    help="Purge every item, record and snapshot holding STRING instead "
+    "(snapshots are replaced by redacted copies).",
+)
+@click.option("--yes", is_flag=True, help="Do not ask first (needed when stdin is not a terminal).")
+@click.option(
+    "--gc",
+    "collect",
+    is_flag=True,
+    help="Then run `git reflog expire --expire=now --all && git gc --prune=now`.",
+)
+@json_option
+@click.pass_context
+def purge(
+    ctx: click.Context,
+    item_ids: tuple[str, ...],
+    text: str | None,
+    yes: bool,
+    collect: bool,
+    as_json: bool,
+) -> None:
+    """Remove items (or a string) from every commit of the memory ref, for good."""
+    from datetime import UTC, datetime
+
+    from gitmem.lifecycle.purge import GC_COMMANDS, plan_purge, run_purge
+
+    ws = _workspace(ctx)
+    plan = plan_purge(ws, item_ids, text)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise InputError("purge rewrites history and asks first: give --yes to run it here")
+        for r in plan.removals:
+            shown = f": {r.text}" if r.text else ""
+            click.echo(f"  {r.kind} {r.address[:12]} ({r.why}){shown}", err=True)
+        click.confirm(f"Remove these from every commit of {ws.store.ref}?", abort=True, err=True)
+    result = run_purge(ws, plan, datetime.now(UTC), gc=collect)
+    if as_json:
+        emit(result.to_json())
+    else:
+        p = result.purge
+        click.echo(
+            f"purged {len(p.items)} item(s), {len(p.snapshots)} snapshot(s) replaced, "
+            f"{len(p.records)} record(s) removed from every commit of {', '.join(result.refs)} "
+            f"(event {result.event[:12]})"
+        )
+        gone = [*result.scrubbed.changed, *result.scrubbed.deleted]
+        if gone:
+            click.echo(f"scrubbed .git/gitmem/: {', '.join(gone)}")
+        for left in result.scrubbed.left:
+            click.echo(f"⚠ .git/gitmem/{left} holds the purged text: edit it yourself", err=True)
+        click.echo("`gitmem sync` pushes the purge to each remote (sync's only forced push).")
+        click.echo(
+            "a transcript file that still holds it stores it again if captured again: "
+            "edit or delete it (and rotate a leaked secret)"
+        )
+        if not collect:
+            click.echo(f"so git drops the old objects here: {' && '.join(GC_COMMANDS)}")
+        elif result.gc_error is None:
+            click.echo(f"old objects dropped here: ran {' && '.join(GC_COMMANDS)}")
+    if result.gc_error is not None:
+        click.echo(f"gitmem: {result.gc_error}", err=True)
+        sys.exit(1)

@@ -58,8 +58,12 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
             parts.append(f"{r.new_records} record(s) in")
         if r.untrusted:
             parts.append(f"{r.untrusted} by untrusted keys (shown degraded)")
+        if r.purged:
+            parts.append(f"{len(r.purged)} purge(s) from {remote} applied here")
         if r.pushed:
-            parts.append(f"pushed to {remote}")
+            parts.append(
+                f"pushed to {remote}" + (" (a purge: forced, with a lease)" if r.lease else "")
+            )
         click.echo(f"✓ {r.ref}: {', '.join(parts)}")
     sys.exit(report.exit_code)
 

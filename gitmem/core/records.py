@@ -44,6 +44,10 @@ EVENT_CORROBORATION = "corroboration"
 EVENT_STATUS = "status"
 """An epistemic status transition: ``from``, ``to``, ``reason`` (and ``roots`` for a
 promotion)."""
+EVENT_PURGE = "purge"
+"""The one deliberate rewrite (``item`` null): ``items`` removed, ``snapshots`` replaced
+``{old: new}``, ``records`` removed, ``how``, ``text`` (a salted digest, never the text),
+``before`` (the pre-purge tip); see :mod:`gitmem.core.purge`."""
 
 NAMESPACE = "gitmem"
 """The SSHSIG namespace of every memory record's receipt."""

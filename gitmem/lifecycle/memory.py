@@ -40,6 +40,7 @@ from gitmem.lifecycle.model_build import (
     load_states,
     rebuild,
     row_check,
+    stored_state,
 )
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
@@ -116,8 +117,7 @@ class Memory:
         for state, data in rows:
             item = parse_item(data)
             items[item.address] = decode_state(json.loads(state), item)
-        latest = self._meta("latest_checkpoint") or None
-        return MemoryState(items, latest, self._meta("newest") or "")
+        return stored_state(self._db, items)
 
     def counts(self) -> tuple[int, int, str | None]:
         """(checkpoints stored, open items that aged out, the latest time an item was

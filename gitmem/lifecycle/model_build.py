@@ -19,7 +19,8 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
-from gitmem.core.records import Checkpoint, Event, parse_record, record_time
+from gitmem.core.purge import PurgeMark
+from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
@@ -147,7 +148,9 @@ def _advance(
         # than what was replayed already (a sync), changes history: replay it all again.
         late_item = any(a in late for _, a in blobs)
         out_of_order = any(record_time(r.record) < before for r in fresh if before)
-        if late_item or rechecked or out_of_order:
+        # A purge (merged in by a sync) removes states and redirects quote sources: rare.
+        purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
+        if late_item or rechecked or out_of_order or purge:
             _replay_all(db)
         else:
             _replay_onto(db, fresh)
@@ -264,14 +267,7 @@ def _replay_all(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM recall")
     _save(db, state, state.items.values())
     latest = max((record_time(r.record) for r in records), default="")
-    _set_meta(
-        db,
-        {
-            "replayed_until": latest,
-            "latest_checkpoint": state.latest_checkpoint or "",
-            "newest": state.newest,
-        },
-    )
+    _set_meta(db, {"replayed_until": latest, **_state_meta(state)})
 
 
 def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
@@ -289,19 +285,35 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
             batch = record.extra.get("items")
             if isinstance(batch, dict):
                 touched.update(str(k) for k in batch)
-    latest = _meta_value(db, "latest_checkpoint") or None
-    onto = MemoryState(load_states(db, sorted(touched)), latest, _meta_value(db, "newest"))
+    onto = stored_state(db, load_states(db, sorted(touched)))
     state = replay(fresh, _genuine_items(db, touched), onto=onto)
     _save(db, state, [state.items[a] for a in touched if a in state.items])
     newest = max(record_time(r.record) for r in ordered(fresh))
     until = max(newest, _meta_value(db, "replayed_until"))
-    _set_meta(
-        db,
-        {
-            "replayed_until": until,
-            "latest_checkpoint": state.latest_checkpoint or "",
-            "newest": state.newest,
-        },
+    _set_meta(db, {"replayed_until": until, **_state_meta(state)})
+
+
+def _state_meta(state: MemoryState) -> dict[str, str]:
+    """What the model keeps of a replayed state beside the item states: the latest
+    checkpoint and its session time, and what trusted purges removed (who, when) and redirected."""
+    purged = {a: [m.writer, m.created, m.event] for a, m in sorted(state.purged.items())}
+    return {
+        "latest_checkpoint": state.latest_checkpoint or "",
+        "newest": state.newest,
+        "purged": json.dumps(purged),
+        "replaced": json.dumps(dict(sorted(state.replaced.items()))),
+    }
+
+
+def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryState:
+    """A replayed state as the model keeps it, with *items* as its item states."""
+    purged = json.loads(_meta_value(db, "purged") or "{}")
+    return MemoryState(
+        items,
+        _meta_value(db, "latest_checkpoint") or None,
+        _meta_value(db, "newest"),
+        {a: PurgeMark(*m) for a, m in purged.items()},
+        json.loads(_meta_value(db, "replaced") or "{}"),
     )
 
 

@@ -20,7 +20,7 @@ from gitmem.core.records import Checkpoint
 from gitmem.core.transcript import MESSAGES, parse_snapshot
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.model_build import receipt_path
-from gitmem.lifecycle.replay import ItemState, QuoteSource
+from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
 from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import Store
 
@@ -83,6 +83,25 @@ def recheck(store: Store, roots: TrustRoots, states: Iterable[ItemState]) -> Rec
         elif not verdict.ok:
             broken[item_state.id] = (verdict.problem or "item failed", verdict.detail)
     return Rechecked(checks, broken)
+
+
+def purge_checks(
+    store: Store, roots: TrustRoots, state: MemoryState
+) -> dict[Sha256Hex, RecordCheck]:
+    """The records behind the purged items a brief renders, checked now: the newest
+    checkpoint (which names them) and the purge events (which say who purged them, when).
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    if not state.purged or state.latest_checkpoint is None:
+        return {}
+    newest = checked_now(store, roots, [state.latest_checkpoint]).get(state.latest_checkpoint)
+    if newest is None or not isinstance(newest.record, Checkpoint):
+        return {}
+    events = {state.purged[a].event for a in newest.record.named if a in state.purged}
+    wanted = [state.latest_checkpoint, *events]
+    return {Sha256Hex(a): c for a, c in checked_now(store, roots, wanted).items()}
 
 
 def quote_failures(

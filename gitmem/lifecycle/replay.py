@@ -15,14 +15,16 @@ does not restore it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gitmem.core.items import Item, Trust, statement_id
+from gitmem.core.purge import PurgeMark, purge_of, resolve_snapshot
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
     EVENT_LIKELY_SUPERSEDED,
+    EVENT_PURGE,
     EVENT_REOPEN,
     EVENT_RESOLVE,
     EVENT_STATE_CHANGED,
@@ -212,6 +214,10 @@ class MemoryState:
     """The checkpoint of the newest session time (a backfilled session is never it)."""
     newest: str = ""
     """Its session time: what a new capture's transcript time is compared with."""
+    purged: dict[str, PurgeMark] = field(default_factory=dict)
+    """Item addresses a replayed purge event removed: who purged each, and when."""
+    replaced: dict[str, str] = field(default_factory=dict)
+    """Snapshot addresses a replayed purge replaced by a redacted copy: old → new."""
 
     def active(self) -> list[ItemState]:
         return [s for s in self.items.values() if s.active]
@@ -224,6 +230,10 @@ class MemoryState:
     def find(self, prefix: str) -> list[ItemState]:
         """Items whose id starts with *prefix* (the CLI resolves unique prefixes)."""
         return [s for s in self.items.values() if s.id.startswith(prefix)]
+
+    def find_purged(self, prefix: str) -> list[tuple[str, PurgeMark]]:
+        """Purged item addresses that start with *prefix*, with their marks."""
+        return [(a, m) for a, m in self.purged.items() if a.startswith(prefix)]
 
 
 def ordered(records: Iterable[Replayable]) -> list[Replayable]:
@@ -245,22 +255,50 @@ def replay(
     With *onto*, the records are newer than everything already in that state and are
     applied on top of it (in place): how a writer keeps its state current across many
     captures without replaying the whole store each time."""
-    states: dict[str, ItemState] = {} if onto is None else onto.items
-    latest: str | None = None if onto is None else onto.latest_checkpoint
-    newest = "" if onto is None else onto.newest
+    state = MemoryState({}, None) if onto is None else onto
+    states = state.items
+    latest, newest = state.latest_checkpoint, state.newest
     known = {} if items is None else items
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
             if record.transcript_time >= newest:
                 latest, newest = entry.address, record.transcript_time
-            _apply_checkpoint(states, entry.address, record, {**known, **entry.items})
+            _apply_checkpoint(states, entry.address, record, {**known, **entry.items}, state.purged)
+        elif isinstance(record, Event) and record.event == EVENT_PURGE:
+            _apply_purge(state, entry.address, record)
         elif isinstance(record, Event):
             _apply_event(states, entry.address, record)
-    if onto is not None:
-        onto.latest_checkpoint, onto.newest = latest, newest
-        return onto
-    return MemoryState(states, latest, newest)
+    if state.replaced:
+        _follow_replaced(states.values(), state.replaced)
+    state.latest_checkpoint, state.newest = latest, newest
+    return state
+
+
+def _apply_purge(state: MemoryState, address: str, event: Event) -> None:
+    """The items it lists are gone: their state goes with them (the text is never
+    rendered again), and each replaced snapshot stands for the one it redacts."""
+    purge = purge_of(event)
+    if purge is None:
+        return
+    for item in purge.items:
+        state.purged[item] = PurgeMark(event.writer, event.created, address)
+        state.items.pop(item, None)
+    state.replaced.update((old, new) for old, new in purge.snapshots.items())
+
+
+def _follow_replaced(states: Iterable[ItemState], replaced: Mapping[str, str]) -> None:
+    """Point every quote source at the snapshot that now stands for it, so quotes are
+    checked against the redacted copy a purge left."""
+    for state in states:
+        state.origin_source = _followed(state.origin_source, replaced)
+        state.evidence_source = _followed(state.evidence_source, replaced)
+
+
+def _followed(source: QuoteSource | None, replaced: Mapping[str, str]) -> QuoteSource | None:
+    if source is None or source.snapshot not in replaced:
+        return source
+    return replace(source, snapshot=resolve_snapshot(replaced, source.snapshot))
 
 
 def _apply_checkpoint(
@@ -268,11 +306,14 @@ def _apply_checkpoint(
     address: str,
     checkpoint: Checkpoint,
     items: Mapping[Sha256Hex, Item],
+    purged: Mapping[str, PurgeMark],
 ) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created = checkpoint.transcript_time
     added = set(checkpoint.items)
     for named in checkpoint.named:
+        if named in purged:
+            continue  # a purge holds, even against a copy of the blob stored again
         is_carry = named not in added
         state = states.get(named)
         if state is None:

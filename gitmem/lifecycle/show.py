@@ -10,7 +10,7 @@ from gitmem.core.integrity import RecordCheck
 from gitmem.core.records import Checkpoint
 from gitmem.lifecycle.recheck import checked_now
 from gitmem.lifecycle.replay import current_status
-from gitmem.lifecycle.workspace import Workspace
+from gitmem.lifecycle.workspace import MIN_PREFIX, Workspace
 from gitmem.store.repo import Store
 
 FORGOTTEN = "[forgotten]"
@@ -23,6 +23,9 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
         InputError: an unknown or ambiguous id.
     """
     ws = Workspace(store, home)
+    purged = purged_report(ws, prefix)
+    if purged is not None:
+        return purged
     state = ws.item(prefix)
     forgotten = state.forgotten
     item = state.item
@@ -79,6 +82,25 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
     }
 
 
+def purged_report(ws: Workspace, prefix: str) -> dict[str, Any] | None:
+    """What ``show`` says of a purged item (its id, who purged it, when, by which
+    event; never its text), or None when *prefix* names no purged item alone. Raises
+    GitError when the ref cannot be read."""
+    memory = ws.memory()
+    found = memory.find_purged(prefix) if len(prefix) >= MIN_PREFIX else []
+    if len(found) != 1 or memory.find(prefix):
+        return None
+    address, mark = found[0]
+    return {
+        "id": address,
+        "purged": True,
+        "text": mark.label,
+        "writer": mark.writer,
+        "created": mark.created,
+        "event": mark.event,
+    }
+
+
 def _record(checks: dict[str, RecordCheck], address: str) -> Any:
     check = checks.get(address)
     return None if check is None else check.record
@@ -117,6 +139,8 @@ def _receipt(checks: dict[str, RecordCheck], address: str) -> dict[str, Any]:
 
 def render(report: dict[str, Any]) -> str:
     """The human form of :func:`show`."""
+    if report.get("purged"):
+        return f"{report['id']}  {report['text']} (event {report['event'][:12]})\n"
     lines = [
         f"{report['id']}  {report['kind']}  [{report['trust']}]  {report['status']}"
         f"{'  (open)' if report['open'] else ''}",

@@ -116,6 +116,10 @@ class Workspace:
             raise InputError(f"item id {prefix!r}: give at least {MIN_PREFIX} hex characters")
         found = self.memory().find(prefix)
         if not found:
+            purged = self.memory().find_purged(prefix)
+            if len(purged) == 1:
+                address, mark = purged[0]
+                raise InputError(f"item {address[:8]} is {mark.label}: nothing of it is left")
             raise InputError(f"no item {prefix} in this repository's memory")
         if len(found) > 1:
             ids = ", ".join(s.id[:12] for s in found[:5])

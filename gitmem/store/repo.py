@@ -38,6 +38,8 @@ MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
 REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
+TRACKING_PREFIX = "refs/gitmem-remotes/"
+"""What sync last fetched from each remote: ``refs/gitmem-remotes/<remote>/<name>``."""
 _MAX_ATTEMPTS = 50
 
 
@@ -381,30 +383,10 @@ class Store:
             NegativeResult: the ref kept moving under us for every attempt.
             GitError: git refused to write.
         """
-        try:
-            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
-        except pygit2.GitError as e:
-            raise GitError(f"cannot write objects: {e}") from e
-        signature = git_signature(author)
         for attempt in range(_MAX_ATTEMPTS):
             tip = self.tip()
-            parent = None if tip is None else self._commit(tip)
-            tree = _add_paths(self.repo, None if parent is None else parent.tree, blobs)
-            if parent is not None and tree == parent.tree.id:
-                return GitOid(str(parent.id))
-            commit = GitOid(
-                str(
-                    self.repo.create_commit(
-                        None,
-                        signature,
-                        signature,
-                        message,
-                        tree,
-                        [] if parent is None else [parent.id],
-                    )
-                )
-            )
-            if self.compare_and_swap(tip, commit, message):
+            commit = self.commit_onto(tip, entries, message, author)
+            if commit == tip or self.compare_and_swap(tip, commit, message):
                 return commit
             # Lost the race, or the winner holds the ref's lock: back off, rebuild.
             import random  # only when a writer lost a race
@@ -414,6 +396,29 @@ class Store:
             f"{self.ref} kept moving or stayed locked; gave up after {_MAX_ATTEMPTS} attempts "
             f"(a stale {self.common_dir / self.ref}.lock left by a crash can be removed)"
         )
+
+    def commit_onto(
+        self, parent: GitOid | None, entries: Sequence[Entry], message: str, author: str
+    ) -> GitOid:
+        """A commit whose tree is *parent*'s plus *entries* (existing paths left as they
+        are), with *parent* as its parent; *parent* itself when *entries* add nothing. The
+        ref does not move: the caller swaps it.
+
+        Raises:
+            GitError: *parent* is not a commit, or git refused to write.
+        """
+        try:
+            blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
+            base = None if parent is None else self._commit(parent)
+            tree = _add_paths(self.repo, None if base is None else base.tree, blobs)
+            if base is not None and tree == base.tree_id:
+                return GitOid(str(base.id))
+            signature = git_signature(author)
+            parents = [] if base is None else [base.id]
+            oid = self.repo.create_commit(None, signature, signature, message, tree, parents)
+        except pygit2.GitError as e:
+            raise GitError(f"cannot write objects: {e}") from e
+        return GitOid(str(oid))
 
     def compare_and_swap(self, old: GitOid | None, new: GitOid, message: str) -> bool:
         """Move the ref from *old* (None: it must not exist yet) to *new*, with a reflog

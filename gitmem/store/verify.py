@@ -24,11 +24,13 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck, TrustRoots, check_item, describe
 from gitmem.core.items import Item
+from gitmem.core.purge import resolve_snapshot
 from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.layout import RECORD_PATHS, content_path
+from gitmem.store.purges import Purges, purges_among
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, BrokenRef
 
@@ -175,15 +177,20 @@ def check_ref(
     """Check the store's ref; with *only*, just those paths (what a fetch would add),
     and with *hide*, only the history not reachable from those commits.
 
+    What a verified purge by a trusted key lists is gone on purpose: an item it removed
+    is not missing, and a quote is checked against the redacted copy that replaced its
+    snapshot.
+
     Raises:
         BrokenRef: the ref is symbolic or points at something that is not a commit.
     """
     ref = store.ref
     contents = store.read()
+    purges = purges_among(contents.records, checker)
     problems: list[Problem] = []
     records = [r for r in contents.records if _touched(r.path, only)]
     wanted = {
-        c.source.snapshot
+        resolve_snapshot(purges.snapshots, c.source.snapshot)
         for c in (parse_checkpoint(r.data) for r in records)
         if c is not None and c.source is not None
     }
@@ -216,7 +223,7 @@ def check_ref(
             named.update(check.record.named)
             problems += [
                 Problem(p.path, p.problem, p.detail, ref)
-                for p in _item_problems(check.record, contents.items, snapshots, only)
+                for p in _item_problems(check.record, contents.items, snapshots, only, purges)
             ]
     for address in sorted(set(contents.items) - named):
         path = content_path("items", address)
@@ -272,25 +279,36 @@ def _item_problems(
     blobs: Mapping[Sha256Hex, bytes],
     snapshots: dict[Sha256Hex, bytes],
     only: frozenset[str] | None,
+    purges: Purges,
 ) -> list[Problem]:
-    """Every item blob *checkpoint* names must be stored and hash to its address; every
-    verified quote of an item it adds is checked again, against the item's own snapshot
+    """Every item blob *checkpoint* names must be stored (unless a trusted purge removed
+    it) and hash to its address; every verified quote of an item it adds is checked
+    again, against the item's own snapshot or the redacted copy a purge put in its place
     (a carried item was checked where it was added)."""
     problems: list[Problem] = []
     quoted: list[Item] = []
+    untrusted = {a: f for f in purges.untrusted for a in f.purge.items}
     for address in checkpoint.named:
         path = content_path("items", address)
-        if not _touched(path, only):
+        if not _touched(path, only) or address in purges.items:
             continue
         verdict = check_item(address, blobs.get(address))
         if verdict.item is None:
-            problems.append(Problem(path, verdict.problem or "failed", verdict.detail))
+            detail = verdict.detail
+            if address in untrusted and blobs.get(address) is None:
+                detail += (
+                    f"; purge event {untrusted[address].address[:12]} lists it, but its key "
+                    "is not trusted here, so that purge does not count"
+                )
+            problems.append(Problem(path, verdict.problem or "failed", detail))
         elif address in checkpoint.items and verdict.item.quote and verdict.item.quote_verified:
             quoted.append(verdict.item)
     source = checkpoint.source
     by_snapshot: dict[Sha256Hex, list[Item]] = {}
     for item in quoted:
         digest = item.snapshot or (None if source is None else source.snapshot)
+        if digest is not None:
+            digest = Sha256Hex(resolve_snapshot(purges.snapshots, digest))
         if digest is None:
             problems.append(
                 Problem(content_path("items", item.address), "snapshot missing", "no snapshot")

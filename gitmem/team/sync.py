@@ -6,12 +6,15 @@ For each ref under ``refs/gitmem/`` (memory, releases):
    the remote holds, never ``refs/remotes/``, never a local ``refs/gitmem/`` ref;
 2. watermark: the remote's tip must descend from the last tip this clone accepted
    from (or pushed to) that remote; otherwise its history was rewritten or records
-   were removed, and the ref is reported, not merged (local records stay);
+   were removed, and the ref is reported, not merged (local records stay) — unless
+   the rewrite is exactly a purge by a trusted key (:mod:`gitmem.team.purges`);
 3. check everything the remote would add (addresses, receipts, signatures, quotes,
    layout, append-only history) before accepting any of it; records by keys no trust
    root knows are accepted but stay degraded ("untrusted key") wherever they render;
-4. union-merge into the local ref (compare-and-swap, retried);
-5. push, unforced; when the remote moved meanwhile, start again from 1.
+4. apply the remote's trusted purges to the local history and this clone's to what was
+   fetched, then union-merge into the local ref (compare-and-swap, retried);
+5. push, unforced — except a purge, pushed with a lease on the tip just fetched (the
+   only forced update sync makes); when the remote moved meanwhile, start again from 1.
 
 Watermarks are local state: ``.git/gitmem/watermarks.json``. One sync per clone at a
 time (``.git/gitmem/sync.lock``); captures may run meanwhile.
@@ -37,13 +40,14 @@ from gitmem.core.types import GitOid
 from gitmem.store.files import atomic_write, locked
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import added_paths, merge_into
-from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.purges import LOCK_FILE
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
+from gitmem.store.scrub import scrub_local
 from gitmem.store.verify import check_ref
 from gitmem.team.checkers import RefCheckers, load_checkers
+from gitmem.team.purges import Reconciled, reconcile
 
-TRACKING_PREFIX = "refs/gitmem-remotes/"
 WATERMARKS = "watermarks.json"
-LOCK_FILE = "sync.lock"
 _ATTEMPTS = 50
 _RETRYABLE = (
     "fetch first",
@@ -54,6 +58,8 @@ _RETRYABLE = (
     "cannot lock ref",
     "failed to lock",
     "incorrect old value",
+    # A purge's lease: the remote moved since the fetch.
+    "stale info",
 )
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -117,9 +123,14 @@ class RefSync:
     untrusted: int = 0
     problem: str | None = None
     problem_kind: str | None = None
+    purged: tuple[str, ...] = ()
+    """The remote's purge events applied to the local history."""
+    lease: GitOid | None = None
+    """Set when the push must replace this remote tip (a purge): forced, with a lease."""
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k != "problem_kind"}
+        data = {k: v for k, v in asdict(self).items() if k not in ("problem_kind", "lease")}
+        return {**data, "purged": list(self.purged), "forced": self.lease is not None}
 
 
 @dataclass(frozen=True)
@@ -242,20 +253,30 @@ def _take(
                 "(`gitmem sync --accept-rewrite` pushes them again)",
             )
         return base
-    if mark is not None and not accept_rewrite and _rewritten(store, mark, tip):
+    rewritten = mark is not None and _rewritten(store, mark, tip)
+    tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
+    checker = checkers.for_ref(tracking.ref)
+    plan = Reconciled(before, tip, tip)
+    if ref == MEMORY_REF:
+        try:
+            plan = reconcile(store, before, tip, mark, rewritten and not accept_rewrite, checker)
+        except GitmemError as e:
+            return replace(base, merge="refused", problem_kind=INTEGRITY, problem=str(e))
+    if rewritten and not accept_rewrite and (ref != MEMORY_REF or plan.refused is not None):
+        why = "" if plan.refused is None else f" ({plan.refused})"
+        assert mark is not None
         return replace(
             base,
             merge="refused",
             problem_kind=INTEGRITY,
             problem=f"{remote} rewrote {ref}: its tip {tip[:12]} does not descend from "
-            f"{mark[:12]}, the last tip seen there; not merged, local records stay "
+            f"{mark[:12]}, the last tip seen there{why}; not merged, local records stay "
             f"(inspect {tracking_prefix(remote)}{ref.removeprefix(REFS_PREFIX)}; "
             "`gitmem sync --accept-rewrite` union-merges it anyway)",
         )
-    tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
-    checker = checkers.for_ref(tracking.ref)
     hide = [t for t in (before, mark) if t is not None and _known(store, t)]
-    report = check_ref(tracking, checker, added_paths(store.repo, before, tip), hide)
+    # What the merge brings in: the fetched history as this clone's purges leave it.
+    report = check_ref(tracking, checker, added_paths(store.repo, plan.local, plan.merge), hide)
     untrusted, problems = report.untrusted, report.problems
     if problems:
         first = problems[0]
@@ -267,8 +288,19 @@ def _take(
             problem=f"{remote}'s {ref} was not merged: {len(problems)} problem(s), first "
             f"{first.path}: {describe(first.problem, first.detail)}",
         )
+    if plan.local != before and plan.local is not None:
+        # The remote's purge, applied here: a forced move of the local ref, by swap.
+        message = f"gitmem: apply {len(plan.applied)} purge(s) from {remote}"
+        if not local.compare_and_swap(before, plan.local, message):
+            return replace(
+                base,
+                merge="refused",
+                problem_kind=REMOTE,
+                problem=f"{ref} moved while a purge from {remote} was applied; run sync again",
+            )
+        scrub_local(store.local_dir, plan.scrub)
     try:
-        result = merge_into(local, tip, f"gitmem: sync {ref} from {remote}", author)
+        result = merge_into(local, plan.merge, f"gitmem: sync {ref} from {remote}", author)
     except GitmemError as e:
         kind = INTEGRITY if e.exit_code == 3 else REMOTE
         return replace(base, merge="refused", problem_kind=kind, problem=str(e))
@@ -279,6 +311,8 @@ def _take(
         merge=result.outcome,
         new_records=report.records,
         untrusted=len(untrusted),
+        purged=plan.applied,
+        lease=plan.lease,
     )
 
 
@@ -286,15 +320,21 @@ def _known(store: Store, oid: GitOid) -> bool:
     return store.repo.get(oid) is not None
 
 
-def _push(store: Store, remote: str, refs: Sequence[str]) -> dict[str, tuple[bool, str]]:
-    """Push *refs* unforced; per ref: (accepted, git's summary)."""
-    done = run_git(store, "push", "--porcelain", "--no-verify", remote, *(f"{r}:{r}" for r in refs))
+def _push(
+    store: Store, remote: str, refs: Sequence[str], leases: dict[str, GitOid]
+) -> dict[str, tuple[bool, str]]:
+    """Push *refs*, unforced except those in *leases* (a purge): each of those replaces
+    the remote tip named there and nothing else (``--force-with-lease``); per ref:
+    (accepted, git's summary)."""
+    forced = [f"--force-with-lease={r}:{leases[r]}" for r in refs if r in leases]
+    specs = (f"{r}:{r}" for r in refs)
+    done = run_git(store, "push", "--porcelain", "--no-verify", *forced, remote, *specs)
     results: dict[str, tuple[bool, str]] = {}
     for line in done.stdout.splitlines():
         parts = line.split("\t")
         if len(parts) >= 3 and ":" in parts[1]:
             flag, target = parts[0], parts[1].split(":", 1)[1]
-            results[target] = (flag in (" ", "*", "="), parts[2])
+            results[target] = (flag in (" ", "*", "=", "+"), parts[2])
     for ref in refs:
         results.setdefault(ref, (False, last_line(done.stderr)))
     return results
@@ -339,7 +379,8 @@ def sync(
             if not wanted:
                 break
             retry = False
-            results = _push(store, remote, wanted)
+            leases = {r: o.lease for r, o in outcomes.items() if o.lease is not None}
+            results = _push(store, remote, wanted, leases)
             for ref in wanted:
                 (accepted, summary), outcome = results[ref], outcomes[ref]
                 if accepted:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from record_values import at, checkpoint, event, item
+from record_values import at, checkpoint, event, item, snapshot
 
+from gitmem.core.purge import Purge
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
     EVENT_LIKELY_SUPERSEDED,
+    EVENT_PURGE,
     EVENT_REOPEN,
     EVENT_RESOLVE,
     EVENT_STATE_CHANGED,
@@ -178,3 +180,24 @@ def test_replay_onto_a_state_applies_only_the_newer_records() -> None:
     replay([event(EVENT_RESOLVE, DECISION.id, created=at(1))], onto=state)
     assert state.items[DECISION.id].resolved
     assert state.latest_checkpoint == first.address
+
+
+def test_a_purge_removes_the_item_and_points_quotes_at_the_redacted_snapshot() -> None:
+    kept = item("Keep the cache local", session="s2", quote="keep the cache local")
+    gone = item("The key is in the wiki", session="s2")
+    first = checkpoint(kept, gone, session="s2", created=at(0))
+    redacted = snapshot("s2-redacted")
+    purge = event(
+        EVENT_PURGE,
+        None,
+        created=at(1),
+        **Purge(items=(gone.address,), snapshots={kept.snapshot: redacted}).to_extra(),  # type: ignore[dict-item]
+    )
+    # A later checkpoint that names the purged address (a copy stored again) changes nothing.
+    later = checkpoint(carry=(kept, gone), session="s3", created=at(2))
+    state = replay([later, purge, first])
+    assert gone.address not in state.items and state.purged[gone.address].event == purge.address
+    assert state.purged[gone.address].label == "[purged by alice@example.com on 2026-11-02]"
+    source = state.items[kept.address].origin_source
+    assert source is not None and source.snapshot == redacted
+    assert [a for a, _ in state.find_purged(gone.address[:6])] == [gone.address]

@@ -1,0 +1,230 @@
+"""Sync and purge, against a real bare remote: a trusted teammate's purge is accepted and
+applied; one by an untrusted key, or any rewrite a purge does not account for, is
+refused with local records intact; a purge is pushed with a lease, even over commits
+the remote gained meanwhile, and never resurrected by a merge."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clones import Clone, make_clone, make_remote
+from conftest import git
+from grep import all_objects, files_holding
+
+from gitmem.store.purges import purge_edit
+from gitmem.store.repo import MEMORY_REF, Store
+from gitmem.store.rewrite import Rewriter
+
+SECRET = "hunter2-zebra-quartz"
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    return make_remote(tmp_path)
+
+
+def trust(reader: Clone, *writers: Clone) -> None:
+    """*reader*'s personal trust root vouches for each writer's key."""
+    with open(reader.home / "allowed_signers", "a") as handle:
+        for writer in writers:
+            handle.write(writer.export_key() + "\n")
+
+
+@pytest.fixture
+def team(tmp_path: Path, remote: Path) -> tuple[Clone, Clone]:
+    alice, bob = make_clone(tmp_path, remote, "alice"), make_clone(tmp_path, remote, "bob")
+    trust(alice, bob)
+    trust(bob, alice)
+    return alice, bob
+
+
+def capture_secret(clone: Clone) -> str:
+    """A capture whose transcript and one item hold SECRET; the item's id."""
+    transcript = clone.path.parent / f"{clone.name}-secret.md"
+    transcript.write_text(f"Then {clone.name} said: the staging password is {SECRET} today.\n")
+    items = (
+        '[{"kind":"decision","text":"Staging password rotates","trust":"verbatim",'
+        f'"quote":"the staging password is {SECRET} today"}}]'
+    )
+    done: Any = clone.ok(
+        "capture", "--transcript", str(transcript), "--items", "-", "--json", input=items
+    ).json()
+    return str(done["items"][0]["id"])
+
+
+def item_ids(clone: Clone) -> set[str]:
+    return {str(i["id"]) for i in clone.brief()["items"]}
+
+
+def reachable(repo: Path) -> bytes:
+    """The bytes of every object reachable from any ref of *repo*."""
+    listed = git(repo, "rev-list", "--objects", "--all")
+    oids = "\n".join(line.split()[0] for line in listed.splitlines()) + "\n"
+    return subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "--batch"],
+        input=oids.encode(),
+        check=True,
+        capture_output=True,
+    ).stdout
+
+
+def sync_json(clone: Clone) -> dict[str, Any]:
+    done = clone.gm("sync", "--json")
+    data: Any = done.json()
+    (memory,) = [r for r in data["refs"] if r["ref"] == MEMORY_REF]
+    return {"exit": done.exit_code, "stderr": done.stderr, **memory}
+
+
+def test_a_trusted_teammates_purge_is_accepted_and_applied(
+    team: tuple[Clone, Clone], remote: Path
+) -> None:
+    alice, bob = team
+    secret = capture_secret(alice)
+    kept = alice.capture("the cache stays local")
+    alice.ok("sync")
+    bob.ok("sync")
+    assert secret in item_ids(bob)  # and bob's ledger now holds its text
+    assert files_holding(bob.path / ".git" / "gitmem", SECRET.encode())
+    bobs = bob.capture("the parser ships on friday")  # not pushed yet: bob's own history
+
+    purged: Any = alice.ok("purge", "--text", SECRET, "--yes", "--json").json()
+    pushed = sync_json(alice)
+    assert pushed["exit"] == 0 and pushed["pushed"] and pushed["forced"], pushed
+    assert SECRET.encode() not in reachable(remote)
+
+    accepted = sync_json(bob)
+    assert accepted["exit"] == 0, accepted["stderr"]
+    assert accepted["purged"] == [purged["event"]] and accepted["pushed"]
+    assert not accepted["forced"]  # bob's push descends from the purged remote: no force
+    ids = item_ids(bob)
+    assert secret not in ids and {kept, bobs} <= bob.records() | ids
+    assert bobs in bob.records() and kept in bob.records()
+    assert SECRET.encode() not in reachable(bob.path)
+    assert files_holding(bob.path / ".git" / "gitmem", SECRET.encode()) == []  # the ledger too
+    bob.git("reflog", "expire", "--expire=now", "--all")
+    bob.git("gc", "--prune=now", "-q")
+    assert SECRET.encode() not in all_objects(bob.path)
+    assert files_holding(bob.path / ".git", SECRET.encode()) == []
+    assert bob.gm("verify").exit_code == 0
+    assert "[purged by alice@example.com on" in bob.ok("show", secret[:8]).stdout
+
+    # Back at alice: bob's capture arrives, nothing purged comes back.
+    again = sync_json(alice)
+    assert again["exit"] == 0 and not again["forced"]
+    assert alice.tip() == bob.tip() == git(remote, "rev-parse", MEMORY_REF).strip()
+    assert SECRET.encode() not in reachable(alice.path)
+    assert alice.gm("verify").exit_code == 0
+
+
+def test_a_purge_by_an_untrusted_key_is_refused_and_local_records_stay(
+    tmp_path: Path, team: tuple[Clone, Clone], remote: Path
+) -> None:
+    alice, bob = team
+    secret = capture_secret(alice)
+    alice.ok("sync")
+    bob.ok("sync")
+    carol = make_clone(tmp_path, remote, "carol")  # bob trusts no key of hers
+    carol.ok("sync")
+    carol.ok("purge", secret[:8], "--yes")
+    assert sync_json(carol)["forced"]
+    before = bob.tip()
+
+    refused = sync_json(bob)
+    assert refused["exit"] == 3 and refused["merge"] == "refused"
+    assert "rewrote refs/gitmem/memory" in refused["problem"]
+    assert "by keys no trust root of this clone vouches for" in refused["problem"]
+    assert bob.tip() == before and secret in item_ids(bob)  # local records intact
+    assert not refused["pushed"]
+    assert bob.gm("verify").exit_code == 0
+
+
+def test_a_rewrite_a_purge_does_not_account_for_is_refused(
+    team: tuple[Clone, Clone], remote: Path
+) -> None:
+    alice, bob = team
+    secret = capture_secret(alice)
+    other = alice.capture("the cache stays local")
+    alice.ok("sync")
+    bob.ok("sync")
+    alice.ok("purge", secret[:8], "--yes")
+    # Alice (trusted) also drops another item by hand, then force-pushes.
+    store = Store.discover(alice.path)
+    blob = next(a for a in store.read().items if a not in (secret,))
+    from gitmem.core.purge import Purge
+    from gitmem.core.types import Sha256Hex
+
+    edit = purge_edit(Purge(items=(Sha256Hex(blob),)), {})
+    tip = store.tip()
+    assert tip is not None
+    store.compare_and_swap(tip, Rewriter(store.repo, edit).rewrite(tip), "by hand")
+    alice.git("push", "-q", "--force", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
+    before = bob.tip()
+
+    refused = sync_json(bob)
+    assert refused["exit"] == 3 and "do not account for everything it changed" in refused["problem"]
+    assert bob.tip() == before and {secret, other} <= bob.records() | item_ids(bob)
+    assert len(item_ids(bob)) == 2
+
+
+def test_a_purge_is_pushed_over_what_the_remote_gained_meanwhile(
+    team: tuple[Clone, Clone], remote: Path
+) -> None:
+    alice, bob = team
+    secret = capture_secret(alice)
+    alice.ok("sync")
+    bob.ok("sync")
+    alice.ok("purge", "--text", SECRET, "--yes")
+    carried = bob.capture("the parser ships on friday")  # bob's checkpoint carries the secret
+    assert sync_json(bob)["exit"] == 0  # a fast-forward: the remote holds the secret again
+
+    pushed = sync_json(alice)  # alice's purge is applied to what she fetched, then forced
+    assert pushed["exit"] == 0 and pushed["forced"] and pushed["merge"] == "merged"
+    assert SECRET.encode() not in reachable(remote)
+    assert carried in alice.records()
+
+    accepted = bob.ok("sync").stdout
+    assert (
+        "✓ refs/gitmem/memory: fast-forward" in accepted
+        and "1 purge(s) from origin applied here" in accepted
+    )
+    assert secret not in item_ids(bob) and SECRET.encode() not in reachable(bob.path)
+    assert bob.gm("verify").exit_code == 0 and alice.gm("verify").exit_code == 0
+
+
+def test_two_purges_of_one_snapshot_are_accepted_together(
+    team: tuple[Clone, Clone], remote: Path
+) -> None:
+    """The second purge redacts the first one's copy again: a clone that saw neither
+    applies both, and ends with exactly the purger's history."""
+    alice, bob = team
+    transcript = alice.path.parent / "two-secrets.md"
+    transcript.write_text(
+        "Alice said: the staging password is hunter2-zebra-quartz today.\n"
+        "Alice said: the client is Acme Rocket Supplies, keep it quiet.\n"
+        "Alice said: we keep the cache local for the whole release.\n"
+    )
+    items = (
+        '[{"kind":"decision","text":"Keep the cache local","trust":"verbatim",'
+        '"quote":"we keep the cache local for the whole release"}]'
+    )
+    alice.ok("capture", "--transcript", str(transcript), "--items", "-", input=items)
+    alice.ok("sync")
+    bob.ok("sync")
+    first: Any = alice.ok("purge", "--text", SECRET, "--yes", "--json").json()
+    second: Any = alice.ok("purge", "--text", "Acme Rocket", "--yes", "--json").json()
+    (copy,) = first["snapshots"].values()
+    assert list(second["snapshots"]) == [copy]  # the first copy, redacted again
+    assert sync_json(alice)["forced"]
+
+    accepted = sync_json(bob)
+    assert accepted["exit"] == 0, accepted["stderr"]
+    assert accepted["purged"] == [first["event"], second["event"]]
+    assert bob.tip() == alice.tip()
+    for text in (SECRET.encode(), b"Acme Rocket"):
+        assert text not in reachable(bob.path) and text not in reachable(remote)
+    shown = bob.brief()["items"]
+    assert [i["quote"] for i in shown] == ["we keep the cache local for the whole release"]
+    assert bob.gm("verify").exit_code == 0
