@@ -75,6 +75,20 @@ def backend_name(settings: Settings) -> str | None:
     return None
 
 
+def backend_identity(settings: Settings) -> str | None:
+    """A digest of everything that picks the model (the backend, its command line, or
+    its endpoint and model name), or None without one: two asks with different models
+    are different asks, and the digest shows no argument or key."""
+    name = backend_name(settings)
+    if name is None:
+        return None
+    if name == "command":
+        chosen = [name, settings.text("command") or ""]
+    else:
+        chosen = [name, settings.text("openai.base_url") or "", settings.text("openai.model") or ""]
+    return hashlib.sha256("\0".join(chosen).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def configured_backend(settings: Settings) -> ModelBackend | None:
     """The configured backend, or None.
 

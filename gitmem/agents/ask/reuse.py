@@ -2,7 +2,8 @@
 the first instead of writing another.
 
 Two asks are identical when their **reuse key** is: the SHA-256 of the (masked) question,
-the mode and model label, every passage the ask would read (each excerpt's and each
+the mode and the model (a digest of the backend's command line, or of its endpoint and
+model name), every passage the ask would read (each excerpt's and each
 widened candidate's kind, path, snapshot id and lines) and which of those sources differ
 now from their snapshots. So an edit, a commit, a new memory item that retrieval finds
 or another model makes a new ask; an unrelated change does not.

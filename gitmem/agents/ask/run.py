@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.agents.ask import reuse
-from gitmem.agents.ask.models import configured_backend
+from gitmem.agents.ask.models import backend_identity, configured_backend
 from gitmem.agents.ask.record import keep_local, record_ask
 from gitmem.agents.ask.result import AskResult, Excerpt
 from gitmem.agents.ask.retrieve import exact_lines, retrieve
@@ -24,7 +24,7 @@ from gitmem.agents.ask.sources import (
     memory_change,
     memory_documents,
 )
-from gitmem.agents.ask.verbatim import MAX_MATCHES, answer_verbatim
+from gitmem.agents.ask.verbatim import MAX_MATCHES, MODE, answer_verbatim
 from gitmem.agents.ask.widen import candidates
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
@@ -90,8 +90,9 @@ def ask(
     else:
         excerpts, widened = retrieve(text, documents), candidates(text, documents)
     passages = [*excerpts, *widened]
-    mode, label = ("verbatim", None) if backend is None else ("model", backend.label)
-    key = reuse.reuse_key(text, mode, label, passages, reuse.changed_sources(passages, checker))
+    mode = MODE if backend is None else "model"
+    changed = reuse.changed_sources(passages, checker)
+    key = reuse.reuse_key(text, mode, backend_identity(settings), passages, changed)
     now = datetime.now(UTC)
     found = reuse.find(store, roots, key, window, now, allow_local=not record)
     if found is not None:
