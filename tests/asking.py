@@ -66,6 +66,25 @@ The overflow buffer holds 37,500 litres.
 The level sensor lag is -37 ms.
 The pump runs 37 minutes a day.
 """
+WEATHER = """# Site weather rules
+
+| Temperature | Action |
+|---|---|
+| Below -5 °C | Close the site |
+| -5 °C to 5 °C | Grit the paths |
+| Above 5 °C | Normal operation |
+"""
+FREIGHT = "distance\tfee\nup to 999 km\t450 EUR\n1,000 km or more\t1,200 EUR\n"
+LATE = """## Late fees
+
+| Case | Fee |
+|---|---|
+| Late payment | 5 EUR unless paid by card |
+| Late return | 2 EUR per day |
+| Lost item | 30 EUR |
+
+Lost items reported within 7 days are exempt from the fee.
+"""
 FILES = {
     "docs/refunds.md": REFUNDS,
     "docs/shipping.md": SHIPPING,
@@ -73,6 +92,9 @@ FILES = {
     "data/plans.csv": PLANS,
     "data/tickets.tsv": TICKETS,
     "docs/tank.md": TANK,
+    "docs/weather.md": WEATHER,
+    "data/freight.tsv": FREIGHT,
+    "docs/late.md": LATE,
     # Enough unrelated text that the sources cannot be read whole by an absence check.
     "docs/changelog.md": "".join(f"- release {n}: maintenance\n" for n in range(200)),
 }
@@ -111,8 +133,10 @@ class Model:
     def __init__(self, backend: str, tmp: Path, server: ScriptServer) -> None:
         self.backend, self.tmp, self.server = backend, tmp, server
         self.log = tmp / "calls.jsonl"
+        self.name = ""
 
     def use(self, monkeypatch: pytest.MonkeyPatch, script: dict[str, Any], name: str) -> None:
+        self.name = name
         for key in ("GITMEM_COMMAND", "GITMEM_EXTRACTOR", "GITMEM_OPENAI_BASE_URL"):
             monkeypatch.delenv(key, raising=False)
         if self.backend == "command":
@@ -132,7 +156,7 @@ class Model:
             if not self.log.exists():
                 return []
             return [json.loads(line)["role"] for line in self.log.read_text().splitlines()]
-        return [r for r, _ in self.server.prompts]
+        return [r for r, _ in self.server.prompts.get(self.name, [])]
 
     def prompts(self) -> list[tuple[str, str]]:
         if self.backend == "command":
@@ -140,7 +164,7 @@ class Model:
                 return []
             lines = self.log.read_text().splitlines()
             return [(json.loads(x)["role"], json.loads(x)["prompt"]) for x in lines]
-        return list(self.server.prompts)
+        return list(self.server.prompts.get(self.name, []))
 
 
 def ask(repo: Path, question: str, *options: str) -> tuple[int, dict[str, Any]]:
@@ -174,3 +198,19 @@ def said(text: str) -> dict[str, Any]:
 
 ABSTAIN = {"status": "abstain"}
 NOT_FOUND = {"status": "not_found"}
+
+
+def run_case(
+    case: Any, model: Model, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, dict[str, Any]]:
+    """Ask *case* (an :class:`ask_cases.Case`) through the CLI with its script behind
+    *model*; its edits are undone afterwards."""
+    model.use(monkeypatch, case.script, case.name)
+    saved = {path: (repo / path).read_bytes() for path in case.edit}
+    try:
+        for path, text in case.edit.items():
+            (repo / path).write_text(text)
+        return ask(repo, case.question, "--reuse-window", "0")
+    finally:
+        for path, data in saved.items():
+            (repo / path).write_bytes(data)

@@ -95,7 +95,8 @@ class ScriptServer:
 
     def __init__(self) -> None:
         self.scripts: dict[str, dict[str, Any]] = {}
-        self.prompts: list[tuple[str, str]] = []
+        self.prompts: dict[str, list[tuple[str, str]]] = {}
+        """Each script's (role, prompt) calls, in order."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -103,7 +104,7 @@ class ScriptServer:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 name = self.path.split("/")[1]
                 prompt = json.loads(body)["messages"][-1]["content"]
-                server.prompts.append((role(prompt), prompt))
+                server.prompts.setdefault(name, []).append((role(prompt), prompt))
                 said = answer(server.scripts[name], prompt)
                 if said.fail is not None:
                     status, data = 500, json.dumps({"error": {"message": said.fail}}).encode()

@@ -6,7 +6,7 @@ the question:
 - its **words**: the retrieval terms of the question (:func:`question_terms`), less
   numbers, the words of a comparison ("over", "at least", …), negation words, and
   :data:`ASKING_WORDS`, which ask rather than state ("What *happens*…", "Which fee
-  *applies*…");
+  *applies*…") or stand for anything ("*something*");
 - its **numbers**: whole number tokens (:mod:`gitmem.core.numbers`, sign, decimals and
   thousands separators included), each with the **relation** the text puts on it
   (:func:`numbers_in`): "over 10" is ``>``, "10 or more" and "at least 10" are ``>=``,
@@ -49,6 +49,7 @@ _ASKING_TEXT = """
     much many long big large kind type exactly currently now today case cases result
     results outcome outcomes treat treated handle handled handling go goes receive
     receives received rule rules policy value according listed list table row per
+    something anything someone anyone somebody anybody thing things
 """
 ASKING_WORDS = frozenset(_ASKING_TEXT.split())
 """Words of a question that ask rather than state a condition."""

@@ -28,7 +28,9 @@ Checked in this order, every failure withholds the answer with its reason:
    in a sentence of the table's section (heading to heading) applies when it mentions a
    condition word or number of the question or of the quoted row's condition; it
    withholds unless the question itself negates every word the exception governs
-   ("non-fragile" against "unless fragile").
+   ("non-fragile" against "unless fragile"). When the condition has numbers, a sentence
+   outside the row that states only other numbers is about another condition and does
+   not apply ("baskets of 100 items or more …" to 10 items).
 9. **No conflicting row.** No other row (of this table, or of a table of another
    shown file) states the same condition (every bound word, every number with its
    relation, the same polarity) without holding the answer.
@@ -331,6 +333,8 @@ class _Binding:
                 if EXCEPTION_RE.search(fold(self.answer)):
                     continue
                 why = "qualifies the row's outcome"
+            elif self._other_numbers(sentence, numbers):
+                continue
             else:
                 shared = sorted(
                     w for w in content_words(sentence) if widened_matches(w, condition_words)
@@ -342,6 +346,21 @@ class _Binding:
                 f'an exception applies: "{" ".join(sentence.split())[:160]}" ({where}) {why}'
             )
             return
+
+    def _other_numbers(self, sentence: str, asked: set[str]) -> bool:
+        """The condition has numbers and the sentence states others, none of them the
+        question's or the quoted row's condition's: it is about another condition
+        ("100 items or more" against a question about 10 items). A condition without
+        numbers ("Lost item") is qualified by any sentence that names it ("lost items
+        reported within 7 days are exempt")."""
+        stated = {n.token for n in numbers_in(sentence)}
+        own = {
+            n.token
+            for i in self._condition_cells(self._bound_words())
+            for n in numbers_in(self.row.cells[i].text)
+        }
+        condition = asked | own
+        return bool(stated) and bool(condition) and not stated & condition
 
     def _excluded(self, sentence: str) -> bool:
         """The question negates every word the exception governs."""
