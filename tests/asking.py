@@ -85,6 +85,14 @@ LATE = """## Late fees
 
 Lost items reported within 7 days are exempt from the fee.
 """
+RATES = 'band,rate\n"0 - 1,000 EUR",0%\n"over 1,000 EUR",20%\n'
+LIMITS = """Limits of the upload service.
+
+Limit | Value
+--- | ---
+Max upload | 25 MB
+Max upload for admins | 100 MB
+"""
 FILES = {
     "docs/refunds.md": REFUNDS,
     "docs/shipping.md": SHIPPING,
@@ -95,6 +103,8 @@ FILES = {
     "docs/weather.md": WEATHER,
     "data/freight.tsv": FREIGHT,
     "docs/late.md": LATE,
+    "data/rates.csv": RATES,
+    "docs/limits.md": LIMITS,
     # Enough unrelated text that the sources cannot be read whole by an absence check.
     "docs/changelog.md": "".join(f"- release {n}: maintenance\n" for n in range(200)),
 }

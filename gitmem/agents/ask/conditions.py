@@ -57,7 +57,7 @@ ASKING_WORDS = frozenset(_ASKING_TEXT.split())
 _COMPARISON_TEXT = """
     over under above below least most more less fewer than within after before exceeding
     exceeds exceed maximum minimum max min up greater higher lower between longer shorter
-    later earlier larger smaller equal equals beyond
+    later earlier larger smaller equal equals beyond older younger heavier lighter bigger
 """
 COMPARISON_WORDS = frozenset(_COMPARISON_TEXT.split())
 _NEGATING_TEXT = "not no never none nothing without cannot non unless except excluding nor"
@@ -88,12 +88,13 @@ _BEFORE: tuple[tuple[re.Pattern[str], Relation], ...] = tuple(
         ),
         (
             r"(?:>|" + _W + r"(?:over|more than|greater than|higher than|larger than|longer than|"
-            r"later than|above|exceeding|exceeds|beyond|after))",
+            r"later than|older than|heavier than|bigger than|above|exceeding|exceeds|beyond|"
+            r"after))",
             Relation.GT,
         ),
         (
             r"(?:<|" + _W + r"(?:under|less than|fewer than|lower than|smaller than|shorter than|"
-            r"earlier than|below|before))",
+            r"earlier than|younger than|lighter than|below|before))",
             Relation.LT,
         ),
         (r"(?:==?|" + _W + r"(?:exactly|equal to|equals))", Relation.EQ),
@@ -115,8 +116,10 @@ _AFTER = (
         Relation.LE,
     ),
 )
-_RANGE_AFTER = re.compile(r"^\s*(?:-|to)\s*[$€£¥]?[-+]?\.?\d")
-_RANGE_BEFORE = re.compile(r"(?:\d\s*(?:-|to)|between)" + _CURRENCY + r"$")
+_RANGE_UNIT = r"(?:\s*[°%]?[^\W\d_]{0,6}\.?)?"
+"""A unit between a range's bound and its "to" or dash: "-5 °C to 5 °C", "10 kg - 20 kg"."""
+_RANGE_AFTER = re.compile(r"^" + _RANGE_UNIT + r"\s*(?:-|to)\s*[$€£¥]?[-+]?\.?\d")
+_RANGE_BEFORE = re.compile(r"(?:\d" + _RANGE_UNIT + r"\s*(?:-|to)|between)" + _CURRENCY + r"$")
 _BETWEEN_AFTER = re.compile(r"^\s*(?:[^\W\d]+\s+)?and\s*[$€£¥]?[-+]?\.?\d")
 
 

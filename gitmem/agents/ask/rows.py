@@ -33,7 +33,9 @@ Checked in this order, every failure withholds the answer with its reason:
    not apply ("baskets of 100 items or more …" to 10 items).
 9. **No conflicting row.** No other row (of this table, or of a table of another
    shown file) states the same condition (every bound word, every number with its
-   relation, the same polarity) without holding the answer.
+   relation, the same polarity, and no condition word of its own that neither the
+   quoted row's condition nor the question states: "Max upload for admins" narrows
+   "Max upload", it does not conflict) without holding the answer.
 """
 
 from __future__ import annotations
@@ -402,9 +404,14 @@ class _Binding:
 
     def _check_conflicts(self, bound: tuple[str, ...]) -> None:
         needle = normalise_answer(self.answer)
+        own = set(bound)
+        for i in self._condition_cells(bound):
+            own |= content_words(self.row.cells[i].text)
         for source, table in self._tables():
             for row in table.rows:
                 if row is self.row or not self._binds(row, bound):
+                    continue
+                if self._more_specific(row, bound, own):
                     continue
                 if any(bounded_find(needle, fold(c.text)) for c in row.cells):
                     continue
@@ -414,6 +421,20 @@ class _Binding:
                     f'("{_cells_text(row.cells)[:120]}")'
                 )
                 return
+
+    def _more_specific(self, row: Row, bound: tuple[str, ...], own: set[str]) -> bool:
+        """*row*'s condition adds a word that neither the quoted row's condition nor the
+        question states ("Max upload for admins" against "Max upload"): it is another,
+        narrower condition, not a conflict."""
+        words: set[str] = set()
+        for cell in row.cells:
+            if any(widened_matches(w, tokens(cell.text)) for w in bound) or any(
+                _holds_number(cell.text, n) for n in self.condition.numbers
+            ):
+                words |= content_words(cell.text)
+        return any(
+            not widened_matches(w, own) and not widened_matches(w, self.terms) for w in words
+        )
 
     def _tables(self) -> list[tuple[Source, Table]]:
         found = [(self.source, self.table)]
