@@ -16,7 +16,10 @@ def cells(path: str, text: str) -> list[list[list[str]]]:
 
 
 def test_a_markdown_table_with_and_without_outer_pipes() -> None:
-    text = "# Fees\n\n| Weight | Fee |\n|:--|--:|\n| Up to 10 kg | 5 EUR |\n\nA | B\n---|---\nx \\| y | z\n"
+    text = (
+        "# Fees\n\n| Weight | Fee |\n|:--|--:|\n| Up to 10 kg | 5 EUR |\n\n"
+        "A | B\n---|---\nx \\| y | z\n"
+    )
     assert cells("fees.md", text) == [
         [["Weight", "Fee"], ["Up to 10 kg", "5 EUR"]],
         [["A", "B"], ["x | y", "z"]],
