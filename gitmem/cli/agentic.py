@@ -29,14 +29,39 @@ def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool
 
 @cli.command()
 @click.argument("question", nargs=-1, required=True)
+@click.option(
+    "--no-record",
+    is_flag=True,
+    help="Keep the outcome as one local record (.git/gitmem/ask/) instead of a signed event.",
+)
+@click.option(
+    "--reuse-window",
+    type=click.IntRange(0, 86_400),
+    default=None,
+    metavar="SECONDS",
+    help="Reuse the record of an identical ask this recent (default: ask.reuse_window; 0: never).",
+)
 @json_option
 @click.pass_context
-def ask(ctx: click.Context, question: tuple[str, ...], as_json: bool) -> None:
+def ask(
+    ctx: click.Context,
+    question: tuple[str, ...],
+    no_record: bool,
+    reuse_window: int | None,
+    as_json: bool,
+) -> None:
     """Answer QUESTION from memory and the files at HEAD, released only when
     independent checks agree with the source (exit code per outcome: docs/ask.md)."""
     from gitmem.agents.ask.render import emit_ask
 
-    output, code = emit_ask(store_of(ctx), home(), " ".join(question), as_json)
+    output, code = emit_ask(
+        store_of(ctx),
+        home(),
+        " ".join(question),
+        as_json,
+        record=not no_record,
+        reuse_window=reuse_window,
+    )
     click.echo(output, nl=False)
     sys.exit(code)
 

@@ -12,7 +12,7 @@ reads them; the caller's strict parser then accepts the reply or raises
 
 Errors form one family, :class:`ModelError` (an expected negative, exit status 1): the
 model could not be asked (:class:`BackendFailed`), or it answered outside the caller's
-schema (:class:`OutputRejected`).
+schema (:class:`OutputRejected`; :class:`ReplyTruncated` when the reply was cut off).
 
 This module stays free of heavy imports: the backends load only when asked for.
 """
@@ -33,6 +33,7 @@ from gitmem.llm.backend import (
     ModelError,
     ModelSettings,
     OutputRejected,
+    ReplyTruncated,
 )
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "ModelError",
     "ModelSettings",
     "OutputRejected",
+    "ReplyTruncated",
     "backend_for",
 ]
 

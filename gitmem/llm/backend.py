@@ -49,6 +49,12 @@ class OutputRejected(ModelError):
     kind = "unsupported_output"  # DESIGN: a reply that breaks the schema is recorded, never guessed
 
 
+class ReplyTruncated(OutputRejected):
+    """The reply stopped before its end: the endpoint said so (``finish_reason``
+    ``"length"``), or the bytes end inside the JSON object (how a ``command`` backend's
+    cut-off shows, since a command has no finish reason). Never parsed, never used."""
+
+
 class ModelBackend(Protocol):
     """Something that sends a prompt to a model and returns its answer's bytes."""
 
@@ -62,7 +68,9 @@ class ModelBackend(Protocol):
         """The model's answer to *prompt*, unparsed; *system* is the caller's system prompt.
 
         Raises:
-            BackendFailed: the model could not be asked (never any other exception).
+            BackendFailed: the model could not be asked.
+            ReplyTruncated: the endpoint says the reply was cut off (never any other
+                exception).
         """
         ...
 

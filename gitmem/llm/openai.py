@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from gitmem import __version__
 from gitmem.core.canonical import strict_decoder
-from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed
+from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed, ReplyTruncated
 
 _MAX_BODY_BYTES = 2 * MAX_OUTPUT_BYTES
 """JSON escaping can double the content; the envelope adds little."""
@@ -62,6 +62,8 @@ class OpenAIBackend:
             BackendFailed: no connection, the timeout, an HTTP error status, or an
                 answer that is not JSON or has no string content (``raw`` then holds
                 the HTTP body).
+            ReplyTruncated: ``choices[0].finish_reason`` is ``"length"`` (``raw`` holds
+                the content).
         """
         request = urllib.request.Request(
             self.url,
@@ -165,9 +167,16 @@ class OpenAIBackend:
                 f"{self._where} answered without a string choices[0].message.content", body
             )
         try:
-            return content.encode("utf-8")
+            data = content.encode("utf-8")
         except UnicodeEncodeError:
             raise BackendFailed("the model's answer holds a lone surrogate escape", body) from None
+        if _path(envelope, "choices", 0, "finish_reason") == "length":
+            # The model stopped at its token limit: whatever the content looks like, it
+            # is not the whole reply.
+            raise ReplyTruncated(
+                'the model stopped at its length limit (finish_reason "length")', data
+            )
+        return data
 
     def _scrub(self, text: str) -> str:
         if self._api_key:

@@ -63,6 +63,14 @@ SETTINGS = {
         ),
         Setting("timeout", int, 60, "GITMEM_TIMEOUT", "seconds a model call may take"),
         Setting(
+            "ask.reuse_window",
+            int,
+            3600,
+            "GITMEM_ASK_REUSE_WINDOW",
+            "seconds within which an identical ask (same question, same sources) reuses "
+            "its outcome record instead of writing another",
+        ),
+        Setting(
             "transcript",
             str,
             None,

@@ -4,29 +4,46 @@
    excerpt *exactly*: same characters, same case, same punctuation. The one allowance:
    a run of whitespace in the quote matches any run of whitespace in the source (a
    quote that spans lines loses its indentation). It must start and end on word
-   boundaries ("7 seconds" is not a quote of "17 seconds"), hold at least
-   :data:`MIN_QUOTE_CHARS` characters besides whitespace, and contain no ellipsis: a
-   quote is one contiguous passage. This is stricter than the transcript verifier,
-   which folds case and markdown; source code is compared as written.
-2. **Anchor** (:func:`anchored`): the answer must occur inside the quote as a bounded
-   span: after folding both (case, curly quote marks, dashes, whitespace runs; nothing
-   else) and trimming sentence punctuation from the answer, the answer appears in the
-   quote neither starting nor ending inside a word ("37" is not anchored in "port 137").
+   boundaries ("7 seconds" is not a quote of "17 seconds") and never inside a number
+   ("capacity is 37" is not a quote of "capacity is 37.5 litres", "-20 kg" not of
+   "10-20 kg"), hold at least :data:`MIN_QUOTE_CHARS` characters besides whitespace,
+   and contain no ellipsis: a quote is one contiguous passage. This is stricter than
+   the transcript verifier, which folds case and markdown; source code is compared as
+   written.
+2. **Anchor** (:func:`anchor_problem`): the answer must occur inside the quote as a
+   bounded span: after folding both (case, curly quote marks, dashes, whitespace runs;
+   nothing else) and trimming sentence punctuation from the answer, the answer appears
+   in the quote neither starting nor ending inside a word or a number ("37" is not
+   anchored in "port 137", "37.5 litres", "37,500 litres" or "-37 ms"), and it does not
+   drop a negation the quote puts on its words ("shipped" is not an answer from "not
+   shipped").
 3. **Agreement** (:func:`agree`): the solver's and the support's answers, folded the
    same way, are equal; or the shorter is a bounded span of the longer and both hold
-   the same numbers and the same negations ("37" agrees with "37 seconds", not with
-   "137", and "cached" does not agree with "not cached").
+   the same number tokens and the same negations ("37" agrees with "37 seconds", not
+   with "137", "37.5" or "-37", and "cached" does not agree with "not cached").
 
-Freshness of the source and the schema of every reply are checked by the caller.
+Numbers are whole tokens with their sign, decimals and thousands separators: the
+verifier's rule, :mod:`gitmem.core.numbers`. Freshness of the source, the schema of
+every reply and the binding of a table row (:mod:`gitmem.agents.ask.rows`) are checked
+elsewhere.
 """
 
 from __future__ import annotations
 
 import re
 
+from gitmem.core.negation import polarity_conflict
+from gitmem.core.numbers import cuts_number, hyphen_as_sign, number_tokens
+
 MIN_QUOTE_CHARS = 8
 _ELLIPSIS = re.compile(r"…|\.\.\.")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+BOUND = re.compile(
+    r"\b(?:no|not|cannot|can't|(?:must|may|should|shall|does|do|will) not|mustn't|won't)"
+    r"\s+(?:more|less|fewer|later|earlier|longer|shorter|over|under|exceed|exceeding|exceeds"
+    r"|above|below|before|after)\b"
+)
+"""A bound ("no more than 3", "cannot exceed 5 MB") states a limit; it does not negate
+the number, so an answer "3" or "5 MB" keeps the quote's meaning."""
 _NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "without", "cannot", "nor"})
 _WORD = re.compile(r"[^\W_]+|_")
 _TRIM = " \t\n.,;:!?\"'()[]{}"
@@ -45,8 +62,14 @@ def locate_quote(quote: str, snapshot: str) -> tuple[int, int] | None:
         pattern = r"(?<!\w)" + pattern
     if _is_word_char(parts[-1][-1]):
         pattern += r"(?!\w)"
-    found = re.search(pattern, snapshot)
-    return None if found is None else (found.start(), found.end())
+    plain = snapshot.translate(_FOLDS)  # one character for one: offsets still hold
+    for found in re.finditer(pattern, snapshot):
+        start, end = found.start(), found.end()
+        if not (cuts_number(plain, start) or cuts_number(plain, end)) and not hyphen_as_sign(
+            plain, start
+        ):
+            return start, end
+    return None
 
 
 def quote_problem(quote: str, snapshot: str) -> str | None:
@@ -71,7 +94,8 @@ def normalise_answer(answer: str) -> str:
 
 
 def bounded_find(needle: str, haystack: str) -> bool:
-    """*needle* occurs in *haystack* neither starting nor ending inside a word."""
+    """*needle* occurs in *haystack* neither starting nor ending inside a word or a
+    number token (:func:`gitmem.core.numbers.cuts_number`); both already folded."""
     if not needle:
         return False
     start = haystack.find(needle)
@@ -83,15 +107,30 @@ def bounded_find(needle: str, haystack: str) -> bool:
         after_ok = not (
             _is_word_char(needle[-1]) and end < len(haystack) and _is_word_char(haystack[end])
         )
-        if before_ok and after_ok:
+        whole = not (
+            cuts_number(haystack, start)
+            or cuts_number(haystack, end)
+            or hyphen_as_sign(haystack, start)
+        )
+        if before_ok and after_ok and whole:
             return True
         start = haystack.find(needle, start + 1)
     return False
 
 
 def anchored(answer: str, quote: str) -> bool:
-    """Rule 2: the answer is a bounded span of the quote."""
-    return bounded_find(normalise_answer(answer), fold(quote))
+    """Rule 2: the answer is a bounded span of the quote that keeps its negation."""
+    return anchor_problem(answer, quote) is None
+
+
+def anchor_problem(answer: str, quote: str) -> str | None:
+    """Why *answer* is not anchored in *quote* under rule 2, or None when it is."""
+    if not bounded_find(normalise_answer(answer), fold(quote)):
+        return "the answer is not a bounded span of the quote (whole words, whole numbers)"
+    dropped = polarity_conflict(answer, BOUND.sub("bound", fold(quote)))
+    if dropped is not None and not _negations(fold(answer)):
+        return f"the answer drops a negation of the quote ({dropped.split(' but ')[0]})"
+    return None
 
 
 def agree(first: str, second: str) -> bool:
@@ -101,7 +140,7 @@ def agree(first: str, second: str) -> bool:
         return False
     if a == b:
         return True
-    if _NUMBER.findall(a) != _NUMBER.findall(b) or _negations(a) != _negations(b):
+    if number_tokens(a) != number_tokens(b) or _negations(a) != _negations(b):
         return False
     shorter, longer = sorted((a, b), key=len)
     return bounded_find(shorter, longer)

@@ -7,18 +7,50 @@ otherwise ``command`` when a command is set, else ``openai`` when both
 from verbatim memory and exact text matches only. Every call sends the ask's own system
 prompt (:data:`gitmem.agents.ask.prompts.SYSTEM_PROMPT`), never the extraction's. Every
 reply's raw bytes are kept by hash in the capture log's ``raw/`` folder before anything
-parses them.
+parses them. A call that gives no usable reply says which of three things happened
+(:class:`Problem`): the backend failed (no reply), the reply was cut off (truncated), or
+it broke its schema (the caller's parser says so).
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from enum import StrEnum
 
 from gitmem.agents.ask.prompts import SYSTEM_PROMPT
-from gitmem.llm import MODEL_EXTRACTORS, ModelBackend, ModelError, ModelSettings, backend_for
+from gitmem.llm import (
+    MODEL_EXTRACTORS,
+    BackendFailed,
+    ModelBackend,
+    ModelError,
+    ModelSettings,
+    ReplyTruncated,
+    backend_for,
+)
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
+
+
+class Problem(StrEnum):
+    """Why a model call gave no usable reply."""
+
+    BACKEND = "backend"
+    """The backend failed: a timeout, an exit status, an HTTP error, no connection."""
+    TRUNCATED = "truncated"
+    """The reply stopped before its end (``finish_reason`` ``"length"``, or bytes that
+    end inside the JSON object)."""
+    SCHEMA = "schema"
+    """The reply is whole but not exactly one object in its schema."""
+
+
+def problem_of(error: ModelError) -> Problem:
+    """The kind of *error*. Raises nothing."""
+    if isinstance(error, ReplyTruncated):
+        return Problem.TRUNCATED
+    if isinstance(error, BackendFailed):
+        return Problem.BACKEND
+    return Problem.SCHEMA
 
 
 @dataclass(frozen=True)
@@ -28,6 +60,7 @@ class Reply:
     raw: bytes | None
     digest: str | None
     failure: str | None = None
+    problem: Problem | None = None
 
 
 def backend_name(settings: Settings) -> str | None:
@@ -40,6 +73,20 @@ def backend_name(settings: Settings) -> str | None:
     if settings.text("openai.base_url") and settings.text("openai.model"):
         return "openai"
     return None
+
+
+def backend_identity(settings: Settings) -> str | None:
+    """A digest of everything that picks the model (the backend, its command line, or
+    its endpoint and model name), or None without one: two asks with different models
+    are different asks, and the digest shows no argument or key."""
+    name = backend_name(settings)
+    if name is None:
+        return None
+    if name == "command":
+        chosen = [name, settings.text("command") or ""]
+    else:
+        chosen = [name, settings.text("openai.base_url") or "", settings.text("openai.model") or ""]
+    return hashlib.sha256("\0".join(chosen).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def configured_backend(settings: Settings) -> ModelBackend | None:
@@ -68,7 +115,7 @@ def call(backend: ModelBackend, prompt: str, log: CaptureLog) -> Reply:
         raw = backend.complete(prompt, system=SYSTEM_PROMPT)
     except ModelError as e:
         kept = None if e.raw is None else _keep(log, e.raw)
-        return Reply(e.raw, kept, str(e))
+        return Reply(e.raw, kept, e.detail, problem_of(e))
     return Reply(raw, _keep(log, raw))
 
 

@@ -15,7 +15,13 @@ from gitmem.store.repo import Store
 
 
 def emit_ask(
-    store: Store, home: Path, question: str, as_json: bool = False, session: str = CLI_SESSION
+    store: Store,
+    home: Path,
+    question: str,
+    as_json: bool = False,
+    session: str = CLI_SESSION,
+    record: bool = True,
+    reuse_window: int | None = None,
 ) -> tuple[str, int]:
     """Ask, render, and remember in the ledger what was shown; returns the output and
     the outcome's exit code.
@@ -23,7 +29,7 @@ def emit_ask(
     Raises:
         As :func:`gitmem.agents.ask.run.ask`.
     """
-    result = ask(store, home, question, session)
+    result = ask(store, home, question, session, record=record, reuse_window=reuse_window)
     output = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
     if not as_json:
         output = render_text(result)
@@ -42,9 +48,30 @@ def render_text(result: AskResult) -> str:
         lines += [f"- {_cite(c, result.head)}" for c in result.citations]
     elif result.withheld is not None:
         lines.append("Answer withheld (the proposal is kept in the signed event, for review).")
-    if result.event:
-        lines.append(f"Recorded as signed event {result.event[:12]} (`gitmem log`).")
+    lines += _recorded(result)
     return wrap_context(lines)
+
+
+def _recorded(result: AskResult) -> list[str]:
+    info = result.record
+    if info is None:
+        return (
+            [f"Recorded as signed event {result.event[:12]} (`gitmem log`)."]
+            if result.event
+            else []
+        )
+    if info.reused:
+        what = "signed event" if info.kind == "signed" else "local record"
+        return [
+            f"Reused {what} {info.address[:12]} of {info.created}: the same question over "
+            "the same sources, within the reuse window (`ask.reuse_window`)."
+        ]
+    if info.kind == "signed":
+        return [f"Recorded as signed event {info.address[:12]} (`gitmem log`)."]
+    return [
+        f"Kept as local record {info.address[:12]} (--no-record: not signed, not shared; "
+        ".git/gitmem/ask/)."
+    ]
 
 
 def _cite(citation: Citation, head: str | None) -> str:

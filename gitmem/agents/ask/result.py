@@ -40,6 +40,12 @@ class Excerpt:
             "lines": [self.start, self.end],
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Excerpt:
+        """An excerpt as a record keeps it (its text is not kept: it is the blob's)."""
+        first, last = data["lines"]
+        return cls(data["id"], data["kind"], data["path"], data["blob"], first, last, "")
+
 
 @dataclass(frozen=True)
 class Citation:
@@ -61,6 +67,11 @@ class Citation:
             "quote": self.quote,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Citation:
+        first, last = data["lines"]
+        return cls(data["kind"], data["path"], data["blob"], first, last, data["quote"])
+
 
 @dataclass(frozen=True)
 class Gate:
@@ -72,6 +83,30 @@ class Gate:
 
     def to_json(self) -> dict[str, Any]:
         return {"gate": self.name, "ok": self.ok, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class RecordInfo:
+    """Where an ask's outcome is recorded: a signed event in the shared memory, or a
+    local record (``--no-record``); and whether this ask reused it."""
+
+    kind: str
+    """``signed`` or ``local``."""
+    address: str
+    """The SHA-256 of the record's bytes."""
+    created: str
+    """When the record was written (the record's own timestamp)."""
+    reused: bool = False
+    """True when an identical ask within the reuse window wrote it, and this one
+    reused it instead of writing another."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "address": self.address,
+            "created": self.created,
+            "reused": self.reused,
+        }
 
 
 @dataclass(frozen=True)
@@ -91,11 +126,14 @@ class AskResult:
     raw: dict[str, str | None] = field(default_factory=dict)
     """Role (``solver``, ``support``) → SHA-256 of the model's raw reply bytes."""
     excerpts: tuple[Excerpt, ...] = ()
+    candidates: tuple[Excerpt, ...] = ()
+    """The passages the absence check read (a widened second retrieval), if it ran."""
     head: str | None = None
     withheld: dict[str, Any] | None = None
     """What the solver proposed when it was not released (kept in the event only)."""
     event: str | None = None
-    """The address of the signed event that records this ask."""
+    """The address of the signed event that records this ask (None for a local record)."""
+    record: RecordInfo | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``ask --json`` document (a withheld answer is never in it)."""
@@ -111,6 +149,34 @@ class AskResult:
             "gates": [g.to_json() for g in self.gates],
             "raw": dict(self.raw),
             "excerpts": [e.to_json() for e in self.excerpts],
+            "candidates": [e.to_json() for e in self.candidates],
             "head": self.head,
             "event": self.event,
+            "record": None if self.record is None else self.record.to_json(),
         }
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> AskResult:
+        """The result an outcome record holds (:func:`gitmem.agents.ask.record.event_extra`).
+
+        Raises:
+            KeyError, TypeError, ValueError: *data* is not an ask record.
+        """
+        raw = data["raw"]
+        if not isinstance(raw, dict):
+            raise TypeError("raw")
+        return cls(
+            question=str(data["question"]),
+            outcome=Outcome(data["outcome"]),
+            reason=str(data["reason"]),
+            mode=str(data["mode"]),
+            model=data["model"],
+            answer=data["answer"],
+            citations=tuple(Citation.from_json(c) for c in data["citations"]),
+            gates=tuple(Gate(g["gate"], bool(g["ok"]), g["detail"]) for g in data["gates"]),
+            raw={str(k): v for k, v in raw.items()},
+            excerpts=tuple(Excerpt.from_json(e) for e in data["excerpts"]),
+            candidates=tuple(Excerpt.from_json(e) for e in data.get("candidates", [])),
+            head=data["head"],
+            withheld=data.get("withheld"),
+        )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gitmem.agents.ask.result import Excerpt
@@ -66,25 +66,35 @@ class _Window:
     end: int  # 0-based, exclusive
 
 
+Match = Callable[[str, set[str]], bool]
+"""A term rule: does a term match one of a set of words?"""
+
+
 def retrieve(
-    question: str, documents: Sequence[Document], limit: int = MAX_EXCERPTS
+    question: str,
+    documents: Sequence[Document],
+    limit: int = MAX_EXCERPTS,
+    match: Match = term_matches,
+    probes: Callable[[str], str] = lambda term: term,
 ) -> list[Excerpt]:
-    """The best excerpts for *question*, numbered ``E1``… in rank order."""
+    """The best excerpts for *question*, numbered ``E1``… in rank order. *match* is the
+    term rule (:func:`term_matches` unless widened); ``probes(term)`` is a substring
+    every text a term can match holds (a cheap first filter)."""
     terms = question_terms(question)
     if not terms:
         return []
-    candidates = [d for d in documents if _mentions(d, terms)]
+    probe = [probes(t) for t in terms]
+    candidates = [d for d in documents if _mentions(d, probe)]
     words = [tokens("\n".join(d.lines)) for d in candidates]
     # Rarer terms weigh more: log((N + 1) / (documents holding the term + 0.5)).
     weight = {
-        t: math.log((len(documents) + 1) / (sum(term_matches(t, w) for w in words) + 0.5))
-        for t in terms
+        t: math.log((len(documents) + 1) / (sum(match(t, w) for w in words) + 0.5)) for t in terms
     }
     windows: list[_Window] = []
     for document, held in zip(candidates, words, strict=True):
-        present = [t for t in terms if term_matches(t, held)]
+        present = [t for t in terms if match(t, held)]
         if present:
-            windows += _windows(document, present, weight)
+            windows += _windows(document, present, weight, match)
     windows.sort(key=lambda w: (-w.score, w.document.path, w.start))
     chosen: list[_Window] = []
     for window in windows:
@@ -130,12 +140,12 @@ def _mentions(document: Document, terms: Sequence[str]) -> bool:
     return any(t in text or t in note for t in terms)
 
 
-def _windows(document: Document, terms: Sequence[str], weight: dict[str, float]) -> list[_Window]:
-    line_terms = [
-        frozenset(t for t in terms if term_matches(t, tokens(line))) for line in document.lines
-    ]
+def _windows(
+    document: Document, terms: Sequence[str], weight: dict[str, float], match: Match
+) -> list[_Window]:
+    line_terms = [frozenset(t for t in terms if match(t, tokens(line))) for line in document.lines]
     path_words = tokens(document.path if document.kind == "file" else (document.note or ""))
-    bonus = 0.25 * sum(weight[t] for t in terms if term_matches(t, path_words))
+    bonus = 0.25 * sum(weight[t] for t in terms if match(t, path_words))
     windows = []
     for n, held in enumerate(line_terms):
         if not held:
@@ -146,6 +156,11 @@ def _windows(document: Document, terms: Sequence[str], weight: dict[str, float])
         score = sum(weight[t] for t in inside) + 0.1 * sum(bool(x) for x in line_terms[start:end])
         windows.append(_Window(score + bonus, document, start, end))
     return windows
+
+
+def excerpt_of(ident: str, document: Document, start: int, end: int) -> Excerpt:
+    """Lines *start* to *end* (0-based, end exclusive) of *document* as an excerpt."""
+    return _excerpt(ident, _Window(0.0, document, start, end))
 
 
 def _excerpt(ident: str, window: _Window) -> Excerpt:

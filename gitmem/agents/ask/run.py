@@ -1,16 +1,21 @@
-"""One ask, end to end: check the question, read the sources, answer (with the
-configured model, or verbatim only), and record the outcome as a signed event."""
+"""One ask, end to end: check the question, read the sources, reuse the record of an
+identical ask within the window (:mod:`~gitmem.agents.ask.reuse`) or answer (with the
+configured model, or verbatim only), and record the outcome: a signed event by default,
+one local record with ``record=False`` (``--no-record``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
-from gitmem.agents.ask.models import configured_backend
-from gitmem.agents.ask.record import record_ask
+from gitmem.agents.ask import reuse
+from gitmem.agents.ask.models import backend_identity, configured_backend
+from gitmem.agents.ask.record import keep_local, record_ask
 from gitmem.agents.ask.result import AskResult, Excerpt
-from gitmem.agents.ask.retrieve import retrieve
+from gitmem.agents.ask.retrieve import exact_lines, retrieve
+from gitmem.agents.ask.rows import Source
 from gitmem.agents.ask.solve import solve
 from gitmem.agents.ask.sources import (
     Document,
@@ -19,7 +24,8 @@ from gitmem.agents.ask.sources import (
     memory_change,
     memory_documents,
 )
-from gitmem.agents.ask.verbatim import answer_verbatim
+from gitmem.agents.ask.verbatim import MAX_MATCHES, MODE, answer_verbatim
+from gitmem.agents.ask.widen import candidates
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
@@ -51,29 +57,60 @@ def check_question(question: str) -> str:
     return mask(text).text
 
 
-def ask(store: Store, home: Path, question: str, session: str = CLI_SESSION) -> AskResult:
-    """Answer *question* from the sources, gate it, and record the outcome.
+def ask(
+    store: Store,
+    home: Path,
+    question: str,
+    session: str = CLI_SESSION,
+    record: bool = True,
+    reuse_window: int | None = None,
+) -> AskResult:
+    """Answer *question* from the sources, gate it, and record the outcome (signed, or
+    local only when *record* is False); an identical ask within *reuse_window* seconds
+    (the ``ask.reuse_window`` setting when None; 0 never reuses) reuses its record.
 
     Raises:
         InputError: a bad question, or unusable model settings (nothing is asked).
-        KeyError_: no signing key (every outcome must be signed, so nothing is asked).
+        KeyError_: no signing key for a signed record (nothing is asked).
         GitError, NegativeResult: the store could not be read or written.
     """
     text = check_question(question)
-    identity = load_identity(home)
+    identity = load_identity(home) if record else None
     local = store.local_dir
-    backend = configured_backend(load_settings(home, local))
+    settings = load_settings(home, local)
+    backend = configured_backend(settings)
+    window = int(settings.get(reuse.WINDOW_SETTING)) if reuse_window is None else reuse_window
     roots = load_trust_roots(home, store)
     memory = memory_state(store, roots)
     head, files = head_documents(store)
     documents = [*memory_documents(memory), *files]
     checker = _checker(store, roots, memory, documents)
     if backend is None:
+        excerpts, widened = exact_lines(text, documents, limit=4 * MAX_MATCHES), []
+    else:
+        excerpts, widened = retrieve(text, documents), candidates(text, documents)
+    passages = [*excerpts, *widened]
+    mode = MODE if backend is None else "model"
+    changed = reuse.changed_sources(passages, checker)
+    key = reuse.reuse_key(text, mode, backend_identity(settings), passages, changed)
+    now = datetime.now(UTC)
+    found = reuse.find(store, roots, key, window, now, allow_local=not record)
+    if found is not None:
+        return found
+    if backend is None:
         result = answer_verbatim(text, documents, checker, head)
     else:
-        excerpts = retrieve(text, documents)
-        result = solve(text, excerpts, backend, CaptureLog(local), checker, head)
-    return replace(result, event=record_ask(store, identity, result, session))
+        sources = {d.path: Source(d.path, d.lines) for d in files}
+        log = CaptureLog(local)
+        result = solve(
+            text, excerpts, widened, sources, backend, log, checker, head, bool(documents)
+        )
+    if identity is not None:
+        info = record_ask(store, identity, result, session, key, now)
+    else:
+        info = keep_local(store, result, key, now)
+    reuse.remember(local, key, info, now)
+    return replace(result, event=info.address if identity is not None else None, record=info)
 
 
 def _checker(

@@ -17,6 +17,8 @@ from gitmem.agents.ask.retrieve import exact_lines
 from gitmem.agents.ask.sources import Document
 
 MAX_MATCHES = 5
+MODE = "verbatim"
+"""The ``mode`` of an ask answered without a model."""
 NO_MODEL = (
     "no model is configured, so this is not an interpretation: verbatim memory items and "
     "exact text matches only"
@@ -55,7 +57,7 @@ def answer_verbatim(
             question=question,
             outcome=outcome,
             reason=reason,
-            mode="verbatim",
+            mode=MODE,
             model=None,
             answer=answer,
             citations=citations,

@@ -15,7 +15,7 @@ from typing import Any
 
 from gitmem.core.canonical import StrictJSONError, strict_decoder
 from gitmem.core.items import KINDS, Draft, Kind, Trust
-from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected
+from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected, ReplyTruncated
 
 MAX_ITEMS = 50
 MAX_TEXT_CHARS = 500
@@ -102,7 +102,8 @@ def decode_object(raw: bytes, noun: str = "output") -> Any:
     support calls). *noun* names the thing in messages ("the output …", "the reply …").
 
     Raises:
-        OutputRejected: the bytes are anything else, with the one rule they broke.
+        OutputRejected: the bytes are anything else, with the one rule they broke
+            (:class:`~gitmem.llm.ReplyTruncated` when they end inside the object).
     """
     # Each check names what is wrong, so the one-line error tells the user which
     # rule the model broke (fence, prose, truncation) rather than a parser position.
@@ -128,7 +129,7 @@ def decode_object(raw: bytes, noun: str = "output") -> Any:
         raise OutputRejected(f"{the} {e}", raw) from e
     except json.JSONDecodeError as e:
         if e.pos >= len(body) or e.msg.startswith("Unterminated string"):
-            raise OutputRejected(f"{the} is cut off before the JSON object ends", raw) from e
+            raise ReplyTruncated(f"{the} is cut off before the JSON object ends", raw) from e
         raise OutputRejected(f"{the} is not valid JSON: {e.msg} at char {e.pos}", raw) from e
     except ValueError as e:  # an integer past Python's digit limit
         raise OutputRejected(f"{the} holds a number too large to read", raw) from e

@@ -1,0 +1,60 @@
+"""The conditions the row gate compares (gitmem.agents.ask.conditions): numbers as whole
+tokens with the relation their text puts on them, negated words, and what a question
+asks about. Pure."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.agents.ask.conditions import negated_words, numbers_in, question_condition
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("over 10 kg", [("10", ">")]),
+        ("more than 1,000 km", [("1,000", ">")]),
+        ("older than 12", [("12", ">")]),
+        ("10 items or more", [("10", ">=")]),
+        ("at least 50 kg", [("50", ">=")]),
+        ("≥ 10", [("10", ">=")]),
+        ("12+", [("12", ">=")]),
+        ("not over 10 kg", [("10", "<=")]),
+        ("no more than 3 items", [("3", "<=")]),
+        ("within 30 days", [("30", "<=")]),
+        ("up to 999 km", [("999", "<=")]),
+        ("under 12", [("12", "<")]),
+        ("below -5 °C", [("-5", "<")]),
+        ("-5 °C to 5 °C", [("-5", "range"), ("5", "range")]),
+        ("between -5 and 5 °C", [("-5", "range"), ("5", "range")]),
+        ("10 kg - 20 kg", [("10", "range"), ("20", "range")]),
+        ("37.5 litres", [("37.5", "=")]),
+        ("5% off", [("5", "=")]),
+        ("-37 ms and 37,500 litres", [("-37", "="), ("37,500", "=")]),
+    ],
+)
+def test_numbers_are_whole_tokens_with_their_relation(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(n.token, n.relation.value) for n in numbers_in(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("Item not damaged, opened", {"damaged"}),
+        ("5 EUR unless paid by card", {"paid", "card"}),
+        ("non-fragile parcels", {"fragile"}),
+        ("no more than 3 items", set()),
+        ("Item damaged on arrival", set()),
+    ],
+)
+def test_negated_words_stop_at_the_clause(text: str, negated: set[str]) -> None:
+    assert negated_words(text) == negated
+
+
+def test_a_question_condition_leaves_out_asking_and_comparison_words() -> None:
+    condition = question_condition("What refund do I get for something returned within 30 days?")
+    assert condition.words == ("refund", "returned", "days")
+    assert [(n.token, n.relation.value) for n in condition.numbers] == [("30", "<=")]
+    assert question_condition("Which fee applies to a non-fragile parcel?").negated == {"fragile"}
