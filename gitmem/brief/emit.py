@@ -8,9 +8,11 @@ never use it as evidence.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
+from gitmem.brief.placement import Placement
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
     Brief,
@@ -26,11 +28,14 @@ from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import Memory
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.store.branches import Branches, Place
+from gitmem.store.config import load_settings, setting
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
 WORLD_BUDGET_SECONDS = 0.5
+UNMERGED_DAYS = "unmerged_branch_days"
 
 
 def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
@@ -71,9 +76,26 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
         failed_items,
         stale=stale,
         latest=latest,
+        placement=placement(store, home),
     )
     brief = degrade(brief, verdicts.broken)
     return withhold_quotes(brief, rendered_quote_failures(store, state, brief))
+
+
+def placement(store: Store, home: Path, now: datetime | None = None) -> Placement:
+    """Ages from *now* (default: the clock) and places against the branch checked out.
+    A malformed config keeps the default limit: the brief never fails on it (the
+    commands that write say what is wrong). Raises nothing."""
+    try:
+        days = int(load_settings(home, store.local_dir).get(UNMERGED_DAYS))
+    except InputError:
+        days = setting(UNMERGED_DAYS).default
+    branches = Branches(store)
+
+    def place(state: ItemState) -> Place | None:
+        return branches.place((s.branch, s.commit) for s in state.sightings)
+
+    return Placement(now or datetime.now(UTC), place, days)
 
 
 def rendered_quote_failures(store: Store, state: MemoryState, brief: Brief) -> dict[str, str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from gitmem.brief.alarms import LEVELS, alarm_lines
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET, WARNING_SHARE, fit, priority, size
+from gitmem.brief.placement import age_label
 from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
 from gitmem.core.items import Trust, badge_of
@@ -44,8 +45,9 @@ def badge(item: BriefItem) -> str:
 
 def item_lines(item: BriefItem, text: str | None = None) -> list[str]:
     """``- [✓ verbatim] text — "quote" [carried] [≈ corroborated ×2] [✓ world-checked]
-    (id)``, and a ``⚠`` line when something contradicts the item. A quote appears only
-    when it verified; *text* replaces the item's text when the budget shortened it."""
+    [on feature/x] (id, 3 d)``, and a ``⚠`` line when something contradicts the item. A
+    quote appears only when it verified; *text* replaces the item's text when the budget
+    shortened it. The age is its session's (:mod:`gitmem.brief.placement`)."""
     body = quoted_line(item.text if text is None else text, item.quote)
     marks = []
     if item.carried:
@@ -55,8 +57,11 @@ def item_lines(item: BriefItem, text: str | None = None) -> list[str]:
             marks.append(f"[≈ corroborated ×{item.corroboration}]")
         if item.world_check == WorldStatus.CONFIRMED:
             marks.append("[✓ world-checked]")
+    if item.branch is not None:
+        marks.append(f"[on {item.branch}{', deleted' if item.branch_deleted else ''}]")
     suffix = "".join(f" {m}" for m in marks)
-    lines = [f"- {badge(item)} {body}{suffix} ({item.id[:8]})"]
+    age = "" if item.age is None else f", {age_label(item.age)}"
+    lines = [f"- {badge(item)} {body}{suffix} ({item.id[:8]}{age})"]
     if item.contradiction is not None:
         hint = (
             item.world.hint
