@@ -21,8 +21,17 @@ NOW = datetime.now(UTC)
 
 @pytest.mark.parametrize(
     ("seconds", "label"),
-    [(0, "now"), (59, "now"), (60, "1 min"), (3599, "59 min"), (3600, "1 h"), (47 * 3600, "47 h")]
-    + [(2 * 86400, "2 d"), (3 * 86400 + 5, "3 d"), (400 * 86400, "400 d")],
+    [
+        (0, "now"),
+        (59, "now"),
+        (60, "1 min"),
+        (3599, "59 min"),
+        (3600, "1 h"),
+        (47 * 3600, "47 h"),
+        (2 * 86400, "2 d"),
+        (3 * 86400 + 5, "3 d"),
+        (400 * 86400, "400 d"),
+    ],
 )
 def test_age_labels(seconds: int, label: str) -> None:
     assert age_label(seconds) == label
