@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.core.claims import WorldStatus, mentions_external_state
 from gitmem.core.integrity import RecordCheck, describe
@@ -25,6 +25,9 @@ from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.memory import FailedItem, FailedRecord
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
+
+if TYPE_CHECKING:
+    from gitmem.store.asof import AsOf
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
@@ -128,6 +131,8 @@ class Brief:
     latest: str | None
     stale: int = 0
     """Open items that aged out (not shown; `gitmem show` has them)."""
+    as_of: AsOf | None = None
+    """The moment this is memory as of (None: as it is now)."""
 
 
 def build_brief(
@@ -140,15 +145,17 @@ def build_brief(
     failed_items: Sequence[FailedItem] = (),
     stale: int | None = None,
     latest: str | None = None,
+    only_current: bool = True,
 ) -> Brief:
     """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
     record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
     failed (their items shown degraded), *notices* are warnings found while reading.
-    Raises nothing."""
+    Only the current items of *state* are shown, unless not *only_current* (a review
+    shows what a range captured, resolved or not). Raises nothing."""
     warnings: list[BriefWarning] = []
     shown: dict[str, BriefItem] = {}
     for item_state in state.items.values():
-        if item_state.current:
+        if item_state.current or not only_current:
             shown[item_state.id] = _from_state(item_state, checks, world)
     for failure in failed:
         check = failure.check

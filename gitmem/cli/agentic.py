@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from gitmem.cli.base import cli, home, json_option, store_of
+from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
 
 @cli.command()
@@ -19,12 +19,15 @@ from gitmem.cli.base import cli, home, json_option, store_of
     help="Show at most this many items.",
 )
 @json_option
+@as_of_option
 @click.pass_context
-def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool) -> None:
+def recall(
+    ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool, as_of: str | None
+) -> None:
     """Search every item of the memory's whole history (forgotten ones never)."""
     from gitmem.agents.recall.render import emit_recall
 
-    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json), nl=False)
+    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json, as_of), nl=False)
 
 
 @cli.command()
