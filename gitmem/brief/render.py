@@ -22,7 +22,9 @@ BRIEF_FORMAT = "gitmem/brief/1"
 __all__ = [
     "DEFAULT_BUDGET",
     "badge",
+    "contradiction_hint",
     "item_lines",
+    "item_marks",
     "render_json",
     "render_markdown",
     "render_text",
@@ -53,6 +55,16 @@ def item_lines(item: BriefItem, text: str | None = None) -> list[str]:
     (id)``, and a ``⚠`` line when something contradicts the item. A quote appears only
     when it verified; *text* replaces the item's text when the budget shortened it."""
     body = quoted_line(item.text if text is None else text, item.quote)
+    suffix = "".join(f" {m}" for m in item_marks(item))
+    lines = [f"- {badge(item)} {body}{suffix} ({item.id[:8]})"]
+    if item.contradiction is not None:
+        lines.append(f"  ⚠ {item.contradiction} — {contradiction_hint(item)}")
+    return lines
+
+
+def item_marks(item: BriefItem) -> list[str]:
+    """The marks after an item's text: ``[carried]``, ``[≈ corroborated ×N]``, ``[✓
+    world-checked]``; a contradiction suppresses the positive ones. Raises nothing."""
     marks = []
     if item.carried:
         marks.append("[carried]")
@@ -61,16 +73,14 @@ def item_lines(item: BriefItem, text: str | None = None) -> list[str]:
             marks.append(f"[≈ corroborated ×{item.corroboration}]")
         if item.world_check == WorldStatus.CONFIRMED:
             marks.append("[✓ world-checked]")
-    suffix = "".join(f" {m}" for m in marks)
-    lines = [f"- {badge(item)} {body}{suffix} ({item.id[:8]})"]
-    if item.contradiction is not None:
-        hint = (
-            item.world.hint
-            if item.world is not None and item.world.hint
-            else (f"`gitmem resolve {item.id[:8]}` or `gitmem reverify {item.id[:8]} --evidence …`")
-        )
-        lines.append(f"  ⚠ {item.contradiction} — {hint}")
-    return lines
+    return marks
+
+
+def contradiction_hint(item: BriefItem) -> str:
+    """The command that settles a contradicted item. Raises nothing."""
+    if item.world is not None and item.world.hint:
+        return item.world.hint
+    return f"`gitmem resolve {item.id[:8]}` or `gitmem reverify {item.id[:8]} --evidence …`"
 
 
 def render_json(brief: Brief, budget: int = DEFAULT_BUDGET) -> str:

@@ -1,4 +1,5 @@
-"""Commands for agents mid-session: recall, ask, and the MCP server."""
+"""Commands for agents mid-session and the people beside them: recall, ask, the MCP
+server and the web viewer."""
 
 from __future__ import annotations
 
@@ -51,3 +52,25 @@ def mcp(ctx: click.Context) -> None:
     from gitmem.agents.mcp import serve
 
     serve(ctx.obj["repo"], home())
+
+
+@cli.command()
+@click.option(
+    "--port",
+    type=int,
+    default=8765,
+    show_default=True,
+    help="The port to listen on (0: any free one).",
+)
+@click.option(
+    "--host",
+    default=None,
+    metavar="HOST",
+    help="The address to listen on (default 127.0.0.1; any other is served with a warning).",
+)
+@click.pass_context
+def serve(ctx: click.Context, port: int, host: str | None) -> None:
+    """A local, read-only web viewer of the memory: the brief, items' histories, recall."""
+    from gitmem.agents.viewer import serve as run
+
+    run(ctx.obj["repo"], home(), host, port, lambda line: click.echo(line))

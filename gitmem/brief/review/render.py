@@ -22,10 +22,9 @@ from typing import Any
 
 from gitmem.brief.alarms import LEVELS, alarm_lines
 from gitmem.brief.budget import WARNING_SHARE, priority
-from gitmem.brief.render import badge
+from gitmem.brief.render import badge, item_marks
 from gitmem.brief.review.build import Lifecycle, Reason, Review
 from gitmem.brief.select import SECTIONS, BriefItem
-from gitmem.core.claims import WorldStatus
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
 
 REVIEW_FORMAT = "gitmem/review/1"
@@ -62,14 +61,7 @@ def _line(item: BriefItem, review: Review) -> list[str]:
     if item.quote is not None:
         quote = md_text(item.quote)
         body = f'"{quote}"' if item.quote == item.text else f'{body} — "{quote}"'
-    marks = []
-    if item.carried:
-        marks.append("[carried]")
-    if item.contradiction is None:
-        if item.corroboration >= 2:
-            marks.append(f"[≈ corroborated ×{item.corroboration}]")
-        if item.world_check == WorldStatus.CONFIRMED:
-            marks.append("[✓ world-checked]")
+    marks = item_marks(item)
     if entry.lifecycle not in (None, Lifecycle.OPEN):
         marks.append(f"[{entry.lifecycle}]")  # resolved, superseded or aged out since
     suffix = "".join(f" {m}" for m in marks)
