@@ -19,6 +19,7 @@ from gitmem.core.items import Trust, badge_of
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, quoted_line
 
 BRIEF_FORMAT = "gitmem/brief/1"
+CARRIED_MARK = "[carried]"
 __all__ = [
     "DEFAULT_BUDGET",
     "badge",
@@ -67,7 +68,7 @@ def item_marks(item: BriefItem) -> list[str]:
     world-checked]``; a contradiction suppresses the positive ones. Raises nothing."""
     marks = []
     if item.carried:
-        marks.append("[carried]")
+        marks.append(CARRIED_MARK)
     if item.contradiction is None:  # sand beats firm ground: no positive badge then
         if item.corroboration >= 2:
             marks.append(f"[≈ corroborated ×{item.corroboration}]")

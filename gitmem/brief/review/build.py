@@ -11,7 +11,7 @@ objects and degraded visibly when it does not hold, by the brief's own code
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -19,8 +19,9 @@ from gitmem.brief.emit import Found, reading_notices, verified_brief, world_prob
 from gitmem.brief.review.scope import InRange, files_named, in_range
 from gitmem.brief.select import Brief, BriefWarning
 from gitmem.core.integrity import RECORD_UNREADABLE
+from gitmem.core.records import Checkpoint
 from gitmem.lifecycle.asof import open_memory
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.memory import FailedRecord, Memory
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.asof import AsOf, view_as_of
 from gitmem.store.ranges import RangeScope, range_scope
@@ -92,9 +93,11 @@ def make_review(
         checks = [c for r in records if (c := model.check(r.address)) is not None]
         chosen = in_range(checks, scope)
         state, entries = _chosen_states(model, chosen, scope)
-        failed = [f for f in model.failed() if f.check.address in chosen.failed]
-        captured = set(chosen.verified_at)
-        failed_items = [f for f in model.failed_items() if f.checkpoint in captured]
+        failed = [_added_only(model, f) for f in model.failed() if f.check.address in chosen.failed]
+        # by the item, not by the checkpoint its failure is filed under: that may be any
+        # one naming it, also a later one outside the range that carried it
+        added = set(chosen.added())
+        failed_items = [f for f in model.failed_items() if f.check.address in added]
     finally:
         model.close()
     notices = reading_notices(roots, ())
@@ -137,6 +140,16 @@ def _chosen_states(
                 states[address] = state
                 entries[address] = Entry(Reason.FILE, Lifecycle.OPEN, files)
     return MemoryState(states, None), entries
+
+
+def _added_only(model: Memory, failed: FailedRecord) -> FailedRecord:
+    """*failed* with only the items its checkpoint adds: what it carries was added by
+    other checkpoints, which are in the review on their own when they belong to it (a
+    failed record of the range must not bring memory from outside it)."""
+    record = failed.check.record
+    if not isinstance(record, Checkpoint):
+        return failed
+    return replace(failed, items=model.readable(record.items))
 
 
 def lifecycle(state: ItemState) -> Lifecycle:

@@ -22,7 +22,7 @@ from typing import Any
 
 from gitmem.brief.alarms import LEVELS, alarm_lines
 from gitmem.brief.budget import WARNING_SHARE, priority
-from gitmem.brief.render import badge, item_marks
+from gitmem.brief.render import CARRIED_MARK, badge, item_marks
 from gitmem.brief.review.build import Lifecycle, Reason, Review
 from gitmem.brief.select import SECTIONS, BriefItem
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
@@ -61,7 +61,8 @@ def _line(item: BriefItem, review: Review) -> list[str]:
     if item.quote is not None:
         quote = md_text(item.quote)
         body = f'"{quote}"' if item.quote == item.text else f'{body} — "{quote}"'
-    marks = item_marks(item)
+    # every item of a range is carried by the checkpoints after it: the mark says nothing
+    marks = [m for m in item_marks(item) if m != CARRIED_MARK]
     if entry.lifecycle not in (None, Lifecycle.OPEN):
         marks.append(f"[{entry.lifecycle}]")  # resolved, superseded or aged out since
     suffix = "".join(f" {m}" for m in marks)
