@@ -152,7 +152,7 @@ def _advance(
         _set_meta(db, {"tip": tip})
 
 
-def _recheck_named(db: sqlite3.Connection, address: str, data: bytes) -> bool:
+def _recheck_named(db: sqlite3.Connection, address: Sha256Hex, data: bytes) -> bool:
     """Check the item blob at *address* again now that it holds *data*; whether its
     verdict changed (True: what was replayed from it no longer holds)."""
     row = db.execute("SELECT problem FROM named WHERE address = ?", (address,)).fetchone()
