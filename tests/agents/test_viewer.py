@@ -245,6 +245,12 @@ def test_bad_input_is_one_line_not_a_traceback(served: Served) -> None:
         status, _, body = served.get(path)
         assert status == expected, (path, body[:300])
         assert "Traceback" not in body and "internal error" not in body
+    # what a request says is repeated escaped, on the error page as on the others
+    hostile = quote('"><script>alert(6)</script>', safe="")
+    for path in (f"/?as_of={hostile}", f"/search?q=x&as_of={hostile}", f"/{hostile}"):
+        status, _, body = served.get(path)
+        assert status in (400, 404) and "<script" not in body, (path, body)
+        assert "&lt;script&gt;" in body or "%3Cscript" in body
     assert served.process.poll() is None  # still serving
 
 
