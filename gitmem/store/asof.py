@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 import pygit2
@@ -38,6 +39,15 @@ _ZONE_RE = re.compile(r"(?:Z|[+-]\d{2}:?\d{2})?")
 MAX_SPEC = 256
 
 
+class How(StrEnum):
+    """How an ``--as-of`` text was read."""
+
+    TIME = "time"
+    MEMORY_COMMIT = "memory commit"
+    CODE_COMMIT = "code commit"
+    """Any other commit, standing for its committer time."""
+
+
 @dataclass(frozen=True)
 class AsOf:
     """A resolved ``--as-of``: the moment, and the memory commit that stood then."""
@@ -48,8 +58,7 @@ class AsOf:
     """The moment, in the records' timestamp form."""
     commit: GitOid | None
     """The memory ref's commit at that moment; None when memory did not exist yet."""
-    how: str
-    """``time``, ``memory commit`` or ``code commit``: how *spec* was read."""
+    how: How
 
     def to_json(self) -> dict[str, Any]:
         return {"spec": self.spec, "time": self.time, "commit": self.commit, "how": self.how}
@@ -114,7 +123,7 @@ def resolve_as_of(store: Store, spec: str) -> AsOf:
         raise InputError(f"--as-of {spec[:40]!r}: give an ISO date/time or a revision")
     when = parse_moment(spec)
     if when is not None:
-        return AsOf(spec, format_time(when), memory_commit_at(store, when), "time")
+        return AsOf(spec, format_time(when), memory_commit_at(store, when), How.TIME)
     commit = store.resolve(spec)
     if commit is None:
         raise InputError(
@@ -124,8 +133,8 @@ def resolve_as_of(store: Store, spec: str) -> AsOf:
     tip = store.tip()
     moment = _committed(store.repo, commit)
     if tip is not None and store.is_ancestor(commit, tip):
-        return AsOf(spec, format_time(moment), commit, "memory commit")
-    return AsOf(spec, format_time(moment), memory_commit_at(store, moment), "code commit")
+        return AsOf(spec, format_time(moment), commit, How.MEMORY_COMMIT)
+    return AsOf(spec, format_time(moment), memory_commit_at(store, moment), How.CODE_COMMIT)
 
 
 def memory_commit_at(store: Store, when: datetime) -> GitOid | None:
