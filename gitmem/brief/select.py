@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.brief.placement import Placement, age_label, hidden_notice
 from gitmem.core.claims import WorldStatus, mentions_external_state
@@ -26,6 +26,9 @@ from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.memory import FailedItem, FailedRecord
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
+
+if TYPE_CHECKING:
+    from gitmem.store.asof import AsOf
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
@@ -150,6 +153,8 @@ class Brief:
     stale: int = 0
     """Open items that aged out (not shown; `gitmem show` has them)."""
     purged: tuple[PurgedItem, ...] = ()
+    as_of: AsOf | None = None
+    """The moment this is memory as of (None: as it is now)."""
 
 
 def build_brief(
@@ -163,17 +168,20 @@ def build_brief(
     stale: int | None = None,
     latest: str | None = None,
     placement: Placement | None = None,
+    only_current: bool = True,
 ) -> Brief:
     """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
     record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
     failed (their items shown degraded), *notices* are warnings found while reading;
     with a *placement*, every line gets its age and other branches' lines their branch
-    (:mod:`gitmem.brief.placement`). Raises nothing."""
+    (:mod:`gitmem.brief.placement`). Only the current items of *state* are shown, unless
+    not *only_current* (a review shows what a range captured, resolved or not). Raises
+    nothing."""
     warnings: list[BriefWarning] = []
     shown: dict[str, BriefItem] = {}
     hidden: dict[str, int] = {}
     for item_state in state.items.values():
-        if not item_state.current:
+        if only_current and not item_state.current:
             continue
         line = _from_state(item_state, checks, world)
         if placement is not None:

@@ -1,4 +1,5 @@
-"""Commands that write, read and check memory: capture, import, brief, verify, log."""
+"""Commands that write, read and check memory: capture, import, brief, review, verify,
+log."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import click
 
 from gitmem.cli.base import (
+    as_of_option,
     cli,
     emit,
     extractor_option,
@@ -200,12 +202,38 @@ def verify_quote(
     metavar="BYTES",
     help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
+@as_of_option
 @click.pass_context
-def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
+def brief(ctx: click.Context, fmt: str, budget: int | None, as_of: str | None) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
     from gitmem.brief.emit import emit_brief
 
-    click.echo(emit_brief(store_of(ctx), home(), fmt, budget), nl=False)
+    click.echo(emit_brief(store_of(ctx), home(), fmt, budget, as_of=as_of), nl=False)
+
+
+@cli.command()
+@click.argument("range_spec", metavar="RANGE")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Show at most this many items.",
+)
+@as_of_option
+@click.pass_context
+def review(ctx: click.Context, range_spec: str, fmt: str, limit: int, as_of: str | None) -> None:
+    """The memory of a range of commits (main..feature), as one pull-request comment."""
+    from gitmem.brief.review import emit_review
+
+    click.echo(emit_review(store_of(ctx), home(), range_spec, fmt, limit, as_of), nl=False)
 
 
 @cli.command()
