@@ -52,10 +52,10 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
 )
 
-import pygit2  # noqa: E402
-
 import daimon_ref  # noqa: E402
+import pygit2  # noqa: E402
 import startup  # noqa: E402
+
 from gitmem.capture.prepare import prepare  # noqa: E402
 from gitmem.capture.run import write_checkpoint  # noqa: E402
 from gitmem.capture.transcripts import parse_transcript  # noqa: E402

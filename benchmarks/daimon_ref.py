@@ -37,7 +37,7 @@ REQUIREMENT = f"daimon-briefing=={VERSION}"
 SESSIONS = 3
 BRIEF_ARGS = ("brief", "--auto", "--label")
 
-MODEL_SCRIPT = r'''"""A scripted model for daimon's command backend: prompt on stdin, checkpoint out."""
+MODEL_SCRIPT = r'''"""A scripted model for daimon's command backend: prompt in, checkpoint out."""
 import json
 import re
 import sys
