@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS states (
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
     text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+-- What every brief asks, answered without reading a row per record of history.
+CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
+CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
+CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
 """
 
 
