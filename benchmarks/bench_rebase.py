@@ -10,7 +10,8 @@ foreground part plus what the background work takes from the rebase on a busy ma
 the time until the background work has settled (every new commit named by a checkpoint,
 the rewrite recorded, no marker left), and, sampled from ``/proc`` every few
 milliseconds, the most background gitmem processes alive at once and the most captures
-running at once (distinct live processes holding a commit's in-flight marker).
+running at once (distinct live processes holding a commit's in-flight marker); and the
+post-commit script's own foreground time (gitmem replaced by ``true``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import threading
 import time
 from pathlib import Path
 
-from gitmem.hooks.install import install, uninstall
+from gitmem.hooks.install import install, render_script, uninstall
 from gitmem.store.keys import init_identity
 
 
@@ -136,6 +137,27 @@ def rebase_once(repo: Path, topic_tip: str, hooked: bool) -> dict[str, float]:
     }
 
 
+def script_alone(root: Path, count: int = 60) -> float:
+    """The median time of the post-commit script alone, as git runs it, with gitmem
+    replaced by ``true``: the hook's own foreground part."""
+    repo = root / "script-alone"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "bench@example.com")
+    git(repo, "config", "user.name", "bench")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "x")
+    script = repo / ".git" / "hooks" / "post-commit"
+    script.parent.mkdir(exist_ok=True)
+    script.write_bytes(render_script("post-commit", [shutil.which("true") or "/bin/true"]))
+    script.chmod(0o755)
+    times = []
+    for _ in range(count):
+        began = time.perf_counter()
+        subprocess.run([str(script)], cwd=repo, check=True)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=30)
@@ -177,6 +199,7 @@ def main() -> None:
             off.append(rebase_once(repo, tip, hooked=False))
             install(repo)
             on.append(rebase_once(repo, tip, hooked=True))
+        alone = script_alone(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -192,6 +215,7 @@ def main() -> None:
     each = f"{base / n * 1000:.1f} / {hooked / n * 1000:.1f}"
     print(f"  per commit without / with             {each:>8} ms")
     print(f"  added per commit                      {(hooked - base) / n * 1000:8.1f} ms")
+    print(f"  the post-commit script alone          {alone * 1000:8.1f} ms")
     print(f"  rebase start → background settled    {median(on, 'settle') * 1000:8.0f} ms")
     print(f"  most background processes at once     {max(r['processes'] for r in on):8.0f}")
     print(f"  most captures running at once         {max(r['captures'] for r in on):8.0f}")

@@ -37,6 +37,7 @@ WORKER_LOCK = "queue.lock"
 ROTATE_BYTES = 64 * 1024
 """A queue fully taken and at least this large is truncated."""
 NO_SERIES = "-"
+"""The field that says "none": a commit of no rebase or ``git am``, a session not named."""
 QUEUED_ENV = "GITMEM_QUEUED"
 """Set by the hook scripts to the ``.git/gitmem`` folder once they queued their line."""
 _FIELDS = {"post-commit": 3, "post-rewrite": 3, "capture-session": 3}
