@@ -48,7 +48,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/2"
+MODEL_VERSION = "gitmem/read-model/3"
 LOCK_FILE = "memory.lock"
 
 

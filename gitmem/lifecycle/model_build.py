@@ -17,7 +17,7 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
-from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
+from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
 from gitmem.core.purge import PurgeMark
 from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
@@ -111,7 +111,7 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        _verify(db, contents.records, roots)
+        _verify(db, contents.records, roots, contents.items)
         _replay_all(db)
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
 
@@ -215,11 +215,17 @@ def receipt_path(address: str) -> str:
 
 
 def _verify(
-    db: sqlite3.Connection, stored: Iterable[StoredRecord], roots: TrustRoots
+    db: sqlite3.Connection,
+    stored: Iterable[StoredRecord],
+    roots: TrustRoots,
+    blobs: Mapping[Sha256Hex, bytes] | None = None,
 ) -> list[Replayable]:
     """Check *stored* records, keep their verdicts and the verdicts on the items their
-    checkpoints name; the ones that hold, to replay."""
+    checkpoints name (each blob checked once, however many checkpoints name it); the
+    ones that hold, to replay."""
     good: list[Replayable] = []
+    items = _ItemChecks(db, blobs)
+    named: dict[str, tuple[ItemCheck, str, bool]] = {}
     for record in stored:
         check = roots.check(record.address, record.data, record.receipt)
         parsed = check.record
@@ -242,19 +248,40 @@ def _verify(
         )
         if isinstance(parsed, Checkpoint):
             for address in parsed.named:
-                row = db.execute("SELECT data FROM blobs WHERE address = ?", (address,)).fetchone()
-                verdict = check_item(address, None if row is None else row[0])
                 # one row per item: a genuine checkpoint's naming wins over a failed one's,
                 # or an edited blob both name would go unreported (failed_items skips rows
                 # of failed records) and its item would silently vanish
-                verb = "REPLACE" if check.ok else "IGNORE"
-                db.execute(
-                    f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
-                    (address, verdict.problem, verdict.detail, record.address),
-                )
+                if check.ok or address not in named:
+                    named[address] = (items.verdict(address), record.address, check.ok)
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
+    for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
+        db.executemany(
+            f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
+            [(a, v.problem, v.detail, by) for a, (v, by, ok) in named.items() if ok is genuine],
+        )
     return good
+
+
+class _ItemChecks:
+    """The verdict on each item blob, checked once: from *blobs* when given (a rebuild
+    has them all in hand), else from the model's blobs table."""
+
+    def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
+        self._db, self._blobs = db, blobs
+        self._verdicts: dict[str, ItemCheck] = {}
+
+    def verdict(self, address: Sha256Hex) -> ItemCheck:
+        if address not in self._verdicts:
+            if self._blobs is not None:
+                data = self._blobs.get(address)
+            else:
+                row = self._db.execute(
+                    "SELECT data FROM blobs WHERE address = ?", (address,)
+                ).fetchone()
+                data = None if row is None else row[0]
+            self._verdicts[address] = check_item(address, data)
+        return self._verdicts[address]
 
 
 def _genuine_items(
@@ -361,8 +388,12 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
     forgot = False
     for item_state in changed:
         address = item_state.id
-        db.execute(
-            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
+        # An upsert keeps the state's rowid, which is also its full-text row's: FTS5
+        # finds a row by rowid at once, by an unindexed column only by reading them all.
+        (row,) = db.execute(
+            "INSERT INTO states VALUES (?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
+            "current = excluded.current, active = excluded.active, "
+            "last_seen = excluded.last_seen, state = excluded.state RETURNING rowid",
             (
                 address,
                 int(item_state.current),
@@ -370,12 +401,12 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
                 item_state.last_seen,
                 json.dumps(encode_state(item_state)),
             ),
-        )
-        db.execute("DELETE FROM recall WHERE address = ?", (address,))
+        ).fetchone()
+        db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
         if not item_state.forgotten:
             db.execute(
-                "INSERT INTO recall VALUES (?, ?, ?)",
-                (item_state.item.text, item_state.quote or "", address),
+                "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
+                (row, item_state.item.text, item_state.quote or "", address),
             )
         forgot = forgot or item_state.forgotten
     if forgot:
