@@ -200,7 +200,9 @@ def test_without_the_sdk_mcp_is_exit_2_with_a_hint(
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     result = run("-C", str(initialised), "mcp")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "gitmem: gitmem mcp needs the MCP SDK: pip install 'gitmem[mcp]'\n"
+    assert result.stderr == (
+        "gitmem: gitmem mcp needs the MCP SDK: pip install 'gitmem-verified[mcp]'\n"
+    )
 
 
 def test_mcp_outside_a_repository_is_exit_2(tmp_path: Path) -> None:
