@@ -200,12 +200,16 @@ def verify_quote(
     metavar="BYTES",
     help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
 @click.pass_context
-def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
+def brief(ctx: click.Context, fmt: str, budget: int | None, as_json: bool) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
     from gitmem.brief.emit import emit_brief
 
-    click.echo(emit_brief(store_of(ctx), home(), fmt, budget), nl=False)
+    if as_json and fmt not in ("text", "json"):
+        raise InputError(f"--json and --format {fmt} do not go together")
+    shown = "json" if as_json else fmt
+    click.echo(emit_brief(store_of(ctx), home(), shown, budget), nl=False)
 
 
 @cli.command()
@@ -229,15 +233,24 @@ def verify(ctx: click.Context, strict: bool, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "-n", "--max-count", "limit", type=click.IntRange(min=0), metavar="N", help="Only the N newest."
+)
+@click.option(
+    "--since", metavar="WHEN", help="Only records created since WHEN (3d, 12h, 2w, a date, a time)."
+)
 @json_option
 @click.pass_context
-def log(ctx: click.Context, as_json: bool) -> None:
+def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool) -> None:
     """List the records in the store, newest first."""
-    from gitmem.store.log import log_entries
+    from datetime import UTC, datetime
+
+    from gitmem.store.log import log_entries, parse_since, recent
     from gitmem.store.roots import load_trust_roots
 
+    start = None if since is None else parse_since(since, datetime.now(UTC))
     store = store_of(ctx)
-    entries = log_entries(store, load_trust_roots(home(), store))
+    entries = recent(log_entries(store, load_trust_roots(home(), store)), limit, start)
     if as_json:
         emit([e.to_json() for e in entries])
         return
@@ -246,5 +259,6 @@ def log(ctx: click.Context, as_json: bool) -> None:
         count = "" if e.items is None else f" {e.items} item(s)"
         click.echo(
             f"{mark} {e.created or '?':20} {e.type:10} {e.sha256[:12]} "
-            f"session={e.session} writer={e.writer} commit={(e.commit or '-')[:12]}{count}"
+            f"session={e.session or '-'} writer={e.writer or '-'} "
+            f"commit={(e.commit or '-')[:12]}{count}"
         )

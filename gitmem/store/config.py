@@ -27,6 +27,10 @@ class Setting:
     default: Any
     env: str | None
     help: str
+    choices: tuple[str, ...] = ()
+    """The only values a text setting may take (empty: any text)."""
+    url: bool = False
+    """A text setting that must be an http(s) URL."""
 
 
 SETTINGS = {
@@ -38,6 +42,7 @@ SETTINGS = {
             "heuristic",
             "GITMEM_EXTRACTOR",
             "default extractor: heuristic, command, openai or none",
+            choices=("heuristic", "command", "openai", "none"),
         ),
         Setting(
             "command",
@@ -52,6 +57,7 @@ SETTINGS = {
             None,
             "GITMEM_OPENAI_BASE_URL",
             "OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1",
+            url=True,
         ),
         Setting("openai.model", str, None, "GITMEM_OPENAI_MODEL", "model name for openai"),
         Setting(
@@ -163,6 +169,25 @@ def parse_value(key: str, text: str) -> Any:
         if not 0 < value <= MAX_INT:
             raise InputError(f"{key} must be a whole number from 1 to {MAX_INT}")
         return value
+    return _check_text(key, text, "")
+
+
+def _check_text(key: str, text: str, where: str) -> str:
+    """*text* when it is a value *key* may take: one of its choices, an http(s) URL, no
+    NUL; *where* prefixes the message (a file's path).
+
+    Raises:
+        InputError: a value the setting cannot take.
+    """
+    definition = SETTINGS[key]
+    if "\x00" in text:
+        raise InputError(f"{where}{key} holds a NUL character")
+    if definition.choices and text not in definition.choices:
+        raise InputError(
+            f"{where}{key} must be one of {', '.join(definition.choices)}, not {text!r}"
+        )
+    if definition.url and not text.startswith(("http://", "https://")):
+        raise InputError(f"{where}{key} must be an http:// or https:// URL, not {text!r}")
     return text
 
 
@@ -215,8 +240,8 @@ def _check_type(key: str, value: Any, path: Path) -> Any:
         raise InputError(f"{path}: {key} must be a {kind.__name__}")
     if kind is int and not 0 < value <= MAX_INT:
         raise InputError(f"{path}: {key} must be a whole number from 1 to {MAX_INT}")
-    if kind is str and "\x00" in value:
-        raise InputError(f"{path}: {key} holds a NUL character")
+    if kind is str:
+        return _check_text(key, value, f"{path}: ")
     return value
 
 
