@@ -201,10 +201,25 @@ def verify_quote(
     help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
+@click.option(
+    "--from-hook",
+    "from_hook",
+    type=click.Choice(["claude", "codex"]),
+    hidden=True,
+    help="Called by an agent host's session-start hook: print nothing outside a repository.",
+)
 @click.pass_context
-def brief(ctx: click.Context, fmt: str, budget: int | None, as_json: bool) -> None:
+def brief(
+    ctx: click.Context, fmt: str, budget: int | None, as_json: bool, from_hook: str | None
+) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
     from gitmem.brief.emit import emit_brief
+
+    if from_hook is not None:
+        from gitmem.agents.host_context import hook_brief
+
+        click.echo(hook_brief(from_hook, ctx.obj["repo"], home()), nl=False)
+        return
 
     if as_json and fmt not in ("text", "json"):
         raise InputError(f"--json and --format {fmt} do not go together")
