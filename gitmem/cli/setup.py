@@ -161,6 +161,22 @@ def status(ctx: click.Context, as_json: bool) -> None:
 
 
 @cli.command()
+@json_option
+@click.pass_context
+def doctor(ctx: click.Context, as_json: bool) -> None:
+    """Check key, trust roots, hooks, agent hosts, travel, read model, captures and brief
+    size, each with its fix (exit 1 when a check fails)."""
+    from gitmem.setup.doctor import diagnose, exit_code, render_text
+
+    checks = diagnose(store_of(ctx), home())
+    if as_json:
+        emit({"ok": exit_code(checks) == 0, "checks": [c.to_json() for c in checks]})
+    else:
+        click.echo(render_text(checks), nl=False)
+    sys.exit(exit_code(checks))
+
+
+@cli.command()
 @click.option(
     "--keep",
     type=click.Path(path_type=Path),
