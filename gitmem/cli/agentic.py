@@ -90,4 +90,4 @@ def mcp(ctx: click.Context) -> None:
     """Serve this repository's memory to agents over MCP on stdio (needs gitmem-verified[mcp])."""
     from gitmem.agents.mcp import serve
 
-    serve(ctx.obj["repo"], home())
+    serve(ctx.obj["repo"] if ctx.obj["repo_given"] else None, home())

@@ -106,4 +106,5 @@ def read_input(path: str, what: str) -> tuple[str, str]:
 @click.pass_context
 def cli(ctx: click.Context, repo: str, verbose: bool, quiet: bool) -> None:
     """gitmem: signed, git-native memory for AI coding agents."""
-    ctx.obj = {"repo": repo, "verbose": verbose, "quiet": quiet}
+    given = ctx.get_parameter_source("repo") is not click.core.ParameterSource.DEFAULT
+    ctx.obj = {"repo": repo, "repo_given": given, "verbose": verbose, "quiet": quiet}
