@@ -1,4 +1,5 @@
-"""Commands that set gitmem up and report on it: init, keys, config, status, demo."""
+"""Commands that set gitmem up and report on it: init, keys, config, status, doctor,
+completion, demo."""
 
 from __future__ import annotations
 
@@ -158,6 +159,17 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if "config_error" in report:
         click.echo(f"gitmem: {report['config_error']}", err=True)
         sys.exit(2)
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script (click's) for SHELL; see the README to load it."""
+    from click.shell_completion import get_completion_class
+
+    completer = get_completion_class(shell)
+    assert completer is not None  # click knows every shell the Choice allows
+    click.echo(completer(cli, {}, "gitmem", "_GITMEM_COMPLETE").source())
 
 
 @cli.command()
