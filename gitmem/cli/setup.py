@@ -138,7 +138,7 @@ def config(
         emit({k: {"value": v, "from": source} for k, (v, source) in shown.items()})
         return
     for k, (v, source) in shown.items():
-        click.echo(f"{k} = {json.dumps(v)}  ({source})")
+        click.echo(f"{k} = {'(unset)' if v is None else json.dumps(v)}  ({source})")
 
 
 @cli.command()

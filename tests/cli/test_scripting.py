@@ -189,3 +189,27 @@ def test_version_in_a_real_subprocess() -> None:
         [sys.executable, "-m", "gitmem", "--version"], capture_output=True, text=True, check=True
     )
     assert done.stdout == f"gitmem, version {__version__}\n"
+
+
+def test_every_command_that_reports_or_writes_takes_json() -> None:
+    import click
+
+    from gitmem.cli.app import cli
+
+    exempt = {"demo", "completion", "mcp", "hook"}  # a walkthrough, a script, a server, internal
+
+    def walk(group: click.Group, prefix: str) -> list[tuple[str, click.Command]]:
+        found: list[tuple[str, click.Command]] = []
+        for name, command in group.commands.items():
+            if isinstance(command, click.Group):
+                found += walk(command, f"{prefix}{name} ")
+            else:
+                found.append((f"{prefix}{name}", command))
+        return found
+
+    missing = [
+        name
+        for name, command in walk(cli, "")
+        if name not in exempt and not any("--json" in p.opts for p in command.params)
+    ]
+    assert missing == []
