@@ -10,7 +10,11 @@ noise hits all of them alike (issue 11 asks for at most 1.2x):
 - `gitmem hook pre-push REMOTE URL` (the only git hook that runs in the foreground:
   git waits for it before pushing), with nothing configured to sync;
 - `gitmem capture --from-hook claude` with a host event on stdin (what Claude Code and
-  Codex run when a session ends; the capture itself runs detached).
+  Codex run when a session ends; the capture itself runs detached);
+- `gitmem recall --from-hook claude` with a prompt on stdin, in a repository with no
+  memory yet (the `--prompt-recall` hook, which runs before every prompt; issue 16), and
+  `gitmem brief --from-hook codex` outside any repository (a user-scope session start in
+  a folder that is not a repository: it prints nothing).
 """
 
 from __future__ import annotations
@@ -65,6 +69,14 @@ def main() -> None:
             "gitmem capture --from-hook claude": (
                 [*gitmem, "capture", "--from-hook", "claude"],
                 event,
+            ),
+            "gitmem recall --from-hook claude": (
+                [*gitmem, "recall", "--from-hook", "claude"],
+                json.dumps({"prompt": "where does the cache live?", "cwd": str(repo)}),
+            ),
+            "gitmem brief --from-hook (no repository)": (
+                [*gitmem, "-C", str(root), "brief", "--from-hook", "codex"],
+                "",
             ),
         }
         times: dict[str, list[float]] = {name: [] for name in cases}

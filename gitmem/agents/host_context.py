@@ -13,18 +13,21 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gitmem.agents.recall import MAX_TERMS, recall
-from gitmem.agents.recall.index import IndexedItem
-from gitmem.agents.recall.render import hit_line
 from gitmem.core import boundedjson
 from gitmem.core.quotes import wrap_context
-from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
+
+if TYPE_CHECKING:
+    from gitmem.agents.recall.index import IndexedItem
 
 PROMPT_BUDGET = 2000
 """The most bytes a prompt's recall adds to the context, tags included."""
 PROMPT_HITS = 10
+MAX_TERMS = 32
+"""As many terms as recall takes (:data:`gitmem.agents.recall.MAX_TERMS`; a test holds
+them equal): imported lazily, recall's code loads only when there is memory to search."""
 _TOKEN = re.compile(r"[#\w][\w.#/-]*\w|\w")
 _STOPWORDS = frozenset(
     {
@@ -128,12 +131,12 @@ def host_repo(agent: str, fallback: str, environ: Mapping[str, str] | None = Non
 def hook_brief(agent: str, repo: str, home: Path) -> str:
     """The session-start brief for *agent*, or nothing when there is no usable
     repository or memory. Raises nothing."""
-    from gitmem.brief.emit import emit_brief
-
     try:
         store = Store.discover(host_repo(agent, repo))
         if store.tip() is None:
             return ""
+        from gitmem.brief.emit import emit_brief  # only when there is memory to brief
+
         return emit_brief(store, home, "text", None)
     except Exception:  # a hook never breaks a session; `gitmem doctor` says what is wrong
         return ""
@@ -168,6 +171,10 @@ def prompt_recall(agent: str, repo: str, home: Path, payload: str) -> str:
         store = Store.discover(host_repo(agent, cwd if isinstance(cwd, str) and cwd else repo))
         if store.tip() is None:
             return ""
+        from gitmem.agents.recall import recall
+        from gitmem.agents.recall.render import hit_line
+        from gitmem.store.ledger import Ledger, shown_texts
+
         result = recall(store, home, terms, PROMPT_HITS)
         lines: list[str] = [HEADER]
         shown: list[IndexedItem] = []

@@ -204,6 +204,13 @@ def test_prompt_recall_stays_within_its_budget_with_many_hits(
     assert result.stdout.count("[~ inferred] Tokenizer note") >= 2
 
 
+def test_prompt_recall_takes_as_many_terms_as_recall() -> None:
+    from gitmem.agents import host_context, recall
+
+    assert host_context.MAX_TERMS == recall.MAX_TERMS
+    assert len(prompt_terms(" ".join(f"word{n}" for n in range(100)))) == recall.MAX_TERMS
+
+
 def test_prompt_terms_drop_stopwords_and_keep_numbers() -> None:
     terms = prompt_terms("What is the status of PR #214 and the tokenizer? The tokenizer!")
     assert terms == ["status", "#214", "tokenizer"]
