@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,8 @@ class Setting:
     """The only values a text setting may take (empty: any text)."""
     url: bool = False
     """A text setting that must be an http(s) URL."""
+    shape: str | None = None
+    """``command``: a non-empty command line; ``ref``: a branch name."""
 
 
 SETTINGS = {
@@ -50,6 +54,7 @@ SETTINGS = {
             None,
             "GITMEM_COMMAND",
             "model command for the command extractor (prompt on stdin, JSON on stdout)",
+            shape="command",
         ),
         Setting(
             "openai.base_url",
@@ -90,6 +95,7 @@ SETTINGS = {
             "GITMEM_TRUST_REF",
             "the branch whose committed .gitmem/allowed_signers is trusted "
             "(default: origin's default branch, else the local default branch)",
+            shape="ref",
         ),
         Setting(
             "release_candidates",
@@ -109,6 +115,10 @@ SETTINGS = {
     )
 }
 IDENTITY_KEYS = ("principal", "signing_key")
+_REF_NAME = re.compile(r"(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![./])")
+"""A branch name as ``git check-ref-format --branch`` would take it (the rules that
+matter: no whitespace, no ``..``, none of ``~^:?*[`` or a backslash, no leading ``-``,
+no trailing ``.`` or ``/``)."""
 MAX_BYTES = 1 << 20
 """The largest config file read (1 MiB; a real one is a few hundred bytes)."""
 MAX_INT = 86_400
@@ -188,6 +198,15 @@ def _check_text(key: str, text: str, where: str) -> str:
         )
     if definition.url and not text.startswith(("http://", "https://")):
         raise InputError(f"{where}{key} must be an http:// or https:// URL, not {text!r}")
+    if definition.shape == "command":
+        try:
+            words = shlex.split(text)
+        except ValueError as e:
+            raise InputError(f"{where}{key} must be a command line ({e}), not {text!r}") from e
+        if not words:
+            raise InputError(f"{where}{key} must be a command line, not empty")
+    if definition.shape == "ref" and not _REF_NAME.fullmatch(text):
+        raise InputError(f"{where}{key} must be a branch name, not {text!r}")
     return text
 
 

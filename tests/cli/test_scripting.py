@@ -144,6 +144,8 @@ def test_config_refuses_a_value_its_key_cannot_take(initialised: Path, gm: GM, h
         ("openai.base_url", "ftp://x"),
         ("timeout", "soon"),
         ("sync_on_push", "maybe"),
+        ("trust_ref", "main..evil"),
+        ("command", "'unclosed"),
     ):
         result = gm("config", key, value)
         assert result.exit_code == 2 and result.stdout == "", (key, result.stdout)
