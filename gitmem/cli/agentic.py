@@ -1,4 +1,5 @@
-"""Commands for agents mid-session: recall, ask, and the MCP server."""
+"""Commands for agents mid-session and the people beside them: recall, ask, the MCP
+server and the web viewer."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import sys
 
 import click
 
-from gitmem.cli.base import cli, home, json_option, store_of
+from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
 
 @cli.command()
@@ -26,9 +27,15 @@ from gitmem.cli.base import cli, home, json_option, store_of
     help="Called by an agent host's UserPromptSubmit hook: the prompt's terms, from stdin.",
 )
 @json_option
+@as_of_option
 @click.pass_context
 def recall(
-    ctx: click.Context, terms: tuple[str, ...], limit: int, from_hook: str | None, as_json: bool
+    ctx: click.Context,
+    terms: tuple[str, ...],
+    limit: int,
+    from_hook: str | None,
+    as_json: bool,
+    as_of: str | None,
 ) -> None:
     """Search every item of the memory's whole history (forgotten ones never)."""
     from gitmem.agents.recall.render import emit_recall
@@ -41,8 +48,7 @@ def recall(
         return
     if not terms:
         raise click.UsageError("Missing argument 'TERMS...'.")
-
-    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json), nl=False)
+    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json, as_of), nl=False)
 
 
 @cli.command()
@@ -91,3 +97,25 @@ def mcp(ctx: click.Context) -> None:
     from gitmem.agents.mcp import serve
 
     serve(ctx.obj["repo"] if ctx.obj["repo_given"] else None, home())
+
+
+@cli.command()
+@click.option(
+    "--port",
+    type=int,
+    default=8765,
+    show_default=True,
+    help="The port to listen on (0: any free one).",
+)
+@click.option(
+    "--host",
+    default=None,
+    metavar="HOST",
+    help="The address to listen on (default 127.0.0.1; any other is served with a warning).",
+)
+@click.pass_context
+def serve(ctx: click.Context, port: int, host: str | None) -> None:
+    """A local, read-only web viewer of the memory: the brief, items' histories, recall."""
+    from gitmem.agents.viewer import serve as run
+
+    run(ctx.obj["repo"], home(), host, port, lambda line: click.echo(line))

@@ -34,6 +34,16 @@ def format_option(func: F) -> F:
     )(func)
 
 
+def as_of_option(func: F) -> F:
+    return click.option(
+        "--as-of",
+        "as_of",
+        metavar="TIME|REV",
+        help="Memory as it stood then: an ISO date/time (UTC unless a zone is given), a "
+        "commit of refs/gitmem/memory, or any other revision (its commit time).",
+    )(func)
+
+
 EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
 
 

@@ -1,4 +1,5 @@
-"""Commands that write, read and check memory: capture, import, brief, verify, log."""
+"""Commands that write, read and check memory: capture, import, brief, review, verify,
+log."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import click
 
 from gitmem.cli.base import (
+    as_of_option,
     cli,
     emit,
     extractor_option,
@@ -208,9 +210,15 @@ def verify_quote(
     hidden=True,
     help="Called by an agent host's session-start hook: print nothing outside a repository.",
 )
+@as_of_option
 @click.pass_context
 def brief(
-    ctx: click.Context, fmt: str, budget: int | None, as_json: bool, from_hook: str | None
+    ctx: click.Context,
+    fmt: str,
+    budget: int | None,
+    as_json: bool,
+    from_hook: str | None,
+    as_of: str | None,
 ) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
     from gitmem.brief.emit import emit_brief
@@ -220,11 +228,39 @@ def brief(
 
         click.echo(hook_brief(from_hook, ctx.obj["repo"], home()), nl=False)
         return
-
     if as_json and fmt not in ("text", "json"):
         raise InputError(f"--json and --format {fmt} do not go together")
     shown = "json" if as_json else fmt
-    click.echo(emit_brief(store_of(ctx), home(), shown, budget), nl=False)
+    click.echo(emit_brief(store_of(ctx), home(), shown, budget, as_of=as_of), nl=False)
+
+
+@cli.command()
+@click.argument("range_spec", metavar="RANGE")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Show at most this many items.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
+@as_of_option
+@click.pass_context
+def review(
+    ctx: click.Context, range_spec: str, fmt: str, limit: int, as_json: bool, as_of: str | None
+) -> None:
+    """The memory of a range of commits (main..feature), as one pull-request comment."""
+    from gitmem.brief.review import emit_review
+
+    shown = "json" if as_json else fmt
+    click.echo(emit_review(store_of(ctx), home(), range_spec, shown, limit, as_of), nl=False)
 
 
 @cli.command()

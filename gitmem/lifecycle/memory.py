@@ -221,6 +221,11 @@ class Memory:
         """The states of the items at *addresses* (unknown addresses left out)."""
         return load_states(self._db, addresses)
 
+    def readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
+        """The item blobs at *addresses* that are stored and parse (unchecked: what their
+        bytes hold), in order. Raises nothing."""
+        return self._readable(addresses)
+
     def _readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
         found = []
         for address in addresses:

@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS states (
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
     text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+-- What every brief asks, answered without reading a row per record of history.
+CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
+CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
+CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
 """
 
 
@@ -141,12 +147,14 @@ def _advance(
             "INSERT OR REPLACE INTO blobs VALUES (?, ?)",
             [(a, data[p]) for p, a in blobs if p in data],
         )
+        # an item blob rewritten in place (same path, other bytes): its verdict changes
+        edited = [a for p, a in blobs if p in data and _recheck_named(db, a, data[p])]
         stored, rechecked = _stored(db, kinds, receipts, data)
         before = _meta_value(db, "replayed_until")
         fresh = _verify(db, stored, roots)
         # An item or a receipt that arrived after the record naming it, or a record older
         # than what was replayed already (a sync), changes history: replay it all again.
-        late_item = any(a in late for _, a in blobs)
+        late_item = any(a in late for _, a in blobs) or bool(edited)
         out_of_order = any(record_time(r.record) < before for r in fresh if before)
         # A purge (merged in by a sync) removes states and redirects quote sources: rare.
         purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
@@ -155,6 +163,20 @@ def _advance(
         else:
             _replay_onto(db, fresh)
         _set_meta(db, {"tip": tip})
+
+
+def _recheck_named(db: sqlite3.Connection, address: Sha256Hex, data: bytes) -> bool:
+    """Check the item blob at *address* again now that it holds *data*; whether its
+    verdict changed (True: what was replayed from it no longer holds)."""
+    row = db.execute("SELECT problem FROM named WHERE address = ?", (address,)).fetchone()
+    if row is None:
+        return False
+    verdict = check_item(address, data)
+    db.execute(
+        "UPDATE named SET problem = ?, detail = ? WHERE address = ?",
+        (verdict.problem, verdict.detail, address),
+    )
+    return bool(row[0] != verdict.problem)
 
 
 def _stored(
@@ -222,8 +244,12 @@ def _verify(
             for address in parsed.named:
                 row = db.execute("SELECT data FROM blobs WHERE address = ?", (address,)).fetchone()
                 verdict = check_item(address, None if row is None else row[0])
+                # one row per item: a genuine checkpoint's naming wins over a failed one's,
+                # or an edited blob both name would go unreported (failed_items skips rows
+                # of failed records) and its item would silently vanish
+                verb = "REPLACE" if check.ok else "IGNORE"
                 db.execute(
-                    "INSERT OR REPLACE INTO named VALUES (?, ?, ?, ?)",
+                    f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
                     (address, verdict.problem, verdict.detail, record.address),
                 )
         if check.ok and parsed is not None:

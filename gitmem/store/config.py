@@ -106,6 +106,14 @@ SETTINGS = {
             "release candidate",
         ),
         Setting(
+            "unmerged_branch_days",
+            int,
+            14,
+            None,
+            "days after which the brief hides items captured on a branch deleted without "
+            "being merged (with a notice)",
+        ),
+        Setting(
             "sync_on_push",
             bool,
             False,
