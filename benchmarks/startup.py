@@ -11,7 +11,14 @@ runs the same cases beside its own):
 - `gitmem hook pre-push REMOTE URL` (the only git hook that runs in the foreground:
   git waits for it before pushing), with nothing configured to sync;
 - `gitmem capture --from-hook claude` with a host event on stdin (what Claude Code and
-  Codex run when a session ends; the capture itself runs detached).
+  Codex run when a session ends; the capture itself runs detached);
+
+and, here only (not in bench_scale's bound), the context hooks of issue 16:
+
+- `gitmem recall --from-hook claude` with a prompt on stdin, in a repository with no
+  memory yet (the `--prompt-recall` hook, which runs before every prompt);
+- `gitmem brief --from-hook codex` outside any repository (a user-scope session start in
+  a folder that is not a repository: it prints nothing).
 """
 
 from __future__ import annotations
@@ -72,12 +79,28 @@ def cases(root: Path, repo: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
-def measure(runs: int) -> dict[str, list[float]]:
-    """Every case *runs* times, interleaved; name → wall times in seconds."""
+def context_cases(root: Path, repo: Path) -> dict[str, tuple[list[str], str]]:
+    """The agent hosts' context hooks (issue 16), name → (command, stdin)."""
+    gitmem = [sys.executable, "-m", "gitmem"]
+    prompt = json.dumps({"prompt": "where does the cache live?", "cwd": str(repo)})
+    return {
+        "gitmem recall --from-hook claude": ([*gitmem, "recall", "--from-hook", "claude"], prompt),
+        "gitmem brief --from-hook (no repository)": (
+            [*gitmem, "-C", str(root), "brief", "--from-hook", "codex"],
+            "",
+        ),
+    }
+
+
+def measure(runs: int, context: bool = False) -> dict[str, list[float]]:
+    """Every case (with *context*, the context hooks too) *runs* times, interleaved;
+    name → wall times in seconds."""
     root = Path(tempfile.mkdtemp(prefix="gitmem-startup-"))
     try:
         repo, env = scratch_repo(root)
         timed_cases = cases(root, repo)
+        if context:
+            timed_cases.update(context_cases(root, repo))
         times: dict[str, list[float]] = {name: [] for name in timed_cases}
         for _ in range(runs):
             for name, (command, stdin) in timed_cases.items():
@@ -91,7 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
-    times = measure(args.runs)
+    times = measure(args.runs, context=True)
     floor = statistics.median(times[FLOOR])
     for name, xs in times.items():
         median = statistics.median(xs)

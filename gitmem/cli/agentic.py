@@ -11,7 +11,7 @@ from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
 
 @cli.command()
-@click.argument("terms", nargs=-1, required=True)
+@click.argument("terms", nargs=-1)
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -19,15 +19,35 @@ from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
     show_default=True,
     help="Show at most this many items.",
 )
+@click.option(
+    "--from-hook",
+    "from_hook",
+    type=click.Choice(["claude", "codex"]),
+    hidden=True,
+    help="Called by an agent host's UserPromptSubmit hook: the prompt's terms, from stdin.",
+)
 @json_option
 @as_of_option
 @click.pass_context
 def recall(
-    ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool, as_of: str | None
+    ctx: click.Context,
+    terms: tuple[str, ...],
+    limit: int,
+    from_hook: str | None,
+    as_json: bool,
+    as_of: str | None,
 ) -> None:
     """Search every item of the memory's whole history (forgotten ones never)."""
     from gitmem.agents.recall.render import emit_recall
 
+    if from_hook is not None:
+        from gitmem.agents.host_context import prompt_recall
+
+        payload = sys.stdin.read()
+        click.echo(prompt_recall(from_hook, ctx.obj["repo"], home(), payload), nl=False)
+        return
+    if not terms:
+        raise click.UsageError("Missing argument 'TERMS...'.")
     click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json, as_of), nl=False)
 
 
@@ -73,10 +93,10 @@ def ask(
 @cli.command()
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
-    """Serve this repository's memory to agents over MCP on stdio (needs gitmem[mcp])."""
+    """Serve this repository's memory to agents over MCP on stdio (needs gitmem-verified[mcp])."""
     from gitmem.agents.mcp import serve
 
-    serve(ctx.obj["repo"], home())
+    serve(ctx.obj["repo"] if ctx.obj["repo_given"] else None, home())
 
 
 @cli.command()
