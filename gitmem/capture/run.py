@@ -342,7 +342,7 @@ def capture_prepared(
         store = ctx.store
         named = commit is not None
         commit = commit if commit is not None else store.head_commit()
-        state = ctx.memory()
+        state = ctx.current()
         built = build_checkpoint(
             prepared,
             [*(drafts or []), *found],
@@ -442,7 +442,7 @@ def remember(
         parsed, path = parse_transcript(b"", "remember", "text"), None
     ctx = Context.open(store, home)
     masked = mask_draft(draft)
-    held = ctx.memory().statement(session, masked.kind, masked.text)
+    held = ctx.current().statement(session, masked.kind, masked.text)
     if held is not None and held.current:
         return held
     return capture_transcript(

@@ -60,6 +60,7 @@ class Workspace:
         self.roots = load_trust_roots(home, store) if roots is None else roots
         self._identity = identity
         self._memory: MemoryState | None = None
+        self._current: MemoryState | None = None
 
     @property
     def identity(self) -> Identity:
@@ -82,6 +83,19 @@ class Workspace:
             self._memory = memory_state(self.store, self.roots)
         return self._memory
 
+    def current(self) -> MemoryState:
+        """The current items only (open and not aged out): all a capture carries, matches
+        restatements against and ages, without decoding every item history ever held.
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        if self._memory is not None:
+            return self._memory
+        if self._current is None:
+            self._current = memory_state(self.store, self.roots, current_only=True)
+        return self._current
+
     def holders(self, snapshot: str, commit: str | None, session: str) -> Holders:
         """What memory holds of a capture already: see :class:`Holders`.
 
@@ -102,8 +116,9 @@ class Workspace:
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying
         it all (nothing to do before it is loaded). Raises nothing."""
-        if self._memory is not None:
-            replay(records, onto=self._memory)
+        for state in (self._memory, self._current):
+            if state is not None:
+                replay(records, onto=state)
 
     def item(self, prefix: str) -> ItemState:
         """The one item whose id starts with *prefix*.

@@ -14,7 +14,7 @@ from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import TrustError
-from gitmem.core.items import Draft
+from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, verify
 from gitmem.core.records import EVENT_RESOLVE, NAMESPACE
 from gitmem.store.keys import init_identity, load_identity, write_private_key
@@ -85,3 +85,24 @@ def test_a_context_keeps_its_memory_current_across_captures(initialised: Path, h
     other = parse_transcript(b"Something else entirely.\n", "u.md")
     second = capture_transcript(ctx, other, None, source="test", drafts=[], session="s2")
     assert second.carried == 1  # carried from the memory the context kept, not reloaded
+
+
+def test_a_capture_reads_only_the_current_items_and_keeps_them_current(
+    initialised: Path, home: Path
+) -> None:
+    store = Store.discover(initialised)
+    ctx = Context.open(store, home)
+    first = capture_transcript(ctx, TRANSCRIPT, None, source="test", drafts=[DRAFT], session="s1")
+    (item,) = first.items
+    resolved = Context.open(store, home)
+    resolved.write(EVENT_RESOLVE, resolved.item(item.id[:8]), {"note": "done"})
+    later = Context.open(store, home)
+    assert item.id not in later.current().items  # resolved: nothing a capture needs
+    assert item.id in later.memory().items  # the full memory still has its story
+    fresh = Context.open(store, home)
+    current = fresh.current()
+    other = parse_transcript(b"Something new to keep.\n", "v.md")
+    new = Draft(Kind.DECISION, "Keep the new thing", Trust.INFERRED, None, {})
+    done = capture_transcript(fresh, other, None, source="test", drafts=[new], session="s3")
+    (added,) = done.items
+    assert fresh.current() is current and current.items[added.id].current

@@ -332,7 +332,7 @@ def _write(
     )
     prepared = Prepared(transcript, 0, imported.masked)
     result = write(
-        ctx.store, ctx.identity, prepared, drafts, imported.session, now, None, ctx.memory()
+        ctx.store, ctx.identity, prepared, drafts, imported.session, now, None, ctx.current()
     )
     ctx.written(result.records)
     ctx.log.write(
