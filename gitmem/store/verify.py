@@ -22,7 +22,14 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, InputError
-from gitmem.core.integrity import UNTRUSTED_KEY, RecordCheck, TrustRoots, check_item, describe
+from gitmem.core.integrity import (
+    UNTRUSTED_KEY,
+    ItemCheck,
+    RecordCheck,
+    TrustRoots,
+    check_item,
+    describe,
+)
 from gitmem.core.items import Item
 from gitmem.core.purge import resolve_snapshot
 from gitmem.core.quotes import check_quotes
@@ -208,6 +215,7 @@ def check_ref(
                 )
             )
     named: set[Sha256Hex] = set()
+    verdicts: dict[Sha256Hex, ItemCheck] = {}
     for stored in records:
         check = checker(stored)
         if check is None:
@@ -223,7 +231,9 @@ def check_ref(
             named.update(check.record.named)
             problems += [
                 Problem(p.path, p.problem, p.detail, ref)
-                for p in _item_problems(check.record, contents.items, snapshots, only, purges)
+                for p in _item_problems(
+                    check.record, contents.items, snapshots, only, purges, verdicts
+                )
             ]
     for address in sorted(set(contents.items) - named):
         path = content_path("items", address)
@@ -280,11 +290,13 @@ def _item_problems(
     snapshots: dict[Sha256Hex, bytes],
     only: frozenset[str] | None,
     purges: Purges,
+    verdicts: dict[Sha256Hex, ItemCheck],
 ) -> list[Problem]:
     """Every item blob *checkpoint* names must be stored (unless a trusted purge removed
     it) and hash to its address; every verified quote of an item it adds is checked
     again, against the item's own snapshot or the redacted copy a purge put in its place
-    (a carried item was checked where it was added)."""
+    (a carried item was checked where it was added). *verdicts* keeps each blob's
+    verdict across the checkpoints of one ref: a carried item is checked once."""
     problems: list[Problem] = []
     quoted: list[Item] = []
     untrusted = {a: f for f in purges.untrusted for a in f.purge.items}
@@ -292,7 +304,9 @@ def _item_problems(
         path = content_path("items", address)
         if not _touched(path, only) or address in purges.items:
             continue
-        verdict = check_item(address, blobs.get(address))
+        verdict = verdicts.get(address)
+        if verdict is None:
+            verdict = verdicts[address] = check_item(address, blobs.get(address))
         if verdict.item is None:
             detail = verdict.detail
             if address in untrusted and blobs.get(address) is None:
