@@ -26,6 +26,7 @@ from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import Memory
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.store.fetched import with_fetched
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -43,6 +44,7 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
         GitError: the memory ref cannot be read.
     """
     roots = load_trust_roots(home, store)
+    store = with_fetched(store, roots)  # fetched memory too, verified (store/fetched.py)
     model = Memory.open(store, roots)
     try:
         state = model.state(current_only=True)

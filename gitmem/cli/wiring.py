@@ -41,11 +41,15 @@ def hooks_install(ctx: click.Context, force: bool, agent: str | None) -> None:
         for path in install_agent(agent, _workdir(ctx)):
             click.echo(f"configured {agent}: {path}")
         return
-    from gitmem.hooks.install import install
+    from gitmem.hooks.install import HOOK_NAMES
+    from gitmem.setup.travel import wire
 
-    for state in install(_workdir(ctx), force=force):
+    wired = wire(store_of(ctx), hooks=HOOK_NAMES, force=force)
+    for state in wired.hooks:
         kept = f" (kept your hook: {state.foreign.name})" if state.foreign else ""
         click.echo(f"installed {state.name}{kept}")
+    for line in wired.configured:
+        click.echo(f"configured {line}")
 
 
 @hooks.command("uninstall")
@@ -63,10 +67,13 @@ def hooks_uninstall(ctx: click.Context, agent: str | None) -> None:
         for path in uninstall_agent(agent, _workdir(ctx)):
             click.echo(f"removed gitmem from {path}")
         return
-    from gitmem.hooks.install import uninstall
+    from gitmem.setup.travel import unwire
 
-    for state in uninstall(_workdir(ctx)):
+    states, restored = unwire(store_of(ctx))
+    for state in states:
         click.echo(f"{state.name}: {'restored your hook' if state.installed else 'removed'}")
+    for line in restored:
+        click.echo(line)
 
 
 @hooks.command("status")

@@ -28,6 +28,8 @@ HOOKS: dict[str, tuple[str, str, int]] = {
     "capture-session": ("gitmem.hooks.capturing", "capture_session", 2),
 }
 """Each hook: the module and function doing its work, and how many arguments it takes."""
+FOREGROUND = frozenset({"pre-push"})
+"""Hooks git waits for (memory must go with the push): they keep the caller's terminal."""
 
 
 def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
@@ -36,7 +38,8 @@ def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
     failure. Raises nothing; an unknown *name* does nothing."""
     if name not in HOOKS:
         return
-    leave_caller()
+    if name not in FOREGROUND:
+        leave_caller()
     module, function, arity = HOOKS[name]
     padded = (list(args) + [None] * arity)[:arity]
     try:

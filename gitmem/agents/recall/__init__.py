@@ -19,6 +19,7 @@ from pathlib import Path
 from gitmem.agents.recall.index import IndexedItem, IndexInfo, checked_hits, index_info
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import Memory
+from gitmem.store.fetched import with_fetched
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -81,6 +82,7 @@ def recall(
     if limit < 1:
         raise InputError("--limit must be at least 1")
     roots = load_trust_roots(home, store)
+    store = with_fetched(store, roots)  # fetched memory too, verified (store/fetched.py)
     model = Memory.open(store, roots)
     try:
         info = index_info(model)
