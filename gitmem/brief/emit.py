@@ -26,7 +26,7 @@ from gitmem.core.errors import InputError
 from gitmem.lifecycle.memory import Memory
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
-from gitmem.store.fetched import with_fetched
+from gitmem.store.fetched import unfetched_hint, with_fetched
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -53,6 +53,8 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
     finally:
         model.close()
     notices = [BriefWarning("trust-branch", notice) for notice in roots.notices]
+    hint = unfetched_hint(store)
+    notices += [] if hint is None else [BriefWarning("not-fetched", hint)]
     notices += [
         BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
         for root in roots.signers

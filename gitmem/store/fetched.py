@@ -301,3 +301,28 @@ class _Verdicts:
         data = json.dumps({"version": 1, "roots": self.key, "verdicts": kept}, indent=1)
         with contextlib.suppress(OSError):  # a read-only clone: checked again next time
             atomic_write(self.path, (data + "\n").encode(), 0o644)
+
+
+def unfetched_hint(store: Store) -> str | None:
+    """One line for a clone that holds no memory and fetched none, while a remote
+    probably has some (the project commits team trust, ``.gitmem/allowed_signers``, or
+    ``gitmem init`` set the fetch refspec up): the command to run. None otherwise.
+    Raises nothing."""
+    from gitmem.store.refspecs import has_fetch_refspec, usable_remotes
+
+    try:
+        if _local_tip(store) is not None or tracking_memory(store):
+            return None
+    except GitmemError:
+        return None
+    team = store.head_blob(".gitmem/allowed_signers") is not None
+    for remote in usable_remotes(store):
+        if not has_fetch_refspec(store, remote):
+            if team:
+                return (
+                    f"{remote}'s memory (refs/gitmem/*) was never fetched here: run "
+                    f"`gitmem init` (git fetch then brings it), then `git fetch {remote}`"
+                )
+        else:
+            return f"nothing fetched from {remote} yet: run `git fetch {remote}`"
+    return None

@@ -32,10 +32,10 @@ def fetch_refspec(remote: str) -> str:
 def has_fetch_refspec(store: Store, remote: str) -> bool:
     """Whether *remote* fetches memory on a plain ``git fetch``. Raises nothing."""
     try:
-        done = run_git(store, "config", "--get-all", f"remote.{remote}.fetch")
-    except GitError:
+        values = list(store.repo.config.get_multivar(f"remote.{remote}.fetch"))
+    except (pygit2.GitError, ValueError):
         return False
-    return fetch_refspec(remote) in done.stdout.split()
+    return fetch_refspec(remote) in values
 
 
 def usable_remotes(store: Store) -> list[str]:

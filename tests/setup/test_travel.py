@@ -197,8 +197,11 @@ def test_a_fresh_clone_that_has_not_fetched_is_told(tmp_path: Path, alice: Clone
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob", init=False)
     result = bob.gm("brief")
-    assert "git fetch" in result.stdout + result.stderr
-    assert "gitmem init" in result.stdout + result.stderr
+    (line,) = [line for line in result.stdout.splitlines() if "never fetched" in line]
+    assert "`gitmem init`" in line and "`git fetch origin`" in line
+    bob.ok("init", "--name", bob.principal)  # fetches it
+    assert "Keep the cache local" in brief_items(bob)
+    assert "never fetched" not in bob.ok("brief").stdout
 
 
 def test_uninstall_restores_git_config(tmp_path: Path, remote: Path) -> None:
