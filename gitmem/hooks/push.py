@@ -49,6 +49,10 @@ def pre_push(store: Store, remote: str, url: str) -> None:
     if os.environ.get(GUARD):
         return
     os.environ[GUARD] = "1"  # inherited by every git this process runs
+    if names_memory(_stdin()):
+        # The user pushes memory refs themselves (a deliberate force push, say): a push
+        # of ours could move the remote ref under theirs and fail it.
+        return
     try:
         _carry(store, remote, url)
     except GitmemError as e:
@@ -83,6 +87,24 @@ def _carry(store: Store, remote: str, url: str) -> None:
             log.write("ok", source, url=masked(url), pushed="fast-forward")
             return
     _sync(store, remote, url, home, log, source)
+
+
+def names_memory(lines: list[str]) -> bool:
+    """Whether git's pre-push lines push (or delete) a ``refs/gitmem/`` ref. Raises
+    nothing."""
+    return any(
+        len(words) == 4 and words[2].startswith(REFS_PREFIX)
+        for words in (line.split() for line in lines)
+    )
+
+
+def _stdin() -> list[str]:
+    try:
+        if sys.stdin is None or sys.stdin.isatty():
+            return []
+        return sys.stdin.read(1 << 20).splitlines()
+    except (OSError, ValueError):
+        return []
 
 
 def wait_for_captures(local_dir: Path, seconds: float) -> int:
