@@ -126,8 +126,8 @@ def _push_new(store: Store, remote: str) -> str | None:
     when every one went (or none had to), else git's reason for the first refused."""
     from gitmem.store.files import locked
     from gitmem.store.purges import LOCK_FILE
+    from gitmem.store.pushing import push_refs, record_push
     from gitmem.store.watermarks import Watermarks, tracking_prefix
-    from gitmem.team.sync import push_refs, record_push
 
     prefix = tracking_prefix(remote)
     tips = {ref: store.at(ref).tip() for ref in store.refs()}
@@ -171,7 +171,7 @@ def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str
 
 
 def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:
-    from gitmem.team.sync import push_refs
+    from gitmem.store.pushing import push_refs
 
     refs = store.refs()
     results = push_refs(store, url, refs)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import added_paths, merge_into
 from gitmem.store.purges import LOCK_FILE
+from gitmem.store.pushing import push_refs, record_push
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.scrub import scrub_local
 from gitmem.store.verify import check_ref
@@ -244,27 +244,6 @@ def _known(store: Store, oid: GitOid) -> bool:
     return store.repo.get(oid) is not None
 
 
-def push_refs(
-    store: Store, remote: str, refs: Sequence[str], leases: dict[str, GitOid] | None = None
-) -> dict[str, tuple[bool, str]]:
-    """Push *refs*, unforced except those in *leases* (a purge): each of those replaces
-    the remote tip named there and nothing else (``--force-with-lease``); per ref:
-    (accepted, git's summary)."""
-    leases = leases or {}
-    forced = [f"--force-with-lease={r}:{leases[r]}" for r in refs if r in leases]
-    specs = (f"{r}:{r}" for r in refs)
-    done = run_git(store, "push", "--porcelain", "--no-verify", *forced, remote, *specs)
-    results: dict[str, tuple[bool, str]] = {}
-    for line in done.stdout.splitlines():
-        parts = line.split("\t")
-        if len(parts) >= 3 and ":" in parts[1]:
-            flag, target = parts[0], parts[1].split(":", 1)[1]
-            results[target] = (flag in (" ", "*", "=", "+"), parts[2])
-    for ref in refs:
-        results.setdefault(ref, (False, last_line(done.stderr)))
-    return results
-
-
 def sync(
     store: Store, remote: str, home: Path, author: str, accept_rewrite: bool = False
 ) -> SyncReport:
@@ -333,15 +312,3 @@ def sync(
     return SyncReport(
         remote, tuple(replace(outcomes[r], pushed=r in went) for r in sorted(outcomes))
     )
-
-
-def record_push(store: Store, remote: str, ref: str, tip: GitOid | None, marks: Watermarks) -> None:
-    """*remote* accepted *tip* for *ref*: the watermark and the tracking ref move to it."""
-    marks.set(remote, ref, tip)
-    _mirror(store, tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX), tip)
-
-
-def _mirror(store: Store, tracking: str, tip: GitOid | None) -> None:
-    # The remote now holds exactly our tip; the tracking ref mirrors the remote.
-    if tip is not None:
-        store.repo.references.create(tracking, tip, force=True)

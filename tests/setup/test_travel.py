@@ -112,7 +112,11 @@ def test_memory_goes_with_push_and_comes_with_pull(
     assert shown["Keep the cache local"]["trust"] == "verbatim"
 
     # Three commits pushed at once: every checkpoint arrives.
-    decisions = ["Decision: log every retry", "Decision: cap the queue", "Decision: drop the v1 endpoint"]
+    decisions = [
+        "Decision: log every retry",
+        "Decision: cap the queue",
+        "Decision: drop the v1 endpoint",
+    ]
     shas = [commit(alice, d) for d in decisions]
     sh(alice, "push", "-q", "origin", "main")
     sh(bob, "pull", "-q")
@@ -227,9 +231,12 @@ def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alic
     done = sh(alice, "push", "origin", "main")
     assert time.monotonic() - started < 60
     head = alice.git("rev-parse", "HEAD").strip()
-    assert subprocess.run(
-        ["git", "--git-dir", str(remote), "rev-parse", "main"], capture_output=True, text=True
-    ).stdout.strip() == head
+    assert (
+        subprocess.run(
+            ["git", "--git-dir", str(remote), "rev-parse", "main"], capture_output=True, text=True
+        ).stdout.strip()
+        == head
+    )
     gitmem_lines = [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
     assert len(gitmem_lines) == 1 and "not pushed" in gitmem_lines[0]
     assert remote_tip(remote) == held != alice.tip()
