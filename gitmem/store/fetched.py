@@ -88,15 +88,20 @@ def unmerged(store: Store, roots: TrustRoots) -> list[Fetched]:
     the module docstring. Raises nothing (a tip that cannot be read is left out, with
     the reason)."""
     local = _local_tip(store)
+    waiting = {
+        remote: tip
+        for remote, tip in tracking_memory(store).items()
+        if local is None or not _ancestor(store, tip, local)
+    }
+    if not waiting:  # the common case: everything fetched is merged already
+        return []
     marks = Watermarks(store.local_dir)
     cache = _Verdicts(store, roots)
     found: list[Fetched] = []
-    for remote, tip in sorted(tracking_memory(store).items()):
+    for remote, tip in sorted(waiting.items()):
         try:
-            if local is not None and store.is_ancestor(tip, local):
-                continue
             records = _records_added(store, local, tip)
-        except GitmemError:
+        except (GitmemError, AssertionError):
             continue
         problem = cache.get(local, tip)
         if problem is None and not cache.has(local, tip):
