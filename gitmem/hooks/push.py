@@ -71,17 +71,18 @@ def _carry(store: Store, remote: str, url: str) -> None:
             f"a capture is still running after {CAPTURE_WAIT:.0f}s; its checkpoint goes "
             "with the next push"
         )
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+
+    home = gitmem_home()
+    sync_on_push = load_settings(home, store.local_dir).get("sync_on_push")
     if not store.refs():
         return
     named = remote in store.repo.remotes.names()
     if not named:
         _push_to_url(store, url or remote, log, source)
         return
-    from gitmem.store.config import load_settings
-    from gitmem.store.home import gitmem_home
-
-    home = gitmem_home()
-    if not load_settings(home, store.local_dir).get("sync_on_push"):
+    if not sync_on_push:
         refused = _push_new(store, remote)
         if refused is None:
             log.write("ok", source, url=masked(url), pushed="fast-forward")
