@@ -22,7 +22,9 @@ parents, so the same inputs always name the same commit and the read model advan
 incrementally. The next write makes it real: the compare-and-swap that moves the memory
 ref from the view to the new commit moves it from the local tip, so the new commit is a
 union merge exactly as sync makes one. Verdicts are cached per (local tip, fetched tip,
-trust roots) in ``.git/gitmem/fetched.json``.
+trust roots) in ``.git/gitmem/fetched.json``; the last view commit in
+``.git/gitmem/fetched-view``: the next view is built on it while it holds the local tip,
+so each fetch only adds what it brought.
 """
 
 from __future__ import annotations
@@ -125,7 +127,35 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
         return local, pending
     if local is None and len(tips) == 1:
         return tips[0], pending
-    return _union_commit(store, [t for t in [local, *tips] if t is not None]), pending
+    # Built on the last view when it still holds the local tip, so that the read model
+    # advances from it rather than reading everything again after each fetch.
+    base = _last_view(store)
+    if base is None or not (local is None or _ancestor(store, local, base)):
+        base = local
+    tips = [t for t in tips if base is None or not _ancestor(store, t, base)]
+    if not tips:
+        return base, pending
+    view = _union_commit(store, [t for t in [base, *tips] if t is not None])
+    _save_view(store, view)
+    return view, pending
+
+
+_VIEW_FILE = "fetched-view"
+
+
+def _last_view(store: Store) -> GitOid | None:
+    try:
+        text = (store.local_dir / _VIEW_FILE).read_text().strip()
+    except OSError:
+        return None
+    if len(text) not in (40, 64) or any(c not in "0123456789abcdef" for c in text):
+        return None
+    return GitOid(text) if isinstance(store.repo.get(text), pygit2.Commit) else None
+
+
+def _save_view(store: Store, view: GitOid) -> None:
+    with contextlib.suppress(OSError):
+        atomic_write(store.local_dir / _VIEW_FILE, (view + "\n").encode(), 0o644)
 
 
 class MemoryView(Store):
