@@ -156,7 +156,10 @@ def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Cl
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob")
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # read, not merged
-    assert "Keep the cache local" in brief_items(bob)
+    item = brief_items(bob)["Keep the cache local"]
+    assert "Keep the cache local" in bob.ok("recall", "cache").stdout
+    assert "Keep the cache local" in bob.ok("show", item["id"]).stdout
+    assert bob.git("for-each-ref", MEMORY_REF) == ""  # reading wrote nothing
     bob.capture("the upload retries twice")
     assert bob.git("merge-base", "--is-ancestor", alice.tip(), bob.tip()) == ""
     assert json.loads(bob.ok("status", "--json").stdout)["remotes"][0]["unmerged_records"] == 0
