@@ -126,9 +126,8 @@ def _push_new(store: Store, remote: str) -> str | None:
     """Push each local ``refs/gitmem/*`` ref the tracking ref says *remote* lacks; None
     when every one went (or none had to), else git's reason for the first refused."""
     from gitmem.store.files import locked
-    from gitmem.store.purges import LOCK_FILE
     from gitmem.store.pushing import push_refs, record_push
-    from gitmem.store.watermarks import Watermarks, tracking_prefix
+    from gitmem.store.watermarks import SYNC_LOCK, Watermarks, tracking_prefix
 
     prefix = tracking_prefix(remote)
     tips = {ref: store.at(ref).tip() for ref in store.refs()}
@@ -139,7 +138,7 @@ def _push_new(store: Store, remote: str) -> str | None:
     ]
     if not wanted:
         return None
-    with locked(store.local_dir, LOCK_FILE):  # the watermarks are sync's
+    with locked(store.local_dir, SYNC_LOCK):  # the watermarks are sync's
         results = push_refs(store, remote, wanted)
         marks = Watermarks(store.local_dir)
         for ref in wanted:

@@ -16,6 +16,8 @@ from gitmem.store.files import atomic_write
 from gitmem.store.repo import TRACKING_PREFIX
 
 WATERMARKS = "watermarks.json"
+SYNC_LOCK = "sync.lock"
+"""One sync (or purge, or pre-push watermark update) per clone at a time."""
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
