@@ -130,7 +130,11 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
     # Built on the last view when it still holds the local tip, so that the read model
     # advances from it rather than reading everything again after each fetch.
     base = _last_view(store)
-    if base is None or not (local is None or _ancestor(store, local, base)):
+    allowed = [t for t in [local, *tips] if t is not None]
+    if base is None or not (
+        (local is None or _ancestor(store, local, base))
+        and _holds_only(store, base, allowed, _CHAIN)
+    ):
         base = local
     tips = [t for t in tips if base is None or not _ancestor(store, t, base)]
     if not tips:
@@ -141,6 +145,24 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
 
 
 _VIEW_FILE = "fetched-view"
+_CHAIN = 16
+
+
+def _holds_only(store: Store, view: GitOid, allowed: list[GitOid], depth: int) -> bool:
+    """Whether *view* is a view commit whose parents are each in the history of one of
+    *allowed* (the local tip, the tips accepted now) or such a view again, at most
+    *depth* deep: what it holds may then be read. Raises nothing."""
+    commit = store.repo.get(view)
+    if depth <= 0 or not isinstance(commit, pygit2.Commit):
+        return False
+    if commit.author.email != _VIEW_AUTHOR[1]:
+        return False
+    for parent in (GitOid(str(p)) for p in commit.parent_ids):
+        if any(_ancestor(store, parent, a) for a in allowed):
+            continue
+        if not _holds_only(store, parent, allowed, depth - 1):
+            return False
+    return True
 
 
 def _last_view(store: Store) -> GitOid | None:
