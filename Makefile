@@ -24,6 +24,7 @@ lint: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_brief.py
 	$(BIN)/python benchmarks/bench_hooks.py
+	$(BIN)/python benchmarks/bench_rebase.py
 	$(BIN)/python benchmarks/bench_import.py
 	$(BIN)/python benchmarks/bench_verifier.py
 	$(BIN)/python benchmarks/bench_sync.py

@@ -33,12 +33,11 @@ from pathlib import Path
 import pygit2
 
 from gitmem.agents.recall import recall
-from gitmem.agents.recall.index import INDEX_FILE
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
-from gitmem.lifecycle.memory import CACHE_FILE
+from gitmem.lifecycle.memory import MODEL_FILE
 from gitmem.lifecycle.replay import MemoryState, replay
 from gitmem.store.keys import Identity, init_identity
 from gitmem.store.repo import Store
@@ -131,8 +130,8 @@ def main() -> None:
         command = [sys.executable, "-m", "gitmem", "-C", str(store.repo.workdir), "recall", *QUERY]
 
         def forget_everything() -> None:
-            (local / INDEX_FILE).unlink(missing_ok=True)
-            (local / CACHE_FILE).unlink(missing_ok=True)
+            for suffix in ("", "-wal", "-shm"):
+                (local / f"{MODEL_FILE}{suffix}").unlink(missing_ok=True)
 
         def move_ref() -> None:
             capture(store, identity, state, next(extra), 1, rng)

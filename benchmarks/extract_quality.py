@@ -38,8 +38,8 @@ from typing import Any
 from gitmem.capture.extract.heuristic import extract
 from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
+from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.quotes import check_quote
-from gitmem.core.records import Draft, Kind, Trust
 
 CORPUS = Path(__file__).parent / "data" / "extract"
 KINDS = {"decision": Kind.DECISION, "open_loop": Kind.OPEN_LOOP, "question": Kind.UNCERTAINTY}

@@ -1,94 +1,265 @@
-"""Wire gitmem into agent hosts: the briefing at session start, a capture when work stops.
+"""Wire gitmem into agent hosts: the briefing at session start, a capture when work stops,
+and (``--prompt-recall``) recall hits for each prompt.
 
-=========  ===========================  ==========================  =========================
-host       file (in the project)        session start               capture
-=========  ===========================  ==========================  =========================
-claude     ``.claude/settings.json``    ``SessionStart`` → brief    ``SessionEnd`` → capture
-codex      ``.codex/hooks.json``        ``SessionStart`` → brief    ``Stop`` (every turn)
-=========  ===========================  ==========================  =========================
+=========  ==========================================  ==============  ===============
+host       file, per scope                             session start   capture
+=========  ==========================================  ==============  ===============
+claude     project ``.claude/settings.json``,          ``SessionStart``  ``SessionEnd``
+           local ``.claude/settings.local.json``,
+           user ``~/.claude/settings.json``
+codex      project ``.codex/hooks.json``,              ``SessionStart``  ``Stop`` (every
+           user ``~/.codex/hooks.json``                                  turn)
+=========  ==========================================  ==============  ===============
 
 Both hosts read the same hook shape, ``{"hooks": {EVENT: [{"matcher"?: …, "hooks":
 [{"type": "command", "command": …, "timeout": …}]}]}}``, run the command through a
-shell with the event as JSON on stdin, and add a session-start hook's plain stdout to the
-model's context. Codex has no session-end event: ``Stop`` fires when a turn ends, so the
-capture runs once per turn (see docs/hooks.md for the limits of each host).
+shell with the event as JSON on stdin, and add a session-start (or prompt-submit) hook's
+plain stdout to the model's context. Codex has no session-end event: ``Stop`` fires when
+a turn ends, so the capture runs once per turn (see docs/hooks.md for the limits of each
+host). A user-scope hook runs in every folder, so its brief is ``brief --from-hook
+AGENT``, which prints nothing outside a repository.
 
-We only ever touch handlers whose command is ours, recognised by its words: a gitmem
-command (``<python> -m gitmem`` or a program named ``gitmem``) followed by exactly
-``brief`` or ``capture --from-hook <agent>``. Everything else in the file is kept as it was, and a
-file that is not valid JSON (or a Codex ``config.toml`` that is not valid TOML) is
-refused and left untouched. Writes are atomic (temp file + rename).
+We only ever touch handlers whose command is ours (:mod:`gitmem.agents.host_files`);
+everything else in the file is kept as it was, and a file that is not valid JSON (or a
+Codex ``config.toml`` that is not valid TOML) is refused and left untouched.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
-import json
 import os
 import shlex
 import shutil
 import sys
-import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitmem.core import boundedjson
+from gitmem.agents.host_files import (
+    HOOK_TIMEOUT,
+    Handler,
+    groups_of,
+    hooks_table,
+    is_gitmem_command,
+    load_json,
+    load_toml,
+    with_ours,
+    without_ours,
+    write_json,
+)
 from gitmem.core.errors import InputError
 from gitmem.hooks.install import default_command
-from gitmem.store.files import atomic_write
+
+__all__ = [
+    "AGENTS",
+    "DEFAULT_SCOPE",
+    "HOOK_TIMEOUT",
+    "SCOPES",
+    "Installed",
+    "ScopeState",
+    "agent_status",
+    "hook_command",
+    "install_agent",
+    "install_host",
+    "scope_states",
+    "settings_path",
+    "uninstall_agent",
+    "uninstall_host",
+]
 
 AGENTS = ("claude", "codex")
-HOOK_TIMEOUT = 30
-"""Seconds a host may give our command. Claude Code otherwise gives all SessionEnd hooks
-together 1.5 s; a per-hook timeout raises that budget."""
-
-_NEW_FILE_MODE = 0o644
-
-
-@dataclass(frozen=True)
-class _Handler:
-    event: str
-    words: tuple[str, ...]
-    """The gitmem subcommand and its arguments, after the gitmem command itself."""
+SCOPES = ("project", "local", "user")
+DEFAULT_SCOPE = {"claude": "local", "codex": "user"}
+"""Where ``hooks install --agent`` writes unless told: a file only you use (the committed
+project file would give every teammate without gitmem a hook error in every session)."""
+_SCOPES_OF = {"claude": SCOPES, "codex": ("project", "user")}
+_CAPTURE_EVENT = {"claude": "SessionEnd", "codex": "Stop"}
+PROMPT_EVENT = "UserPromptSubmit"
 
 
 @dataclass(frozen=True)
-class _Host:
-    settings: str
-    """The hook file, relative to the project folder."""
-    handlers: tuple[_Handler, ...]
+class Installed:
+    """What ``hooks install --agent`` did: the file, whether it changed, the command it
+    wrote and why that one, and what the user has to do next in the host."""
+
+    agent: str
+    scope: str
+    path: Path
+    changed: bool
+    command: str
+    command_source: str
+    """``path``: the ``gitmem`` on PATH is this installation; ``interpreter``: it is not
+    (or there is none), so this Python with ``-m gitmem``; ``given``: the caller's."""
+    reason: str
+    next_steps: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "scope": self.scope,
+            "file": str(self.path),
+            "changed": self.changed,
+            "command": self.command,
+            "command_source": self.command_source,
+            "reason": self.reason,
+            "next_steps": list(self.next_steps),
+            "warnings": list(self.warnings),
+        }
 
 
-_HOSTS = {
-    "claude": _Host(
-        ".claude/settings.json",
-        (
-            _Handler("SessionStart", ("brief",)),
-            _Handler("SessionEnd", ("capture", "--from-hook", "claude")),
-        ),
-    ),
-    "codex": _Host(
-        ".codex/hooks.json",
-        (
-            _Handler("SessionStart", ("brief",)),
-            _Handler("Stop", ("capture", "--from-hook", "codex")),
-        ),
-    ),
-}
+@dataclass(frozen=True)
+class ScopeState:
+    """One scope's hook file for one agent, as found."""
+
+    scope: str
+    path: Path
+    commands: dict[str, str] = field(default_factory=dict)
+    """Event → the command of our handler there."""
+    complete: bool = False
+    """Every session handler (start and capture) is there."""
+    error: str | None = None
 
 
-def _portable_command() -> list[str]:
-    """The command written into a host's project settings, which are often committed:
-    plain ``gitmem`` when the one on PATH is this installation (so the file works on a
-    teammate's machine too), else this Python with ``-m gitmem``."""
+def settings_path(agent: str, scope: str, repo: Path, home: Path | None = None) -> Path:
+    """The hook file of *agent* for *scope*.
+
+    Raises:
+        InputError: an unknown agent or scope, or a scope the host does not have.
+    """
+    _check(agent)
+    if scope not in SCOPES:
+        raise InputError(f"unknown scope {scope!r}; gitmem knows {', '.join(SCOPES)}")
+    if scope not in _SCOPES_OF[agent]:
+        raise InputError(
+            f"{agent} has no {scope} hook file: use --scope user (~/.codex/hooks.json, "
+            "only you) or --scope project (.codex/hooks.json, committed)"
+        )
+    if agent == "claude":
+        return {
+            "project": repo / ".claude" / "settings.json",
+            "local": repo / ".claude" / "settings.local.json",
+            "user": _claude_home(home) / "settings.json",
+        }[scope]
+    return (
+        repo / ".codex" / "hooks.json" if scope == "project" else _codex_home(home) / "hooks.json"
+    )
+
+
+def hook_command() -> tuple[list[str], str, str]:
+    """The gitmem command to write into a host's hook file, which kind it is, and why:
+    plain ``gitmem`` (``path``) when the one on PATH is this installation, so the file
+    also works on a teammate's machine, else this Python with ``-m gitmem``
+    (``interpreter``), which works whatever PATH an IDE or GUI launch gives the host."""
     on_path = shutil.which("gitmem")
     here = Path(sys.executable).absolute().parent
     if on_path is not None and Path(on_path).absolute().parent == here:
-        return ["gitmem"]
-    return default_command()
+        return ["gitmem"], "path", f"the gitmem on PATH ({on_path}) is this installation"
+    why = (
+        "there is no gitmem on PATH"
+        if on_path is None
+        else f"the gitmem on PATH ({on_path}) is another installation"
+    )
+    return default_command(), "interpreter", why
+
+
+def install_host(
+    agent: str,
+    repo: Path,
+    scope: str,
+    home: Path | None = None,
+    gitmem_command: Sequence[str] | None = None,
+    prompt_recall: bool = False,
+) -> Installed:
+    """Add gitmem's hooks to *agent*'s hook file for *scope*; idempotent (an older gitmem
+    handler, another interpreter path, is updated in place, keeping any key the user
+    added to it).
+
+    *home* is the user's home folder (default: the host's own variable —
+    ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME`` — or ``~``).
+
+    Raises:
+        InputError: unknown agent or scope; a settings file that is not valid JSON/TOML
+            or not shaped like host settings; hooks turned off in the host's
+            configuration (nothing would ever run); a gitmem command that is neither
+            ``…/gitmem`` nor ``<python> -m gitmem`` (uninstall could not recognise it).
+    """
+    path = settings_path(agent, scope, repo, home)
+    if gitmem_command is None:
+        command, source, reason = hook_command()
+    else:
+        command, source, reason = list(gitmem_command), "given", "the command given"
+    if not is_gitmem_command(command):
+        raise InputError(
+            f"the gitmem command {shlex.join(command)!r} must be `<path>/gitmem` or "
+            "`<python> -m gitmem`, so that uninstall can recognise what it wrote"
+        )
+    data = load_json(path)
+    off = _hooks_turned_off(agent, repo, home)
+    if off is not None:
+        raise InputError(
+            f"{agent} hooks are turned off in {off}; gitmem leaves that choice to you: "
+            "turn them on and run again"
+        )
+    handlers = _handlers(agent, scope)
+    if prompt_recall:
+        handlers.append(_prompt_handler(agent))
+    merged = with_ours(data, handlers, command, path)
+    if merged != data:
+        write_json(path, merged)
+    warnings = (
+        (
+            f"{path.relative_to(repo)} is usually committed: every teammate needs gitmem "
+            f"installed, or their {agent} sessions show a (non-blocking) hook error; "
+            f"`--scope {DEFAULT_SCOPE[agent]}` keeps the hooks to yourself",
+        )
+        if scope == "project"
+        else ()
+    )
+    return Installed(
+        agent,
+        scope,
+        path,
+        merged != data,
+        shlex.join(command),
+        source,
+        reason,
+        _next_steps(agent, scope),
+        warnings,
+    )
+
+
+def uninstall_host(
+    agent: str, repo: Path, scopes: Sequence[str], home: Path | None = None
+) -> list[Path]:
+    """Remove gitmem's handlers (session and prompt) from *agent*'s hook files of
+    *scopes*; keep the rest. Groups and events that only held our handlers go too; a
+    file left with nothing in it is deleted (and its folder, when empty).
+
+    Returns the files written or deleted (empty when nothing changed).
+
+    Raises:
+        InputError: unknown agent or scope; a settings file that is not valid JSON or
+            not shaped like host settings (left untouched).
+    """
+    changed: list[Path] = []
+    for scope in scopes:
+        path = settings_path(agent, scope, repo, home)
+        if not path.exists():
+            continue
+        data = load_json(path)
+        remaining = without_ours(data, [*_handlers(agent, scope), _prompt_handler(agent)], path)
+        if remaining == data:
+            continue
+        if remaining:
+            write_json(path, remaining)
+        else:
+            path.unlink()
+            with contextlib.suppress(OSError):  # not empty: other settings live there
+                path.parent.rmdir()
+        changed.append(path)
+    return changed
 
 
 def install_agent(
@@ -97,186 +268,95 @@ def install_agent(
     home: Path | None = None,
     gitmem_command: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Add gitmem's session-start and capture hooks to *agent*'s project settings in *repo*.
-
-    *home* is the user's home folder (default: the host's own variable —
-    ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME`` — or ``~``); it is only read, to see whether
-    the user turned hooks off. Idempotent: a second install writes nothing. An older
-    gitmem handler (another interpreter path) is updated in place, keeping any key the
-    user added to it (a matcher on its group, a longer timeout).
-
-    Returns the files written (empty when nothing changed).
-
-    Raises:
-        InputError: unknown agent; a settings file that is not valid JSON/TOML or not
-            shaped like host settings; hooks turned off in the host's configuration
-            (nothing would ever run); a gitmem command that is neither ``…/gitmem``
-            nor ``<python> -m gitmem`` (uninstall could not recognise it).
-    """
-    host = _host(agent)
-    command = _portable_command() if gitmem_command is None else list(gitmem_command)
-    if not _is_gitmem_command(command):
-        raise InputError(
-            f"the gitmem command {shlex.join(command)!r} must be `<path>/gitmem` or "
-            "`<python> -m gitmem`, so that uninstall can recognise what it wrote"
-        )
-    path = repo / host.settings
-    data = _load_json(path)
-    off = _hooks_turned_off(agent, repo, home)
-    if off is not None:
-        raise InputError(
-            f"{agent} hooks are turned off in {off}; gitmem leaves that choice to you: "
-            "turn them on and run again"
-        )
-    merged = _with_ours(data, host, command, path)
-    if merged == data:
-        return []
-    _write_json(path, merged)
-    return [path]
+    """:func:`install_host` into the project scope; the files written (empty when
+    nothing changed). Raises as :func:`install_host`."""
+    done = install_host(agent, repo, "project", home, gitmem_command)
+    return [done.path] if done.changed else []
 
 
 def uninstall_agent(agent: str, repo: Path, home: Path | None = None) -> list[Path]:
-    """Remove gitmem's handlers from *agent*'s project settings in *repo*; keep the rest.
+    """:func:`uninstall_host` of the project scope. Raises as :func:`uninstall_host`."""
+    return uninstall_host(agent, repo, ["project"], home)
 
-    Groups and events that only held our handlers go too; a file left with nothing in
-    it is deleted (and its folder, when empty). *home* is accepted for symmetry with
-    :func:`install_agent`; nothing outside the project is changed.
 
-    Returns the files written or deleted (empty when nothing changed).
-
-    Raises:
-        InputError: unknown agent; a settings file that is not valid JSON or not shaped
-            like host settings (left untouched).
-    """
-    host = _host(agent)
-    path = repo / host.settings
-    if not path.exists():
-        return []
-    data = _load_json(path)
-    remaining = _without_ours(data, host, path)
-    if remaining == data:
-        return []
-    if remaining:
-        _write_json(path, remaining)
-    else:
-        path.unlink()
-        with contextlib.suppress(OSError):  # not empty: other settings live there
-            path.parent.rmdir()
-    return [path]
+def scope_states(agent: str, repo: Path, home: Path | None = None) -> list[ScopeState]:
+    """Every scope's hook file of *agent* and our handlers in it. Raises InputError for
+    an unknown agent only: a broken file is reported in its state."""
+    _check(agent)
+    states: list[ScopeState] = []
+    for scope in _SCOPES_OF[agent]:
+        path = settings_path(agent, scope, repo, home)
+        if not path.exists():
+            states.append(ScopeState(scope, path))
+            continue
+        try:
+            events = hooks_table(load_json(path), path)
+            found: dict[str, str] = {}
+            for handler in [*_handlers(agent, scope), _prompt_handler(agent)]:
+                for group in groups_of(events, handler.event, path):
+                    for item in group["hooks"]:
+                        if handler.matches(item) and handler.event not in found:
+                            found[handler.event] = item["command"]
+        except InputError as e:
+            states.append(ScopeState(scope, path, error=str(e)))
+            continue
+        complete = all(h.event in found for h in _handlers(agent, scope))
+        states.append(ScopeState(scope, path, found, complete))
+    return states
 
 
 def agent_status(agent: str, repo: Path, home: Path | None = None) -> bool:
-    """True when every gitmem handler for *agent* is in place and hooks are not turned off.
+    """True when some scope holds every gitmem session handler for *agent* and hooks are
+    not turned off.
 
     Raises:
         InputError: unknown agent; a settings file that is not valid JSON/TOML.
     """
-    host = _host(agent)
-    path = repo / host.settings
-    if not path.exists() or _hooks_turned_off(agent, repo, home) is not None:
+    _check(agent)
+    if _hooks_turned_off(agent, repo, home) is not None:
         return False
-    data = _load_json(path)
-    events = _hooks_table(data, path)
-    found = [
-        any(
-            _is_ours(item, handler.words)
-            for group in _groups(events, handler.event, path)
-            for item in group["hooks"]
+    for state in scope_states(agent, repo, home):
+        if state.error is not None:
+            raise InputError(state.error)
+        if state.complete:
+            return True
+    return False
+
+
+def _handlers(agent: str, scope: str) -> list[Handler]:
+    hook_brief = ("brief", "--from-hook", agent)
+    start = (
+        Handler("SessionStart", hook_brief, (("brief",),))
+        if scope == "user"
+        else Handler("SessionStart", ("brief",), (hook_brief,))
+    )
+    return [start, Handler(_CAPTURE_EVENT[agent], ("capture", "--from-hook", agent))]
+
+
+def _prompt_handler(agent: str) -> Handler:
+    return Handler(PROMPT_EVENT, ("recall", "--from-hook", agent))
+
+
+def _next_steps(agent: str, scope: str) -> tuple[str, ...]:
+    if agent == "claude":
+        return (
+            "Claude Code hooks run only in a trusted workspace: accept the workspace-trust "
+            "dialog the first time Claude Code opens this folder.",
+            "Claude Code picks up edits to its settings files while it runs; `/hooks` "
+            "shows what is configured (read-only). Start a session: it opens with the brief.",
         )
-        for handler in host.handlers
+    steps = [
+        "Codex runs a new or changed hook only after you review and trust it: open Codex "
+        "and run `/hooks`.",
     ]
-    return all(found)
+    if scope == "project":
+        steps.append("Codex reads a project's .codex/ folder only once you trust the project.")
+    return tuple(steps)
 
 
-# -- merging ----------------------------------------------------------------------
-
-
-def _with_ours(data: dict[str, Any], host: _Host, command: list[str], path: Path) -> dict[str, Any]:
-    result = copy.deepcopy(data)
-    events = _hooks_table(result, path)
-    result["hooks"] = events
-    for handler in host.handlers:
-        wanted = shlex.join([*command, *handler.words])
-        groups = _groups(events, handler.event, path)
-        found = False
-        updated: list[Any] = []
-        for group in groups:
-            kept: list[Any] = []
-            for item in group["hooks"]:
-                if not _is_ours(item, handler.words):
-                    kept.append(item)
-                elif not found:  # the first one is updated where it stands
-                    kept.append({**item, "type": "command", "command": wanted})
-                    found = True
-            if kept or not group["hooks"]:
-                updated.append({**group, "hooks": kept})
-        if not found:
-            entry = {"type": "command", "command": wanted, "timeout": HOOK_TIMEOUT}
-            updated.append({"hooks": [entry]})
-        events[handler.event] = updated
-    return result
-
-
-def _without_ours(data: dict[str, Any], host: _Host, path: Path) -> dict[str, Any]:
-    if "hooks" not in data:
-        return data
-    result = copy.deepcopy(data)
-    events = _hooks_table(result, path)
-    had_events = bool(events)
-    for handler in host.handlers:
-        if handler.event not in events:
-            continue
-        groups = _groups(events, handler.event, path)
-        updated: list[Any] = []
-        for group in groups:
-            kept = [item for item in group["hooks"] if not _is_ours(item, handler.words)]
-            if kept or not group["hooks"]:
-                updated.append({**group, "hooks": kept})
-        if updated or not groups:
-            events[handler.event] = updated
-        else:
-            del events[handler.event]
-    if had_events and not events:
-        del result["hooks"]
-    return result
-
-
-def _hooks_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
-    events = data.get("hooks", {})
-    if not isinstance(events, dict):
-        raise InputError(f"{path}: `hooks` is not an object; gitmem left the file untouched")
-    return events
-
-
-def _groups(events: dict[str, Any], event: str, path: Path) -> list[dict[str, Any]]:
-    groups = events.get(event, [])
-    if not isinstance(groups, list):
-        raise InputError(f"{path}: hooks.{event} is not a list; gitmem left the file untouched")
-    for index, group in enumerate(groups):
-        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
-            raise InputError(
-                f"{path}: hooks.{event}[{index}] is not a group with a `hooks` list; "
-                "gitmem left the file untouched"
-            )
-    return groups
-
-
-def _is_ours(item: Any, words: tuple[str, ...]) -> bool:
-    if not isinstance(item, dict) or not isinstance(item.get("command"), str):
-        return False
-    try:
-        argv = shlex.split(item["command"])
-    except ValueError:
-        return False
-    n = len(words)
-    return len(argv) > n and tuple(argv[-n:]) == words and _is_gitmem_command(argv[:-n])
-
-
-def _is_gitmem_command(argv: Sequence[str]) -> bool:
-    """``gitmem`` (any path to it) or ``<python> -m gitmem``, and nothing else."""
-    if len(argv) == 1:
-        return Path(argv[0]).name == "gitmem"
-    return len(argv) == 3 and list(argv[1:]) == ["-m", "gitmem"]
+def _check(agent: str) -> None:
+    if agent not in AGENTS:
+        raise InputError(f"unknown agent {agent!r}; gitmem knows {', '.join(AGENTS)}")
 
 
 # -- whether the host runs hooks at all ----------------------------------------------
@@ -293,7 +373,7 @@ def _hooks_turned_off(agent: str, repo: Path, home: Path | None) -> Path | None:
         ]
         verdict: tuple[bool, Path] | None = None
         for path in layers:
-            value = _load_json(path).get("disableAllHooks")
+            value = load_json(path).get("disableAllHooks")
             if isinstance(value, bool):
                 verdict = (value, path)
         return verdict[1] if verdict is not None and verdict[0] else None
@@ -301,7 +381,7 @@ def _hooks_turned_off(agent: str, repo: Path, home: Path | None) -> Path | None:
     # project layer overrides the user's.
     verdict = None
     for path in (_codex_home(home) / "config.toml", repo / ".codex" / "config.toml"):
-        features = _load_toml(path).get("features")
+        features = load_toml(path).get("features")
         if not isinstance(features, dict):
             continue
         for key in ("codex_hooks", "hooks"):  # the canonical key last, so it wins
@@ -323,54 +403,3 @@ def _codex_home(home: Path | None) -> Path:
         return home / ".codex"
     configured = os.environ.get("CODEX_HOME")
     return Path(configured) if configured else Path.home() / ".codex"
-
-
-# -- files ----------------------------------------------------------------------------
-
-
-def _host(agent: str) -> _Host:
-    try:
-        return _HOSTS[agent]
-    except KeyError:
-        raise InputError(f"unknown agent {agent!r}; gitmem knows {', '.join(AGENTS)}") from None
-
-
-def _load_json(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read {path}: {e}") from e
-    if not text.strip():
-        return {}
-    try:
-        data = boundedjson.loads(text)
-    except ValueError as e:
-        raise InputError(f"{path} is not valid JSON ({e}); gitmem left it untouched") from e
-    if not isinstance(data, dict):
-        raise InputError(f"{path} does not hold a JSON object; gitmem left it untouched")
-    return data
-
-
-def _load_toml(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read {path}: {e}") from e
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path} is not valid TOML ({e}); gitmem left it untouched") from e
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write *data* as indented JSON, atomically, keeping the mode of the file it replaces."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = _NEW_FILE_MODE
-    atomic_write(path, text.encode("utf-8"), mode, dir_mode=0o755)

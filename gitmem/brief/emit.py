@@ -8,9 +8,13 @@ never use it as evidence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
+from gitmem.brief.placement import Placement
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
     Brief,
@@ -23,38 +27,134 @@ from gitmem.brief.select import (
 )
 from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
-from gitmem.lifecycle.memory import Memory
+from gitmem.core.integrity import TrustRoots
+from gitmem.core.records import parse_time
+from gitmem.lifecycle.asof import open_memory
+from gitmem.lifecycle.memory import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.store.asof import view_as_of
+from gitmem.store.branches import Branches, Place
+from gitmem.store.config import load_settings, setting
 from gitmem.store.fetched import unfetched_hint, with_fetched
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
 WORLD_BUDGET_SECONDS = 0.5
+UNMERGED_DAYS = "unmerged_branch_days"
 
 
-def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
+def make_brief(
+    store: Store, home: Path, world_check: bool = True, as_of: str | None = None
+) -> Brief:
     """The brief: what to show comes from the read model (brought up to date); everything
     shown is verified again straight from the git objects — the receipt of the
     checkpoint naming each item, the item's bytes against its address, each verbatim
     quote against its snapshot — and degrades visibly when it does not hold.
 
+    With *as_of* (a TIME or REV, :mod:`gitmem.store.asof`), the memory as it stood then:
+    that commit of the ref, replayed and verified the same way (under today's trust
+    roots), without world-check (the world can only be probed as it is now).
+
     Raises:
+        InputError: *as_of* names no moment of this repository.
         GitError: the memory ref cannot be read.
     """
+    view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
-    store = with_fetched(store, roots)  # fetched memory too, verified (store/fetched.py)
-    model = Memory.open(store, roots)
+    if moment is None:
+        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
+    model = open_memory(view, roots)
+    missing = unfetched_hint(store) if moment is None else None
+    hint = [] if missing is None else [BriefWarning("not-fetched", missing)]
     try:
         state = model.state(current_only=True)
         checkpoints, stale, latest = model.counts()
         failed, failed_items, strays = model.failed(), model.failed_items(), model.strays()
     finally:
         model.close()
+    brief = verified_brief(
+        view,
+        roots,
+        state,
+        Found(checkpoints, failed, failed_items, reading_notices(roots, strays) + hint),
+        world_probe(store) if world_check and moment is None else None,
+        stale=stale,
+        latest=latest,
+        placement=placement(store, home, None if moment is None else parse_time(moment.time)),
+    )
+    return brief if moment is None else replace(brief, as_of=moment)
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the read model found besides the item states: how many checkpoints, the
+    records and item blobs that failed their checks, and warnings about the reading."""
+
+    checkpoints: int
+    failed: Sequence[FailedRecord] = ()
+    failed_items: Sequence[FailedItem] = ()
+    notices: Sequence[BriefWarning] = ()
+
+
+def verified_brief(
+    store: Store,
+    roots: TrustRoots,
+    state: MemoryState,
+    found: Found,
+    world: WorldProbe | None,
+    *,
+    stale: int | None = None,
+    latest: str | None = None,
+    only_current: bool = True,
+    placement: Placement | None = None,
+) -> Brief:
+    """The brief of *state* (:func:`build_brief`), with everything it renders checked
+    again from *store*'s git objects first: an item whose record, bytes or quote do not
+    hold is degraded, with a warning; so are the purge events behind its purged lines.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    verdicts = recheck(store, roots, state.items.values())
+    brief = build_brief(
+        state,
+        {**verdicts.checks, **purge_checks(store, roots, state)},
+        found.checkpoints,
+        found.failed,
+        found.notices,
+        world,
+        found.failed_items,
+        stale=stale,
+        latest=latest,
+        only_current=only_current,
+        placement=placement,
+    )
+    brief = degrade(brief, verdicts.broken)
+    return withhold_quotes(brief, rendered_quote_failures(store, state, brief))
+
+
+def placement(store: Store, home: Path, now: datetime | None = None) -> Placement:
+    """Ages from *now* (default: the clock) and places against the branch checked out.
+    A malformed config keeps the default limit: the brief never fails on it (the
+    commands that write say what is wrong). Raises nothing."""
+    try:
+        days = int(load_settings(home, store.local_dir).get(UNMERGED_DAYS))
+    except InputError:
+        days = setting(UNMERGED_DAYS).default
+    branches = Branches(store)
+
+    def place(state: ItemState) -> Place | None:
+        return branches.place((s.branch, s.commit) for s in state.sightings)
+
+    return Placement(now or datetime.now(UTC), place, days)
+
+
+def reading_notices(roots: TrustRoots, strays: Sequence[str]) -> list[BriefWarning]:
+    """Warnings about what memory was read with: the trust branch, a trust root's bad
+    lines, paths outside the store's layout. Raises nothing."""
     notices = [BriefWarning("trust-branch", notice) for notice in roots.notices]
-    hint = unfetched_hint(store)
-    notices += [] if hint is None else [BriefWarning("not-fetched", hint)]
     notices += [
         BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
         for root in roots.signers
@@ -64,20 +164,7 @@ def make_brief(store: Store, home: Path, world_check: bool = True) -> Brief:
         BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
         for stray in strays
     ]
-    verdicts = recheck(store, roots, state.items.values())
-    brief = build_brief(
-        state,
-        {**verdicts.checks, **purge_checks(store, roots, state)},
-        checkpoints,
-        failed,
-        notices,
-        world_probe(store) if world_check else None,
-        failed_items,
-        stale=stale,
-        latest=latest,
-    )
-    brief = degrade(brief, verdicts.broken)
-    return withhold_quotes(brief, rendered_quote_failures(store, state, brief))
+    return notices
 
 
 def rendered_quote_failures(store: Store, state: MemoryState, brief: Brief) -> dict[str, str]:
@@ -87,19 +174,25 @@ def rendered_quote_failures(store: Store, state: MemoryState, brief: Brief) -> d
 
 
 def emit_brief(
-    store: Store, home: Path, fmt: str, budget: int | None, world_check: bool = True
+    store: Store,
+    home: Path,
+    fmt: str,
+    budget: int | None,
+    world_check: bool = True,
+    as_of: str | None = None,
 ) -> str:
     """The rendered brief in *fmt* (text, markdown, json), never longer than *budget*
-    bytes (None: the default; 0: no limit).
+    bytes (None: the default; 0: no limit); with *as_of*, memory as it stood then.
 
     Raises:
-        InputError: a budget below :data:`MIN_BUDGET` (other than 0).
+        InputError: a budget below :data:`MIN_BUDGET` (other than 0), or an *as_of* that
+            names no moment of this repository.
         GitError: the memory ref cannot be read.
     """
     limit = DEFAULT_BUDGET if budget is None else budget
     if limit < 0 or 0 < limit < MIN_BUDGET:
         raise InputError(f"budget must be 0 (no limit) or at least {MIN_BUDGET} bytes")
-    result = make_brief(store, home, world_check)
+    result = make_brief(store, home, world_check, as_of)
     if fmt == "json":
         output = render_json(result, limit)
     elif fmt == "markdown":

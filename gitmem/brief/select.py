@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gitmem.brief.placement import Placement, age_label, hidden_notice
 from gitmem.core.claims import WorldStatus, mentions_external_state
 from gitmem.core.integrity import RecordCheck, describe
 from gitmem.core.items import Item, Kind, Trust
@@ -25,6 +26,9 @@ from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.memory import FailedItem, FailedRecord
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
+
+if TYPE_CHECKING:
+    from gitmem.store.asof import AsOf
 
 NO_VERIFIED_QUOTE = "no verified quote"
 
@@ -72,6 +76,11 @@ class BriefItem:
     status: Status = Status.INFERRED
     contradiction: str | None = None
     """What contradicts the item right now (a note, a likely superseder, the world)."""
+    age: int | None = None
+    """Seconds since its session last said it (None: not placed in time)."""
+    branch: str | None = None
+    """The branch it was captured on, when that work is not in the current branch."""
+    branch_deleted: bool = False
 
     @property
     def world_check(self) -> str | None:
@@ -96,6 +105,8 @@ class BriefItem:
             "checkpoint": self.checkpoint,
             "created": self.created,
             "writer": self.writer,
+            "age": None if self.age is None else age_label(self.age),
+            "branch": self.branch,
         }
 
 
@@ -142,6 +153,8 @@ class Brief:
     stale: int = 0
     """Open items that aged out (not shown; `gitmem show` has them)."""
     purged: tuple[PurgedItem, ...] = ()
+    as_of: AsOf | None = None
+    """The moment this is memory as of (None: as it is now)."""
 
 
 def build_brief(
@@ -154,16 +167,38 @@ def build_brief(
     failed_items: Sequence[FailedItem] = (),
     stale: int | None = None,
     latest: str | None = None,
+    placement: Placement | None = None,
+    only_current: bool = True,
 ) -> Brief:
     """Turn replayed state into brief items, ranked. *checks* holds the verdict on every
     record, *checkpoints* counts the stored checkpoints, *failed* lists the records that
-    failed (their items shown degraded), *notices* are warnings found while reading.
-    Raises nothing."""
+    failed (their items shown degraded), *notices* are warnings found while reading;
+    with a *placement*, every line gets its age and other branches' lines their branch
+    (:mod:`gitmem.brief.placement`). Only the current items of *state* are shown, unless
+    not *only_current* (a review shows what a range captured, resolved or not). Raises
+    nothing."""
     warnings: list[BriefWarning] = []
     shown: dict[str, BriefItem] = {}
+    hidden: dict[str, int] = {}
     for item_state in state.items.values():
-        if item_state.current:
-            shown[item_state.id] = _from_state(item_state, checks, world)
+        if only_current and not item_state.current:
+            continue
+        line = _from_state(item_state, checks, world)
+        if placement is not None:
+            where = placement.locate(item_state)
+            if where.hidden and where.place is not None:
+                hidden[where.place.branch] = hidden.get(where.place.branch, 0) + 1
+                continue
+            line = replace(
+                line,
+                age=where.age,
+                branch=None if where.place is None else where.place.branch,
+                branch_deleted=where.place is not None and where.place.deleted,
+            )
+        shown[item_state.id] = line
+    if hidden and placement is not None:
+        notice = hidden_notice(hidden, placement.hide_after_days)
+        warnings.append(BriefWarning("unmerged-branch", notice))
     for failure in failed:
         check = failure.check
         warnings.append(_failure_warning(check, failure.path, failure.type))
@@ -200,8 +235,10 @@ def build_brief(
         stale = sum(1 for s in state.items.values() if s.active and not s.current)
     # Newest first; a higher importance first within that (sorts are stable). Corroboration
     # never enters the ranking.
+    # Then the current branch's lines before other branches'.
     items = sorted(shown.values(), key=lambda i: (i.created, i.id), reverse=True)
     items.sort(key=lambda i: -i.importance)
+    items.sort(key=lambda i: i.branch is not None)
     return Brief(
         tuple(items),
         tuple(warnings),

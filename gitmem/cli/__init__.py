@@ -5,10 +5,11 @@ exit code (2 bad input, 3 integrity failure, 1 other negatives); anything else i
 and exits 70. A traceback is printed only with ``--verbose``. Commands live in one module
 per family (:mod:`gitmem.cli.app` assembles them).
 
-What runs on every commit and every agent session skips all of that: ``gitmem
+What runs on every commit, agent session and prompt skips all of that: ``gitmem
 --version``, the git hooks' ``gitmem hook NAME …`` and the agent hosts' ``gitmem capture
---from-hook AGENT`` are recognised here first and import only what they run (no click,
-no command families), so they cost little more than starting Python with pygit2.
+--from-hook AGENT``, ``gitmem brief --from-hook AGENT`` and ``gitmem recall --from-hook
+AGENT`` are recognised here first and import only what they run (no click, no command
+families).
 """
 
 from __future__ import annotations
@@ -64,7 +65,27 @@ def fast_path(args: list[str]) -> Callable[[], None] | None:
             dispatch(agent, repo, sys.stdin.read())
 
         return from_hook
+    context = len(rest) == 3 and rest[0] in ("brief", "recall") and rest[1] == "--from-hook"
+    if context and rest[2] in _AGENTS:
+        return _context_hook(rest[0], rest[2], repo)
     return None
+
+
+def _context_hook(command: str, agent: str, repo: str) -> Callable[[], None]:
+    """A host hook that prints context: the session-start brief, or a prompt's recall."""
+
+    def context() -> None:
+        from gitmem.agents.host_context import hook_brief, prompt_recall
+        from gitmem.store.home import gitmem_home
+
+        if command == "brief":
+            text = hook_brief(agent, repo, gitmem_home())
+        else:
+            text = prompt_recall(agent, repo, gitmem_home(), sys.stdin.read())
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    return context
 
 
 def _print_version() -> None:

@@ -1,4 +1,5 @@
-"""Commands for agents mid-session: recall, ask, and the MCP server."""
+"""Commands for agents mid-session and the people beside them: recall, ask, the MCP
+server and the web viewer."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import sys
 
 import click
 
-from gitmem.cli.base import cli, home, json_option, store_of
+from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
 
 @cli.command()
-@click.argument("terms", nargs=-1, required=True)
+@click.argument("terms", nargs=-1)
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -18,13 +19,36 @@ from gitmem.cli.base import cli, home, json_option, store_of
     show_default=True,
     help="Show at most this many items.",
 )
+@click.option(
+    "--from-hook",
+    "from_hook",
+    type=click.Choice(["claude", "codex"]),
+    hidden=True,
+    help="Called by an agent host's UserPromptSubmit hook: the prompt's terms, from stdin.",
+)
 @json_option
+@as_of_option
 @click.pass_context
-def recall(ctx: click.Context, terms: tuple[str, ...], limit: int, as_json: bool) -> None:
+def recall(
+    ctx: click.Context,
+    terms: tuple[str, ...],
+    limit: int,
+    from_hook: str | None,
+    as_json: bool,
+    as_of: str | None,
+) -> None:
     """Search every item of the memory's whole history (forgotten ones never)."""
     from gitmem.agents.recall.render import emit_recall
 
-    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json), nl=False)
+    if from_hook is not None:
+        from gitmem.agents.host_context import prompt_recall
+
+        payload = sys.stdin.read()
+        click.echo(prompt_recall(from_hook, ctx.obj["repo"], home(), payload), nl=False)
+        return
+    if not terms:
+        raise click.UsageError("Missing argument 'TERMS...'.")
+    click.echo(emit_recall(store_of(ctx), home(), list(terms), limit, as_json, as_of), nl=False)
 
 
 @cli.command()
@@ -69,7 +93,29 @@ def ask(
 @cli.command()
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
-    """Serve this repository's memory to agents over MCP on stdio (needs gitmem[mcp])."""
+    """Serve this repository's memory to agents over MCP on stdio (needs gitmem-verified[mcp])."""
     from gitmem.agents.mcp import serve
 
-    serve(ctx.obj["repo"], home())
+    serve(ctx.obj["repo"] if ctx.obj["repo_given"] else None, home())
+
+
+@cli.command()
+@click.option(
+    "--port",
+    type=int,
+    default=8765,
+    show_default=True,
+    help="The port to listen on (0: any free one).",
+)
+@click.option(
+    "--host",
+    default=None,
+    metavar="HOST",
+    help="The address to listen on (default 127.0.0.1; any other is served with a warning).",
+)
+@click.pass_context
+def serve(ctx: click.Context, port: int, host: str | None) -> None:
+    """A local, read-only web viewer of the memory: the brief, items' histories, recall."""
+    from gitmem.agents.viewer import serve as run
+
+    run(ctx.obj["repo"], home(), host, port, lambda line: click.echo(line))

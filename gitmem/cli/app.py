@@ -9,6 +9,8 @@ family; this module holds the group and the entry point.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import traceback
 
@@ -22,6 +24,7 @@ __all__ = [
     "agentic",
     "chat",
     "cli",
+    "global_flags",
     "lifecycle",
     "memory",
     "release",
@@ -38,12 +41,30 @@ def _one_line(message: str) -> str:
     return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
+GLOBAL_FLAGS = ("--verbose", "--quiet", "-q")
+"""Flags accepted anywhere on the line, before or after the subcommand (as with git's
+``-c``-less global options, a script may append them): they are moved in front."""
+
+
+def global_flags(args: list[str]) -> tuple[bool, bool, list[str]]:
+    """(verbose, quiet, the arguments with those flags moved before the subcommand); after
+    a ``--`` nothing is a flag. Raises nothing."""
+    end = args.index("--") if "--" in args else len(args)
+    head = args[:end]
+    verbose, quiet = "--verbose" in head, "--quiet" in head or "-q" in head
+    rest = [a for a in head if a not in GLOBAL_FLAGS] + args[end:]
+    return verbose, quiet, ["--verbose"] * verbose + ["--quiet"] * quiet + rest
+
+
 def run(args: list[str]) -> None:
     """Run the command line on *args*, turning errors into one line and an exit code
-    (always exits)."""
-    verbose = "--verbose" in args
+    (always exits). With ``--quiet`` nothing goes to stdout (errors and warnings still
+    go to stderr; the exit code says how it went)."""
+    verbose, quiet, args = global_flags(args)
     try:
-        cli.main(args=args, prog_name="gitmem", standalone_mode=False)
+        sink = io.TextIOWrapper(io.BytesIO())  # with a .buffer, for commands that write bytes
+        with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
+            cli.main(args=args, prog_name="gitmem", standalone_mode=False)
     except GitmemError as e:
         if verbose:
             traceback.print_exc()

@@ -34,6 +34,16 @@ def format_option(func: F) -> F:
     )(func)
 
 
+def as_of_option(func: F) -> F:
+    return click.option(
+        "--as-of",
+        "as_of",
+        metavar="TIME|REV",
+        help="Memory as it stood then: an ISO date/time (UTC unless a zone is given), a "
+        "commit of refs/gitmem/memory, or any other revision (its commit time).",
+    )(func)
+
+
 EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
 
 
@@ -95,9 +105,16 @@ def read_input(path: str, what: str) -> tuple[str, str]:
 @click.option(
     "-C", "repo", default=".", metavar="PATH", help="Run as if gitmem was started in PATH."
 )
-@click.option("--verbose", is_flag=True, help="Show tracebacks for errors.")
+@click.option("--verbose", is_flag=True, help="Show tracebacks for errors (anywhere on the line).")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print nothing on stdout; the exit code says how it went (anywhere on the line).",
+)
 @click.version_option(__version__, prog_name="gitmem")
 @click.pass_context
-def cli(ctx: click.Context, repo: str, verbose: bool) -> None:
+def cli(ctx: click.Context, repo: str, verbose: bool, quiet: bool) -> None:
     """gitmem: signed, git-native memory for AI coding agents."""
-    ctx.obj = {"repo": repo, "verbose": verbose}
+    given = ctx.get_parameter_source("repo") is not click.core.ParameterSource.DEFAULT
+    ctx.obj = {"repo": repo, "repo_given": given, "verbose": verbose, "quiet": quiet}

@@ -25,8 +25,13 @@ def _workspace(ctx: click.Context) -> Workspace:
     return Workspace(store_of(ctx), home())
 
 
-def _done(action: str, address: str, item: str) -> None:
-    click.echo(f"{action} {item} (event {address[:12]})")
+def _done(ws: Workspace, as_json: bool, action: str, address: str, item: str, **more: str) -> None:
+    """Say what was written: the action, the item (its full id in JSON) and the signed
+    event's address."""
+    if as_json:
+        emit({"action": action, "item": ws.item(item).id, "event": address, **more})
+    else:
+        click.echo(f"{action} {item} (event {address[:12]})")
 
 
 @cli.command()
@@ -39,6 +44,7 @@ def _done(action: str, address: str, item: str) -> None:
 )
 @click.option("--transcript", type=click.Path(path_type=Path), help="Where --evidence is.")
 @format_option
+@json_option
 @click.pass_context
 def resolve(
     ctx: click.Context,
@@ -47,6 +53,7 @@ def resolve(
     evidence: str | None,
     transcript: Path | None,
     transcript_format: str | None,
+    as_json: bool,
 ) -> None:
     """Mark an item done, so it stops being carried."""
     from gitmem.capture.evidence import evidence_in_file
@@ -58,7 +65,7 @@ def resolve(
         if evidence is None or transcript is None:
             raise InputError("--evidence and --transcript go together")
         proof = evidence_in_file(evidence, transcript, transcript_format, ws.store)
-    _done("resolved", run(ws, item_id, note, proof), item_id)
+    _done(ws, as_json, "resolved", run(ws, item_id, note, proof), item_id)
 
 
 @cli.command()
@@ -71,6 +78,7 @@ def resolve(
     help="The transcript holding the evidence (alone: the item's own quote).",
 )
 @format_option
+@json_option
 @click.pass_context
 def reverify(
     ctx: click.Context,
@@ -78,6 +86,7 @@ def reverify(
     evidence: str | None,
     transcript: Path,
     transcript_format: str | None,
+    as_json: bool,
 ) -> None:
     """Reopen or re-confirm an item, on evidence that verifies (the only way back)."""
     from gitmem.capture.evidence import evidence_in_file
@@ -87,7 +96,7 @@ def reverify(
     ws = _workspace(ctx)
     quote = evidence if evidence is not None else own_quote(ws, item_id)
     proof = evidence_in_file(quote, transcript, transcript_format, ws.store)
-    _done("reverified", run(ws, item_id, proof), item_id)
+    _done(ws, as_json, "reverified", run(ws, item_id, proof), item_id)
 
 
 @cli.command()
@@ -98,36 +107,41 @@ def reverify(
     is_flag=True,
     help="Only probably superseded (a contradiction, shown as a warning, until confirmed).",
 )
+@json_option
 @click.pass_context
-def supersede(ctx: click.Context, old: str, new: str, likely: bool) -> None:
+def supersede(ctx: click.Context, old: str, new: str, likely: bool, as_json: bool) -> None:
     """Say that item NEW replaces item OLD."""
     from gitmem.lifecycle.commands import supersede as run
 
-    _done(
-        "likely superseded" if likely else "superseded", run(_workspace(ctx), old, new, likely), old
-    )
+    ws = _workspace(ctx)
+    action = "likely superseded" if likely else "superseded"
+    _done(ws, as_json, action, run(ws, old, new, likely), old, by=ws.item(new).id)
 
 
 @cli.command()
 @click.argument("item_id", metavar="ID")
 @click.argument("text")
+@json_option
 @click.pass_context
-def note(ctx: click.Context, item_id: str, text: str) -> None:
+def note(ctx: click.Context, item_id: str, text: str, as_json: bool) -> None:
     """Record that the world changed since the item was captured (TEXT says how)."""
     from gitmem.capture.masking import mask
     from gitmem.lifecycle.commands import note as run
 
-    _done("noted", run(_workspace(ctx), item_id, text, lambda t: mask(t).text), item_id)
+    ws = _workspace(ctx)
+    _done(ws, as_json, "noted", run(ws, item_id, text, lambda t: mask(t).text), item_id)
 
 
 @cli.command()
 @click.argument("item_id", metavar="ID")
+@json_option
 @click.pass_context
-def forget(ctx: click.Context, item_id: str) -> None:
+def forget(ctx: click.Context, item_id: str, as_json: bool) -> None:
     """Tombstone an item: its text is never rendered again, anywhere."""
     from gitmem.lifecycle.commands import forget as run
 
-    _done("forgot", run(_workspace(ctx), item_id), item_id)
+    ws = _workspace(ctx)
+    _done(ws, as_json, "forgot", run(ws, item_id), item_id)
 
 
 @cli.command()
@@ -155,12 +169,12 @@ def promote(ctx: click.Context, item_id: str, check_only: bool, as_json: bool) -
     """Promote an item to VERIFIED when independent evidence allows it (exit 1 if not)."""
     from gitmem.lifecycle.commands import promote as run
 
-    result = run(_workspace(ctx), item_id, check_only)
+    result, event = run(_workspace(ctx), item_id, check_only)
     if as_json:
-        emit(result.to_json())
+        emit({**result.to_json(), "event": event})
     else:
         verdict = "allowed" if result.allowed else "not allowed"
-        done = " (promoted)" if result.allowed and not check_only else ""
+        done = "" if event is None else f" (promoted, event {event[:12]})"
         click.echo(f"promotion {verdict}{done}: {result.independent_sources} independent source(s)")
         for reason in result.reasons:
             click.echo(f"  - {reason}")

@@ -1,4 +1,5 @@
-"""Commands that write, read and check memory: capture, import, brief, verify, log."""
+"""Commands that write, read and check memory: capture, import, brief, review, verify,
+log."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import click
 
 from gitmem.cli.base import (
+    as_of_option,
     cli,
     emit,
     extractor_option,
@@ -200,12 +202,65 @@ def verify_quote(
     metavar="BYTES",
     help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
+@click.option(
+    "--from-hook",
+    "from_hook",
+    type=click.Choice(["claude", "codex"]),
+    hidden=True,
+    help="Called by an agent host's session-start hook: print nothing outside a repository.",
+)
+@as_of_option
 @click.pass_context
-def brief(ctx: click.Context, fmt: str, budget: int | None) -> None:
+def brief(
+    ctx: click.Context,
+    fmt: str,
+    budget: int | None,
+    as_json: bool,
+    from_hook: str | None,
+    as_of: str | None,
+) -> None:
     """Render the "while you were away" briefing, verifying every receipt behind it."""
     from gitmem.brief.emit import emit_brief
 
-    click.echo(emit_brief(store_of(ctx), home(), fmt, budget), nl=False)
+    if from_hook is not None:
+        from gitmem.agents.host_context import hook_brief
+
+        click.echo(hook_brief(from_hook, ctx.obj["repo"], home()), nl=False)
+        return
+    if as_json and fmt not in ("text", "json"):
+        raise InputError(f"--json and --format {fmt} do not go together")
+    shown = "json" if as_json else fmt
+    click.echo(emit_brief(store_of(ctx), home(), shown, budget, as_of=as_of), nl=False)
+
+
+@cli.command()
+@click.argument("range_spec", metavar="RANGE")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Show at most this many items.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
+@as_of_option
+@click.pass_context
+def review(
+    ctx: click.Context, range_spec: str, fmt: str, limit: int, as_json: bool, as_of: str | None
+) -> None:
+    """The memory of a range of commits (main..feature), as one pull-request comment."""
+    from gitmem.brief.review import emit_review
+
+    shown = "json" if as_json else fmt
+    click.echo(emit_review(store_of(ctx), home(), range_spec, shown, limit, as_of), nl=False)
 
 
 @cli.command()
@@ -229,15 +284,24 @@ def verify(ctx: click.Context, strict: bool, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "-n", "--max-count", "limit", type=click.IntRange(min=0), metavar="N", help="Only the N newest."
+)
+@click.option(
+    "--since", metavar="WHEN", help="Only records created since WHEN (3d, 12h, 2w, a date, a time)."
+)
 @json_option
 @click.pass_context
-def log(ctx: click.Context, as_json: bool) -> None:
+def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool) -> None:
     """List the records in the store, newest first."""
-    from gitmem.store.log import log_entries
+    from datetime import UTC, datetime
+
+    from gitmem.store.log import log_entries, parse_since, recent
     from gitmem.store.roots import load_trust_roots
 
+    start = None if since is None else parse_since(since, datetime.now(UTC))
     store = store_of(ctx)
-    entries = log_entries(store, load_trust_roots(home(), store))
+    entries = recent(log_entries(store, load_trust_roots(home(), store)), limit, start)
     if as_json:
         emit([e.to_json() for e in entries])
         return
@@ -246,5 +310,6 @@ def log(ctx: click.Context, as_json: bool) -> None:
         count = "" if e.items is None else f" {e.items} item(s)"
         click.echo(
             f"{mark} {e.created or '?':20} {e.type:10} {e.sha256[:12]} "
-            f"session={e.session} writer={e.writer} commit={(e.commit or '-')[:12]}{count}"
+            f"session={e.session or '-'} writer={e.writer or '-'} "
+            f"commit={(e.commit or '-')[:12]}{count}"
         )

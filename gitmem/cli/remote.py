@@ -174,13 +174,21 @@ def snapshot() -> None:
     type=click.Path(path_type=Path),
     help="Write the transcript to this file instead of stdout.",
 )
+@json_option
 @click.pass_context
-def snapshot_show(ctx: click.Context, hash_prefix: str, output: Path | None) -> None:
+def snapshot_show(ctx: click.Context, hash_prefix: str, output: Path | None, as_json: bool) -> None:
     """Print the transcript snapshot HASH (or the snapshot of checkpoint HASH)."""
     from gitmem.store.files import atomic_write
     from gitmem.team.backup import show_snapshot
 
     digest, data = show_snapshot(store_of(ctx), hash_prefix)
+    if as_json:
+        if output is not None:
+            atomic_write(output, data, 0o600)
+        text = None if output is not None else data.decode("utf-8", errors="replace")
+        written = None if output is None else str(output)
+        emit({"snapshot": digest, "bytes": len(data), "written_to": written, "text": text})
+        return
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -1,8 +1,10 @@
-"""Commands that set gitmem up and report on it: init, keys, config, status, demo."""
+"""Commands that set gitmem up and report on it: init, keys, config, status, doctor,
+completion, demo."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -18,14 +20,27 @@ from gitmem.cli.base import cli, emit, home, json_option, store_of
     metavar="PATH",
     help="Adopt this Ed25519 OpenSSH private key instead of creating one.",
 )
+@json_option
 @click.pass_context
-def init(ctx: click.Context, name: str | None, key: Path | None) -> None:
+def init(ctx: click.Context, name: str | None, key: Path | None, as_json: bool) -> None:
     """Create (or adopt) your signing key and trust it; safe to run again."""
     from gitmem.setup.init import init_clone
 
     outcome, wired = init_clone(store_of(ctx), home(), name, key)
     ident = outcome.identity
     action = "created" if outcome.created_key else "adopted" if outcome.adopted_key else "using"
+    if as_json:
+        emit(
+            {
+                "key": action,
+                "principal": ident.principal,
+                "fingerprint": ident.signer.public_key.fingerprint(),
+                "private_key": str(ident.key_path),
+                "trusted_in": str(home() / "allowed_signers") if outcome.added_signer else None,
+                "changed_config": outcome.changed_config,
+            }
+        )
+        return
     click.echo(f"{action} key {ident.signer.public_key.fingerprint()} for {ident.principal}")
     click.echo(f"  private key: {ident.key_path} (0600, never leaves this machine)")
     if outcome.added_signer:
@@ -53,11 +68,16 @@ def keys() -> None:
 
 
 @keys.command("export")
-def keys_export() -> None:
+@json_option
+def keys_export(as_json: bool) -> None:
     """Print the allowed_signers line(s) of your own keys."""
     from gitmem.store.keys import export_lines
 
-    for line in export_lines(home()):
+    lines = export_lines(home())
+    if as_json:
+        emit({"allowed_signers": lines})
+        return
+    for line in lines:
         click.echo(line)
 
 
@@ -118,30 +138,64 @@ def config(
     target = config_path(home(), local, in_repo)
     if key is not None and (value is not None or unset):
         set_value(target, key, None if unset else value or "")
-        click.echo(f"{'unset' if unset else 'set'} {key} in {target}")
+        if as_json:
+            emit({"action": "unset" if unset else "set", "key": key, "file": str(target)})
+        else:
+            click.echo(f"{'unset' if unset else 'set'} {key} in {target}")
         return
     shown = shown_settings(load_settings(home(), local), key)
     if as_json:
         emit({k: {"value": v, "from": source} for k, (v, source) in shown.items()})
         return
     for k, (v, source) in shown.items():
-        click.echo(f"{k} = {json.dumps(v)}  ({source})")
+        click.echo(f"{k} = {'(unset)' if v is None else json.dumps(v)}  ({source})")
 
 
 @cli.command()
 @json_option
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
-    """Key, trust roots, hooks, the last capture and recent failures."""
+    """Key, trust roots, hooks, the last capture and recent failures (exit 2 when a
+    config file is not usable)."""
     from gitmem.setup.status import collect
 
     report = collect(store_of(ctx), home())
     if as_json:
         emit(report)
-        return
-    from gitmem.setup.status import render_text
+    else:
+        from gitmem.setup.status import render_text
 
-    click.echo(render_text(report), nl=False)
+        click.echo(render_text(report), nl=False)
+    if "config_error" in report:
+        click.echo(f"gitmem: {report['config_error']}", err=True)
+        sys.exit(2)
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script (click's) for SHELL; see the README to load it."""
+    from click.shell_completion import get_completion_class
+
+    completer = get_completion_class(shell)
+    assert completer is not None  # click knows every shell the Choice allows
+    click.echo(completer(cli, {}, "gitmem", "_GITMEM_COMPLETE").source())
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def doctor(ctx: click.Context, as_json: bool) -> None:
+    """Check key, trust roots, hooks, agent hosts, travel, read model, captures and brief
+    size, each with its fix (exit 1 when a check fails)."""
+    from gitmem.setup.doctor import diagnose, exit_code, render_text
+
+    checks = diagnose(store_of(ctx), home())
+    if as_json:
+        emit({"ok": exit_code(checks) == 0, "checks": [c.to_json() for c in checks]})
+    else:
+        click.echo(render_text(checks), nl=False)
+    sys.exit(exit_code(checks))
 
 
 @cli.command()

@@ -5,10 +5,24 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from gitmem.cli.base import cli, emit, json_option, store_of
+from gitmem.core.errors import InputError
+
+if TYPE_CHECKING:
+    from gitmem.hooks.install import HookState
+
+
+def _state_json(state: HookState) -> dict[str, Any]:
+    return {
+        "name": state.name,
+        "installed": state.installed,
+        "ours": state.ours,
+        "foreign": None if state.foreign is None else str(state.foreign),
+    }
 
 
 def _workdir(ctx: click.Context) -> Path:
@@ -32,20 +46,59 @@ def hooks() -> None:
     type=click.Choice(["claude", "codex"]),
     help="Configure an agent host (session start: brief; end: capture) instead.",
 )
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "local", "user"]),
+    help="With --agent: which hook file (default: local for claude, "
+    ".claude/settings.local.json; user for codex, ~/.codex/hooks.json; project: the "
+    "committed file, which every teammate then needs gitmem for).",
+)
+@click.option(
+    "--prompt-recall",
+    is_flag=True,
+    help="With --agent: also add recall hits for each prompt (UserPromptSubmit, at most "
+    "2,000 bytes).",
+)
+@json_option
 @click.pass_context
-def hooks_install(ctx: click.Context, force: bool, agent: str | None) -> None:
+def hooks_install(
+    ctx: click.Context,
+    force: bool,
+    agent: str | None,
+    scope: str | None,
+    prompt_recall: bool,
+    as_json: bool,
+) -> None:
     """Install the post-commit, post-rewrite and pre-push hooks (or an agent's hooks)."""
+    if agent is None and (scope is not None or prompt_recall):
+        raise InputError("--scope and --prompt-recall go with --agent claude|codex")
     if agent is not None:
-        from gitmem.agents.hosts import install_agent
+        from gitmem.agents.hosts import DEFAULT_SCOPE, install_host
 
-        for path in install_agent(agent, _workdir(ctx)):
-            click.echo(f"configured {agent}: {path}")
+        done = install_host(
+            agent, _workdir(ctx), scope or DEFAULT_SCOPE[agent], prompt_recall=prompt_recall
+        )
+        if as_json:
+            emit(done.to_json())
+            return
+        verb = "configured" if done.changed else "already configured"
+        click.echo(f"{verb} {agent} ({done.scope}): {done.path}")
+        click.echo(f"  hook command: {done.command} ({done.reason})")
+        for warning in done.warnings:
+            click.echo(f"gitmem: warning: {warning}", err=True)
+        click.echo("next steps:")
+        for step in done.next_steps:
+            click.echo(f"  - {step}")
         return
     from gitmem.hooks.install import HOOK_NAMES
     from gitmem.setup.travel import wire
 
     wired = wire(store_of(ctx), hooks=HOOK_NAMES, force=force)
-    for state in wired.hooks:
+    states = list(wired.hooks)
+    if as_json:
+        emit({"git": [_state_json(s) for s in states], "configured": list(wired.configured)})
+        return
+    for state in states:
         kept = f" (kept your hook: {state.foreign.name})" if state.foreign else ""
         click.echo(f"installed {state.name}{kept}")
     for line in wired.configured:
@@ -58,18 +111,39 @@ def hooks_install(ctx: click.Context, force: bool, agent: str | None) -> None:
     type=click.Choice(["claude", "codex"]),
     help="Remove an agent host's gitmem hooks instead.",
 )
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "local", "user"]),
+    help="With --agent: only this hook file (default: every one the host has).",
+)
+@json_option
 @click.pass_context
-def hooks_uninstall(ctx: click.Context, agent: str | None) -> None:
+def hooks_uninstall(
+    ctx: click.Context, agent: str | None, scope: str | None, as_json: bool
+) -> None:
     """Remove gitmem's hooks only, restoring any hook they wrapped."""
+    if agent is None and scope is not None:
+        raise InputError("--scope goes with --agent claude|codex")
     if agent is not None:
-        from gitmem.agents.hosts import uninstall_agent
+        from gitmem.agents.hosts import scope_states, uninstall_host
 
-        for path in uninstall_agent(agent, _workdir(ctx)):
+        workdir = _workdir(ctx)
+        scopes = [scope] if scope else [s.scope for s in scope_states(agent, workdir)]
+        removed = uninstall_host(agent, workdir, scopes)
+        if as_json:
+            emit({"agent": agent, "removed_from": [str(p) for p in removed]})
+            return
+        for path in removed:
             click.echo(f"removed gitmem from {path}")
+        if not removed:
+            click.echo(f"no gitmem hooks for {agent} to remove")
         return
     from gitmem.setup.travel import unwire
 
     states, restored = unwire(store_of(ctx))
+    if as_json:
+        emit({"git": [_state_json(s) for s in states], "restored": restored})
+        return
     for state in states:
         click.echo(f"{state.name}: {'restored your hook' if state.installed else 'removed'}")
     for line in restored:
@@ -88,20 +162,7 @@ def hooks_status(ctx: click.Context, as_json: bool) -> None:
     states = status(workdir)
     agents = {a: agent_status(a, workdir) for a in AGENTS}
     if as_json:
-        emit(
-            {
-                "git": [
-                    {
-                        "name": s.name,
-                        "installed": s.installed,
-                        "ours": s.ours,
-                        "foreign": None if s.foreign is None else str(s.foreign),
-                    }
-                    for s in states
-                ],
-                "agents": agents,
-            }
-        )
+        emit({"git": [_state_json(s) for s in states], "agents": agents})
         return
     for s in states:
         who = "gitmem" if s.ours else "another tool" if s.installed else "not installed"

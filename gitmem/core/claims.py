@@ -306,3 +306,15 @@ def mentions_external_state(text: str) -> bool:
     file, a key, a deploy, CI)? Such an item belongs under VERIFY BEFORE TRUSTING even
     when it makes no checkable claim. Raises nothing."""
     return _EXTERNAL_STATE.search(text) is not None
+
+
+def named_paths(text: str) -> list[str]:
+    """Every repository path *text* names, in backticks or bare (``src/a.py``,
+    ``notes.md``, ``gitmem/store/``), in order, once each — whatever the sentence says
+    about it. Raises nothing."""
+    found: dict[str, None] = {}
+    for match in _PATH_RE.finditer(text):
+        path = (match.group("q") or match.group("bare")).rstrip(".,;:")
+        if _looks_like_path(path) and not _product(match.group("bare")):
+            found.setdefault(path.removeprefix("./"), None)
+    return list(found)

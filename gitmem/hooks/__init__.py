@@ -1,2 +1,2 @@
 """Git hooks: installed as a good citizen (``install``, ``templates/``), and the work they
-start, detached (``run``)."""
+start, detached (``run``), queued for one worker per repository (``queue``, ``worker``)."""

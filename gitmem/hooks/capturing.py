@@ -1,14 +1,15 @@
-"""The hooks that capture: a commit (post-commit), a session that ended
-(capture-session), a rewrite (post-rewrite), and the recovery of captures that died.
+"""The hooks' captures: commits (post-commit), a session that ended (capture-session),
+a rewrite (post-rewrite), and the recovery of captures that died.
 
-Each runs detached from the git or host command that fired it, under the hook lock, and
-through :func:`gitmem.hooks.run.run_safely`, which logs any failure.
+Each runs in the queue's worker (:mod:`gitmem.hooks.worker`), detached from the git or
+host command that fired it, under the hook lock, and through
+:func:`gitmem.hooks.run.run_logged`, which logs any failure.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -60,34 +61,61 @@ def capture_new(
 
 
 def post_commit(store: Store, sha: str, environ: Mapping[str, str] | None = None) -> None:
-    """Record *sha* as a release candidate when ``release_candidates`` is set and it is on
-    the default branch; then capture the agent transcripts of this working tree since the
-    last capture, or the commit message when there is none, into checkpoints that record
-    *sha*; and before that, the message of every commit whose background capture died
-    (:mod:`gitmem.hooks.inflight`).
-
-    While it runs, the marker ``.git/gitmem/running/post-commit-<sha>`` says so; it is
-    removed when the capture ends, whatever the outcome.
-    """
-    env = os.environ if environ is None else environ
+    """Capture the commit *sha* now (:func:`capture_commits`), its in-flight marker
+    ``.git/gitmem/running/post-commit-<sha>`` claimed meanwhile and removed when the
+    capture ends, whatever the outcome. The hooks queue their commits instead
+    (:mod:`gitmem.hooks.worker`)."""
     marker = inflight.start(store.local_dir, POST_COMMIT, sha)
     try:
-        record_candidate(store, sha)
-        with locked(store.local_dir, LOCK_FILE):
-            ctx = Context.open(store)
-            recover(ctx, store)
-            source = f"{POST_COMMIT} {sha[:12]}"
-            configured = ctx.settings.text("transcript")
-            workdir = Path(store.repo.workdir or store.common_dir).resolve()
-            paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
-            cursors = Cursors(store.local_dir)
-            captured = False
-            for path in paths[:MAX_TRANSCRIPTS]:
-                captured |= capture_new(ctx, cursors, path, f"{source} {path}", sha)
-            if not captured:
-                capture_message(ctx, sha, f"{source} message")
+        capture_commits(store, [sha], environ)
     finally:
         inflight.finish(marker)
+
+
+def capture_commits(
+    store: Store, shas: Sequence[str], environ: Mapping[str, str] | None = None
+) -> None:
+    """One capture for the commits *shas*, oldest first (one commit, or consecutive
+    commits of one rebase): record each as a release candidate when
+    ``release_candidates`` is set and it is on the default branch; then, under the hook
+    lock, settle the background captures that died (:func:`recover`), capture the agent
+    transcripts of this working tree since the last capture into checkpoints that record
+    the newest commit, and the message of every other commit (of the newest too when
+    no transcript said anything new), so every commit is named by a checkpoint. A
+    capture that fails never stops the others.
+
+    Raises:
+        GitmemError: the first failure (every one is in the capture log).
+    """
+    env = os.environ if environ is None else environ
+    shas = list(dict.fromkeys(shas))
+    for sha in shas:
+        record_candidate(store, sha)
+    with locked(store.local_dir, LOCK_FILE):
+        ctx = Context.open(store)
+        recover(ctx, store)
+        newest = shas[-1]
+        configured = ctx.settings.text("transcript")
+        workdir = Path(store.repo.workdir or store.common_dir).resolve()
+        paths = [Path(configured)] if configured else find_agent_transcripts(workdir, env)
+        cursors = Cursors(store.local_dir)
+        captured = False
+        failure: GitmemError | None = None
+        for path in paths[:MAX_TRANSCRIPTS]:
+            source = f"{POST_COMMIT} {newest[:12]} {path}"
+            try:
+                captured |= capture_new(ctx, cursors, path, source, newest)
+            except GitmemError as e:  # logged; the commits' messages still go
+                failure = failure or e
+        for sha in shas:
+            if captured and sha == newest:
+                continue
+            try:
+                capture_message(ctx, sha, f"{POST_COMMIT} {sha[:12]} message")
+            except GitmemError as e:  # logged by the capture; the next commits still go
+                failure = failure or e
+        if failure is not None:
+            raise failure
 
 
 def recover(ctx: Context, store: Store) -> list[str]:

@@ -1,15 +1,16 @@
 """Markers of background captures in flight: ``.git/gitmem/running/<hook>-<sha>``.
 
-One marker file per capture a hook started. The post-commit script writes it (empty)
-before it starts the detached ``gitmem hook post-commit SHA``; that process writes its
-pid into it as it starts, and removes it when it ends, whatever the outcome (a failure
-is in the capture log). So a marker left behind means the capture died: killed, out of
-memory, the machine switched off. It is *dead* when its process is gone; a marker no
-process has claimed yet is dead once :data:`SPAWN_GRACE` seconds have passed and no
-process runs the capture it names (where ``/proc`` lists processes), else after
-:data:`START_GRACE` seconds. The next hook run records each
-dead marker as a failure in the capture log and captures the commit it names (see
-:func:`gitmem.hooks.capturing.post_commit`); ``gitmem status`` shows them until then.
+One marker file per commit whose capture is pending or running. The post-commit script
+writes it (empty) as it queues the commit (:mod:`gitmem.hooks.queue`); the worker writes
+its pid into it when it takes the commit from the queue, and removes it when that capture
+ends, whatever the outcome (a failure is in the capture log). So a marker left behind
+means the capture died: killed, out of memory, the machine switched off. It is *dead*
+when its process is gone. A marker no process has claimed yet is pending while the
+queue's worker runs (it takes every line in turn); with no worker, it is dead once
+:data:`SPAWN_GRACE` seconds have passed and no process runs ``gitmem hook`` for it
+(where ``/proc`` lists processes), else after :data:`START_GRACE` seconds. The next
+capture records each dead marker as a failure in the capture log and captures the commit
+it names (:func:`gitmem.hooks.capturing.recover`); ``gitmem status`` shows them until then.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from gitmem.core import boundedjson
+from gitmem.hooks import queue
 from gitmem.store.files import atomic_write
 
 RUNNING_DIR = "running"
@@ -62,6 +64,9 @@ class Marker:
         """Whether its capture died (see the module docstring). Raises nothing."""
         if self.pid is not None:
             return not _alive(self.pid)
+        worker = queue.worker_pid(self.path.parent.parent)
+        if worker is not None and _alive(worker):
+            return False  # queued: the worker takes it in turn
         age = now - self.since
         if age > START_GRACE:
             return True

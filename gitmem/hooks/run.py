@@ -6,26 +6,34 @@ shows them.
 
 This module is the hooks' entry: ``gitmem hook NAME ARGS…`` comes here without the
 command line's machinery (:func:`gitmem.cli.main`), and imports only the hook it runs.
+Started by a script that queued its line (``GITMEM_QUEUED``), it first tries the
+queue's worker lock (:mod:`gitmem.hooks.queue`) and leaves at once when another worker
+holds it, before importing anything slow.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks.detach import leave_caller
-from gitmem.store.repo import Store
+from gitmem.hooks.queue import QUEUED_ENV, hold_early
+
+if TYPE_CHECKING:
+    from gitmem.store.repo import Store
 
 HookAction = Callable[..., None]
 """A hook's work: called with the store and the hook's own arguments."""
 
 HOOKS: dict[str, tuple[str, str, int]] = {
-    "post-commit": ("gitmem.hooks.capturing", "post_commit", 1),
-    "post-rewrite": ("gitmem.hooks.capturing", "post_rewrite", 2),
+    "post-commit": ("gitmem.hooks.worker", "post_commit", 1),
+    "post-rewrite": ("gitmem.hooks.worker", "post_rewrite", 2),
     "pre-push": ("gitmem.hooks.push", "pre_push", 2),
-    "capture-session": ("gitmem.hooks.capturing", "capture_session", 2),
+    "capture-session": ("gitmem.hooks.worker", "capture_session", 2),
 }
 """Each hook: the module and function doing its work, and how many arguments it takes."""
 FOREGROUND = frozenset({"pre-push"})
@@ -40,32 +48,39 @@ def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
         return
     if name not in FOREGROUND:
         leave_caller()
+    queued = os.environ.get(QUEUED_ENV)
+    if queued and not hold_early(Path(queued).absolute()):
+        return  # the script queued this run's line, and the running worker takes it
     module, function, arity = HOOKS[name]
     padded = (list(args) + [None] * arity)[:arity]
     try:
-        try:
-            func = getattr(importlib.import_module(module), function)
-        except Exception:  # a broken install: a hook still never breaks git
-            return
-        run_safely(repo, f"{name} {' '.join(args)}".strip(), func, *padded)
-    finally:
-        if name == "post-rewrite" and len(args) >= 2:
-            Path(args[1]).unlink(missing_ok=True)  # git's stdin, saved by the script
+        func = getattr(importlib.import_module(module), function)
+    except Exception:  # a broken install: a hook still never breaks git
+        return
+    run_safely(repo, f"{name} {' '.join(args)}".strip(), func, *padded)
 
 
 def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:
-    """Run a hook action; log any failure; always return 0. Raises nothing."""
+    """Run a hook action in the repository at *repo*; log any failure; always return 0.
+    Raises nothing."""
+    from gitmem.store.repo import Store  # after the early lock: the import takes time
+
     try:
         store = Store.discover(repo)
     except GitmemError:
         return 0
+    run_logged(store, source, func, *args)
+    return 0
+
+
+def run_logged(store: Store, source: str, func: HookAction, *args: object) -> None:
+    """Run a hook action on *store*; log any failure. Raises nothing."""
     try:
         func(store, *args)
     except GitmemError as e:
         _log_failure(store, source, str(e))
     except Exception as e:  # a hook must never break the command that fired it
         _log_failure(store, source, f"internal error: {type(e).__name__}: {e}")
-    return 0
 
 
 def _log_failure(store: Store, source: str, error: str) -> None:

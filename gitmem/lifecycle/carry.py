@@ -91,10 +91,13 @@ def plan(
             kept.append(item)
             if backfill:
                 continue  # an older claim never supersedes a newer one
+            # One candidate per stale statement: an item a newer one already likely
+            # supersedes is marked (⚠) and says so; marking it again adds only records.
             supersessions += [
                 (s.id, item.id)
                 for s in open_items
                 if s.id != item.id
+                and s.likely_superseded_by is None
                 and same_subject(
                     s.item.kind,
                     s.item.text,

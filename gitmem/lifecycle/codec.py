@@ -15,7 +15,7 @@ from gitmem.core.records import Event
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import ItemState, QuoteSource, Sighting, Witness
 
-_VERSION = 2
+_VERSION = 3
 
 
 def encode_state(state: ItemState) -> dict[str, Any]:
@@ -28,7 +28,10 @@ def encode_state(state: ItemState) -> dict[str, Any]:
         "first_seen": state.first_seen,
         "latest_checkpoint": state.latest_checkpoint,
         "last_seen": state.last_seen,
-        "sightings": [[s.checkpoint, s.session, s.snapshot, s.created] for s in state.sightings],
+        "sightings": [
+            [s.checkpoint, s.session, s.snapshot, s.created, s.branch, s.commit]
+            for s in state.sightings
+        ],
         "witnesses": [
             [w.event, w.session, w.snapshot, w.created, w.quote] for w in state.witnesses
         ],

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.errors import InputError
+from gitmem.core.errors import InputError, NegativeResult
 from gitmem.core.items import Trust
 from gitmem.core.records import (
     EVENT_FORGET,
@@ -71,7 +71,8 @@ def resolve(ws: Workspace, prefix: str, note: str | None, evidence: Evidence | N
     """Mark an item done.
 
     Raises:
-        InputError: the item is unknown or not open.
+        InputError: the item is unknown.
+        NegativeResult: it is not open (already resolved, superseded or forgotten).
         KeyError_, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
@@ -124,7 +125,8 @@ def supersede(ws: Workspace, old: str, new: str, likely: bool) -> str:
     """Say that item *new* replaces item *old* (or probably does).
 
     Raises:
-        InputError: an unknown item, the same item twice, or *old* is not open.
+        InputError: an unknown item, or the same item twice.
+        NegativeResult: *old* is not open.
         KeyError_, GitError, NegativeResult: the event could not be signed or stored.
     """
     old_state, new_state = ws.item(old), ws.item(new)
@@ -140,7 +142,8 @@ def note(ws: Workspace, prefix: str, text: str, mask: Callable[[str], str]) -> s
     *mask* hides the secrets in *text* before it is stored.
 
     Raises:
-        InputError: no text, or the item is unknown or not open.
+        InputError: no text, or the item is unknown.
+        NegativeResult: it is not open.
         KeyError_, GitError, NegativeResult: the event could not be signed or stored.
     """
     if not text.strip():
@@ -154,12 +157,13 @@ def forget(ws: Workspace, prefix: str) -> str:
     """A tombstone: the item's text is never rendered again, anywhere.
 
     Raises:
-        InputError: the item is unknown or already forgotten.
+        InputError: the item is unknown.
+        NegativeResult: it is already forgotten.
         KeyError_, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
     if state.forgotten:
-        raise InputError(f"item {state.id[:8]} is already forgotten")
+        raise NegativeResult(f"item {state.id[:8]} is already forgotten; nothing written")
     return ws.write(EVENT_FORGET, state, {})
 
 
@@ -176,8 +180,9 @@ def load_policy(store: Store) -> tuple[Policy, tuple[str, ...]]:
     return parse_policy(data)
 
 
-def promote(ws: Workspace, prefix: str, check_only: bool) -> Promotion:
-    """Evaluate promotion to VERIFIED; unless *check_only*, record it when allowed.
+def promote(ws: Workspace, prefix: str, check_only: bool) -> tuple[Promotion, str | None]:
+    """Evaluate promotion to VERIFIED; unless *check_only*, record it when allowed. The
+    verdict, and the address of the event written (None when nothing was).
 
     Raises:
         InputError: the item is unknown.
@@ -187,10 +192,11 @@ def promote(ws: Workspace, prefix: str, check_only: bool) -> Promotion:
     state = ws.item(prefix)
     policy, _ = load_policy(ws.store)
     result = can_promote_to_verified(governed(state), policy, datetime.now(UTC))
+    event = None
     if result.allowed and not check_only:
         now = current_status(state)
         check_transition(now, VERIFIED)
-        ws.write(
+        event = ws.write(
             EVENT_STATUS,
             state,
             {
@@ -200,7 +206,7 @@ def promote(ws: Workspace, prefix: str, check_only: bool) -> Promotion:
                 "independent_sources": result.independent_sources,
             },
         )
-    return result
+    return result, event
 
 
 def gate_item(ws: Workspace, prefix: str, consequential: bool, conflict: bool) -> GateResult:
@@ -215,11 +221,15 @@ def gate_item(ws: Workspace, prefix: str, consequential: bool, conflict: bool) -
 
 
 def _require_open(state: ItemState, action: str) -> None:
+    # An item already past this step is an expected "no" (exit 1), not bad input.
     if state.forgotten:
-        raise InputError(f"item {state.id[:8]} was forgotten; nothing to {action}")
+        raise NegativeResult(f"item {state.id[:8]} was forgotten; nothing to {action}")
     if state.resolved:
-        raise InputError(
-            f"item {state.id[:8]} is already resolved (`gitmem reverify` reopens it with evidence)"
+        raise NegativeResult(
+            f"item {state.id[:8]} is already resolved; nothing written "
+            "(`gitmem reverify` reopens it with evidence)"
         )
     if state.superseded_by is not None:
-        raise InputError(f"item {state.id[:8]} is superseded by {state.superseded_by[:8]}")
+        raise NegativeResult(
+            f"item {state.id[:8]} is superseded by {state.superseded_by[:8]}; nothing written"
+        )

@@ -48,7 +48,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/2"
+MODEL_VERSION = "gitmem/read-model/3"
 LOCK_FILE = "memory.lock"
 
 
@@ -220,6 +220,11 @@ class Memory:
     def states_of(self, addresses: Sequence[str]) -> dict[str, ItemState]:
         """The states of the items at *addresses* (unknown addresses left out)."""
         return load_states(self._db, addresses)
+
+    def readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
+        """The item blobs at *addresses* that are stored and parse (unchecked: what their
+        bytes hold), in order. Raises nothing."""
+        return self._readable(addresses)
 
     def _readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
         found = []

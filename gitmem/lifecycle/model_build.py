@@ -17,7 +17,7 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
-from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
+from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
 from gitmem.core.purge import PurgeMark
 from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS states (
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
     text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+-- What every brief asks, answered without reading a row per record of history.
+CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
+CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
+CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
 """
 
 
@@ -105,7 +111,7 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        _verify(db, contents.records, roots)
+        _verify(db, contents.records, roots, contents.items)
         _replay_all(db)
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
 
@@ -141,12 +147,14 @@ def _advance(
             "INSERT OR REPLACE INTO blobs VALUES (?, ?)",
             [(a, data[p]) for p, a in blobs if p in data],
         )
+        # an item blob rewritten in place (same path, other bytes): its verdict changes
+        edited = [a for p, a in blobs if p in data and _recheck_named(db, a, data[p])]
         stored, rechecked = _stored(db, kinds, receipts, data)
         before = _meta_value(db, "replayed_until")
         fresh = _verify(db, stored, roots)
         # An item or a receipt that arrived after the record naming it, or a record older
         # than what was replayed already (a sync), changes history: replay it all again.
-        late_item = any(a in late for _, a in blobs)
+        late_item = any(a in late for _, a in blobs) or bool(edited)
         out_of_order = any(record_time(r.record) < before for r in fresh if before)
         # A purge (merged in by a sync) removes states and redirects quote sources: rare.
         purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
@@ -155,6 +163,20 @@ def _advance(
         else:
             _replay_onto(db, fresh)
         _set_meta(db, {"tip": tip})
+
+
+def _recheck_named(db: sqlite3.Connection, address: Sha256Hex, data: bytes) -> bool:
+    """Check the item blob at *address* again now that it holds *data*; whether its
+    verdict changed (True: what was replayed from it no longer holds)."""
+    row = db.execute("SELECT problem FROM named WHERE address = ?", (address,)).fetchone()
+    if row is None:
+        return False
+    verdict = check_item(address, data)
+    db.execute(
+        "UPDATE named SET problem = ?, detail = ? WHERE address = ?",
+        (verdict.problem, verdict.detail, address),
+    )
+    return bool(row[0] != verdict.problem)
 
 
 def _stored(
@@ -193,11 +215,17 @@ def receipt_path(address: str) -> str:
 
 
 def _verify(
-    db: sqlite3.Connection, stored: Iterable[StoredRecord], roots: TrustRoots
+    db: sqlite3.Connection,
+    stored: Iterable[StoredRecord],
+    roots: TrustRoots,
+    blobs: Mapping[Sha256Hex, bytes] | None = None,
 ) -> list[Replayable]:
     """Check *stored* records, keep their verdicts and the verdicts on the items their
-    checkpoints name; the ones that hold, to replay."""
+    checkpoints name (each blob checked once, however many checkpoints name it); the
+    ones that hold, to replay."""
     good: list[Replayable] = []
+    items = _ItemChecks(db, blobs)
+    named: dict[str, tuple[ItemCheck, str, bool]] = {}
     for record in stored:
         check = roots.check(record.address, record.data, record.receipt)
         parsed = check.record
@@ -220,15 +248,40 @@ def _verify(
         )
         if isinstance(parsed, Checkpoint):
             for address in parsed.named:
-                row = db.execute("SELECT data FROM blobs WHERE address = ?", (address,)).fetchone()
-                verdict = check_item(address, None if row is None else row[0])
-                db.execute(
-                    "INSERT OR REPLACE INTO named VALUES (?, ?, ?, ?)",
-                    (address, verdict.problem, verdict.detail, record.address),
-                )
+                # one row per item: a genuine checkpoint's naming wins over a failed one's,
+                # or an edited blob both name would go unreported (failed_items skips rows
+                # of failed records) and its item would silently vanish
+                if check.ok or address not in named:
+                    named[address] = (items.verdict(address), record.address, check.ok)
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
+    for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
+        db.executemany(
+            f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
+            [(a, v.problem, v.detail, by) for a, (v, by, ok) in named.items() if ok is genuine],
+        )
     return good
+
+
+class _ItemChecks:
+    """The verdict on each item blob, checked once: from *blobs* when given (a rebuild
+    has them all in hand), else from the model's blobs table."""
+
+    def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
+        self._db, self._blobs = db, blobs
+        self._verdicts: dict[str, ItemCheck] = {}
+
+    def verdict(self, address: Sha256Hex) -> ItemCheck:
+        if address not in self._verdicts:
+            if self._blobs is not None:
+                data = self._blobs.get(address)
+            else:
+                row = self._db.execute(
+                    "SELECT data FROM blobs WHERE address = ?", (address,)
+                ).fetchone()
+                data = None if row is None else row[0]
+            self._verdicts[address] = check_item(address, data)
+        return self._verdicts[address]
 
 
 def _genuine_items(
@@ -335,8 +388,12 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
     forgot = False
     for item_state in changed:
         address = item_state.id
-        db.execute(
-            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
+        # An upsert keeps the state's rowid, which is also its full-text row's: FTS5
+        # finds a row by rowid at once, by an unindexed column only by reading them all.
+        (row,) = db.execute(
+            "INSERT INTO states VALUES (?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
+            "current = excluded.current, active = excluded.active, "
+            "last_seen = excluded.last_seen, state = excluded.state RETURNING rowid",
             (
                 address,
                 int(item_state.current),
@@ -344,12 +401,12 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
                 item_state.last_seen,
                 json.dumps(encode_state(item_state)),
             ),
-        )
-        db.execute("DELETE FROM recall WHERE address = ?", (address,))
+        ).fetchone()
+        db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
         if not item_state.forgotten:
             db.execute(
-                "INSERT INTO recall VALUES (?, ?, ?)",
-                (item_state.item.text, item_state.quote or "", address),
+                "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
+                (row, item_state.item.text, item_state.quote or "", address),
             )
         forgot = forgot or item_state.forgotten
     if forgot:

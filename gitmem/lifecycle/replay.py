@@ -72,6 +72,10 @@ class Sighting:
     session: str
     snapshot: str | None
     created: str
+    branch: str | None = None
+    """The branch checked out when it was captured (None: detached, or not recorded)."""
+    commit: str | None = None
+    """HEAD's commit when it was captured."""
 
 
 @dataclass(frozen=True)
@@ -310,6 +314,7 @@ def _apply_checkpoint(
 ) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created = checkpoint.transcript_time
+    at = (checkpoint.branch, checkpoint.commit)
     added = set(checkpoint.items)
     for named in checkpoint.named:
         if named in purged:
@@ -340,7 +345,7 @@ def _apply_checkpoint(
                 state.unseen_in.append(checkpoint.session)
         else:
             state.sighted(created, checkpoint.session)
-            state.sightings.append(Sighting(address, checkpoint.session, snapshot, created))
+            state.sightings.append(Sighting(address, checkpoint.session, snapshot, created, *at))
 
 
 def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:

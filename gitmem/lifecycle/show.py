@@ -155,7 +155,7 @@ def render(report: dict[str, Any]) -> str:
     )
     lines.append(
         f"sightings: {len(report['sightings'])}; corroboration ×"
-        f"{report['corroboration']}; carried: {report['carried']}"
+        f"{report['corroboration']}; carried: {'yes' if report['carried'] else 'no'}"
     )
     for w in report["witnesses"]:
         lines.append(f"  witness {w['session']} at {w['created']} (snapshot {w['snapshot'][:12]})")

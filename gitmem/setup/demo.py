@@ -141,6 +141,10 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
 
     _step(echo, "6. Check a receipt by hand, with OpenSSH and no gitmem code")
     _hand_check(echo, home, checkpoint, where, repo_dir, kept)
+    if kept:
+        env = f"GITMEM_HOME={shlex.quote(str(home))}"
+        echo("")
+        echo(f"Kept. Look around: {env} gitmem -C {shlex.quote(str(repo_dir))} doctor")
 
 
 def _scratch_repo(repo_dir: Path) -> Store:

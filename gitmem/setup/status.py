@@ -150,9 +150,9 @@ def render_text(report: dict[str, Any]) -> str:
     ]:
         lines.append(f"trust root: {root['source']} ({root['entries']} key(s))")
         lines += [f"  ⚠ {p}" for p in root["problems"]]
-    lines.append(f"trust branch: {report['trust_branch']}")
+    lines.append(f"trust branch: {report['trust_branch'] or 'none'}")
     lines += [f"  ⚠ {n}" for n in report["trust_notices"]]
-    lines.append(f"extractor: {report['extractor']}")
+    lines.append(f"extractor: {report['extractor'] or 'unknown (the config is not usable)'}")
     if "config_error" in report:
         lines.append(f"  ⚠ {report['config_error']}")
     hooks = report["hooks"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,12 @@ class Setting:
     default: Any
     env: str | None
     help: str
+    choices: tuple[str, ...] = ()
+    """The only values a text setting may take (empty: any text)."""
+    url: bool = False
+    """A text setting that must be an http(s) URL."""
+    shape: str | None = None
+    """``command``: a non-empty command line; ``ref``: a branch name."""
 
 
 SETTINGS = {
@@ -38,6 +46,7 @@ SETTINGS = {
             "heuristic",
             "GITMEM_EXTRACTOR",
             "default extractor: heuristic, command, openai or none",
+            choices=("heuristic", "command", "openai", "none"),
         ),
         Setting(
             "command",
@@ -45,6 +54,7 @@ SETTINGS = {
             None,
             "GITMEM_COMMAND",
             "model command for the command extractor (prompt on stdin, JSON on stdout)",
+            shape="command",
         ),
         Setting(
             "openai.base_url",
@@ -52,6 +62,7 @@ SETTINGS = {
             None,
             "GITMEM_OPENAI_BASE_URL",
             "OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1",
+            url=True,
         ),
         Setting("openai.model", str, None, "GITMEM_OPENAI_MODEL", "model name for openai"),
         Setting(
@@ -84,6 +95,7 @@ SETTINGS = {
             "GITMEM_TRUST_REF",
             "the branch whose committed .gitmem/allowed_signers is trusted "
             "(default: origin's default branch, else the local default branch)",
+            shape="ref",
         ),
         Setting(
             "release_candidates",
@@ -92,6 +104,14 @@ SETTINGS = {
             None,
             "post-commit: record every new commit of the default branch as an unsigned "
             "release candidate",
+        ),
+        Setting(
+            "unmerged_branch_days",
+            int,
+            14,
+            None,
+            "days after which the brief hides items captured on a branch deleted without "
+            "being merged (with a notice)",
         ),
         Setting(
             "sync_on_push",
@@ -103,6 +123,10 @@ SETTINGS = {
     )
 }
 IDENTITY_KEYS = ("principal", "signing_key")
+_REF_NAME = re.compile(r"(?!-)(?!.*\.\.)(?!.*//)(?!.*@\{)[^\s~^:?*\[\\\x00-\x1f\x7f]+(?<![./])")
+"""A branch name as ``git check-ref-format --branch`` would take it (the rules that
+matter: no whitespace, no ``..``, none of ``~^:?*[`` or a backslash, no leading ``-``,
+no trailing ``.`` or ``/``)."""
 MAX_BYTES = 1 << 20
 """The largest config file read (1 MiB; a real one is a few hundred bytes)."""
 MAX_INT = 86_400
@@ -163,6 +187,34 @@ def parse_value(key: str, text: str) -> Any:
         if not 0 < value <= MAX_INT:
             raise InputError(f"{key} must be a whole number from 1 to {MAX_INT}")
         return value
+    return _check_text(key, text, "")
+
+
+def _check_text(key: str, text: str, where: str) -> str:
+    """*text* when it is a value *key* may take: one of its choices, an http(s) URL, no
+    NUL; *where* prefixes the message (a file's path).
+
+    Raises:
+        InputError: a value the setting cannot take.
+    """
+    definition = SETTINGS[key]
+    if "\x00" in text:
+        raise InputError(f"{where}{key} holds a NUL character")
+    if definition.choices and text not in definition.choices:
+        raise InputError(
+            f"{where}{key} must be one of {', '.join(definition.choices)}, not {text!r}"
+        )
+    if definition.url and not text.startswith(("http://", "https://")):
+        raise InputError(f"{where}{key} must be an http:// or https:// URL, not {text!r}")
+    if definition.shape == "command":
+        try:
+            words = shlex.split(text)
+        except ValueError as e:
+            raise InputError(f"{where}{key} must be a command line ({e}), not {text!r}") from e
+        if not words:
+            raise InputError(f"{where}{key} must be a command line, not empty")
+    if definition.shape == "ref" and not _REF_NAME.fullmatch(text):
+        raise InputError(f"{where}{key} must be a branch name, not {text!r}")
     return text
 
 
@@ -215,8 +267,8 @@ def _check_type(key: str, value: Any, path: Path) -> Any:
         raise InputError(f"{path}: {key} must be a {kind.__name__}")
     if kind is int and not 0 < value <= MAX_INT:
         raise InputError(f"{path}: {key} must be a whole number from 1 to {MAX_INT}")
-    if kind is str and "\x00" in value:
-        raise InputError(f"{path}: {key} holds a NUL character")
+    if kind is str:
+        return _check_text(key, value, f"{path}: ")
     return value
 
 

@@ -66,9 +66,10 @@ class Session:
         return result.is_error, text
 
 
-def serve(repo: Path, env: dict[str, str], script: Any) -> Any:
+def serve(repo: Path, env: dict[str, str], script: Any, args: tuple[str, ...] = ()) -> Any:
+    """Run ``python -m gitmem [ARGS] mcp`` in the folder *repo* and drive it with *script*."""
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "gitmem", "mcp"], env=env, cwd=str(repo)
+        command=sys.executable, args=["-m", "gitmem", *args, "mcp"], env=env, cwd=str(repo)
     )
     found: dict[str, Any] = {}
 
@@ -200,12 +201,79 @@ def test_without_the_sdk_mcp_is_exit_2_with_a_hint(
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     result = run("-C", str(initialised), "mcp")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "gitmem: gitmem mcp needs the MCP SDK: pip install 'gitmem[mcp]'\n"
+    assert result.stderr == (
+        "gitmem: gitmem mcp needs the MCP SDK: pip install 'gitmem-verified[mcp]'\n"
+    )
 
 
-def test_mcp_outside_a_repository_is_exit_2(tmp_path: Path) -> None:
+def test_mcp_with_a_bad_dash_c_is_exit_2(tmp_path: Path) -> None:
     result = run("-C", str(tmp_path), "mcp")
     assert result.exit_code == 2 and "not a git repository" in result.stderr
+
+
+def test_started_outside_the_repository_it_serves_claude_project_dir(
+    initialised: Path, tmp_path: Path
+) -> None:
+    """Issue 16: Claude Code starts the server anywhere and names the project."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(initialised)}
+
+    async def script(session: Session) -> list[tuple[bool, str]]:
+        stored = await session.call(
+            "remember", kind="open_loop", text="Ship the parser rewrite", trust="inferred"
+        )
+        return [stored, await session.call("brief", format="json")]
+
+    found = serve(outside, env, script)
+    stored, brief = found["result"]
+    assert not stored[0] and "remembered [~ inferred] Ship the parser rewrite" in stored[1]
+    assert not brief[0]
+    document = json.loads(brief[1].removeprefix("<gitmem-context>\n").rsplit("</gitmem", 1)[0])
+    assert [i["text"] for i in document["items"]] == ["Ship the parser rewrite"]
+    capabilities = found["init"].capabilities
+    assert capabilities.tools is not None
+    assert capabilities.prompts is None and capabilities.resources is None
+
+
+def test_with_no_repository_every_call_answers_one_error_and_the_server_stays_up(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+
+    async def script(session: Session) -> list[tuple[bool, str]]:
+        return [
+            await session.call("brief"),
+            await session.call("recall", query="parser"),
+            await session.call("ask", question="what?"),
+            await session.call("brief"),  # still up
+        ]
+
+    found = serve(outside, env, script)
+    assert {t.name for t in found["tools"]} == TOOLS
+    replies = found["result"]
+    assert all(error for error, _ in replies)
+    assert len({text for _, text in replies}) == 1
+    (text,) = {text for _, text in replies}
+    assert text.count("\n") == 3 and "gitmem: no git repository to serve" in text
+    assert str(outside) in text and "gitmem -C PATH mcp" in text
+
+
+def test_schemas_name_their_allowed_values(initialised: Path) -> None:
+    async def script(session: Session) -> None:
+        return None
+
+    tools = {t.name: t.input_schema for t in serve(initialised, dict(os.environ), script)["tools"]}
+    brief = tools["brief"]["properties"]
+    assert brief["format"]["enum"] == ["text", "markdown", "json"]
+    budget = brief["budget"]
+    assert 0 in [budget.get("minimum"), *(b.get("minimum") for b in budget.get("anyOf", []))]
+    remember = tools["remember"]["properties"]
+    assert remember["kind"]["enum"] == ["decision", "open_loop", "belief", "uncertainty", "fact"]
+    assert remember["trust"]["enum"] == ["verbatim", "inferred"]
+    assert tools["recall"]["properties"]["limit"]["minimum"] == 1
 
 
 def test_edge_cases_through_the_in_process_client(
@@ -245,9 +313,7 @@ def test_edge_cases_through_the_in_process_client(
     unchecked, inferred, json_brief, verified, nowhere = anyio.run(main)
     assert not unchecked[0] and "The quote was NOT checked" in unchecked[1]
     assert not inferred[0] and "its quote verified" in inferred[1]
-    assert json_brief == (
-        True,
-        "<gitmem-context>\ngitmem: format must be text or markdown\n</gitmem-context>\n",
-    )
+    assert not json_brief[0]  # issue 16: the brief in JSON as well
+    assert '"format": "gitmem/brief/1"' in json_brief[1]
     assert not verified[0] and "verbatim in said.md" in verified[1]
     assert nowhere[0] and "give transcript=PATH" in nowhere[1]

@@ -157,14 +157,17 @@ def test_corrupt_local_state_never_breaks_a_command(
 @pytest.mark.parametrize("name", LOCAL_STATE)
 def test_unreadable_local_state_is_rebuilt(world: Path, tmp_path: Path, name: str) -> None:
     """A cache that is garbage is rebuilt or ignored: the commands still succeed (only a
-    repository config, which is not a cache, makes capture refuse with one line)."""
+    repository config, which is not a cache, makes capture refuse with one line, and
+    status, which still reports everything else, exit 2: issue 16)."""
     path = world / ".git" / "gitmem" / name
     for command in ("brief", "capture", "recall", "status"):
         path.write_bytes(b"\xff\xfe" + b"[" * 5000 + b"\n{\n")
         result = commands(world, tmp_path)[command]()
         assert_no_internal_error(result, f"{name} {command}")
-        refused = (name, command) == ("config.json", "capture")
+        refused = name == "config.json" and command in ("capture", "status")
         assert result.exit_code == (2 if refused else 0), (command, result.stderr)
+        if refused:
+            assert result.stderr.startswith("gitmem: ") and result.stderr.count("\n") == 1
 
 
 @SLOW

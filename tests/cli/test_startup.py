@@ -50,6 +50,10 @@ def loaded(modules: set[str], prefix: str) -> bool:
         (["capture", "--from-hook", "claude", "--json"], False),
         (["capture", "--from-hook", "vim"], False),
         (["brief"], False),
+        (["brief", "--from-hook", "codex"], True),
+        (["recall", "--from-hook", "claude"], True),
+        (["recall", "--from-hook", "vim"], False),
+        (["recall", "--from-hook", "claude", "x"], False),
         (["-C"], False),
         ([], False),
     ],
@@ -75,6 +79,19 @@ def test_hooks_load_neither_the_command_line_nor_what_they_do_not_run(repo: Path
     assert loaded(from_host, "gitmem.agents.host_event")
     for heavy in ("click", "pygit2", "gitmem.capture", "gitmem.store.repo", *HEAVY):
         assert not loaded(from_host, heavy), heavy
+
+
+def test_context_hooks_load_no_command_line_and_no_memory_code_without_memory(
+    repo: Path,
+) -> None:
+    """The session-start and per-prompt hooks of an agent host (issue 16) skip click, and
+    in a repository with no memory yet they load neither the brief nor recall."""
+    prompt = imported(["recall", "--from-hook", "claude"], repo, stdin='{"prompt": "cache"}')
+    start = imported(["brief", "--from-hook", "claude"], repo)
+    for modules in (prompt, start):
+        assert loaded(modules, "gitmem.agents.host_context")
+        for heavy in ("click", "gitmem.brief", "gitmem.agents.recall", "gitmem.capture", *HEAVY):
+            assert not loaded(modules, heavy), heavy
 
 
 def test_the_brief_loads_no_mcp_http_ask_or_forge_code(gm: object, initialised: Path) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from record_values import T0, at, checkpoint, item, snapshot
+from record_values import T0, at, checkpoint, event, item, snapshot
 
 from gitmem.core.items import Item
+from gitmem.core.records import EVENT_LIKELY_SUPERSEDED
 from gitmem.lifecycle.carry import CarryPolicy, plan
 from gitmem.lifecycle.replay import replay
 
@@ -92,6 +93,25 @@ def test_a_new_value_for_an_open_claim_is_its_own_item_and_a_likely_supersession
     assert result.witnesses == ()  # never a corroboration of the old value
     assert later in result.items
     assert result.supersessions == ((limit.id, later.id),)
+
+
+def test_a_statement_already_likely_superseded_is_not_marked_again() -> None:
+    """Each new value marks the newest open one, not every earlier value again: a
+    subject restated with new values at every capture adds one event a capture, not one
+    per earlier value (the scale benchmark's 40 events a capture)."""
+    first = item("Set the retry limit to 3", quote="set the retry limit to 3")
+    second = item("Set the retry limit to 30", session="s2", quote="set the retry limit to 30")
+    state = replay(
+        [
+            checkpoint(first, created=at(0)),
+            checkpoint(second, session="s2", created=at(1)),
+            event(EVENT_LIKELY_SUPERSEDED, first.id, created=at(1), by=second.id),
+        ]
+    )
+    assert state.items[first.id].likely_superseded_by == second.id
+    third = item("Set the retry limit to 300", session="s3", quote="set the retry limit to 300")
+    result = plan(state, [third], "s3", snapshot("s3"), T0 + timedelta(days=2))
+    assert result.supersessions == ((second.id, third.id),)
 
 
 def test_a_reversal_is_never_a_corroboration() -> None:

@@ -175,7 +175,7 @@ def test_resolve_hides_and_stops_carrying(origin: str, gm: GM, tmp_path: Path) -
     shown = gm("show", origin[:8], "--json").json()
     assert isinstance(shown, dict)
     assert shown["resolved"] is True and shown["events"][0]["note"] == "done in #12"
-    assert gm("resolve", origin[:8]).exit_code == 2  # already resolved
+    assert gm("resolve", origin[:8]).exit_code == 1  # already resolved: a "no" (issue 16)
 
 
 def test_agent_evidence_only_counts_when_it_verifies(

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tamper import overwrite_object
+from tamper import edit_record, overwrite_object
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
@@ -143,3 +143,30 @@ def test_a_warm_model_never_hides_an_edited_checkpoint(
     )
     (shown,) = make_brief(store, home, world_check=False).items
     assert shown.trust == Trust.UNTAGGED and shown.degraded_label is not None
+
+
+def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """An item blob edited in a new commit, and a later checkpoint that carries it edited
+    too: the item is shown degraded (never dropped) by the advanced model and by a
+    rebuild alike, whichever checkpoint naming it the model reads last."""
+    store = Store.discover(initialised)
+    quote = "deploys stop on Fridays"
+    items = [
+        {"kind": "decision", "text": "Deploys stop on Fridays", "trust": "verbatim", "quote": quote}
+    ]
+    first = capture(gm, initialised, items, "a.md")
+    later = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is parsed"}], "b.md")
+    make_brief(store, home, world_check=False)  # the model is warm
+    edit_record(store, first["checkpoint"], b"Deploys stop", b"Deploys go")
+    make_brief(store, home, world_check=False)
+    edit_record(store, later["checkpoint"], b"alice@example.com", b"alice@example.org")
+
+    def shown() -> dict[str, str | None]:
+        return {i.id: i.degraded_label for i in make_brief(store, home, world_check=False).items}
+
+    advanced = shown()
+    assert advanced[first["items"][0]["id"]] == "item edited"
+    (store.local_dir / MODEL_FILE).unlink()
+    assert shown() == advanced

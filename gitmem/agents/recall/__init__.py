@@ -18,7 +18,8 @@ from pathlib import Path
 
 from gitmem.agents.recall.index import IndexedItem, IndexInfo, checked_hits, index_info
 from gitmem.core.errors import InputError
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.asof import open_memory
+from gitmem.store.asof import AsOf, view_as_of
 from gitmem.store.fetched import with_fetched
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -39,6 +40,8 @@ class RecallResult:
     match: str
     """``all`` (every term), ``any`` (no item held every term) or ``none``."""
     index: IndexInfo
+    as_of: AsOf | None = None
+    """The moment searched as of (None: the memory as it is now)."""
 
 
 def search_terms(words: Sequence[str]) -> tuple[str, ...]:
@@ -69,28 +72,35 @@ def _fts_term(term: str) -> str:
 
 
 def recall(
-    store: Store, home: Path, words: Sequence[str], limit: int = DEFAULT_LIMIT
+    store: Store,
+    home: Path,
+    words: Sequence[str],
+    limit: int = DEFAULT_LIMIT,
+    as_of: str | None = None,
 ) -> RecallResult:
-    """Search the whole history of the memory.
+    """Search the whole history of the memory (with *as_of*, the history up to then:
+    :mod:`gitmem.store.asof`).
 
     Raises:
-        InputError: no usable term, or a limit below 1.
+        InputError: no usable term, a limit below 1, or an *as_of* that names no moment.
         GitError: the memory ref cannot be read.
         NegativeResult: the index cannot be written.
     """
     terms = search_terms(words)
     if limit < 1:
         raise InputError("--limit must be at least 1")
+    view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
-    store = with_fetched(store, roots)  # fetched memory too, verified (store/fetched.py)
-    model = Memory.open(store, roots)
+    if as_of is None:
+        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
+    model = open_memory(view, roots)
     try:
         info = index_info(model)
         for match, joiner in (("all", "AND"), ("any", "OR")):
             total, states = model.search(fts_query(terms, joiner), limit)
             if total:
-                hits = checked_hits(store, roots, states)
-                return RecallResult(terms, hits, total, match, info)
+                hits = checked_hits(view, roots, states)
+                return RecallResult(terms, hits, total, match, info, moment)
     finally:
         model.close()
-    return RecallResult(terms, (), 0, "none", info)
+    return RecallResult(terms, (), 0, "none", info, moment)

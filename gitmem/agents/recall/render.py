@@ -18,14 +18,19 @@ RECALL_FORMAT = "gitmem/recall/1"
 
 
 def emit_recall(
-    store: Store, home: Path, words: list[str], limit: int, as_json: bool = False
+    store: Store,
+    home: Path,
+    words: list[str],
+    limit: int,
+    as_json: bool = False,
+    as_of: str | None = None,
 ) -> str:
     """Search, render, and remember in the ledger what was shown.
 
     Raises:
         InputError, GitError, NegativeResult: as :func:`gitmem.agents.recall.recall`.
     """
-    result = recall(store, home, words, limit)
+    result = recall(store, home, words, limit, as_of)
     output = render_json(result) + "\n" if as_json else render_text(result)
     Ledger(store.local_dir).record(shown_texts(result.hits))
     return output
@@ -58,6 +63,8 @@ def render_json(result: RecallResult) -> str:
         "failed_records": result.index.failed,
         "tip": result.index.tip,
     }
+    if result.as_of is not None:
+        document["as_of"] = result.as_of.to_json()
     return json.dumps(document, ensure_ascii=False, indent=2)
 
 
@@ -77,6 +84,8 @@ def render_text(result: RecallResult) -> str:
     terms = " ".join(result.terms)
     index = result.index
     lines: list[str] = []
+    if result.as_of is not None:
+        lines.append(f"gitmem recall: memory as of {result.as_of.label()}.")
     if result.match == "none":
         lines.append(
             f"gitmem recall {terms}: no item matches, among {index.items} item(s) of the "

@@ -1,0 +1,336 @@
+"""``gitmem doctor``: named checks of everything gitmem needs to work here, each with the
+fix when it does not.
+
+A check is ``ok``, ``warn`` (works, but something is missing that you probably want) or
+``fail`` (something is broken: a key that does not load, a hook that cannot run, a host
+command that does not resolve, a capture that failed last). Doctor checks the setup;
+whether the stored records verify is ``gitmem verify``'s question (a failing record is
+a warning here, pointing there). Nothing is written, not even the emission ledger.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from gitmem.agents.host_context import PROMPT_BUDGET
+from gitmem.agents.hosts import AGENTS, PROMPT_EVENT, scope_states
+from gitmem.brief.budget import DEFAULT_BUDGET
+from gitmem.core.errors import GitmemError
+from gitmem.hooks import inflight
+from gitmem.hooks.install import hooks_dir
+from gitmem.hooks.install import status as git_hook_states
+from gitmem.lifecycle.memory import Memory
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import load_settings
+from gitmem.store.keys import load_identity
+from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.roots import load_trust_roots
+
+HOST_CONTEXT_LIMIT = 10_000
+"""Characters of hook output Claude Code adds to the context (more is cut to a preview
+and a file path); Codex documents no limit, so the same is checked for it."""
+
+
+class Verdict(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+
+
+_MARK = {Verdict.OK: "✓", Verdict.WARN: "⚠", Verdict.FAIL: "✗"}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    verdict: Verdict
+    detail: str
+    fix: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.verdict, "detail": self.detail, "fix": self.fix}
+
+
+def diagnose(store: Store, home: Path) -> list[Check]:
+    """Every check, in order. Raises nothing: a check that cannot run fails, saying why."""
+    checks: list[Check] = []
+    workdir = Path(store.repo.workdir or store.common_dir)
+    steps: list[tuple[str, Callable[[], Check]]] = [
+        ("key", lambda: _key(home)),
+        ("trust_roots", lambda: _trust_roots(store, home)),
+        ("config", lambda: _config(store, home)),
+        ("git_hooks", lambda: _git_hooks(workdir)),
+        *[(f"{a}_hooks", _agent_check(a, workdir)) for a in AGENTS],
+        ("travel", lambda: _travel(store, home)),
+        ("read_model", lambda: _read_model(store, home)),
+        ("captures", lambda: _captures(store)),
+        ("brief_size", lambda: _brief_size(store, home)),
+    ]
+    for name, step in steps:
+        try:
+            checks.append(step())
+        except GitmemError as e:
+            checks.append(Check(name, Verdict.FAIL, str(e), "see the message; `gitmem status`"))
+    return checks
+
+
+def exit_code(checks: list[Check]) -> int:
+    """1 when any check failed (an expected "no"), else 0."""
+    return 1 if any(c.verdict == Verdict.FAIL for c in checks) else 0
+
+
+def render_text(checks: list[Check]) -> str:
+    lines: list[str] = []
+    for c in checks:
+        lines.append(f"{_MARK[c.verdict]} {c.name}: {c.detail}")
+        if c.fix and c.verdict != Verdict.OK:
+            lines.append(f"    fix: {c.fix}")
+    failed = sum(c.verdict == Verdict.FAIL for c in checks)
+    warned = sum(c.verdict == Verdict.WARN for c in checks)
+    lines.append(f"doctor: {failed} failed, {warned} warning(s), {len(checks)} checks")
+    return "\n".join(lines) + "\n"
+
+
+def _key(home: Path) -> Check:
+    try:
+        identity = load_identity(home)
+    except GitmemError as e:
+        return Check("key", Verdict.FAIL, str(e), "gitmem init")
+    fingerprint = identity.signer.public_key.fingerprint()
+    return Check("key", Verdict.OK, f"{identity.principal} {fingerprint} ({identity.key_path})")
+
+
+def _trust_roots(store: Store, home: Path) -> Check:
+    roots = load_trust_roots(home, store)
+    entries = [e for r in roots.signers for e in r.entries]
+    if not entries:
+        return Check("trust_roots", Verdict.FAIL, "no trust root holds any key", "gitmem init")
+    try:
+        mine = load_identity(home).signer.public_key.fingerprint()
+    except GitmemError:
+        mine = None
+    sources = ", ".join(r.source for r in roots.signers)
+    if mine is not None and not any(e.key.fingerprint() == mine for e in entries):
+        return Check(
+            "trust_roots",
+            Verdict.FAIL,
+            f"your key {mine} is in no trust root ({sources}): what you write shows as untrusted",
+            "gitmem init (it adds your key to $GITMEM_HOME/allowed_signers)",
+        )
+    problems = [p for r in roots.signers for p in r.problems]
+    if problems:
+        return Check(
+            "trust_roots",
+            Verdict.WARN,
+            f"{len(problems)} line(s) skipped: {problems[0]}",
+            "edit the allowed_signers file the message names",
+        )
+    return Check("trust_roots", Verdict.OK, f"{len(entries)} key(s) in {sources}")
+
+
+def _config(store: Store, home: Path) -> Check:
+    try:
+        settings = load_settings(home, store.local_dir)
+    except GitmemError as e:
+        return Check(
+            "config", Verdict.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
+        )
+    return Check("config", Verdict.OK, f"extractor {settings.get('extractor')}")
+
+
+def _git_hooks(workdir: Path) -> Check:
+    folder = hooks_dir(workdir)
+    states = git_hook_states(workdir)
+    ours = [s for s in states if s.ours]
+    broken = [s.name for s in ours if not os.access(folder / s.name, os.X_OK)]
+    if broken:
+        paths = " ".join(shlex.quote(str(folder / n)) for n in broken)
+        return Check(
+            "git_hooks",
+            Verdict.FAIL,
+            f"not executable, so git skips them: {', '.join(broken)}",
+            f"chmod +x {paths} (or: gitmem hooks install)",
+        )
+    other = [s.name for s in states if s.installed and not s.ours]
+    if len(ours) == len(states):
+        return Check("git_hooks", Verdict.OK, f"{', '.join(s.name for s in ours)} in {folder}")
+    missing = [s.name for s in states if not s.ours]
+    taken = f" ({', '.join(other)}: another tool's)" if other else ""
+    return Check(
+        "git_hooks",
+        Verdict.WARN,
+        f"not installed: {', '.join(missing)}{taken}; commits are not captured",
+        "gitmem hooks install",
+    )
+
+
+def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
+    def check() -> Check:
+        name = f"{agent}_hooks"
+        states = scope_states(agent, workdir)
+        errors = [s.error for s in states if s.error is not None]
+        if errors:
+            return Check(name, Verdict.FAIL, errors[0], "fix the file, or remove it")
+        found = [s for s in states if s.commands]
+        if not found:
+            return Check(
+                name, Verdict.WARN, "not configured", f"gitmem hooks install --agent {agent}"
+            )
+        unresolved = [
+            f"{s.path} {event}: {problem}"
+            for s in found
+            for event, command in s.commands.items()
+            if (problem := _unresolved(command)) is not None
+        ]
+        if unresolved:
+            return Check(
+                name,
+                Verdict.FAIL,
+                f"a hook command does not resolve: {unresolved[0]}",
+                f"gitmem hooks install --agent {agent} --scope {found[0].scope} "
+                "(rewrites the command for this installation)",
+            )
+        incomplete = [s for s in found if not s.complete]
+        where = ", ".join(
+            f"{s.scope} ({s.path})" + (" + prompt recall" if PROMPT_EVENT in s.commands else "")
+            for s in found
+        )
+        if incomplete:
+            return Check(
+                name,
+                Verdict.WARN,
+                f"only some of gitmem's hooks in {incomplete[0].path}",
+                f"gitmem hooks install --agent {agent} --scope {incomplete[0].scope}",
+            )
+        return Check(name, Verdict.OK, f"configured in {where}; commands resolve")
+
+    return check
+
+
+def _unresolved(command: str) -> str | None:
+    """Why *command*'s program would not start here (None when it would)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return "not a valid command line"
+    if not argv:
+        return "empty command"
+    program = argv[0]
+    if os.sep in program:
+        if not os.access(program, os.X_OK):
+            return f"{program} does not exist or is not executable"
+        return None
+    if shutil.which(program) is None:
+        return f"{program} is not on PATH (hosts launched from an IDE or GUI may have less)"
+    return None
+
+
+def _travel(store: Store, home: Path) -> Check:
+    remotes = [name for name in store.repo.remotes.names() if name]
+    if not remotes:
+        return Check("travel", Verdict.OK, "no remote: memory stays in this clone")
+    config = store.repo.config
+    lacking: list[str] = []
+    for remote in remotes:
+        fetch = [s for s in config.get_multivar(f"remote.{remote}.fetch") if s]
+        push = [s for s in config.get_multivar(f"remote.{remote}.push") if s]
+        if not any(REFS_PREFIX in spec for spec in fetch):
+            lacking.append(f"{remote}: git fetch does not bring memory")
+        if not any(REFS_PREFIX in spec for spec in push) and not _pre_push_pushes(store, home):
+            lacking.append(f"{remote}: git push does not carry memory")
+    if lacking:
+        return Check(
+            "travel",
+            Verdict.WARN,
+            "; ".join(lacking) + " (`gitmem sync` still does both)",
+            "gitmem sync --setup REMOTE",
+        )
+    return Check(
+        "travel", Verdict.OK, f"fetch and push carry {REFS_PREFIX}* ({', '.join(remotes)})"
+    )
+
+
+def _pre_push_pushes(store: Store, home: Path) -> bool:
+    """Whether gitmem's pre-push hook is installed and set to push memory too."""
+    workdir = Path(store.repo.workdir or store.common_dir)
+    ours = any(s.name == "pre-push" and s.ours for s in git_hook_states(workdir))
+    try:
+        on = bool(load_settings(home, store.local_dir).get("sync_on_push"))
+    except GitmemError:
+        on = False
+    return ours and on
+
+
+def _read_model(store: Store, home: Path) -> Check:
+    model = Memory.open(store, load_trust_roots(home, store))
+    try:
+        totals = model.totals()
+        bad_items = len(model.failed_items())
+        rebuilt = model.rebuilt
+    finally:
+        model.close()
+    detail = (
+        f"{totals['records']} record(s), {totals['items']} item(s), "
+        f"{'rebuilt now' if rebuilt else 'up to date'}"
+    )
+    failing = totals["failed_records"] + bad_items
+    if failing:
+        return Check(
+            "read_model",
+            Verdict.WARN,
+            f"{detail}; {totals['failed_records']} record(s) and {bad_items} item blob(s) "
+            "fail verification and are shown degraded",
+            "gitmem verify (says which, and why)",
+        )
+    return Check("read_model", Verdict.OK, detail)
+
+
+def _captures(store: Store) -> Check:
+    entries = [e for e in CaptureLog(store.local_dir).entries(200) if e.outcome != "skipped"]
+    now = time.time()
+    died = [
+        m for m in inflight.markers(store.local_dir) if m.state(now) == inflight.MarkerState.DIED
+    ]
+    if entries and entries[0].outcome == "failed":
+        last = entries[0]
+        return Check(
+            "captures",
+            Verdict.FAIL,
+            f"the last capture failed ({last.time}, {last.source}): {last.detail.get('error')}",
+            "fix what the error names, then `gitmem capture --transcript PATH` (or the next "
+            "commit) captures again; `gitmem status` lists recent failures",
+        )
+    if died:
+        return Check(
+            "captures",
+            Verdict.WARN,
+            f"{len(died)} background capture(s) died",
+            "gitmem status (lists them); the next capture retries",
+        )
+    if not entries:
+        return Check("captures", Verdict.OK, "no capture logged yet")
+    return Check("captures", Verdict.OK, f"last capture {entries[0].time} ({entries[0].source})")
+
+
+def _brief_size(store: Store, home: Path) -> Check:
+    from gitmem.brief.emit import make_brief
+    from gitmem.brief.render import render_text as render_brief
+
+    text = render_brief(make_brief(store, home, world_check=False), DEFAULT_BUDGET)
+    size = len(text)
+    detail = (
+        f"the session-start brief is {size:,} characters (budget {DEFAULT_BUDGET:,} bytes), "
+        f"prompt recall at most {PROMPT_BUDGET:,} bytes; hosts add up to "
+        f"{HOST_CONTEXT_LIMIT:,} characters of hook output"
+    )
+    if size > HOST_CONTEXT_LIMIT:
+        return Check("brief_size", Verdict.FAIL, detail, "gitmem config: lower the brief budget")
+    return Check("brief_size", Verdict.OK, detail)

@@ -1,0 +1,48 @@
+"""Memory with a known history in time: captures on a real store, and the memory ref's
+commits re-dated to chosen times (the trees, and so every record and receipt, unchanged),
+for the as-of, review and viewer tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from conftest import GIT_ENV, git
+
+MEMORY_REF = "refs/gitmem/memory"
+
+
+def capture(gm: Any, repo: Path, items: list[dict[str, Any]], name: str, said: str) -> Any:
+    """One capture through the CLI of a transcript saying *said*; its JSON report."""
+    path = repo.parent / name
+    path.write_text(f"{said}\n({name})\n")
+    result = gm(
+        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps(items)
+    )
+    assert result.exit_code == 0, result.stderr
+    return result.json()
+
+
+def redate_memory(repo: Path, dates: list[str]) -> list[str]:
+    """Rewrite the memory ref's linear history so that its commits, oldest first, are
+    committed at *dates* (one per commit); the new commit ids, oldest first."""
+    chain = git(repo, "rev-list", "--reverse", "--first-parent", MEMORY_REF).split()
+    assert len(chain) == len(dates), (len(chain), len(dates))
+    parent: str | None = None
+    made: list[str] = []
+    for commit, date in zip(chain, dates, strict=True):
+        tree = git(repo, "rev-parse", f"{commit}^{{tree}}").strip()
+        args = ["git", "-C", str(repo), "commit-tree", tree, "-m", "gitmem: redated"]
+        if parent is not None:
+            args += ["-p", parent]
+        env = {**os.environ, **GIT_ENV, "GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date}
+        parent = subprocess.run(
+            args, check=True, capture_output=True, text=True, env=env
+        ).stdout.strip()
+        made.append(parent)
+    assert parent is not None
+    git(repo, "update-ref", MEMORY_REF, parent)
+    return made

@@ -1,0 +1,57 @@
+"""The read model answers the brief's questions without reading every record.
+
+A brief must not grow with history (issue 11): each query the brief path sends to the
+read model is looked up through an index, never a full scan of a table that holds a row
+per record or per item ever captured.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gitmem.lifecycle.memory import Memory
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+
+GROWING = ("records", "states", "named", "blobs")
+"""Tables with a row per record or item of the whole history."""
+
+
+def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home: Path) -> None:
+    transcript = initialised.parent / "t.md"
+    transcript.write_text("We agreed: deploys stop on Fridays.\n")
+    items = [{"kind": "decision", "text": "No deploys on Fridays"}]
+    done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
+    assert done.exit_code == 0, done.stderr
+    store = Store.discover(initialised)
+    model = Memory.open(store, load_trust_roots(home, store))
+    sent: list[str] = []
+    try:
+        model._db.set_trace_callback(sent.append)
+        model.state(current_only=True)
+        model.counts()
+        model.failed()
+        model.failed_items()
+        model._db.set_trace_callback(None)
+        plans = {sql: model._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent}
+    finally:
+        model.close()
+    assert len(plans) >= 5
+    scans = [
+        (sql, detail)
+        for sql, rows in plans.items()
+        for *_, detail in rows
+        if detail.split()[:1] == ["SCAN"] and _table(detail.split()[1], sql) in GROWING
+    ]
+    assert scans == []
+
+
+def _table(name: str, sql: str) -> str:
+    """The table a query plan's *name* stands for (``FROM states s``: s is states)."""
+    words = sql.replace(",", " ").split()
+    for at, word in enumerate(words[1:], start=1):
+        if word == name and words[at - 1] in GROWING:
+            return words[at - 1]
+    return name

@@ -1,0 +1,164 @@
+"""``gitmem doctor``: named checks, each with its fix; exit 1 when one fails (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import TESTS, Result, git
+
+from gitmem.setup.demo import run_demo
+from gitmem.store.capturelog import CaptureLog
+
+DATA = TESTS / "data"
+GM = Callable[..., Result]
+NAMES = [
+    "key",
+    "trust_roots",
+    "config",
+    "git_hooks",
+    "claude_hooks",
+    "codex_hooks",
+    "travel",
+    "read_model",
+    "captures",
+    "brief_size",
+]
+
+
+@pytest.fixture(autouse=True)
+def _host_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-user"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-user"))
+
+
+def checks(gm: GM, expected_exit: int) -> dict[str, dict[str, Any]]:
+    result = gm("doctor", "--json")
+    assert result.exit_code == expected_exit, result.stdout
+    data: Any = result.json()
+    assert data["ok"] is (expected_exit == 0)
+    assert [c["name"] for c in data["checks"]] == NAMES
+    for c in data["checks"]:
+        assert c["status"] in ("ok", "warn", "fail") and c["detail"]
+        assert c["status"] == "ok" or c["fix"], c
+    return {c["name"]: c for c in data["checks"]}
+
+
+@pytest.fixture
+def healthy(initialised: Path, gm: GM) -> Path:
+    assert gm("hooks", "install").exit_code == 0
+    assert gm("hooks", "install", "--agent", "claude").exit_code == 0
+    captured = gm(
+        "capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json")
+    )
+    assert captured.exit_code == 0, captured.stderr
+    return initialised
+
+
+def test_before_init_the_key_check_fails_with_its_fix(repo: Path, gm: GM) -> None:
+    found = checks(gm, 1)
+    assert found["key"]["status"] == "fail" and found["key"]["fix"] == "gitmem init"
+    text = gm("doctor")
+    assert text.exit_code == 1
+    assert "✗ key: " in text.stdout and "    fix: gitmem init" in text.stdout
+    assert text.stdout.splitlines()[-1].startswith("doctor: ")
+
+
+def test_a_set_up_repository_passes(healthy: Path, gm: GM) -> None:
+    found = checks(gm, 0)
+    for name in ("key", "trust_roots", "config", "git_hooks", "claude_hooks", "read_model"):
+        assert found[name]["status"] == "ok", found[name]
+    assert found["codex_hooks"]["status"] == "warn"
+    assert "captures" in found and found["captures"]["status"] == "ok"
+    assert found["brief_size"]["status"] == "ok" and "10,000" in found["brief_size"]["detail"]
+
+
+def test_a_hook_git_cannot_run_fails(healthy: Path, gm: GM) -> None:
+    hook = healthy / ".git" / "hooks" / "post-commit"
+    hook.chmod(0o644)
+    found = checks(gm, 1)
+    assert found["git_hooks"]["status"] == "fail"
+    assert found["git_hooks"]["fix"].startswith("chmod +x ")
+
+
+def test_an_agent_hook_command_that_does_not_resolve_fails(healthy: Path, gm: GM) -> None:
+    path = healthy / ".claude" / "settings.local.json"
+    data = json.loads(path.read_text())
+    for groups in data["hooks"].values():
+        for group in groups:
+            for hook in group["hooks"]:
+                hook["command"] = hook["command"].replace(sys.executable, "/gone/python")
+    path.write_text(json.dumps(data))
+    found = checks(gm, 1)
+    assert found["claude_hooks"]["status"] == "fail"
+    assert "/gone/python does not exist" in found["claude_hooks"]["detail"]
+    assert found["claude_hooks"]["fix"].startswith(
+        "gitmem hooks install --agent claude --scope local"
+    )
+    assert gm("hooks", "install", "--agent", "claude").exit_code == 0  # the fix works
+    assert checks(gm, 0)["claude_hooks"]["status"] == "ok"
+
+
+def test_travel_is_checked_per_remote(healthy: Path, gm: GM, tmp_path: Path) -> None:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(healthy, "remote", "add", "origin", str(bare))
+    found = checks(gm, 0)
+    assert found["travel"]["status"] == "warn"
+    assert "origin: git fetch does not bring memory" in found["travel"]["detail"]
+    assert found["travel"]["fix"] == "gitmem sync --setup REMOTE"
+    # the refspecs `init`/`sync --setup` write (any refs/gitmem/* spec counts)
+    git(
+        healthy,
+        "config",
+        "--add",
+        "remote.origin.fetch",
+        "refs/gitmem/*:refs/gitmem-remotes/origin/*",
+    )
+    git(healthy, "config", "--add", "remote.origin.push", "refs/gitmem/*:refs/gitmem/*")
+    assert checks(gm, 0)["travel"]["status"] == "ok"
+
+
+def test_a_failed_last_capture_fails_and_a_later_success_clears_it(healthy: Path, gm: GM) -> None:
+    log = CaptureLog(healthy / ".git" / "gitmem")
+    log.write("failed", "hook post-commit abc", error="extractor command not found")
+    found = checks(gm, 1)
+    assert found["captures"]["status"] == "fail"
+    assert "extractor command not found" in found["captures"]["detail"]
+    log.write("ok", "hook post-commit def")
+    assert checks(gm, 0)["captures"]["status"] == "ok"
+
+
+def test_a_bad_config_and_an_untrusted_key_fail(healthy: Path, gm: GM, home: Path) -> None:
+    (healthy / ".git" / "gitmem" / "config.json").write_text('{"extractor": "bogus"}')
+    (home / "allowed_signers").write_text("")
+    found = checks(gm, 1)
+    assert (
+        found["config"]["status"] == "fail"
+        and "extractor must be one of" in found["config"]["detail"]
+    )
+    assert found["trust_roots"]["status"] == "fail"
+
+
+def test_doctor_passes_in_the_demo_repository(tmp_path: Path) -> None:
+    kept = tmp_path / "demo"
+    run_demo(kept, lambda _: None)
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "-C", str(kept / "repo"), "doctor", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GITMEM_HOME": str(kept / "home")},
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    assert found["key"]["status"] == found["trust_roots"]["status"] == "ok"
+    # the demo leaves mallory's edit in place: doctor points at `gitmem verify`
+    assert found["read_model"]["status"] == "warn"
+    assert found["read_model"]["fix"].startswith("gitmem verify")
