@@ -36,6 +36,7 @@ from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.asof import view_as_of
 from gitmem.store.branches import Branches, Place
 from gitmem.store.config import load_settings, setting
+from gitmem.store.fetched import unfetched_hint, with_fetched
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -62,7 +63,11 @@ def make_brief(
     """
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
+    if moment is None:
+        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
     model = open_memory(view, roots)
+    missing = unfetched_hint(store) if moment is None else None
+    hint = [] if missing is None else [BriefWarning("not-fetched", missing)]
     try:
         state = model.state(current_only=True)
         checkpoints, stale, latest = model.counts()
@@ -73,7 +78,7 @@ def make_brief(
         view,
         roots,
         state,
-        Found(checkpoints, failed, failed_items, reading_notices(roots, strays)),
+        Found(checkpoints, failed, failed_items, reading_notices(roots, strays) + hint),
         world_probe(store) if world_check and moment is None else None,
         stale=stale,
         latest=latest,

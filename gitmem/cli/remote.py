@@ -21,8 +21,8 @@ def _author() -> str:
 @click.option(
     "--setup",
     is_flag=True,
-    help="First add refspecs to the remote's config, so plain git fetch / git push "
-    "carry memory too.",
+    help="First add the fetch refspec to the remote's config and install the pre-push "
+    "hook, so plain git fetch / git pull / git push carry memory too.",
 )
 @click.option(
     "--accept-rewrite",
@@ -35,11 +35,19 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
     """Fetch, verify, union-merge and push refs/gitmem/* with REMOTE (default origin)."""
     from dataclasses import replace
 
-    from gitmem.team.sync import setup_remote
+    from gitmem.team.sync import check_remote
     from gitmem.team.sync import sync as run_sync
 
     store = store_of(ctx)
-    configured = setup_remote(store, remote) if setup else []
+    configured: list[str] = []
+    if setup:
+        from gitmem.setup.travel import wire
+
+        check_remote(store, remote)
+        wired = wire(store, [remote])
+        configured = list(wired.configured)
+        if wired.problem:
+            click.echo(f"gitmem: {wired.problem}", err=True)
     report = run_sync(store, remote, home(), _author(), accept_rewrite)
     report = replace(report, configured=tuple(configured))
     if as_json:

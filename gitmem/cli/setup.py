@@ -24,9 +24,9 @@ from gitmem.cli.base import cli, emit, home, json_option, store_of
 @click.pass_context
 def init(ctx: click.Context, name: str | None, key: Path | None, as_json: bool) -> None:
     """Create (or adopt) your signing key and trust it; safe to run again."""
-    from gitmem.setup.init import init_repo
+    from gitmem.setup.init import init_clone
 
-    outcome = init_repo(store_of(ctx), home(), name, key)
+    outcome, wired = init_clone(store_of(ctx), home(), name, key)
     ident = outcome.identity
     action = "created" if outcome.created_key else "adopted" if outcome.adopted_key else "using"
     if as_json:
@@ -45,8 +45,18 @@ def init(ctx: click.Context, name: str | None, key: Path | None, as_json: bool) 
     click.echo(f"  private key: {ident.key_path} (0600, never leaves this machine)")
     if outcome.added_signer:
         click.echo(f"  trusted in {home() / 'allowed_signers'}")
+    for line in wired.configured:
+        click.echo(f"  configured {line}")
+    for state in wired.hooks:
+        click.echo(f"  installed the {state.name} hook: memory goes with every git push")
+    if wired.problem:
+        click.echo(f"gitmem: {wired.problem}", err=True)
     changed = (
-        outcome.created_key or outcome.adopted_key or outcome.added_signer or outcome.changed_config
+        outcome.created_key
+        or outcome.adopted_key
+        or outcome.added_signer
+        or outcome.changed_config
+        or wired.configured
     )
     if not changed:
         click.echo("already initialised; nothing changed")

@@ -90,15 +90,19 @@ def hooks_install(
         for step in done.next_steps:
             click.echo(f"  - {step}")
         return
-    from gitmem.hooks.install import install
+    from gitmem.hooks.install import HOOK_NAMES
+    from gitmem.setup.travel import wire
 
-    states = install(_workdir(ctx), force=force)
+    wired = wire(store_of(ctx), hooks=HOOK_NAMES, force=force)
+    states = list(wired.hooks)
     if as_json:
-        emit({"git": [_state_json(s) for s in states]})
+        emit({"git": [_state_json(s) for s in states], "configured": list(wired.configured)})
         return
     for state in states:
         kept = f" (kept your hook: {state.foreign.name})" if state.foreign else ""
         click.echo(f"installed {state.name}{kept}")
+    for line in wired.configured:
+        click.echo(f"configured {line}")
 
 
 @hooks.command("uninstall")
@@ -134,14 +138,16 @@ def hooks_uninstall(
         if not removed:
             click.echo(f"no gitmem hooks for {agent} to remove")
         return
-    from gitmem.hooks.install import uninstall
+    from gitmem.setup.travel import unwire
 
-    states = uninstall(_workdir(ctx))
+    states, restored = unwire(store_of(ctx))
     if as_json:
-        emit({"git": [_state_json(s) for s in states]})
+        emit({"git": [_state_json(s) for s in states], "restored": restored})
         return
     for state in states:
         click.echo(f"{state.name}: {'restored your hook' if state.installed else 'removed'}")
+    for line in restored:
+        click.echo(line)
 
 
 @hooks.command("status")

@@ -105,9 +105,13 @@ def status(repo: Path) -> list[HookState]:
 
 
 def install(
-    repo: Path, force: bool = False, gitmem_command: Sequence[str] | None = None
+    repo: Path,
+    force: bool = False,
+    gitmem_command: Sequence[str] | None = None,
+    names: Sequence[str] = HOOK_NAMES,
 ) -> list[HookState]:
-    """Install (or update) gitmem's hooks, keeping any foreign hook and still running it.
+    """Install (or update) gitmem's hooks (*names*, default all), keeping any foreign
+    hook and still running it; the state of every hook name.
 
     Idempotent: installing again rewrites only scripts whose text changed (another
     gitmem command, a newer template) and never wraps one of our own scripts.
@@ -125,12 +129,12 @@ def install(
             "folder: add `gitmem hook post-commit` (and post-rewrite, pre-push) to it "
             "yourself, or use --force"
         )
-    scripts = {name: render_script(name, gitmem_command) for name in HOOK_NAMES}
+    scripts = {name: render_script(name, gitmem_command) for name in names}
     # 1. Check everything before touching anything: a refusal leaves the folder as it was.
-    for name in HOOK_NAMES:
+    for name in names:
         _check_installable(folder, name)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in HOOK_NAMES:
+    for name in names:
         path, kept = folder / name, _foreign_path(folder, name)
         # 2. Our own script is never kept as "foreign": running it would run us twice.
         if os.path.lexists(kept) and _is_ours(kept):

@@ -1,37 +1,217 @@
-"""The pre-push hook: memory goes with the push."""
+"""The pre-push hook: this clone's memory goes with every push, whatever was typed.
+
+git runs it (in the foreground) before it sends anything, for ``git push``, ``git push
+origin main``, ``git push -u origin HEAD`` alike. It
+
+1. waits, at most :data:`CAPTURE_WAIT` seconds, for the post-commit captures in flight
+   (their markers, :mod:`gitmem.hooks.inflight`), so the pushed commit's checkpoint
+   goes with it;
+2. pushes every ``refs/gitmem/*`` ref the remote (as last fetched) lacks, unforced,
+   with ``--no-verify`` and :data:`GUARD` set, so the push it runs never runs this hook;
+3. when the remote holds memory this clone has not merged (the push is refused as not
+   a fast-forward), runs ``gitmem sync`` with it — fetch, check, union-merge, push —
+   exactly as the command would. With ``sync_on_push`` set it always does.
+
+A push to a URL rather than a named remote pushes memory unforced and merges nothing
+(tracking refs need a name). Nothing here ever fails the user's push: a failure is one
+line on stderr and an entry in the capture log (``gitmem status``).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gitmem.core import boundedjson
+from gitmem.core.errors import GitmemError
+from gitmem.hooks import inflight
 from gitmem.hooks.run import masked
-from gitmem.store.repo import Store
+from gitmem.store.files import atomic_write
+from gitmem.store.repo import REFS_PREFIX, Store
+
+GUARD = "GITMEM_IN_PRE_PUSH"
+"""Set while the hook runs: a git push started inside it must not run the hook again."""
+CAPTURE_WAIT = 15.0
+"""Seconds the hook waits for captures in flight before pushing what memory holds."""
+PUSHES_FILE = "pushes.json"
+_POLL = 0.05
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:
-    """When ``sync_on_push`` is set, sync memory with the remote being pushed to:
-    fetch, check, union-merge, push (never forced). Only named remotes sync, since
-    their tracking refs need a name."""
+    """Carry memory with the push to *remote* (see the module docstring). Raises what
+    the work raises; :func:`gitmem.hooks.run.run_safely` logs it and prints one line."""
+    if os.environ.get(GUARD):
+        return
+    os.environ[GUARD] = "1"  # inherited by every git this process runs
+    if names_memory(_stdin()):
+        # The user pushes memory refs themselves (a deliberate force push, say): a push
+        # of ours could move the remote ref under theirs and fail it.
+        return
+    try:
+        _carry(store, remote, url)
+    except GitmemError as e:
+        say(f"memory not pushed to {remote}: {masked(str(e))} (see `gitmem status`)")
+        raise
+
+
+def _carry(store: Store, remote: str, url: str) -> None:
+    from gitmem.store.capturelog import CaptureLog
+
+    log = CaptureLog(store.local_dir)
+    source = f"pre-push {remote}"
+    still = wait_for_captures(store.local_dir, CAPTURE_WAIT)
+    if still:
+        say(
+            f"a capture is still running after {CAPTURE_WAIT:.0f}s; its checkpoint goes "
+            "with the next push"
+        )
     from gitmem.store.config import load_settings
     from gitmem.store.home import gitmem_home
 
     home = gitmem_home()
-    if not load_settings(home, store.local_dir).get("sync_on_push"):
+    sync_on_push = load_settings(home, store.local_dir).get("sync_on_push")
+    if not store.refs():
         return
-    from gitmem.store.capturelog import CaptureLog
+    named = remote in store.repo.remotes.names()
+    if not named:
+        _push_to_url(store, url or remote, log, source)
+        return
+    if not sync_on_push:
+        refused = _push_new(store, remote)
+        if refused is None:
+            log.write("ok", source, url=masked(url), pushed="fast-forward")
+            return
+    _sync(store, remote, url, home, log, source)
+
+
+def names_memory(lines: list[str]) -> bool:
+    """Whether git's pre-push lines push (or delete) a ``refs/gitmem/`` ref. Raises
+    nothing."""
+    return any(
+        len(words) == 4 and words[2].startswith(REFS_PREFIX)
+        for words in (line.split() for line in lines)
+    )
+
+
+def _stdin() -> list[str]:
+    try:
+        if sys.stdin is None or sys.stdin.isatty():
+            return []
+        return sys.stdin.read(1 << 20).splitlines()
+    except (OSError, ValueError):
+        return []
+
+
+def wait_for_captures(local_dir: Path, seconds: float) -> int:
+    """Wait until no post-commit capture is in flight, or *seconds* passed; how many
+    still are. Raises nothing."""
+    deadline = time.monotonic() + seconds
+    while True:
+        now = time.time()
+        running = [
+            m for m in inflight.markers(local_dir) if m.hook == "post-commit" and not m.dead(now)
+        ]
+        if not running or time.monotonic() >= deadline:
+            return len(running)
+        time.sleep(_POLL)
+
+
+def _push_new(store: Store, remote: str) -> str | None:
+    """Push each local ``refs/gitmem/*`` ref the tracking ref says *remote* lacks; None
+    when every one went (or none had to), else git's reason for the first refused."""
+    from gitmem.store.files import locked
+    from gitmem.store.pushing import push_refs, record_push
+    from gitmem.store.watermarks import SYNC_LOCK, Watermarks, tracking_prefix
+
+    prefix = tracking_prefix(remote)
+    tips = {ref: store.at(ref).tip() for ref in store.refs()}
+    wanted = [
+        ref
+        for ref, tip in tips.items()
+        if tip is not None and store.at(prefix + ref.removeprefix(REFS_PREFIX)).tip() != tip
+    ]
+    if not wanted:
+        return None
+    with locked(store.local_dir, SYNC_LOCK):  # the watermarks are sync's
+        results = push_refs(store, remote, wanted)
+        marks = Watermarks(store.local_dir)
+        for ref in wanted:
+            if results[ref][0]:
+                record_push(store, remote, ref, tips[ref], marks)
+        marks.save()
+    _remember(store, remote, {r: tips[r] for r in wanted if results[r][0]})
+    refused = [results[r][1] for r in wanted if not results[r][0]]
+    return refused[0] if refused else None
+
+
+def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str) -> None:
     from gitmem.store.keys import read_config
     from gitmem.team.sync import sync
 
-    log = CaptureLog(store.local_dir)
-    if remote not in store.repo.remotes.names():
-        log.write("skipped", f"pre-push {remote}", url=masked(url), reason="not a named remote")
-        return
     author = read_config(home).get("principal") or "gitmem"
     report = sync(store, remote, home, author)
     problems = [r.problem for r in report.refs if r.problem]
+    _remember(store, remote, {r.ref: r.local_after for r in report.refs if r.pushed})
     log.write(
         "ok" if report.ok else "failed",
-        f"pre-push {remote}",
+        source,
         url=masked(url),
         merged=sum(r.new_records for r in report.refs),
         pushed=[r.ref for r in report.refs if r.pushed],
         error=masked("; ".join(problems)[:500]) if problems else None,
     )
+    if problems:
+        say(f"memory not pushed to {remote}: {masked(problems[0])}")
+
+
+def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:
+    from gitmem.store.pushing import push_refs
+
+    refs = store.refs()
+    results = push_refs(store, url, refs)
+    refused = [f"{r}: {results[r][1]}" for r in refs if not results[r][0]]
+    log.write(
+        "failed" if refused else "ok",
+        source,
+        url=masked(url),
+        pushed=[r for r in refs if results[r][0]],
+        error=masked("; ".join(refused)[:500]) if refused else None,
+    )
+    if refused:
+        say(f"memory not pushed to {masked(url)}: {masked(refused[0])}")
+
+
+def say(line: str) -> None:
+    """One line on stderr, which git shows the user. Raises nothing."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"gitmem: {line}", file=sys.stderr, flush=True)
+
+
+def last_pushes(local_dir: Path) -> dict[str, dict[str, Any]]:
+    """When memory was last pushed to each remote by this hook, and which tips. Raises
+    nothing (an unreadable file: none recorded)."""
+    try:
+        data = boundedjson.loads((local_dir / PUSHES_FILE).read_bytes(), max_depth=4)
+    except (OSError, ValueError):
+        return {}
+    remotes = data.get("remotes") if isinstance(data, dict) else None
+    if not isinstance(remotes, dict):
+        return {}
+    return {str(k): v for k, v in remotes.items() if isinstance(v, dict)}
+
+
+def _remember(store: Store, remote: str, tips: dict[str, Any]) -> None:
+    if not tips:
+        return
+    pushes = last_pushes(store.local_dir)
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    pushes[remote] = {"time": when, "refs": {r: t for r, t in tips.items() if t}}
+    data = json.dumps({"version": 1, "remotes": pushes}, indent=1, sort_keys=True)
+    with contextlib.suppress(OSError):
+        atomic_write(store.local_dir / PUSHES_FILE, (data + "\n").encode(), 0o644)

@@ -36,6 +36,8 @@ HOOKS: dict[str, tuple[str, str, int]] = {
     "capture-session": ("gitmem.hooks.worker", "capture_session", 2),
 }
 """Each hook: the module and function doing its work, and how many arguments it takes."""
+FOREGROUND = frozenset({"pre-push"})
+"""Hooks git waits for (memory must go with the push): they keep the caller's terminal."""
 
 
 def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
@@ -44,7 +46,8 @@ def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
     failure. Raises nothing; an unknown *name* does nothing."""
     if name not in HOOKS:
         return
-    leave_caller()
+    if name not in FOREGROUND:
+        leave_caller()
     queued = os.environ.get(QUEUED_ENV)
     if queued and not hold_early(Path(queued).absolute()):
         return  # the script queued this run's line, and the running worker takes it

@@ -21,6 +21,7 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.memory import Memory, memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
+from gitmem.store.fetched import with_fetched
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -55,9 +56,10 @@ class Workspace:
     ) -> None:
         """*roots* and *identity* default to the ones *home* (and *store*) hold. Raises
         nothing."""
-        self.store = store
         self.home = home
         self.roots = load_trust_roots(home, store) if roots is None else roots
+        # Fetched memory is read with the local (verified); the next write merges it.
+        self.store = with_fetched(store, self.roots)
         self._identity = identity
         self._memory: MemoryState | None = None
         self._current: MemoryState | None = None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pygit2
 
+from gitmem.setup.travel import Wired, wire
 from gitmem.store.keys import InitOutcome, init_identity, read_config
 from gitmem.store.repo import Store
 
@@ -37,3 +38,19 @@ def init_repo(store: Store, home: Path, name: str | None, key: Path | None) -> I
     outcome = init_identity(home, principal, key)
     store.local_dir.mkdir(parents=True, exist_ok=True)
     return outcome
+
+
+def init_clone(
+    store: Store, home: Path, name: str | None, key: Path | None
+) -> tuple[InitOutcome, Wired]:
+    """:func:`init_repo`, then memory set up to travel with plain git when the repository
+    has remotes: the fetch refspec on each, the pre-push hook, and a first fetch of what
+    the remotes hold (:func:`gitmem.setup.travel.wire`).
+
+    Raises:
+        InputError: a bad principal.
+        KeyError_: the key to adopt is unusable.
+        GitError: git config could not be written.
+    """
+    outcome = init_repo(store, home, name, key)
+    return outcome, wire(store, fetch=True)

@@ -15,6 +15,7 @@ from typing import Any
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
 from gitmem.lifecycle.memory import Memory
+from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
@@ -63,6 +64,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         }
     finally:
         model.close()
+    report["remotes"] = remotes_report(store, roots)
     log = CaptureLog(store.local_dir)
     entries = log.entries()
     last_ok = next((e for e in entries if e.outcome == "ok"), None)
@@ -174,6 +176,7 @@ def render_text(report: dict[str, Any]) -> str:
             f"({store['current_items']} current), {store['snapshots']} snapshot(s) "
             f"at {store['tip'][:12]}"
         )
+    lines += render_remotes(report["remotes"])
     last = report["last_capture"]
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"

@@ -23,8 +23,9 @@ from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import Store, StoredRecord
 from gitmem.store.rewrite import Rewriter, TreeEdit
+from gitmem.store.watermarks import SYNC_LOCK
 
-LOCK_FILE = "sync.lock"
+LOCK_FILE = SYNC_LOCK
 """One sync or purge at a time in a clone (``.git/gitmem/sync.lock``): a purge that moved
 the ref in the middle of a sync would let that sync merge back what it removed."""
 Checker = Callable[[StoredRecord], RecordCheck | None]

@@ -22,32 +22,29 @@ time (``.git/gitmem/sync.lock``); captures may run meanwhile.
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pygit2
 
-from gitmem.core import boundedjson
 from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
 from gitmem.core.integrity import describe
 from gitmem.core.types import GitOid
-from gitmem.store.files import atomic_write, locked
+from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import added_paths, merge_into
 from gitmem.store.purges import LOCK_FILE
-from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
+from gitmem.store.pushing import push_refs, record_push
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.scrub import scrub_local
 from gitmem.store.verify import check_ref
+from gitmem.store.watermarks import Watermarks, tracking_prefix
 from gitmem.team.checkers import RefCheckers, load_checkers
 from gitmem.team.purges import Reconciled, reconcile
 
-WATERMARKS = "watermarks.json"
 _ATTEMPTS = 50
 _RETRYABLE = (
     "fetch first",
@@ -61,53 +58,11 @@ _RETRYABLE = (
     # A purge's lease: the remote moved since the fetch.
     "stale info",
 )
-_OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 INTEGRITY = "integrity"
 """A problem kind: rewritten or removed history, a refused fetch, a conflicting path."""
 REMOTE = "remote"
 """A problem kind: the remote refused a push."""
-
-
-def tracking_prefix(remote: str) -> str:
-    return f"{TRACKING_PREFIX}{remote}/"
-
-
-class Watermarks:
-    """The last tip accepted from (or pushed to) each remote, per ref."""
-
-    def __init__(self, local_dir: Path) -> None:
-        self.path = local_dir / WATERMARKS
-        try:
-            data = boundedjson.loads(self.path.read_bytes(), max_depth=4)
-            remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            remotes = {}  # unreadable: every remote is as if first seen
-        if not isinstance(remotes, dict):
-            remotes = {}
-        self.marks: dict[str, dict[str, str]] = {
-            str(r): {str(k): v for k, v in refs.items() if isinstance(v, str) and _OID.fullmatch(v)}
-            for r, refs in remotes.items()
-            if isinstance(refs, dict)
-        }
-
-    def get(self, remote: str, ref: str) -> GitOid | None:
-        value = self.marks.get(remote, {}).get(ref)
-        return None if value is None else GitOid(value)
-
-    def refs(self, remote: str) -> list[str]:
-        return sorted(self.marks.get(remote, {}))
-
-    def set(self, remote: str, ref: str, tip: GitOid | None) -> None:
-        refs = self.marks.setdefault(remote, {})
-        if tip is None:
-            refs.pop(ref, None)
-        else:
-            refs[ref] = tip
-
-    def save(self) -> None:
-        data = json.dumps({"version": 1, "remotes": self.marks}, indent=1, sort_keys=True)
-        atomic_write(self.path, (data + "\n").encode(), 0o644)
 
 
 @dataclass(frozen=True)
@@ -164,37 +119,6 @@ def check_remote(store: Store, remote: str) -> None:
         raise InputError(f"no remote named {remote!r} (see `git remote -v`)")
     if not pygit2.reference_is_valid_name(tracking_prefix(remote) + "memory"):
         raise InputError(f"remote name {remote!r} cannot name a ref namespace")
-
-
-def setup_remote(store: Store, remote: str) -> list[str]:
-    """Add refspecs so plain ``git fetch`` / ``git push`` carry memory too; returns the
-    config lines added (none when already set up).
-
-    Raises:
-        InputError: no such remote.
-        GitError: git config could not be written.
-    """
-    check_remote(store, remote)
-    added: list[str] = []
-    wanted = {
-        "fetch": [f"+{REFS_PREFIX}*:{tracking_prefix(remote)}*"],
-        # With any push refspec configured, a plain `git push` pushes only those; HEAD
-        # keeps it pushing the current branch (to the branch of the same name).
-        "push": ["HEAD", f"{REFS_PREFIX}*:{REFS_PREFIX}*"],
-    }
-    for kind, specs in wanted.items():
-        key = f"remote.{remote}.{kind}"
-        have = run_git(store, "config", "--get-all", key).stdout.split()
-        if kind == "push" and have:
-            specs = specs[1:]
-        for spec in specs:
-            if spec in have:
-                continue
-            done = run_git(store, "config", "--add", key, spec)
-            if done.returncode != 0:
-                raise GitError(f"cannot set {key}: {last_line(done.stderr)}")
-            added.append(f"{key} = {spec}")
-    return added
 
 
 def _fetch(store: Store, remote: str) -> dict[str, GitOid]:
@@ -320,26 +244,6 @@ def _known(store: Store, oid: GitOid) -> bool:
     return store.repo.get(oid) is not None
 
 
-def _push(
-    store: Store, remote: str, refs: Sequence[str], leases: dict[str, GitOid]
-) -> dict[str, tuple[bool, str]]:
-    """Push *refs*, unforced except those in *leases* (a purge): each of those replaces
-    the remote tip named there and nothing else (``--force-with-lease``); per ref:
-    (accepted, git's summary)."""
-    forced = [f"--force-with-lease={r}:{leases[r]}" for r in refs if r in leases]
-    specs = (f"{r}:{r}" for r in refs)
-    done = run_git(store, "push", "--porcelain", "--no-verify", *forced, remote, *specs)
-    results: dict[str, tuple[bool, str]] = {}
-    for line in done.stdout.splitlines():
-        parts = line.split("\t")
-        if len(parts) >= 3 and ":" in parts[1]:
-            flag, target = parts[0], parts[1].split(":", 1)[1]
-            results[target] = (flag in (" ", "*", "=", "+"), parts[2])
-    for ref in refs:
-        results.setdefault(ref, (False, last_line(done.stderr)))
-    return results
-
-
 def sync(
     store: Store, remote: str, home: Path, author: str, accept_rewrite: bool = False
 ) -> SyncReport:
@@ -355,7 +259,7 @@ def sync(
         marks = Watermarks(store.local_dir)
         checkers = load_checkers(home, store)
         outcomes: dict[str, RefSync] = {}
-        pushed: set[str] = set()
+        went: set[str] = set()
         for attempt in range(_ATTEMPTS):
             remote_tips = _fetch(store, remote)
             names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote))
@@ -380,14 +284,12 @@ def sync(
                 break
             retry = False
             leases = {r: o.lease for r, o in outcomes.items() if o.lease is not None}
-            results = _push(store, remote, wanted, leases)
+            results = push_refs(store, remote, wanted, leases)
             for ref in wanted:
                 (accepted, summary), outcome = results[ref], outcomes[ref]
                 if accepted:
-                    pushed.add(ref)
-                    marks.set(remote, ref, outcome.local_after)
-                    tracking = tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX)
-                    _mirror(store, tracking, outcome.local_after)
+                    went.add(ref)
+                    record_push(store, remote, ref, outcome.local_after, marks)
                 elif any(word in summary for word in _RETRYABLE):
                     retry = True
                     outcomes[ref] = replace(
@@ -408,11 +310,5 @@ def sync(
             # merge them, then push again (as a capture's append retries a lost race).
             time.sleep(random.uniform(0.01, 0.05) * min(attempt + 1, 10))
     return SyncReport(
-        remote, tuple(replace(outcomes[r], pushed=r in pushed) for r in sorted(outcomes))
+        remote, tuple(replace(outcomes[r], pushed=r in went) for r in sorted(outcomes))
     )
-
-
-def _mirror(store: Store, tracking: str, tip: GitOid | None) -> None:
-    # The remote now holds exactly our tip; the tracking ref mirrors the remote.
-    if tip is not None:
-        store.repo.references.create(tracking, tip, force=True)

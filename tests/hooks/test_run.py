@@ -186,14 +186,23 @@ def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
     assert "gitmem init" in entry["error"]
 
 
-def test_pre_push_pushes_memory_when_configured(hooked: Path, gm: GM, tmp_path: Path) -> None:
+def test_pre_push_pushes_memory(hooked: Path, gm: GM, tmp_path: Path) -> None:
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(hooked, "remote", "add", "origin", str(remote))
     sha = commit(hooked, "Decision: memory travels with pushes\n")
     wait_for(lambda: [e for e in log_json(gm) if e["commit"] == sha])
-    git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
-    # What the hook runs detached, run to its end: off by default, it pushes nothing.
+    # A push that names refs/gitmem/ itself is the user's: the hook stays out of it.
+    skipped = subprocess.run(
+        [sys.executable, "-m", "gitmem", "-C", str(hooked), "hook", "pre-push", "origin", "x"],
+        input=f"refs/gitmem/memory {'1' * 40} refs/gitmem/memory {'0' * 40}\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert skipped.returncode == 0 and "refs/gitmem/memory" not in git(remote, "for-each-ref")
+    # Issue 14 changed the default: every push carries memory (it used to need
+    # sync_on_push). What the hook runs, run to its end:
     hook = subprocess.run(
         [
             sys.executable,
@@ -206,16 +215,21 @@ def test_pre_push_pushes_memory_when_configured(hooked: Path, gm: GM, tmp_path: 
             "origin",
             str(remote),
         ],
+        input="",
         capture_output=True,
         text=True,
         check=False,
     )
     assert hook.returncode == 0, hook.stderr
-    assert "refs/gitmem/memory" not in git(remote, "for-each-ref")
+    mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()
+    assert mine in git(remote, "for-each-ref", "refs/gitmem/")
+    # With sync_on_push, a push syncs (fetch, check, merge, push) in the foreground.
     assert gm("config", "--repo", "sync_on_push", "true").exit_code == 0
+    sha = commit(hooked, "Decision: sync on every push\n")
     git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
     mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()
-    wait_for(lambda: mine in git(remote, "for-each-ref", "refs/gitmem/"))
+    assert mine in git(remote, "for-each-ref", "refs/gitmem/")
+    assert sha in {e["commit"] for e in log_json(gm)}
 
 
 def test_an_agent_session_end_is_captured_in_the_background(initialised: Path, gm: GM) -> None:

@@ -72,6 +72,8 @@ def test_nothing_to_sync_and_unknown_remote(alice: Clone) -> None:
 def _rewrite_remote(tmp_path: Path, remote: Path) -> str:
     """Mallory force-pushes a memory history that shares nothing with the old one."""
     mallory = make_clone(tmp_path, remote, "mallory")
+    # `gitmem init` fetched the remote's memory, which her first capture would merge.
+    mallory.git("update-ref", "-d", "refs/gitmem-remotes/origin/memory")
     mallory.capture("nothing was ever decided")
     mallory.git("push", "-q", "--force", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
     return mallory.tip()
@@ -186,13 +188,15 @@ def test_parallel_captures_and_syncs_lose_nothing(alice: Clone, remote: Path) ->
 
 def test_setup_lets_plain_git_carry_memory(alice: Clone, bob: Clone) -> None:
     a1 = alice.capture("the cache stays local")
-    result = alice.ok("sync", "--setup")
-    assert "remote.origin.fetch = +refs/gitmem/*:refs/gitmem-remotes/origin/*" in result.stdout
+    # `gitmem init` (in make_clone) set the fetch refspec up already (issue 14).
+    refspec = "+refs/gitmem/*:refs/gitmem-remotes/origin/*"
+    assert alice.git("config", "--get-all", "remote.origin.fetch").split()[-1] == refspec
     assert alice.ok("sync", "--setup").stdout.count("configured") == 0  # idempotent
-    assert alice.git("config", "--get-all", "remote.origin.push").split() == [
-        "HEAD",
-        "refs/gitmem/*:refs/gitmem/*",
-    ]
+    # Issue 14: no push refspec any more (it changed what a bare `git push` does); the
+    # pre-push hook carries memory instead.
+    with pytest.raises(subprocess.CalledProcessError):
+        alice.git("config", "--get-all", "remote.origin.push")
+    assert (alice.path / ".git" / "hooks" / "pre-push").is_file()
     bob.ok("sync", "--setup")
     assert bob.records() == {a1}
 
@@ -200,7 +204,7 @@ def test_setup_lets_plain_git_carry_memory(alice: Clone, bob: Clone) -> None:
     (alice.path / "change.txt").write_text("x\n")
     alice.git("add", "change.txt")
     alice.git("commit", "-q", "-m", "change")
-    alice.git("push", "-q")  # the branch and memory, no gitmem involved
+    alice.git("push", "-q")  # the branch, and memory through the pre-push hook
     assert git(alice.path, "ls-remote", "origin", MEMORY_REF).split()[0] == alice.tip()
     head = alice.git("rev-parse", "HEAD").strip()
     assert git(alice.path, "ls-remote", "origin", "refs/heads/main").split()[0] == head

@@ -20,6 +20,7 @@ from gitmem.agents.recall.index import IndexedItem, IndexInfo, checked_hits, ind
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.asof import open_memory
 from gitmem.store.asof import AsOf, view_as_of
+from gitmem.store.fetched import with_fetched
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -90,6 +91,8 @@ def recall(
         raise InputError("--limit must be at least 1")
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
+    if as_of is None:
+        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
     model = open_memory(view, roots)
     try:
         info = index_info(model)

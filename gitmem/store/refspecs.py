@@ -1,0 +1,115 @@
+"""The fetch refspec that makes plain ``git fetch`` / ``git pull`` bring memory, and the
+record of every git config value gitmem changed, so that uninstall restores them.
+
+For each remote: ``remote.<name>.fetch = +refs/gitmem/*:refs/gitmem-remotes/<name>/*``.
+Only fetch refspecs are added; ``push.default`` and ``remote.*.push`` are never touched
+(the pre-push hook carries memory on a push, :mod:`gitmem.hooks.push`). Each value added
+is recorded in ``.git/gitmem/git-config.json``; :func:`restore_config` removes exactly
+those values again, and only when they are still there.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pygit2
+
+from gitmem.core import boundedjson
+from gitmem.core.errors import GitError
+from gitmem.store.files import atomic_write
+from gitmem.store.git import last_line, run_git
+from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.watermarks import tracking_prefix
+
+CHANGES_FILE = "git-config.json"
+
+
+def fetch_refspec(remote: str) -> str:
+    """The refspec that fetches *remote*'s ``refs/gitmem/*`` to its tracking refs."""
+    return f"+{REFS_PREFIX}*:{tracking_prefix(remote)}*"
+
+
+def has_fetch_refspec(store: Store, remote: str) -> bool:
+    """Whether *remote* fetches memory on a plain ``git fetch``. Raises nothing."""
+    try:
+        values = list(store.repo.config.get_multivar(f"remote.{remote}.fetch"))
+    except (pygit2.GitError, ValueError):
+        return False
+    return fetch_refspec(remote) in values
+
+
+def usable_remotes(store: Store) -> list[str]:
+    """The configured remotes whose names can name a ref namespace. Raises nothing."""
+    try:
+        names = list(store.repo.remotes.names())
+    except pygit2.GitError:
+        return []
+    return [
+        name
+        for name in names
+        if name and pygit2.reference_is_valid_name(tracking_prefix(name) + "memory")
+    ]
+
+
+def add_fetch_refspecs(store: Store, remotes: list[str] | None = None) -> list[str]:
+    """Add the memory fetch refspec to each of *remotes* (default: every usable remote)
+    that lacks it; the config lines added (``remote.origin.fetch = …``), each recorded
+    for :func:`restore_config`.
+
+    Raises:
+        GitError: git config could not be written.
+    """
+    added: list[str] = []
+    changes = _load(store)
+    for remote in usable_remotes(store) if remotes is None else remotes:
+        if has_fetch_refspec(store, remote):
+            continue
+        key, value = f"remote.{remote}.fetch", fetch_refspec(remote)
+        done = run_git(store, "config", "--add", key, value)
+        if done.returncode != 0:
+            raise GitError(f"cannot set {key}: {last_line(done.stderr)}")
+        changes.append({"key": key, "added": value})
+        _save(store, changes)
+        added.append(f"{key} = {value}")
+    return added
+
+
+def restore_config(store: Store) -> list[str]:
+    """Undo every git config change gitmem recorded: each value it added is removed
+    (when still there); the lines restored (``removed remote.origin.fetch = …``).
+
+    Raises:
+        GitError: git config could not be written.
+    """
+    restored: list[str] = []
+    changes = _load(store)
+    for change in reversed(changes):
+        key, value = change["key"], change["added"]
+        have = run_git(store, "config", "--get-all", key).stdout.splitlines()
+        if value in have:
+            done = run_git(store, "config", "--fixed-value", "--unset-all", key, value)
+            if done.returncode != 0:
+                raise GitError(f"cannot restore {key}: {last_line(done.stderr)}")
+            restored.append(f"removed {key} = {value}")
+    _save(store, [])
+    return restored
+
+
+def _load(store: Store) -> list[dict[str, str]]:
+    try:
+        data = boundedjson.loads((store.local_dir / CHANGES_FILE).read_bytes(), max_depth=4)
+    except (OSError, ValueError):
+        return []
+    raw = data.get("changes") if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        return []
+    return [
+        {"key": c["key"], "added": c["added"]}
+        for c in raw
+        if isinstance(c, dict) and isinstance(c.get("key"), str) and isinstance(c.get("added"), str)
+    ]
+
+
+def _save(store: Store, changes: list[dict[str, str]]) -> None:
+    data = json.dumps({"version": 1, "changes": changes}, indent=1)
+    atomic_write(store.local_dir / CHANGES_FILE, (data + "\n").encode(), 0o644)

@@ -1,0 +1,245 @@
+"""Memory travels with plain git (issue 14): real clones of a bare remote, real hooks
+fired by real `git commit` / `git push` / `git pull` subprocesses, real ssh-keygen keys,
+team trust committed on the trust branch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clones import Clone, make_clone, make_remote
+from conftest import GIT_ENV
+
+MEMORY_REF = "refs/gitmem/memory"
+TRACKING = "refs/gitmem-remotes/origin/memory"
+
+
+def sh(clone: Clone, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run git in *clone* as its owner would from a terminal: their GITMEM_HOME, so the
+    hooks it fires sign with their key."""
+    env = {**os.environ, **GIT_ENV, "GITMEM_HOME": str(clone.home)}
+    env.pop("GIT_COMMITTER_DATE", None)  # real times: the commits are real work
+    done = subprocess.run(
+        ["git", "-C", str(clone.path), *args], capture_output=True, text=True, env=env
+    )
+    if check:
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done
+
+
+def commit(clone: Clone, message: str) -> str:
+    with (clone.path / "work.txt").open("a") as handle:
+        handle.write(message + "\n")
+    sh(clone, "add", "work.txt")
+    sh(clone, "commit", "-q", "-m", message)
+    return sh(clone, "rev-parse", "HEAD").stdout.strip()
+
+
+def brief_items(clone: Clone) -> dict[str, dict[str, Any]]:
+    data = json.loads(clone.ok("brief", "--format", "json").stdout)
+    return {item["text"]: item for item in data["items"]}
+
+
+def remote_tip(remote: Path) -> str:
+    done = subprocess.run(
+        ["git", "--git-dir", str(remote), "rev-parse", "--verify", "-q", MEMORY_REF],
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip()
+
+
+def config(clone: Clone) -> str:
+    return sh(clone, "config", "--list", "--local").stdout
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    return make_remote(tmp_path)
+
+
+@pytest.fixture
+def alice(tmp_path: Path, remote: Path) -> Clone:
+    """A teammate with the commit hooks, whose key is committed on main (the trust
+    branch)."""
+    clone = make_clone(tmp_path, remote, "alice")
+    clone.ok("hooks", "install")
+    signers = f"{clone.export_key()}\n"
+    (clone.path / ".gitmem").mkdir()
+    (clone.path / ".gitmem" / "allowed_signers").write_text(signers)
+    sh(clone, "add", ".gitmem/allowed_signers")
+    sh(clone, "commit", "-q", "-m", "Trust alice's gitmem key")
+    sh(clone, "push", "-q", "origin", "main")
+    return clone
+
+
+def test_memory_goes_with_push_and_comes_with_pull(
+    tmp_path: Path, remote: Path, alice: Clone
+) -> None:
+    before = config(alice)
+    commit(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")  # right after the commit: the hook waits for its capture
+    assert remote_tip(remote) == alice.tip()
+    assert "Keep the cache local" in brief_items(alice)
+
+    # A fresh clone: `gitmem init`, then `git pull`.
+    bob = make_clone(tmp_path, remote, "bob", init=False)
+    bob.ok("init", "--name", bob.principal)
+    bob.ok("hooks", "install")
+    sh(bob, "pull", "-q")
+    shown = brief_items(bob)
+    assert shown["Keep the cache local"]["trust"] == "verbatim"  # alice's key, committed
+    assert bob.git("rev-parse", "--verify", "-q", TRACKING).strip() == alice.tip()
+
+    # Bob trusts himself on main too, decides something, pushes with an explicit refspec.
+    signers = bob.path / ".gitmem" / "allowed_signers"
+    signers.write_text(signers.read_text() + bob.export_key() + "\n")
+    sh(bob, "add", ".gitmem/allowed_signers")
+    sh(bob, "commit", "-q", "-m", "Trust bob's gitmem key")
+    commit(bob, "Decision: retry the upload twice")
+    sh(bob, "push", "-q", "origin", "main")
+    assert remote_tip(remote) == bob.tip()
+    assert bob.git("merge-base", "--is-ancestor", alice.tip(), bob.tip()) == ""  # merged
+
+    sh(alice, "pull", "-q")
+    shown = brief_items(alice)
+    assert shown["Retry the upload twice"]["trust"] == "verbatim"
+    assert shown["Keep the cache local"]["trust"] == "verbatim"
+
+    # Three commits pushed at once: every checkpoint arrives.
+    decisions = [
+        "Decision: log every retry",
+        "Decision: cap the queue",
+        "Decision: drop the v1 endpoint",
+    ]
+    shas = [commit(alice, d) for d in decisions]
+    sh(alice, "push", "-q", "origin", "main")
+    sh(bob, "pull", "-q")
+    named = {e["commit"] for e in json.loads(alice.ok("log", "--json").stdout)}
+    assert set(shas) <= named and remote_tip(remote) == alice.tip()
+    shown = brief_items(bob)
+    for decision in decisions:
+        assert decision.removeprefix("Decision: ").capitalize() in shown, sorted(shown)
+        assert shown[decision.removeprefix("Decision: ").capitalize()]["trust"] == "verbatim"
+
+    # Nothing but fetch refspecs changed in git's config.
+    after = config(alice)
+    for clone_config in (after, config(bob)):
+        assert "push.default" not in clone_config and "remote.origin.push" not in clone_config
+    added = set(after.splitlines()) - set(before.splitlines())
+    assert added <= {"remote.origin.fetch=+refs/gitmem/*:refs/gitmem-remotes/origin/*"}
+
+
+def test_status_shows_each_remote(tmp_path: Path, remote: Path, alice: Clone) -> None:
+    commit(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")
+    bob = make_clone(tmp_path, remote, "bob")
+    data = json.loads(bob.ok("status", "--json").stdout)
+    (origin,) = data["remotes"]
+    assert origin["remote"] == "origin" and origin["fetch_refspec"] is True
+    assert origin["fetched"] == alice.tip()  # init fetched it
+    assert origin["unmerged_records"] >= 2 and origin["unmerged_problem"] is None
+    assert origin["behind"] >= 1 and origin["last_push"] is None
+    mine = json.loads(alice.ok("status", "--json").stdout)["remotes"][0]
+    assert mine["ahead"] == 0 and mine["behind"] == 0 and mine["unmerged_records"] == 0
+    assert mine["last_push"]["refs"][MEMORY_REF] == alice.tip()
+    assert "remote origin: memory" in alice.ok("status").stdout
+
+
+def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Clone) -> None:
+    commit(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")
+    bob = make_clone(tmp_path, remote, "bob")
+    assert bob.git("for-each-ref", MEMORY_REF) == ""  # read, not merged
+    item = brief_items(bob)["Keep the cache local"]
+    assert "Keep the cache local" in bob.ok("recall", "cache").stdout
+    assert "Keep the cache local" in bob.ok("show", item["id"]).stdout
+    assert bob.git("for-each-ref", MEMORY_REF) == ""  # reading wrote nothing
+    bob.capture("the upload retries twice")
+    assert bob.git("merge-base", "--is-ancestor", alice.tip(), bob.tip()) == ""
+    assert json.loads(bob.ok("status", "--json").stdout)["remotes"][0]["unmerged_records"] == 0
+    assert bob.gm("verify").exit_code == 0
+
+
+def test_a_tampered_fetch_is_not_read(tmp_path: Path, remote: Path, alice: Clone) -> None:
+    commit(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")
+    bob = make_clone(tmp_path, remote, "bob")
+    # Someone rewrites a record on the remote side's copy bob fetched.
+    tip = bob.git("rev-parse", TRACKING).strip()
+    tree = bob.git("ls-tree", "-r", tip).splitlines()
+    checkpoint = next(line for line in tree if "\tcheckpoints/" in line)
+    path = checkpoint.split("\t")[1]
+    index = tmp_path / "forge-index"
+    env = {**os.environ, **GIT_ENV, "GIT_INDEX_FILE": str(index)}
+
+    def g(*args: str, stdin: str | None = None) -> str:
+        return subprocess.run(
+            ["git", "-C", str(bob.path), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout.strip()
+
+    g("read-tree", tip)
+    blob = g("hash-object", "-w", "--stdin", stdin='{"edited": true}\n')
+    g("update-index", "--cacheinfo", f"100644,{blob},{path}")
+    forged_tip = g("commit-tree", g("write-tree"), "-p", tip, "-m", "edit")
+    g("update-ref", TRACKING, forged_tip)
+    assert "Keep the cache local" not in brief_items(bob)
+    origin = json.loads(bob.ok("status", "--json").stdout)["remotes"][0]
+    assert origin["unmerged_problem"] and "not read" in origin["unmerged_problem"]
+
+
+def test_a_fresh_clone_that_has_not_fetched_is_told(tmp_path: Path, alice: Clone) -> None:
+    remote = tmp_path / "remote.git"
+    commit(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")
+    bob = make_clone(tmp_path, remote, "bob", init=False)
+    result = bob.gm("brief")
+    (line,) = [line for line in result.stdout.splitlines() if "never fetched" in line]
+    assert "`gitmem init`" in line and "`git fetch origin`" in line
+    bob.ok("init", "--name", bob.principal)  # fetches it
+    assert "Keep the cache local" in brief_items(bob)
+    assert "never fetched" not in bob.ok("brief").stdout
+
+
+def test_uninstall_restores_git_config(tmp_path: Path, remote: Path) -> None:
+    carol = make_clone(tmp_path, remote, "carol", init=False)
+    before = config(carol)
+    carol.ok("init", "--name", carol.principal)
+    carol.ok("hooks", "install")
+    assert "gitmem-remotes" in config(carol)
+    result = carol.ok("hooks", "uninstall")
+    assert "removed remote.origin.fetch" in result.stdout
+    assert config(carol) == before
+    assert not (carol.path / ".git" / "hooks" / "pre-push").exists()
+
+
+def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alice: Clone) -> None:
+    held = remote_tip(remote)
+    commit(alice, "Decision: keep the cache local")
+    # The remote refuses every update of refs/gitmem/*: the branch still goes.
+    hook = remote / "hooks" / "update"
+    hook.write_text('#!/bin/sh\ncase "$1" in refs/gitmem/*) exit 1 ;; esac\nexit 0\n')
+    hook.chmod(0o755)
+    started = time.monotonic()
+    done = sh(alice, "push", "origin", "main")
+    assert time.monotonic() - started < 60
+    head = alice.git("rev-parse", "HEAD").strip()
+    assert (
+        subprocess.run(
+            ["git", "--git-dir", str(remote), "rev-parse", "main"], capture_output=True, text=True
+        ).stdout.strip()
+        == head
+    )
+    gitmem_lines = [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
+    assert len(gitmem_lines) == 1 and "not pushed" in gitmem_lines[0]
+    assert remote_tip(remote) == held != alice.tip()
