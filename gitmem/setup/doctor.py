@@ -244,7 +244,7 @@ def _travel(store: Store, home: Path) -> Check:
         push = [s for s in config.get_multivar(f"remote.{remote}.push") if s]
         if not any(REFS_PREFIX in spec for spec in fetch):
             lacking.append(f"{remote}: git fetch does not bring memory")
-        if not any(REFS_PREFIX in spec for spec in push) and not _pre_push_pushes(store, home):
+        if not any(REFS_PREFIX in spec for spec in push) and not _pre_push_pushes(store):
             lacking.append(f"{remote}: git push does not carry memory")
     if lacking:
         return Check(
@@ -258,15 +258,11 @@ def _travel(store: Store, home: Path) -> Check:
     )
 
 
-def _pre_push_pushes(store: Store, home: Path) -> bool:
-    """Whether gitmem's pre-push hook is installed and set to push memory too."""
+def _pre_push_pushes(store: Store) -> bool:
+    """Whether gitmem's pre-push hook is installed: it pushes this clone's memory to
+    whatever remote a push goes to (docs/sync.md)."""
     workdir = Path(store.repo.workdir or store.common_dir)
-    ours = any(s.name == "pre-push" and s.ours for s in git_hook_states(workdir))
-    try:
-        on = bool(load_settings(home, store.local_dir).get("sync_on_push"))
-    except GitmemError:
-        on = False
-    return ours and on
+    return any(s.name == "pre-push" and s.ours for s in git_hook_states(workdir))
 
 
 def _read_model(store: Store, home: Path) -> Check:

@@ -125,6 +125,19 @@ def test_travel_is_checked_per_remote(healthy: Path, gm: GM, tmp_path: Path) -> 
     assert checks(gm, 0)["travel"]["status"] == "ok"
 
 
+def test_travel_set_up_by_sync_setup_is_ok(healthy: Path, gm: GM, tmp_path: Path) -> None:
+    """What `sync --setup` wires (a fetch refspec and the pre-push hook, never a push
+    refspec) is travel configured both ways."""
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(healthy, "remote", "add", "origin", str(bare))
+    done = gm("sync", "--setup", "origin")
+    assert done.exit_code == 0, done.stderr
+    assert "remote.origin.push" not in git(healthy, "config", "--list")
+    travel = checks(gm, 0)["travel"]
+    assert travel["status"] == "ok", travel
+
+
 def test_a_failed_last_capture_fails_and_a_later_success_clears_it(healthy: Path, gm: GM) -> None:
     log = CaptureLog(healthy / ".git" / "gitmem")
     log.write("failed", "hook post-commit abc", error="extractor command not found")
