@@ -15,12 +15,12 @@ masking of a note's text. This layer never reads a transcript or masks a secret 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError, NegativeResult
 from gitmem.core.items import Trust
@@ -174,7 +174,7 @@ def load_policy(store: Store) -> tuple[Policy, tuple[str, ...]]:
     if raw is None:
         return parse_policy(None)
     try:
-        data: Any = json.loads(raw)
+        data: Any = boundedjson.loads(raw)
     except ValueError as e:
         return parse_policy(None)[0], (f"{POLICY_PATH} is not valid JSON ({e}); defaults used",)
     return parse_policy(data)

@@ -432,3 +432,17 @@ def test_a_reversal_inside_the_original_words_never_corroborates(
     shown = brief_items(gm)
     assert shown[old["id"]]["corroboration"] == 0
     assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
+
+
+def test_a_deeply_nested_policy_is_one_problem_never_a_traceback(
+    origin: str, initialised: Path, gm: GM
+) -> None:
+    policy = initialised / ".gitmem" / "policy.json"
+    policy.parent.mkdir(exist_ok=True)
+    policy.write_text("[" * 100_000 + "]" * 100_000)
+    git(initialised, "add", ".gitmem/policy.json")
+    git(initialised, "commit", "-q", "-m", "a hostile policy")
+    for command, code in ((("gate", origin[:8]), 0), (("promote", origin[:8], "--check"), 1)):
+        result = gm(*command)
+        assert result.exit_code == code, result.stderr  # the defaults hold
+        assert "Traceback" not in result.stderr and "internal error" not in result.stderr

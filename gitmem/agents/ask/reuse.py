@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.agents.ask.result import AskResult, Excerpt, RecordInfo
-from gitmem.core import canonical
+from gitmem.core import boundedjson, canonical
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Event, parse_time
@@ -135,7 +135,7 @@ def write_local(local_dir: Path, record: dict[str, Any]) -> Sha256Hex:
 
 def _load_index(local_dir: Path) -> dict[str, Any]:
     try:
-        value = json.loads((folder(local_dir) / _INDEX).read_text(encoding="utf-8"))
+        value = boundedjson.loads((folder(local_dir) / _INDEX).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}

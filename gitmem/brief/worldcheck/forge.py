@@ -13,7 +13,6 @@ POSIX only (process groups).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -24,6 +23,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import pygit2
+
+from gitmem.core import boundedjson
 
 _MAX_ANSWER = 64 * 1024
 _NO_PROMPTS = {
@@ -179,7 +180,7 @@ def _state_of(out: bytes) -> str | None:
     if len(out) > _MAX_ANSWER:
         return None
     try:
-        answer = json.loads(out)
+        answer = boundedjson.loads(out)
     except ValueError:
         return None
     state = answer.get("state") if isinstance(answer, dict) else None

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.capture.chat.audit import Audit
+from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 from gitmem.core.items import KINDS, TRUST_CLASSES, Draft, Kind, Trust
 from gitmem.store.files import atomic_write
@@ -178,7 +179,7 @@ class Staging:
     def _load(self, path: Path) -> PendingImport:
         where = f"the pending file {path}"
         try:
-            value = json.loads(path.read_text(encoding="utf-8"))
+            value = boundedjson.loads(path.read_text(encoding="utf-8"))
             imported = PendingImport(
                 str(value["import"]),
                 str(value["session"]),

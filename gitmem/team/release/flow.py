@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.core import canonical
+from gitmem.core import boundedjson, canonical
 from gitmem.core.errors import InputError, NegativeResult
 from gitmem.core.records import Event, format_time
 from gitmem.core.types import GitOid, Sha256Hex
@@ -79,7 +79,7 @@ def read_releases(store: Store, roots: ReleaseRoots) -> list[ReleaseRecord]:
 def load_seen(store: Store) -> Seen | None:
     """The rollback watermark, or None when this clone has verified no release yet."""
     try:
-        data = json.loads((store.local_dir / SEEN_FILE).read_text(encoding="utf-8"))
+        data = boundedjson.loads((store.local_dir / SEEN_FILE).read_text(encoding="utf-8"))
         return Seen(int(data["sequence"]), str(data["commit"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
