@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from capturing import capture_items
 from conftest import Result, git
 
 from gitmem.brief.placement import age_label
@@ -52,13 +53,7 @@ def said(folder: Path, session: str, text: str, when: datetime) -> Path:
 
 
 def remember(gm: GM, path: Path, text: str) -> str:
-    item = {"kind": "open_loop", "text": text, "trust": "inferred"}
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps([item])
-    )
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
+    data = capture_items(gm, path, [{"kind": "open_loop", "text": text, "trust": "inferred"}])
     return str(data["items"][0]["id"])
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from capturing import capture_items
 from conftest import Result
 
 from gitmem.store.layout import content_path
@@ -52,13 +53,8 @@ def capture(gm: GM, path: Path, *extra: str) -> dict[str, Any]:
 
 
 def inferred(gm: GM, path: Path, text: str) -> str:
-    item = {"kind": "belief", "text": text, "trust": "inferred"}
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps([item])
-    )
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict) and data["written"]
+    data = capture_items(gm, path, [{"kind": "belief", "text": text, "trust": "inferred"}])
+    assert data["written"]
     (stored,) = data["items"]
     return str(stored["id"])
 

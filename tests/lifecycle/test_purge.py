@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from capturing import capture_text as capture
+from capturing import decision
 from conftest import Result, git
 from grep import all_objects, files_holding
 
@@ -19,26 +21,6 @@ from gitmem.store.repo import MEMORY_REF, Store
 
 SECRET = "hunter2-zebra-quartz"
 Gm = Callable[..., Result]
-
-
-def capture(gm: Gm, tmp_path: Path, name: str, text: str, items: list[dict[str, Any]]) -> Any:
-    transcript = tmp_path / name
-    transcript.write_text(text)
-    done = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps(items),
-    )
-    assert done.exit_code == 0, done.stderr
-    return done.json()
-
-
-def decision(text: str, quote: str) -> dict[str, Any]:
-    return {"kind": "decision", "text": text, "trust": "verbatim", "quote": quote}
 
 
 @pytest.fixture
