@@ -43,9 +43,7 @@ from gitmem.core.types import GitOid
 from gitmem.store.files import atomic_write
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
-from gitmem.store.purges import purges_at
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
-from gitmem.store.verify import check_ref, memory_checker
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 
 FETCHED_FILE = "fetched.json"
@@ -265,6 +263,11 @@ def _problem(
         return f"{remote} rewrote its memory since {mark[:12]}, the last tip seen there; {sync}"
     if mark is not None and local is not None and not _ancestor(store, mark, local):
         return f"this clone's memory was rewritten (a purge) since it last synced; {sync}"
+    # Only a fetched tip not yet judged needs the checker: every brief and recall of a
+    # clone without one skips loading it.
+    from gitmem.store.purges import purges_at
+    from gitmem.store.verify import check_ref, memory_checker
+
     checker = memory_checker(roots)
     try:
         if purges_at(store, tip, checker, since=local).found or (
