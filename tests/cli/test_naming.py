@@ -16,7 +16,8 @@ def test_distribution_name_is_gitmem_verified_and_the_command_is_gitmem() -> Non
 
 
 def test_no_doc_or_message_installs_the_other_projects_gitmem() -> None:
-    wrong = re.compile(r"pip install ['\"]?gitmem(\[|['\"\s]|$)", re.MULTILINE)
+    # `pip install [options] gitmem`, `… 'gitmem[mcp]'`: options before the name too
+    wrong = re.compile(r"pip install(\s+-\S+)*\s+['\"]?gitmem(\[|['\"\s]|$)", re.MULTILINE)
     files = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "gitmem").rglob("*.py")]
     offenders = [str(f.relative_to(ROOT)) for f in files if wrong.search(f.read_text())]
     assert offenders == []
