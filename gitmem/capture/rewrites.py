@@ -40,11 +40,7 @@ def capture_message(
             :func:`gitmem.capture.run.capture_transcript`).
     """
     session = commit_session(sha)
-    if not again and any(
-        sighting.session == session
-        for state in ctx.memory().items.values()
-        for sighting in state.sightings
-    ):
+    if not again and ctx.sighted_in(session):
         return None
     commit = ctx.store.repo.get(sha)
     if not isinstance(commit, pygit2.Commit):

@@ -40,6 +40,7 @@ from gitmem.lifecycle.model_build import (
     load_states,
     rebuild,
     row_check,
+    sessions_column,
     stored_state,
 )
 from gitmem.lifecycle.replay import ItemState, MemoryState
@@ -48,7 +49,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/3"
+MODEL_VERSION = "gitmem/read-model/4"
 LOCK_FILE = "memory.lock"
 
 
@@ -216,6 +217,14 @@ class Memory:
     def searchable(self) -> int:
         """How many items the full-text index holds (every one but the forgotten)."""
         return int(self._one("SELECT COUNT(*) FROM recall"))
+
+    def sighted_in(self, session: str) -> bool:
+        """Whether some item was sighted in *session* (stored from it, not carried)."""
+        row = self._db.execute(
+            "SELECT 1 FROM states WHERE instr(sessions, ?) > 0 LIMIT 1",
+            (sessions_column([session]),),
+        ).fetchone()
+        return row is not None
 
     def states_of(self, addresses: Sequence[str]) -> dict[str, ItemState]:
         """The states of the items at *addresses* (unknown addresses left out)."""

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS named (
     address TEXT PRIMARY KEY, problem TEXT, detail TEXT NOT NULL, checkpoint TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS states (
     address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
-    last_seen TEXT NOT NULL, state TEXT NOT NULL);
+    last_seen TEXT NOT NULL, state TEXT NOT NULL, sessions TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
     text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
@@ -391,15 +391,17 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
         # An upsert keeps the state's rowid, which is also its full-text row's: FTS5
         # finds a row by rowid at once, by an unindexed column only by reading them all.
         (row,) = db.execute(
-            "INSERT INTO states VALUES (?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
+            "INSERT INTO states VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
             "current = excluded.current, active = excluded.active, "
-            "last_seen = excluded.last_seen, state = excluded.state RETURNING rowid",
+            "last_seen = excluded.last_seen, state = excluded.state, "
+            "sessions = excluded.sessions RETURNING rowid",
             (
                 address,
                 int(item_state.current),
                 int(item_state.active),
                 item_state.last_seen,
                 json.dumps(encode_state(item_state)),
+                sessions_column({s.session for s in item_state.sightings}),
             ),
         ).fetchone()
         db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
@@ -411,6 +413,12 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
         forgot = forgot or item_state.forgotten
     if forgot:
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
+
+
+def sessions_column(sessions: Iterable[str]) -> str:
+    """The sessions that sighted an item, as its ``sessions`` column holds them: each
+    between newlines, so that one is found with ``instr`` without decoding a state."""
+    return "".join(f"\n{session}" for session in sorted(sessions)) + "\n"
 
 
 def row_check(row: Sequence[Any]) -> RecordCheck:

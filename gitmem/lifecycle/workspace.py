@@ -98,6 +98,25 @@ class Workspace:
             self._current = memory_state(self.store, self.roots, current_only=True)
         return self._current
 
+    def sighted_in(self, session: str) -> bool:
+        """Whether some item was sighted in *session*, without loading every item's
+        state when none is loaded yet.
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        if self._memory is not None:
+            return any(
+                s.session == session
+                for state in self._memory.items.values()
+                for s in state.sightings
+            )
+        model = Memory.open(self.store, self.roots)
+        try:
+            return model.sighted_in(session)
+        finally:
+            model.close()
+
     def holders(self, snapshot: str, commit: str | None, session: str) -> Holders:
         """What memory holds of a capture already: see :class:`Holders`.
 

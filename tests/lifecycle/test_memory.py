@@ -170,3 +170,18 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
     assert advanced[first["items"][0]["id"]] == "item edited"
     (store.local_dir / MODEL_FILE).unlink()
     assert shown() == advanced
+
+
+def test_the_model_knows_which_sessions_sighted_an_item(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    store = Store.discover(initialised)
+    session = str(gm("log", "--json").json()[0]["session"])
+    model = Memory.open(store, load_trust_roots(home, store))
+    try:
+        assert model.sighted_in(session)
+        assert not model.sighted_in(session[:-1])  # a prefix is another session
+        assert not model.sighted_in("commit-000000000000")
+    finally:
+        model.close()
