@@ -290,10 +290,11 @@ def build_checkpoint(
         )
         for restated, witness in carry.witnesses
     ]
-    events += [
-        new_event(identity, EVENT_LIKELY_SUPERSEDED, old, session, now, commit, {"by": new})
-        for old, new in carry.supersessions
-    ]
+    if carry.supersessions:  # one event for all of them, as for ageing
+        by = {old: {"by": new} for old, new in carry.supersessions}
+        events.append(
+            new_event(identity, EVENT_LIKELY_SUPERSEDED, None, session, now, commit, {"items": by})
+        )
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(

@@ -1,5 +1,6 @@
-"""The command line assembled: every family of commands on the group, and the errors
-turned into one line and an exit code.
+"""The command line's entry: the group (each family of commands imported when one of its
+commands runs, :data:`~gitmem.cli.base.COMMAND_FAMILIES`), and the errors turned into
+one line and an exit code.
 
 Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
 (2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug and exits
@@ -16,23 +17,10 @@ import traceback
 
 import click
 
-from gitmem.cli import agentic, chat, lifecycle, memory, release, remote, setup, wiring
 from gitmem.cli.base import cli
 from gitmem.core.errors import INTERNAL_EXIT, GitmemError
 
-__all__ = [
-    "agentic",
-    "chat",
-    "cli",
-    "global_flags",
-    "lifecycle",
-    "memory",
-    "release",
-    "remote",
-    "run",
-    "setup",
-    "wiring",
-]
+__all__ = ["cli", "global_flags", "run"]
 
 
 def _one_line(message: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -101,7 +102,71 @@ def read_input(path: str, what: str) -> tuple[str, str]:
         raise InputError(f"cannot read {what} {path}: {e}") from e
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+COMMAND_FAMILIES: dict[str, str] = {
+    "ask": "agentic",
+    "backup": "remote",
+    "brief": "memory",
+    "capture": "memory",
+    "completion": "setup",
+    "config": "setup",
+    "demo": "setup",
+    "doctor": "setup",
+    "forget": "lifecycle",
+    "gate": "lifecycle",
+    "hook": "wiring",
+    "hooks": "wiring",
+    "import": "memory",
+    "import-chat": "chat",
+    "init": "setup",
+    "keys": "setup",
+    "log": "memory",
+    "mcp": "agentic",
+    "note": "lifecycle",
+    "pending": "chat",
+    "promote": "lifecycle",
+    "purge": "lifecycle",
+    "recall": "agentic",
+    "release": "release",
+    "resolve": "lifecycle",
+    "restore": "remote",
+    "reverify": "lifecycle",
+    "review": "memory",
+    "serve": "agentic",
+    "show": "lifecycle",
+    "snapshot": "remote",
+    "status": "setup",
+    "supersede": "lifecycle",
+    "sync": "remote",
+    "verify": "memory",
+    "verify-quote": "memory",
+}
+"""Which module of :mod:`gitmem.cli` defines each command: a command's family is
+imported when that command runs (or when help or completion lists them all), so
+``gitmem brief`` loads neither the release nor the forge code."""
+
+
+class LazyGroup(click.Group):
+    """The top-level group: its commands are registered by their family modules, each
+    imported on first use (:data:`COMMAND_FAMILIES`)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        family = COMMAND_FAMILIES.get(cmd_name)
+        if cmd_name not in self.commands and family is not None:
+            import_module(f"gitmem.cli.{family}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        load_all_commands()
+        return super().list_commands(ctx)
+
+
+def load_all_commands() -> None:
+    """Import every family, so that every command is on the group. Raises nothing."""
+    for family in sorted(set(COMMAND_FAMILIES.values())):
+        import_module(f"gitmem.cli.{family}")
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "-C", "repo", default=".", metavar="PATH", help="Run as if gitmem was started in PATH."
 )

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any
 
+from gitmem.core.patterns import lazy_pattern
+
 
 class WorldStatus(StrEnum):
     """What the world said about a claim when it was probed."""
@@ -24,18 +26,18 @@ _A = "['’]"  # an apostrophe, straight or curly
 _FORGE_RES = (
     (
         "url",
-        re.compile(
+        lazy_pattern(
             r"https?://(?P<host>[\w.-]+(?::\d+)?)/(?P<path>[\w.-]+(?:/[\w.-]+)+?)(?:/-)?/"
             r"(?P<what>pulls?|merge_requests|issues)/(?P<num>\d+)\b"
         ),
     ),
-    ("pr", re.compile(r"\b(?:pull\s+request|PR)s?(?:\s*#\s*|\s+)(?P<num>\d+)\b", re.IGNORECASE)),
-    ("pr", re.compile(r"\b(?:merge\s+request|MR)s?(?:\s*[#!]\s*|\s+)(?P<num>\d+)\b", re.I)),
-    ("issue", re.compile(r"\b(?:issue|bug|ticket)s?(?:\s*#\s*|\s+)(?P<num>\d+)\b", re.I)),
-    ("either", re.compile(r"(?<![\w/.#])(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)#(?P<num>\d+)\b")),
+    ("pr", lazy_pattern(r"\b(?:pull\s+request|PR)s?(?:\s*#\s*|\s+)(?P<num>\d+)\b", re.IGNORECASE)),
+    ("pr", lazy_pattern(r"\b(?:merge\s+request|MR)s?(?:\s*[#!]\s*|\s+)(?P<num>\d+)\b", re.I)),
+    ("issue", lazy_pattern(r"\b(?:issue|bug|ticket)s?(?:\s*#\s*|\s+)(?P<num>\d+)\b", re.I)),
+    ("either", lazy_pattern(r"(?<![\w/.#])(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)#(?P<num>\d+)\b")),
     (
         "either",
-        re.compile(
+        lazy_pattern(
             r"(?:\b(?:refs?|references?|see|fix(?:es|ed)?|close[sd]?|resolve[sd]?|part\s+of|"
             r"related\s+to|relates\s+to|in|via|from|per|addresses)\s*:?\s+|\()#(?P<num>\d+)\b",
             re.IGNORECASE,
@@ -44,21 +46,21 @@ _FORGE_RES = (
 )
 # Every reference has a digit and one of these.
 _FORGE_WORDS = ("#", "pr", "mr", "pull", "merge", "issue", "bug", "ticket", "://")
-_DIGIT_RE = re.compile(r"\d")
-_MERGE_COMMIT_RE = re.compile(r"Merge (?:pull request|PR) #\d+\b")
-_HYPOTHETICAL_RE = re.compile(
+_DIGIT_RE = lazy_pattern(r"\d")
+_MERGE_COMMIT_RE = lazy_pattern(r"Merge (?:pull request|PR) #\d+\b")
+_HYPOTHETICAL_RE = lazy_pattern(
     rf"\b(?:once|after|if|unless|until|before|whether|when|will|would|should|could|can|must|"
     rf"need\s+to|needs\s+to|to\s+be|going\s+to|let{_A}?s|let\s+me|plan\s+to|want\s+to|wait\s+for)"
     r"\b|^\W*(?:create|make|open|cut|start|add|push)\b",
     re.IGNORECASE,
 )
-_NEGATED_RE = re.compile(rf"(?:\b(?:not|never|no\s+longer)|n{_A}t)\s+(?:\w+\s+)?$", re.I)
+_NEGATED_RE = lazy_pattern(rf"(?:\b(?:not|never|no\s+longer)|n{_A}t)\s+(?:\w+\s+)?$", re.I)
 _STATE_RES = (
-    ("merged", re.compile(r"\bmerged\b", re.IGNORECASE)),
-    ("closed", re.compile(r"\bclosed\b", re.IGNORECASE)),
+    ("merged", lazy_pattern(r"\bmerged\b", re.IGNORECASE)),
+    ("closed", lazy_pattern(r"\bclosed\b", re.IGNORECASE)),
     (
         "open",
-        re.compile(
+        lazy_pattern(
             r"\b(?:opened|reopened|is\s+open|still\s+open|remains\s+open|stays\s+open|"
             r"awaiting\s+(?:review|approval)|waiting\s+(?:for|on)\s+(?:review|approval)|"
             r"review\s+requested|requested\s+(?:a\s+)?review|in\s+review|under\s+review|"
@@ -69,16 +71,16 @@ _STATE_RES = (
 )
 _BRANCH_NAME = r"(?:`(?P<q>[^`\s]+)`|['\"](?P<qq>[^'\"\s]+)['\"]|(?P<bare>\w[\w./+-]*))"
 _BRANCH_RES = (
-    re.compile(rf"\bbranch(?:es)?\s+(?:called\s+|named\s+)?{_BRANCH_NAME}", re.IGNORECASE),
-    re.compile(rf"(?<![\w./`'\"-]){_BRANCH_NAME}\s+branch\b", re.IGNORECASE),
+    lazy_pattern(rf"\bbranch(?:es)?\s+(?:called\s+|named\s+)?{_BRANCH_NAME}", re.IGNORECASE),
+    lazy_pattern(rf"(?<![\w./`'\"-]){_BRANCH_NAME}\s+branch\b", re.IGNORECASE),
 )
-_NAMEISH_RE = re.compile(r"[/_.\d-]")
+_NAMEISH_RE = lazy_pattern(r"[/_.\d-]")
 _COMMON_BRANCHES = frozenset(("main", "master", "develop", "trunk", "staging", "stable"))
-_GONE_RE = re.compile(
+_GONE_RE = lazy_pattern(
     rf"\b(?:deleted|removed|dropped|gone|doesn{_A}t\s+exist|does\s+not\s+exist|no\s+longer)\b",
     re.IGNORECASE,
 )
-_PATH_RE = re.compile(
+_PATH_RE = lazy_pattern(
     r"`(?P<q>[^`\s]+)`|(?<![\w/.:@~-])(?P<bare>(?:\.{1,2}/)?(?:[\w.-]+/)+[\w.-]*"
     r"|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/])"
 )
@@ -110,19 +112,19 @@ _TOP_FOLDERS = frozenset(
 )
 _FILE_VERBS = ("created", "added", "wrote", "written", "introduced", "moved", "renamed", "copied")
 # "created `a.py`", "added a test to tests/x.py"; "a.py was added".
-_MADE_RE = re.compile(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
+_MADE_RE = lazy_pattern(rf"\b(?:{'|'.join(_FILE_VERBS)})\b", re.IGNORECASE)
 # Between the verb and the path: a new clause means the path is not what was made.
-_CLAUSE_RE = re.compile(
+_CLAUSE_RE = lazy_pattern(
     r"[;:.!?]|,(?!\s*(?:,|and\b|or\b|$))|\b(?:then|but|which|while|so|because|where|when)\b",
     re.IGNORECASE,
 )
-_MADE_AFTER_RE = re.compile(
+_MADE_AFTER_RE = lazy_pattern(
     rf"\s+(?:(?:was|were|is|are|has|have|got)\s+)?(?:been\s+|now\s+)?(?:{'|'.join(_FILE_VERBS)})\b",
     re.IGNORECASE,
 )
-_MOVE_RE = re.compile(r"\b(?:moved|renamed|copied)\b", re.IGNORECASE)
-_DESTINATION_RE = re.compile(r"\s(?:to|into|as)\s|→|->", re.IGNORECASE)
-_COMMIT_RE = re.compile(
+_MOVE_RE = lazy_pattern(r"\b(?:moved|renamed|copied)\b", re.IGNORECASE)
+_DESTINATION_RE = lazy_pattern(r"\s(?:to|into|as)\s|→|->", re.IGNORECASE)
+_COMMIT_RE = lazy_pattern(
     r"\bcommit(?:s|ted)?(?:\s+(?:it\s+)?as)?\s*[:(]?\s*`?(?P<sha>[0-9a-f]{7,40})\b", re.IGNORECASE
 )
 
@@ -292,7 +294,7 @@ def in_code(sentence: str, pos: int) -> bool:
 
 
 # State that can change outside a session: PRs, branches, files, keys, deploys.
-_EXTERNAL_STATE = re.compile(
+_EXTERNAL_STATE = lazy_pattern(
     r"\b(?:PR|MR|pull request|merge request|issue)\s*#?\d+|#\d+\b|\bbranch(?:es)?\b|"
     r"\bmerged?\b|\bdeploy\w*|\brelease[sd]?\b|\b(?:api |ssh |signing )?keys?\b|\brotat\w+|"
     r"\bCI\b|\bpipeline\b|\bstaging\b|\bproduction\b|\bprod\b|"

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from gitmem.core.patterns import lazy_pattern
+
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
 # regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
 # a space or a newline, so that step 2 sees every line start. "\r\n" → "\n" goes first;
@@ -35,28 +37,28 @@ _CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
 # judges the run as a whole, so "a__b" keeps both underscores and "__bold__" loses all
 # four. Underscores are judged once "*" and backticks are gone ("snake_`case`" keeps its
 # underscore); tilde runs go last, since removing an underscore can join two tildes.
-_STAR_TICK_RE = re.compile(r"[*`]")
-_EMPHASIS_UNDERSCORE_RE = re.compile(r"_(?<!__)(?:(?<![^\W_]_)_*+|_*+(?![^\W_]))")
-_STRIKE_RE = re.compile(r"~~+")
+_STAR_TICK_RE = lazy_pattern(r"[*`]")
+_EMPHASIS_UNDERSCORE_RE = lazy_pattern(r"_(?<!__)(?:(?<![^\W_]_)_*+|_*+(?![^\W_]))")
+_STRIKE_RE = lazy_pattern(r"~~+")
 
 # Step 2: block markers at the start of a line, after optional indentation, possibly
 # stacked ("> - item"): list bullets "-" and "+" ("*" is already gone in step 3), ordered
 # list numbers "12." and "12)", ATX headings "#" to "######", and the blockquote ">".
 # A marker must be followed by a space or end the line, so "2.0" and "#60" stay text.
-_LINE_MARKERS_RE = re.compile(
+_LINE_MARKERS_RE = lazy_pattern(
     r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>)[ ]*)+", re.MULTILINE
 )
 
 # List items are read off the markers step 2 removes (the last list marker of a stacked
 # run, "> 2. item"), except "* " bullets, which step 3 has removed by then: those are read
 # before it. The item's text starts where the marker ends.
-_LIST_TOKEN_RE = re.compile(r"(?:^|(?<=[ >]))([-+]|[0-9]+[.)])(?= |$)")
-_STAR_ITEM_RE = re.compile(r"^[ ]*(?:>[ ]*)*\*[ ]+(?=[^ \n])", re.MULTILINE)
+_LIST_TOKEN_RE = lazy_pattern(r"(?:^|(?<=[ >]))([-+]|[0-9]+[.)])(?= |$)")
+_STAR_ITEM_RE = lazy_pattern(r"^[ ]*(?:>[ ]*)*\*[ ]+(?=[^ \n])", re.MULTILINE)
 
-_SPACES_RE = re.compile("  +")
-_EXTRA_SPACES_RE = re.compile("^ +| +$|(?<= ) +")
+_SPACES_RE = lazy_pattern("  +")
+_EXTRA_SPACES_RE = lazy_pattern("^ +| +$|(?<= ) +")
 
-_LINE_BREAK_RE = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_BREAK_RE = lazy_pattern("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 BULLET = "-"
 """The label of a bullet list marker (``-``, ``+`` or ``*``) in :attr:`FoldMap.markers`."""

@@ -198,4 +198,8 @@ def parse_item(data: bytes) -> Item:
     value = canonical.decode(data)
     if not isinstance(value, dict):
         raise FormatError("item is not a JSON object")
-    return Item.from_dict(value)
+    item = Item.from_dict(value)
+    # Its address is the hash of the bytes it was read from (stored bytes are hashed,
+    # never re-serialised): filled in here, as the cached property would keep it.
+    item.__dict__["address"] = canonical.sha256_hex(data)
+    return item

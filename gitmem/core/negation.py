@@ -14,9 +14,8 @@ never raises.
 
 from __future__ import annotations
 
-import re
-
 from gitmem.core.folding import fold
+from gitmem.core.patterns import lazy_pattern
 
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
 _BARE_CONTRACTIONS = (
@@ -24,12 +23,12 @@ _BARE_CONTRACTIONS = (
     "hasnt havent hadnt mustnt neednt shant aint"
 )
 
-NEGATION_RE = re.compile(
+NEGATION_RE = lazy_pattern(
     r"\b(?:" + "|".join(f"{_WORDS} {_BARE_CONTRACTIONS}".split()) + r"|\w+n't)\b"
 )
 """One negation word in folded text."""
 
-_HEDGES_RE = re.compile(
+_HEDGES_RE = lazy_pattern(
     r"\b(?:(?:i'?m|i am|we'?re|we are|am|are|is|it'?s)\s+)?"
     r"(?:not|never)\s+(?:(?:yet|quite|entirely|really|so|too)\s+)?(?:sure|certain|clear)\b"
     r"|\b(?:do\s+not|don'?t|did\s+not|didn'?t)\s+(?:yet\s+)?know\b|\bno\s+idea\b"
@@ -74,7 +73,7 @@ _FILLER = frozenset(
         *("may", "might", "must"),
     )
 )
-_WORD_RE = re.compile(r"[\w#./-]*\w")
+_WORD_RE = lazy_pattern(r"[\w#./-]*\w")
 
 
 def unhedged(text: str) -> str:

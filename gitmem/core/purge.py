@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.items import Item
+from gitmem.core.patterns import lazy_pattern
 from gitmem.core.records import EVENT_PURGE, Event, parse_time
 from gitmem.core.transcript import MESSAGES, Message, parse_snapshot, render_snapshot
 from gitmem.core.types import Sha256Hex, is_sha256_hex
@@ -238,7 +238,7 @@ _STRUCTURAL_KEYS = frozenset(
 )
 """Fields whose values are gitmem's own vocabulary, times, sizes or the signer (a writer's
 principal names who signed, in every record of theirs), never what was said."""
-_STRUCTURAL_VALUE = re.compile(
+_STRUCTURAL_VALUE = lazy_pattern(
     r"[0-9a-f]{64}|[0-9a-f]{40}|SHA256:[A-Za-z0-9+/]{43}|"
     r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z"
 )

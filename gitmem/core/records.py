@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal
 
 from gitmem.core import canonical
@@ -76,6 +77,7 @@ def format_time(when: datetime) -> str:
     return when.astimezone(UTC).strftime(_TIME_FORMAT)
 
 
+@lru_cache(maxsize=8192)  # replay asks again and again for the same records' times
 def sortable_time(text: str) -> str:
     """*text* (any accepted form) rewritten in :func:`format_time`'s fixed-width form.
 

@@ -33,17 +33,14 @@ from gitmem.core.records import (
     EVENT_STATUS,
     EVENT_SUPERSEDE,
 )
-from gitmem.lifecycle.governance import (
-    POLICY_PATH,
+from gitmem.lifecycle.governance.decisions import (
     GateResult,
-    Policy,
     Promotion,
     can_promote_to_verified,
-    check_transition,
     gate,
-    parse_policy,
 )
-from gitmem.lifecycle.governance.status import INFERRED, VERIFIED, Status
+from gitmem.lifecycle.governance.policy import POLICY_PATH, Policy, parse_policy
+from gitmem.lifecycle.governance.status import INFERRED, VERIFIED, Status, check_transition
 from gitmem.lifecycle.replay import ItemState, current_status, governed
 from gitmem.lifecycle.workspace import Workspace
 from gitmem.store.repo import Store

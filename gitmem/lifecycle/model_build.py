@@ -111,8 +111,10 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        _verify(db, contents.records, roots, contents.items)
-        _replay_all(db)
+        items = _ItemChecks(db, contents.items)
+        good = _verify(db, contents.records, roots, items)
+        # what was just verified and parsed is replayed as it is, not read back
+        _replay_whole(db, good, items.genuine())
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
 
 
@@ -218,21 +220,21 @@ def _verify(
     db: sqlite3.Connection,
     stored: Iterable[StoredRecord],
     roots: TrustRoots,
-    blobs: Mapping[Sha256Hex, bytes] | None = None,
+    items: _ItemChecks | None = None,
 ) -> list[Replayable]:
     """Check *stored* records, keep their verdicts and the verdicts on the items their
-    checkpoints name (each blob checked once, however many checkpoints name it); the
-    ones that hold, to replay."""
+    checkpoints name (each blob checked once, however many checkpoints name it, by
+    *items*: the model's blobs by default); the ones that hold, to replay."""
     good: list[Replayable] = []
-    items = _ItemChecks(db, blobs)
+    items = _ItemChecks(db, None) if items is None else items
     named: dict[str, tuple[ItemCheck, str, bool]] = {}
+    rows: list[tuple[object, ...]] = []
     for record in stored:
         check = roots.check(record.address, record.data, record.receipt)
         parsed = check.record
         created = "" if parsed is None else record_time(parsed)
         source = parsed.source if isinstance(parsed, Checkpoint) else None
-        db.execute(
-            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows.append(
             (
                 record.address,
                 record.type,
@@ -244,7 +246,7 @@ def _verify(
                 None if source is None else source.snapshot,
                 parsed.commit if isinstance(parsed, Checkpoint) else None,
                 parsed.session if isinstance(parsed, Checkpoint) else None,
-            ),
+            )
         )
         if isinstance(parsed, Checkpoint):
             for address in parsed.named:
@@ -255,6 +257,7 @@ def _verify(
                     named[address] = (items.verdict(address), record.address, check.ok)
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
+    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
         db.executemany(
             f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
@@ -282,6 +285,10 @@ class _ItemChecks:
                 data = None if row is None else row[0]
             self._verdicts[address] = check_item(address, data)
         return self._verdicts[address]
+
+    def genuine(self) -> dict[Sha256Hex, Item]:
+        """The items of every blob that held, of those checked so far."""
+        return {Sha256Hex(a): v.item for a, v in self._verdicts.items() if v.item is not None}
 
 
 def _genuine_items(
@@ -315,10 +322,30 @@ def _replay_all(db: sqlite3.Connection) -> None:
         Replayable(address, parse_record(data))
         for address, data in db.execute("SELECT address, data FROM records WHERE problem IS NULL")
     ]
-    state = replay(records, _genuine_items(db))
+    _replay_whole(db, records, _genuine_items(db))
+
+
+def _replay_whole(
+    db: sqlite3.Connection, records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]
+) -> None:
+    """Replace every state by the replay of *records* (all that hold) over *items*."""
+    state = replay(records, items)
     db.execute("DELETE FROM states")
     db.execute("DELETE FROM recall")
-    _save(db, state, state.items.values())
+    # Emptied tables: each state's rowid (its full-text row's too) is its place here,
+    # so every row goes in with one statement a table.
+    rows = list(enumerate(state.items.values(), 1))
+    db.executemany(
+        "INSERT INTO states (rowid, address, current, active, last_seen, state, sessions) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(rowid, *_state_row(s)) for rowid, s in rows],
+    )
+    db.executemany(
+        "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
+        [(rowid, s.item.text, s.quote or "", s.id) for rowid, s in rows if not s.forgotten],
+    )
+    if any(s.forgotten for _, s in rows):
+        db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
     latest = max((record_time(r.record) for r in records), default="")
     _set_meta(db, {"replayed_until": latest, **_state_meta(state)})
 
@@ -395,14 +422,7 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
             "current = excluded.current, active = excluded.active, "
             "last_seen = excluded.last_seen, state = excluded.state, "
             "sessions = excluded.sessions RETURNING rowid",
-            (
-                address,
-                int(item_state.current),
-                int(item_state.active),
-                item_state.last_seen,
-                json.dumps(encode_state(item_state)),
-                sessions_column({s.session for s in item_state.sightings}),
-            ),
+            _state_row(item_state),
         ).fetchone()
         db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
         if not item_state.forgotten:
@@ -413,6 +433,18 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
         forgot = forgot or item_state.forgotten
     if forgot:
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
+
+
+def _state_row(state: ItemState) -> tuple[str, int, int, str, str, str]:
+    """A state's columns of the states table, in their order."""
+    return (
+        state.id,
+        int(state.current),
+        int(state.active),
+        state.last_seen,
+        json.dumps(encode_state(state)),
+        sessions_column({s.session for s in state.sightings}),
+    )
 
 
 def sessions_column(sessions: Iterable[str]) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.core.items import Item, Trust, statement_id
 from gitmem.core.purge import PurgeMark, purge_of, resolve_snapshot
@@ -38,15 +38,10 @@ from gitmem.core.records import (
     sortable_time,
 )
 from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.governance import (
-    DEFAULT_POLICY,
-    GovernedItem,
-    TransitionError,
-    can_promote_to_verified,
-    check_transition,
-    parse_roots,
-)
-from gitmem.lifecycle.governance.status import Status
+from gitmem.lifecycle.governance.status import Status, TransitionError, check_transition
+
+if TYPE_CHECKING:
+    from gitmem.lifecycle.governance.decisions import GovernedItem
 
 CONTRADICTIONS = frozenset(
     {EVENT_RESOLVE, EVENT_SUPERSEDE, EVENT_LIKELY_SUPERSEDED, EVENT_STATE_CHANGED, EVENT_FORGET}
@@ -262,13 +257,16 @@ def replay(
     state = MemoryState({}, None) if onto is None else onto
     states = state.items
     latest, newest = state.latest_checkpoint, state.newest
-    known = {} if items is None else items
+    known: dict[Sha256Hex, Item] = {} if items is None else dict(items)
     for entry in ordered(records):
         record = entry.record
         if isinstance(record, Checkpoint):
             if record.transcript_time >= newest:
                 latest, newest = entry.address, record.transcript_time
-            _apply_checkpoint(states, entry.address, record, {**known, **entry.items}, state.purged)
+            # an item matters only where it is first named: collecting each checkpoint's
+            # own items as they come equals a lookup in both, without a copy per record
+            known.update(entry.items)
+            _apply_checkpoint(states, entry.address, record, known, state.purged)
         elif isinstance(record, Event) and record.event == EVENT_PURGE:
             _apply_purge(state, entry.address, record)
         elif isinstance(record, Event):
@@ -438,6 +436,10 @@ def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
     those later status events recorded), any conflict on any axis. Freshness runs from
     the last promotion or evidence-backed reopen, else from the first capture: carrying
     an item forward never renews it."""
+    # Governance's rules load only here: the brief reads replayed states, never these.
+    from gitmem.lifecycle.governance.decisions import GovernedItem
+    from gitmem.lifecycle.governance.evidence import parse_roots
+
     item = state.item
     roots, _ = parse_roots(item.extra.get("evidence"))
     last_verified = None
@@ -476,6 +478,9 @@ def _apply_status(state: ItemState, event: Event, extra: Mapping[str, Any]) -> N
     except TransitionError:
         return
     if target == Status.VERIFIED:
+        from gitmem.lifecycle.governance.decisions import can_promote_to_verified
+        from gitmem.lifecycle.governance.policy import DEFAULT_POLICY
+
         verdict = can_promote_to_verified(
             governed(state), DEFAULT_POLICY, parse_time(event.created)
         )

@@ -20,7 +20,6 @@ looks like a date. A moment before the first memory commit is an empty memory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,12 +29,13 @@ from typing import Any
 import pygit2
 
 from gitmem.core.errors import InputError
+from gitmem.core.patterns import lazy_pattern
 from gitmem.core.records import format_time
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Entry, Store
 
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?")
-_ZONE_RE = re.compile(r"(?:Z|[+-]\d{2}:?\d{2})?")
+_DATE_RE = lazy_pattern(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?")
+_ZONE_RE = lazy_pattern(r"(?:Z|[+-]\d{2}:?\d{2})?")
 MAX_SPEC = 256
 
 

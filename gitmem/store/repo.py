@@ -86,13 +86,6 @@ class StoreContents:
     a symlink, an executable, a submodule. They are not read as records."""
 
 
-@dataclass(frozen=True)
-class HistoryProblem:
-    commit: GitOid
-    path: str
-    change: str  # "removed" or "changed"
-
-
 class Store:
     """The memory store of one repository."""
 
@@ -346,29 +339,6 @@ class Store:
             )
             order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
         return order
-
-    def history_problems(self, hide: Sequence[GitOid] = ()) -> list[HistoryProblem]:
-        """Paths that a later commit of the ref removed or changed (append-only broken).
-
-        Commits reachable from *hide* (history already checked) are skipped.
-        """
-        tip = self.tip()
-        if tip is None:
-            return []
-        problems: list[HistoryProblem] = []
-        walker = self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
-        for seen in hide:
-            walker.hide(pygit2.Oid(hex=seen))
-        for commit in walker:
-            for parent in commit.parents:
-                diff = parent.tree.diff_to_tree(commit.tree)
-                for delta in diff.deltas:
-                    if delta.status_char() in "DMRT":
-                        change = "removed" if delta.status_char() == "D" else "changed"
-                        problems.append(
-                            HistoryProblem(GitOid(str(commit.id)), delta.old_file.path, change)
-                        )
-        return problems
 
     # -- writing ----------------------------------------------------------------
 

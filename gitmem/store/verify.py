@@ -36,6 +36,7 @@ from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.history import history_problems
 from gitmem.store.layout import RECORD_PATHS, content_path
 from gitmem.store.purges import Purges, purges_among
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
@@ -196,10 +197,14 @@ def check_ref(
     purges = purges_among(contents.records, checker)
     problems: list[Problem] = []
     records = [r for r in contents.records if _touched(r.path, only)]
+    checks = [(stored, checker(stored)) for stored in records]
+    checkpoints = [
+        check.record for _, check in checks if check and isinstance(check.record, Checkpoint)
+    ]
     wanted = {
         resolve_snapshot(purges.snapshots, c.source.snapshot)
-        for c in (parse_checkpoint(r.data) for r in records)
-        if c is not None and c.source is not None
+        for c in checkpoints
+        if c.source is not None
     }
     snapshots: dict[Sha256Hex, bytes] = {}
     for digest in sorted(contents.snapshots):
@@ -216,8 +221,7 @@ def check_ref(
             )
     named: set[Sha256Hex] = set()
     verdicts: dict[Sha256Hex, ItemCheck] = {}
-    for stored in records:
-        check = checker(stored)
+    for stored, check in checks:
         if check is None:
             continue
         if not check.ok:
@@ -237,7 +241,7 @@ def check_ref(
             ]
     for address in sorted(set(contents.items) - named):
         path = content_path("items", address)
-        if _touched(path, only) and any(parse_checkpoint(r.data) for r in records) is not None:
+        if _touched(path, only):
             problems.append(Problem(path, "orphan item", "an item blob no checkpoint names", ref))
     addresses = {r.address for r in contents.records}
     for orphan in sorted(contents.receipts - addresses):
@@ -253,7 +257,7 @@ def check_ref(
         if _touched(path, only):
             detail = f"{what} where the layout holds plain files only"
             problems.append(Problem(path, UNEXPECTED_ENTRY, detail, ref))
-    for change in store.history_problems(hide):
+    for change in history_problems(store, hide):
         problems.append(
             Problem(
                 change.path,

@@ -16,6 +16,7 @@ import tamper
 from conftest import ROOT, TESTS, Result, git, run
 
 from gitmem.cli.app import cli
+from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
@@ -410,6 +411,7 @@ def test_log_lists_records_newest_first(initialised: Path, gm: GM) -> None:
 
 
 def _commands() -> list[tuple[str, Any]]:
+    load_all_commands()
     found = []
     for name, command in cli.commands.items():
         sub = getattr(command, "commands", None)
@@ -452,3 +454,23 @@ def test_a_revoked_key_degrades_and_the_brief_says_revoked(
     assert verify.exit_code == 0 and "is revoked" in verify.stdout  # trust, not integrity
     assert "untrusted key: untrusted key" not in verify.stdout
     assert gm("verify", "--strict").exit_code == 3
+
+
+def test_every_command_is_found_in_the_family_that_defines_it() -> None:
+    """The group imports a command's module when the command runs: the table it does
+    so by names every command, each under the module that defines it."""
+    load_all_commands()
+    defined = {name: command.callback.__module__ for name, command in cli.commands.items()}
+    assert defined == {name: f"gitmem.cli.{f}" for name, f in COMMAND_FAMILIES.items()}
+
+
+def test_a_command_runs_with_only_its_own_family_imported() -> None:
+    code = (
+        "import json, sys; from gitmem.cli import main\n"
+        "try:\n    main(['brief', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('gitmem.cli.'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    families = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "gitmem.cli.memory" in families
+    assert not {"gitmem.cli.release", "gitmem.cli.setup", "gitmem.cli.chat"} & set(families)

@@ -197,7 +197,9 @@ def test_every_command_that_reports_or_writes_takes_json() -> None:
     import click
 
     from gitmem.cli.app import cli
+    from gitmem.cli.base import load_all_commands
 
+    load_all_commands()
     exempt = {
         "demo",
         "completion",

@@ -9,30 +9,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.core.errors import GitmemError
-from gitmem.lifecycle.governance import (
-    DEFAULT_POLICY,
+from gitmem.lifecycle.governance.decisions import (
+    GovernedItem,
+    can_promote_to_verified,
+    gate,
+    is_fresh,
+)
+from gitmem.lifecycle.governance.evidence import (
     NON_QUALIFYING_ROOT_TYPES,
-    POLICY_PATH,
     QUALIFYING_ROOT_TYPES,
+    EvidenceRoot,
+    canonical_root_key,
+    count_independent_sources,
+    is_self_referential,
+    parse_expiry,
+    parse_roots,
+)
+from gitmem.lifecycle.governance.instructions import instructs_future_agent
+from gitmem.lifecycle.governance.policy import DEFAULT_POLICY, POLICY_PATH, Policy, parse_policy
+from gitmem.lifecycle.governance.status import (
     STATUSES,
     TRANSITIONS,
-    EvidenceRoot,
-    GovernedItem,
-    Policy,
     TransitionError,
-    can_promote_to_verified,
-    canonical_root_key,
     check_transition,
-    count_independent_sources,
-    gate,
     initial_status,
-    instructs_future_agent,
-    is_fresh,
-    is_self_referential,
     normalize_status,
-    parse_expiry,
-    parse_policy,
-    parse_roots,
 )
 
 NOW = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)

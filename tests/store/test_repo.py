@@ -12,6 +12,7 @@ from conftest import git
 from workers import append_snapshots
 
 from gitmem.core.canonical import sha256_hex
+from gitmem.store.history import history_problems
 from gitmem.store.layout import content_path
 from gitmem.store.repo import MEMORY_REF, Entry, Store
 
@@ -109,7 +110,7 @@ def test_history_problems_and_strays_are_reported(repo: Path) -> None:
         None, who, who, "drop", index.write_tree(store.repo), [tip.id]
     )
     store.repo.references[MEMORY_REF].set_target(commit)
-    assert [(p.path, p.change) for p in store.history_problems()] == [(a.path, "removed")]
+    assert [(p.path, p.change) for p in history_problems(store)] == [(a.path, "removed")]
     assert store.read().strays == ("notes.txt",)
 
 

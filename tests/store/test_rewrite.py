@@ -8,6 +8,7 @@ import pygit2
 from conftest import git
 
 from gitmem.core.types import GitOid
+from gitmem.store.history import history_problems
 from gitmem.store.repo import Entry, Store
 from gitmem.store.rewrite import RETITLED, Rewriter, TreeEdit
 
@@ -51,7 +52,7 @@ def test_two_clones_rewrite_the_same_history_to_the_same_commits(
     assert log == [RETITLED, "second", "first"]  # the message of a removed record's commit
     # Every commit only adds paths: the rewritten history is itself append-only.
     store.compare_and_swap(third, ours_tip, "rewrite")
-    assert store.history_problems() == []
+    assert history_problems(store) == []
     original = store.repo.get(third)
     assert isinstance(original, pygit2.Commit)
     new = store.repo.get(ours_tip)

@@ -3,7 +3,7 @@ and the capture pipeline built on it (build, then append)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,8 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import TrustError
 from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, verify
-from gitmem.core.records import EVENT_RESOLVE, NAMESPACE
+from gitmem.core.records import EVENT_LIKELY_SUPERSEDED, EVENT_RESOLVE, NAMESPACE
+from gitmem.lifecycle.replay import replay
 from gitmem.store.keys import init_identity, load_identity, write_private_key
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
@@ -106,3 +107,43 @@ def test_a_capture_reads_only_the_current_items_and_keeps_them_current(
     done = capture_transcript(fresh, other, None, source="test", drafts=[new], session="s3")
     (added,) = done.items
     assert fresh.current() is current and current.items[added.id].current
+
+
+def test_a_capture_marks_every_value_it_likely_supersedes_in_one_event(home: Path) -> None:
+    """Two subjects given new values in one capture: one signed event names both pairs
+    (not one record each), and replaying it marks each earlier value by its own newer one."""
+    identity = init_identity(home, "alice@example.com", None).identity
+    said = b"Set the retry limit to 3. Set the cache size to 64.\n"
+    first_drafts = [
+        Draft("fact", "Set the retry limit to 3", "verbatim", "Set the retry limit to 3", {}),
+        Draft("fact", "Set the cache size to 64", "verbatim", "Set the cache size to 64", {}),
+    ]
+    first = build_checkpoint(
+        prepare(parse_transcript(said, "a.md"), {}, None), first_drafts, "s1", identity, NOW, None
+    )
+    state = replay(first.records)
+    later = b"Set the retry limit to 30. Set the cache size to 640.\n"
+    later_drafts = [
+        Draft("fact", "Set the retry limit to 30", "verbatim", "Set the retry limit to 30", {}),
+        Draft("fact", "Set the cache size to 640", "verbatim", "Set the cache size to 640", {}),
+    ]
+    second = build_checkpoint(
+        prepare(parse_transcript(later, "b.md"), {}, None),
+        later_drafts,
+        "s2",
+        identity,
+        NOW + timedelta(hours=1),
+        None,
+        state=state,
+    )
+    (event,) = [e for e in second.events if e.record.event == EVENT_LIKELY_SUPERSEDED]
+    old = {i.text: i.address for i in first.new}
+    new = {i.text: i.address for i in second.new}
+    assert event.record.item is None
+    assert event.record.extra["items"] == {
+        old["Set the retry limit to 3"]: {"by": new["Set the retry limit to 30"]},
+        old["Set the cache size to 64"]: {"by": new["Set the cache size to 640"]},
+    }
+    after = replay(second.records, onto=state)
+    for text, address in old.items():
+        assert after.items[address].likely_superseded_by == new[text + "0"]

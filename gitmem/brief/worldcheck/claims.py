@@ -18,6 +18,7 @@ from typing import Any
 import pygit2
 
 from gitmem.core.claims import references
+from gitmem.core.patterns import lazy_pattern
 
 CLAIM_TYPES = (
     "file-exists",
@@ -42,9 +43,9 @@ _STATES = {"pr-state": ("open", "merged", "closed"), "issue-state": ("open", "cl
 MAX_CLAIMS = 20
 """At most this many claims are kept per item (declared first)."""
 _MAX_TEXT = 4000  # detection reads this much of an item's text
-_SHA_RE = re.compile(r"[0-9a-f]{7,40}")
+_SHA_RE = lazy_pattern(r"[0-9a-f]{7,40}")
 # owner/name, or host/owner/name (gh and glab --repo); GitLab groups nest.
-_REPO_RE = re.compile(r"[\w.-]+(?:/[\w.-]+){1,6}")
+_REPO_RE = lazy_pattern(r"[\w.-]+(?:/[\w.-]+){1,6}")
 
 
 @dataclass(frozen=True)
@@ -175,14 +176,14 @@ def _subject(claim: Claim) -> tuple[Any, ...]:
 # -- detection ---------------------------------------------------------------------
 
 # Sentence ends: a stop before a capital or a code span, or a line break.
-_SENTENCE_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[*_]*[A-Z`])|\n+")
-_MERGED_RE = re.compile(r"\bmerged\b", re.IGNORECASE)
-_NOT_MERGED_RE = re.compile(
+_SENTENCE_RE = lazy_pattern(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[*_]*[A-Z`])|\n+")
+_MERGED_RE = lazy_pattern(r"\bmerged\b", re.IGNORECASE)
+_NOT_MERGED_RE = lazy_pattern(
     r"(?:\b(?:not|never)|n['’]t)\s+(?:been\s+|yet\s+|fully\s+)?merged\b", re.IGNORECASE
 )
-_INTO_RE = re.compile(r"\binto\s+(?:the\s+)?(?:`(?P<q>[^`\s]+)`|(?P<bare>[\w][\w./-]*))", re.I)
-_BRANCH_WORD_RE = re.compile(r"\bbranch(?:es)?\b", re.IGNORECASE)
-_EXISTS_RE = re.compile(
+_INTO_RE = lazy_pattern(r"\binto\s+(?:the\s+)?(?:`(?P<q>[^`\s]+)`|(?P<bare>[\w][\w./-]*))", re.I)
+_BRANCH_WORD_RE = lazy_pattern(r"\bbranch(?:es)?\b", re.IGNORECASE)
+_EXISTS_RE = lazy_pattern(
     r"(?:`(?P<q>[^`\s]+)`|(?<![\w/.:@~$-])(?P<bare>(?:[\w.-]+/)*[\w-][\w.-]*))"
     r"\s+(?:still\s+|now\s+|already\s+)?"
     r"(?:exists\b|is\s+(?:present|there|checked\s+in|committed|tracked|"
@@ -190,7 +191,7 @@ _EXISTS_RE = re.compile(
     re.IGNORECASE,
 )
 # "make sure `a.py` exists", "if `a.py` is there": about a check, not a fact.
-_UNSURE_RE = re.compile(
+_UNSURE_RE = lazy_pattern(
     r"\b(?:if|unless|whether|once|until|when|make\s+sure|ensure|check|verify|should|"
     r"must|will|would|might|may|need\s+to|needs\s+to)\b|\?",
     re.IGNORECASE,

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gitmem.core.patterns import lazy_pattern
+
 # A verb of checking; "check in/into/out/off/for" is version control or a lookup.
 _CHECK = (
     r"(?:re-?)?(?:verif(?:y|ying|ication)|validat(?:e|ing|ion)|confirm(?:ing|ation)?"
@@ -70,13 +72,13 @@ _WAIVER = (
     r"|just\s+(?:merge|deploy|push|run|delete|release|force|ship)"
     r"|(?:is|was|are|were|been|got)\s+(?:already\s+)?(?:pre-?)?(?:approved|authori[sz]ed|signed\s+off))\b"
 )
-_STRONG_RE = re.compile("|".join(_STRONG), re.MULTILINE)
-_ADDRESS_RE = re.compile("|".join(_ADDRESS), re.MULTILINE)
-_WAIVER_RE = re.compile(_WAIVER)
+_STRONG_RE = lazy_pattern("|".join(_STRONG), re.MULTILINE)
+_ADDRESS_RE = lazy_pattern("|".join(_ADDRESS), re.MULTILINE)
+_WAIVER_RE = lazy_pattern(_WAIVER)
 # "check whether it was approved" asks for a check; it grants nothing.
-_QUESTION_RE = re.compile(r"\b(?:whether|if)\b[^.;:!?\n]*$")
+_QUESTION_RE = lazy_pattern(r"\b(?:whether|if)\b[^.;:!?\n]*$")
 _QUOTES = str.maketrans({c: "'" for c in "‘’‚‛`´"} | {c: '"' for c in "“”„‟"})
-_DASHES = re.compile("[‐‑‒–—―−]")
+_DASHES = lazy_pattern("[‐‑‒–—―−]")
 
 
 def instructs_future_agent(text: str) -> bool:

@@ -37,11 +37,13 @@ import re
 import unicodedata
 from urllib.parse import quote, unquote, urlsplit
 
-_SHA1_RE = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])", re.IGNORECASE)
-_SHA256_RE = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", re.IGNORECASE)
-_HEX_RE = re.compile(r"[0-9a-f]+", re.IGNORECASE)
-_GITHUB_ISSUE_RE = re.compile(r"github:([^/\s#@]+)/([^/\s#@]+)#(\d+)", re.IGNORECASE)
-_SCHEMELESS_HOST_RE = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(/|$)", re.IGNORECASE)
+from gitmem.core.patterns import lazy_pattern
+
+_SHA1_RE = lazy_pattern(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])", re.IGNORECASE)
+_SHA256_RE = lazy_pattern(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", re.IGNORECASE)
+_HEX_RE = lazy_pattern(r"[0-9a-f]+", re.IGNORECASE)
+_GITHUB_ISSUE_RE = lazy_pattern(r"github:([^/\s#@]+)/([^/\s#@]+)#(\d+)", re.IGNORECASE)
+_SCHEMELESS_HOST_RE = lazy_pattern(r"[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(/|$)", re.IGNORECASE)
 _FORGE_PREFIXES = ("github:", "gitlab:", "sha:", "sha256:")
 _FORGE_HOSTS = frozenset(
     {"github.com", "gitlab.com", "codeberg.org", "bitbucket.org", "raw.githubusercontent.com"}

@@ -1,0 +1,75 @@
+"""The append-only check: which paths a commit of the ref removed or changed.
+
+Asked of git itself (one ``git log``): it walks every commit's tree against each parent
+in C, skipping the subtrees they share, where a diff per commit through pygit2 cost
+~2 ms a commit (2 s of `gitmem verify` at 1,000 checkpoints).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitmem.core.errors import GitError
+from gitmem.core.types import GitOid
+from gitmem.store.git import last_line, run_git
+from gitmem.store.repo import Store
+
+
+@dataclass(frozen=True)
+class HistoryProblem:
+    commit: GitOid
+    path: str
+    change: str  # "removed" or "changed"
+
+
+def history_problems(store: Store, hide: Sequence[GitOid] = ()) -> list[HistoryProblem]:
+    """Paths that a commit of the store's ref removed or changed against any of its
+    parents (the store is append-only), newest commit first. Commits reachable from
+    *hide* (history already checked) are skipped.
+
+    Raises:
+        GitError: git could not run or refused the walk.
+    """
+    tip = store.tip()
+    if tip is None:
+        return []
+    done = run_git(
+        store,
+        "log",
+        "-z",
+        "--format=%H",
+        "--raw",
+        "--no-renames",
+        "-m",  # a merge is checked against each of its parents
+        "--topo-order",
+        "--diff-filter=DMT",
+        "--end-of-options",
+        tip,
+        *(f"^{seen}" for seen in hide),
+        timeout=300,
+    )
+    if done.returncode != 0:
+        raise GitError(f"the history of {store.ref} cannot be walked: {last_line(done.stderr)}")
+    return parse_raw_log(done.stdout)
+
+
+def parse_raw_log(output: str) -> list[HistoryProblem]:
+    """The removals and changes of ``git log -z --format=%H --raw`` output, once per
+    commit and path. Raises nothing."""
+    problems: list[HistoryProblem] = []
+    seen: set[tuple[str, str]] = set()
+    fields = iter(output.split("\0"))
+    commit = ""
+    for field in fields:
+        field = field.lstrip("\n")
+        if not field.startswith(":"):
+            commit = field
+            continue
+        status, path = field.rsplit(" ", 1)[-1][:1], next(fields, "")
+        if (commit, path) in seen:
+            continue
+        seen.add((commit, path))
+        change = "removed" if status == "D" else "changed"
+        problems.append(HistoryProblem(GitOid(commit), path, change))
+    return problems
