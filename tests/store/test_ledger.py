@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitmem.capture.echoes import tag_echoes
-from gitmem.core.quotes import ECHO_OPEN, check_quote
+from gitmem.core.quotes import ECHO_OPEN, check_quote, fold
 from gitmem.core.transcript import Message
 from gitmem.store.ledger import Ledger
 
@@ -56,3 +56,21 @@ def test_a_corrupt_ledger_line_is_skipped(tmp_path: Path) -> None:
     with ledger.path.open("a") as handle:
         handle.write("not json\n[1, 2]\n")
     assert len(ledger.load()) == 1
+
+
+def test_a_text_is_written_once_however_often_it_is_shown(tmp_path: Path) -> None:
+    """Texts with commas, quotes, backslashes and non-ASCII letters, recorded at every
+    brief: each line once, each read back as it was folded."""
+    ledger = Ledger(tmp_path)
+    texts = [
+        'Keep "retries", then back off, then fail',
+        "Paths like C:\\temp\\x, are Windows-only, sadly",
+        "Café façade naïve, résumé — déjà vu",
+        "Ends with a comma and a space, ",
+    ]
+    assert ledger.record(texts) == 4
+    for _ in range(3):
+        assert ledger.record([*texts, texts[0].upper()]) == 0
+    lines = ledger.path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    assert set(ledger.load()) == {fold(t) for t in texts}
