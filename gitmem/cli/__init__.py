@@ -6,10 +6,11 @@ and exits 70. A traceback is printed only with ``--verbose``. Commands live in o
 per family (:mod:`gitmem.cli.app` assembles them).
 
 What runs on every commit, agent session and prompt skips all of that: ``gitmem
---version``, the git hooks' ``gitmem hook NAME …`` and the agent hosts' ``gitmem capture
+--version``, the git hooks' ``gitmem hook NAME …``, the agent hosts' ``gitmem capture
 --from-hook AGENT``, ``gitmem brief --from-hook AGENT`` and ``gitmem recall --from-hook
-AGENT`` are recognised here first and import only what they run (no click, no command
-families).
+AGENT``, and a plain ``gitmem brief`` or ``gitmem recall TERM…`` (no option) are
+recognised here first and import only what they run (no click, no command families);
+they fail as the command line does (:mod:`gitmem.cli.failures`).
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ def fast_path(args: list[str]) -> Callable[[], None] | None:
     """What to run for *args* without the command line's machinery, or None when they
     are not one of the fast forms (only exact forms: anything else, including every
     mistake, goes to the full command line and its messages). Raises nothing."""
-    repo, rest = ".", args
+    repo, rest, verbose = ".", args, False
     while (rest[:1] == ["-C"] and len(rest) >= 2) or rest[:1] == ["--verbose"]:
         if rest[0] == "-C":
             repo, rest = rest[1], rest[2:]
         else:
-            rest = rest[1:]
+            rest, verbose = rest[1:], True
     if rest == ["--version"]:
         return _print_version
     if len(rest) >= 2 and rest[0] == "hook" and rest[1] in _HOOK_NAMES:
@@ -68,7 +69,43 @@ def fast_path(args: list[str]) -> Callable[[], None] | None:
     context = len(rest) == 3 and rest[0] in ("brief", "recall") and rest[1] == "--from-hook"
     if context and rest[2] in _AGENTS:
         return _context_hook(rest[0], rest[2], repo)
+    if rest == ["brief"] or (
+        rest[:1] == ["recall"] and len(rest) >= 2 and not any(a.startswith("-") for a in rest)
+    ):
+        return _plain(rest[0], tuple(rest[1:]), repo, verbose)
     return None
+
+
+RECALL_LIMIT = 10
+"""How many items ``gitmem recall`` shows unless ``--limit`` says otherwise."""
+
+
+def _plain(command: str, terms: tuple[str, ...], repo: str, verbose: bool) -> Callable[[], None]:
+    """``gitmem brief`` and ``gitmem recall TERM…`` with no option, as every session start
+    and many prompts run them: the same functions the click commands call, and the same
+    one line and exit code when they fail (:mod:`gitmem.cli.failures`)."""
+
+    def plain() -> None:
+        from gitmem.cli.failures import fail
+        from gitmem.store.home import gitmem_home
+        from gitmem.store.repo import Store
+
+        try:
+            store = Store.discover(repo)
+            if command == "brief":
+                from gitmem.brief.emit import emit_brief
+
+                text = emit_brief(store, gitmem_home(), "text", None, as_of=None)
+            else:
+                from gitmem.agents.recall.render import emit_recall
+
+                text = emit_recall(store, gitmem_home(), list(terms), RECALL_LIMIT, False, None)
+        except Exception as e:  # every failure ends as the command line ends it
+            fail(e, verbose)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    return plain
 
 
 def _context_hook(command: str, agent: str, repo: str) -> Callable[[], None]:

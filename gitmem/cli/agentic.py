@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from gitmem.cli import RECALL_LIMIT
 from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
 
@@ -15,7 +16,7 @@ from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
-    default=10,
+    default=RECALL_LIMIT,
     show_default=True,
     help="Show at most this many items.",
 )

@@ -2,10 +2,9 @@
 commands runs, :data:`~gitmem.cli.base.COMMAND_FAMILIES`), and the errors turned into
 one line and an exit code.
 
-Errors: every :class:`GitmemError` becomes one line on stderr and its exit code
-(2 bad input, 3 integrity failure, 1 other negatives); anything else is a bug and exits
-70. A traceback is printed only with ``--verbose``. Commands live in one module per
-family; this module holds the group and the entry point.
+Errors end as :mod:`gitmem.cli.failures` says (one line on stderr and the exit code).
+Commands live in one module per family; this module holds the group and the entry
+point.
 """
 
 from __future__ import annotations
@@ -13,20 +12,14 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-import traceback
 
 import click
 
 from gitmem.cli.base import cli
-from gitmem.core.errors import INTERNAL_EXIT, GitmemError
+from gitmem.cli.failures import fail, one_line, say
+from gitmem.core.errors import GitmemError
 
 __all__ = ["cli", "global_flags", "run"]
-
-
-def _one_line(message: str) -> str:
-    """An error is one line: a newline that a file or a name put into the message is
-    shown as ``\\n``."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 GLOBAL_FLAGS = ("--verbose", "--quiet", "-q")
@@ -54,27 +47,17 @@ def run(args: list[str]) -> None:
         with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
             cli.main(args=args, prog_name="gitmem", standalone_mode=False)
     except GitmemError as e:
-        if verbose:
-            traceback.print_exc()
-        click.echo(f"gitmem: {_one_line(str(e))}", err=True)
-        sys.exit(e.exit_code)
+        fail(e, verbose)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.NoArgsIsHelpError as e:
         click.echo(e.format_message())  # a bare `gitmem` or `gitmem keys` asks for help
         sys.exit(0)
     except click.ClickException as e:
-        click.echo(f"gitmem: {_one_line(e.format_message())}", err=True)
+        say(f"gitmem: {one_line(e.format_message())}")
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
-        click.echo("gitmem: aborted", err=True)
+        say("gitmem: aborted")
         sys.exit(1)
     except Exception as e:
-        if verbose:
-            traceback.print_exc()
-        click.echo(
-            f"gitmem: internal error: {type(e).__name__}: {_one_line(str(e))} "
-            "(rerun with --verbose for the traceback)",
-            err=True,
-        )
-        sys.exit(INTERNAL_EXIT)
+        fail(e, verbose)

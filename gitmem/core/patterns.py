@@ -10,7 +10,6 @@ on the first call. Pure: no disk, no clock.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -42,24 +41,20 @@ class LazyPattern:
     def groupindex(self) -> Mapping[str, int]:
         return self.compiled.groupindex
 
-    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.search(string, pos, endpos)
+    def search(self, string: str, *bounds: int) -> re.Match[str] | None:
+        return self.compiled.search(string, *bounds)
 
-    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.match(string, pos, endpos)
+    def match(self, string: str, *bounds: int) -> re.Match[str] | None:
+        return self.compiled.match(string, *bounds)
 
-    def fullmatch(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        return self.compiled.fullmatch(string, pos, endpos)
+    def fullmatch(self, string: str, *bounds: int) -> re.Match[str] | None:
+        return self.compiled.fullmatch(string, *bounds)
 
-    def finditer(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(string, pos, endpos)
+    def finditer(self, string: str, *bounds: int) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(string, *bounds)
 
-    def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
-        return self.compiled.findall(string, pos, endpos)
+    def findall(self, string: str, *bounds: int) -> list[Any]:
+        return self.compiled.findall(string, *bounds)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
         return self.compiled.sub(repl, string, count)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from gitmem.core import canonical
 from gitmem.core.errors import FormatError
-from gitmem.core.types import Sha256Hex, is_sha256_hex
+from gitmem.core.types import Sha256Hex, are_sha256_hex, is_sha256_hex
 
 CHECKPOINT_SCHEMA = "gitmem/checkpoint/2"
 EVENT_SCHEMA = "gitmem/event/2"
@@ -270,6 +270,21 @@ class Event:
     def canonical_bytes(self) -> bytes:
         return canonical.encode(self.to_dict())
 
+    def about(self, item: str, part: Mapping[str, Any]) -> Event:
+        """This event as it applies to *item*, one of several it names in ``items``: its
+        shared fields with that item's own *part* (not signed bytes: a view)."""
+        shared = {k: v for k, v in self.extra.items() if k != "items"}
+        return Event(
+            self.event,
+            item,
+            self.session,
+            self.writer,
+            self.key,
+            self.created,
+            self.commit,
+            {**shared, **part},
+        )
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
         """Raises FormatError on a malformed event."""
@@ -340,7 +355,7 @@ V1_REFUSED = (
 
 def _addresses(data: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
     value = data.get(key, [])
-    if not isinstance(value, list) or not all(is_sha256_hex(v) for v in value):
+    if not isinstance(value, list) or not are_sha256_hex(value):
         raise FormatError(f"checkpoint {key} must be a list of item addresses")
     return tuple(Sha256Hex(v) for v in value)
 

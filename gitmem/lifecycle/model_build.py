@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
@@ -23,8 +22,10 @@ from gitmem.core.purge import PurgeMark
 from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state
+from gitmem.lifecycle.model_checks import ItemChecks, checker, genuine_items, verify_into
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
 from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
+from gitmem.store.parallel import map_split
 from gitmem.store.repo import Store, StoredRecord
 
 SCHEMA = """
@@ -95,6 +96,9 @@ def connect(path: Path | str) -> sqlite3.Connection:
     connection.execute("PRAGMA secure_delete = ON")
     if path != ":memory:":
         connection.execute("PRAGMA journal_mode=WAL")
+        # A cache: in WAL mode NORMAL never corrupts the file, it only may lose the last
+        # transaction at a power cut, which the next command rebuilds from git anyway.
+        connection.execute("PRAGMA synchronous=NORMAL")
     connection.executescript(SCHEMA)
     return connection
 
@@ -111,8 +115,21 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        items = _ItemChecks(db, contents.items)
-        good = _verify(db, contents.records, roots, items)
+        # Every record and item blob checked up front, on two cores when there are many
+        # (a first brief after a clone): the checks are pure, the writes below are not.
+        records, blobs = list(contents.records), list(contents.items.items())
+        tasks: list[StoredRecord | tuple[Sha256Hex, bytes]] = [*records, *blobs]
+        checked = map_split(checker(roots), tasks)
+        items = ItemChecks(db, contents.items)
+        items.known(
+            {
+                a: c
+                for (a, _), c in zip(blobs, checked[len(records) :], strict=True)
+                if isinstance(c, ItemCheck)
+            }
+        )
+        done = [c for c in checked[: len(records)] if isinstance(c, RecordCheck)]
+        good = verify_into(db, records, roots, items, done)
         # what was just verified and parsed is replayed as it is, not read back
         _replay_whole(db, good, items.genuine())
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
@@ -153,7 +170,7 @@ def _advance(
         edited = [a for p, a in blobs if p in data and _recheck_named(db, a, data[p])]
         stored, rechecked = _stored(db, kinds, receipts, data)
         before = _meta_value(db, "replayed_until")
-        fresh = _verify(db, stored, roots)
+        fresh = verify_into(db, stored, roots)
         # An item or a receipt that arrived after the record naming it, or a record older
         # than what was replayed already (a sync), changes history: replay it all again.
         late_item = any(a in late for _, a in blobs) or bool(edited)
@@ -216,113 +233,13 @@ def receipt_path(address: str) -> str:
     return f"receipts/{address[:2]}/{address[2:]}.sig"
 
 
-def _verify(
-    db: sqlite3.Connection,
-    stored: Iterable[StoredRecord],
-    roots: TrustRoots,
-    items: _ItemChecks | None = None,
-) -> list[Replayable]:
-    """Check *stored* records, keep their verdicts and the verdicts on the items their
-    checkpoints name (each blob checked once, however many checkpoints name it, by
-    *items*: the model's blobs by default); the ones that hold, to replay."""
-    good: list[Replayable] = []
-    items = _ItemChecks(db, None) if items is None else items
-    named: dict[str, tuple[ItemCheck, str, bool]] = {}
-    rows: list[tuple[object, ...]] = []
-    for record in stored:
-        check = roots.check(record.address, record.data, record.receipt)
-        parsed = check.record
-        created = "" if parsed is None else record_time(parsed)
-        source = parsed.source if isinstance(parsed, Checkpoint) else None
-        rows.append(
-            (
-                record.address,
-                record.type,
-                created,
-                record.data,
-                record.receipt,
-                check.problem,
-                check.detail,
-                None if source is None else source.snapshot,
-                parsed.commit if isinstance(parsed, Checkpoint) else None,
-                parsed.session if isinstance(parsed, Checkpoint) else None,
-            )
-        )
-        if isinstance(parsed, Checkpoint):
-            for address in parsed.named:
-                # one row per item: a genuine checkpoint's naming wins over a failed one's,
-                # or an edited blob both name would go unreported (failed_items skips rows
-                # of failed records) and its item would silently vanish
-                if check.ok or address not in named:
-                    named[address] = (items.verdict(address), record.address, check.ok)
-        if check.ok and parsed is not None:
-            good.append(Replayable(record.address, parsed))
-    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
-        db.executemany(
-            f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
-            [(a, v.problem, v.detail, by) for a, (v, by, ok) in named.items() if ok is genuine],
-        )
-    return good
-
-
-class _ItemChecks:
-    """The verdict on each item blob, checked once: from *blobs* when given (a rebuild
-    has them all in hand), else from the model's blobs table."""
-
-    def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
-        self._db, self._blobs = db, blobs
-        self._verdicts: dict[str, ItemCheck] = {}
-
-    def verdict(self, address: Sha256Hex) -> ItemCheck:
-        if address not in self._verdicts:
-            if self._blobs is not None:
-                data = self._blobs.get(address)
-            else:
-                row = self._db.execute(
-                    "SELECT data FROM blobs WHERE address = ?", (address,)
-                ).fetchone()
-                data = None if row is None else row[0]
-            self._verdicts[address] = check_item(address, data)
-        return self._verdicts[address]
-
-    def genuine(self) -> dict[Sha256Hex, Item]:
-        """The items of every blob that held, of those checked so far."""
-        return {Sha256Hex(a): v.item for a, v in self._verdicts.items() if v.item is not None}
-
-
-def _genuine_items(
-    db: sqlite3.Connection, addresses: Iterable[str] | None = None
-) -> dict[Sha256Hex, Item]:
-    """The item blobs that hash to an address a record names."""
-    if addresses is None:
-        rows = db.execute(
-            "SELECT b.address, b.data FROM blobs b JOIN named n USING (address) "
-            "WHERE n.problem IS NULL"
-        ).fetchall()
-    else:
-        rows = [
-            row
-            for a in set(addresses)
-            for row in db.execute("SELECT address, data FROM blobs WHERE address = ?", (a,))
-        ]
-    items: dict[Sha256Hex, Item] = {}
-    for address, data in rows:
-        if sha256_hex(data) == address:
-            try:
-                items[Sha256Hex(address)] = parse_item(data)
-            except FormatError:
-                continue
-    return items
-
-
 def _replay_all(db: sqlite3.Connection) -> None:
     """Replay every record that holds, from the stored bytes (verdicts kept)."""
     records = [
         Replayable(address, parse_record(data))
         for address, data in db.execute("SELECT address, data FROM records WHERE problem IS NULL")
     ]
-    _replay_whole(db, records, _genuine_items(db))
+    _replay_whole(db, records, genuine_items(db))
 
 
 def _replay_whole(
@@ -366,7 +283,7 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
             if isinstance(batch, dict):
                 touched.update(str(k) for k in batch)
     onto = stored_state(db, load_states(db, sorted(touched)))
-    state = replay(fresh, _genuine_items(db, touched), onto=onto)
+    state = replay(fresh, genuine_items(db, touched), onto=onto)
     _save(db, state, [state.items[a] for a in touched if a in state.items])
     newest = max(record_time(r.record) for r in ordered(fresh))
     until = max(newest, _meta_value(db, "replayed_until"))

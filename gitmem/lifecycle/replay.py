@@ -263,8 +263,7 @@ def replay(
         if isinstance(record, Checkpoint):
             if record.transcript_time >= newest:
                 latest, newest = entry.address, record.transcript_time
-            # an item matters only where it is first named: collecting each checkpoint's
-            # own items as they come equals a lookup in both, without a copy per record
+            # an item matters only where first named: collect them, never copy per record
             known.update(entry.items)
             _apply_checkpoint(states, entry.address, record, known, state.purged)
         elif isinstance(record, Event) and record.event == EVENT_PURGE:
@@ -348,10 +347,12 @@ def _apply_checkpoint(
 
 def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
     batch = event.extra.get("items") if event.item is None else None
-    if isinstance(batch, dict):  # one status event about several items (ageing)
+    if isinstance(batch, dict):  # one event about several items (ageing, supersessions)
         for item_id, part in batch.items():
             if item_id in items and isinstance(part, dict):
-                _apply_one(items[item_id], address, event, {**event.extra, **part})
+                # each item keeps only its own part (no copy of the others' in every state)
+                view = event.about(item_id, part)
+                _apply_one(items[item_id], address, view, view.extra)
         return
     if event.item is None or event.item not in items:
         return  # an event about an item this store never held: nothing to apply it to
@@ -436,8 +437,7 @@ def governed(state: ItemState, conflict: bool = False) -> GovernedItem:
     those later status events recorded), any conflict on any axis. Freshness runs from
     the last promotion or evidence-backed reopen, else from the first capture: carrying
     an item forward never renews it."""
-    # Governance's rules load only here: the brief reads replayed states, never these.
-    from gitmem.lifecycle.governance.decisions import GovernedItem
+    from gitmem.lifecycle.governance.decisions import GovernedItem  # not on the brief's path
     from gitmem.lifecycle.governance.evidence import parse_roots
 
     item = state.item

@@ -49,7 +49,14 @@ def loaded(modules: set[str], prefix: str) -> bool:
         (["hook", "no-such-hook"], False),  # the full command line says what is wrong
         (["capture", "--from-hook", "claude", "--json"], False),
         (["capture", "--from-hook", "vim"], False),
-        (["brief"], False),
+        (["brief"], True),
+        (["-C", "x", "brief"], True),
+        (["brief", "--json"], False),
+        (["recall", "cache", "retries"], True),
+        (["recall"], False),  # the full command line says what is missing
+        (["recall", "--limit", "3", "cache"], False),
+        (["recall", "cache", "--json"], False),
+        (["--quiet", "brief"], False),
         (["brief", "--from-hook", "codex"], True),
         (["recall", "--from-hook", "claude"], True),
         (["recall", "--from-hook", "vim"], False),
@@ -101,8 +108,40 @@ def test_the_brief_loads_no_mcp_http_ask_or_forge_code(gm: object, initialised: 
     home = initialised.parent / "gitmem-home"
     modules = imported(["brief"], initialised, home=home)
     assert loaded(modules, "gitmem.brief.emit")
-    for heavy in ("gitmem.brief.worldcheck.forge", "gitmem.capture", *HEAVY):
+    for heavy in ("click", "gitmem.brief.worldcheck.forge", "gitmem.capture", *HEAVY):
         assert not loaded(modules, heavy), heavy
+
+
+def test_a_plain_brief_or_recall_prints_and_fails_as_the_command_line_does(
+    gm: object, initialised: Path, tmp_path: Path
+) -> None:
+    """The click-free forms print what the same commands print through the command line
+    (an option that changes nothing sends them there), and fail with its line and code."""
+    transcript = initialised.parent / "t.md"
+    transcript.write_text("We decided to keep the cache in src/cache.py.\n", encoding="utf-8")
+    assert gm("capture", "--transcript", str(transcript)).exit_code == 0  # type: ignore[operator]
+    env = {**os.environ, "GITMEM_HOME": str(initialised.parent / "gitmem-home")}
+
+    def run(*args: str, cwd: Path = initialised) -> tuple[int, str, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "gitmem", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.returncode, done.stdout, done.stderr
+
+    plain, full = run("brief"), run("brief", "--format", "text")
+    assert plain == full and plain[0] == 0 and "src/cache.py" in plain[1]
+    plain, full = run("recall", "cache"), run("recall", "cache", "--limit", "10")
+    assert plain == full and plain[0] == 0 and "src/cache.py" in plain[1]
+    outside = tmp_path / "not-a-repo"
+    outside.mkdir()
+    plain, full = run("brief", cwd=outside), run("brief", "--format", "text", cwd=outside)
+    assert plain == full and plain[0] != 0 and plain[2].count("\n") == 1
+    assert plain[2].startswith("gitmem: ") and "internal error" not in plain[2]
 
 
 def test_a_hook_run_through_the_fast_path_still_does_its_work(repo: Path) -> None:

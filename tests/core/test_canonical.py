@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from gitmem.core import canonical
 from gitmem.core.errors import FormatError, InputError
+from gitmem.core.types import are_sha256_hex, is_sha256_hex
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 json_values = st.recursive(
@@ -58,3 +59,30 @@ def test_sha256_hex_of_bytes() -> None:
     assert canonical.sha256_hex(b"") == (
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     )
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [],
+        ["a" * 64],
+        ["0123456789abcdef" * 4, "f" * 64],
+    ],
+)
+def test_a_list_of_addresses_is_checked_as_each_one_is(values: list[object]) -> None:
+    assert are_sha256_hex(values) and all(is_sha256_hex(v) for v in values)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["A" * 64],  # uppercase
+        ["a" * 63 + "g"],
+        ["a" * 63, "a" * 65],  # lengths that add up to two addresses
+        ["a" * 64, 5],
+        ["a" * 64, None],
+        ["a" * 64 + "\n"],
+    ],
+)
+def test_a_list_with_one_bad_address_is_refused(values: list[object]) -> None:
+    assert not are_sha256_hex(values)

@@ -1,0 +1,139 @@
+"""The verdicts the read model keeps: each record checked under the reader's roots, each
+item blob a checkpoint names checked once however many name it, and the genuine items
+read back. Used by :mod:`gitmem.lifecycle.model_build` when it fills or advances the
+model; every function takes the open transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import FormatError
+from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
+from gitmem.core.items import Item, parse_item
+from gitmem.core.records import Checkpoint, record_time
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.replay import Replayable
+from gitmem.store.repo import StoredRecord
+
+
+def checker(roots: TrustRoots) -> Callable[[StoredRecord | tuple[Sha256Hex, bytes]], Any]:
+    """The check of one record (under *roots*) or one item blob: pure, so a forked
+    child can run it (:func:`~gitmem.store.parallel.map_split`)."""
+
+    def check(task: StoredRecord | tuple[Sha256Hex, bytes]) -> RecordCheck | ItemCheck:
+        if isinstance(task, StoredRecord):
+            return roots.check(task.address, task.data, task.receipt)
+        return check_item(*task)
+
+    return check
+
+
+def verify_into(
+    db: sqlite3.Connection,
+    stored: Iterable[StoredRecord],
+    roots: TrustRoots,
+    items: ItemChecks | None = None,
+    checks: Sequence[RecordCheck] | None = None,
+) -> list[Replayable]:
+    """Check *stored* records, keep their verdicts and the verdicts on the items their
+    checkpoints name (each blob checked once, however many checkpoints name it, by
+    *items*: the model's blobs by default); the ones that hold, to replay."""
+    good: list[Replayable] = []
+    items = ItemChecks(db, None) if items is None else items
+    named: dict[str, tuple[ItemCheck, str, bool]] = {}
+    rows: list[tuple[object, ...]] = []
+    stored = list(stored)
+    if checks is None or len(checks) != len(stored):
+        checks = [roots.check(r.address, r.data, r.receipt) for r in stored]
+    for record, check in zip(stored, checks, strict=True):
+        parsed = check.record
+        created = "" if parsed is None else record_time(parsed)
+        source = parsed.source if isinstance(parsed, Checkpoint) else None
+        rows.append(
+            (
+                record.address,
+                record.type,
+                created,
+                record.data,
+                record.receipt,
+                check.problem,
+                check.detail,
+                None if source is None else source.snapshot,
+                parsed.commit if isinstance(parsed, Checkpoint) else None,
+                parsed.session if isinstance(parsed, Checkpoint) else None,
+            )
+        )
+        if isinstance(parsed, Checkpoint):
+            for address in parsed.named:
+                # one row per item: a genuine checkpoint's naming wins over a failed one's,
+                # or an edited blob both name would go unreported (failed_items skips rows
+                # of failed records) and its item would silently vanish
+                if check.ok or address not in named:
+                    named[address] = (items.verdict(address), record.address, check.ok)
+        if check.ok and parsed is not None:
+            good.append(Replayable(record.address, parsed))
+    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
+        db.executemany(
+            f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
+            [(a, v.problem, v.detail, by) for a, (v, by, ok) in named.items() if ok is genuine],
+        )
+    return good
+
+
+class ItemChecks:
+    """The verdict on each item blob, checked once: from *blobs* when given (a rebuild
+    has them all in hand), else from the model's blobs table."""
+
+    def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
+        self._db, self._blobs = db, blobs
+        self._verdicts: dict[str, ItemCheck] = {}
+
+    def verdict(self, address: Sha256Hex) -> ItemCheck:
+        if address not in self._verdicts:
+            if self._blobs is not None:
+                data = self._blobs.get(address)
+            else:
+                row = self._db.execute(
+                    "SELECT data FROM blobs WHERE address = ?", (address,)
+                ).fetchone()
+                data = None if row is None else row[0]
+            self._verdicts[address] = check_item(address, data)
+        return self._verdicts[address]
+
+    def known(self, verdicts: Mapping[str, ItemCheck]) -> None:
+        """Take verdicts reached elsewhere (the same :func:`check_item`, run ahead)."""
+        self._verdicts.update(verdicts)
+
+    def genuine(self) -> dict[Sha256Hex, Item]:
+        """The items of every blob that held, of those checked so far."""
+        return {Sha256Hex(a): v.item for a, v in self._verdicts.items() if v.item is not None}
+
+
+def genuine_items(
+    db: sqlite3.Connection, addresses: Iterable[str] | None = None
+) -> dict[Sha256Hex, Item]:
+    """The item blobs that hash to an address a record names."""
+    if addresses is None:
+        rows = db.execute(
+            "SELECT b.address, b.data FROM blobs b JOIN named n USING (address) "
+            "WHERE n.problem IS NULL"
+        ).fetchall()
+    else:
+        rows = [
+            row
+            for a in set(addresses)
+            for row in db.execute("SELECT address, data FROM blobs WHERE address = ?", (a,))
+        ]
+    items: dict[Sha256Hex, Item] = {}
+    for address, data in rows:
+        if sha256_hex(data) == address:
+            try:
+                items[Sha256Hex(address)] = parse_item(data)
+            except FormatError:
+                continue
+    return items
