@@ -9,7 +9,6 @@ exit code (2 bad input, 3 integrity failure, 1 other negatives); anything else i
 from __future__ import annotations
 
 import sys
-import traceback
 from typing import NoReturn
 
 from gitmem.core.errors import INTERNAL_EXIT, GitmemError
@@ -24,6 +23,8 @@ def one_line(message: str) -> str:
 def fail(error: Exception, verbose: bool) -> NoReturn:
     """End the process for *error* as the command line does. Never returns."""
     if verbose:
+        import traceback  # only when asked for: a brief that fails should stay cheap
+
         traceback.print_exc()
     if isinstance(error, GitmemError):
         say(f"gitmem: {one_line(str(error))}")

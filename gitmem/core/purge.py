@@ -32,7 +32,6 @@ from gitmem.core.errors import FormatError, InputError
 from gitmem.core.items import Item
 from gitmem.core.patterns import lazy_pattern
 from gitmem.core.records import EVENT_PURGE, Event, parse_time
-from gitmem.core.transcript import MESSAGES, Message, parse_snapshot, render_snapshot
 from gitmem.core.types import Sha256Hex, is_sha256_hex
 
 S = TypeVar("S", bound=str)
@@ -214,6 +213,8 @@ def redact_snapshot(data: bytes, text: str, formats: Iterable[str | None] = ()) 
     against it; only the messages are searched, never the encoding's own words (a role,
     a field name). Bytes that are not UTF-8 are searched and replaced as bytes.
     Raises nothing."""
+    from gitmem.core.transcript import MESSAGES, Message, parse_snapshot, render_snapshot
+
     for fmt in (*(f for f in formats if f), MESSAGES, "text"):
         try:
             transcript = parse_snapshot(data, "snapshot", fmt)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import secrets
 import struct
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -121,6 +120,8 @@ class Ed25519Signer:
     @classmethod
     def generate(cls) -> Ed25519Signer:
         """A fresh key from the OS random source. Raises nothing."""
+        import secrets  # only a new key needs randomness; verifying never does
+
         return cls(secrets.token_bytes(32))
 
     @functools.cached_property

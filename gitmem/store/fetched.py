@@ -368,13 +368,13 @@ def unfetched_hint(store: Store) -> str | None:
     probably has some (the project commits team trust, ``.gitmem/allowed_signers``, or
     ``gitmem init`` set the fetch refspec up): the command to run. None otherwise.
     Raises nothing."""
-    from gitmem.store.refspecs import has_fetch_refspec, usable_remotes
-
     try:
         if _local_tip(store) is not None or tracking_memory(store):
             return None
     except GitmemError:
         return None
+    from gitmem.store.refspecs import has_fetch_refspec, usable_remotes  # a clone with none
+
     team = store.head_blob(".gitmem/allowed_signers") is not None
     for remote in usable_remotes(store):
         if not has_fetch_refspec(store, remote):

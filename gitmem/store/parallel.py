@@ -16,8 +16,6 @@ A child that fails in any way costs only time: its share is done here.
 from __future__ import annotations
 
 import os
-import pickle
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -37,6 +35,8 @@ def map_split(func: Callable[[T], R], values: Sequence[T]) -> list[R]:
     *func* raises (here; a child's failure is never raised)."""
     if not _worth_splitting(len(values)):
         return [func(v) for v in values]
+    import pickle  # not on the path of a warm brief, which never splits
+    import signal
     read, write = os.pipe()
     try:
         pid = os.fork()
@@ -88,6 +88,8 @@ def _results(payload: bytes, status: int, expected: int) -> list[Any] | None:
     """The child's answers, or None when it did not finish them all."""
     if status != 0 or not payload:
         return None
+    import pickle
+
     try:
         # our own child's bytes, written a moment ago from this process's memory
         results = pickle.loads(payload)
