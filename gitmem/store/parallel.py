@@ -37,6 +37,7 @@ def map_split(func: Callable[[T], R], values: Sequence[T]) -> list[R]:
         return [func(v) for v in values]
     import pickle  # not on the path of a warm brief, which never splits
     import signal
+
     read, write = os.pipe()
     try:
         pid = os.fork()

@@ -23,11 +23,6 @@ from pathlib import Path
 import pygit2
 
 from gitmem.core.errors import GitError, NegativeResult
-
-# The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
-# default 4 KB limit for caching a tree, so every path lookup read and parsed the same
-# top trees again (a third of a warm brief's own work). Trees of up to 1 MB are kept.
-pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.layout import (
     EXTENSIONS,
@@ -38,6 +33,11 @@ from gitmem.store.layout import (
     walk_content,
 )
 from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at
+
+# The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
+# default 4 KB limit for caching a tree, so every path lookup read and parsed the same
+# top trees again (a third of a warm brief's own work). Trees of up to 1 MB are kept.
+pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
