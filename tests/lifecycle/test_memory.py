@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tamper import edit_record, overwrite_object
+from tamper import edit_record, overwrite_object, resign_with_untrusted_key
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
@@ -185,3 +185,31 @@ def test_the_model_knows_which_sessions_sighted_an_item(
         assert not model.sighted_in("commit-000000000000")
     finally:
         model.close()
+
+
+def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
+    gm: Any, initialised: Path, home: Path, monkeypatch: Any
+) -> None:
+    """Checks split across a forked child give the model a one-process rebuild gives,
+    a failed record's verdict included."""
+    from gitmem.store import parallel
+
+    store = history(gm, initialised, home)
+    captured = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is open"}], "d.md")
+    resign_with_untrusted_key(store, captured["checkpoint"], b"137", b"138")
+
+    def rebuilt() -> tuple[dict[str, Any], Any, Any]:
+        (store.local_dir / MODEL_FILE).unlink(missing_ok=True)
+        model = Memory.open(store, load_trust_roots(home, store))
+        try:
+            state = {a: encode_state(s) for a, s in model.state().items.items()}
+            return state, model.counts(), [(f.path, f.check.problem) for f in model.failed()]
+        finally:
+            model.close()
+
+    one = rebuilt()
+    monkeypatch.setattr(parallel, "MIN_SPLIT", 2)
+    if not parallel._worth_splitting(10):
+        return  # one core here: nothing to compare
+    two = rebuilt()
+    assert two == one and one[2]  # the edited checkpoint failed in both
