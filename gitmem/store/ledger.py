@@ -14,6 +14,7 @@ transcript's modification time), so importing old sessions is not affected.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -26,6 +27,9 @@ from gitmem.core.quotes import fold
 from gitmem.store.files import atomic_write
 
 LEDGER_FILE = "emitted.jsonl"
+LAST_FILE = "emitted.last"
+"""A digest of what the last brief recorded and of the ledger after it (no text): the
+same brief again, the usual case at a session start, reads no ledger."""
 MIN_WORDS = 3
 """An entry needs this many folded words: shorter text is too common to call an echo."""
 _MAX_ENTRIES = 20_000
@@ -85,21 +89,53 @@ class Ledger:
     def record(self, texts: Iterable[str]) -> int:
         """Remember *texts* as emitted now; returns how many were new. Never raises."""
         try:
+            folded = {f for f in (fold(t) for t in texts) if _worth_keeping(f)}
+            if folded and self._same_as_last(folded):
+                return 0  # what the last brief showed, into a ledger untouched since
             known = self._written()
             now = datetime.now(UTC).timestamp()
-            folded = {f for f in (fold(t) for t in texts) if _worth_keeping(f)}
             fresh = sorted(f for f in folded if _line_head(f) not in known)
-            if not fresh:
-                return 0
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as handle:
-                for text in fresh:
-                    handle.write(json.dumps([text, round(now, 3)], ensure_ascii=False) + "\n")
-            if len(known) + len(fresh) > 2 * _MAX_ENTRIES:
-                self._compact()
+            if fresh:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with open(self.path, "a", encoding="utf-8") as handle:
+                    for text in fresh:
+                        line = json.dumps([text, round(now, 3)], ensure_ascii=False)
+                        handle.write(line + "\n")
+                if len(known) + len(fresh) > 2 * _MAX_ENTRIES:
+                    self._compact()
+            if folded:
+                self._remember_last(folded)
             return len(fresh)
         except OSError:
             return 0
+
+    def _last_mark(self, folded: set[str]) -> str | None:
+        """What :data:`LAST_FILE` holds after *folded* went into the ledger as it is
+        now: their digest and the ledger's identity, size and modification time (a
+        compaction, a purge's scrub or a deletion changes those). Raises OSError."""
+        try:
+            seen = self.path.stat()
+        except FileNotFoundError:
+            return None
+        digest = hashlib.sha256("\n".join(sorted(folded)).encode("utf-8")).hexdigest()
+        return f"{digest} {seen.st_ino} {seen.st_size} {seen.st_mtime_ns}"
+
+    def _same_as_last(self, folded: set[str]) -> bool:
+        """Whether *folded* is what the last call recorded, into the ledger unchanged
+        since: then all of it is there already, without reading it. Raises OSError."""
+        mark = self._last_mark(folded)
+        try:
+            return mark is not None and (self.path.parent / LAST_FILE).read_text() == mark
+        except (OSError, UnicodeDecodeError):
+            return False  # no mark, or not one of ours: read the ledger
+
+    def _remember_last(self, folded: set[str]) -> None:
+        mark = self._last_mark(folded)
+        try:
+            if mark is not None:
+                (self.path.parent / LAST_FILE).write_text(mark)
+        except OSError:
+            pass  # without a mark the next brief reads the ledger: slower, as correct
 
     def _written(self) -> set[str]:
         """The head (``["text"``) of every line written so far: what :meth:`record` asks

@@ -26,6 +26,7 @@ SLOW = settings(
 
 LOCAL_STATE = (
     "emitted.jsonl",
+    "emitted.last",
     "capture.log",
     "cursors.json",
     "memory.sqlite",

@@ -74,3 +74,23 @@ def test_a_text_is_written_once_however_often_it_is_shown(tmp_path: Path) -> Non
     lines = ledger.path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
     assert set(ledger.load()) == {fold(t) for t in texts}
+
+
+def test_the_same_brief_again_trusts_its_mark_only_while_the_ledger_is_unchanged(
+    tmp_path: Path,
+) -> None:
+    """Recording what the last brief showed reads nothing (the mark says it is there);
+    once the ledger is rewritten (a purge's scrub, a compaction) or deleted, the mark no
+    longer holds and the texts are looked for, and written, again."""
+    from gitmem.store.files import atomic_write
+
+    ledger = Ledger(tmp_path)
+    texts = [QUOTE, "Keep the parser in src/parser.py for now"]
+    assert ledger.record(texts) == 2
+    assert ledger.record(texts) == 0
+    lines = ledger.path.read_bytes().splitlines(True)
+    atomic_write(ledger.path, b"".join(lines[1:]), 0o644)  # one line scrubbed away
+    assert ledger.record(texts) == 1 and len(ledger.load()) == 2
+    ledger.path.unlink()
+    assert ledger.record(texts) == 2 and len(ledger.load()) == 2
+    assert QUOTE not in (tmp_path / "emitted.last").read_text()  # a digest, never the text
