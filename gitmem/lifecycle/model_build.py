@@ -112,14 +112,18 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     """Fill an empty model from the tip's tree: every record verified, every item
     checked, the whole history replayed."""
     contents = store.read()
+    # Every record and item blob checked up front, on two cores when there are many (a
+    # first brief after a clone), before the file is locked: the checks are pure.
+    records, blobs = list(contents.records), list(contents.items.items())
+    tasks: list[StoredRecord | tuple[Sha256Hex, bytes]] = [*records, *blobs]
+    checked = map_split(checker(roots), tasks)
+    # A fresh file has nothing to roll back to: its pages are written once, not through
+    # the write-ahead log and again into the file (a crash leaves a file without its key,
+    # which the next command rebuilds).
+    connection.execute("PRAGMA journal_mode=OFF")
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
-        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        # Every record and item blob checked up front, on two cores when there are many
-        # (a first brief after a clone): the checks are pure, the writes below are not.
-        records, blobs = list(contents.records), list(contents.items.items())
-        tasks: list[StoredRecord | tuple[Sha256Hex, bytes]] = [*records, *blobs]
-        checked = map_split(checker(roots), tasks)
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", blobs)
         items = ItemChecks(db, contents.items)
         items.known(
             {
@@ -133,6 +137,7 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
         # what was just verified and parsed is replayed as it is, not read back
         _replay_whole(db, good, items.genuine())
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
+    connection.execute("PRAGMA journal_mode=WAL")
 
 
 def _advance(

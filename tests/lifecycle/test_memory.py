@@ -213,3 +213,28 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
         return  # one core here: nothing to compare
     two = rebuilt()
     assert two == one and one[2]  # the edited checkpoint failed in both
+
+
+def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
+    gm: Any, initialised: Path, home: Path, monkeypatch: Any
+) -> None:
+    """A fresh model is written without a journal (its pages once, not twice): a rebuild
+    that fails halfway leaves a file without its key, which the next open rebuilds."""
+    import pytest
+
+    from gitmem.lifecycle import model_build
+
+    store = history(gm, initialised, home)
+    _, before, counts = snapshot(store, home)
+    (store.local_dir / MODEL_FILE).unlink()
+
+    def dies(*args: Any) -> None:
+        raise OSError("killed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(model_build, "_replay_whole", dies)
+        with pytest.raises(OSError, match="killed"):
+            snapshot(store, home)
+    assert (store.local_dir / MODEL_FILE).is_file()  # what the dead rebuild left
+    rebuilt, after, after_counts = snapshot(store, home)
+    assert rebuilt and after == before and after_counts == counts
