@@ -37,6 +37,8 @@ def history_problems(store: Store, hide: Sequence[GitOid] = ()) -> list[HistoryP
     done = run_git(
         store,
         "log",
+        "--no-show-signature",  # whatever the user's log.showSignature and color say
+        "--no-color",
         "-z",
         "--format=%H",
         "--raw",

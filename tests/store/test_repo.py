@@ -126,3 +126,36 @@ def test_local_dir_is_shared_by_worktrees(repo: Path, tmp_path: Path) -> None:
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"))
     assert Store.discover(tmp_path / "wt").local_dir == Store.discover(repo).local_dir
     assert Store.discover(repo).local_dir == (repo / ".git" / "gitmem").resolve()
+
+
+def test_history_problems_hold_whatever_the_users_git_config_says(repo: Path) -> None:
+    """The append-only check asks git log, so the user's log and diff settings must not
+    change its answer: a path changed in place and one renamed are both found."""
+    for key, value in (
+        ("log.showSignature", "true"),
+        ("color.ui", "always"),
+        ("diff.renames", "copies"),
+        ("log.decorate", "full"),
+    ):
+        git(repo, "config", key, value)
+    store = Store.discover(repo)
+    a, b = entry("snapshots", b"a"), entry("snapshots", b"b")
+    store.append([a, b], "m", "a")
+    tip = store.repo.get(str(store.tip()))
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    index.add(
+        pygit2.IndexEntry(a.path, store.repo.create_blob(b"edited"), pygit2.GIT_FILEMODE_BLOB)
+    )
+    moved = pygit2.IndexEntry(
+        b.path.replace("snapshots/", "snapshots/ff/"), index[b.path].id, index[b.path].mode
+    )
+    index.remove(b.path)
+    index.add(moved)
+    who = pygit2.Signature("m", "m@x")
+    commit = store.repo.create_commit(
+        None, who, who, "edit", index.write_tree(store.repo), [tip.id]
+    )
+    store.repo.references[MEMORY_REF].set_target(commit)
+    found = sorted((p.path, p.change, p.commit) for p in history_problems(store))
+    assert found == sorted([(a.path, "changed", str(commit)), (b.path, "removed", str(commit))])
