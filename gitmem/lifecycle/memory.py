@@ -49,7 +49,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/5"
+MODEL_VERSION = "gitmem/read-model/6"
 LOCK_FILE = "memory.lock"
 
 

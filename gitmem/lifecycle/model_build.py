@@ -32,7 +32,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
-    data BLOB NOT NULL, receipt BLOB, problem TEXT, detail TEXT NOT NULL,
+    data BLOB NOT NULL, problem TEXT, detail TEXT NOT NULL,
     snapshot TEXT, commit_id TEXT, session TEXT);
 CREATE INDEX IF NOT EXISTS records_snapshot ON records (snapshot);
 CREATE INDEX IF NOT EXISTS records_session ON records (session);

@@ -59,7 +59,6 @@ def verify_into(
                 record.type,
                 created,
                 record.data,
-                record.receipt,
                 check.problem,
                 check.detail,
                 None if source is None else source.snapshot,
@@ -76,7 +75,7 @@ def verify_into(
                     named[address] = (items.verdict(address), record.address, check.ok)
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
-    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
         db.executemany(
             f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
