@@ -1,8 +1,8 @@
 """Checking thousands of records on two cores: half of a pure map in a forked child.
 
-The first brief after a clone (and ``gitmem verify``) checks every record of history:
-an Ed25519 signature, a canonical-JSON decode and a trust lookup each, ~250 µs of
-Python a record. :func:`map_split` runs every other value in a child forked for the
+The first brief after a clone (a rebuild of the read model) checks every record of
+history: an Ed25519 signature, a canonical-JSON decode and a trust lookup each, ~200 µs
+of Python a record. :func:`map_split` runs every other value in a child forked for the
 purpose while this process does the rest, and merges the answers in order. The child
 inherits the values and the function (nothing is sent to it) and sends back only the
 pickled results through a pipe; it never touches a file, a database or git, and ends
