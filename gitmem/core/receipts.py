@@ -45,6 +45,11 @@ def fingerprint_of_blob(blob: bytes) -> Fingerprint:
     return Fingerprint("SHA256:" + digest.decode("ascii"))
 
 
+@functools.lru_cache(maxsize=256)  # a store is signed by a handful of keys, over and over
+def _fingerprint_of_raw(raw: bytes) -> Fingerprint:
+    return fingerprint_of_blob(sshwire.string(ED25519.encode()) + sshwire.string(raw))
+
+
 @dataclass(frozen=True)
 class PublicKey:
     """An Ed25519 public key (32 raw bytes) as OpenSSH names and encodes it."""
@@ -69,7 +74,7 @@ class PublicKey:
 
     def fingerprint(self) -> Fingerprint:
         """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -lf``. Raises nothing."""
-        return fingerprint_of_blob(self.blob())
+        return _fingerprint_of_raw(self.raw)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> PublicKey:

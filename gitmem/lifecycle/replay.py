@@ -310,7 +310,7 @@ def _apply_checkpoint(
     purged: Mapping[str, PurgeMark],
 ) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
-    created = checkpoint.transcript_time
+    created, session = checkpoint.transcript_time, checkpoint.session
     at = (checkpoint.branch, checkpoint.commit)
     added = set(checkpoint.items)
     for named in checkpoint.named:
@@ -338,11 +338,11 @@ def _apply_checkpoint(
         state.carried = is_carry  # what its latest mention was
         if is_carry:
             state.carry_count += 1
-            if checkpoint.session not in (state.seen_session, *state.unseen_in):
-                state.unseen_in.append(checkpoint.session)
+            if session != state.seen_session and session not in state.unseen_in:
+                state.unseen_in.append(session)
         else:
-            state.sighted(created, checkpoint.session)
-            state.sightings.append(Sighting(address, checkpoint.session, snapshot, created, *at))
+            state.sighted(created, session)
+            state.sightings.append(Sighting(address, session, snapshot, created, *at))
 
 
 def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
