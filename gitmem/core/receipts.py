@@ -38,16 +38,12 @@ _WRAP = 70  # columns ssh-keygen wraps at (PROTOCOL.sshsig only says "SHOULD ...
 # --- keys ------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)  # a store is signed by a handful of keys, over and over
 def fingerprint_of_blob(blob: bytes) -> Fingerprint:
     """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -lf`` prints it,
     for a key of any type. Raises nothing."""
     digest = base64.b64encode(hashlib.sha256(blob).digest()).rstrip(b"=")
     return Fingerprint("SHA256:" + digest.decode("ascii"))
-
-
-@functools.lru_cache(maxsize=256)  # a store is signed by a handful of keys, over and over
-def _fingerprint_of_raw(raw: bytes) -> Fingerprint:
-    return fingerprint_of_blob(sshwire.string(ED25519.encode()) + sshwire.string(raw))
 
 
 @dataclass(frozen=True)
@@ -74,7 +70,7 @@ class PublicKey:
 
     def fingerprint(self) -> Fingerprint:
         """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -lf``. Raises nothing."""
-        return _fingerprint_of_raw(self.raw)
+        return fingerprint_of_blob(self.blob())
 
     @classmethod
     def from_blob(cls, blob: bytes) -> PublicKey:

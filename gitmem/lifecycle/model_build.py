@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.core.errors import FormatError
-from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots, check_item
+from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
 from gitmem.core.purge import PurgeMark
 from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
@@ -125,15 +125,8 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", blobs)
         items = ItemChecks(db, contents.items)
-        items.known(
-            {
-                a: c
-                for (a, _), c in zip(blobs, checked[len(records) :], strict=True)
-                if isinstance(c, ItemCheck)
-            }
-        )
-        done = [c for c in checked[: len(records)] if isinstance(c, RecordCheck)]
-        good = verify_into(db, records, roots, items, done)
+        items.known(dict(zip((a for a, _ in blobs), checked[len(records) :], strict=True)))
+        good = verify_into(db, records, roots, items, checked[: len(records)])
         # what was just verified and parsed is replayed as it is, not read back
         _replay_whole(db, good, items.genuine())
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
