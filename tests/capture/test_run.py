@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from capturing import capture_items
 from conftest import TESTS, Result, git
 from fakes.openai_server import FakeOpenAI
 
@@ -179,18 +180,7 @@ def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: GM, tmp_pa
             "quote": "deploy with the new credentials",
         },
     ]
-    result = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps(items),
-    )
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
+    data = capture_items(gm, transcript, items)
     by_kind = {i["kind"]: i for i in data["items"]}
     assert by_kind["fact"]["trust"] == "inferred"  # a quote overlapping a secret never is
     assert by_kind["fact"]["quote"] is None
@@ -350,10 +340,7 @@ def test_an_untagged_echo_of_a_brief_is_not_evidence(
     later.write_text(f"The agent pasted its notes:\n{echoed}\n")
     quote = "review requested 2026-07-01"
     items = [{"kind": "fact", "text": "PR review", "trust": "verbatim", "quote": quote}]
-    data = gm(
-        "capture", "--transcript", str(later), "--items", "-", "--json", input=json.dumps(items)
-    ).json()
-    assert isinstance(data, dict)
+    data = capture_items(gm, later, items)
     assert data["items"][0]["trust"] == "inferred"
     assert gm("verify-quote", "--transcript", str(later), quote).exit_code == 1
 
@@ -371,16 +358,7 @@ def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
             "evidence": {"said": "swordfish-4711"},
         }
     ]
-    data = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps(items),
-    ).json()
-    assert isinstance(data, dict)
+    data = capture_items(gm, transcript, items)
     assert "swordfish" not in data["items"][0]["text"]
     assert b"swordfish" not in reachable_bytes(initialised)
 
@@ -398,17 +376,8 @@ def test_the_stored_quote_is_the_transcripts_own_bytes(
             "quote": "we drop the “regex” fallback",  # the extractor's spelling
         }
     ]
-    result = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps([{**items[0], "quote": "we drop the regex fallback"}]),
-    )
-    assert result.exit_code == 0, result.stderr
-    (item,) = result.json()["items"]  # type: ignore[index]
+    data = capture_items(gm, transcript, [{**items[0], "quote": "we drop the regex fallback"}])
+    (item,) = data["items"]
     assert item["trust"] == "verbatim" and item["quote"] == "We drop the REGEX fallback"
     assert gm("verify").exit_code == 0  # the stored bytes verify against the snapshot
 
@@ -429,17 +398,8 @@ def test_an_item_that_reverses_its_quote_is_stored_inferred(
         "text": "No deploys on Fridays",
         "quote": "WE WILL… DEPLOY ON FRIDAYS, EVER.",
     }
-    result = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps([reversed_item, elided]),
-    )
-    assert result.exit_code == 0, result.stderr
-    first, second = result.json()["items"]  # type: ignore[index]
+    data = capture_items(gm, transcript, [reversed_item, elided])
+    first, second = data["items"]
     assert first["trust"] == "inferred" and first["quote"] is None
     assert second["trust"] == "inferred" and second["quote"] is None
     items = [line for line in gm("brief").stdout.splitlines() if line.startswith("- [")]

@@ -4,28 +4,17 @@ never a commit of another branch. Through the real installed hooks and git."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import Result, git
+from polling import wait_for
 
 from gitmem.store.repo import RELEASES_REF
 
 GM = Callable[..., Result]
-
-
-def wait_for(probe: Callable[[], Any], seconds: float = 20.0) -> Any:
-    """Poll until *probe* returns something truthy (the hook's work runs detached)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("the detached hook did not finish in time")
 
 
 def commit(repo: Path, message: str) -> str:

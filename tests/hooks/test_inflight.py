@@ -11,10 +11,10 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import TESTS, Result, git
+from polling import wait_for
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
@@ -42,16 +42,6 @@ def named(gm: GM) -> dict[str, list[str]]:
         if entry["type"] == "checkpoint" and entry["commit"]:
             found.setdefault(entry["commit"], []).append(entry["session"])
     return found
-
-
-def wait_for(probe: Callable[[], Any], seconds: float = 30.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def dead_pid() -> int:

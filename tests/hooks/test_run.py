@@ -6,27 +6,16 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import TESTS, Result, git
+from polling import wait_for
 
 DATA = TESTS / "data"
 GM = Callable[..., Result]
-
-
-def wait_for(probe: Callable[[], Any], seconds: float = 20.0) -> Any:
-    """Poll until *probe* returns something truthy (the hook's work runs detached)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("the detached hook did not finish in time")
 
 
 def log_json(gm: GM) -> list[dict[str, Any]]:

@@ -10,10 +10,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import TESTS, Result, git
+from polling import wait_for
 
 from gitmem.hooks import inflight, queue
 from gitmem.hooks.inflight import DIED
@@ -24,16 +24,6 @@ from gitmem.store.roots import load_trust_roots
 
 GM = Callable[..., Result]
 needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
-
-
-def wait_for(probe: Callable[[], Any], seconds: float = 60.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def commit(repo: Path, message: str, name: str = "file.txt") -> str:
