@@ -53,7 +53,10 @@ def decode(data: bytes) -> JSONValue:
     except UnicodeDecodeError as e:
         raise FormatError("record is not valid UTF-8") from e
     try:
-        value = strict_decoder().decode(text)
+        # Floats and constants refused; a repeated key is not (the last one wins), but
+        # then the bytes cannot be canonical: the canonical form of the value has one
+        # member fewer. Only then is the text read again, by a decoder that names it.
+        value = _NO_FLOATS.decode(text)
     except StrictJSONError as e:
         raise FormatError(f"record {e}") from e
     except (ValueError, RecursionError) as e:
@@ -63,10 +66,20 @@ def decode(data: bytes) -> JSONValue:
         # so the per-value checks of encode() are not needed to rebuild the bytes.
         canonical = _dumps(value)
     except InputError as e:
+        _refuse_repeated_keys(text)
         raise FormatError(f"record cannot be stored canonically: {e}") from e
     if canonical != data:
+        _refuse_repeated_keys(text)
         raise FormatError("record is valid JSON but not canonical JSON")
     return value
+
+
+def _refuse_repeated_keys(text: str) -> None:
+    """Raise FormatError naming the first key *text* (valid JSON) repeats, if any."""
+    try:
+        strict_decoder().decode(text)
+    except StrictJSONError as e:
+        raise FormatError(f"record {e}") from e
 
 
 def sha256_hex(data: bytes) -> Sha256Hex:
@@ -128,3 +141,7 @@ def _no_float(text: str) -> JSONValue:
 
 def _no_constant(text: str) -> JSONValue:
     raise StrictJSONError(f"holds {text}, which JSON does not allow")
+
+
+_NO_FLOATS = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
+"""The decoder of :func:`decode`'s first reading (stateless: one serves every call)."""

@@ -78,6 +78,16 @@ class TrustRoots:
         )
         return hashlib.sha256(material.encode()).hexdigest()
 
+    def listed_keys(self) -> frozenset[str]:
+        """The fingerprints of every plain key the roots list, for anyone, at any time: a
+        record naming another key cannot hold under these roots. Raises nothing."""
+        return frozenset(
+            entry.key.fingerprint()
+            for root in self.signers
+            for entry in root.entries
+            if not entry.cert_authority
+        )
+
     def check(self, address: Sha256Hex, data: bytes, receipt: bytes | None) -> RecordCheck:
         """:func:`check_record` of one memory record under these roots. Raises nothing."""
         return check_record(address, data, receipt, self.signers, revoked=self.revoked)

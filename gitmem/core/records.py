@@ -9,7 +9,7 @@ Hashing and signing always use the stored bytes (see :mod:`gitmem.core.canonical
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -270,9 +270,29 @@ class Event:
     def canonical_bytes(self) -> bytes:
         return canonical.encode(self.to_dict())
 
-    def about(self, item: str, part: Mapping[str, Any]) -> Event:
-        """This event as it applies to *item*, one of several it names in ``items``: its
-        shared fields with that item's own *part* (not signed bytes: a view)."""
+    def parts(self) -> Iterator[tuple[str, Event]]:
+        """(item address, this event as it applies to that item) for every item it is
+        about: itself when it names one ``item``; when it names several in ``items`` (one
+        event for a capture's supersessions or ageing), a view of each with its shared
+        fields and that item's own part (views, not signed bytes)."""
+        batch = self.extra.get("items") if self.item is None else None
+        if isinstance(batch, dict):
+            for address, part in batch.items():
+                if isinstance(part, dict):
+                    yield address, self._about(address, part)
+        elif self.item is not None:
+            yield self.item, self
+
+    def part_for(self, item: str) -> Event | None:
+        """This event as it applies to *item* (as :meth:`parts` gives it); None when it is
+        not about *item*."""
+        if self.item is not None:
+            return self if self.item == item else None
+        batch = self.extra.get("items")
+        part = batch.get(item) if isinstance(batch, dict) else None
+        return self._about(item, part) if isinstance(part, dict) else None
+
+    def _about(self, item: str, part: Mapping[str, Any]) -> Event:
         shared = {k: v for k, v in self.extra.items() if k != "items"}
         return Event(
             self.event,

@@ -1,13 +1,15 @@
 """Replayed item state as JSON-ready values, and back: how the read model keeps it. Pure.
 
 Everything an :class:`~gitmem.lifecycle.replay.ItemState` holds is written except the
-item itself, which is stored once as its blob and named here by address; the caller
-hands the :class:`~gitmem.core.items.Item` back when decoding. Events are kept as their
-record dictionaries, so decoding needs no other table.
+item itself, which is stored once as its blob and named here by address, and its events,
+which are records the model holds anyway and are named here by address too; the caller
+hands the :class:`~gitmem.core.items.Item` and the events back when decoding (an event
+about several items applies to this one by its own part, as replay applied it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from gitmem.core.items import Item, Trust
@@ -15,7 +17,7 @@ from gitmem.core.records import Event
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import ItemState, QuoteSource, Sighting, Witness
 
-_VERSION = 3
+_VERSION = 4
 
 
 def encode_state(state: ItemState) -> dict[str, Any]:
@@ -35,7 +37,7 @@ def encode_state(state: ItemState) -> dict[str, Any]:
         "witnesses": [
             [w.event, w.session, w.snapshot, w.created, w.quote] for w in state.witnesses
         ],
-        "events": [[address, event.to_dict()] for address, event in state.events],
+        "events": [address for address, _ in state.events],
         "carried": state.carried,
         "carry_count": state.carry_count,
         "unseen_in": list(state.unseen_in),
@@ -53,12 +55,21 @@ def encode_state(state: ItemState) -> dict[str, Any]:
     }
 
 
-def decode_state(data: dict[str, Any], item: Item) -> ItemState:
-    """The state :func:`encode_state` wrote, for *item*.
+def event_addresses(data: dict[str, Any]) -> list[str]:
+    """The addresses of the events a state :func:`encode_state` wrote names (for the
+    caller to look up before :func:`decode_state`). Raises nothing."""
+    events = data.get("events")
+    return [a for a in events if isinstance(a, str)] if isinstance(events, list) else []
+
+
+def decode_state(data: dict[str, Any], item: Item, events: Mapping[str, Event]) -> ItemState:
+    """The state :func:`encode_state` wrote, for *item*, its events looked up by address
+    in *events*.
 
     Raises:
         ValueError, KeyError, TypeError: *data* was not written by :func:`encode_state`
-            of this version (the read model then rebuilds itself).
+            of this version, or names an event *events* lacks or one not about *item*
+            (the read model then rebuilds itself).
     """
     if data.get("v") != _VERSION or data["item"] != item.address:
         raise ValueError("item state from another version or another item")
@@ -72,7 +83,7 @@ def decode_state(data: dict[str, Any], item: Item) -> ItemState:
         last_seen=data["last_seen"],
         sightings=[Sighting(*s) for s in data["sightings"]],
         witnesses=[Witness(*w) for w in data["witnesses"]],
-        events=[(address, Event.from_dict(event)) for address, event in data["events"]],
+        events=[(address, _event_for(events[address], item)) for address in data["events"]],
         carried=bool(data["carried"]),
         carry_count=int(data["carry_count"]),
         unseen_in=[str(s) for s in data["unseen_in"]],
@@ -88,6 +99,13 @@ def decode_state(data: dict[str, Any], item: Item) -> ItemState:
         origin_source=_read_source(data["origin_source"]),
         evidence_source=_read_source(data["evidence_source"]),
     )
+
+
+def _event_for(event: Event, item: Item) -> Event:
+    view = event.part_for(item.address)
+    if view is None:
+        raise ValueError("an item state names an event not about its item")
+    return view
 
 
 def _source(source: QuoteSource | None) -> list[str | None] | None:

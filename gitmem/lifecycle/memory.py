@@ -22,7 +22,6 @@ view from one transaction.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,10 +32,10 @@ from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.codec import decode_state
 from gitmem.lifecycle.model_build import (
     brought_up_to_date,
     connect,
+    decode_states,
     load_states,
     rebuild,
     row_check,
@@ -49,7 +48,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/6"
+MODEL_VERSION = "gitmem/read-model/7"
 LOCK_FILE = "memory.lock"
 
 
@@ -114,11 +113,7 @@ class Memory:
         rows = self._db.execute(
             f"SELECT s.state, b.data FROM states s JOIN blobs b USING (address){where}"
         ).fetchall()
-        items: dict[str, ItemState] = {}
-        for state, data in rows:
-            item = parse_item(data)
-            items[item.address] = decode_state(json.loads(state), item)
-        return stored_state(self._db, items)
+        return stored_state(self._db, decode_states(self._db, rows))
 
     def counts(self) -> tuple[int, int, str | None]:
         """(checkpoints stored, open items that aged out, the latest time an item was

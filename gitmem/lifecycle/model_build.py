@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,20 @@ from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
 from gitmem.core.purge import PurgeMark
-from gitmem.core.records import EVENT_PURGE, Checkpoint, Event, parse_record, record_time
+from gitmem.core.records import (
+    EVENT_PURGE,
+    Checkpoint,
+    Event,
+    Record,
+    parse_record,
+    record_time,
+)
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.codec import decode_state, encode_state
-from gitmem.lifecycle.model_checks import ItemChecks, checker, genuine_items, verify_into
+from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
+from gitmem.lifecycle.model_checks import ItemChecks, genuine_items, verdict_of, verify_into
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
 from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
-from gitmem.store.parallel import map_split
+from gitmem.store.parallel import Background
 from gitmem.store.repo import Store, StoredRecord
 
 SCHEMA = """
@@ -112,25 +120,56 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     """Fill an empty model from the tip's tree: every record verified, every item
     checked, the whole history replayed."""
     contents = store.read()
-    # Every record and item blob checked up front, on two cores when there are many (a
-    # first brief after a clone), before the file is locked: the checks are pure.
-    records, blobs = list(contents.records), list(contents.items.items())
-    tasks: list[StoredRecord | tuple[Sha256Hex, bytes]] = [*records, *blobs]
-    checked = map_split(checker(roots), tasks)
+    records = list(contents.records)
+    hoped: _Replayed | None = None
+    # The record checks (an Ed25519 signature each: most of a rebuild's work) go to a
+    # forked child when there are many (a first brief after a clone), before the file is
+    # locked. Meanwhile this process checks the item blobs and replays the records it
+    # expects to hold: those that parse and name a key the roots list. That replay
+    # stands only if exactly those records hold; otherwise what holds is replayed again.
+    with Background(verdict_of(roots), records) as pending:
+        item_checks = {a: check_item(a, data) for a, data in contents.items.items()}
+        genuine = {a: c.item for a, c in item_checks.items() if c.item is not None}
+        if pending.forked:
+            parsed = [_parsed(r.data) for r in records]
+            listed = roots.listed_keys()
+            hoped = _replayed(
+                [
+                    Replayable(r.address, p)
+                    for r, p in zip(records, parsed, strict=True)
+                    if p is not None and p.key in listed
+                ],
+                genuine,
+            )
+            checks = [
+                RecordCheck(r.address, problem, detail, p)
+                for r, (problem, detail), p in zip(records, pending.result(), parsed, strict=True)
+            ]
+        else:
+            checks = [roots.check(r.address, r.data, r.receipt) for r in records]
     # A fresh file has nothing to roll back to: its pages are written once, not through
     # the write-ahead log and again into the file (a crash leaves a file without its key,
     # which the next command rebuilds).
     connection.execute("PRAGMA journal_mode=OFF")
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
-        db.executemany("INSERT INTO blobs VALUES (?, ?)", blobs)
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
         items = ItemChecks(db, contents.items)
-        items.known(dict(zip((a for a, _ in blobs), checked[len(records) :], strict=True)))
-        good = verify_into(db, records, roots, items, checked[: len(records)])
+        items.known(item_checks)
+        good = verify_into(db, records, roots, items, checks)
         # what was just verified and parsed is replayed as it is, not read back
-        _replay_whole(db, good, items.genuine())
+        if hoped is None or hoped.addresses != [r.address for r in good]:
+            hoped = _replayed(good, genuine)
+        _write_whole(db, hoped)
         _set_meta(db, {"key": key, "tip": contents.tip or ""})
     connection.execute("PRAGMA journal_mode=WAL")
+
+
+def _parsed(data: bytes) -> Record | None:
+    try:
+        return parse_record(data)
+    except FormatError:
+        return None
 
 
 def _advance(
@@ -240,29 +279,59 @@ def _replay_all(db: sqlite3.Connection) -> None:
     _replay_whole(db, records, genuine_items(db))
 
 
+@dataclass(frozen=True)
+class _Replayed:
+    """The replay of a whole history, ready to be written."""
+
+    addresses: list[str]
+    """The records replayed, in the order given."""
+    state: MemoryState
+    rows: list[tuple[str, int, int, str, str, str]]
+    """Its item states' rows of the states table, in the state's order."""
+    until: str
+    """The time of the newest record replayed."""
+
+
+def _replayed(records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]) -> _Replayed:
+    state = replay(records, items)
+    return _Replayed(
+        [r.address for r in records],
+        state,
+        [_state_row(s) for s in state.items.values()],
+        max((record_time(r.record) for r in records), default=""),
+    )
+
+
 def _replay_whole(
     db: sqlite3.Connection, records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]
 ) -> None:
     """Replace every state by the replay of *records* (all that hold) over *items*."""
-    state = replay(records, items)
+    _write_whole(db, _replayed(records, items))
+
+
+def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
+    """Replace every state by *replayed*'s."""
+    states = list(replayed.state.items.values())
     db.execute("DELETE FROM states")
     db.execute("DELETE FROM recall")
     # Emptied tables: each state's rowid (its full-text row's too) is its place here,
     # so every row goes in with one statement a table.
-    rows = list(enumerate(state.items.values(), 1))
     db.executemany(
         "INSERT INTO states (rowid, address, current, active, last_seen, state, sessions) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(rowid, *_state_row(s)) for rowid, s in rows],
+        [(rowid, *row) for rowid, row in enumerate(replayed.rows, 1)],
     )
     db.executemany(
         "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
-        [(rowid, s.item.text, s.quote or "", s.id) for rowid, s in rows if not s.forgotten],
+        [
+            (rowid, s.item.text, s.quote or "", s.id)
+            for rowid, s in enumerate(states, 1)
+            if not s.forgotten
+        ],
     )
-    if any(s.forgotten for _, s in rows):
+    if any(s.forgotten for s in states):
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
-    latest = max((record_time(r.record) for r in records), default="")
-    _set_meta(db, {"replayed_until": latest, **_state_meta(state)})
+    _set_meta(db, {"replayed_until": replayed.until, **_state_meta(replayed.state)})
 
 
 def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
@@ -313,15 +382,47 @@ def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryS
 
 
 def load_states(db: sqlite3.Connection, addresses: Sequence[str]) -> dict[str, ItemState]:
-    found: dict[str, ItemState] = {}
-    for address in addresses:
-        row = db.execute(
+    """The stored states of the items at *addresses* (those it has)."""
+    rows = [
+        row
+        for address in addresses
+        for row in db.execute(
             "SELECT s.state, b.data FROM states s JOIN blobs b USING (address) WHERE s.address = ?",
             (address,),
-        ).fetchone()
-        if row is not None:
-            found[address] = decode_state(json.loads(row[0]), parse_item(row[1]))
+        )
+    ]
+    return decode_states(db, rows)
+
+
+def decode_states(
+    db: sqlite3.Connection, rows: Iterable[tuple[str, bytes]]
+) -> dict[str, ItemState]:
+    """The item states of (state, item blob) rows of the states table, keyed by item
+    address; the events they name read from the records table once each."""
+    decoded = [(json.loads(state), parse_item(data)) for state, data in rows]
+    events = _events(db, {a for state, _ in decoded for a in event_addresses(state)})
+    return {item.address: decode_state(state, item, events) for state, item in decoded}
+
+
+def _events(db: sqlite3.Connection, addresses: Iterable[str]) -> dict[str, Event]:
+    """The verified events at *addresses*, parsed."""
+    found: dict[str, Event] = {}
+    wanted = sorted(addresses)
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
+        for address, data in db.execute(
+            "SELECT address, data FROM records WHERE problem IS NULL AND address IN "
+            f"({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            record = parse_record(data)
+            if isinstance(record, Event):
+                found[address] = record
     return found
+
+
+_CHUNK = 500
+"""Addresses asked for in one statement (SQLite allows a few hundred parameters at least)."""
 
 
 def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemState]) -> None:

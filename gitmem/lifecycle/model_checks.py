@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
@@ -20,16 +19,16 @@ from gitmem.lifecycle.replay import Replayable
 from gitmem.store.repo import StoredRecord
 
 
-def checker(roots: TrustRoots) -> Callable[[StoredRecord | tuple[Sha256Hex, bytes]], Any]:
-    """The check of one record (under *roots*) or one item blob: pure, so a forked
-    child can run it (:func:`~gitmem.store.parallel.map_split`)."""
+def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], tuple[str | None, str]]:
+    """The verdict on one record under *roots*, as (problem, detail): pure, and small to
+    send back, so a forked child can work them out (:class:`~gitmem.store.parallel.Background`)
+    while the caller parses the records itself."""
 
-    def check(task: StoredRecord | tuple[Sha256Hex, bytes]) -> RecordCheck | ItemCheck:
-        if isinstance(task, StoredRecord):
-            return roots.check(task.address, task.data, task.receipt)
-        return check_item(*task)
+    def verdict(stored: StoredRecord) -> tuple[str | None, str]:
+        check = roots.check(stored.address, stored.data, stored.receipt)
+        return check.problem, check.detail
 
-    return check
+    return verdict
 
 
 def verify_into(
@@ -44,7 +43,7 @@ def verify_into(
     *items*: the model's blobs by default); the ones that hold, to replay."""
     good: list[Replayable] = []
     items = ItemChecks(db, None) if items is None else items
-    named: dict[str, tuple[ItemCheck, str, bool]] = {}
+    named: dict[Sha256Hex, tuple[str, bool]] = {}  # address -> (checkpoint naming it, genuine)
     rows: list[tuple[object, ...]] = []
     stored = list(stored)
     if checks is None:
@@ -67,19 +66,26 @@ def verify_into(
             )
         )
         if isinstance(parsed, Checkpoint):
-            for address in parsed.named:
-                # one row per item: a genuine checkpoint's naming wins over a failed one's,
-                # or an edited blob both name would go unreported (failed_items skips rows
-                # of failed records) and its item would silently vanish
-                if check.ok or address not in named:
-                    named[address] = (items.verdict(address), record.address, check.ok)
+            # one row per item: a genuine checkpoint's naming wins over a failed one's, or
+            # an edited blob both name would go unreported (failed_items skips rows of
+            # failed records) and its item would silently vanish
+            if check.ok:
+                named.update(dict.fromkeys(parsed.named, (record.address, True)))
+            else:
+                for address in parsed.named:
+                    named.setdefault(address, (record.address, False))
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
     db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    verdicts = {a: items.verdict(a) for a in named}  # each blob checked once
     for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
         db.executemany(
             f"INSERT OR {verb} INTO named VALUES (?, ?, ?, ?)",
-            [(a, v.problem, v.detail, by) for a, (v, by, ok) in named.items() if ok is genuine],
+            [
+                (a, verdicts[a].problem, verdicts[a].detail, by)
+                for a, (by, ok) in named.items()
+                if ok is genuine
+            ],
         )
     return good
 
@@ -90,7 +96,7 @@ class ItemChecks:
 
     def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
         self._db, self._blobs = db, blobs
-        self._verdicts: dict[str, ItemCheck] = {}
+        self._verdicts: dict[Sha256Hex, ItemCheck] = {}
 
     def verdict(self, address: Sha256Hex) -> ItemCheck:
         if address not in self._verdicts:
@@ -104,13 +110,13 @@ class ItemChecks:
             self._verdicts[address] = check_item(address, data)
         return self._verdicts[address]
 
-    def known(self, verdicts: Mapping[str, ItemCheck]) -> None:
+    def known(self, verdicts: Mapping[Sha256Hex, ItemCheck]) -> None:
         """Take verdicts reached elsewhere (the same :func:`check_item`, run ahead)."""
         self._verdicts.update(verdicts)
 
     def genuine(self) -> dict[Sha256Hex, Item]:
         """The items of every blob that held, of those checked so far."""
-        return {Sha256Hex(a): v.item for a, v in self._verdicts.items() if v.item is not None}
+        return {a: v.item for a, v in self._verdicts.items() if v.item is not None}
 
 
 def genuine_items(

@@ -346,17 +346,12 @@ def _apply_checkpoint(
 
 
 def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
-    batch = event.extra.get("items") if event.item is None else None
-    if isinstance(batch, dict):  # one event about several items (ageing, supersessions)
-        for item_id, part in batch.items():
-            if item_id in items and isinstance(part, dict):
-                # each item keeps only its own part (no copy of the others' in every state)
-                view = event.about(item_id, part)
-                _apply_one(items[item_id], address, view, view.extra)
-        return
-    if event.item is None or event.item not in items:
-        return  # an event about an item this store never held: nothing to apply it to
-    _apply_one(items[event.item], address, event, event.extra)
+    # One event may be about several items (ageing, supersessions): each item keeps
+    # only its own part, no copy of the others' in every state. An event about an item
+    # this store never held has nothing to apply to.
+    for item_id, view in event.parts():
+        if item_id in items:
+            _apply_one(items[item_id], address, view, view.extra)
 
 
 def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str, Any]) -> None:

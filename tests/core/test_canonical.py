@@ -48,6 +48,19 @@ def test_non_canonical_bytes_are_refused(data: bytes) -> None:
         canonical.decode(data)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":1,"a":2}',  # the last one would win, a canonical-looking value
+        b'{"a":{"b":1,"b":1},"c":2}',  # nested, and sorted as canonical bytes would be
+        b'{"a":"\\ud800","a":1}',  # with a value that cannot be stored either
+    ],
+)
+def test_a_repeated_key_is_refused_by_name(data: bytes) -> None:
+    with pytest.raises(FormatError, match="repeats the key"):
+        canonical.decode(data)
+
+
 def test_floats_and_lone_surrogates_cannot_be_encoded() -> None:
     with pytest.raises(InputError, match="integers"):
         canonical.encode({"importance": 0.5})

@@ -5,17 +5,20 @@ never trusted for what the brief renders."""
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tamper import edit_record, overwrite_object, resign_with_untrusted_key
+from tamper import add_entry, edit_record, overwrite_object, resign_with_untrusted_key
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
 from gitmem.core.records import EVENT_STATUS
 from gitmem.lifecycle.codec import encode_state
 from gitmem.lifecycle.memory import MODEL_FILE, Memory
+from gitmem.lifecycle.model_build import receipt_path
+from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.keys import load_identity
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
@@ -41,10 +44,18 @@ def snapshot(store: Store, home: Path) -> tuple[bool, dict[str, Any], tuple[int,
     model = Memory.open(store, load_trust_roots(home, store))
     try:
         state = model.state()
-        encoded = {a: encode_state(s) for a, s in state.items.items()}
-        return model.rebuilt, encoded, model.counts()
+        return model.rebuilt, encoded(state), model.counts()
     finally:
         model.close()
+
+
+def encoded(state: MemoryState) -> dict[str, Any]:
+    """Every item state as the model stores it, with the content of the events it names
+    (the model names them by address)."""
+    return {
+        a: {**encode_state(s), "event_records": [e.to_dict() for _, e in s.events]}
+        for a, s in state.items.items()
+    }
 
 
 def history(gm: Any, repo: Path, home: Path) -> Store:
@@ -190,29 +201,67 @@ def test_the_model_knows_which_sessions_sighted_an_item(
 def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
     gm: Any, initialised: Path, home: Path, monkeypatch: Any
 ) -> None:
-    """Checks split across a forked child give the model a one-process rebuild gives,
-    a failed record's verdict included."""
+    """Record checks in a forked child, beside a replay of the records expected to hold,
+    give the model a one-process rebuild gives: with a record signed by a key the roots
+    do not list (never expected to hold), and one naming a listed key whose receipt is
+    another record's (expected to hold, and failing: what holds is replayed again)."""
+    import pygit2
+
+    from gitmem.lifecycle import model_build
     from gitmem.store import parallel
 
     store = history(gm, initialised, home)
     captured = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is open"}], "d.md")
     resign_with_untrusted_key(store, captured["checkpoint"], b"137", b"138")
+    first = capture(gm, initialised, [{"kind": "fact", "text": "Port 21 is shut"}], "e.md")
+    second = capture(gm, initialised, [{"kind": "fact", "text": "Port 22 is open"}], "f.md")
+    other_receipt = store.read_path(receipt_path(first["checkpoint"]))
+    assert other_receipt is not None
+    add_entry(store, receipt_path(second["checkpoint"]), other_receipt, pygit2.enums.FileMode.BLOB)
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    replays: list[int] = []
+    real_replayed = model_build._replayed
+
+    def replayed(*args: Any) -> Any:
+        replays.append(len(args[0]))
+        return real_replayed(*args)
+
+    monkeypatch.setattr(model_build, "_replayed", replayed)
 
     def rebuilt() -> tuple[dict[str, Any], Any, Any]:
         (store.local_dir / MODEL_FILE).unlink(missing_ok=True)
         model = Memory.open(store, load_trust_roots(home, store))
         try:
-            state = {a: encode_state(s) for a, s in model.state().items.items()}
-            return state, model.counts(), [(f.path, f.check.problem) for f in model.failed()]
+            state = encoded(model.state())
+            return state, model.counts(), sorted((f.path, f.check.problem) for f in model.failed())
         finally:
             model.close()
 
     one = rebuilt()
-    monkeypatch.setattr(parallel, "MIN_SPLIT", 2)
-    if not parallel._worth_splitting(10):
+    assert not forks and len(replays) == 1  # a handful of records: no child
+    monkeypatch.setattr(parallel, "MIN_FORK", 2)
+    if not parallel._worth_forking(10):
         return  # one core here: nothing to compare
     two = rebuilt()
-    assert two == one and one[2]  # the edited checkpoint failed in both
+    assert len(forks) == 1
+    # the replay of what was expected to hold had one record too many: replayed again
+    assert replays[1:] == [replays[0] + 1, replays[0]]
+    assert two == one
+    failed = dict(one[2])
+    assert len(failed) == 2  # the forged checkpoint and the one with a wrong receipt
+    assert failed[content_path("checkpoints", second["checkpoint"])] == "receipt invalid"
+    # the checkpoint whose receipt fails is replayed nowhere
+    assert not any(
+        sighting[0] == second["checkpoint"] for s in one[0].values() for sighting in s["sightings"]
+    )
 
 
 def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
@@ -232,7 +281,7 @@ def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
         raise OSError("killed")
 
     with monkeypatch.context() as patched:
-        patched.setattr(model_build, "_replay_whole", dies)
+        patched.setattr(model_build, "_write_whole", dies)
         with pytest.raises(OSError, match="killed"):
             snapshot(store, home)
     assert (store.local_dir / MODEL_FILE).is_file()  # what the dead rebuild left

@@ -1,5 +1,5 @@
-"""map_split: half of a pure map in a forked child, the same answers as the map itself,
-and nothing lost or left behind when the child or the parent fails."""
+"""Background: a pure map in a forked child while this process goes on, the same answers
+as the map itself, and nothing lost or left behind when the child or the parent fails."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import threading
 import pytest
 
 from gitmem.store import parallel
-from gitmem.store.parallel import MIN_SPLIT, map_split
+from gitmem.store.parallel import MIN_FORK, Background
 
 needs_two_cores = pytest.mark.skipif(
-    not parallel._worth_splitting(MIN_SPLIT), reason="one core or no fork here"
+    not parallel._worth_forking(MIN_FORK), reason="one core or no fork here"
 )
 
 
@@ -22,14 +22,16 @@ def digest(n: int) -> str:
 
 
 @needs_two_cores
-def test_the_answers_are_the_map_in_order_and_half_come_from_a_child() -> None:
+def test_the_answers_are_the_map_in_order_and_come_from_a_child() -> None:
     parent = os.getpid()
-    values = list(range(MIN_SPLIT + 7))  # odd: the parent takes the extra one
-    answers = map_split(lambda n: (digest(n), os.getpid()), values)
-    assert [a for a, _ in answers] == [digest(n) for n in values]
-    workers = {pid for _, pid in answers}
-    assert parent in workers and len(workers) == 2  # a child did the odd places
-    assert [pid == parent for _, pid in answers[:4]] == [True, False, True, False]
+    values = list(range(MIN_FORK + 7))
+    with Background(lambda n: (digest(n), os.getpid()), values) as pending:
+        assert pending.forked
+        here = [digest(n) for n in values]  # this process goes on meanwhile
+        answers = pending.result()
+    assert [a for a, _ in answers] == here
+    (worker,) = {pid for _, pid in answers}
+    assert worker != parent
 
 
 @needs_two_cores
@@ -41,12 +43,26 @@ def test_a_child_that_fails_costs_only_time() -> None:
             raise RuntimeError("the child broke")
         return digest(n)
 
-    values = list(range(MIN_SPLIT))
-    assert map_split(fails_in_the_child, values) == [digest(n) for n in values]
+    values = list(range(MIN_FORK))
+    with Background(fails_in_the_child, values) as pending:
+        assert pending.forked
+        assert pending.result() == [digest(n) for n in values]
 
 
 @needs_two_cores
-def test_a_failure_here_is_raised_and_leaves_no_child_behind() -> None:
+def test_leaving_early_stops_the_child_and_leaves_nothing_behind() -> None:
+    with (
+        pytest.raises(ValueError, match="bad value"),
+        Background(digest, list(range(MIN_FORK * 20))) as pending,
+    ):
+        assert pending.forked
+        raise ValueError("bad value")  # this process fails before asking
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child of ours is left, not even a zombie
+
+
+@needs_two_cores
+def test_after_a_stop_the_work_is_done_here_and_its_failure_raised() -> None:
     parent = os.getpid()
 
     def fails_here(n: int) -> str:
@@ -54,20 +70,23 @@ def test_a_failure_here_is_raised_and_leaves_no_child_behind() -> None:
             raise ValueError("bad value")
         return digest(n)
 
-    with pytest.raises(ValueError, match="bad value"):
-        map_split(fails_here, list(range(MIN_SPLIT)))
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # no child of ours is left, not even a zombie
+    with Background(fails_here, list(range(MIN_FORK))) as pending:
+        pending.stop()  # as if the child had been lost: the work is done here
+        assert not pending.forked
+        with pytest.raises(ValueError, match="bad value"):
+            pending.result()
 
 
 def test_few_values_or_other_threads_run_here_alone() -> None:
     parent = os.getpid()
-    assert {pid for pid in map_split(lambda _: os.getpid(), range(10))} == {parent}
+    with Background(lambda _: os.getpid(), range(10)) as few:
+        assert not few.forked and set(few.result()) == {parent}
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        assert set(map_split(lambda _: os.getpid(), range(MIN_SPLIT))) == {parent}
+        with Background(lambda _: os.getpid(), range(MIN_FORK)) as threaded:
+            assert not threaded.forked and set(threaded.result()) == {parent}
     finally:
         stop.set()
         other.join()
