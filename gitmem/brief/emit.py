@@ -42,6 +42,10 @@ from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
 WORLD_BUDGET_SECONDS = 0.5
+DEGRADED_CHECKPOINTS = 10
+"""Of each writer's failed checkpoints, the newest this many have their items shown
+degraded (every failure is counted in the warnings): the brief stays bounded however
+much history a key no root trusts, or a run of edits, has made fail."""
 UNMERGED_DAYS = "unmerged_branch_days"
 
 
@@ -71,7 +75,8 @@ def make_brief(
     try:
         state = model.state(current_only=True)
         checkpoints, stale, latest = model.counts()
-        failed, failed_items, strays = model.failed(), model.failed_items(), model.strays()
+        failed = model.failed(with_items=DEGRADED_CHECKPOINTS)
+        failed_items, strays = model.failed_items(), model.strays()
     finally:
         model.close()
     brief = verified_brief(

@@ -205,8 +205,8 @@ def build_brief(
         record = check.record
         if isinstance(record, Checkpoint):
             for item in failure.items:
-                if item.id not in state.items:  # a genuine copy always wins
-                    shown.setdefault(item.id, _degraded(item, record, check.address, check))
+                if item.id not in state.items and item.id not in shown:  # a genuine copy wins
+                    shown[item.id] = _degraded(item, record, check.address, check)
     for bad in failed_items:
         if bad.check.address in state.purged:
             continue  # removed on purpose by a purge this reader trusts: not a failure

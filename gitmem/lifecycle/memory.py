@@ -52,6 +52,9 @@ MODEL_VERSION = "gitmem/read-model/7"
 LOCK_FILE = "memory.lock"
 
 
+_NONE: Sequence[str] = ()
+
+
 @dataclass(frozen=True)
 class FailedRecord:
     """A stored record that failed its check, and the item blobs it names (unchecked)."""
@@ -156,19 +159,36 @@ class Memory:
         ).fetchone()
         return None if row is None else row_check(row)
 
-    def failed(self) -> list[FailedRecord]:
-        """Every record that failed its check, with the item blobs it names."""
+    def failed(self, with_items: int | None = None) -> list[FailedRecord]:
+        """Every record that failed its check, newest first, with the item blobs it names:
+        when *with_items* is given, only those of each writer's newest *with_items* failed
+        checkpoints (a checkpoint names every open item, carried or new, so a writer's
+        newest say what is open now; the brief shows those degraded, and counts every
+        failure however many there are)."""
         rows = self._db.execute(
-            "SELECT address, problem, detail, data, type FROM records WHERE problem IS NOT NULL"
+            "SELECT address, problem, detail, data, type FROM records WHERE problem IS NOT NULL "
+            "ORDER BY created DESC, address"
         ).fetchall()
         failed = []
+        items: dict[str, Item | None] = {}  # many failed checkpoints name the same items
+        expanded: dict[str, int] = {}  # writer -> failed checkpoints read so far
         for row in rows:
             check = row_check(row[:4])
-            named = check.record.named if isinstance(check.record, Checkpoint) else ()
+            record, named = check.record, _NONE
+            if isinstance(record, Checkpoint):
+                done = expanded.get(record.writer, 0)
+                if with_items is None or done < with_items:
+                    named, expanded[record.writer] = record.named, done + 1
             failed.append(
-                FailedRecord(record_path(row[4], row[0]), row[4], check, self._readable(named))
+                FailedRecord(
+                    record_path(row[4], row[0]), row[4], check, self._readable(named, items)
+                )
             )
         return failed
+
+    def failed_count(self) -> int:
+        """How many records failed their check."""
+        return int(self._one("SELECT COUNT(*) FROM records WHERE problem IS NOT NULL"))
 
     def failed_items(self) -> list[FailedItem]:
         """Item blobs genuine checkpoints name that are missing, edited or unreadable."""
@@ -230,19 +250,25 @@ class Memory:
         bytes hold), in order. Raises nothing."""
         return self._readable(addresses)
 
-    def _readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
-        found = []
+    def _readable(
+        self, addresses: Iterable[str], seen: dict[str, Item | None] | None = None
+    ) -> tuple[Item, ...]:
+        """The items at *addresses* that are stored and parse; *seen* keeps those read
+        (or found missing) across calls."""
+        seen, addresses = ({} if seen is None else seen), list(addresses)
         for address in addresses:
-            row = self._db.execute(
-                "SELECT data FROM blobs WHERE address = ?", (address,)
-            ).fetchone()
-            if row is None:
-                continue
-            try:
-                found.append(parse_item(row[0]))
-            except FormatError:
-                continue
-        return tuple(found)
+            if address not in seen:
+                seen[address] = self._read_item(address)
+        return tuple(item for a in addresses if (item := seen[a]) is not None)
+
+    def _read_item(self, address: str) -> Item | None:
+        row = self._db.execute("SELECT data FROM blobs WHERE address = ?", (address,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return parse_item(row[0])
+        except FormatError:
+            return None
 
     def _meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

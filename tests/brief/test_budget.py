@@ -91,6 +91,32 @@ def test_a_flood_of_untrusted_records_is_summarised_within_the_budget(
         assert len(emit_brief(store, home, fmt, None, world_check=False).encode()) <= DEFAULT_BUDGET
 
 
+def test_degraded_items_come_from_each_writers_newest_failed_checkpoints(
+    trusted: tuple[Store, Ed25519Signer], home: Path
+) -> None:
+    """However much history no root trusts, the brief reads the items of only each
+    writer's newest few failed checkpoints (each names what is open at its time) and
+    counts every failure."""
+    from gitmem.brief.emit import DEGRADED_CHECKPOINTS
+
+    store, _ = trusted
+    many = DEGRADED_CHECKPOINTS + 15
+    write_checkpoints(store, Ed25519Signer.generate(), "bob@example.com", many)
+    write_checkpoints(store, Ed25519Signer.generate(), "carol@example.com", 3, text="Carol {n}")
+    brief = make_brief(store, home, world_check=False)
+    shown = {i.text for i in brief.items}
+    newest = {
+        f"Decision {n}.0: keep module {n} in src/mod{n}.py"
+        for n in range(many - DEGRADED_CHECKPOINTS, many)
+    }
+    carol = {f"Carol {n}" for n in range(3)}
+    assert shown == newest | carol  # bob's newest, and all of carol's few
+    assert all(i.degraded_label == "untrusted key" for i in brief.items)
+    assert brief.failed == many + 3  # every failure counted
+    text = render_text(brief, 0)
+    assert f"{many + 3} record(s) by 2 key(s)" in text
+
+
 def test_every_budget_is_a_hard_cap_in_every_format(
     trusted: tuple[Store, Ed25519Signer], home: Path
 ) -> None:

@@ -57,7 +57,7 @@ class IndexInfo:
 
 
 def index_info(model: Memory) -> IndexInfo:
-    return IndexInfo(model.tip, model.searchable(), len(model.failed()), model.rebuilt)
+    return IndexInfo(model.tip, model.searchable(), model.failed_count(), model.rebuilt)
 
 
 def lifecycle_status(state: ItemState) -> str:
