@@ -46,6 +46,8 @@ DEGRADED_CHECKPOINTS = 10
 """Of each writer's failed checkpoints, the newest this many have their items shown
 degraded (every failure is counted in the warnings): the brief stays bounded however
 much history a key no root trusts, or a run of edits, has made fail."""
+DEGRADED_IN_ALL = 50
+"""And this many failed checkpoints at most, whatever writers they name."""
 UNMERGED_DAYS = "unmerged_branch_days"
 
 
@@ -75,7 +77,7 @@ def make_brief(
     try:
         state = model.state(current_only=True)
         checkpoints, stale, latest = model.counts()
-        failed = model.failed(with_items=DEGRADED_CHECKPOINTS)
+        failed = model.failed(DEGRADED_CHECKPOINTS, DEGRADED_IN_ALL)
         failed_items, strays = model.failed_items(), model.strays()
     finally:
         model.close()

@@ -159,12 +159,15 @@ class Memory:
         ).fetchone()
         return None if row is None else row_check(row)
 
-    def failed(self, with_items: int | None = None) -> list[FailedRecord]:
-        """Every record that failed its check, newest first, with the item blobs it names:
-        when *with_items* is given, only those of each writer's newest *with_items* failed
-        checkpoints (a checkpoint names every open item, carried or new, so a writer's
-        newest say what is open now; the brief shows those degraded, and counts every
-        failure however many there are)."""
+    def failed(
+        self, per_writer: int | None = None, in_all: int | None = None
+    ) -> list[FailedRecord]:
+        """Every record that failed its check, newest first, with the item blobs it names;
+        with *per_writer* and *in_all*, only for each writer's newest *per_writer* failed
+        checkpoints, and *in_all* of them at most (a checkpoint names every open item,
+        carried or new, so a writer's newest say what is open now; the brief shows those
+        degraded, and counts every failure however many there are: a failed record's
+        writer is whatever its bytes say, so the total is capped too)."""
         rows = self._db.execute(
             "SELECT address, problem, detail, data, type FROM records WHERE problem IS NOT NULL "
             "ORDER BY created DESC, address"
@@ -177,7 +180,9 @@ class Memory:
             record, named = check.record, _NONE
             if isinstance(record, Checkpoint):
                 done = expanded.get(record.writer, 0)
-                if with_items is None or done < with_items:
+                if (per_writer is None or done < per_writer) and (
+                    in_all is None or sum(expanded.values()) < in_all
+                ):
                     named, expanded[record.writer] = record.named, done + 1
             failed.append(
                 FailedRecord(

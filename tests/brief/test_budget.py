@@ -117,6 +117,32 @@ def test_degraded_items_come_from_each_writers_newest_failed_checkpoints(
     assert f"{many + 3} record(s) by 2 key(s)" in text
 
 
+def test_however_many_writers_failed_records_name_the_items_read_are_capped(
+    trusted: tuple[Store, Ed25519Signer], home: Path
+) -> None:
+    """A failed record's writer is whatever its bytes say: a flood of them under many
+    names is read for items only up to the cap in all, newest first."""
+    from gitmem.lifecycle.memory import Memory
+    from gitmem.store.roots import load_trust_roots
+
+    store, _ = trusted
+    for n in range(6):
+        write_checkpoints(store, Ed25519Signer.generate(), f"w{n}@example.com", 2)
+    model = Memory.open(store, load_trust_roots(home, store))
+    try:
+        everything = model.failed()
+        capped = model.failed(per_writer=1, in_all=4)
+    finally:
+        model.close()
+    assert [f.check.address for f in capped] == [f.check.address for f in everything]
+    assert len(everything) == 12 and all(f.items for f in everything)
+    with_items = [f for f in capped if f.items]
+    assert len(with_items) == 4
+    assert len({f.check.record.writer for f in with_items if f.check.record}) == 4
+    times = [f.check.record.created for f in capped if f.check.record]
+    assert times == sorted(times, reverse=True)  # newest first
+
+
 def test_every_budget_is_a_hard_cap_in_every_format(
     trusted: tuple[Store, Ed25519Signer], home: Path
 ) -> None:
