@@ -32,9 +32,7 @@ def encode(value: JSONValue) -> bytes:
 
 
 def _dumps(value: JSONValue) -> bytes:
-    text = json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    text = _ENCODER.encode(value)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as e:
@@ -145,3 +143,7 @@ def _no_constant(text: str) -> JSONValue:
 
 _NO_FLOATS = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
 """The decoder of :func:`decode`'s first reading (stateless: one serves every call)."""
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+"""The canonical form's encoder (stateless too: ``json.dumps`` would build one a call)."""
