@@ -148,8 +148,10 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
         else:
             checks = [roots.check(r.address, r.data, r.receipt) for r in records]
     # A fresh file has nothing to roll back to: its pages are written once, not through
-    # the write-ahead log and again into the file (a crash leaves a file without its key,
-    # which the next command rebuilds).
+    # the write-ahead log and again into the file. Without a journal a commit is not
+    # atomic (its pages are written in file order, the key's among the first), so the key
+    # goes in last, in a transaction of its own once everything else is in the file: a
+    # crash at any moment leaves a file without its key, which the next command rebuilds.
     connection.execute("PRAGMA journal_mode=OFF")
     with _transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
@@ -161,8 +163,10 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
         if hoped is None or hoped.addresses != [r.address for r in good]:
             hoped = _replayed(good, genuine)
         _write_whole(db, hoped)
-        _set_meta(db, {"key": key, "tip": contents.tip or ""})
+        _set_meta(db, {"tip": contents.tip or ""})
     connection.execute("PRAGMA journal_mode=WAL")
+    with _transaction(connection) as db:
+        _set_meta(db, {"key": key})
 
 
 def _parsed(data: bytes) -> Record | None:

@@ -287,3 +287,51 @@ def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
     assert (store.local_dir / MODEL_FILE).is_file()  # what the dead rebuild left
     rebuilt, after, after_counts = snapshot(store, home)
     assert rebuilt and after == before and after_counts == counts
+
+
+KILLED_BEFORE_THE_KEY = """
+import os, signal, sys
+from pathlib import Path
+from gitmem.lifecycle import model_build
+from gitmem.lifecycle.memory import Memory
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
+
+real = model_build._set_meta
+def set_meta(db, values):
+    if "key" in values:  # everything else is in the file: die as kill -9 does
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(db, values)
+model_build._set_meta = set_meta
+store = Store.discover(Path.cwd())
+Memory.open(store, load_trust_roots(Path(sys.argv[1]), store))
+"""
+
+
+def test_a_rebuild_killed_before_its_key_is_written_is_rebuilt_by_the_next_open(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """Without a journal a commit is not atomic, so the key is written last, on its own:
+    a process killed (SIGKILL) with everything else in the file leaves no key, and the
+    next open rebuilds rather than trusting what it finds."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    store = history(gm, initialised, home)
+    _, before, counts = snapshot(store, home)
+    (store.local_dir / MODEL_FILE).unlink()
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_BEFORE_THE_KEY, str(home)], cwd=initialised, check=False
+    )
+    assert done.returncode == -signal.SIGKILL
+    left = sqlite3.connect(store.local_dir / MODEL_FILE)
+    try:
+        meta = dict(left.execute("SELECT key, value FROM meta").fetchall())
+        assert "key" not in meta and meta["tip"]  # the rest was written
+        assert left.execute("SELECT COUNT(*) FROM states").fetchone()[0] > 0
+    finally:
+        left.close()
+    rebuilt, after, after_counts = snapshot(store, home)
+    assert rebuilt and after == before and after_counts == counts
