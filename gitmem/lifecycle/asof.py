@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from gitmem.core.integrity import TrustRoots
 from gitmem.lifecycle.memory import MODEL_VERSION, Memory
-from gitmem.lifecycle.model_build import connect, rebuild
+from gitmem.lifecycle.model_build import rebuild
+from gitmem.lifecycle.model_file import connect
 from gitmem.store.asof import PinnedStore
 from gitmem.store.repo import Store
 

@@ -22,10 +22,12 @@ view from one transaction.
 
 from __future__ import annotations
 
+import functools
+import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
@@ -34,14 +36,15 @@ from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.model_build import (
     brought_up_to_date,
-    connect,
     decode_states,
     load_states,
     rebuild,
+    rebuilt_file,
     row_check,
     sessions_column,
     stored_state,
 )
+from gitmem.lifecycle.model_file import connect, is_corruption
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
 from gitmem.store.layout import record_path
@@ -76,11 +79,42 @@ class FailedItem:
     """What its bytes hold, when they parse (trusted for nothing)."""
 
 
+Q = TypeVar("Q", bound=Callable[..., Any])
+
+UNREADABLE = (json.JSONDecodeError, KeyError, TypeError, FormatError)
+"""What reading a damaged model can raise besides SQLite's own word for it (a state,
+a blob or a record whose bytes no longer decode)."""
+
+
+def _healing(query: Q) -> Q:
+    """*query*, which rebuilds the model's file and asks again once when the file turns
+    out damaged under it (a cache: corrupt it and the next command rebuilds it, even
+    when SQLite only notices on a page this command reads). A second failure is raised."""
+
+    @functools.wraps(query)
+    def asked(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return query(self, *args, **kwargs)
+        except (sqlite3.DatabaseError, *UNREADABLE) as error:
+            if isinstance(error, sqlite3.DatabaseError) and not is_corruption(error):
+                raise
+            self._rebuild()
+            return query(self, *args, **kwargs)
+
+    return asked  # type: ignore[return-value]
+
+
 class Memory:
     """An up-to-date read model of one store, under one set of trust roots."""
 
-    def __init__(self, connection: sqlite3.Connection, rebuilt: bool) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        rebuilt: bool,
+        heal: Callable[[], sqlite3.Connection] | None = None,
+    ) -> None:
         self._db = connection
+        self._heal = heal
         self.rebuilt = rebuilt
         """Whether the model was built from scratch to answer (else: reused, advanced)."""
         self.tip: GitOid | None = GitOid(self._meta("tip") or "") or None
@@ -95,20 +129,41 @@ class Memory:
         """
         path = store.local_dir / MODEL_FILE
         key = f"{MODEL_VERSION}\n{store.ref}\n{roots.digest()}"
-        try:
-            with locked(store.local_dir, LOCK_FILE):
-                return cls(*brought_up_to_date(path, store, roots, key))
-        except (OSError, sqlite3.Error):
-            # A repository this user cannot write to: the model lives in memory for now.
+
+        def in_memory() -> sqlite3.Connection:
             connection = connect(":memory:")
             rebuild(connection, store, roots, key)
-            return cls(connection, True)
+            return connection
+
+        def afresh() -> sqlite3.Connection:
+            try:
+                with locked(store.local_dir, LOCK_FILE):
+                    return rebuilt_file(path, store, roots, key)
+            except (OSError, sqlite3.Error):
+                return in_memory()
+
+        try:
+            with locked(store.local_dir, LOCK_FILE):
+                return cls(*brought_up_to_date(path, store, roots, key), heal=afresh)
+        except (OSError, sqlite3.Error):
+            # A repository this user cannot write to: the model lives in memory for now.
+            return cls(in_memory(), True, heal=in_memory)
 
     def close(self) -> None:
         self._db.close()
 
+    def _rebuild(self) -> None:
+        """Replace a damaged file by a fresh rebuild (raises the original failure's kind
+        when there is no way to rebuild)."""
+        if self._heal is None:
+            raise sqlite3.DatabaseError("the read model is damaged and cannot be rebuilt")
+        self._db.close()
+        self._db = self._heal()
+        self.rebuilt = True
+
     # -- what the brief, recall, show and the writers ask -----------------------------
 
+    @_healing
     def state(self, current_only: bool = False) -> MemoryState:
         """The replayed item states (only the current ones: open and not aged out, what
         the brief shows and the next capture carries), their items attached."""
@@ -118,6 +173,7 @@ class Memory:
         ).fetchall()
         return stored_state(self._db, decode_states(self._db, rows))
 
+    @_healing
     def counts(self) -> tuple[int, int, str | None]:
         """(checkpoints stored, open items that aged out, the latest time an item was
         seen)."""
@@ -126,6 +182,7 @@ class Memory:
         latest = self._one("SELECT MAX(last_seen) FROM states")
         return int(checkpoints), int(stale), latest or None
 
+    @_healing
     def totals(self) -> dict[str, int]:
         """How many records, failing records, items and current items the model holds."""
         return {
@@ -137,6 +194,7 @@ class Memory:
             "current_items": int(self._one("SELECT COUNT(*) FROM states WHERE current = 1")),
         }
 
+    @_healing
     def checkpoint_of(
         self, snapshot: str | None = None, commit: str | None = None, session: str | None = None
     ) -> str | None:
@@ -152,6 +210,7 @@ class Memory:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    @_healing
     def check(self, address: str) -> RecordCheck | None:
         """The verdict on the record at *address* (None: no such record)."""
         row = self._db.execute(
@@ -159,6 +218,7 @@ class Memory:
         ).fetchone()
         return None if row is None else row_check(row)
 
+    @_healing
     def failed(
         self, per_writer: int | None = None, in_all: int | None = None
     ) -> list[FailedRecord]:
@@ -191,10 +251,12 @@ class Memory:
             )
         return failed
 
+    @_healing
     def failed_count(self) -> int:
         """How many records failed their check."""
         return int(self._one("SELECT COUNT(*) FROM records WHERE problem IS NOT NULL"))
 
+    @_healing
     def failed_items(self) -> list[FailedItem]:
         """Item blobs genuine checkpoints name that are missing, edited or unreadable."""
         rows = self._db.execute(
@@ -217,9 +279,11 @@ class Memory:
             )
         return found
 
+    @_healing
     def strays(self) -> tuple[str, ...]:
         return tuple(p for (p,) in self._db.execute("SELECT path FROM strays ORDER BY path"))
 
+    @_healing
     def search(self, query: str, limit: int) -> tuple[int, list[ItemState]]:
         """How many items' text or quote match the FTS5 *query*, and the states of the
         best *limit* of them (best rank first, then the most recently seen)."""
@@ -234,10 +298,12 @@ class Memory:
         found = load_states(self._db, [address for (address,) in rows])
         return int(total), [found[address] for (address,) in rows if address in found]
 
+    @_healing
     def searchable(self) -> int:
         """How many items the full-text index holds (every one but the forgotten)."""
         return int(self._one("SELECT COUNT(*) FROM recall"))
 
+    @_healing
     def sighted_in(self, session: str) -> bool:
         """Whether some item was sighted in *session* (stored from it, not carried)."""
         row = self._db.execute(
@@ -246,10 +312,12 @@ class Memory:
         ).fetchone()
         return row is not None
 
+    @_healing
     def states_of(self, addresses: Sequence[str]) -> dict[str, ItemState]:
         """The states of the items at *addresses* (unknown addresses left out)."""
         return load_states(self._db, addresses)
 
+    @_healing
     def readable(self, addresses: Iterable[str]) -> tuple[Item, ...]:
         """The item blobs at *addresses* that are stored and parse (unchecked: what their
         bytes hold), in order. Raises nothing."""

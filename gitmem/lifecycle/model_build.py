@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,36 +30,20 @@ from gitmem.core.records import (
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
 from gitmem.lifecycle.model_checks import ItemChecks, genuine_items, verdict_of, verify_into
+from gitmem.lifecycle.model_file import (
+    connect,
+    discard,
+    is_corruption,
+    meta_value,
+    set_meta,
+    shape,
+    sound,
+    transaction,
+)
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
 from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
 from gitmem.store.parallel import Background
 from gitmem.store.repo import Store, StoredRecord
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS records (
-    address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
-    data BLOB NOT NULL, problem TEXT, detail TEXT NOT NULL,
-    snapshot TEXT, commit_id TEXT, session TEXT);
-CREATE INDEX IF NOT EXISTS records_snapshot ON records (snapshot);
-CREATE INDEX IF NOT EXISTS records_session ON records (session);
-CREATE INDEX IF NOT EXISTS records_commit ON records (commit_id);
-CREATE TABLE IF NOT EXISTS blobs (address TEXT PRIMARY KEY, data BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS named (
-    address TEXT PRIMARY KEY, problem TEXT, detail TEXT NOT NULL, checkpoint TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS states (
-    address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
-    last_seen TEXT NOT NULL, state TEXT NOT NULL, sessions TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
-CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
-    text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
--- What every brief asks, answered without reading a row per record of history.
-CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
-CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
-CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT NULL;
-CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
-CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
-"""
 
 
 def brought_up_to_date(
@@ -81,39 +64,31 @@ def brought_up_to_date(
     except sqlite3.DatabaseError:
         meta = {}  # corrupt or something else
         connection = None
-    if connection is not None and meta.get("key") == key:
+    if connection is not None and meta.get("key") == key and sound(connection, meta):
         seen = meta.get("tip") or None
         tip = store.tip()
         if seen == tip:
             return connection, False
         added = None if seen is None or tip is None else store.added_since(GitOid(seen), tip)
         if added is not None and tip is not None:
-            _advance(connection, store, roots, tip, added)
-            return connection, False
+            try:
+                _advance(connection, store, roots, tip, added)
+                return connection, False
+            except sqlite3.DatabaseError as error:
+                if not is_corruption(error):
+                    raise  # a damaged file is rebuilt below; anything else is a failure
     if connection is not None:
         connection.close()
-    _discard(path)
+    return rebuilt_file(path, store, roots, key), True
+
+
+def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlite3.Connection:
+    """A fresh model at *path* (whatever was there removed first), rebuilt. The caller
+    holds the writers' lock."""
+    discard(path)
     connection = connect(path)
     rebuild(connection, store, roots, key)
-    return connection, True
-
-
-def connect(path: Path | str) -> sqlite3.Connection:
-    """A connection to the model at *path* (``:memory:`` works), its tables created."""
-    connection = sqlite3.connect(path, timeout=30, isolation_level=None)
-    connection.execute("PRAGMA secure_delete = ON")
-    if path != ":memory:":
-        connection.execute("PRAGMA journal_mode=WAL")
-        # A cache: in WAL mode NORMAL never corrupts the file, it only may lose the last
-        # transaction at a power cut, which the next command rebuilds from git anyway.
-        connection.execute("PRAGMA synchronous=NORMAL")
-    connection.executescript(SCHEMA)
     return connection
-
-
-def _discard(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
@@ -153,7 +128,7 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     # goes in last, in a transaction of its own once everything else is in the file: a
     # crash at any moment leaves a file without its key, which the next command rebuilds.
     connection.execute("PRAGMA journal_mode=OFF")
-    with _transaction(connection) as db:
+    with transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
         items = ItemChecks(db, contents.items)
@@ -163,10 +138,10 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
         if hoped is None or hoped.addresses != [r.address for r in good]:
             hoped = _replayed(good, genuine)
         _write_whole(db, hoped)
-        _set_meta(db, {"tip": contents.tip or ""})
+        set_meta(db, {"tip": contents.tip or "", "shape": shape(db)})
     connection.execute("PRAGMA journal_mode=WAL")
-    with _transaction(connection) as db:
-        _set_meta(db, {"key": key})
+    with transaction(connection) as db:
+        set_meta(db, {"key": key})
 
 
 def _parsed(data: bytes) -> Record | None:
@@ -200,7 +175,7 @@ def _advance(
             receipts.add(place[1])
     wanted = [p for group in kinds.values() for p, _ in group] + [p for p, _ in blobs]
     data = store.read_paths(wanted + [receipt_path(d) for d in receipts], tip)
-    with _transaction(connection) as db:
+    with transaction(connection) as db:
         db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", [(s,) for s in strays])
         late = {a for (a,) in db.execute("SELECT address FROM named WHERE problem IS NOT NULL")}
         db.executemany(
@@ -210,7 +185,7 @@ def _advance(
         # an item blob rewritten in place (same path, other bytes): its verdict changes
         edited = [a for p, a in blobs if p in data and _recheck_named(db, a, data[p])]
         stored, rechecked = _stored(db, kinds, receipts, data)
-        before = _meta_value(db, "replayed_until")
+        before = meta_value(db, "replayed_until")
         fresh = verify_into(db, stored, roots)
         # An item or a receipt that arrived after the record naming it, or a record older
         # than what was replayed already (a sync), changes history: replay it all again.
@@ -222,7 +197,7 @@ def _advance(
             _replay_all(db)
         else:
             _replay_onto(db, fresh)
-        _set_meta(db, {"tip": tip})
+        set_meta(db, {"tip": tip, "shape": shape(db)})
 
 
 def _recheck_named(db: sqlite3.Connection, address: Sha256Hex, data: bytes) -> bool:
@@ -335,7 +310,7 @@ def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
     )
     if any(s.forgotten for s in states):
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
-    _set_meta(db, {"replayed_until": replayed.until, **_state_meta(replayed.state)})
+    set_meta(db, {"replayed_until": replayed.until, **_state_meta(replayed.state)})
 
 
 def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
@@ -357,8 +332,8 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
     state = replay(fresh, genuine_items(db, touched), onto=onto)
     _save(db, state, [state.items[a] for a in touched if a in state.items])
     newest = max(record_time(r.record) for r in ordered(fresh))
-    until = max(newest, _meta_value(db, "replayed_until"))
-    _set_meta(db, {"replayed_until": until, **_state_meta(state)})
+    until = max(newest, meta_value(db, "replayed_until"))
+    set_meta(db, {"replayed_until": until, **_state_meta(state)})
 
 
 def _state_meta(state: MemoryState) -> dict[str, str]:
@@ -375,13 +350,13 @@ def _state_meta(state: MemoryState) -> dict[str, str]:
 
 def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryState:
     """A replayed state as the model keeps it, with *items* as its item states."""
-    purged = json.loads(_meta_value(db, "purged") or "{}")
+    purged = json.loads(meta_value(db, "purged") or "{}")
     return MemoryState(
         items,
-        _meta_value(db, "latest_checkpoint") or None,
-        _meta_value(db, "newest"),
+        meta_value(db, "latest_checkpoint") or None,
+        meta_value(db, "newest"),
         {a: PurgeMark(*m) for a, m in purged.items()},
-        json.loads(_meta_value(db, "replaced") or "{}"),
+        json.loads(meta_value(db, "replaced") or "{}"),
     )
 
 
@@ -481,23 +456,3 @@ def row_check(row: Sequence[Any]) -> RecordCheck:
     except FormatError:
         record = None
     return RecordCheck(address, problem, detail, record)
-
-
-def _meta_value(db: sqlite3.Connection, key: str) -> str:
-    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return "" if row is None else str(row[0])
-
-
-def _set_meta(db: sqlite3.Connection, values: Mapping[str, str]) -> None:
-    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
-
-
-@contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield connection
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")

@@ -110,6 +110,66 @@ def test_a_deleted_or_corrupt_model_is_rebuilt(gm: Any, initialised: Path, home:
     assert "No deploys on Fridays" in gm("brief").stdout
 
 
+def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds_it(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """Pages garbled everywhere but the header and the meta table: the model opens, its
+    key matches, and SQLite only notices on the pages a command reads. That command
+    rebuilds the file and answers; no traceback, no "internal error"."""
+    import sqlite3
+
+    store = Store.discover(initialised)
+    for n in range(3):
+        text = f"Decision {n}: the parser keeps module {n}"
+        capture(gm, initialised, [{"kind": "decision", "text": text}], f"{n}.md")
+    _, before, _ = snapshot(store, home)
+    path = store.local_dir / MODEL_FILE
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (meta_page,) = db.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'meta'"
+        ).fetchone()
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    for page in range(1, len(data) // size):  # page 1 (the header) is at index 0
+        if page + 1 != meta_page:
+            data[page * size + 8 : page * size + 400] = b"\x5a" * 392
+    path.write_bytes(bytes(data))
+    for command in (("brief",), ("recall", "parser"), ("status",), ("brief",)):
+        result = gm(*command)
+        assert result.exit_code == 0, (command, result.stderr)
+        assert "internal error" not in result.stderr
+    assert "Decision 2: the parser keeps module 2" in gm("brief").stdout
+    assert "Decision 0" in gm("recall", "parser").stdout
+    rebuilt, after, _ = snapshot(store, home)
+    assert not rebuilt and after == before  # healed once, then sound
+
+
+def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """Damage that keeps every table's row count (a state's text garbled, a blob's bytes
+    cut): the command that reads those rows rebuilds the file and answers from it."""
+    import sqlite3
+
+    store = Store.discover(initialised)
+    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    _, before, _ = snapshot(store, home)
+    path = store.local_dir / MODEL_FILE
+    for damage in (
+        'UPDATE states SET state = \'{"v": 4, "item"\' WHERE current = 1',
+        "UPDATE blobs SET data = substr(data, 1, 10)",
+    ):
+        with sqlite3.connect(path) as db:
+            db.execute(damage)
+        db.close()
+        result = gm("brief")
+        assert result.exit_code == 0 and "No deploys on Fridays" in result.stdout, damage
+        rebuilt, after, _ = snapshot(store, home)
+        assert not rebuilt and after == before, damage  # the brief rebuilt it, once
+
+
 def test_other_trust_roots_rebuild_the_model(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
@@ -297,12 +357,12 @@ from gitmem.lifecycle.memory import Memory
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
-real = model_build._set_meta
+real = model_build.set_meta
 def set_meta(db, values):
     if "key" in values:  # everything else is in the file: die as kill -9 does
         os.kill(os.getpid(), signal.SIGKILL)
     real(db, values)
-model_build._set_meta = set_meta
+model_build.set_meta = set_meta
 store = Store.discover(Path.cwd())
 Memory.open(store, load_trust_roots(Path(sys.argv[1]), store))
 """

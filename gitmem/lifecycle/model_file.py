@@ -1,0 +1,123 @@
+"""The read model's file: its tables, opening it, telling a sound file from a damaged one,
+and writing to it (:mod:`gitmem.lifecycle.model_build` fills it, :mod:`gitmem.lifecycle.memory`
+reads it).
+
+A damaged file is a cache to rebuild, never an answer: SQLite's own word for damage
+(:func:`is_corruption`), and the row counts every writer keeps (:func:`sound`), which catch
+damage SQLite reads past without a word.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
+    data BLOB NOT NULL, problem TEXT, detail TEXT NOT NULL,
+    snapshot TEXT, commit_id TEXT, session TEXT);
+CREATE INDEX IF NOT EXISTS records_snapshot ON records (snapshot);
+CREATE INDEX IF NOT EXISTS records_session ON records (session);
+CREATE INDEX IF NOT EXISTS records_commit ON records (commit_id);
+CREATE TABLE IF NOT EXISTS blobs (address TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS named (
+    address TEXT PRIMARY KEY, problem TEXT, detail TEXT NOT NULL, checkpoint TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS states (
+    address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
+    last_seen TEXT NOT NULL, state TEXT NOT NULL, sessions TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
+CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
+    text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+-- What every brief asks, answered without reading a row per record of history.
+CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
+CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT NULL;
+CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
+CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
+"""
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """A connection to the model at *path* (``:memory:`` works), its tables created."""
+    connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+    connection.execute("PRAGMA secure_delete = ON")
+    if path != ":memory:":
+        connection.execute("PRAGMA journal_mode=WAL")
+        # A cache: in WAL mode NORMAL never corrupts the file, it only may lose the last
+        # transaction at a power cut, which the next command rebuilds from git anyway.
+        connection.execute("PRAGMA synchronous=NORMAL")
+    connection.executescript(SCHEMA)
+    return connection
+
+
+def discard(path: Path) -> None:
+    """Remove the model's file at *path* and its write-ahead log."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def is_corruption(error: sqlite3.DatabaseError) -> bool:
+    """Whether *error* is SQLite saying the file is damaged or is no database (not that it
+    is locked, full or misused); a full-text table whose own tables are damaged fails to
+    open with a plain error that says so."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(code, int):
+        return False
+    primary = code & 0xFF  # extended codes, e.g. SQLITE_CORRUPT_VTAB, keep it in the low byte
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    return primary == sqlite3.SQLITE_ERROR and "vtable constructor failed" in str(error)
+
+
+SHAPE = (
+    "SELECT (SELECT COUNT(*) FROM records), (SELECT COUNT(*) FROM blobs), "
+    "(SELECT COUNT(*) FROM named), (SELECT COUNT(*) FROM states), "
+    "(SELECT COUNT(*) FROM states WHERE current = 1), (SELECT COUNT(*) FROM recall)"
+)
+"""How many rows each table holds (about a millisecond at 1,000 checkpoints): kept in the
+meta table by every writer, so that damage SQLite reads past without a word (a page of
+rows gone blank) is caught when the model is opened, not shown as an empty memory."""
+
+
+def shape(db: sqlite3.Connection) -> str:
+    """The row counts of :data:`SHAPE`, as the meta table keeps them."""
+    return json.dumps(list(db.execute(SHAPE).fetchone()))
+
+
+def sound(connection: sqlite3.Connection, meta: Mapping[str, str]) -> bool:
+    """Whether the tables still hold as many rows as their last writer left."""
+    try:
+        return meta.get("shape") == shape(connection)
+    except sqlite3.DatabaseError as error:
+        if is_corruption(error):
+            return False
+        raise
+
+
+def meta_value(db: sqlite3.Connection, key: str) -> str:
+    """The meta table's value for *key* ("" when it has none)."""
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return "" if row is None else str(row[0])
+
+
+def set_meta(db: sqlite3.Connection, values: Mapping[str, str]) -> None:
+    """Set meta table values (in the caller's transaction)."""
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+
+
+@contextmanager
+def transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction, taken at once (``BEGIN IMMEDIATE``); rolled back on any failure."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    except BaseException:
+        with suppress(sqlite3.Error):  # a damaged file may refuse even that: the first error counts
+            connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
