@@ -23,7 +23,6 @@ view from one transaction.
 from __future__ import annotations
 
 import functools
-import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -81,9 +80,9 @@ class FailedItem:
 
 Q = TypeVar("Q", bound=Callable[..., Any])
 
-UNREADABLE = (json.JSONDecodeError, KeyError, TypeError, FormatError)
+UNREADABLE = (ValueError, KeyError, TypeError, FormatError)
 """What reading a damaged model can raise besides SQLite's own word for it (a state,
-a blob or a record whose bytes no longer decode)."""
+a blob or a record whose bytes no longer decode, JSON's errors among the ValueErrors)."""
 
 
 def _healing(query: Q) -> Q:
@@ -153,8 +152,8 @@ class Memory:
         self._db.close()
 
     def _rebuild(self) -> None:
-        """Replace a damaged file by a fresh rebuild (raises the original failure's kind
-        when there is no way to rebuild)."""
+        """Replace a damaged file by a fresh rebuild (a model opened without a way to
+        rebuild raises a DatabaseError instead)."""
         if self._heal is None:
             raise sqlite3.DatabaseError("the read model is damaged and cannot be rebuilt")
         self._db.close()

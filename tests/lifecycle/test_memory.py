@@ -160,6 +160,7 @@ def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
     for damage in (
         'UPDATE states SET state = \'{"v": 4, "item"\' WHERE current = 1',
         "UPDATE blobs SET data = substr(data, 1, 10)",
+        "UPDATE states SET state = '{\"v\": 99}' WHERE current = 1",  # JSON, not a state
     ):
         with sqlite3.connect(path) as db:
             db.execute(damage)
