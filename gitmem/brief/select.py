@@ -201,7 +201,7 @@ def build_brief(
         warnings.append(BriefWarning("unmerged-branch", notice))
     for failure in failed:
         check = failure.check
-        warnings.append(_failure_warning(check, failure.path, failure.type))
+        warnings.append(_failure_warning(failure))
         record = check.record
         if isinstance(record, Checkpoint):
             for item in failure.items:
@@ -363,23 +363,25 @@ def _section(item: Item) -> str:
     return item.kind
 
 
-def _failure_warning(check: RecordCheck, path: str, kind: str) -> BriefWarning:
+def _failure_warning(failure: FailedRecord) -> BriefWarning:
+    """The warning for a record that failed its check, from what the model keeps of it
+    (its bytes are parsed only for the few whose items are shown)."""
+    check, kind = failure.check, failure.type
     if kind != "checkpoint":
         shown = "it is not applied"
-    elif isinstance(check.record, Checkpoint):
-        shown = f"its {len(check.record.named)} item(s) are shown degraded, never as verbatim"
+    elif failure.named is not None:
+        shown = f"its {failure.named} item(s) are shown degraded, never as verbatim"
     else:
         shown = "its items cannot be read"
-    record = check.record
     return BriefWarning(
         check.problem or "record-failed",
         f"{kind} {check.address[:12]} failed verification ({check.summary}); {shown}. "
         "Run `gitmem verify` for details.",
-        path,
+        failure.path,
         record=check.address,
-        writer=None if record is None else record.writer,
-        key=None if record is None else record.key,
-        created=None if record is None else sortable_time(record.created),
+        writer=failure.writer,
+        key=failure.key,
+        created=failure.created or None,
         detail=check.detail,
     )
 

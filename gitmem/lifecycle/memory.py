@@ -50,11 +50,11 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/7"
+MODEL_VERSION = "gitmem/read-model/8"
 LOCK_FILE = "memory.lock"
 
 
-_NONE: Sequence[str] = ()
+_NO_ITEMS: tuple[Item, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,15 @@ class FailedRecord:
     path: str
     type: str
     check: RecordCheck
+    """Its verdict; its parsed record only when its items were read."""
     items: tuple[Item, ...]
+    writer: str | None = None
+    """Who its bytes say wrote it (None: they do not parse)."""
+    key: str | None = None
+    created: str = ""
+    """Where it stands in time (:func:`~gitmem.core.records.record_time`)."""
+    named: int | None = None
+    """How many items it names, for a checkpoint whose bytes parse."""
 
 
 @dataclass(frozen=True)
@@ -228,24 +236,28 @@ class Memory:
         degraded, and counts every failure however many there are: a failed record's
         writer is whatever its bytes say, so the total is capped too)."""
         rows = self._db.execute(
-            "SELECT address, problem, detail, data, type FROM records WHERE problem IS NOT NULL "
-            "ORDER BY created DESC, address"
+            "SELECT address, problem, detail, type, created, writer, key, named FROM records "
+            "WHERE problem IS NOT NULL ORDER BY created DESC, address"
         ).fetchall()
         failed = []
         items: dict[str, Item | None] = {}  # many failed checkpoints name the same items
         expanded: dict[str, int] = {}  # writer -> failed checkpoints read so far
-        for row in rows:
-            check = row_check(row[:4])
-            record, named = check.record, _NONE
-            if isinstance(record, Checkpoint):
-                done = expanded.get(record.writer, 0)
-                if (per_writer is None or done < per_writer) and (
-                    in_all is None or sum(expanded.values()) < in_all
-                ):
-                    named, expanded[record.writer] = record.named, done + 1
+        every = per_writer is None and in_all is None
+        for address, problem, detail, kind, created, writer, key, named in rows:
+            check, found = RecordCheck(address, problem, detail, None), _NO_ITEMS
+            done = expanded.get(writer, 0)
+            wanted = (
+                named is not None
+                and (per_writer is None or done < per_writer)
+                and (in_all is None or sum(expanded.values()) < in_all)
+            )
+            if every or wanted:  # only these are parsed: the brief's work stays bounded
+                check = self.check(address) or check
+            if wanted and isinstance(check.record, Checkpoint):
+                found, expanded[writer] = self._readable(check.record.named, items), done + 1
             failed.append(
                 FailedRecord(
-                    record_path(row[4], row[0]), row[4], check, self._readable(named, items)
+                    record_path(kind, address), kind, check, found, writer, key, created, named
                 )
             )
         return failed

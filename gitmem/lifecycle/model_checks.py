@@ -63,6 +63,9 @@ def verify_into(
                 None if source is None else source.snapshot,
                 parsed.commit if isinstance(parsed, Checkpoint) else None,
                 parsed.session if isinstance(parsed, Checkpoint) else None,
+                None if parsed is None else parsed.writer,
+                None if parsed is None else parsed.key,
+                len(parsed.named) if isinstance(parsed, Checkpoint) else None,
             )
         )
         if isinstance(parsed, Checkpoint):
@@ -76,7 +79,9 @@ def verify_into(
                     named.setdefault(address, (record.address, False))
         if check.ok and parsed is not None:
             good.append(Replayable(record.address, parsed))
-    db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.executemany(
+        "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+    )
     verdicts = {a: items.verdict(a) for a in named}  # each blob checked once
     for verb, genuine in (("REPLACE", True), ("IGNORE", False)):
         db.executemany(

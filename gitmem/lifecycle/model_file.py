@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     address TEXT PRIMARY KEY, type TEXT NOT NULL, created TEXT NOT NULL,
     data BLOB NOT NULL, problem TEXT, detail TEXT NOT NULL,
-    snapshot TEXT, commit_id TEXT, session TEXT);
+    snapshot TEXT, commit_id TEXT, session TEXT,
+    writer TEXT, key TEXT, named INTEGER);
 CREATE INDEX IF NOT EXISTS records_snapshot ON records (snapshot);
 CREATE INDEX IF NOT EXISTS records_session ON records (session);
 CREATE INDEX IF NOT EXISTS records_commit ON records (commit_id);

@@ -139,8 +139,15 @@ def test_however_many_writers_failed_records_name_the_items_read_are_capped(
     with_items = [f for f in capped if f.items]
     assert len(with_items) == 4
     assert len({f.check.record.writer for f in with_items if f.check.record}) == 4
-    times = [f.check.record.created for f in capped if f.check.record]
+    times = [f.created for f in capped]
     assert times == sorted(times, reverse=True)  # newest first
+    # the others are not even parsed, yet say who wrote them and what they name
+    rest = [f for f in capped if not f.items]
+    assert all(f.check.record is None for f in rest)
+    assert all(f.writer and f.key and f.named == 1 for f in capped)
+    assert {f.writer for f in capped} == {f"w{n}@example.com" for n in range(6)}
+    text = render_text(make_brief(store, home, world_check=False), 0)
+    assert "12 record(s) by 6 key(s)" in text
 
 
 def test_every_budget_is_a_hard_cap_in_every_format(
