@@ -97,12 +97,21 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     contents = store.read()
     records = list(contents.records)
     hoped: _Replayed | None = None
+    # A fresh file has nothing to roll back to: its pages are written once, not through
+    # the write-ahead log and again into the file. Without a journal a commit is not
+    # atomic (its pages are written in file order, the key's among the first), so the key
+    # goes in last, in a transaction of its own once everything else is in the file: a
+    # crash at any moment leaves a file without its key, which the next command rebuilds.
+    connection.execute("PRAGMA journal_mode=OFF")
     # The record checks (an Ed25519 signature each: most of a rebuild's work) go to a
-    # forked child when there are many (a first brief after a clone), before the file is
-    # locked. Meanwhile this process checks the item blobs and replays the records it
-    # expects to hold: those that parse and name a key the roots list. That replay
-    # stands only if exactly those records hold; otherwise what holds is replayed again.
-    with Background(verdict_of(roots), records) as pending:
+    # forked child when there are many (a first brief after a clone). Meanwhile this
+    # process checks the item blobs, replays the records it expects to hold (those that
+    # parse and name a key the roots list) and writes what does not wait for the
+    # verdicts. That replay stands only if exactly those records hold; otherwise what
+    # holds is replayed and written again.
+    with Background(verdict_of(roots), records) as pending, transaction(connection) as db:
+        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
         item_checks = {a: check_item(a, data) for a, data in contents.items.items()}
         genuine = {a: c.item for a, c in item_checks.items() if c.item is not None}
         if pending.forked:
@@ -116,28 +125,19 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
                 ],
                 genuine,
             )
+            _write_whole(db, hoped)
             checks = [
                 RecordCheck(r.address, problem, detail, p)
                 for r, (problem, detail), p in zip(records, pending.result(), parsed, strict=True)
             ]
         else:
             checks = [roots.check(r.address, r.data, r.receipt) for r in records]
-    # A fresh file has nothing to roll back to: its pages are written once, not through
-    # the write-ahead log and again into the file. Without a journal a commit is not
-    # atomic (its pages are written in file order, the key's among the first), so the key
-    # goes in last, in a transaction of its own once everything else is in the file: a
-    # crash at any moment leaves a file without its key, which the next command rebuilds.
-    connection.execute("PRAGMA journal_mode=OFF")
-    with transaction(connection) as db:
-        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
-        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
         items = ItemChecks(db, contents.items)
         items.known(item_checks)
         good = verify_into(db, records, roots, items, checks)
         # what was just verified and parsed is replayed as it is, not read back
         if hoped is None or hoped.addresses != [r.address for r in good]:
-            hoped = _replayed(good, genuine)
-        _write_whole(db, hoped)
+            _write_whole(db, _replayed(good, genuine))
         set_meta(db, {"tip": contents.tip or "", "shape": shape(db)})
     connection.execute("PRAGMA journal_mode=WAL")
     with transaction(connection) as db:
