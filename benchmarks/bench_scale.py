@@ -14,6 +14,8 @@ checkpoint), copying the repository when it holds 40 checkpoints, then times the
   10,000 with ``--big`` (or at N with ``--checkpoints N``);
 - ``gitmem brief`` at 1,000 with no local state (``.git/gitmem/`` deleted before each
   run: the first brief after a clone);
+- ``gitmem brief`` at 1,000, warm, by a reader whose roots trust none of the store's
+  keys (every record fails; a brief that must stay bounded all the same; reported);
 - ``gitmem capture --transcript T --items I`` at 1,000 against the same at 40, and the
   loose object bytes each capture adds;
 - ``gitmem verify`` at 1,000 (an absolute limit: 2 s);
@@ -358,6 +360,14 @@ def measure(
         t.run(f"capture@{large}", capture_command(large_repo, scratch, n), large_repo)
     per_capture = (loose_bytes(large_repo) - before) / few
     sizes = checkpoint_sizes(large_repo, CARRY_LIMIT)
+    say(f"{few} briefs at {large} by a reader who trusts none of its keys")
+    stranger = root / "stranger-home"  # no allowed_signers: every record fails on trust
+    stranger.mkdir()
+    untrusted = {**env, "GITMEM_HOME": str(stranger)}
+    t.run("untrusted-warm-up", gitmem(large_repo, "brief"), large_repo, untrusted)
+    for _ in range(few):
+        t.run("untrusted", gitmem(large_repo, "brief"), large_repo, untrusted)
+        t.run("floor", FLOOR, root)
     if huge is not None:
         say(f"building {huge} checkpoints")
         build.grow(huge, say)
@@ -386,11 +396,13 @@ def rows(
 ) -> list[Row]:
     floor = t.median("floor")
     brief = t.median(f"brief@{large}")
+    untrusted = t.median("untrusted")
     out = [
         Row("floor: python -c 'import pygit2, nacl.signing, click'", floor, " s", None),
         Row(f"brief@{SMALL} warm / floor", t.median(f"brief@{SMALL}") / floor, "x", None),
         Row(f"brief@{large} warm / floor", brief / floor, "x", 2.0),
         Row(f"brief@{large} / brief@{SMALL}", brief / t.median(f"brief@{SMALL}"), "x", 1.2),
+        Row(f"brief@{large} warm, no key trusted / floor", untrusted / floor, "x", None),
     ]
     if huge is not None:
         out.append(Row(f"brief@{huge} warm / floor", t.median(f"brief@{huge}") / floor, "x", 2.5))
