@@ -3,8 +3,8 @@ and writing to it (:mod:`gitmem.lifecycle.model_build` fills it, :mod:`gitmem.li
 reads it).
 
 A damaged file is a cache to rebuild, never an answer: SQLite's own word for damage
-(:func:`is_corruption`), and the row counts every writer keeps (:func:`sound`), which catch
-damage SQLite reads past without a word.
+(:func:`is_corruption`), and the shape every writer keeps (:data:`SHAPE`, checked by
+:func:`sound`), which catches damage SQLite reads past without a word.
 """
 
 from __future__ import annotations
@@ -89,12 +89,12 @@ fresh process (counting every table's rows would be 2 ms)."""
 
 
 def shape(db: sqlite3.Connection) -> str:
-    """The row counts of :data:`SHAPE`, as the meta table keeps them."""
+    """The values of :data:`SHAPE` now, as the meta table keeps them."""
     return json.dumps(list(db.execute(SHAPE).fetchone()))
 
 
 def sound(connection: sqlite3.Connection, meta: Mapping[str, str]) -> bool:
-    """Whether the tables still hold as many rows as their last writer left."""
+    """Whether the tables still hold what their last writer left (:data:`SHAPE`)."""
     try:
         return meta.get("shape") == shape(connection)
     except sqlite3.DatabaseError as error:
