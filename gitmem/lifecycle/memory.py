@@ -220,6 +220,9 @@ class Memory:
     @_healing
     def check(self, address: str) -> RecordCheck | None:
         """The verdict on the record at *address* (None: no such record)."""
+        return self._check(address)
+
+    def _check(self, address: str) -> RecordCheck | None:
         row = self._db.execute(
             "SELECT address, problem, detail, data FROM records WHERE address = ?", (address,)
         ).fetchone()
@@ -252,7 +255,7 @@ class Memory:
                 and (in_all is None or sum(expanded.values()) < in_all)
             )
             if every or wanted:  # only these are parsed: the brief's work stays bounded
-                check = self.check(address) or check
+                check = self._check(address) or check
             if wanted and isinstance(check.record, Checkpoint):
                 found, expanded[writer] = self._readable(check.record.named, items), done + 1
             failed.append(

@@ -255,7 +255,7 @@ def _replay_all(db: sqlite3.Connection) -> None:
         Replayable(address, parse_record(data))
         for address, data in db.execute("SELECT address, data FROM records WHERE problem IS NULL")
     ]
-    _replay_whole(db, records, genuine_items(db))
+    _write_whole(db, _replayed(records, genuine_items(db)))
 
 
 @dataclass(frozen=True)
@@ -279,13 +279,6 @@ def _replayed(records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]) ->
         [_state_row(s) for s in state.items.values()],
         max((record_time(r.record) for r in records), default=""),
     )
-
-
-def _replay_whole(
-    db: sqlite3.Connection, records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]
-) -> None:
-    """Replace every state by the replay of *records* (all that hold) over *items*."""
-    _write_whole(db, _replayed(records, items))
 
 
 def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:

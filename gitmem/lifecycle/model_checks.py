@@ -119,10 +119,6 @@ class ItemChecks:
         """Take verdicts reached elsewhere (the same :func:`check_item`, run ahead)."""
         self._verdicts.update(verdicts)
 
-    def genuine(self) -> dict[Sha256Hex, Item]:
-        """The items of every blob that held, of those checked so far."""
-        return {a: v.item for a, v in self._verdicts.items() if v.item is not None}
-
 
 def genuine_items(
     db: sqlite3.Connection, addresses: Iterable[str] | None = None
