@@ -21,6 +21,7 @@ __all__ = [
     "overwrite_object",
     "remove_path",
     "resign_with_untrusted_key",
+    "store_uncanonical_copy",
 ]
 
 edit_record = tamper_checkpoint
@@ -77,6 +78,25 @@ def resign_with_untrusted_key(
     remove_path(store, content_path("checkpoints", address))
     remove_path(store, content_path("receipts", address))
     return forged_address
+
+
+def store_uncanonical_copy(store: Store, address: Sha256Hex, signer: Ed25519Signer) -> Sha256Hex:
+    """Store the checkpoint *address* again as JSON with spaces after its colons (valid
+    JSON, not canonical), at the address of those bytes and signed over them by *signer*:
+    everything about it holds but its form. Returns the copy's address."""
+    data = store.read_path(content_path("checkpoints", address))
+    assert data is not None
+    spaced = data.replace(b'":', b'": ')
+    copy = canonical.sha256_hex(spaced)
+    store.append(
+        [
+            Entry(content_path("checkpoints", copy), spaced),
+            Entry(content_path("receipts", copy), sign(spaced, signer, "gitmem")),
+        ],
+        message="spaced copy",
+        author="tamper",
+    )
+    return copy
 
 
 def overwrite_object(store: Store, path: str, old: bytes, new: bytes) -> None:

@@ -72,6 +72,22 @@ def decode(data: bytes) -> JSONValue:
     return value
 
 
+def decode_unchecked(data: bytes) -> JSONValue:
+    """The value :func:`decode` gives for bytes another check already found canonical (a
+    rebuild's child checks every record while this process parses them), without checking
+    their form again: for any other bytes, a value :func:`decode` might refuse.
+
+    Raises:
+        FormatError: not UTF-8, not JSON, a float or a constant.
+    """
+    try:
+        return _NO_FLOATS.decode(data.decode("utf-8"))
+    except StrictJSONError as e:
+        raise FormatError(f"record {e}") from e
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        raise FormatError(f"record is not valid JSON: {e}") from e
+
+
 def _refuse_repeated_keys(text: str) -> None:
     """Raise FormatError naming the first key *text* (valid JSON) repeats, if any."""
     try:

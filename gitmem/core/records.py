@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from gitmem.core import canonical
 from gitmem.core.errors import FormatError
@@ -341,13 +341,15 @@ def record_time(record: Record) -> str:
     return sortable_time(record.created)
 
 
-def parse_record(data: bytes) -> Record:
-    """Decode stored record bytes into a checkpoint or an event.
+def parse_record(data: bytes, *, form_checked: bool = False) -> Record:
+    """Decode stored record bytes into a checkpoint or an event. With *form_checked*, the
+    bytes were already found canonical elsewhere (:func:`canonical.decode_unchecked`):
+    their form is not checked again.
 
     Raises:
         FormatError: the bytes are not canonical JSON, or not a well-formed record.
     """
-    value = canonical.decode(data)
+    value = canonical.decode_unchecked(data) if form_checked else canonical.decode(data)
     if not isinstance(value, dict):
         raise FormatError("record is not a JSON object")
     kind = value.get("type")
@@ -377,7 +379,7 @@ def _addresses(data: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
     value = data.get(key, [])
     if not isinstance(value, list) or not are_sha256_hex(value):
         raise FormatError(f"checkpoint {key} must be a list of item addresses")
-    return tuple(Sha256Hex(v) for v in value)
+    return cast(tuple[Sha256Hex, ...], tuple(value))  # not a call per address
 
 
 def _str(data: Mapping[str, Any], key: str) -> str:

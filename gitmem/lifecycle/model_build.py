@@ -42,7 +42,7 @@ from gitmem.lifecycle.model_file import (
 )
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
 from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
-from gitmem.store.parallel import Background
+from gitmem.store.parallel import Background, gc_paused
 from gitmem.store.repo import Store, StoredRecord
 
 
@@ -94,7 +94,12 @@ def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlit
 def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
     """Fill an empty model from the tip's tree: every record verified, every item
     checked, the whole history replayed."""
-    contents = store.read()
+    with gc_paused():  # it keeps everything it makes until it is written
+        _rebuild(connection, store, roots, key)
+
+
+def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
+    contents, read_items = store.read_deferred()
     records = list(contents.records)
     hoped: _Replayed | None = None
     # A fresh file has nothing to roll back to: its pages are written once, not through
@@ -111,8 +116,9 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     # holds is replayed and written again.
     with Background(verdict_of(roots), records) as pending, transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
-        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(contents.items.items()))
-        item_checks = {a: check_item(a, data) for a, data in contents.items.items()}
+        blobs = read_items()  # while the child checks the records
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", list(blobs.items()))
+        item_checks = {a: check_item(a, data) for a, data in blobs.items()}
         genuine = {a: c.item for a, c in item_checks.items() if c.item is not None}
         if pending.forked:
             parsed = [_parsed(r.data) for r in records]
@@ -127,12 +133,14 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
             )
             _write_whole(db, hoped)
             checks = [
-                RecordCheck(r.address, problem, detail, p)
-                for r, (problem, detail), p in zip(records, pending.result(), parsed, strict=True)
+                RecordCheck(r.address, problem, detail, p if parses else None)
+                for r, (problem, detail, parses), p in zip(
+                    records, pending.result(), parsed, strict=True
+                )
             ]
         else:
             checks = [roots.check(r.address, r.data, r.receipt) for r in records]
-        items = ItemChecks(db, contents.items)
+        items = ItemChecks(db, blobs)
         items.known(item_checks)
         good = verify_into(db, records, roots, items, checks)
         # what was just verified and parsed is replayed as it is, not read back
@@ -145,8 +153,10 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
 
 
 def _parsed(data: bytes) -> Record | None:
+    """*data* parsed, its canonical form left to the child's check (a record that does not
+    parse there is taken as unparsed, whatever this gave)."""
     try:
-        return parse_record(data)
+        return parse_record(data, form_checked=True)
     except FormatError:
         return None
 
@@ -430,9 +440,14 @@ def _state_row(state: ItemState) -> tuple[str, int, int, str, str, str]:
         int(state.current),
         int(state.active),
         state.last_seen,
-        json.dumps(encode_state(state)),
+        _STATE_JSON.encode(encode_state(state)),
         sessions_column({s.session for s in state.sightings}),
     )
+
+
+_STATE_JSON = json.JSONEncoder(check_circular=False, separators=(",", ":"))
+"""States are trees of plain values, written by the thousand in a rebuild: no cycle check,
+no spaces."""
 
 
 def sessions_column(sessions: Iterable[str]) -> str:

@@ -18,15 +18,19 @@ from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import Replayable
 from gitmem.store.repo import StoredRecord
 
+Verdict = tuple[str | None, str, bool]
+"""A record's check without its parsed record: (problem, detail, whether it parses)."""
 
-def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], tuple[str | None, str]]:
-    """The verdict on one record under *roots*, as (problem, detail): pure, and small to
-    send back, so a forked child can work them out (:class:`~gitmem.store.parallel.Background`)
-    while the caller parses the records itself."""
 
-    def verdict(stored: StoredRecord) -> tuple[str | None, str]:
+def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], Verdict]:
+    """The verdict on one record under *roots*: pure, and small to send back, so a forked
+    child can work them out (:class:`~gitmem.store.parallel.Background`) while the caller
+    parses the records itself (and need not check their canonical form again: the
+    verdict says whether they parse)."""
+
+    def verdict(stored: StoredRecord) -> Verdict:
         check = roots.check(stored.address, stored.data, stored.receipt)
-        return check.problem, check.detail
+        return check.problem, check.detail, check.record is not None
 
     return verdict
 

@@ -13,17 +13,21 @@ No child, and the same answers worked out here when :meth:`Background.result` is
 one core, few values, a platform without ``fork``, or other threads running (forking a
 threaded process can deadlock the child). A child that fails in any way costs only
 time: its work is done here.
+
+:func:`gc_paused` keeps the cyclic garbage collector out of such work meanwhile.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import TracebackType
 from typing import IO, Any, Generic, TypeVar
 
-__all__ = ["MIN_FORK", "Background"]
+__all__ = ["MIN_FORK", "Background", "gc_paused"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -113,6 +117,21 @@ class Background(Generic[T, R]):
                 os._exit(status)
         os.close(write)
         self._pid, self._pipe = pid, os.fdopen(read, "rb")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block, then as it was. For work that makes
+    objects by the hundred thousand and keeps them (a rebuild at 1,000 checkpoints spent
+    ~90 ms of its ~850 in collections that freed nothing); a forked child inherits it,
+    so neither process's pages are walked and copied by a collection meanwhile."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _worth_forking(count: int) -> bool:

@@ -16,8 +16,8 @@ exact bytes read here.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygit2
@@ -226,14 +226,25 @@ class Store:
             raise GitError(f"cannot compare commits {older[:12]} and {newer[:12]}: {e}") from e
 
     def read(self) -> StoreContents:
-        """Read every record with its receipt from the tip of the ref.
+        """Read every record with its receipt, and every item blob, from the tip of the ref.
+
+        Raises:
+            BrokenRef: the ref is symbolic or points at something that is not a commit.
+        """
+        contents, items = self.read_deferred()
+        return replace(contents, items=items())
+
+    def read_deferred(self) -> tuple[StoreContents, Callable[[], dict[Sha256Hex, bytes]]]:
+        """:meth:`read`, with the item blobs read only when the second value is called
+        (their contents' ``items`` is empty): a rebuild reads them while a child checks
+        the records.
 
         Raises:
             BrokenRef: the ref is symbolic or points at something that is not a commit.
         """
         tip = self.tip()
         if tip is None:
-            return StoreContents(None, (), {}, frozenset(), frozenset(), ())
+            return StoreContents(None, (), {}, frozenset(), frozenset(), ()), dict
         tree = self._commit(tip).tree
         strays: list[str] = []
         odd: list[tuple[str, str]] = []
@@ -257,19 +268,24 @@ class Store:
             for digest, blob in found[directory].items()
             if (data := blob_bytes(blob)) is not None
         ]
-        return StoreContents(
+        contents = StoreContents(
             tip=tip,
             records=tuple(records),
-            items={
-                digest: data
-                for digest, blob in found["items"].items()
-                if (data := blob_bytes(blob)) is not None
-            },
+            items={},
             snapshots=frozenset(found["snapshots"]),
             receipts=frozenset(receipts),
             strays=tuple(strays),
             odd_entries=tuple(odd),
         )
+
+        def items() -> dict[Sha256Hex, bytes]:
+            return {
+                digest: data
+                for digest, blob in found["items"].items()
+                if (data := blob_bytes(blob)) is not None
+            }
+
+        return contents, items
 
     def added_since(self, old: GitOid, tip: GitOid | None = None) -> list[str] | None:
         """The paths *tip*'s tree (default: the ref's tip) holds that *old*'s did not,

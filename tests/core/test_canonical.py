@@ -99,3 +99,17 @@ def test_a_list_of_addresses_is_checked_as_each_one_is(values: list[object]) -> 
 )
 def test_a_list_with_one_bad_address_is_refused(values: list[object]) -> None:
     assert not are_sha256_hex(values)
+
+
+def test_decode_unchecked_is_decode_without_the_form_check() -> None:
+    """For bytes another check found canonical it gives decode's value; it does not look
+    at the form (spaces pass), and still refuses what is not JSON of integers."""
+    data = canonical.encode({"b": [1, "é"], "a": None})
+    assert canonical.decode_unchecked(data) == canonical.decode(data)
+    spaced = b'{"a": 1}'
+    with pytest.raises(FormatError):
+        canonical.decode(spaced)
+    assert canonical.decode_unchecked(spaced) == {"a": 1}
+    for bad in (b'{"a": 1.5}', b"{", b"\xff", b'{"a": NaN}'):
+        with pytest.raises(FormatError):
+            canonical.decode_unchecked(bad)

@@ -10,7 +10,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tamper import add_entry, edit_record, overwrite_object, resign_with_untrusted_key
+from tamper import (
+    add_entry,
+    edit_record,
+    overwrite_object,
+    resign_with_untrusted_key,
+    store_uncanonical_copy,
+)
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
@@ -264,12 +270,14 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
 ) -> None:
     """Record checks in a forked child, beside a replay of the records expected to hold,
     give the model a one-process rebuild gives: with a record signed by a key the roots
-    do not list (never expected to hold), and one naming a listed key whose receipt is
-    another record's (expected to hold, and failing: what holds is replayed again)."""
+    do not list (never expected to hold), one naming a listed key whose receipt is
+    another record's, and one signed by that key but not in canonical form (both expected
+    to hold, and failing: what holds is replayed again)."""
     import pygit2
 
     from gitmem.lifecycle import model_build
     from gitmem.store import parallel
+    from gitmem.store.keys import load_identity
 
     store = history(gm, initialised, home)
     captured = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is open"}], "d.md")
@@ -279,6 +287,7 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
     other_receipt = store.read_path(receipt_path(first["checkpoint"]))
     assert other_receipt is not None
     add_entry(store, receipt_path(second["checkpoint"]), other_receipt, pygit2.enums.FileMode.BLOB)
+    spaced = store_uncanonical_copy(store, first["checkpoint"], load_identity(home).signer)
     forks: list[int] = []
     real_fork = os.fork
 
@@ -302,7 +311,8 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
         model = Memory.open(store, load_trust_roots(home, store))
         try:
             state = encoded(model.state())
-            return state, model.counts(), sorted((f.path, f.check.problem) for f in model.failed())
+            failed = sorted((f.path, f.check.problem, f.writer) for f in model.failed())
+            return state, model.counts(), failed
         finally:
             model.close()
 
@@ -313,15 +323,20 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
         return  # one core here: nothing to compare
     two = rebuilt()
     assert len(forks) == 1
-    # the replay of what was expected to hold had one record too many: replayed again
-    assert replays[1:] == [replays[0] + 1, replays[0]]
+    # the replay of what was expected to hold had two records too many: replayed again
+    assert replays[1:] == [replays[0] + 2, replays[0]]
     assert two == one
-    failed = dict(one[2])
-    assert len(failed) == 2  # the forged checkpoint and the one with a wrong receipt
-    assert failed[content_path("checkpoints", second["checkpoint"])] == "receipt invalid"
-    # the checkpoint whose receipt fails is replayed nowhere
+    failed = {path: (problem, writer) for path, problem, writer in one[2]}
+    assert len(failed) == 3  # the forged checkpoint, the wrong receipt, the spaced copy
+    assert failed[content_path("checkpoints", second["checkpoint"])][0] == "receipt invalid"
+    # the spaced copy parses as JSON here, but a record not in canonical form is unread:
+    # no writer is taken from it
+    assert failed[content_path("checkpoints", spaced)] == ("record unreadable", None)
+    # neither of those checkpoints is replayed anywhere
     assert not any(
-        sighting[0] == second["checkpoint"] for s in one[0].values() for sighting in s["sightings"]
+        sighting[0] in (second["checkpoint"], spaced)
+        for s in one[0].values()
+        for sighting in s["sightings"]
     )
 
 

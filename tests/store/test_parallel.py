@@ -90,3 +90,33 @@ def test_few_values_or_other_threads_run_here_alone() -> None:
     finally:
         stop.set()
         other.join()
+
+
+def test_gc_paused_keeps_collections_out_of_the_block_and_restores_the_collector() -> None:
+    import gc
+
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        with parallel.gc_paused():
+            assert not gc.isenabled()
+            garbage = [[n] for n in range(50_000)]  # far past the youngest threshold
+            del garbage
+        assert collections == []
+        assert gc.isenabled()
+        gc.disable()  # a caller that had it off finds it off
+        with parallel.gc_paused():
+            pass
+        assert not gc.isenabled()
+        gc.enable()
+        with pytest.raises(ValueError), parallel.gc_paused():
+            raise ValueError("the block fails")
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
