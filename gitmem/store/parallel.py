@@ -9,6 +9,11 @@ the values and the function (nothing is sent to it) and sends back only the pick
 answers through a pipe; it never touches a file, a database or git, and ends with
 ``os._exit``.
 
+The values are split into chunks, and each chunk is claimed by reading its number from a
+pipe filled before the fork: the child claims them one after another, and this process,
+once it asks for the answers, claims and works out the ones left. So neither waits idle
+for the other, however the work divides, and each chunk is worked out once.
+
 No child, and the same answers worked out here when :meth:`Background.result` is asked:
 one core, few values, a platform without ``fork``, or other threads running (forking a
 threaded process can deadlock the child). A child that fails in any way costs only
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import os
+import struct
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -35,6 +41,15 @@ R = TypeVar("R")
 MIN_FORK = 500
 """Below this many values a fork (a few ms) is not worth it."""
 
+CHUNK = 32
+"""Values a chunk holds at least (~5 ms of record checks): what this process may wait for
+the child's last chunk."""
+
+_MAX_CHUNKS = 4096
+"""Chunk numbers fit the pipe before the fork without blocking (4 bytes each, 16 KiB)."""
+
+_TOKEN = struct.Struct("<I")
+
 
 class Background(Generic[T, R]):
     """``[func(v) for v in values]``, in a forked child when that is worth it. *func*
@@ -43,8 +58,10 @@ class Background(Generic[T, R]):
 
     def __init__(self, func: Callable[[T], R], values: Sequence[T]) -> None:
         self._func, self._values = func, values
+        self._size = max(CHUNK, -(-len(values) // _MAX_CHUNKS))
         self._pid: int | None = None
         self._pipe: IO[bytes] | None = None
+        self._tokens: int | None = None  # the pipe the chunks' numbers are claimed from
         if _worth_forking(len(values)):
             self._fork()
 
@@ -54,19 +71,31 @@ class Background(Generic[T, R]):
         return self._pid is not None
 
     def result(self) -> list[R]:
-        """The answers, in the order of the values: the child's once it is done, or
-        worked out here. Raises what *func* raises (here; a child's failure never is)."""
-        if self._pid is None or self._pipe is None:
+        """The answers, in the order of the values: the chunks the child has not claimed
+        yet are worked out here meanwhile, the rest are the child's once it is done (or
+        worked out here too, when it failed). Raises what *func* raises (here; a child's
+        failure never is)."""
+        if self._pid is None or self._pipe is None or self._tokens is None:
             return self._here()
-        pid, pipe = self._pid, self._pipe
-        self._pid = self._pipe = None
+        mine = self._claimed(self._tokens)  # a failure here stops the child on the way out
+        pid, pipe, tokens = self._pid, self._pipe, self._tokens
+        self._pid = self._pipe = self._tokens = None
+        os.close(tokens)
         try:
             with pipe:
                 payload = pipe.read()
         finally:
             _, status = os.waitpid(pid, 0)
-        answers = _answers(payload, status, len(self._values))
-        return self._here() if answers is None else answers
+        theirs = _answers(payload, status)
+        answers: list[R] = []
+        for chunk in range(self._chunks()):
+            done = mine.get(chunk)
+            if done is None:
+                done = theirs.get(chunk)
+            if not isinstance(done, list) or len(done) != len(self._chunk(chunk)):
+                done = self._work(chunk)  # the child's, lost with it
+            answers += done
+        return answers
 
     def stop(self) -> None:
         """Stop the child, if one works, and reap it (never leave it blocked on a pipe
@@ -75,10 +104,12 @@ class Background(Generic[T, R]):
             return
         import signal
 
-        pid, pipe = self._pid, self._pipe
-        self._pid = self._pipe = None
+        pid, pipe, tokens = self._pid, self._pipe, self._tokens
+        self._pid = self._pipe = self._tokens = None
         os.kill(pid, signal.SIGKILL)  # ours and not yet reaped: it exists
         pipe.close()
+        if tokens is not None:
+            os.close(tokens)
         os.waitpid(pid, 0)
 
     def __enter__(self) -> Background[T, R]:
@@ -95,28 +126,50 @@ class Background(Generic[T, R]):
     def _here(self) -> list[R]:
         return [self._func(v) for v in self._values]
 
+    def _chunks(self) -> int:
+        return -(-len(self._values) // self._size)
+
+    def _chunk(self, chunk: int) -> Sequence[T]:
+        start = chunk * self._size
+        return self._values[start : start + self._size]
+
+    def _work(self, chunk: int) -> list[R]:
+        return [self._func(v) for v in self._chunk(chunk)]
+
+    def _claimed(self, tokens: int) -> dict[int, list[R]]:
+        """Every chunk not claimed yet, claimed from *tokens* and worked out, by number
+        (the pipe holds only whole numbers, read whole by one process each)."""
+        done: dict[int, list[R]] = {}
+        while token := os.read(tokens, _TOKEN.size):
+            (chunk,) = _TOKEN.unpack(token)
+            done[chunk] = self._work(chunk)
+        return done
+
     def _fork(self) -> None:
         import pickle  # not on the path of a warm brief, which never forks
 
+        tokens, fill = os.pipe()
+        os.write(fill, b"".join(_TOKEN.pack(k) for k in range(self._chunks())))
+        os.close(fill)  # claims read the numbers, then the end of the pipe: nothing blocks
         read, write = os.pipe()
         try:
             pid = os.fork()
         except OSError:
-            os.close(read)
-            os.close(write)
+            for fd in (tokens, read, write):
+                os.close(fd)
             return
-        if pid == 0:  # the child: every answer, pickled into the pipe, then gone
+        if pid == 0:  # the child: the chunks it claims, pickled into the pipe, then gone
             status = 1
             try:
                 os.close(read)
-                payload = pickle.dumps(self._here(), pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps(self._claimed(tokens), pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(write, "wb") as out:
                     out.write(payload)
                 status = 0
             finally:
                 os._exit(status)
         os.close(write)
-        self._pid, self._pipe = pid, os.fdopen(read, "rb")
+        self._pid, self._pipe, self._tokens = pid, os.fdopen(read, "rb"), tokens
 
 
 @contextmanager
@@ -143,17 +196,16 @@ def _worth_forking(count: int) -> bool:
     )
 
 
-def _answers(payload: bytes, status: int, expected: int) -> list[Any] | None:
-    """The child's answers, or None when it did not finish them all."""
+def _answers(payload: bytes, status: int) -> dict[int, Any]:
+    """The child's answers by chunk; none when it did not finish (its chunks are then
+    worked out here)."""
     if status != 0 or not payload:
-        return None
+        return {}
     import pickle
 
     try:
         # our own child's bytes, written a moment ago from this process's memory
         answers = pickle.loads(payload)
     except Exception:  # a truncated pipe: do its work here
-        return None
-    if not isinstance(answers, list) or len(answers) != expected:
-        return None
-    return answers
+        return {}
+    return answers if isinstance(answers, dict) else {}

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -22,16 +24,29 @@ def digest(n: int) -> str:
 
 
 @needs_two_cores
-def test_the_answers_are_the_map_in_order_and_come_from_a_child() -> None:
+def test_the_answers_are_the_map_in_order_each_worked_out_once_by_either_process(
+    tmp_path: Path,
+) -> None:
+    """This process goes on, then asks while the child still works: it claims the chunks
+    left, the child finishes its own, and no value is worked out twice."""
     parent = os.getpid()
-    values = list(range(MIN_FORK + 7))
-    with Background(lambda n: (digest(n), os.getpid()), values) as pending:
+    calls = tmp_path / "calls"
+
+    def slow(n: int) -> tuple[str, int]:
+        time.sleep(0.0005)
+        with open(calls, "a") as log:  # appends from both processes never interleave
+            log.write(f"{n}\n")
+        return digest(n), os.getpid()
+
+    values = list(range(MIN_FORK * 4 + 7))  # a last chunk shorter than the others
+    with Background(slow, values) as pending:
         assert pending.forked
         here = [digest(n) for n in values]  # this process goes on meanwhile
         answers = pending.result()
     assert [a for a, _ in answers] == here
-    (worker,) = {pid for _, pid in answers}
-    assert worker != parent
+    workers = {pid for _, pid in answers}
+    assert parent in workers and len(workers) == 2  # both took a share
+    assert sorted(int(line) for line in calls.read_text().split()) == values
 
 
 @needs_two_cores
@@ -120,3 +135,22 @@ def test_gc_paused_keeps_collections_out_of_the_block_and_restores_the_collector
     finally:
         gc.callbacks.remove(count)
         gc.enable()
+
+
+@needs_two_cores
+def test_a_failure_in_this_process_share_stops_the_child() -> None:
+    parent = os.getpid()
+
+    def fails_here(n: int) -> str:
+        if os.getpid() == parent:
+            raise ValueError("bad value")
+        time.sleep(0.001)
+        return digest(n)
+
+    with (
+        pytest.raises(ValueError, match="bad value"),
+        Background(fails_here, list(range(MIN_FORK * 4))) as pending,
+    ):
+        pending.result()  # this process claims a chunk at once and fails on it
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # the child was stopped and reaped
