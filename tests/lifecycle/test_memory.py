@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tamper import (
     add_entry,
     edit_record,
@@ -150,6 +151,43 @@ def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds
     assert "Decision 0" in gm("recall", "parser").stdout
     rebuilt, after, _ = snapshot(store, home)
     assert not rebuilt and after == before  # healed once, then sound
+
+
+@pytest.mark.parametrize("tear", ["pages never written", "cut short"])
+def test_a_torn_fresh_model_is_rebuilt(gm: Any, initialised: Path, home: Path, tear: str) -> None:
+    """A rebuild's file is not synced: a power cut can leave its key and its meta page on
+    disk but not the rest, which then reads as zeros or lies past the file's end. The
+    next commands rebuild it and answer as before."""
+    import sqlite3
+
+    store = Store.discover(initialised)
+    for n in range(3):
+        text = f"Decision {n}: the parser keeps module {n}"
+        capture(gm, initialised, [{"kind": "decision", "text": text}], f"{n}.md")
+    path = store.local_dir / MODEL_FILE
+    path.unlink()
+    _, before, _ = snapshot(store, home)  # a fresh rebuild, as a first brief makes
+    with sqlite3.connect(path) as db:
+        (meta_page,) = db.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'meta'"
+        ).fetchone()
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    if tear == "cut short":
+        data = data[: max(2, meta_page) * size]
+    else:
+        for page in range(1, len(data) // size):
+            if page + 1 != meta_page:
+                data[page * size : (page + 1) * size] = bytes(size)
+    path.write_bytes(bytes(data))
+    for command in (("brief",), ("recall", "parser"), ("status",)):
+        result = gm(*command)
+        assert result.exit_code == 0, (command, result.stderr)
+        assert "internal error" not in result.stderr
+    assert "Decision 2: the parser keeps module 2" in gm("brief").stdout
+    rebuilt, after, _ = snapshot(store, home)
+    assert not rebuilt and after == before
 
 
 def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
