@@ -45,8 +45,9 @@ CHUNK = 32
 """Values a chunk holds at least (~5 ms of record checks): what this process may wait for
 the child's last chunk."""
 
-_MAX_CHUNKS = 4096
-"""Chunk numbers fit the pipe before the fork without blocking (4 bytes each, 16 KiB)."""
+_MAX_CHUNKS = 1024
+"""All the chunks' numbers (4 bytes each) go into the pipe in one write before the fork:
+at most 4 KiB, what every platform's pipe takes at once (``PIPE_BUF``) with no reader."""
 
 _TOKEN = struct.Struct("<I")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gitmem.store import parallel
-from gitmem.store.parallel import MIN_FORK, Background
+from gitmem.store.parallel import CHUNK, MIN_FORK, Background
 
 needs_two_cores = pytest.mark.skipif(
     not parallel._worth_forking(MIN_FORK), reason="one core or no fork here"
@@ -154,3 +154,14 @@ def test_a_failure_in_this_process_share_stops_the_child() -> None:
         pending.result()  # this process claims a chunk at once and fails on it
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # the child was stopped and reaped
+
+
+@needs_two_cores
+def test_many_values_make_larger_chunks_and_the_same_answers() -> None:
+    """Past what the pipe's one write holds in numbers, chunks hold more values each (and
+    a last, shorter one); the answers are still the map's, in order."""
+    values = list(range(parallel._MAX_CHUNKS * CHUNK * 2 + 1))
+    with Background(str, values) as pending:
+        assert pending.forked
+        assert pending._size == CHUNK * 2 + 1
+        assert pending.result() == [str(n) for n in values]
