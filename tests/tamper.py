@@ -64,17 +64,7 @@ def resign_with_untrusted_key(
         raise AssertionError(f"no item of {address[:12]} holds {old!r}")
     mallory = Ed25519Signer.generate()
     value["key"] = mallory.public_key.fingerprint()
-    forged = canonical.encode(value)
-    forged_address = canonical.sha256_hex(forged)
-    store.append(
-        [
-            *entries,
-            Entry(content_path("checkpoints", forged_address), forged),
-            Entry(content_path("receipts", forged_address), sign(forged, mallory, "gitmem")),
-        ],
-        message="forged",
-        author="mallory",
-    )
+    forged_address = store_signed(store, canonical.encode(value), mallory, entries, "mallory")
     remove_path(store, content_path("checkpoints", address))
     remove_path(store, content_path("receipts", address))
     return forged_address
@@ -86,17 +76,25 @@ def store_uncanonical_copy(store: Store, address: Sha256Hex, signer: Ed25519Sign
     everything about it holds but its form. Returns the copy's address."""
     data = store.read_path(content_path("checkpoints", address))
     assert data is not None
-    spaced = data.replace(b'":', b'": ')
-    copy = canonical.sha256_hex(spaced)
+    return store_signed(store, data.replace(b'":', b'": '), signer, [], "tamper")
+
+
+def store_signed(
+    store: Store, data: bytes, signer: Ed25519Signer, beside: list[Entry], author: str
+) -> Sha256Hex:
+    """Append *data* as a checkpoint at the address of its bytes, with *signer*'s receipt
+    over them (and the entries *beside* it, in the same commit). Returns its address."""
+    address = canonical.sha256_hex(data)
     store.append(
         [
-            Entry(content_path("checkpoints", copy), spaced),
-            Entry(content_path("receipts", copy), sign(spaced, signer, "gitmem")),
+            *beside,
+            Entry(content_path("checkpoints", address), data),
+            Entry(content_path("receipts", address), sign(data, signer, "gitmem")),
         ],
-        message="spaced copy",
-        author="tamper",
+        message=f"checkpoint stored by {author}",
+        author=author,
     )
-    return copy
+    return address
 
 
 def overwrite_object(store: Store, path: str, old: bytes, new: bytes) -> None:

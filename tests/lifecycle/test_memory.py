@@ -117,20 +117,19 @@ def test_a_deleted_or_corrupt_model_is_rebuilt(gm: Any, initialised: Path, home:
     assert "No deploys on Fridays" in gm("brief").stdout
 
 
-def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds_it(
-    gm: Any, initialised: Path, home: Path
-) -> None:
-    """Pages garbled everywhere but the header and the meta table: the model opens, its
-    key matches, and SQLite only notices on the pages a command reads. That command
-    rebuilds the file and answers; no traceback, no "internal error"."""
-    import sqlite3
-
-    store = Store.discover(initialised)
+def three_decisions(gm: Any, repo: Path) -> Store:
+    """Three captures of one decision each, "Decision N: the parser keeps module N"."""
     for n in range(3):
         text = f"Decision {n}: the parser keeps module {n}"
-        capture(gm, initialised, [{"kind": "decision", "text": text}], f"{n}.md")
-    _, before, _ = snapshot(store, home)
-    path = store.local_dir / MODEL_FILE
+        capture(gm, repo, [{"kind": "decision", "text": text}], f"{n}.md")
+    return Store.discover(repo)
+
+
+def model_pages(path: Path) -> tuple[bytearray, int, int]:
+    """The model file's bytes (its write-ahead log checkpointed into it first), its page
+    size, and the number of the meta table's page."""
+    import sqlite3
+
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         (meta_page,) = db.execute(
@@ -138,7 +137,20 @@ def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds
         ).fetchone()
         (size,) = db.execute("PRAGMA page_size").fetchone()
     db.close()
-    data = bytearray(path.read_bytes())
+    return bytearray(path.read_bytes()), int(size), int(meta_page)
+
+
+def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds_it(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """Pages garbled everywhere but the header and the meta table: the model opens, its
+    key matches, and SQLite only notices on the pages a command reads. That command
+    rebuilds the file and answers; no traceback, no "internal error"."""
+
+    store = three_decisions(gm, initialised)
+    _, before, _ = snapshot(store, home)
+    path = store.local_dir / MODEL_FILE
+    data, size, meta_page = model_pages(path)
     for page in range(1, len(data) // size):  # page 1 (the header) is at index 0
         if page + 1 != meta_page:
             data[page * size + 8 : page * size + 400] = b"\x5a" * 392
@@ -158,22 +170,11 @@ def test_a_torn_fresh_model_is_rebuilt(gm: Any, initialised: Path, home: Path, t
     """A rebuild's file is not synced: a power cut can leave its key and its meta page on
     disk but not the rest, which then reads as zeros or lies past the file's end. The
     next commands rebuild it and answer as before."""
-    import sqlite3
-
-    store = Store.discover(initialised)
-    for n in range(3):
-        text = f"Decision {n}: the parser keeps module {n}"
-        capture(gm, initialised, [{"kind": "decision", "text": text}], f"{n}.md")
+    store = three_decisions(gm, initialised)
     path = store.local_dir / MODEL_FILE
     path.unlink()
     _, before, _ = snapshot(store, home)  # a fresh rebuild, as a first brief makes
-    with sqlite3.connect(path) as db:
-        (meta_page,) = db.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'meta'"
-        ).fetchone()
-        (size,) = db.execute("PRAGMA page_size").fetchone()
-    db.close()
-    data = bytearray(path.read_bytes())
+    data, size, meta_page = model_pages(path)
     if tear == "cut short":
         data = data[: max(2, meta_page) * size]
     else:
