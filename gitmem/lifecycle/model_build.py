@@ -117,8 +117,9 @@ def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, ke
     # forked child when there are many (a first brief after a clone). Meanwhile this
     # process checks the item blobs, replays the records it expects to hold (those that
     # parse and name a key the roots list) and writes what does not wait for the
-    # verdicts. That replay stands only if exactly those records hold; otherwise what
-    # holds is replayed and written again.
+    # verdicts, then checks the records the child has not claimed yet. That replay stands
+    # only if exactly those records hold; otherwise what holds is replayed and written
+    # again.
     with Background(verdict_of(roots), records) as pending, transaction(connection) as db:
         db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
         blobs = read_items()  # while the child checks the records
