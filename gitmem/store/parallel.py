@@ -141,10 +141,10 @@ class Background(Generic[T, R]):
         """Every chunk not claimed yet, claimed from *tokens* and worked out, by number
         (the pipe holds only whole numbers, read whole by one process each)."""
         done: dict[int, list[R]] = {}
-        while token := os.read(tokens, _TOKEN.size):
+        while len(token := os.read(tokens, _TOKEN.size)) == _TOKEN.size:
             (chunk,) = _TOKEN.unpack(token)
             done[chunk] = self._work(chunk)
-        return done
+        return done  # a chunk neither process claimed is worked out by result()
 
     def _fork(self) -> None:
         import pickle  # not on the path of a warm brief, which never forks
