@@ -165,3 +165,23 @@ def test_many_values_make_larger_chunks_and_the_same_answers() -> None:
         assert pending.forked
         assert pending._size == CHUNK * 2 + 1
         assert pending.result() == [str(n) for n in values]
+
+
+@needs_two_cores
+def test_chunks_a_child_claimed_and_took_with_it_are_worked_out_here() -> None:
+    """The child finishes four chunks, claims a fifth and dies in it: none of its answers
+    reach this process, which works out every chunk itself, those the child claimed too."""
+    parent = os.getpid()
+
+    def dies_in_the_fifth_chunk(n: int) -> tuple[str, int]:
+        if os.getpid() != parent and n == CHUNK * 4 + 1:
+            os._exit(3)
+        return digest(n), os.getpid()
+
+    values = list(range(CHUNK * 40))
+    with Background(dies_in_the_fifth_chunk, values) as pending:
+        assert pending.forked
+        time.sleep(0.2)  # let the child claim its chunks and die
+        answers = pending.result()
+    assert [a for a, _ in answers] == [digest(n) for n in values]
+    assert {pid for _, pid in answers} == {parent}
