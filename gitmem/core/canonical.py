@@ -46,19 +46,11 @@ def decode(data: bytes) -> JSONValue:
         FormatError: not UTF-8, not JSON, a duplicate key, a float, or bytes that
             are valid JSON but not canonical.
     """
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FormatError("record is not valid UTF-8") from e
-    try:
-        # Floats and constants refused; a repeated key is not (the last one wins), but
-        # then the bytes cannot be canonical: the canonical form of the value has one
-        # member fewer. Only then is the text read again, by a decoder that names it.
-        value = _NO_FLOATS.decode(text)
-    except StrictJSONError as e:
-        raise FormatError(f"record {e}") from e
-    except (ValueError, RecursionError) as e:
-        raise FormatError(f"record is not valid JSON: {e}") from e
+    text = _text(data)
+    # Floats and constants refused; a repeated key is not (the last one wins), but then
+    # the bytes cannot be canonical: the canonical form of the value has one member
+    # fewer. Only then is the text read again, by a decoder that names it.
+    value = _read(text)
     try:
         # json.loads already refused floats and constants and only makes string keys,
         # so the per-value checks of encode() are not needed to rebuild the bytes.
@@ -80,11 +72,23 @@ def decode_unchecked(data: bytes) -> JSONValue:
     Raises:
         FormatError: not UTF-8, not JSON, a float or a constant.
     """
+    return _read(_text(data))
+
+
+def _text(data: bytes) -> str:
     try:
-        return _NO_FLOATS.decode(data.decode("utf-8"))
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError("record is not valid UTF-8") from e
+
+
+def _read(text: str) -> JSONValue:
+    """*text* as a value: floats and constants refused, a repeated key not."""
+    try:
+        return _NO_FLOATS.decode(text)
     except StrictJSONError as e:
         raise FormatError(f"record {e}") from e
-    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+    except (ValueError, RecursionError) as e:
         raise FormatError(f"record is not valid JSON: {e}") from e
 
 

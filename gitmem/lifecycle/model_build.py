@@ -41,7 +41,7 @@ from gitmem.lifecycle.model_file import (
     transaction,
 )
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
-from gitmem.store.layout import RECORD_DIRS, parse_path, record_path
+from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
 from gitmem.store.parallel import Background, gc_paused
 from gitmem.store.repo import Store, StoredRecord
 
@@ -261,11 +261,6 @@ def _stored(
                 data.get(receipt_path(address)),
             )
     return list(stored.values()), rechecked
-
-
-def receipt_path(address: str) -> str:
-    """Where the receipt of the record at *address* is stored."""
-    return f"receipts/{address[:2]}/{address[2:]}.sig"
 
 
 def _replay_all(db: sqlite3.Connection) -> None:

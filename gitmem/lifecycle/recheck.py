@@ -19,9 +19,8 @@ from gitmem.core.quotes import check_quotes
 from gitmem.core.records import Checkpoint
 from gitmem.core.transcript import MESSAGES, parse_snapshot
 from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.model_build import receipt_path
 from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
-from gitmem.store.layout import content_path, record_path
+from gitmem.store.layout import content_path, receipt_path, record_path
 from gitmem.store.repo import Store
 
 

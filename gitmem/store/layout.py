@@ -45,6 +45,11 @@ def parse_path(path: str) -> tuple[str, Sha256Hex] | None:
     return parts[0], Sha256Hex(digest)
 
 
+def receipt_path(digest: str) -> str:
+    """Where the receipt of the record with address *digest* is stored."""
+    return content_path("receipts", Sha256Hex(digest))
+
+
 def record_path(kind: str, digest: Sha256Hex) -> str:
     """The path of a record of *kind* (``checkpoint`` or ``event``) with address *digest*."""
     return content_path(RECORD_PATHS[kind], digest)

@@ -24,10 +24,9 @@ from gitmem.core.items import Trust
 from gitmem.core.records import EVENT_STATUS
 from gitmem.lifecycle.codec import encode_state
 from gitmem.lifecycle.memory import MODEL_FILE, Memory
-from gitmem.lifecycle.model_build import receipt_path
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.keys import load_identity
-from gitmem.store.layout import content_path
+from gitmem.store.layout import content_path, receipt_path
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 from gitmem.store.seal import write_event
