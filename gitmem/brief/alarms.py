@@ -13,7 +13,7 @@ Pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.brief.select import BriefWarning
 from gitmem.core.integrity import UNTRUSTED_KEY
@@ -35,8 +35,7 @@ _UNTRUSTED_FIX = (
 _REVOKED_FIX = "a revoked key vouches for nothing it ever signed; their items stay degraded"
 
 
-@dataclass(frozen=True)
-class _Cause:
+class _Cause(NamedTuple):
     key: str
     headline: str
     members: tuple[BriefWarning, ...]

@@ -16,7 +16,7 @@ shortened, and a quote is never cut or reworded. Pure.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.brief.select import BriefItem
 from gitmem.core.items import Kind, Trust
@@ -33,8 +33,7 @@ LinesOf = Callable[[BriefItem, str | None], list[str]]
 SectionCost = Callable[[str], int]
 
 
-@dataclass(frozen=True)
-class Fitted:
+class Fitted(NamedTuple):
     lines: dict[str, list[str]]
     """Item id → its rendered lines, for the items that fit."""
     dropped: int

@@ -9,9 +9,9 @@ never use it as evidence.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
 from gitmem.brief.placement import Placement
@@ -91,11 +91,10 @@ def make_brief(
         latest=latest,
         placement=placement(store, home, None if moment is None else parse_time(moment.time)),
     )
-    return brief if moment is None else replace(brief, as_of=moment)
+    return brief if moment is None else brief._replace(as_of=moment)
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """What the read model found besides the item states: how many checkpoints, the
     records and item blobs that failed their checks, and warnings about the reading."""
 

@@ -10,8 +10,8 @@ branch's; one from a branch deleted without being merged is hidden once its age 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from gitmem.core.errors import FormatError
 from gitmem.core.records import parse_time
@@ -23,8 +23,7 @@ PlaceProbe = Callable[[ItemState], Place | None]
 DAY = 86_400
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     """What the brief needs to place its lines: the time now, and where an item's
     captures stand against the branch checked out."""
 
@@ -52,8 +51,7 @@ class Placement:
             return None
 
 
-@dataclass(frozen=True)
-class Located:
+class Located(NamedTuple):
     age: int | None
     """Seconds since its session last said it."""
     place: Place | None

@@ -14,8 +14,7 @@ epistemic status. A contradiction on any axis suppresses the positive badges.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.brief.placement import Placement, age_label, hidden_notice
 from gitmem.core.claims import WorldStatus, mentions_external_state
@@ -42,8 +41,7 @@ SECTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class WorldView:
+class WorldView(NamedTuple):
     """What the world said about one item during this brief."""
 
     status: str | None  # "confirmed" | "contradicted" | None
@@ -54,8 +52,7 @@ class WorldView:
 WorldProbe = Callable[[ItemState], WorldView | None]
 
 
-@dataclass(frozen=True)
-class BriefItem:
+class BriefItem(NamedTuple):
     id: str
     kind: Kind
     text: str
@@ -110,8 +107,7 @@ class BriefItem:
         }
 
 
-@dataclass(frozen=True)
-class BriefWarning:
+class BriefWarning(NamedTuple):
     code: str
     """The cause: a check's label ("record edited", "untrusted key", …), "trust-root",
     "trust-branch" or "stray-path"."""
@@ -129,8 +125,7 @@ class BriefWarning:
         return {"code": self.code, "message": self.message, "path": self.path}
 
 
-@dataclass(frozen=True)
-class PurgedItem:
+class PurgedItem(NamedTuple):
     """An item the newest checkpoint names that a trusted purge removed: it renders as
     ``[purged by WRITER on DATE]``, never with its text (nothing of it is left)."""
 
@@ -142,8 +137,7 @@ class PurgedItem:
         return {"id": self.id, "purged": self.label, "event": self.event}
 
 
-@dataclass(frozen=True)
-class Brief:
+class Brief(NamedTuple):
     items: tuple[BriefItem, ...]
     warnings: tuple[BriefWarning, ...]
     checkpoints: int
@@ -189,8 +183,7 @@ def build_brief(
             if where.hidden and where.place is not None:
                 hidden[where.place.branch] = hidden.get(where.place.branch, 0) + 1
                 continue
-            line = replace(
-                line,
+            line = line._replace(
                 age=where.age,
                 branch=None if where.place is None else where.place.branch,
                 branch_deleted=where.place is not None and where.place.deleted,
@@ -325,7 +318,7 @@ def _contradiction(state: ItemState, view: WorldView | None) -> str | None:
 def _degraded_blob(bad: FailedItem, check: RecordCheck) -> BriefItem:
     address = bad.check.address
     item = bad.item or Item(Kind.FACT, f"(unreadable item {address[:12]})", Trust.UNTAGGED, "?")
-    return replace(_degraded(item, bad.record, bad.checkpoint, check), id=address)
+    return _degraded(item, bad.record, bad.checkpoint, check)._replace(id=address)
 
 
 def _degraded(item: Item, record: Checkpoint, where: Sha256Hex, check: RecordCheck) -> BriefItem:
@@ -409,8 +402,7 @@ def degrade(
     items = tuple(
         item
         if item.id not in failures
-        else replace(
-            item,
+        else item._replace(
             quote=None,
             trust=Trust.UNTAGGED,
             degraded_reason=describe(*failures[item.id]),
@@ -433,4 +425,4 @@ def degrade(
         for item in brief.items
         if item.id in failures
     )
-    return replace(brief, items=items, warnings=brief.warnings + warnings)
+    return brief._replace(items=items, warnings=brief.warnings + warnings)

@@ -10,7 +10,7 @@ one commit, so a failure anywhere leaves the store as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -141,7 +141,7 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
             own = check_quote(draft.quote, [texts[index]], with_span=True)
             if own.verbatim:
                 reason = f"found in its own message {index}"
-                checks[n] = replace(own, reason=reason, message_index=index)
+                checks[n] = own._replace(reason=reason, message_index=index)
                 continue
         wider.append(n)
     found = check_quotes([drafts[n].quote or "" for n in wider], texts, with_span=True)

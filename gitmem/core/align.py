@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
 from gitmem.core.negation import NEGATION_RE
@@ -37,8 +37,7 @@ Span = tuple[int, int]
 _LEADING_MARKERS_RE = re.compile(r"(?:(?:[-+>]|\#{1,6}|([0-9]+[.)])) )+")
 
 
-@dataclass(frozen=True)
-class Fragment:
+class Fragment(NamedTuple):
     """One fragment of a quote, folded, and cut at the list markers it writes."""
 
     folded: str
@@ -143,8 +142,7 @@ class MessageView(View):
         return self.fold_map().markers
 
 
-@dataclass(frozen=True)
-class Alignment:
+class Alignment(NamedTuple):
     """The leading fragments placed in one message, as (start, end) spans in its folded
     text; ``skipped`` is the negation that kept the next fragment from being placed,
     when nothing else did."""

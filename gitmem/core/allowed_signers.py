@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from gitmem.core import sshwire
 from gitmem.core.errors import FormatError
@@ -124,8 +125,7 @@ class AllowedSigner:
         return " ".join(fields)
 
 
-@dataclass(frozen=True)
-class AllowedSignersFile:
+class AllowedSignersFile(NamedTuple):
     """A parsed trust root: its usable entries and one sentence per skipped line."""
 
     entries: tuple[AllowedSigner, ...]
@@ -369,8 +369,7 @@ def allowed_signers_line(
 # --- trust decisions -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TrustVerdict:
+class TrustVerdict(NamedTuple):
     """Whether a key may sign for a principal; ``reason`` is one sentence for the user.
 
     ``principals`` holds the principal patterns of the fully matching entries when

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from gitmem.core.patterns import lazy_pattern
@@ -104,8 +103,7 @@ def list_label(marker: str) -> str:
     return (digits.lstrip("0") or "0") if digits.isdecimal() else BULLET
 
 
-@dataclass(frozen=True)
-class FoldMap:
+class FoldMap(NamedTuple):
     """One text folded, with where each folded character came from."""
 
     raw: str

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
 from gitmem.core.canonical import sha256_hex
@@ -29,8 +30,7 @@ UNTRUSTED_KEY = "untrusted key"
 WRITER_MISMATCH = "writer mismatch"
 
 
-@dataclass(frozen=True)
-class RecordCheck:
+class RecordCheck(NamedTuple):
     """The verdict on one stored record."""
 
     address: Sha256Hex
@@ -158,8 +158,7 @@ ITEM_MISSING = "item missing"
 ITEM_UNREADABLE = "item unreadable"
 
 
-@dataclass(frozen=True)
-class ItemCheck:
+class ItemCheck(NamedTuple):
     """The verdict on one item blob a record names."""
 
     address: Sha256Hex

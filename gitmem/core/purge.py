@@ -26,7 +26,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.items import Item
@@ -116,8 +116,7 @@ def _addresses(extra: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
     return tuple(Sha256Hex(v) for v in value)
 
 
-@dataclass(frozen=True)
-class PurgeMark:
+class PurgeMark(NamedTuple):
     """How a purged item renders: who purged it, when, by which event."""
 
     writer: str

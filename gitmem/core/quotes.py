@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
 from gitmem.core.folding import fold as fold
@@ -107,8 +107,7 @@ def split_fragments(quote: str) -> list[str]:
     return [piece for piece in pieces if fold(piece) or NUMBER_RE.search(fold_inline(piece))]
 
 
-@dataclass(frozen=True)
-class FragmentResult:
+class FragmentResult(NamedTuple):
     """Where one fragment of a quote was found in the folded text of one message."""
 
     text: str
@@ -136,8 +135,7 @@ class FragmentResult:
         return data
 
 
-@dataclass(frozen=True)
-class QuoteCheck:
+class QuoteCheck(NamedTuple):
     """The outcome of checking one quote against one transcript."""
 
     verbatim: bool
@@ -251,7 +249,7 @@ class _Transcript:
                 return QuoteCheck(True, reason, results, best_index)
             map_ = self._views[best_index].fold_map()
             said = [map_.raw_span(start, end) for start, end in best.placed]
-            results = tuple(replace(r, said=s) for r, s in zip(results, said, strict=True))
+            results = tuple(r._replace(said=s) for r, s in zip(results, said, strict=True))
             return QuoteCheck(True, reason, results, best_index, SPAN_JOIN.join(said))
         # 4. Not verified: say the most specific thing that is true.
         reason = self._failure_reason(fragments, results, best_index, best.skipped)

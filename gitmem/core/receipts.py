@@ -16,7 +16,7 @@ import functools
 import hashlib
 import struct
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
 from nacl.exceptions import CryptoError
@@ -143,8 +143,7 @@ class Ed25519Signer:
 # --- SSHSIG ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Signature:
+class Signature(NamedTuple):
     """A parsed SSHSIG blob; after :func:`verify`, proof that ``public_key`` signed the message."""
 
     public_key: PublicKey

@@ -14,7 +14,7 @@ rotation, where the old records stay trusted).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from gitmem.core import sshwire
 from gitmem.core.allowed_signers import MAX_LINE, AllowedSignersFile
@@ -38,8 +38,7 @@ def parse_key_line(text: str, what: str) -> tuple[str, bytes]:
     return parts[0], blob
 
 
-@dataclass(frozen=True)
-class Revocations:
+class Revocations(NamedTuple):
     """Revoked key blobs, where each came from, and one sentence per skipped line."""
 
     keys: frozenset[bytes] = frozenset()
@@ -112,7 +111,7 @@ def without_revoked(root: AllowedSignersFile, revoked: Revocations) -> AllowedSi
             )
         else:
             kept.append(entry)
-    return replace(root, entries=tuple(kept), problems=tuple(problems))
+    return root._replace(entries=tuple(kept), problems=tuple(problems))
 
 
 def revoked_reason(receipt: bytes | None, revoked: Revocations) -> str | None:

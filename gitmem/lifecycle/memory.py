@@ -25,8 +25,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
@@ -57,8 +56,7 @@ LOCK_FILE = "memory.lock"
 _NO_ITEMS: tuple[Item, ...] = ()
 
 
-@dataclass(frozen=True)
-class FailedRecord:
+class FailedRecord(NamedTuple):
     """A stored record that failed its check, and the item blobs it names (unchecked)."""
 
     path: str
@@ -75,8 +73,7 @@ class FailedRecord:
     """How many items it names, for a checkpoint whose bytes parse."""
 
 
-@dataclass(frozen=True)
-class FailedItem:
+class FailedItem(NamedTuple):
     """An item blob a genuine checkpoint names that is missing, edited or unreadable."""
 
     check: ItemCheck

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
@@ -272,8 +271,7 @@ def _replay_all(db: sqlite3.Connection) -> None:
     _write_whole(db, _replayed(records, genuine_items(db)))
 
 
-@dataclass(frozen=True)
-class _Replayed:
+class _Replayed(NamedTuple):
     """The replay of a whole history, ready to be written."""
 
     addresses: list[str]

@@ -10,7 +10,7 @@ or snapshot behind what is rendered is caught here and degrades visibly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
@@ -24,8 +24,7 @@ from gitmem.store.layout import content_path, receipt_path, record_path
 from gitmem.store.repo import Store
 
 
-@dataclass(frozen=True)
-class Rechecked:
+class Rechecked(NamedTuple):
     """The verdicts on what is about to be shown."""
 
     checks: dict[Sha256Hex, RecordCheck]

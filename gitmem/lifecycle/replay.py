@@ -15,8 +15,8 @@ does not restore it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.core.items import Item, Trust, statement_id
 from gitmem.core.purge import PurgeMark, purge_of, resolve_snapshot
@@ -59,8 +59,7 @@ class Replayable:
     items: Mapping[Sha256Hex, Item] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Sighting:
+class Sighting(NamedTuple):
     """A checkpoint that stored the item from its own session (not a carried copy)."""
 
     checkpoint: str
@@ -73,8 +72,7 @@ class Sighting:
     """HEAD's commit when it was captured."""
 
 
-@dataclass(frozen=True)
-class Witness:
+class Witness(NamedTuple):
     """A later session's verified verbatim restatement (a corroboration event)."""
 
     event: str
@@ -84,8 +82,7 @@ class Witness:
     quote: str
 
 
-@dataclass(frozen=True)
-class QuoteSource:
+class QuoteSource(NamedTuple):
     """The stored snapshot a quote was verified against, and how to read it again."""
 
     snapshot: str
@@ -299,7 +296,7 @@ def _follow_replaced(states: Iterable[ItemState], replaced: Mapping[str, str]) -
 def _followed(source: QuoteSource | None, replaced: Mapping[str, str]) -> QuoteSource | None:
     if source is None or source.snapshot not in replaced:
         return source
-    return replace(source, snapshot=resolve_snapshot(replaced, source.snapshot))
+    return source._replace(snapshot=resolve_snapshot(replaced, source.snapshot))
 
 
 def _apply_checkpoint(

@@ -21,10 +21,9 @@ looks like a date. A moment before the first memory commit is an empty memory.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -48,8 +47,7 @@ class How(StrEnum):
     """Any other commit, standing for its committer time."""
 
 
-@dataclass(frozen=True)
-class AsOf:
+class AsOf(NamedTuple):
     """A resolved ``--as-of``: the moment, and the memory commit that stood then."""
 
     spec: str

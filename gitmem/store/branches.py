@@ -4,7 +4,7 @@ made on, and whether a branch's work is in the one checked out now."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 
@@ -25,8 +25,7 @@ def head_branch(store: Store) -> str | None:
     return name.removeprefix("refs/heads/") if isinstance(name, str) else None
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """Where an item stands against the branch checked out now: captured on *branch*,
     whose work is not in it (the brief marks it ``[on branch]`` and ranks it after)."""
 

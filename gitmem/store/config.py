@@ -12,9 +12,8 @@ import os
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
@@ -22,8 +21,7 @@ from gitmem.store.files import atomic_write
 from gitmem.store.home import CONFIG_FILE
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     key: str
     kind: type
     default: Any
@@ -218,8 +216,7 @@ def _check_text(key: str, text: str, where: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     values: Mapping[str, Any]
     sources: Mapping[str, str]
 

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygit2
 
@@ -51,8 +50,7 @@ _MAX_VERDICTS = 32
 _VIEW_AUTHOR = ("gitmem", "gitmem@gitmem.invalid")
 
 
-@dataclass(frozen=True)
-class Fetched:
+class Fetched(NamedTuple):
     """A remote's fetched memory that the local history does not hold yet."""
 
     remote: str

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import pygit2
 
@@ -41,8 +40,7 @@ class MergeConflict(IntegrityError):
         self.paths = paths
 
 
-@dataclass(frozen=True)
-class MergeResult:
+class MergeResult(NamedTuple):
     outcome: Outcome
     before: GitOid | None
     after: GitOid

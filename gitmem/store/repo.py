@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import pygit2
 
@@ -52,16 +52,14 @@ class _Moved(Exception):
     """The ref no longer holds the value a compare-and-swap expected."""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """Bytes to add at a path of the store."""
 
     path: str
     data: bytes
 
 
-@dataclass(frozen=True)
-class StoredRecord:
+class StoredRecord(NamedTuple):
     """A record as found in the store: its address, its bytes and its receipt (if any).
 
     ``address`` is the hash its path claims; nothing here says the bytes match it.
@@ -74,8 +72,7 @@ class StoredRecord:
     receipt: bytes | None
 
 
-@dataclass(frozen=True)
-class StoreContents:
+class StoreContents(NamedTuple):
     """Everything read from one tip of the memory ref."""
 
     tip: GitOid | None
@@ -232,7 +229,7 @@ class Store:
             BrokenRef: the ref is symbolic or points at something that is not a commit.
         """
         contents, items = self.read_deferred()
-        return replace(contents, items=items())
+        return contents._replace(items=items())
 
     def read_deferred(self) -> tuple[StoreContents, Callable[[], dict[Sha256Hex, bytes]]]:
         """:meth:`read`, with the item blobs read only when the second value is called

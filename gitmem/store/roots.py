@@ -16,8 +16,8 @@ Everything is loaded once, as one :class:`TrustRoots` value the caller hands to 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pygit2
 
@@ -45,8 +45,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class TrustBranch:
+class TrustBranch(NamedTuple):
     """Where committed trust is read from."""
 
     name: str

@@ -10,7 +10,7 @@ whose record, item bytes or quote no longer hold is shown degraded, never verbat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.items import Trust
@@ -20,8 +20,7 @@ from gitmem.lifecycle.replay import ItemState, current_status
 from gitmem.store.repo import Store
 
 
-@dataclass(frozen=True)
-class IndexedItem:
+class IndexedItem(NamedTuple):
     """What a recall hit shows."""
 
     id: str
@@ -43,8 +42,7 @@ class IndexedItem:
     """Why the hit is shown degraded (its record, bytes or quote do not hold now)."""
 
 
-@dataclass(frozen=True)
-class IndexInfo:
+class IndexInfo(NamedTuple):
     """What the index was read from."""
 
     tip: str | None

@@ -9,7 +9,7 @@ degraded there exactly as in the brief, and its quote is never shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ def item_of(store: Store, home: Path, prefix: str) -> ItemView:
     (line,) = brief.items
     history = show(store, home, state.id)
     if history["forgotten"]:
-        line = replace(line, text=FORGOTTEN, quote=None)  # never its text, anywhere
+        line = line._replace(text=FORGOTTEN, quote=None)  # never its text, anywhere
     if line.degraded_label is not None:
         history = {**history, "quote": None}  # a failed check shows no quote anywhere
     return ItemView(line, history)

@@ -11,7 +11,7 @@ objects and degraded visibly when it does not hold, by the brief's own code
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -149,7 +149,7 @@ def _added_only(model: Memory, failed: FailedRecord) -> FailedRecord:
     record = failed.check.record
     if not isinstance(record, Checkpoint):
         return failed
-    return replace(failed, items=model.readable(record.items))
+    return failed._replace(items=model.readable(record.items))
 
 
 def lifecycle(state: ItemState) -> Lifecycle:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import shlex
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pygit2
 
@@ -28,8 +27,7 @@ _MIN_FORGE_SECONDS = 0.02  # less than this and no forge CLI could answer
 _LOCAL_RESERVE = 0.1  # of the budget, never handed to a forge call
 
 
-@dataclass(frozen=True)
-class WorldCheck:
+class WorldCheck(NamedTuple):
     """The world-check of one item.
 
     ``status``: ``"contradicted"`` when any probe was contradicted (sand beats firm

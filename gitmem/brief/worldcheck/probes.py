@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 
@@ -26,8 +26,7 @@ _WALK_SECONDS = 0.02  # and for at most this long
 _SUBJECT_CHARS = 60
 
 
-@dataclass(frozen=True)
-class Probe:
+class Probe(NamedTuple):
     """What the world said about one claim.
 
     ``outcome`` is ``"confirmed"``, ``"contradicted"`` or None (could not check);

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from gitmem.core.canonical import sha256_hex
@@ -148,7 +148,7 @@ def check_release(stored: StoredRecord, roots: ReleaseRoots) -> RecordCheck | No
     )
     revoked = revoked_reason(stored.receipt, roots.revoked)
     if check.problem == UNTRUSTED_KEY and revoked is not None:
-        return replace(check, detail=revoked)
+        return check._replace(detail=revoked)
     return check
 
 
