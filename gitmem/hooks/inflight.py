@@ -20,9 +20,9 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.core import boundedjson
 from gitmem.hooks import queue
@@ -49,8 +49,7 @@ class MarkerState(StrEnum):
     DIED = "died"
 
 
-@dataclass(frozen=True)
-class Marker:
+class Marker(NamedTuple):
     """One capture in flight, or one that died."""
 
     path: Path

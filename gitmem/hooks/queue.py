@@ -26,8 +26,8 @@ import contextlib
 import fcntl
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote, unquote
 
 QUEUE_FILE = "queue"
@@ -45,8 +45,7 @@ _FIELDS = {"post-commit": 3, "post-rewrite": 3, "capture-session": 3}
 _MAX_READ = 1 << 20
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of the queue: a hook's name, its fields, and the worktree it ran in."""
 
     hook: str

@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.core import boundedjson
 from gitmem.store.files import atomic_write
@@ -25,8 +24,7 @@ _MAX_BYTES = 2_000_000
 _KEEP_LINES = 2_000
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     time: str
     outcome: str  # "ok", "failed" or "skipped"
     source: str
