@@ -24,7 +24,6 @@ import json
 import os
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -61,23 +60,22 @@ def pre_push(store: Store, remote: str, url: str) -> None:
 
 
 def _carry(store: Store, remote: str, url: str) -> None:
-    from gitmem.store.capturelog import CaptureLog
-
-    log = CaptureLog(store.local_dir)
-    source = f"pre-push {remote}"
     still = wait_for_captures(store.local_dir, CAPTURE_WAIT)
     if still:
         say(
             f"a capture is still running after {CAPTURE_WAIT:.0f}s; its checkpoint goes "
             "with the next push"
         )
+    if not store.refs():
+        return  # no memory: nothing to carry, and nothing more to load
+    from gitmem.store.capturelog import CaptureLog
     from gitmem.store.config import load_settings
     from gitmem.store.home import gitmem_home
 
+    log = CaptureLog(store.local_dir)
+    source = f"pre-push {remote}"
     home = gitmem_home()
     sync_on_push = load_settings(home, store.local_dir).get("sync_on_push")
-    if not store.refs():
-        return
     named = remote in store.repo.remotes.names()
     if not named:
         _push_to_url(store, url or remote, log, source)
@@ -209,6 +207,8 @@ def last_pushes(local_dir: Path) -> dict[str, dict[str, Any]]:
 def _remember(store: Store, remote: str, tips: dict[str, Any]) -> None:
     if not tips:
         return
+    from datetime import UTC, datetime  # only once something went: a push with none is cheap
+
     pushes = last_pushes(store.local_dir)
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     pushes[remote] = {"time": when, "refs": {r: t for r, t in tips.items() if t}}
