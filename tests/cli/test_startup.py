@@ -77,9 +77,11 @@ def test_version_loads_no_command_line(tmp_path: Path) -> None:
 
 def test_hooks_load_neither_the_command_line_nor_what_they_do_not_run(repo: Path) -> None:
     pre_push = imported(["hook", "pre-push", "origin", "/nowhere"], repo)
-    # The hook ran (it read the settings; the module importlib loads itself is not
-    # listed by -X importtime, its imports are).
-    assert loaded(pre_push, "gitmem.store.config")
+    # The hook ran (it looked for captures in flight; the module importlib loads itself
+    # is not listed by -X importtime, its imports are). With no memory in the clone it
+    # stops there: nothing to push, so no settings and no capture log.
+    assert loaded(pre_push, "gitmem.hooks.inflight")
+    assert not loaded(pre_push, "gitmem.store.config")
     for heavy in ("click", "gitmem.capture", "gitmem.team", "gitmem.brief", *HEAVY):
         assert not loaded(pre_push, heavy), heavy
     from_host = imported(["capture", "--from-hook", "claude"], repo, stdin="{}")
