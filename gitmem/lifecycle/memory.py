@@ -49,7 +49,7 @@ from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
 MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/8"
+MODEL_VERSION = "gitmem/read-model/9"
 LOCK_FILE = "memory.lock"
 
 
@@ -302,8 +302,8 @@ class Memory:
             "SELECT COUNT(*) FROM recall WHERE recall MATCH ?", (query,)
         ).fetchone()
         rows = self._db.execute(
-            "SELECT r.address FROM recall r JOIN states s USING (address) "
-            "WHERE recall MATCH ? ORDER BY r.rank, s.last_seen DESC, r.address LIMIT ?",
+            "SELECT address FROM recall WHERE recall MATCH ? "
+            "ORDER BY rank, last_seen DESC, address LIMIT ?",
             (query, limit),
         ).fetchall()
         found = load_states(self._db, [address for (address,) in rows])

@@ -306,9 +306,9 @@ def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
         [(rowid, *row) for rowid, row in enumerate(replayed.rows, 1)],
     )
     db.executemany(
-        "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
+        "INSERT INTO recall (rowid, text, quote, address, last_seen) VALUES (?, ?, ?, ?, ?)",
         [
-            (rowid, s.item.text, s.quote or "", s.id)
+            (rowid, s.item.text, s.quote or "", s.id, s.last_seen)
             for rowid, s in enumerate(states, 1)
             if not s.forgotten
         ],
@@ -427,8 +427,9 @@ def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemStat
         db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
         if not item_state.forgotten:
             db.execute(
-                "INSERT INTO recall (rowid, text, quote, address) VALUES (?, ?, ?, ?)",
-                (row, item_state.item.text, item_state.quote or "", address),
+                "INSERT INTO recall (rowid, text, quote, address, last_seen) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (row, item_state.item.text, item_state.quote or "", address, item_state.last_seen),
             )
         forgot = forgot or item_state.forgotten
     if forgot:

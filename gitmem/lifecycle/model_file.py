@@ -32,8 +32,11 @@ CREATE TABLE IF NOT EXISTS states (
     address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
     last_seen TEXT NOT NULL, state TEXT NOT NULL, sessions TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
+-- Recall ranks its hits by last_seen after rank: it is kept here too (a full-text row
+-- is written whenever its state is), so a hit is not a lookup in states.
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
-    text, quote, address UNINDEXED, tokenize = "porter unicode61 remove_diacritics 2");
+    text, quote, address UNINDEXED, last_seen UNINDEXED,
+    tokenize = "porter unicode61 remove_diacritics 2");
 -- What every brief asks, answered without reading a row per record of history.
 CREATE INDEX IF NOT EXISTS records_by_type ON records (type);
 CREATE INDEX IF NOT EXISTS records_failed ON records (problem) WHERE problem IS NOT NULL;
@@ -64,15 +67,26 @@ def discard(path: Path) -> None:
 
 def is_corruption(error: sqlite3.DatabaseError) -> bool:
     """Whether *error* is SQLite saying the file is damaged or is no database (not that it
-    is locked, full or misused); a full-text table whose own tables are damaged fails to
-    open with a plain error that says so."""
+    is locked, full or misused). Two plain errors say so too: a full-text table whose own
+    tables are damaged fails to open with one, and a file whose tables are not the ones
+    :data:`SCHEMA` makes (edited, or written by another build under the same key) lacks
+    a table or a column."""
     code = getattr(error, "sqlite_errorcode", None)
     if not isinstance(code, int):
         return False
     primary = code & 0xFF  # extended codes, e.g. SQLITE_CORRUPT_VTAB, keep it in the low byte
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return True
-    return primary == sqlite3.SQLITE_ERROR and "vtable constructor failed" in str(error)
+    message = str(error)
+    return primary == sqlite3.SQLITE_ERROR and any(m in message for m in _NOT_THIS_SCHEMA)
+
+
+_NOT_THIS_SCHEMA = (
+    "vtable constructor failed",
+    "no such table",
+    "no such column",
+    "has no column named",
+)
 
 
 SHAPE = (

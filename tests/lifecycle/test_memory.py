@@ -215,6 +215,38 @@ def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
         assert not rebuilt and after == before, damage  # the brief rebuilt it, once
 
 
+@pytest.mark.parametrize("writes", [False, True], ids=["read", "written"])
+def test_a_model_of_another_shape_under_a_sound_key_is_rebuilt(
+    gm: Any, initialised: Path, home: Path, writes: bool
+) -> None:
+    """A file whose tables are not the ones this version makes, under its key (edited,
+    or written by another build): here the full-text table as it was before it kept
+    ``last_seen``, with the same rows. A command that reads it, and one that writes it,
+    rebuild the file and answer; no "internal error", and no model kept in memory
+    instead of the file, command after command."""
+    import sqlite3
+
+    store = three_decisions(gm, initialised)
+    assert gm("brief").exit_code == 0  # the model is up to date: reading it is all
+    path = store.local_dir / MODEL_FILE
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT rowid, text, quote, address FROM recall").fetchall()
+        db.execute("DROP TABLE recall")
+        db.execute("CREATE VIRTUAL TABLE recall USING fts5(text, quote, address UNINDEXED)")
+        db.executemany("INSERT INTO recall (rowid, text, quote, address) VALUES (?,?,?,?)", rows)
+    db.close()
+    if writes:
+        capture(gm, initialised, [{"kind": "decision", "text": "The cache lives in /var"}], "c.md")
+    result = gm("recall", "parser")
+    assert result.exit_code == 0, result.stderr
+    assert "internal error" not in result.stderr
+    assert "Decision 0: the parser keeps module 0" in result.stdout
+    with sqlite3.connect(path) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(recall)")]
+    db.close()
+    assert "last_seen" in columns  # the file itself was rebuilt
+
+
 def test_other_trust_roots_rebuild_the_model(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")

@@ -55,3 +55,27 @@ def _table(name: str, sql: str) -> str:
         if word == name and words[at - 1] in GROWING:
             return words[at - 1]
     return name
+
+
+def test_recall_ranks_its_hits_from_the_full_text_index_alone(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    transcript = initialised.parent / "t.md"
+    transcript.write_text("We agreed: retries back off.\n")
+    items = [{"kind": "decision", "text": "Retries back off exponentially"}]
+    done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
+    assert done.exit_code == 0, done.stderr
+    store = Store.discover(initialised)
+    model = Memory.open(store, load_trust_roots(home, store))
+    sent: list[str] = []
+    try:
+        model._db.set_trace_callback(sent.append)
+        total, hits = model.search("retry", 10)
+        model._db.set_trace_callback(None)
+        ranked = [sql for sql in sent if sql.startswith("SELECT") and "ORDER BY" in sql]
+        plan = [d for *_, d in model._db.execute(f"EXPLAIN QUERY PLAN {ranked[0]}")]
+    finally:
+        model.close()
+    assert (total, [h.item.text for h in hits]) == (1, ["Retries back off exponentially"])
+    # a common word matches thousands of items: no lookup in another table per hit
+    assert [d.split()[:2] for d in plan] == [["SCAN", "recall"], ["USE", "TEMP"]], plan
