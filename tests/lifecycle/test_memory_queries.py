@@ -19,14 +19,21 @@ GROWING = ("records", "states", "named", "blobs")
 """Tables with a row per record or item of the whole history."""
 
 
-def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home: Path) -> None:
-    transcript = initialised.parent / "t.md"
-    transcript.write_text("We agreed: deploys stop on Fridays.\n")
-    items = [{"kind": "decision", "text": "No deploys on Fridays"}]
+def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Memory:
+    """The read model of *repo* after one capture of a decision *text* from a transcript
+    saying *said*."""
+    transcript = repo.parent / "t.md"
+    transcript.write_text(said)
+    items = [{"kind": "decision", "text": text}]
     done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
     assert done.exit_code == 0, done.stderr
-    store = Store.discover(initialised)
-    model = Memory.open(store, load_trust_roots(home, store))
+    store = Store.discover(repo)
+    return Memory.open(store, load_trust_roots(home, store))
+
+
+def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home: Path) -> None:
+    said = "We agreed: deploys stop on Fridays.\n"
+    model = one_decision(gm, initialised, home, said, "No deploys on Fridays")
     sent: list[str] = []
     try:
         model._db.set_trace_callback(sent.append)
@@ -60,13 +67,8 @@ def _table(name: str, sql: str) -> str:
 def test_recall_ranks_its_hits_from_the_full_text_index_alone(
     gm: Any, initialised: Path, home: Path
 ) -> None:
-    transcript = initialised.parent / "t.md"
-    transcript.write_text("We agreed: retries back off.\n")
-    items = [{"kind": "decision", "text": "Retries back off exponentially"}]
-    done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
-    assert done.exit_code == 0, done.stderr
-    store = Store.discover(initialised)
-    model = Memory.open(store, load_trust_roots(home, store))
+    said = "We agreed: retries back off.\n"
+    model = one_decision(gm, initialised, home, said, "Retries back off exponentially")
     sent: list[str] = []
     try:
         model._db.set_trace_callback(sent.append)
