@@ -39,7 +39,7 @@ from gitmem.store.repo import Store
 
 def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
     """N captures through the real write path: quotes verified, open items carried (up
-    to the carry limit), restatements and ageing decided, all signed."""
+    to the carry limit), corroborations and ageing decided, all signed."""
     repo_dir, home = root / "repo", root / "home"
     repo = pygit2.init_repository(str(repo_dir))
     who = pygit2.Signature("bench", "bench@example.com")

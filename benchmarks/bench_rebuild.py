@@ -1,9 +1,9 @@
-"""Benchmark: where the first brief after a clone spends its time — the read model's rebuild.
+"""Benchmark: where the first brief after a clone spends its time — the index's rebuild.
 
     python benchmarks/bench_rebuild.py [--checkpoints N] [--runs R]
 
 Builds the store bench_scale.py builds (N checkpoints, default 1,000, packed), then
-rebuilds its read model in this process into a scratch file, round after round, three
+rebuilds its index in this process into a scratch file, round after round, three
 ways interleaved so that machine noise hits all alike:
 
 - **as shipped**: the record checks shared with a forked child, the collector paused;
@@ -34,8 +34,8 @@ from pathlib import Path
 import bench_scale  # its Builder; importing it puts this tree's gitmem first on the path
 
 from gitmem.cli import YOUNG_COLLECTION_THRESHOLD
-from gitmem.lifecycle import model_build
-from gitmem.lifecycle.model_file import connect, discard
+from gitmem.lifecycle import index_build
+from gitmem.lifecycle.index_file import connect, discard
 from gitmem.store import parallel
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -62,16 +62,16 @@ class Collections:
 @contextlib.contextmanager
 def way(name: str) -> Iterator[None]:
     """The rebuild as *name* says, for the block."""
-    saved = parallel.MIN_FORK, model_build.gc_paused
+    saved = parallel.MIN_FORK, index_build.gc_paused
     if name == "one process":
         parallel.MIN_FORK = sys.maxsize
     if name.startswith("collector"):
-        model_build.gc_paused = contextlib.nullcontext  # type: ignore[assignment]
+        index_build.gc_paused = contextlib.nullcontext  # type: ignore[assignment]
     gc.set_threshold(*(DEFAULT_THRESHOLDS if name.endswith("defaults") else COMMAND_THRESHOLDS))
     try:
         yield
     finally:
-        parallel.MIN_FORK, model_build.gc_paused = saved  # type: ignore[assignment]
+        parallel.MIN_FORK, index_build.gc_paused = saved  # type: ignore[assignment]
         gc.set_threshold(*COMMAND_THRESHOLDS)
 
 
@@ -113,13 +113,13 @@ def main() -> int:
     build.pack()
     store = Store.discover(build.repo_dir)
     roots = load_trust_roots(build.home, store)
-    path = root / "model.sqlite"
+    path = root / "index.sqlite"
 
     def rebuild() -> None:
         discard(path)
         connection = connect(path)
         try:
-            model_build.rebuild(connection, store, roots, "bench")
+            index_build.rebuild(connection, store, roots, "bench")
         finally:
             connection.close()
 

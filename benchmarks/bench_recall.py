@@ -37,7 +37,7 @@ from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
-from gitmem.lifecycle.memory import MODEL_FILE
+from gitmem.lifecycle.index import INDEX_FILE
 from gitmem.lifecycle.replay import MemoryState, replay
 from gitmem.store.keys import Identity, init_identity
 from gitmem.store.repo import Store
@@ -131,7 +131,7 @@ def main() -> None:
 
         def forget_everything() -> None:
             for suffix in ("", "-wal", "-shm"):
-                (local / f"{MODEL_FILE}{suffix}").unlink(missing_ok=True)
+                (local / f"{INDEX_FILE}{suffix}").unlink(missing_ok=True)
 
         def move_ref() -> None:
             capture(store, identity, state, next(extra), 1, rng)

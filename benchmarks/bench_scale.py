@@ -10,7 +10,7 @@ checkpoint), copying the repository when it holds 40 checkpoints, then times the
 ``gitmem`` commands in fresh processes, world-check on (the default):
 
 - floor: ``python -c "import pygit2, nacl.signing, click"``, median of every round;
-- ``gitmem brief`` at 40 and 1,000 checkpoints, warm (read model up to date), and at
+- ``gitmem brief`` at 40 and 1,000 checkpoints, warm (index up to date), and at
   10,000 with ``--big`` (or at N with ``--checkpoints N``);
 - ``gitmem brief`` at 1,000 with no local state (``.git/gitmem/`` deleted before each
   run: the first brief after a clone);
@@ -125,7 +125,7 @@ def drafts_of(n: int) -> list[Draft]:
 
 class Builder:
     """One scratch store grown through the library's write path (quotes verified, open
-    items carried, restatements and ageing decided, all signed), one commit a capture:
+    items carried, corroborations and ageing decided, all signed), one commit a capture:
     the same bytes ``gitmem capture`` writes, without a process per checkpoint."""
 
     def __init__(self, root: Path) -> None:
@@ -335,7 +335,7 @@ def measure(
         f"recall@{large}": (gitmem(large_repo, "recall", "parser"), large_repo),
         "daimon": (daimon.command, daimon.cwd),
     }
-    for name, (command, cwd) in warm.items():  # bring read models and page cache up
+    for name, (command, cwd) in warm.items():  # bring indexes and page cache up
         t.run(name, command, cwd, daimon.env if name == "daimon" else None)
     t.times.clear()
     say(f"{runs} rounds of floor, briefs, recall and daimon's brief")
@@ -378,7 +378,7 @@ def measure(
             build.pack()
         say(f"built {huge}: {build.seconds / huge * 1000:.0f} ms a checkpoint on average")
         command = gitmem(build.repo_dir, "brief")
-        t.run(f"brief@{huge}", command, build.repo_dir)  # warm its read model
+        t.run(f"brief@{huge}", command, build.repo_dir)  # warm its index
         t.times.pop(f"brief@{huge}")
         for _ in range(few):
             t.run(f"brief@{huge}", command, build.repo_dir)

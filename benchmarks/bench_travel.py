@@ -39,7 +39,7 @@ from gitmem.capture.run import write_checkpoint
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.hooks.install import install
-from gitmem.lifecycle.memory import memory_state
+from gitmem.lifecycle.index import memory_state
 from gitmem.store.keys import load_identity
 from gitmem.store.refspecs import add_fetch_refspecs
 from gitmem.store.repo import Store
@@ -131,7 +131,7 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
-        brief(b, home_b)  # warm the read model
+        brief(b, home_b)  # warm the index
 
         push_on, push_off, pull_on, pull_off, brief_new, brief_same = [], [], [], [], [], []
         for n in range(1, args.runs + 1):

@@ -49,7 +49,7 @@ def time_page(repo_dir: Path, home: Path, runs: int) -> tuple[list[float], int]:
             body = response.read()
             connection.close()
             assert response.status == 200, body[:300]
-            if n:  # the first one warms the read model and the page cache
+            if n:  # the first one warms the index and the page cache
                 times.append(time.perf_counter() - began)
             size = len(body)
     finally:

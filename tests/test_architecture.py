@@ -33,7 +33,7 @@ LEVELS = {
 }
 """A folder may import the folders of a lower level only."""
 
-PURE_LIFECYCLE = ("replay", "carry", "restate", "governance")
+PURE_LIFECYCLE = ("replay", "carry", "sameclaim", "governance")
 """The lifecycle modules that are pure: records and values in, state out."""
 
 MAX_LOOSE_MODULES = 6
@@ -215,7 +215,7 @@ def is_pure(name: str) -> bool:
 @pytest.mark.parametrize("name", sorted(n for n in KNOWN if is_pure(n)))
 def test_pure_modules_touch_no_io(name: str) -> None:
     """No I/O module, no clock, no file, no environment: in the core and in replay, carry,
-    restate and governance (which may import only the core and each other)."""
+    sameclaim and governance (which may import only the core and each other)."""
     tree = ast.parse(KNOWN[name].read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -274,13 +274,13 @@ def test_a_sibling_import_is_found() -> None:
 def test_a_pure_lifecycle_module_may_not_read_the_store() -> None:
     edges = [
         Import("gitmem.lifecycle.replay", "gitmem.store.repo", 1),
-        Import("gitmem.lifecycle.memory", "gitmem.store.repo", 1),
-        Import("gitmem.lifecycle.carry", "gitmem.lifecycle.restate", 1),
-        Import("gitmem.lifecycle.carry", "gitmem.lifecycle.memory", 2),
+        Import("gitmem.lifecycle.index", "gitmem.store.repo", 1),
+        Import("gitmem.lifecycle.carry", "gitmem.lifecycle.sameclaim", 1),
+        Import("gitmem.lifecycle.carry", "gitmem.lifecycle.index", 2),
     ]
     assert layer_violations(edges) == [
         "gitmem.lifecycle.replay:1 is pure but imports gitmem.store.repo",
-        "gitmem.lifecycle.carry:2 is pure but imports gitmem.lifecycle.memory",
+        "gitmem.lifecycle.carry:2 is pure but imports gitmem.lifecycle.index",
     ]
 
 

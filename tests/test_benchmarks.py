@@ -45,6 +45,6 @@ def submodule(package: str, name: str) -> bool:
 
 def test_the_check_sees_a_missing_name(tmp_path: Path) -> None:
     script = tmp_path / "old.py"
-    script.write_text("from gitmem.lifecycle.memory import NO_SUCH_NAME\n")
+    script.write_text("from gitmem.lifecycle.index import NO_SUCH_NAME\n")
     with pytest.raises(AssertionError, match="NO_SUCH_NAME"):
         test_the_benchmark_imports_what_exists(script)

@@ -20,7 +20,7 @@ from gitmem.core.quotes import wrap_context
 from gitmem.store.repo import Store
 
 if TYPE_CHECKING:
-    from gitmem.agents.recall.index import IndexedItem
+    from gitmem.agents.recall.search import RecallHit
 
 PROMPT_BUDGET = 2000
 """The most bytes a prompt's recall adds to the context, tags included."""
@@ -177,7 +177,7 @@ def prompt_recall(agent: str, repo: str, home: Path, payload: str) -> str:
 
         result = recall(store, home, terms, PROMPT_HITS)
         lines: list[str] = [HEADER]
-        shown: list[IndexedItem] = []
+        shown: list[RecallHit] = []
         for hit in result.hits:
             candidate = [*lines, hit_line(hit)]
             if len(wrap_context(candidate).encode("utf-8")) > PROMPT_BUDGET:

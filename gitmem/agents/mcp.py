@@ -302,7 +302,7 @@ class _Tools:
         if done.checkpoint is None or done.skipped is not None:
             return f"nothing written: {done.skipped}"
         if not done.items:
-            holders = ", ".join(i[:8] for i in done.restated) or "an open item"
+            holders = ", ".join(i[:8] for i in done.corroborated) or "an open item"
             return f"nothing new: {holders} already says this (checkpoint {done.checkpoint[:12]})"
         item = done.items[0]
         # Only the item's text is shown (and so recorded): the quote stays what it is, the

@@ -29,8 +29,8 @@ from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import parse_time
-from gitmem.lifecycle.asof import open_memory
-from gitmem.lifecycle.memory import FailedItem, FailedRecord
+from gitmem.lifecycle.asof import open_index
+from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.asof import view_as_of
@@ -54,7 +54,7 @@ UNMERGED_DAYS = "unmerged_branch_days"
 def make_brief(
     store: Store, home: Path, world_check: bool = True, as_of: str | None = None
 ) -> Brief:
-    """The brief: what to show comes from the read model (brought up to date); everything
+    """The brief: what to show comes from the index (brought up to date); everything
     shown is verified again straight from the git objects — the receipt of the
     checkpoint naming each item, the item's bytes against its address, each verbatim
     quote against its snapshot — and degrades visibly when it does not hold.
@@ -71,21 +71,21 @@ def make_brief(
     roots = load_trust_roots(home, store)
     if moment is None:
         view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
-    model = open_memory(view, roots)
+    index = open_index(view, roots)
     missing = unfetched_hint(store) if moment is None else None
     hint = [] if missing is None else [BriefWarning("not-fetched", missing)]
     try:
-        state = model.state(current_only=True)
-        checkpoints, stale, latest = model.counts()
-        failed = model.failed(DEGRADED_CHECKPOINTS, DEGRADED_IN_ALL)
-        failed_items, strays = model.failed_items(), model.strays()
+        state = index.state(current_only=True)
+        checkpoints, stale, latest = index.counts()
+        failed = index.failed(DEGRADED_CHECKPOINTS, DEGRADED_IN_ALL)
+        failed_items, strays = index.failed_items(), index.strays()
     finally:
-        model.close()
+        index.close()
     brief = verified_brief(
         view,
         roots,
         state,
-        Found(checkpoints, failed, failed_items, reading_notices(roots, strays) + hint),
+        IndexFindings(checkpoints, failed, failed_items, reading_notices(roots, strays) + hint),
         world_probe(store) if world_check and moment is None else None,
         stale=stale,
         latest=latest,
@@ -94,8 +94,8 @@ def make_brief(
     return brief if moment is None else brief._replace(as_of=moment)
 
 
-class Found(NamedTuple):
-    """What the read model found besides the item states: how many checkpoints, the
+class IndexFindings(NamedTuple):
+    """What the index found besides the item states: how many checkpoints, the
     records and item blobs that failed their checks, and warnings about the reading."""
 
     checkpoints: int
@@ -108,7 +108,7 @@ def verified_brief(
     store: Store,
     roots: TrustRoots,
     state: MemoryState,
-    found: Found,
+    found: IndexFindings,
     world: WorldProbe | None,
     *,
     stale: int | None = None,

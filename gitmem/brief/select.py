@@ -23,7 +23,7 @@ from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.records import Checkpoint, sortable_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.governance.status import Status
-from gitmem.lifecycle.memory import FailedItem, FailedRecord
+from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.replay import ItemState, MemoryState, current_status
 
 if TYPE_CHECKING:
@@ -357,7 +357,7 @@ def _section(item: Item) -> str:
 
 
 def _failure_warning(failure: FailedRecord) -> BriefWarning:
-    """The warning for a record that failed its check, from what the model keeps of it
+    """The warning for a record that failed its check, from what the index keeps of it
     (its bytes are parsed only for the few whose items are shown)."""
     check, kind = failure.check, failure.type
     if kind != "checkpoint":

@@ -2,7 +2,7 @@
 
 prepared transcript + drafts + the memory so far → mask the drafts' text (by shape, and
 by the secrets the transcript showed) → verify their quotes in the masked transcript →
-plan what is carried, restated and aged out → checkpoint and events, signed. Nothing is
+plan what is carried, corroborated and aged out → checkpoint and events, signed. Nothing is
 written here: :mod:`gitmem.capture.run` appends what :func:`build_checkpoint` built in
 one commit, so a failure anywhere leaves the store as it was.
 """
@@ -173,7 +173,7 @@ class Built:
         current = {} if state is None else {a for a, s in state.items.items() if s.current}
         return bool(
             any(i.address not in current for i in self.carry.items)
-            or self.carry.witnesses
+            or self.carry.corroborations
             or self.carry.supersessions
         )
 
@@ -239,7 +239,7 @@ def build_checkpoint(
     branch: str | None = None,
 ) -> Built:
     """The checkpoint of *prepared* with *drafts* (masked here), carrying the open items
-    of *state*, with restatements and ageing recorded as events; all sealed by
+    of *state*, with corroborations and ageing recorded as events; all sealed by
     *identity*. *now* is when it is captured; it records its session's own time
     (:meth:`~gitmem.capture.prepare.Prepared.session_time`), by which carry and ageing
     are decided, and the *branch* it was captured on. Writes nothing.
@@ -277,18 +277,18 @@ def build_checkpoint(
         new_event(
             identity,
             EVENT_CORROBORATION,
-            restated,
+            corroborated,
             session,
             now,
             commit,
             {
                 "snapshot": snapshot_hash,
-                "quote": witness.quote,
+                "quote": said.quote,
                 "checkpoint": checkpoint.address,
-                "text": witness.text,
+                "text": said.text,
             },
         )
-        for restated, witness in carry.witnesses
+        for corroborated, said in carry.corroborations
     ]
     if carry.supersessions:  # one event for all of them, as for ageing
         by = {old: {"by": new} for old, new in carry.supersessions}

@@ -29,9 +29,10 @@ def tag_echoes(
     An echo is a line that carries one of gitmem's badges (``[✓ verbatim]``, ``[~
     inferred]``, …: the shape of a brief line, whoever wrote it), or a line of an agent's
     own message (assistant, tool, system) that holds a text gitmem emitted. A person's
-    message (role ``user``, or a plain transcript without roles) restating the same
-    words is a witness, not an echo. Only entries emitted no later than *written_at*
-    (the transcript's modification time; None = unknown, all count) apply.
+    message (role ``user``, or a plain transcript without roles) saying the same words
+    again is evidence (it may corroborate), not an echo. Only entries emitted no later
+    than *written_at* (the transcript's modification time; None = unknown, all count)
+    apply.
     """
     usable = [t for t, when in entries.items() if written_at is None or when <= written_at]
     anchors: dict[str, list[tuple[str, int]]] = {}

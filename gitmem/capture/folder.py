@@ -22,7 +22,7 @@ MAX_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
-class Outcome:
+class FileOutcome:
     path: Path
     status: str  # "captured", "skipped" or "failed"
     checkpoint: str | None = None
@@ -66,12 +66,12 @@ def import_folder(
     format: str | None,
     extractor: str | None,
     overrides: ModelOverrides = NO_OVERRIDES,
-    progress: Callable[[Outcome], None] = lambda _: None,
-) -> list[Outcome]:
+    progress: Callable[[FileOutcome], None] = lambda _: None,
+) -> list[FileOutcome]:
     """Capture each file unless its snapshot is already stored; one failure never
     stops the rest."""
     known = set(ctx.store.read().snapshots)
-    outcomes: list[Outcome] = []
+    outcomes: list[FileOutcome] = []
     for path in files:
         outcome = _one(ctx, path, format, extractor, overrides, known)
         outcomes.append(outcome)
@@ -86,20 +86,20 @@ def _one(
     extractor: str | None,
     overrides: ModelOverrides,
     known: set[Sha256Hex],
-) -> Outcome:
+) -> FileOutcome:
     try:
         if path.stat().st_size > MAX_BYTES:
-            return Outcome(path, "failed", error=f"larger than {MAX_BYTES >> 20} MB")
+            return FileOutcome(path, "failed", error=f"larger than {MAX_BYTES >> 20} MB")
         prepared = prepare(load_transcript(path, format), ctx.emitted, path.stat().st_mtime)
         digest = sha256_hex(prepared.snapshot)
         if digest in known:
-            return Outcome(path, "skipped", reason="already captured")
+            return FileOutcome(path, "skipped", reason="already captured")
         result = capture_prepared(
             ctx, prepared, path, source=f"import {path}", extractor=extractor, overrides=overrides
         )
     except GitmemError as e:
-        return Outcome(path, "failed", error=str(e))
+        return FileOutcome(path, "failed", error=str(e))
     known.add(digest)
     if result.skipped is not None:
-        return Outcome(path, "skipped", result.checkpoint, reason=result.skipped)
-    return Outcome(path, "captured", result.checkpoint, len(result.items))
+        return FileOutcome(path, "skipped", result.checkpoint, reason=result.skipped)
+    return FileOutcome(path, "captured", result.checkpoint, len(result.items))

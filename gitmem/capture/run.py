@@ -58,8 +58,8 @@ class CaptureResult:
     memory_commit: GitOid | None
     snapshot: Sha256Hex
     carried: int = 0
-    restated: tuple[str, ...] = ()
-    """Open items this capture's verified quotes restated (corroboration witnesses)."""
+    corroborated: tuple[str, ...] = ()
+    """Open items this capture's verified quotes corroborated."""
     aged_out: tuple[str, ...] = ()
     records: tuple[Replayable, ...] = ()
     """The records written, for a writer that keeps its memory state current."""
@@ -156,7 +156,7 @@ def append_built(store: Store, identity: Identity, built: Built) -> CaptureResul
         memory_commit,
         built.snapshot_hash,
         carried=built.carried,
-        restated=tuple(i for i, _ in built.carry.witnesses),
+        corroborated=tuple(i for i, _ in built.carry.corroborations),
         aged_out=tuple(a.id for a, _ in built.carry.aged_out),
         records=built.records,
     )
@@ -186,7 +186,7 @@ class Context(Workspace):
         """The context of *store* for the user of *home* (default ``$GITMEM_HOME``).
 
         Raises:
-            KeyError_: no key yet.
+            SigningKeyError: no key yet.
             InputError: a malformed config.
         """
         home = gitmem_home() if home is None else home
@@ -387,7 +387,7 @@ def skip_reason(
     snapshot of the same session is captured already (unless items were *told*
     explicitly: they are not in the snapshot), and a known session's capture that adds
     nothing new writes nothing. A new session is written even when it says nothing new: it passed
-    without restating what it carries, and ageing counts such sessions.
+    without corroborating what it carries, and ageing counts such sessions.
     """
     if named and not held.commit_named:
         return None
@@ -430,7 +430,7 @@ def remember(
 
     Raises:
         InputError: the transcript cannot be read, or a malformed config.
-        KeyError_: no key yet.
+        SigningKeyError: no key yet.
         GitmemError: the capture failed (see :func:`capture_transcript`).
     """
     parsed = None

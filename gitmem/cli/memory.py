@@ -100,8 +100,9 @@ def capture(
         failed = not item.quote_verified and item.quote_reason is not None
         note = f"  (quote not verbatim: {item.quote_reason})" if failed else ""
         click.echo(f"  [{mark}] {item.text}{note}")
-    if result.restated:
-        ids = ", ".join(i[:8] for i in result.restated)
+    if result.corroborated:
+        ids = ", ".join(i[:8] for i in result.corroborated)
+        # Output kept as printed before "corroboration" became the one word for it.
         click.echo(f"  restated (corroboration recorded): {ids}")
     if result.carried:
         click.echo(f"  carried {result.carried} open item(s) forward")

@@ -186,7 +186,7 @@ def completion(shell: str) -> None:
 @json_option
 @click.pass_context
 def doctor(ctx: click.Context, as_json: bool) -> None:
-    """Check key, trust roots, hooks, agent hosts, travel, read model, captures and brief
+    """Check key, trust roots, hooks, agent hosts, travel, index, captures and brief
     size, each with its fix (exit 1 when a check fails)."""
     from gitmem.setup.doctor import diagnose, exit_code, render_text
 

@@ -3,7 +3,7 @@
 Each family carries the exit code the command line uses for it, so that the
 click layer only has to catch :class:`GitmemError` and print one line:
 
-* 2 — bad input or usage (:class:`InputError`, :class:`GitError`, :class:`KeyError_`)
+* 2 — bad input or usage (:class:`InputError`, :class:`GitError`, :class:`SigningKeyError`)
 * 3 — integrity failures found (:class:`IntegrityError`)
 * 1 — other expected negatives (:class:`NegativeResult`)
 
@@ -35,7 +35,7 @@ class GitError(GitmemError):
     exit_code = 2
 
 
-class KeyError_(GitmemError):
+class SigningKeyError(GitmemError):
     """No usable signing key, or a key file we cannot read."""
 
     exit_code = 2

@@ -22,7 +22,7 @@ from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypai
 from nacl.exceptions import CryptoError
 
 from gitmem.core import sshwire
-from gitmem.core.errors import FormatError, KeyError_, TrustError
+from gitmem.core.errors import FormatError, SigningKeyError, TrustError
 from gitmem.core.types import Fingerprint
 
 ED25519 = "ssh-ed25519"
@@ -114,9 +114,9 @@ class Ed25519Signer:
     seed: bytes = field(repr=False)
 
     def __post_init__(self) -> None:
-        """Raises KeyError_ when the seed is not 32 bytes."""
+        """Raises SigningKeyError when the seed is not 32 bytes."""
         if len(self.seed) != 32:
-            raise KeyError_(f"an Ed25519 private key seed is 32 bytes, not {len(self.seed)}")
+            raise SigningKeyError(f"an Ed25519 private key seed is 32 bytes, not {len(self.seed)}")
 
     @classmethod
     def generate(cls) -> Ed25519Signer:
@@ -177,7 +177,7 @@ def sign(message: bytes, signer: Signer, namespace: str, hash_algorithm: str = "
     """Sign *message* and return armored SSHSIG bytes, byte-identical to ``ssh-keygen -Y sign``.
 
     Raises ValueError for an empty namespace or a hash other than sha256/sha512, and
-    KeyError_ when the signer returns a signature that does not verify under its own
+    SigningKeyError when the signer returns a signature that does not verify under its own
     public key (a broken agent or a mismatched key pair).
     """
     if not namespace or "\0" in namespace:
@@ -188,7 +188,9 @@ def sign(message: bytes, signer: Signer, namespace: str, hash_algorithm: str = "
     data = _signed_data(namespace, hash_algorithm, message)
     raw = signer.sign_raw(data)
     if len(raw) != 64 or not _ed25519_ok(key, raw, data):
-        raise KeyError_(f"the signer for {key.fingerprint()} made a signature that does not verify")
+        raise SigningKeyError(
+            f"the signer for {key.fingerprint()} made a signature that does not verify"
+        )
     # PROTOCOL.sshsig §2: the blob, then §1: base64 between header and footer.
     blob = (
         _MAGIC

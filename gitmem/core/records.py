@@ -40,8 +40,9 @@ EVENT_STATE_CHANGED = "state-changed"
 EVENT_FORGET = "forget"
 """A tombstone: the item's text is never rendered again."""
 EVENT_CORROBORATION = "corroboration"
-"""A later session's own verified verbatim restatement: ``snapshot``, ``quote``,
-``checkpoint`` (the witness's); the event's ``session`` is the witness session."""
+"""A later session's own verified verbatim statement of an item's claim: ``snapshot``,
+``quote``, ``checkpoint`` (the corroborating session's); the event's ``session`` is the
+corroborating session."""
 EVENT_STATUS = "status"
 """An epistemic status transition: ``from``, ``to``, ``reason`` (and ``roots`` for a
 promotion)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygit2
 
-from gitmem.capture.rewrites import capture_message, retire_rewritten
+from gitmem.capture.commit_messages import capture_message, retire_rewritten
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
 from gitmem.capture.transcripts import load_transcript
@@ -197,7 +197,7 @@ def capture_session(store: Store, path: str, session: str | None) -> None:
 def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
     """Record which commits an amend or rebase rewrote, as one signed event, and retire
     the items whose only source was a rewritten commit's message
-    (:mod:`gitmem.capture.rewrites`)."""
+    (:mod:`gitmem.capture.commit_messages`)."""
     lines = Path(pairs_file).read_text(encoding="utf-8").splitlines()
     rewrites = [(p[0], p[1]) for p in (line.split() for line in lines) if len(p) >= 2]
     if not rewrites:

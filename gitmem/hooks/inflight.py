@@ -49,7 +49,7 @@ class MarkerState(StrEnum):
     DIED = "died"
 
 
-class Marker(NamedTuple):
+class InflightMarker(NamedTuple):
     """One capture in flight, or one that died."""
 
     path: Path
@@ -98,13 +98,13 @@ def finish(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def markers(local_dir: Path) -> list[Marker]:
+def markers(local_dir: Path) -> list[InflightMarker]:
     """Every marker, oldest first; files that are not markers are ignored. Raises nothing."""
     try:
         paths = list((local_dir / RUNNING_DIR).iterdir())
     except OSError:
         return []
-    found: list[Marker] = []
+    found: list[InflightMarker] = []
     for path in paths:
         match = _NAME_RE.fullmatch(path.name)
         if match is None:
@@ -115,11 +115,11 @@ def markers(local_dir: Path) -> list[Marker]:
                 raw = handle.read(_MAX_BYTES)
         except OSError:
             continue
-        found.append(Marker(path, match["hook"], match["sha"], _pid(raw), since))
+        found.append(InflightMarker(path, match["hook"], match["sha"], _pid(raw), since))
     return sorted(found, key=lambda m: (m.since, m.path.name))
 
 
-def dead(local_dir: Path, now: float | None = None) -> list[Marker]:
+def dead(local_dir: Path, now: float | None = None) -> list[InflightMarker]:
     """The markers whose capture died, oldest first. Raises nothing."""
     at = time.time() if now is None else now
     return [m for m in markers(local_dir) if m.dead(at)]

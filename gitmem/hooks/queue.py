@@ -45,7 +45,7 @@ _FIELDS = {"post-commit": 3, "post-rewrite": 3, "capture-session": 3}
 _MAX_READ = 1 << 20
 
 
-class Entry(NamedTuple):
+class QueuedHook(NamedTuple):
     """One line of the queue: a hook's name, its fields, and the worktree it ran in."""
 
     hook: str
@@ -58,7 +58,7 @@ class Entry(NamedTuple):
         return (" ".join([*words, self.worktree]) + "\n").encode("utf-8", "surrogateescape")
 
 
-def parse_line(raw: bytes) -> Entry | None:
+def parse_line(raw: bytes) -> QueuedHook | None:
     """The entry *raw* (one line, without its newline) holds; None when it is not one.
     Raises nothing."""
     text = raw.decode("utf-8", "surrogateescape")
@@ -69,10 +69,10 @@ def parse_line(raw: bytes) -> Entry | None:
     parts = rest.split(" ", count - 1)
     if len(parts) != count or not all(parts):
         return None
-    return Entry(hook, tuple(unquote(p) for p in parts[:-1]), parts[-1])
+    return QueuedHook(hook, tuple(unquote(p) for p in parts[:-1]), parts[-1])
 
 
-def append(local_dir: Path, entry: Entry) -> None:
+def append(local_dir: Path, entry: QueuedHook) -> None:
     """Append *entry* to the queue in one ``O_APPEND`` write.
 
     Raises:
@@ -86,7 +86,7 @@ def append(local_dir: Path, entry: Entry) -> None:
         os.close(fd)
 
 
-def take(local_dir: Path) -> tuple[list[Entry], int]:
+def take(local_dir: Path) -> tuple[list[QueuedHook], int]:
     """The entries after the offset, in order, and the offset just past them (the last
     complete line: one being written is left for later). Lines that are not entries are
     skipped. The offset is not moved: :func:`taken` does that. Raises nothing."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import capturing, inflight, queue
-from gitmem.hooks.queue import NO_SERIES, QUEUED_ENV, Entry
+from gitmem.hooks.queue import NO_SERIES, QUEUED_ENV, QueuedHook
 from gitmem.hooks.run import run_logged
 from gitmem.store.repo import Store
 
@@ -46,7 +46,7 @@ def post_commit(store: Store, sha: str) -> None:
     """``gitmem hook post-commit SHA``: queue the commit (unless the script did), then
     drain the queue unless a worker runs."""
     if not _queued_by_script():
-        queue.append(store.local_dir, Entry("post-commit", (series(store), sha), _tree(store)))
+        queue.append(store.local_dir, QueuedHook("post-commit", (series(store), sha), _tree(store)))
     drain(store)
 
 
@@ -55,7 +55,7 @@ def post_rewrite(store: Store, how: str, pairs_file: str) -> None:
     a *pairs_file* outside ``hook-input/`` is moved there first), then drain."""
     if not _queued_by_script():
         name = _into_input_dir(store.local_dir, Path(pairs_file))
-        queue.append(store.local_dir, Entry("post-rewrite", (how, name), _tree(store)))
+        queue.append(store.local_dir, QueuedHook("post-rewrite", (how, name), _tree(store)))
     drain(store)
 
 
@@ -63,7 +63,7 @@ def capture_session(store: Store, path: str, session: str | None) -> None:
     """``gitmem hook capture-session PATH [SESSION]`` (an agent host's session ended):
     queue its capture, then drain."""
     fields = (session or NO_SERIES, str(Path(path).absolute()))
-    queue.append(store.local_dir, Entry("capture-session", fields, _tree(store)))
+    queue.append(store.local_dir, QueuedHook("capture-session", fields, _tree(store)))
     drain(store)
 
 
@@ -95,10 +95,10 @@ def series(store: Store) -> str:
     return NO_SERIES
 
 
-def batches(entries: Sequence[Entry]) -> list[list[Entry]]:
+def batches(entries: Sequence[QueuedHook]) -> list[list[QueuedHook]]:
     """*entries* in order, consecutive commits of one series (same series and worktree)
     together; every other line alone."""
-    grouped: list[list[Entry]] = []
+    grouped: list[list[QueuedHook]] = []
     for entry in entries:
         if grouped and _joins(grouped[-1][-1], entry):
             grouped[-1].append(entry)
@@ -107,7 +107,7 @@ def batches(entries: Sequence[Entry]) -> list[list[Entry]]:
     return grouped
 
 
-def _joins(before: Entry, entry: Entry) -> bool:
+def _joins(before: QueuedHook, entry: QueuedHook) -> bool:
     return (
         before.hook == entry.hook == "post-commit"
         and entry.fields[0] != NO_SERIES
@@ -116,11 +116,11 @@ def _joins(before: Entry, entry: Entry) -> bool:
     )
 
 
-def _collect(local: Path) -> list[Entry]:
+def _collect(local: Path) -> list[QueuedHook]:
     """Take what is queued, claiming each commit's marker; while a series is the last
     thing taken, keep taking until it has been quiet for :data:`SERIES_QUIET` seconds.
     Raises nothing."""
-    taken: list[Entry] = []
+    taken: list[QueuedHook] = []
     began = quiet_since = time.monotonic()
     while True:
         entries, offset = queue.take(local)
@@ -139,7 +139,7 @@ def _collect(local: Path) -> list[Entry]:
         time.sleep(_POLL)
 
 
-def _run(store: Store, batch: list[Entry]) -> None:
+def _run(store: Store, batch: list[QueuedHook]) -> None:
     """Run one batch under the hook lock (the capture functions take it); log any
     failure. Raises nothing."""
     first = batch[0]

@@ -3,12 +3,12 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
 
 - **Supersessions.** A new item that makes a different claim about an open item's
   subject (another number, the negation added or removed, another named thing; see
-  :mod:`gitmem.lifecycle.restate`) is stored as its own item, and the open item is marked
+  :mod:`gitmem.lifecycle.sameclaim`) is stored as its own item, and the open item is marked
   likely superseded by it — never corroborated.
-- **Restatements.** A new item that states an open item's claim again (see
-  :mod:`gitmem.lifecycle.restate`) is not stored twice: the earlier item is carried (its stored
-  quote always wins), and when the restatement is a verified verbatim quote from
-  another session it is recorded as a corroboration witness.
+- **The same claim again.** A new item that states an open item's claim again (see
+  :mod:`gitmem.lifecycle.sameclaim`) is not stored twice: the earlier item is carried (its
+  stored quote always wins), and when the new item is a verified verbatim quote from
+  another session it is recorded as a corroboration.
 - **Carry.** Open items are carried by reference: the checkpoint names their addresses
   (never a copy); they render ``[carried]``.
 - **Ageing.** An item not seen again for a while ages out: a ``status`` event moves it
@@ -32,7 +32,7 @@ from gitmem.core.items import Item, Trust
 from gitmem.core.records import format_time, parse_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
-from gitmem.lifecycle.restate import same_claim, same_subject
+from gitmem.lifecycle.sameclaim import same_claim, same_subject
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ class Plan:
     """The items the checkpoint adds (an item seen again in its own session included)."""
     carried: tuple[Sha256Hex, ...]
     """The addresses of the open items it carries."""
-    witnesses: tuple[tuple[str, Item], ...]
-    """(open item id, the new verified verbatim item that restated it)."""
+    corroborations: tuple[tuple[str, Item], ...]
+    """(open item id, the new verified verbatim item that corroborates it)."""
     aged_out: tuple[tuple[ItemState, str], ...]
     """(item, reason) for each open item this checkpoint stops carrying."""
     supersessions: tuple[tuple[str, str], ...] = ()
@@ -74,8 +74,8 @@ def plan(
     """Decide what the next checkpoint stores and which events go with it; *now* is its
     session time (the transcript's own).
 
-    A witness is only recorded when it could count: another session than the origin and
-    every earlier witness, and another transcript snapshot (the same transcript captured
+    A corroboration is only recorded when it could count: another session than the origin
+    and every earlier corroboration, and another transcript snapshot (the same transcript captured
     twice is one sighting)."""
     if state is None:
         return Plan(tuple(new_items), (), (), ())
@@ -83,7 +83,7 @@ def plan(
     open_items = [s for s in state.items.values() if s.current]
     kept: list[Item] = []
     seen: set[str] = set()
-    witnesses: list[tuple[str, Item]] = []
+    corroborations: list[tuple[str, Item]] = []
     supersessions: list[tuple[str, str]] = []
     for item in new_items:
         match = _match(item, open_items)
@@ -115,20 +115,23 @@ def plan(
             and item.quote_verified
             and _independent(match, session, snapshot)
         ):
-            witnesses.append((match.id, item))
+            corroborations.append((match.id, item))
         seen.add(match.id)
     seen |= {i.id for i in kept}
     if backfill:
-        return Plan(tuple(kept), (), tuple(witnesses), (), ())
+        return Plan(tuple(kept), (), tuple(corroborations), (), ())
     carried, aged = _carry(
-        [s for s in open_items if s.id not in seen], now, policy, restated={i for i, _ in witnesses}
+        [s for s in open_items if s.id not in seen],
+        now,
+        policy,
+        corroborated={i for i, _ in corroborations},
     )
-    return Plan(tuple(kept), carried, tuple(witnesses), tuple(aged), tuple(supersessions))
+    return Plan(tuple(kept), carried, tuple(corroborations), tuple(aged), tuple(supersessions))
 
 
 def _independent(state: ItemState, session: str, snapshot: str) -> bool:
-    sessions = {state.item.origin_session, *(w.session for w in state.witnesses)}
-    snapshots = {state.origin_snapshot, *(w.snapshot for w in state.witnesses)}
+    sessions = {state.item.origin_session, *(w.session for w in state.corroborations)}
+    snapshots = {state.origin_snapshot, *(w.snapshot for w in state.corroborations)}
     return session not in sessions and snapshot not in snapshots
 
 
@@ -143,17 +146,17 @@ def _match(item: Item, open_items: Sequence[ItemState]) -> ItemState | None:
 
 
 def _carry(
-    candidates: Sequence[ItemState], now: datetime, policy: CarryPolicy, restated: set[str]
+    candidates: Sequence[ItemState], now: datetime, policy: CarryPolicy, corroborated: set[str]
 ) -> tuple[tuple[Sha256Hex, ...], list[tuple[ItemState, str]]]:
     aged: list[tuple[ItemState, str]] = []
     keep: list[ItemState] = []
     for state in candidates:
-        reason = None if state.id in restated else _aged(state, now, policy)
+        reason = None if state.id in corroborated else _aged(state, now, policy)
         if reason is None:
             keep.append(state)
         else:
             aged.append((state, reason))
-    keep.sort(key=lambda s: (s.id in restated, _importance(s), s.last_seen), reverse=True)
+    keep.sort(key=lambda s: (s.id in corroborated, _importance(s), s.last_seen), reverse=True)
     for state in keep[policy.max_carried :]:
         aged.append(
             (

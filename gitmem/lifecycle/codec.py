@@ -1,8 +1,8 @@
-"""Replayed item state as JSON-ready values, and back: how the read model keeps it. Pure.
+"""Replayed item state as JSON-ready values, and back: how the index keeps it. Pure.
 
 Everything an :class:`~gitmem.lifecycle.replay.ItemState` holds is written except the
 item itself, which is stored once as its blob and named here by address, and its events,
-which are records the model holds anyway and are named here by address too; the caller
+which are records the index holds anyway and are named here by address too; the caller
 hands the :class:`~gitmem.core.items.Item` and the events back when decoding (an event
 about several items applies to this one by its own part, as replay applied it).
 """
@@ -15,7 +15,7 @@ from typing import Any
 from gitmem.core.items import Item, Trust
 from gitmem.core.records import Event
 from gitmem.lifecycle.governance.status import Status
-from gitmem.lifecycle.replay import ItemState, QuoteSource, Sighting, Witness
+from gitmem.lifecycle.replay import Corroboration, ItemState, QuoteSource, Sighting
 
 _VERSION = 4
 
@@ -34,8 +34,8 @@ def encode_state(state: ItemState) -> dict[str, Any]:
             [s.checkpoint, s.session, s.snapshot, s.created, s.branch, s.commit]
             for s in state.sightings
         ],
-        "witnesses": [
-            [w.event, w.session, w.snapshot, w.created, w.quote] for w in state.witnesses
+        "witnesses": [  # the stored key's word for corroborations (the format: kept)
+            [w.event, w.session, w.snapshot, w.created, w.quote] for w in state.corroborations
         ],
         "events": [address for address, _ in state.events],
         "carried": state.carried,
@@ -69,7 +69,7 @@ def decode_state(data: dict[str, Any], item: Item, events: Mapping[str, Event]) 
     Raises:
         ValueError, KeyError, TypeError: *data* was not written by :func:`encode_state`
             of this version, or names an event *events* lacks or one not about *item*
-            (the read model then rebuilds itself).
+            (the index then rebuilds itself).
     """
     if data.get("v") != _VERSION or data["item"] != item.address:
         raise ValueError("item state from another version or another item")
@@ -82,7 +82,7 @@ def decode_state(data: dict[str, Any], item: Item, events: Mapping[str, Event]) 
         latest_checkpoint=data["latest_checkpoint"],
         last_seen=data["last_seen"],
         sightings=[Sighting(*s) for s in data["sightings"]],
-        witnesses=[Witness(*w) for w in data["witnesses"]],
+        corroborations=[Corroboration(*w) for w in data["witnesses"]],
         events=[(address, _event_for(events[address], item)) for address in data["events"]],
         carried=bool(data["carried"]),
         carry_count=int(data["carry_count"]),

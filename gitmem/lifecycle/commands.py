@@ -39,7 +39,7 @@ from gitmem.lifecycle.governance.decisions import (
     can_promote_to_verified,
     gate,
 )
-from gitmem.lifecycle.governance.policy import POLICY_PATH, Policy, parse_policy
+from gitmem.lifecycle.governance.policy import POLICY_PATH, GovernancePolicy, parse_policy
 from gitmem.lifecycle.governance.status import INFERRED, VERIFIED, Status, check_transition
 from gitmem.lifecycle.replay import ItemState, current_status, governed
 from gitmem.lifecycle.workspace import Workspace
@@ -70,7 +70,7 @@ def resolve(ws: Workspace, prefix: str, note: str | None, evidence: Evidence | N
     Raises:
         InputError: the item is unknown.
         NegativeResult: it is not open (already resolved, superseded or forgotten).
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
     _require_open(state, "resolve")
@@ -91,7 +91,7 @@ def reverify(ws: Workspace, prefix: str, evidence: Evidence) -> str:
     Raises:
         InputError: the item is unknown or forgotten.
         TransitionError: the state machine has no evidence-gated way back from its status.
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
     if state.forgotten:
@@ -124,7 +124,7 @@ def supersede(ws: Workspace, old: str, new: str, likely: bool) -> str:
     Raises:
         InputError: an unknown item, or the same item twice.
         NegativeResult: *old* is not open.
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     old_state, new_state = ws.item(old), ws.item(new)
     if old_state.id == new_state.id:
@@ -141,7 +141,7 @@ def note(ws: Workspace, prefix: str, text: str, mask: Callable[[str], str]) -> s
     Raises:
         InputError: no text, or the item is unknown.
         NegativeResult: it is not open.
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     if not text.strip():
         raise InputError("a note needs text")
@@ -156,7 +156,7 @@ def forget(ws: Workspace, prefix: str) -> str:
     Raises:
         InputError: the item is unknown.
         NegativeResult: it is already forgotten.
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
     if state.forgotten:
@@ -164,7 +164,7 @@ def forget(ws: Workspace, prefix: str) -> str:
     return ws.write(EVENT_FORGET, state, {})
 
 
-def load_policy(store: Store) -> tuple[Policy, tuple[str, ...]]:
+def load_policy(store: Store) -> tuple[GovernancePolicy, tuple[str, ...]]:
     """The policy committed in HEAD at ``.gitmem/policy.json`` (defaults when absent),
     and the problems found reading it. Raises nothing."""
     raw = store.head_blob(POLICY_PATH)
@@ -184,7 +184,7 @@ def promote(ws: Workspace, prefix: str, check_only: bool) -> tuple[Promotion, st
     Raises:
         InputError: the item is unknown.
         TransitionError: its status has no edge to VERIFIED.
-        KeyError_, GitError, NegativeResult: the event could not be signed or stored.
+        SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     state = ws.item(prefix)
     policy, _ = load_policy(ws.store)

@@ -319,7 +319,7 @@ def run_purge(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool = False) -
     """Carry out *plan* (see the module's steps).
 
     Raises:
-        KeyError_: no key to sign the event with.
+        SigningKeyError: no key to sign the event with.
         NegativeResult: the ref kept moving under us.
         GitError: the history could not be rewritten.
     """

@@ -1,5 +1,5 @@
 """What a reader checks again, straight from the git objects, before it shows anything:
-however warm the read model (:mod:`gitmem.lifecycle.memory`) is, an edited record, item
+however warm the index (:mod:`gitmem.lifecycle.index`) is, an edited record, item
 or snapshot behind what is rendered is caught here and degrades visibly.
 
 - the receipt of each shown item's origin checkpoint, in full (bytes, signature, key, trust);
@@ -38,7 +38,7 @@ def checked_now(
 ) -> dict[str, RecordCheck]:
     """The records at *addresses* checked in full again, straight from the git objects
     (bytes, receipt, key, trust): what a reader verifies before it shows anything, however
-    warm the read model is. An address with no record stored is left out.
+    warm the index is. An address with no record stored is left out.
 
     Raises:
         GitError: the memory ref cannot be read.
@@ -73,7 +73,7 @@ def recheck(store: Store, roots: TrustRoots, states: Iterable[ItemState]) -> Rec
     for item_state in shown:
         check = checks.get(Sha256Hex(item_state.origin_checkpoint))
         blob = blobs.get(paths[item_state.id])
-        # Bytes that hash to the address are the bytes the read model parsed this item
+        # Bytes that hash to the address are the bytes the index parsed this item
         # from: the same bytes parse the same. Only others are looked at closely.
         intact = blob is not None and sha256_hex(blob) == item_state.id
         verdict = None if intact else check_item(item_state.id, blob)

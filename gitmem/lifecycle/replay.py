@@ -6,8 +6,9 @@ module replays both, oldest first, into one :class:`ItemState` per item id. Only
 records that verified are replayed; the caller decides that.
 
 Corroboration (DESIGN.md, seed 000) is counted here and nowhere else: the origin plus
-every later witness that is a different session with a different transcript snapshot,
-whose own verified verbatim quote restated the item (a ``corroboration`` event). Carry
+every later corroboration from a different session with a different transcript snapshot,
+whose own verified verbatim quote stated the item's claim again (a ``corroboration``
+event). Carry
 is not a sighting. Any contradiction sets the count to zero from that moment; reopening
 does not restore it.
 """
@@ -72,8 +73,9 @@ class Sighting(NamedTuple):
     """HEAD's commit when it was captured."""
 
 
-class Witness(NamedTuple):
-    """A later session's verified verbatim restatement (a corroboration event)."""
+class Corroboration(NamedTuple):
+    """A later session's verified verbatim statement of the item's claim (a corroboration
+    event)."""
 
     event: str
     session: str
@@ -103,13 +105,13 @@ class ItemState:
     latest_checkpoint: str
     last_seen: str
     sightings: list[Sighting] = field(default_factory=list)
-    witnesses: list[Witness] = field(default_factory=list)
+    corroborations: list[Corroboration] = field(default_factory=list)
     events: list[tuple[str, Event]] = field(default_factory=list)
     carried: bool = False
     carry_count: int = 0
     unseen_in: list[str] = field(default_factory=list)
     """The distinct sessions (other than the one that last sighted it) whose checkpoints
-    carried the item since it was last sighted or restated: ageing counts sessions,
+    carried the item since it was last sighted or corroborated: ageing counts sessions,
     never captures, so a session captured at every turn is one."""
     seen_session: str = ""
     """The session that last sighted it."""
@@ -140,7 +142,7 @@ class ItemState:
 
     @property
     def unseen_sessions(self) -> int:
-        """How many other sessions went by since it was last sighted or restated."""
+        """How many other sessions went by since it was last sighted or corroborated."""
         return len(self.unseen_in)
 
     def sighted(self, when: str, session: str | None = None) -> None:
@@ -179,24 +181,24 @@ class ItemState:
     @property
     def corroboration(self) -> int:
         """Independent sightings, the origin included. Zero while a contradiction is in
-        force; after one, only witnesses later than it count (reopening restores nothing)."""
+        force; after one, only corroborations later than it count (reopening restores nothing)."""
         if self.contradicted:
             return 0
         if self.last_contradiction is None:
-            return 1 + len(self._independent(self.witnesses))
-        after = [w for w in self.witnesses if w.created > self.last_contradiction]
+            return 1 + len(self._independent(self.corroborations))
+        after = [w for w in self.corroborations if w.created > self.last_contradiction]
         return len(self._independent(after))
 
-    def _independent(self, witnesses: Sequence[Witness]) -> list[Witness]:
+    def _independent(self, corroborations: Sequence[Corroboration]) -> list[Corroboration]:
         seen_sessions = {self.item.origin_session}
         seen_snapshots = {self.origin_snapshot}
-        counted: list[Witness] = []
-        for witness in sorted(witnesses, key=lambda w: (w.created, w.event)):
-            if witness.session in seen_sessions or witness.snapshot in seen_snapshots:
+        counted: list[Corroboration] = []
+        for said in sorted(corroborations, key=lambda c: (c.created, c.event)):
+            if said.session in seen_sessions or said.snapshot in seen_snapshots:
                 continue  # the same session, or the same transcript again: one sighting
-            seen_sessions.add(witness.session)
-            seen_snapshots.add(witness.snapshot)
-            counted.append(witness)
+            seen_sessions.add(said.session)
+            seen_snapshots.add(said.snapshot)
+            counted.append(said)
         return counted
 
 
@@ -381,9 +383,9 @@ def _apply_one(state: ItemState, address: str, event: Event, extra: Mapping[str,
     elif kind == EVENT_FORGET:
         state.forgotten = True
     elif kind == EVENT_CORROBORATION:
-        witness = _witness(address, event, extra, created)
-        if witness is not None:
-            state.witnesses.append(witness)
+        said = _corroboration(address, event, extra, created)
+        if said is not None:
+            state.corroborations.append(said)
             state.sighted(created)
     elif kind == EVENT_STATUS:
         _apply_status(state, event, extra)
@@ -404,11 +406,13 @@ def _evidence_source(extra: Mapping[str, Any]) -> QuoteSource | None:
     return QuoteSource(snapshot, _text(evidence, "format"), "evidence")
 
 
-def _witness(address: str, event: Event, extra: Mapping[str, Any], created: str) -> Witness | None:
+def _corroboration(
+    address: str, event: Event, extra: Mapping[str, Any], created: str
+) -> Corroboration | None:
     snapshot, quote = _text(extra, "snapshot"), _text(extra, "quote")
     if snapshot is None or quote is None:
         return None
-    return Witness(address, event.session, snapshot, created, quote)
+    return Corroboration(address, event.session, snapshot, created, quote)
 
 
 def _text(extra: Any, key: str) -> str | None:

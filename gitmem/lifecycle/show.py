@@ -1,4 +1,4 @@
-"""``gitmem show ID``: an item's whole history — origin, sightings, witnesses, events,
+"""``gitmem show ID``: an item's whole history — origin, sightings, corroborations, events,
 and whether each record behind it verified. A forgotten item's text is never shown."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
             }
             for s in state.sightings
         ],
-        "witnesses": [
+        "witnesses": [  # the JSON field's word for corroborations (kept: it is output)
             {
                 "event": w.event,
                 "session": w.session,
@@ -75,7 +75,7 @@ def show(store: Store, home: Path, prefix: str) -> dict[str, Any]:
                 "created": w.created,
                 "quote": None if forgotten else w.quote,
             }
-            for w in state.witnesses
+            for w in state.corroborations
         ],
         "events": [_event(a, event, forgotten, item.id) for a, event in state.events],
         "receipts": [_receipt(checks, a) for a in dict.fromkeys(addresses)],
@@ -157,7 +157,7 @@ def render(report: dict[str, Any]) -> str:
         f"sightings: {len(report['sightings'])}; corroboration ×"
         f"{report['corroboration']}; carried: {'yes' if report['carried'] else 'no'}"
     )
-    for w in report["witnesses"]:
+    for w in report["witnesses"]:  # "witness": this output's word for a corroboration (kept)
         lines.append(f"  witness {w['session']} at {w['created']} (snapshot {w['snapshot'][:12]})")
     for e in report["events"]:
         detail = ", ".join(

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.types import Sha256Hex
-from gitmem.lifecycle.memory import Memory, memory_state
+from gitmem.lifecycle.index import Index, memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
 from gitmem.store.fetched import with_fetched
 from gitmem.store.keys import Identity, load_identity
@@ -69,14 +69,14 @@ class Workspace:
         """Who signs.
 
         Raises:
-            KeyError_: no key yet (``gitmem init`` was never run), or an unusable one.
+            SigningKeyError: no key yet (``gitmem init`` was never run), or an unusable one.
         """
         if self._identity is None:
             self._identity = load_identity(self.home)
         return self._identity
 
     def memory(self) -> MemoryState:
-        """The replayed memory, from the read model (brought up to date first).
+        """The replayed memory, from the index (brought up to date first).
 
         Raises:
             GitError: the memory ref cannot be read.
@@ -87,7 +87,7 @@ class Workspace:
 
     def current(self) -> MemoryState:
         """The current items only (open and not aged out): all a capture carries, matches
-        restatements against and ages, without decoding every item history ever held.
+        new items against and ages, without decoding every item history ever held.
 
         Raises:
             GitError: the memory ref cannot be read.
@@ -111,11 +111,11 @@ class Workspace:
                 for state in self._memory.items.values()
                 for s in state.sightings
             )
-        model = Memory.open(self.store, self.roots)
+        index = Index.open(self.store, self.roots)
         try:
-            return model.sighted_in(session)
+            return index.sighted_in(session)
         finally:
-            model.close()
+            index.close()
 
     def holders(self, snapshot: str, commit: str | None, session: str) -> Holders:
         """What memory holds of a capture already: see :class:`Holders`.
@@ -123,16 +123,16 @@ class Workspace:
         Raises:
             GitError: the memory ref cannot be read.
         """
-        model = Memory.open(self.store, self.roots)
+        index = Index.open(self.store, self.roots)
         try:
-            holder = model.checkpoint_of(snapshot=snapshot, session=session)
+            holder = index.checkpoint_of(snapshot=snapshot, session=session)
             return Holders(
                 None if holder is None else Sha256Hex(holder),
-                commit is not None and model.checkpoint_of(commit=commit) is not None,
-                model.checkpoint_of(session=session) is not None,
+                commit is not None and index.checkpoint_of(commit=commit) is not None,
+                index.checkpoint_of(session=session) is not None,
             )
         finally:
-            model.close()
+            index.close()
 
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying
@@ -174,7 +174,7 @@ class Workspace:
         current; its address.
 
         Raises:
-            KeyError_: no key to sign with.
+            SigningKeyError: no key to sign with.
             GitError, NegativeResult: the store could not be written.
         """
         sealed = write_event(

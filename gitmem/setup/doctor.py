@@ -27,7 +27,7 @@ from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.index import Index
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
@@ -39,19 +39,19 @@ HOST_CONTEXT_LIMIT = 10_000
 and a file path); Codex documents no limit, so the same is checked for it."""
 
 
-class Verdict(StrEnum):
+class CheckStatus(StrEnum):
     OK = "ok"
     WARN = "warn"
     FAIL = "fail"
 
 
-_MARK = {Verdict.OK: "✓", Verdict.WARN: "⚠", Verdict.FAIL: "✗"}
+_MARK = {CheckStatus.OK: "✓", CheckStatus.WARN: "⚠", CheckStatus.FAIL: "✗"}
 
 
 @dataclass(frozen=True)
 class Check:
     name: str
-    verdict: Verdict
+    verdict: CheckStatus
     detail: str
     fix: str | None = None
 
@@ -70,7 +70,8 @@ def diagnose(store: Store, home: Path) -> list[Check]:
         ("git_hooks", lambda: _git_hooks(workdir)),
         *[(f"{a}_hooks", _agent_check(a, workdir)) for a in AGENTS],
         ("travel", lambda: _travel(store, home)),
-        ("read_model", lambda: _read_model(store, home)),
+        # The check's name is output (and JSON): it keeps the index's former name.
+        ("read_model", lambda: _index_check(store, home)),
         ("captures", lambda: _captures(store)),
         ("brief_size", lambda: _brief_size(store, home)),
     ]
@@ -78,23 +79,23 @@ def diagnose(store: Store, home: Path) -> list[Check]:
         try:
             checks.append(step())
         except GitmemError as e:
-            checks.append(Check(name, Verdict.FAIL, str(e), "see the message; `gitmem status`"))
+            checks.append(Check(name, CheckStatus.FAIL, str(e), "see the message; `gitmem status`"))
     return checks
 
 
 def exit_code(checks: list[Check]) -> int:
     """1 when any check failed (an expected "no"), else 0."""
-    return 1 if any(c.verdict == Verdict.FAIL for c in checks) else 0
+    return 1 if any(c.verdict == CheckStatus.FAIL for c in checks) else 0
 
 
 def render_text(checks: list[Check]) -> str:
     lines: list[str] = []
     for c in checks:
         lines.append(f"{_MARK[c.verdict]} {c.name}: {c.detail}")
-        if c.fix and c.verdict != Verdict.OK:
+        if c.fix and c.verdict != CheckStatus.OK:
             lines.append(f"    fix: {c.fix}")
-    failed = sum(c.verdict == Verdict.FAIL for c in checks)
-    warned = sum(c.verdict == Verdict.WARN for c in checks)
+    failed = sum(c.verdict == CheckStatus.FAIL for c in checks)
+    warned = sum(c.verdict == CheckStatus.WARN for c in checks)
     lines.append(f"doctor: {failed} failed, {warned} warning(s), {len(checks)} checks")
     return "\n".join(lines) + "\n"
 
@@ -103,16 +104,16 @@ def _key(home: Path) -> Check:
     try:
         identity = load_identity(home)
     except GitmemError as e:
-        return Check("key", Verdict.FAIL, str(e), "gitmem init")
+        return Check("key", CheckStatus.FAIL, str(e), "gitmem init")
     fingerprint = identity.signer.public_key.fingerprint()
-    return Check("key", Verdict.OK, f"{identity.principal} {fingerprint} ({identity.key_path})")
+    return Check("key", CheckStatus.OK, f"{identity.principal} {fingerprint} ({identity.key_path})")
 
 
 def _trust_roots(store: Store, home: Path) -> Check:
     roots = load_trust_roots(home, store)
     entries = [e for r in roots.signers for e in r.entries]
     if not entries:
-        return Check("trust_roots", Verdict.FAIL, "no trust root holds any key", "gitmem init")
+        return Check("trust_roots", CheckStatus.FAIL, "no trust root holds any key", "gitmem init")
     try:
         mine = load_identity(home).signer.public_key.fingerprint()
     except GitmemError:
@@ -121,7 +122,7 @@ def _trust_roots(store: Store, home: Path) -> Check:
     if mine is not None and not any(e.key.fingerprint() == mine for e in entries):
         return Check(
             "trust_roots",
-            Verdict.FAIL,
+            CheckStatus.FAIL,
             f"your key {mine} is in no trust root ({sources}): what you write shows as untrusted",
             "gitmem init (it adds your key to $GITMEM_HOME/allowed_signers)",
         )
@@ -129,11 +130,11 @@ def _trust_roots(store: Store, home: Path) -> Check:
     if problems:
         return Check(
             "trust_roots",
-            Verdict.WARN,
+            CheckStatus.WARN,
             f"{len(problems)} line(s) skipped: {problems[0]}",
             "edit the allowed_signers file the message names",
         )
-    return Check("trust_roots", Verdict.OK, f"{len(entries)} key(s) in {sources}")
+    return Check("trust_roots", CheckStatus.OK, f"{len(entries)} key(s) in {sources}")
 
 
 def _config(store: Store, home: Path) -> Check:
@@ -141,9 +142,9 @@ def _config(store: Store, home: Path) -> Check:
         settings = load_settings(home, store.local_dir)
     except GitmemError as e:
         return Check(
-            "config", Verdict.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
+            "config", CheckStatus.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
         )
-    return Check("config", Verdict.OK, f"extractor {settings.get('extractor')}")
+    return Check("config", CheckStatus.OK, f"extractor {settings.get('extractor')}")
 
 
 def _git_hooks(workdir: Path) -> Check:
@@ -155,18 +156,18 @@ def _git_hooks(workdir: Path) -> Check:
         paths = " ".join(shlex.quote(str(folder / n)) for n in broken)
         return Check(
             "git_hooks",
-            Verdict.FAIL,
+            CheckStatus.FAIL,
             f"not executable, so git skips them: {', '.join(broken)}",
             f"chmod +x {paths} (or: gitmem hooks install)",
         )
     other = [s.name for s in states if s.installed and not s.ours]
     if len(ours) == len(states):
-        return Check("git_hooks", Verdict.OK, f"{', '.join(s.name for s in ours)} in {folder}")
+        return Check("git_hooks", CheckStatus.OK, f"{', '.join(s.name for s in ours)} in {folder}")
     missing = [s.name for s in states if not s.ours]
     taken = f" ({', '.join(other)}: another tool's)" if other else ""
     return Check(
         "git_hooks",
-        Verdict.WARN,
+        CheckStatus.WARN,
         f"not installed: {', '.join(missing)}{taken}; commits are not captured",
         "gitmem hooks install",
     )
@@ -178,11 +179,11 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
         states = scope_states(agent, workdir)
         errors = [s.error for s in states if s.error is not None]
         if errors:
-            return Check(name, Verdict.FAIL, errors[0], "fix the file, or remove it")
+            return Check(name, CheckStatus.FAIL, errors[0], "fix the file, or remove it")
         found = [s for s in states if s.commands]
         if not found:
             return Check(
-                name, Verdict.WARN, "not configured", f"gitmem hooks install --agent {agent}"
+                name, CheckStatus.WARN, "not configured", f"gitmem hooks install --agent {agent}"
             )
         unresolved = [
             f"{s.path} {event}: {problem}"
@@ -193,7 +194,7 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
         if unresolved:
             return Check(
                 name,
-                Verdict.FAIL,
+                CheckStatus.FAIL,
                 f"a hook command does not resolve: {unresolved[0]}",
                 f"gitmem hooks install --agent {agent} --scope {found[0].scope} "
                 "(rewrites the command for this installation)",
@@ -206,11 +207,11 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
         if incomplete:
             return Check(
                 name,
-                Verdict.WARN,
+                CheckStatus.WARN,
                 f"only some of gitmem's hooks in {incomplete[0].path}",
                 f"gitmem hooks install --agent {agent} --scope {incomplete[0].scope}",
             )
-        return Check(name, Verdict.OK, f"configured in {where}; commands resolve")
+        return Check(name, CheckStatus.OK, f"configured in {where}; commands resolve")
 
     return check
 
@@ -236,7 +237,7 @@ def _unresolved(command: str) -> str | None:
 def _travel(store: Store, home: Path) -> Check:
     remotes = [name for name in store.repo.remotes.names() if name]
     if not remotes:
-        return Check("travel", Verdict.OK, "no remote: memory stays in this clone")
+        return Check("travel", CheckStatus.OK, "no remote: memory stays in this clone")
     config = store.repo.config
     lacking: list[str] = []
     for remote in remotes:
@@ -249,12 +250,12 @@ def _travel(store: Store, home: Path) -> Check:
     if lacking:
         return Check(
             "travel",
-            Verdict.WARN,
+            CheckStatus.WARN,
             "; ".join(lacking) + " (`gitmem sync` still does both)",
             "gitmem sync --setup REMOTE",
         )
     return Check(
-        "travel", Verdict.OK, f"fetch and push carry {REFS_PREFIX}* ({', '.join(remotes)})"
+        "travel", CheckStatus.OK, f"fetch and push carry {REFS_PREFIX}* ({', '.join(remotes)})"
     )
 
 
@@ -265,14 +266,14 @@ def _pre_push_pushes(store: Store) -> bool:
     return any(s.name == "pre-push" and s.ours for s in git_hook_states(workdir))
 
 
-def _read_model(store: Store, home: Path) -> Check:
-    model = Memory.open(store, load_trust_roots(home, store))
+def _index_check(store: Store, home: Path) -> Check:
+    index = Index.open(store, load_trust_roots(home, store))
     try:
-        totals = model.totals()
-        bad_items = len(model.failed_items())
-        rebuilt = model.rebuilt
+        totals = index.totals()
+        bad_items = len(index.failed_items())
+        rebuilt = index.rebuilt
     finally:
-        model.close()
+        index.close()
     detail = (
         f"{totals['records']} record(s), {totals['items']} item(s), "
         f"{'rebuilt now' if rebuilt else 'up to date'}"
@@ -281,12 +282,12 @@ def _read_model(store: Store, home: Path) -> Check:
     if failing:
         return Check(
             "read_model",
-            Verdict.WARN,
+            CheckStatus.WARN,
             f"{detail}; {totals['failed_records']} record(s) and {bad_items} item blob(s) "
             "fail verification and are shown degraded",
             "gitmem verify (says which, and why)",
         )
-    return Check("read_model", Verdict.OK, detail)
+    return Check("read_model", CheckStatus.OK, detail)
 
 
 def _captures(store: Store) -> Check:
@@ -299,7 +300,7 @@ def _captures(store: Store) -> Check:
         last = entries[0]
         return Check(
             "captures",
-            Verdict.FAIL,
+            CheckStatus.FAIL,
             f"the last capture failed ({last.time}, {last.source}): {last.detail.get('error')}",
             "fix what the error names, then `gitmem capture --transcript PATH` (or the next "
             "commit) captures again; `gitmem status` lists recent failures",
@@ -307,13 +308,15 @@ def _captures(store: Store) -> Check:
     if died:
         return Check(
             "captures",
-            Verdict.WARN,
+            CheckStatus.WARN,
             f"{len(died)} background capture(s) died",
             "gitmem status (lists them); the next capture retries",
         )
     if not entries:
-        return Check("captures", Verdict.OK, "no capture logged yet")
-    return Check("captures", Verdict.OK, f"last capture {entries[0].time} ({entries[0].source})")
+        return Check("captures", CheckStatus.OK, "no capture logged yet")
+    return Check(
+        "captures", CheckStatus.OK, f"last capture {entries[0].time} ({entries[0].source})"
+    )
 
 
 def _brief_size(store: Store, home: Path) -> Check:
@@ -328,5 +331,7 @@ def _brief_size(store: Store, home: Path) -> Check:
         f"{HOST_CONTEXT_LIMIT:,} characters of hook output"
     )
     if size > HOST_CONTEXT_LIMIT:
-        return Check("brief_size", Verdict.FAIL, detail, "gitmem config: lower the brief budget")
-    return Check("brief_size", Verdict.OK, detail)
+        return Check(
+            "brief_size", CheckStatus.FAIL, detail, "gitmem config: lower the brief budget"
+        )
+    return Check("brief_size", CheckStatus.OK, detail)

@@ -32,7 +32,7 @@ def init_repo(store: Store, home: Path, name: str | None, key: Path | None) -> I
 
     Raises:
         InputError: a bad principal.
-        KeyError_: the key to adopt is unusable.
+        SigningKeyError: the key to adopt is unusable.
     """
     principal = name or read_config(home).get("principal") or default_principal(store)
     outcome = init_identity(home, principal, key)
@@ -49,7 +49,7 @@ def init_clone(
 
     Raises:
         InputError: a bad principal.
-        KeyError_: the key to adopt is unusable.
+        SigningKeyError: the key to adopt is unusable.
         GitError: git config could not be written.
     """
     outcome = init_repo(store, home, name, key)

@@ -14,7 +14,7 @@ from typing import Any
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.index import Index
 from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
@@ -53,17 +53,18 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         report["config_error"] = str(e)
     report["hooks"] = _hooks(store)
     report["agents"] = _agents(store)
-    model = Memory.open(store, roots)
+    index = Index.open(store, roots)
     try:
         report["store"] = {
             "ref": store.ref,
-            "tip": model.tip,
-            **model.totals(),
+            "tip": index.tip,
+            **index.totals(),
             "snapshots": store.count("snapshots"),
-            "read_model": "rebuilt" if model.rebuilt else "current",
+            # A JSON field of status: it keeps the index's former name.
+            "read_model": "rebuilt" if index.rebuilt else "current",
         }
     finally:
-        model.close()
+        index.close()
     report["remotes"] = remotes_report(store, roots)
     log = CaptureLog(store.local_dir)
     entries = log.entries()

@@ -72,8 +72,8 @@ class PinnedStore(Store):
 
     Every read (records, items, snapshots, receipts) comes from that commit's tree. It
     cannot be written: memory is only ever added at the real tip. Never hand it to the
-    read model's :meth:`gitmem.lifecycle.memory.Memory.open`, whose file follows the real
-    tip; :func:`gitmem.lifecycle.asof.open_memory` builds a model for it in memory.
+    index's :meth:`gitmem.lifecycle.index.Index.open`, whose file follows the real
+    tip; :func:`gitmem.lifecycle.asof.open_index` builds an index for it in memory.
     """
 
     def __init__(self, store: Store, commit: GitOid | None) -> None:

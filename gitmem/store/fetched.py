@@ -18,7 +18,7 @@ every fetched memory tip that sync would accept, that is one which
 
 The view is one commit, written as an object only (no ref names it): parents the local
 tip then the accepted tips, tree the union, a fixed author and a time taken from its
-parents, so the same inputs always name the same commit and the read model advances
+parents, so the same inputs always name the same commit and the index advances
 incrementally. The next write makes it real: the compare-and-swap that moves the memory
 ref from the view to the new commit moves it from the local tip, so the new commit is a
 union merge exactly as sync makes one. Verdicts are cached per (local tip, fetched tip,
@@ -123,7 +123,7 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
         return local, pending
     if local is None and len(tips) == 1:
         return tips[0], pending
-    # Built on the last view when it still holds the local tip, so that the read model
+    # Built on the last view when it still holds the local tip, so that the index
     # advances from it rather than reading everything again after each fetch.
     base = _last_view(store)
     allowed = [t for t in [local, *tips] if t is not None]
@@ -176,7 +176,7 @@ def _save_view(store: Store, view: GitOid) -> None:
         atomic_write(store.local_dir / _VIEW_FILE, (view + "\n").encode(), 0o644)
 
 
-class MemoryView(Store):
+class StoreWithFetched(Store):
     """A store whose memory tip is the view (see the module docstring); writing to it
     merges what the view holds."""
 
@@ -209,13 +209,13 @@ class MemoryView(Store):
 def with_fetched(store: Store, roots: TrustRoots) -> Store:
     """*store* read as the view, when it is the memory store; else *store* itself.
     Raises nothing."""
-    if store.ref != MEMORY_REF or isinstance(store, MemoryView):
+    if store.ref != MEMORY_REF or isinstance(store, StoreWithFetched):
         return store
-    return MemoryView(store, roots)
+    return StoreWithFetched(store, roots)
 
 
 def _local_tip(store: Store) -> GitOid | None:
-    return store.local_tip() if isinstance(store, MemoryView) else store.tip()
+    return store.local_tip() if isinstance(store, StoreWithFetched) else store.tip()
 
 
 def _ancestor(store: Store, older: GitOid, newer: GitOid) -> bool:

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gitmem.core import receipts
 from gitmem.core.allowed_signers import allowed_signers_line, parse_allowed_signers
-from gitmem.core.errors import FormatError, InputError, KeyError_
+from gitmem.core.errors import FormatError, InputError, SigningKeyError
 from gitmem.core.receipts import Ed25519Signer, PublicKey
 from gitmem.store.files import atomic_write
 from gitmem.store.home import ALLOWED_SIGNERS, CONFIG_FILE, KEYS_DIR
@@ -76,27 +76,29 @@ def load_private_key(path: Path) -> Ed25519Signer:
     """Load an unencrypted Ed25519 private key in OpenSSH format.
 
     Raises:
-        KeyError_: missing, unreadable, encrypted, or not an Ed25519 key.
+        SigningKeyError: missing, unreadable, encrypted, or not an Ed25519 key.
     """
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise KeyError_(f"cannot read key {path}: {e.strerror or e}") from e
+        raise SigningKeyError(f"cannot read key {path}: {e.strerror or e}") from e
     except ValueError as e:  # a NUL in the path
-        raise KeyError_(f"cannot read key {path!r}: {e}") from e
+        raise SigningKeyError(f"cannot read key {path!r}: {e}") from e
     try:
         key = serialization.load_ssh_private_key(data, password=None)
     except TypeError as e:
-        raise KeyError_(
+        raise SigningKeyError(
             f"key {path} is passphrase-protected; gitmem signs from hooks without a prompt, "
             "so give it an unencrypted key of its own"
         ) from e
     except UnsupportedAlgorithm as e:
-        raise KeyError_(f"key {path} is not an Ed25519 key (gitmem signs with Ed25519 only)") from e
+        raise SigningKeyError(
+            f"key {path} is not an Ed25519 key (gitmem signs with Ed25519 only)"
+        ) from e
     except ValueError as e:
-        raise KeyError_(f"{path} is not an OpenSSH private key") from e
+        raise SigningKeyError(f"{path} is not an OpenSSH private key") from e
     if not isinstance(key, Ed25519PrivateKey):
-        raise KeyError_(f"key {path} is not an Ed25519 key (gitmem signs with Ed25519 only)")
+        raise SigningKeyError(f"key {path} is not an Ed25519 key (gitmem signs with Ed25519 only)")
     seed = key.private_bytes(
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
@@ -137,11 +139,11 @@ def load_identity(home: Path) -> Identity:
     """The active principal and key.
 
     Raises:
-        KeyError_: no key yet (``gitmem init`` was never run) or the key is unusable.
+        SigningKeyError: no key yet (``gitmem init`` was never run) or the key is unusable.
     """
     config = read_config(home)
     if "signing_key" not in config or "principal" not in config:
-        raise KeyError_("no signing key yet: run `gitmem init` first")
+        raise SigningKeyError("no signing key yet: run `gitmem init` first")
     key_path = home / config["signing_key"]
     return Identity(_configured(home, config), load_private_key(key_path), key_path)
 
@@ -150,12 +152,14 @@ def _configured(home: Path, config: dict[str, str]) -> str:
     """The principal of *config*, checked as ``gitmem init`` checks it.
 
     Raises:
-        KeyError_: not one that can sign (empty, or not one word).
+        SigningKeyError: not one that can sign (empty, or not one word).
     """
     try:
         return validate_principal(config["principal"])
     except InputError as e:
-        raise KeyError_(f"{home / CONFIG_FILE}: {e}; run `gitmem init --name PRINCIPAL`") from e
+        raise SigningKeyError(
+            f"{home / CONFIG_FILE}: {e}; run `gitmem init --name PRINCIPAL`"
+        ) from e
 
 
 def init_identity(home: Path, principal: str, adopt: Path | None) -> InitOutcome:
@@ -163,7 +167,7 @@ def init_identity(home: Path, principal: str, adopt: Path | None) -> InitOutcome
 
     Raises:
         InputError: a bad principal.
-        KeyError_: the key to adopt is unusable.
+        SigningKeyError: the key to adopt is unusable.
     """
     validate_principal(principal)
     config = read_config(home)
@@ -211,7 +215,7 @@ def export_lines(home: Path) -> list[str]:
     """The allowed_signers lines of your own keys, for a teammate's or the team's file."""
     config = read_config(home)
     if "principal" not in config:
-        raise KeyError_("no signing key yet: run `gitmem init` first")
+        raise SigningKeyError("no signing key yet: run `gitmem init` first")
     principal = _configured(home, config)
     return [allowed_signers_line(principal, k.public_key) for k in own_keys(home)]
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from gitmem.core.amends import resolve, rewrite_map
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Checkpoint
-from gitmem.core.rewrites import resolve, rewrite_map
 from gitmem.core.types import Sha256Hex
 from gitmem.store.layout import record_path
 from gitmem.store.repo import Store

@@ -1,6 +1,6 @@
 """A pure map worked out by a forked child while this process goes on with other work.
 
-The first brief after a clone (a rebuild of the read model) checks every record of
+The first brief after a clone (a rebuild of the index) checks every record of
 history: an Ed25519 signature, a canonical-JSON decode and a trust lookup each, ~130 µs
 of Python a record. :class:`Background` forks a child for ``[func(v) for v in values]``
 so that this process can meanwhile do what does not wait for the answers (the rebuild

@@ -3,7 +3,7 @@
 The local state is rebuildable, so it is scrubbed by what it is, not by parsing each
 file's format:
 
-- SQLite files (the recall index, any read model) are deleted whatever they hold: the
+- SQLite files (the index with its full-text table, any other) are deleted whatever they hold: the
   next command rebuilds them from the purged ref;
 - line files (``*.jsonl``, ``*.log``: the emission ledger, the capture log) lose every
   line that holds a needle;

@@ -30,7 +30,7 @@ from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import Entry, Store
 
 Sign = Callable[[bytes, str], bytes]
-"""Makes the armored SSHSIG of a message in a namespace (and raises KeyError_ when it
+"""Makes the armored SSHSIG of a message in a namespace (and raises SigningKeyError when it
 cannot)."""
 
 
@@ -63,7 +63,7 @@ def seal(record: Record, sign: Sign, namespace: str) -> Sealed:
 
     Raises:
         InputError: the record cannot be stored as canonical JSON.
-        KeyError_: *sign* could not sign.
+        SigningKeyError: *sign* could not sign.
     """
     data = record.canonical_bytes()
     return Sealed(canonical.sha256_hex(data), record, data, sign(data, namespace))

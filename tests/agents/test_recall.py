@@ -15,7 +15,7 @@ from tamper import overwrite_object
 from gitmem.agents.recall import fts_query, recall
 from gitmem.core.quotes import fold
 from gitmem.core.records import EVENT_STATUS
-from gitmem.lifecycle.memory import MODEL_FILE, MODEL_VERSION
+from gitmem.lifecycle.index import INDEX_FILE, INDEX_VERSION
 from gitmem.store.keys import load_identity
 from gitmem.store.layout import content_path
 from gitmem.store.ledger import Ledger
@@ -126,9 +126,9 @@ def test_forgotten_items_never_appear_not_even_their_id(gm: Any, initialised: Pa
     assert hits(gm, cache)["total"] == 0
     result = gm("recall", "cache", "gitmem", "never")
     assert cache[:8] not in result.stdout and "Keep the cache" not in result.stdout
-    # Its words left the full-text index itself (its segments were merged), not only
+    # Its words left the full-text table itself (its segments were merged), not only
     # the results; the item blob stays in the store until a purge (forget is reversible).
-    with sqlite3.connect(Store.discover(initialised).local_dir / MODEL_FILE) as db:
+    with sqlite3.connect(Store.discover(initialised).local_dir / INDEX_FILE) as db:
         db.execute("CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, recall, row)")
         words = {term for (term,) in db.execute("SELECT term FROM temp.words")}
     assert "cach" not in words and "push" not in words  # porter stems
@@ -142,20 +142,20 @@ def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path
     assert first.index.rebuilt and first.index.tip == store.tip()
     again = recall(store, home, ["cache"])
     assert not again.index.rebuilt  # same tip: the index is reused
-    path = store.local_dir / MODEL_FILE
+    path = store.local_dir / INDEX_FILE
     with sqlite3.connect(path) as db:
         (key,) = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
-    assert key == f"{MODEL_VERSION}\n{store.ref}\n{load_trust_roots(home, store).digest()}"
+    assert key == f"{INDEX_VERSION}\n{store.ref}\n{load_trust_roots(home, store).digest()}"
     capture(gm, initialised, [{"kind": "belief", "text": "The cache survives a restart"}], "s2.md")
     moved = recall(store, home, ["cache"])
-    # The ref moved forward: the model was advanced by the new paths, not rebuilt.
+    # The ref moved forward: the index was advanced by the new paths, not rebuilt.
     assert not moved.index.rebuilt and moved.index.tip == store.tip() and moved.total == 2
 
 
 def test_an_unreadable_index_is_rebuilt(gm: Any, initialised: Path) -> None:
     capture(gm, initialised, ITEMS)
     assert hits(gm, "cache")["total"] == 1
-    (Store.discover(initialised).local_dir / MODEL_FILE).write_bytes(b"not a database")
+    (Store.discover(initialised).local_dir / INDEX_FILE).write_bytes(b"not a database")
     assert hits(gm, "cache")["total"] == 1
 
 
@@ -198,10 +198,10 @@ def test_terms_are_stemmed_and_a_star_makes_a_prefix(gm: Any, initialised: Path)
 
 def test_a_warm_index_never_shows_an_edited_hit_as_verbatim(gm: Any, initialised: Path) -> None:
     captured = capture(gm, initialised, ITEMS)
-    (hit,) = hits(gm, "cache")["hits"]  # the read model is warm now
+    (hit,) = hits(gm, "cache")["hits"]  # the index is warm now
     assert hit["trust"] == "verbatim" and hit["degraded"] is None
     store = Store.discover(initialised)
-    # Swap the git object behind the item blob without moving the ref: the model has no
+    # Swap the git object behind the item blob without moving the ref: the index has no
     # reason to look again, the check before showing does.
     overwrite_object(store, content_path("items", captured["items"][0]["id"]), b"cache", b"CACHE")
     (hit,) = hits(gm, "cache")["hits"]
@@ -216,7 +216,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     result = gm("recall", *args)
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
-    assert not (Store.discover(initialised).local_dir / MODEL_FILE).exists()
+    assert not (Store.discover(initialised).local_dir / INDEX_FILE).exists()
 
 
 def test_recall_outside_a_repository_is_exit_2(tmp_path: Path) -> None:

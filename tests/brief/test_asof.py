@@ -1,5 +1,5 @@
 """gitmem brief --as-of and recall --as-of: memory as it stood then, replayed from that
-commit of the ref and verified as always, while the local read model stays as it was."""
+commit of the ref and verified as always, while the local index stays as it was."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import tamper
 from conftest import git
 from history import capture, redate_memory
 
-from gitmem.lifecycle.memory import MODEL_FILE, Memory
+from gitmem.lifecycle.index import INDEX_FILE, Index
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -107,20 +107,20 @@ def test_the_hard_budget_holds_as_of_a_moment(gm: Any, initialised: Path) -> Non
         assert out.exit_code == 0 and len(out.stdout.encode()) <= 800
 
 
-def test_the_local_read_model_is_left_as_it_was(gm: Any, initialised: Path, home: Path) -> None:
+def test_the_local_index_is_left_as_it_was(gm: Any, initialised: Path, home: Path) -> None:
     history(gm, initialised)
     gm("brief")
-    model_file = initialised / ".git" / "gitmem" / MODEL_FILE
-    before = model_file.read_bytes()
+    index_file = initialised / ".git" / "gitmem" / INDEX_FILE
+    before = index_file.read_bytes()
     gm("brief", "--as-of", "2026-07-01T12:00")
     gm("recall", "--as-of", "2026-07-01T12:00", "cache")
-    assert model_file.read_bytes() == before
+    assert index_file.read_bytes() == before
     store = Store.discover(initialised)
-    model = Memory.open(store, load_trust_roots(home, store))
+    index = Index.open(store, load_trust_roots(home, store))
     try:
-        assert not model.rebuilt and model.tip == store.tip()
+        assert not index.rebuilt and index.tip == store.tip()
     finally:
-        model.close()
+        index.close()
 
 
 def test_recall_as_of_searches_the_history_up_to_then(gm: Any, initialised: Path) -> None:

@@ -122,18 +122,18 @@ def test_however_many_writers_failed_records_name_the_items_read_are_capped(
 ) -> None:
     """A failed record's writer is whatever its bytes say: a flood of them under many
     names is read for items only up to the cap in all, newest first."""
-    from gitmem.lifecycle.memory import Memory
+    from gitmem.lifecycle.index import Index
     from gitmem.store.roots import load_trust_roots
 
     store, _ = trusted
     for n in range(6):
         write_checkpoints(store, Ed25519Signer.generate(), f"w{n}@example.com", 2)
-    model = Memory.open(store, load_trust_roots(home, store))
+    index = Index.open(store, load_trust_roots(home, store))
     try:
-        everything = model.failed()
-        capped = model.failed(per_writer=1, in_all=4)
+        everything = index.failed()
+        capped = index.failed(per_writer=1, in_all=4)
     finally:
-        model.close()
+        index.close()
     assert [f.check.address for f in capped] == [f.check.address for f in everything]
     assert len(everything) == 12 and all(f.items for f in everything)
     with_items = [f for f in capped if f.items]

@@ -361,11 +361,12 @@ def test_a_model_reply_outside_the_schema_stages_nothing(
 
 
 def test_a_long_chat_is_cut_into_parts_that_each_show_whole_messages() -> None:
-    from gitmem.capture.chat.prompt import Shown, build_parts, parse_chat_output
+    from gitmem.capture.chat.prompt import PromptMessage, build_parts, parse_chat_output
     from gitmem.llm import OutputRejected
 
     messages = [
-        Shown("me" if n % 2 else "Ann", None, f"message {n} " + "x" * 900) for n in range(40)
+        PromptMessage("me" if n % 2 else "Ann", None, f"message {n} " + "x" * 900)
+        for n in range(40)
     ]
     parts = build_parts(messages, max_chars=12_000)
     assert len(parts) > 2
@@ -409,8 +410,8 @@ def test_an_audit_reply_outside_the_schema_is_rejected(reply: bytes) -> None:
 
 
 def test_an_audit_reply_in_the_schema() -> None:
-    from gitmem.capture.chat.audit import Verdict, parse_audit
+    from gitmem.capture.chat.audit import AuditVerdict, parse_audit
 
     audit = parse_audit(b' {"verdict": "drop", "reason": " not said by them "}\n')
-    assert audit.verdict == Verdict.DROP and audit.reason == "not said by them"
+    assert audit.verdict == AuditVerdict.DROP and audit.reason == "not said by them"
     assert not audit.kept

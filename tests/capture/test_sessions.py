@@ -96,7 +96,7 @@ def test_a_backfill_does_not_age_todays_items(initialised: Path, gm: GM, tmp_pat
     today = session_file(tmp_path, "today", [("user", "Look at the flaky test.")], NOW)
     kept = inferred(gm, today, "The flaky test depends on the clock")
     # Fifteen past sessions imported afterwards: each is older than today's session, so
-    # none of them is "a later session that did not restate it".
+    # none of them is "a later session that did not corroborate it".
     past = tmp_path / "past"
     past.mkdir()
     for n in range(15):

@@ -31,7 +31,7 @@ from gitmem.core.allowed_signers import (
     find_principals,
     parse_allowed_signers,
 )
-from gitmem.core.errors import FormatError, KeyError_, TrustError
+from gitmem.core.errors import FormatError, SigningKeyError, TrustError
 from gitmem.core.receipts import Ed25519Signer, PublicKey, Signature, parse_signature, sign, verify
 
 ALICE = Ed25519Signer(bytes(range(32)))
@@ -124,7 +124,7 @@ def test_from_openssh_rejects_bad_lines(text: str) -> None:
 
 
 def test_signer_checks_seed_and_hides_it() -> None:
-    with pytest.raises(KeyError_):
+    with pytest.raises(SigningKeyError):
         Ed25519Signer(b"short")
     assert bytes(range(32)).hex() not in repr(ALICE)
     fresh = Ed25519Signer.generate()
@@ -280,7 +280,7 @@ class _LyingSigner:
 
 
 def test_sign_refuses_a_signer_whose_key_does_not_match() -> None:
-    with pytest.raises(KeyError_, match="does not verify"):
+    with pytest.raises(SigningKeyError, match="does not verify"):
         sign(MESSAGE, _LyingSigner(), "gitmem")
 
 

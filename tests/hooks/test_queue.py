@@ -11,18 +11,18 @@ from pathlib import Path
 import pytest
 
 from gitmem.hooks import queue
-from gitmem.hooks.queue import Entry, parse_line
+from gitmem.hooks.queue import QueuedHook, parse_line
 from gitmem.hooks.worker import batches
 
 SHA = "a" * 40
 
 
-def commit_entry(sha: str, series: str = "-", tree: str = "/repo") -> Entry:
-    return Entry("post-commit", (series, sha), tree)
+def commit_entry(sha: str, series: str = "-", tree: str = "/repo") -> QueuedHook:
+    return QueuedHook("post-commit", (series, sha), tree)
 
 
 def test_lines_round_trip_and_junk_is_no_entry(tmp_path: Path) -> None:
-    odd = Entry("capture-session", ("s 1%", "/tmp/a b/t.jsonl"), "/work/my tree")
+    odd = QueuedHook("capture-session", ("s 1%", "/tmp/a b/t.jsonl"), "/work/my tree")
     for entry in (commit_entry(SHA, "rebase", "/a dir/with  spaces"), odd):
         assert parse_line(entry.line().rstrip(b"\n")) == entry
     assert parse_line(b"post-commit rebase " + SHA.encode() + b" /repo") == commit_entry(
@@ -102,7 +102,7 @@ def test_one_worker_holds_the_lock_and_names_itself_in_it(tmp_path: Path) -> Non
 
 def test_consecutive_commits_of_one_series_are_one_batch() -> None:
     a, b, c, d, e = (f"{n:040x}" for n in range(5))
-    rewrite = Entry("post-rewrite", ("rebase", "post-rewrite.x1"), "/repo")
+    rewrite = QueuedHook("post-rewrite", ("rebase", "post-rewrite.x1"), "/repo")
     entries = [
         commit_entry(a),
         commit_entry(b),  # two ordinary commits: one capture each

@@ -17,7 +17,7 @@ from polling import wait_for
 
 from gitmem.hooks import inflight, queue
 from gitmem.hooks.inflight import DIED
-from gitmem.lifecycle.memory import memory_state
+from gitmem.lifecycle.index import memory_state
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots

@@ -15,13 +15,13 @@ DECISION = item("Keep the parser in src/parser.py", quote="keep the parser in sr
 GUESS = item("The tokenizer is twice as fast")
 
 
-def restated(session: str, text: str = "keep the parser in src/parser.py") -> Item:
+def said_again(session: str, text: str = "keep the parser in src/parser.py") -> Item:
     return item(DECISION.text, session=session, quote=text)
 
 
 def test_no_memory_yet_stores_only_the_new_items() -> None:
     result = plan(None, [GUESS], "s2", snapshot("s2"), T0)
-    assert result.items == (GUESS,) and result.witnesses == () and result.aged_out == ()
+    assert result.items == (GUESS,) and result.corroborations == () and result.aged_out == ()
 
 
 def test_open_items_are_carried_by_reference_never_copied() -> None:
@@ -32,26 +32,26 @@ def test_open_items_are_carried_by_reference_never_copied() -> None:
     assert set(result.carried) == {DECISION.address, GUESS.address}  # their addresses
 
 
-def test_an_independent_verbatim_restatement_is_a_witness_not_a_new_item() -> None:
+def test_the_same_claim_said_verbatim_in_another_session_corroborates_and_adds_no_item() -> None:
     state = replay([checkpoint(DECISION, created=at(0))])
-    again = restated("s2")
+    again = said_again("s2")
     result = plan(state, [again], "s2", snapshot("s2"), T0)
-    assert result.witnesses == ((DECISION.id, again),)
+    assert result.corroborations == ((DECISION.id, again),)
     assert again.id not in {i.id for i in result.items}  # never stored twice
 
 
-def test_the_same_session_or_transcript_is_no_witness() -> None:
+def test_the_same_session_or_transcript_never_corroborates() -> None:
     state = replay([checkpoint(DECISION, created=at(0))])
     for session, source in (("s1", "s9"), ("s9", "s1")):
-        again = restated(session)
+        again = said_again(session)
         result = plan(state, [again], session, snapshot(source), T0)
-        assert result.witnesses == (), (session, source)
+        assert result.corroborations == (), (session, source)
 
 
-def test_an_inferred_restatement_is_no_witness() -> None:
+def test_the_same_claim_inferred_never_corroborates() -> None:
     state = replay([checkpoint(DECISION, created=at(0))])
     again = item(DECISION.text, session="s2")
-    assert plan(state, [again], "s2", snapshot("s2"), T0).witnesses == ()
+    assert plan(state, [again], "s2", snapshot("s2"), T0).corroborations == ()
 
 
 def test_an_inferred_item_unseen_for_long_ages_out_with_a_reason() -> None:
@@ -90,14 +90,14 @@ def test_a_new_value_for_an_open_claim_is_its_own_item_and_a_likely_supersession
     state = replay([checkpoint(limit, created=at(0))])
     later = item("Set the retry limit to 30", session="s2", quote="set the retry limit to 30")
     result = plan(state, [later], "s2", snapshot("s2"), T0)
-    assert result.witnesses == ()  # never a corroboration of the old value
+    assert result.corroborations == ()  # never a corroboration of the old value
     assert later in result.items
     assert result.supersessions == ((limit.id, later.id),)
 
 
 def test_a_statement_already_likely_superseded_is_not_marked_again() -> None:
     """Each new value marks the newest open one, not every earlier value again: a
-    subject restated with new values at every capture adds one event a capture, not one
+    subject stated again with new values at every capture adds one event a capture, not one
     per earlier value (the scale benchmark's 40 events a capture)."""
     first = item("Set the retry limit to 3", quote="set the retry limit to 3")
     second = item("Set the retry limit to 30", session="s2", quote="set the retry limit to 30")
@@ -121,7 +121,7 @@ def test_a_reversal_is_never_a_corroboration() -> None:
     state = replay([checkpoint(original, created=at(0))])
     reversal = item("Ship the parser on friday", session="s2", quote="ship the parser on friday")
     result = plan(state, [reversal], "s2", snapshot("s2"), T0)
-    assert result.witnesses == () and reversal in result.items
+    assert result.corroborations == () and reversal in result.items
     assert result.supersessions == ((original.id, reversal.id),)
 
 

@@ -1,4 +1,4 @@
-"""How the read model stores an item state: events by address, read back by their part."""
+"""How the index stores an item state: events by address, read back by their part."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_a_state_names_its_events_and_reads_each_back_as_replay_applied_it() -> 
     state = replay(records)  # type: ignore[arg-type]
     for address in (OLD.id, OTHER.id):
         original = state.items[address]
-        # through JSON text, as the model stores it
+        # through JSON text, as the index stores it
         stored = json.loads(json.dumps(encode_state(original)))
         assert all(isinstance(a, str) and len(a) == 64 for a in stored["events"])
         assert set(event_addresses(stored)) <= set(events)
@@ -53,7 +53,7 @@ def test_a_state_naming_an_event_it_cannot_have_is_refused() -> None:
     state = replay(records)  # type: ignore[arg-type]
     stored = encode_state(state.items[OTHER.id])
     resolve = next(a for a, e in events.items() if e.event == EVENT_RESOLVE)
-    with pytest.raises(KeyError):  # an event the model does not hold
+    with pytest.raises(KeyError):  # an event the index does not hold
         decode_state(stored, OTHER, {})
     with pytest.raises(ValueError):  # an event about another item
         decode_state({**encode_state(state.items[OLD.id]), "events": [resolve]}, OLD, events)

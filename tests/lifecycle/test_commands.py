@@ -104,12 +104,12 @@ def test_two_claims_sharing_most_words_are_two_items(origin: str, gm: GM, tmp_pa
 # -- corroboration --------------------------------------------------------------------------
 
 
-def test_an_independent_verbatim_restatement_corroborates(
+def test_the_same_claim_said_verbatim_in_another_session_corroborates(
     origin: str, gm: GM, tmp_path: Path
 ) -> None:
     transcript = say(tmp_path, "two.md", "Yes, let's keep the parser module in src/parser.py.\n")
     data = capture(gm, transcript, "session-2", verbatim())
-    assert data["items"] == []  # a restatement is not a new item
+    assert data["items"] == []  # the same claim again is not a new item
     item = brief_items(gm)[origin]
     assert item["corroboration"] == 2 and item["quote"] == QUOTE  # the stored quote wins
     assert "[≈ corroborated ×2]" in gm("brief").stdout
@@ -136,7 +136,7 @@ def test_an_echo_of_the_brief_never_corroborates(origin: str, gm: GM, tmp_path: 
     assert brief_items(gm)[origin]["corroboration"] == 1
 
 
-def test_an_inferred_restatement_never_corroborates(origin: str, gm: GM, tmp_path: Path) -> None:
+def test_the_same_claim_inferred_never_corroborates(origin: str, gm: GM, tmp_path: Path) -> None:
     transcript = say(tmp_path, "two.md", "Nothing quotable.\n")
     capture(
         gm, transcript, "session-2", {"kind": "decision", "text": DECISION, "trust": "inferred"}
@@ -156,7 +156,7 @@ def test_a_contradiction_resets_and_reopening_does_not_restore(
     text = gm("brief").stdout
     assert "corroborated" not in text and "⚠ state changed: the parser moved" in text
     assert gm("reverify", origin[:8], "--transcript", str(two)).exit_code == 0
-    assert brief_items(gm)[origin]["corroboration"] == 0  # re-earned only by a new witness
+    assert brief_items(gm)[origin]["corroboration"] == 0  # re-earned only by a new corroboration
     three = say(tmp_path, "three.md", "Still: keep the parser module in src/parser.py.\n")
     capture(gm, three, "session-3", verbatim())
     four = say(tmp_path, "four.md", "I confirm: keep the parser module in src/parser.py.\n")

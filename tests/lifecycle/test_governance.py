@@ -26,7 +26,12 @@ from gitmem.lifecycle.governance.evidence import (
     parse_roots,
 )
 from gitmem.lifecycle.governance.instructions import instructs_future_agent
-from gitmem.lifecycle.governance.policy import DEFAULT_POLICY, POLICY_PATH, Policy, parse_policy
+from gitmem.lifecycle.governance.policy import (
+    DEFAULT_POLICY,
+    POLICY_PATH,
+    GovernancePolicy,
+    parse_policy,
+)
 from gitmem.lifecycle.governance.status import (
     STATUSES,
     TRANSITIONS,
@@ -468,7 +473,7 @@ def test_required_sources_is_clamped_up_to_two(required: int) -> None:
 
 
 def test_a_policy_built_below_two_is_clamped_and_says_so() -> None:
-    policy = Policy(ttl_days=DEFAULT_POLICY.ttl_days, required_sources=1)
+    policy = GovernancePolicy(ttl_days=DEFAULT_POLICY.ttl_days, required_sources=1)
     assert policy.quorum == 2
     one_root = item(roots=(repo(SHA),))
     result = can_promote_to_verified(one_root, policy, NOW)
@@ -505,7 +510,7 @@ def test_bad_policy_fields_are_problems_and_keep_defaults(data: object, problem:
 
 def test_policy_is_read_only() -> None:
     ttl = {"VERIFIED": 5}
-    policy = Policy(ttl_days=ttl)
+    policy = GovernancePolicy(ttl_days=ttl)
     ttl["VERIFIED"] = 500
     assert policy.ttl("VERIFIED") == 5
     assert policy.ttl("REPORTED") == 0
@@ -532,9 +537,9 @@ def test_freshness_by_class_ttl() -> None:
         item(created=created, last_verified=NOW - timedelta(days=2)), DEFAULT_POLICY, NOW
     )
     assert not is_fresh(item(status="STALE"), DEFAULT_POLICY, NOW)
-    assert not is_fresh(item(status="STALE"), Policy(ttl_days={"STALE": None}), NOW)
+    assert not is_fresh(item(status="STALE"), GovernancePolicy(ttl_days={"STALE": None}), NOW)
     assert not is_fresh(item(status="mystery"), DEFAULT_POLICY, NOW)
-    forever = Policy(ttl_days={"INFERRED": None})
+    forever = GovernancePolicy(ttl_days={"INFERRED": None})
     assert is_fresh(item(created=NOW - timedelta(days=3650)), forever, NOW)
 
 
@@ -615,7 +620,7 @@ def test_duplicates_and_non_qualifying_roots_do_not_make_a_quorum() -> None:
 
 
 def test_promotion_honours_a_higher_quorum() -> None:
-    policy = Policy(ttl_days=DEFAULT_POLICY.ttl_days, required_sources=3)
+    policy = GovernancePolicy(ttl_days=DEFAULT_POLICY.ttl_days, required_sources=3)
     assert not can_promote_to_verified(item(), policy, NOW).allowed
 
 
@@ -764,6 +769,6 @@ def test_a_quarantined_class_skips_the_age_checks() -> None:
 def test_verified_roots_expiring_turns_proceed_into_reverify() -> None:
     verified = item(**VERIFIED_FRESH)
     later = datetime(2027, 1, 1, tzinfo=UTC)
-    fresh_policy = Policy(ttl_days={"VERIFIED": None})
+    fresh_policy = GovernancePolicy(ttl_days={"VERIFIED": None})
     assert gate(verified, fresh_policy, NOW, consequential=True).decision == "proceed"
     assert gate(verified, fresh_policy, later, consequential=True).decision == "reverify"

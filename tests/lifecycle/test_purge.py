@@ -264,11 +264,11 @@ def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
     assert [i["id"] for i in brief(gm)["items"]] == [other["items"][0]["id"]]
 
 
-def test_a_purge_event_the_read_model_meets_on_a_fast_forward_counts(
+def test_a_purge_event_the_index_meets_on_a_fast_forward_counts(
     gm: Gm, initialised: Path, secret_store: dict[str, str], home: Path
 ) -> None:
-    """A purge can reach a warm read model without a rewrite (a sync that brings the
-    event only): the model replays it, and readers treat the item as purged."""
+    """A purge can reach a warm index without a rewrite (a sync that brings the
+    event only): the index replays it, and readers treat the item as purged."""
     from datetime import UTC, datetime
 
     from gitmem.core.purge import Purge
@@ -277,7 +277,7 @@ def test_a_purge_event_the_read_model_meets_on_a_fast_forward_counts(
     from gitmem.store.keys import load_identity
     from gitmem.store.seal import write_event
 
-    assert secret_store["secret"] in {i["id"] for i in brief(gm)["items"]}  # a warm model
+    assert secret_store["secret"] in {i["id"] for i in brief(gm)["items"]}  # a warm index
     store = Store.discover(initialised)
     extra = Purge(items=(Sha256Hex(secret_store["secret"]),)).to_extra()
     sealed = write_event(

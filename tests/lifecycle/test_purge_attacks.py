@@ -56,7 +56,7 @@ def verified(gm: Gm) -> None:
 
 def nowhere(repo: Path, text: str) -> None:
     """*text* is in no object git holds and in no file under .git (packs, reflogs, the
-    read model, the ledger, the capture log)."""
+    index, the ledger, the capture log)."""
     assert text.encode() not in all_objects(repo)
     assert files_holding(repo / ".git", text.encode()) == []
 

@@ -21,7 +21,7 @@ from gitmem.lifecycle.replay import Replayable, current_status, replay
 DECISION = item("Keep the parser in src/parser.py", quote="keep the parser in src/parser.py")
 
 
-def witness(session: str, source: str, created: str) -> Replayable:
+def corroborating(session: str, source: str, created: str) -> Replayable:
     return event(
         EVENT_CORROBORATION,
         DECISION.id,
@@ -60,25 +60,25 @@ def test_corroboration_counts_independent_sessions_and_transcripts_once_each() -
     state = replay(
         [
             checkpoint(DECISION, created=at(0)),
-            witness("s2", "transcript-2", at(1)),
-            witness("s2", "transcript-3", at(2)),  # the same session again
-            witness("s3", "transcript-2", at(3)),  # the same transcript again
-            witness("s4", "transcript-4", at(4)),
+            corroborating("s2", "transcript-2", at(1)),
+            corroborating("s2", "transcript-3", at(2)),  # the same session again
+            corroborating("s3", "transcript-2", at(3)),  # the same transcript again
+            corroborating("s4", "transcript-4", at(4)),
         ]
     ).items[DECISION.id]
     assert state.corroboration == 3  # the origin, s2 and s4
 
 
 def test_a_contradiction_zeroes_corroboration_and_a_reopen_restores_nothing() -> None:
-    records = [checkpoint(DECISION, created=at(0)), witness("s2", "transcript-2", at(1))]
+    records = [checkpoint(DECISION, created=at(0)), corroborating("s2", "transcript-2", at(1))]
     assert replay(records).items[DECISION.id].corroboration == 2
     records.append(event(EVENT_STATE_CHANGED, DECISION.id, created=at(2), note="moved"))
     assert replay(records).items[DECISION.id].corroboration == 0
     records.append(event(EVENT_REOPEN, DECISION.id, created=at(3)))
     reopened = replay(records).items[DECISION.id]
     assert reopened.active and not reopened.notes
-    assert reopened.corroboration == 0  # only witnesses after the contradiction count
-    records.append(witness("s5", "transcript-5", at(4)))
+    assert reopened.corroboration == 0  # only corroborations after the contradiction count
+    records.append(corroborating("s5", "transcript-5", at(4)))
     assert replay(records).items[DECISION.id].corroboration == 1
 
 

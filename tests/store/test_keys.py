@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.core.errors import InputError, KeyError_
+from gitmem.core.errors import InputError, SigningKeyError
 from gitmem.store.home import gitmem_home
 from gitmem.store.keys import init_identity, load_identity, load_private_key
 
@@ -37,7 +37,7 @@ def test_openssh_reads_the_key_we_write(home: Path) -> None:
 
 
 def test_load_identity_before_init() -> None:
-    with pytest.raises(KeyError_, match="gitmem init"):
+    with pytest.raises(SigningKeyError, match="gitmem init"):
         load_identity(Path("/nonexistent-gitmem-home"))
 
 
@@ -47,7 +47,7 @@ def test_passphrase_protected_keys_are_refused(tmp_path: Path) -> None:
     subprocess.run(
         ["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(key)], check=True
     )
-    with pytest.raises(KeyError_, match="passphrase"):
+    with pytest.raises(SigningKeyError, match="passphrase"):
         load_private_key(key)
 
 
@@ -55,14 +55,14 @@ def test_passphrase_protected_keys_are_refused(tmp_path: Path) -> None:
 def test_non_ed25519_keys_are_refused(tmp_path: Path) -> None:
     key = tmp_path / "ecdsa"
     subprocess.run(["ssh-keygen", "-q", "-t", "ecdsa", "-N", "", "-f", str(key)], check=True)
-    with pytest.raises(KeyError_, match="Ed25519"):
+    with pytest.raises(SigningKeyError, match="Ed25519"):
         load_private_key(key)
 
 
 def test_garbage_key_file_is_refused(tmp_path: Path) -> None:
     key = tmp_path / "k"
     key.write_text("hello")
-    with pytest.raises(KeyError_, match="not an OpenSSH private key"):
+    with pytest.raises(SigningKeyError, match="not an OpenSSH private key"):
         load_private_key(key)
 
 

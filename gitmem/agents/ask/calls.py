@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gitmem.agents.ask import UNSUPPORTED_OUTPUT, Outcome
-from gitmem.agents.ask.models import Problem, Reply, call
+from gitmem.agents.ask.models import Reply, ReplyProblem, call
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
-from gitmem.agents.ask.rows import Source
+from gitmem.agents.ask.rows import SourceFile
 from gitmem.llm import ModelBackend, OutputRejected, ReplyTruncated
 from gitmem.store.capturelog import CaptureLog
 
@@ -26,12 +26,16 @@ T = TypeVar("T")
 class Failure:
     """A call that gave no usable reply: which kind of failure, and one sentence."""
 
-    problem: Problem
+    problem: ReplyProblem
     role: str
     detail: str
 
 
-_GATE_OF = {Problem.BACKEND: "backend", Problem.TRUNCATED: "complete", Problem.SCHEMA: "schema"}
+_GATE_OF = {
+    ReplyProblem.BACKEND: "backend",
+    ReplyProblem.TRUNCATED: "complete",
+    ReplyProblem.SCHEMA: "schema",
+}
 
 
 class Run:
@@ -42,7 +46,7 @@ class Run:
         question: str,
         excerpts: Sequence[Excerpt],
         candidates: Sequence[Excerpt],
-        sources: Mapping[str, Source],
+        sources: Mapping[str, SourceFile],
         backend: ModelBackend,
         log: CaptureLog,
         head: str | None,
@@ -63,12 +67,12 @@ class Run:
         reply: Reply = call(self.backend, prompt, self.log)
         self.raw[role] = reply.digest
         if reply.failure is not None or reply.raw is None:
-            return Failure(reply.problem or Problem.BACKEND, role, reply.failure or "no reply")
+            return Failure(reply.problem or ReplyProblem.BACKEND, role, reply.failure or "no reply")
         try:
             return parse(reply.raw)
         except OutputRejected as e:
             return Failure(
-                Problem.TRUNCATED if isinstance(e, ReplyTruncated) else Problem.SCHEMA,
+                ReplyProblem.TRUNCATED if isinstance(e, ReplyTruncated) else ReplyProblem.SCHEMA,
                 role,
                 e.detail,
             )
@@ -102,9 +106,9 @@ class Run:
         self.gates.append(
             Gate(_GATE_OF[failure.problem], False, f"{failure.role}: {failure.detail}")
         )
-        if failure.problem is Problem.BACKEND:
+        if failure.problem is ReplyProblem.BACKEND:
             reason = f"the model backend failed on the {failure.role} call: {failure.detail}"
-        elif failure.problem is Problem.TRUNCATED:
+        elif failure.problem is ReplyProblem.TRUNCATED:
             reason = (
                 f"the {failure.role} call's reply was cut off before its end (truncated), "
                 f"so it was not read: {failure.detail}"

@@ -16,7 +16,7 @@ from gitmem.agents.ask import NEEDS_REVIEW, STALE_SOURCE, SUPPORTED_ANSWER
 from gitmem.agents.ask.calls import Checker, Run
 from gitmem.agents.ask.gates import agree, anchor_problem, locate_quote, quote_problem
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
-from gitmem.agents.ask.rows import Verdict, row_verdict
+from gitmem.agents.ask.rows import RowFinding, row_verdict
 from gitmem.agents.ask.schema import SolverReply, SupportReply
 
 
@@ -88,7 +88,7 @@ def judge(
     )
 
 
-def _row(run: Run, answer: str, excerpt: Excerpt, span: tuple[int, int]) -> Verdict | None:
+def _row(run: Run, answer: str, excerpt: Excerpt, span: tuple[int, int]) -> RowFinding | None:
     """The row gate, for a quote from a file (a table is read from the whole file)."""
     source = run.sources.get(excerpt.path) if excerpt.kind == "file" else None
     if source is None:

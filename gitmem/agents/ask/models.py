@@ -8,7 +8,7 @@ from verbatim memory and exact text matches only. Every call sends the ask's own
 prompt (:data:`gitmem.agents.ask.prompts.SYSTEM_PROMPT`), never the extraction's. Every
 reply's raw bytes are kept by hash in the capture log's ``raw/`` folder before anything
 parses them. A call that gives no usable reply says which of three things happened
-(:class:`Problem`): the backend failed (no reply), the reply was cut off (truncated), or
+(:class:`ReplyProblem`): the backend failed (no reply), the reply was cut off (truncated), or
 it broke its schema (the caller's parser says so).
 """
 
@@ -32,7 +32,7 @@ from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
 
 
-class Problem(StrEnum):
+class ReplyProblem(StrEnum):
     """Why a model call gave no usable reply."""
 
     BACKEND = "backend"
@@ -44,13 +44,13 @@ class Problem(StrEnum):
     """The reply is whole but not exactly one object in its schema."""
 
 
-def problem_of(error: ModelError) -> Problem:
+def problem_of(error: ModelError) -> ReplyProblem:
     """The kind of *error*. Raises nothing."""
     if isinstance(error, ReplyTruncated):
-        return Problem.TRUNCATED
+        return ReplyProblem.TRUNCATED
     if isinstance(error, BackendFailed):
-        return Problem.BACKEND
-    return Problem.SCHEMA
+        return ReplyProblem.BACKEND
+    return ReplyProblem.SCHEMA
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Reply:
     raw: bytes | None
     digest: str | None
     failure: str | None = None
-    problem: Problem | None = None
+    problem: ReplyProblem | None = None
 
 
 def backend_name(settings: Settings) -> str | None:

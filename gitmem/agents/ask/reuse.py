@@ -8,12 +8,12 @@ widened candidate's kind, path, snapshot id and lines) and which of those source
 now from their snapshots. So an edit, a commit, a new memory item that retrieval finds
 or another model makes a new ask; an unrelated change does not.
 
-The record is found through a local index (``.git/gitmem/ask/index.json``: key →
+The record is found through a local lookup file (``.git/gitmem/ask/index.json``: key →
 kind and address, never pushed) and then read back and checked: a signed event must
 verify under the reader's trust roots and name the same key; a local record
 (``--no-record``, ``.git/gitmem/ask/<sha256>.json``) must hash to its name and name the
 same key. Its own timestamp must lie within the window. Anything else, or a damaged
-index, means no reuse: the ask runs and writes its record. The default ask reuses
+lookup file, means no reuse: the ask runs and writes its record. The default ask reuses
 signed records only; ``--no-record`` reuses either.
 """
 
@@ -39,9 +39,9 @@ from gitmem.store.repo import Store
 WINDOW_SETTING = "ask.reuse_window"
 SIGNED, LOCAL = "signed", "local"
 _FOLDER = "ask"
-_INDEX = "index.json"
+_LOOKUP_FILE = "index.json"  # its name on disk, kept; "index" is the SQLite index
 _KEEP_SECONDS = 86_400
-"""Index entries older than the longest window are dropped when the index is written."""
+"""Lookup entries older than the longest window are dropped when the file is written."""
 
 
 def reuse_key(
@@ -76,7 +76,7 @@ def find(
     allow_local: bool,
 ) -> AskResult | None:
     """The reusable result recorded under *key* within *window* seconds, or None."""
-    entry = _load_index(store.local_dir).get(key)
+    entry = _load_lookup(store.local_dir).get(key)
     if not isinstance(entry, dict) or window <= 0:
         return None
     kind, address = entry.get("kind"), entry.get("address")
@@ -104,18 +104,18 @@ def find(
 
 
 def remember(local_dir: Path, key: str, info: RecordInfo, now: datetime) -> None:
-    """Add *key* → *info* to the index (best effort: a failure only costs a reuse)."""
-    index = _load_index(local_dir)
+    """Add *key* → *info* to the lookup file (best effort: a failure only costs a reuse)."""
+    lookup = _load_lookup(local_dir)
     stamp = now.timestamp()
-    index = {
+    lookup = {
         k: v
-        for k, v in index.items()
+        for k, v in lookup.items()
         if isinstance(v, dict) and stamp - float(v.get("at", 0)) <= _KEEP_SECONDS
     }
-    index[key] = {"kind": info.kind, "address": info.address, "at": int(stamp)}
+    lookup[key] = {"kind": info.kind, "address": info.address, "at": int(stamp)}
     try:
-        data = json.dumps(index, sort_keys=True, indent=0).encode("utf-8")
-        atomic_write(folder(local_dir) / _INDEX, data, 0o600)
+        data = json.dumps(lookup, sort_keys=True, indent=0).encode("utf-8")
+        atomic_write(folder(local_dir) / _LOOKUP_FILE, data, 0o600)
     except OSError:
         pass
 
@@ -133,9 +133,9 @@ def write_local(local_dir: Path, record: dict[str, Any]) -> Sha256Hex:
     return address
 
 
-def _load_index(local_dir: Path) -> dict[str, Any]:
+def _load_lookup(local_dir: Path) -> dict[str, Any]:
     try:
-        value = boundedjson.loads((folder(local_dir) / _INDEX).read_text(encoding="utf-8"))
+        value = boundedjson.loads((folder(local_dir) / _LOOKUP_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}

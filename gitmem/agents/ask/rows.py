@@ -65,7 +65,7 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
 
 
 @dataclass(frozen=True)
-class Source:
+class SourceFile:
     """A file as the row gate reads it."""
 
     path: str
@@ -73,7 +73,7 @@ class Source:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class RowFinding:
     """The row gate's finding: ``ok`` and one sentence (several, joined, when it fails)."""
 
     ok: bool
@@ -83,10 +83,10 @@ class Verdict:
 def row_verdict(
     question: str,
     answer: str,
-    source: Source,
+    source: SourceFile,
     span: tuple[int, int],
-    shown: Sequence[Source] = (),
-) -> Verdict | None:
+    shown: Sequence[SourceFile] = (),
+) -> RowFinding | None:
     """The row gate for an answer whose quote covers offsets *span* of *source*'s text
     (its lines joined with ``\\n``), or None when the quote touches no table. *shown* are
     the other files the solver was shown (their tables can conflict). Pure."""
@@ -100,7 +100,7 @@ def row_verdict(
     where = f"{source.path}"
     row = next((r for r in table.rows if r.first <= first and last <= r.last), None)
     if row is None:
-        return Verdict(
+        return RowFinding(
             False,
             f"the quote covers {_lines(first, last)} of the table in {where}, not one of its "
             "rows: an answer from a table quotes one row",
@@ -118,11 +118,11 @@ class _Binding:
         self,
         question: str,
         answer: str,
-        source: Source,
+        source: SourceFile,
         table: Table,
         row: Row,
         span: tuple[int, int],
-        shown: Sequence[Source],
+        shown: Sequence[SourceFile],
     ) -> None:
         self.question, self.answer, self.source = question, answer, source
         self.table, self.row, self.shown = table, row, shown
@@ -139,10 +139,12 @@ class _Binding:
     def label(self) -> str:
         return f"row {_lines(self.row.first, self.row.last)} of {self.source.path}"
 
-    def verdict(self) -> Verdict:
+    def verdict(self) -> RowFinding:
         answer_cell = self._answer_cell()
         if answer_cell is None:
-            return Verdict(False, f"the answer is not inside one cell of the quoted {self.label}")
+            return RowFinding(
+                False, f"the answer is not inside one cell of the quoted {self.label}"
+            )
         bound = self._check_condition()
         self._check_polarity(answer_cell)
         condition_cells = self._condition_cells(bound)
@@ -152,8 +154,8 @@ class _Binding:
         if not self.problems:
             self._check_conflicts(bound)
         if self.problems:
-            return Verdict(False, "; ".join(self.problems))
-        return Verdict(True, f"condition and outcome come from one row: {self.label}")
+            return RowFinding(False, "; ".join(self.problems))
+        return RowFinding(True, f"condition and outcome come from one row: {self.label}")
 
     # -- 2. the answer's cell ----------------------------------------------------------
 
@@ -436,7 +438,7 @@ class _Binding:
             not widened_matches(w, own) and not widened_matches(w, self.terms) for w in words
         )
 
-    def _tables(self) -> list[tuple[Source, Table]]:
+    def _tables(self) -> list[tuple[SourceFile, Table]]:
         found = [(self.source, self.table)]
         for source in self.shown:
             if source.path != self.source.path:

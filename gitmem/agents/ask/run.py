@@ -15,7 +15,7 @@ from gitmem.agents.ask.models import backend_identity, configured_backend
 from gitmem.agents.ask.record import keep_local, record_ask
 from gitmem.agents.ask.result import AskResult, Excerpt
 from gitmem.agents.ask.retrieve import exact_lines, retrieve
-from gitmem.agents.ask.rows import Source
+from gitmem.agents.ask.rows import SourceFile
 from gitmem.agents.ask.solve import solve
 from gitmem.agents.ask.sources import (
     Document,
@@ -29,7 +29,7 @@ from gitmem.agents.ask.widen import candidates
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
-from gitmem.lifecycle.memory import memory_state
+from gitmem.lifecycle.index import memory_state
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
@@ -71,7 +71,7 @@ def ask(
 
     Raises:
         InputError: a bad question, or unusable model settings (nothing is asked).
-        KeyError_: no signing key for a signed record (nothing is asked).
+        SigningKeyError: no signing key for a signed record (nothing is asked).
         GitError, NegativeResult: the store could not be read or written.
     """
     text = check_question(question)
@@ -100,7 +100,7 @@ def ask(
     if backend is None:
         result = answer_verbatim(text, documents, checker, head)
     else:
-        sources = {d.path: Source(d.path, d.lines) for d in files}
+        sources = {d.path: SourceFile(d.path, d.lines) for d in files}
         log = CaptureLog(local)
         result = solve(
             text, excerpts, widened, sources, backend, log, checker, head, bool(documents)

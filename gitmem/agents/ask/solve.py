@@ -23,7 +23,7 @@ from gitmem.agents.ask.calls import Checker, Failure, Run
 from gitmem.agents.ask.judge import judge
 from gitmem.agents.ask.prompts import solver_prompt, support_prompt
 from gitmem.agents.ask.result import AskResult, Excerpt, Gate
-from gitmem.agents.ask.rows import Source
+from gitmem.agents.ask.rows import SourceFile
 from gitmem.agents.ask.schema import parse_solver, parse_support
 from gitmem.llm import ModelBackend
 from gitmem.store.capturelog import CaptureLog
@@ -33,7 +33,7 @@ def solve(
     question: str,
     excerpts: Sequence[Excerpt],
     candidates: Sequence[Excerpt],
-    sources: Mapping[str, Source],
+    sources: Mapping[str, SourceFile],
     backend: ModelBackend,
     log: CaptureLog,
     checker: Checker,

@@ -1,7 +1,8 @@
 """``gitmem recall``: full-text search over every item of the memory's whole history.
 
 Open, resolved, superseded and aged-out items alike, each marked by its status;
-forgotten items never. The index is the read model's (:mod:`gitmem.agents.recall.index`).
+forgotten items never. The search is the index's full-text table
+(:mod:`gitmem.agents.recall.search`).
 
 Every word of the query is a term; an item matches when it holds every term (in its
 text or its verified quote), stemmed (``retry`` finds "retries"); a term ending in ``*``
@@ -16,15 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.agents.recall.index import IndexedItem, IndexInfo, checked_hits, index_info
+from gitmem.agents.recall.search import IndexInfo, RecallHit, checked_hits, index_info
 from gitmem.core.errors import InputError
-from gitmem.lifecycle.asof import open_memory
+from gitmem.lifecycle.asof import open_index
 from gitmem.store.asof import AsOf, view_as_of
 from gitmem.store.fetched import with_fetched
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
-__all__ = ["IndexInfo", "IndexedItem", "RecallResult", "fts_query", "recall", "search_terms"]
+__all__ = ["IndexInfo", "RecallHit", "RecallResult", "fts_query", "recall", "search_terms"]
 
 DEFAULT_LIMIT = 10
 MAX_TERMS = 32
@@ -34,7 +35,7 @@ _WORD = re.compile(r"\w")
 @dataclass(frozen=True)
 class RecallResult:
     terms: tuple[str, ...]
-    hits: tuple[IndexedItem, ...]
+    hits: tuple[RecallHit, ...]
     total: int
     """How many items matched (``hits`` holds at most the limit)."""
     match: str
@@ -93,14 +94,14 @@ def recall(
     roots = load_trust_roots(home, store)
     if as_of is None:
         view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
-    model = open_memory(view, roots)
+    index = open_index(view, roots)
     try:
-        info = index_info(model)
+        info = index_info(index)
         for match, joiner in (("all", "AND"), ("any", "OR")):
-            total, states = model.search(fts_query(terms, joiner), limit)
+            total, states = index.search(fts_query(terms, joiner), limit)
             if total:
                 hits = checked_hits(view, roots, states)
                 return RecallResult(terms, hits, total, match, info, moment)
     finally:
-        model.close()
+        index.close()
     return RecallResult(terms, (), 0, "none", info, moment)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.agents.recall import RecallResult, recall
-from gitmem.agents.recall.index import IndexedItem
+from gitmem.agents.recall.search import RecallHit
 from gitmem.core.items import badge_of
 from gitmem.core.quotes import quoted_line, wrap_context
 from gitmem.store.ledger import Ledger, shown_texts
@@ -36,7 +36,7 @@ def emit_recall(
     return output
 
 
-def hit_json(hit: IndexedItem) -> dict[str, Any]:
+def hit_json(hit: RecallHit) -> dict[str, Any]:
     return {
         "id": hit.id,
         "kind": hit.kind,
@@ -68,7 +68,7 @@ def render_json(result: RecallResult) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2)
 
 
-def hit_line(hit: IndexedItem) -> str:
+def hit_line(hit: RecallHit) -> str:
     """``- [✓ verbatim] text — "quote" (decision, open, REPORTED; id …, checkpoint …,
     session …)``. A quote appears only when it verified."""
     body = quoted_line(hit.text, hit.quote)

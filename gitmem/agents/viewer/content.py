@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitmem.brief.emit import Found, make_brief, verified_brief
+from gitmem.brief.emit import IndexFindings, make_brief, verified_brief
 from gitmem.brief.select import Brief, BriefItem
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.replay import MemoryState
@@ -62,7 +62,12 @@ def item_of(store: Store, home: Path, prefix: str) -> ItemView:
             raise
         return ItemView(degraded, None)
     brief = verified_brief(
-        store, ws.roots, MemoryState({state.id: state}, None), Found(1), None, only_current=False
+        store,
+        ws.roots,
+        MemoryState({state.id: state}, None),
+        IndexFindings(1),
+        None,
+        only_current=False,
     )
     (line,) = brief.items
     history = show(store, home, state.id)

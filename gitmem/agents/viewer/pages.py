@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from gitmem.agents.recall import RecallResult
-from gitmem.agents.recall.index import IndexedItem
+from gitmem.agents.recall.search import RecallHit
 from gitmem.agents.viewer.content import ItemView
 from gitmem.agents.viewer.markup import bullet_list, esc, item_path, link, page, tag
 from gitmem.brief.alarms import EXAMPLES, alarm_lines
@@ -170,6 +170,7 @@ def _history(report: Mapping[str, Any]) -> str:
         esc(f"{s['created']} — session {s['session']}, checkpoint {s['checkpoint'][:12]}")
         for s in report["sightings"]
     ) or tag("p", "None.", "muted")
+    # "witnesses": show's JSON field and this page's heading for corroborations (kept).
     if report["witnesses"]:
         body += tag("h2", "WITNESSES (CORROBORATION)")
         body += bullet_list(
@@ -198,7 +199,7 @@ def _details(event: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in event.items() if k not in skip)
 
 
-def hit_line(hit: IndexedItem) -> str:
+def hit_line(hit: RecallHit) -> str:
     """One recall hit: badge, text, verified quote, where it stands, a link to it."""
     trust = "t-degraded" if hit.degraded else f"t-{hit.trust}"
     parts = [tag("span", esc(badge_of(hit.trust)), f"badge {trust}"), " "]

@@ -5,7 +5,7 @@
   whose ``Host`` is not a loopback name is refused (421), so a web page that rebinds its
   own domain name to 127.0.0.1 cannot read memory through the user's browser.
 - **Read-only**: GET and HEAD only (anything else is 405); no handler writes memory or
-  moves a ref. The read model and the emission ledger in ``.git/gitmem/`` are kept as
+  moves a ref. The index and the emission ledger in ``.git/gitmem/`` are kept as
   the brief keeps them.
 - **Strict headers** on every answer: a Content-Security-Policy that allows this
   viewer's own stylesheet and nothing else (no script, no image, no frame, no other

@@ -1,6 +1,6 @@
 """Build a review: the memory of a range of commits, verified as the brief verifies.
 
-What to show is chosen from the read model (:mod:`gitmem.brief.review.scope`): the
+What to show is chosen from the index (:mod:`gitmem.brief.review.scope`): the
 items the range's checkpoints added, whatever became of them since (open, resolved,
 superseded or aged out; never a forgotten one), and the open items of any other time
 that name a file the range changes. Everything shown is then checked again from the git
@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from gitmem.brief.emit import Found, reading_notices, verified_brief, world_probe
+from gitmem.brief.emit import IndexFindings, reading_notices, verified_brief, world_probe
 from gitmem.brief.review.scope import InRange, files_named, in_range
 from gitmem.brief.select import Brief, BriefWarning
 from gitmem.core.integrity import RECORD_UNREADABLE
 from gitmem.core.records import Checkpoint
-from gitmem.lifecycle.asof import open_memory
-from gitmem.lifecycle.memory import FailedRecord, Memory
+from gitmem.lifecycle.asof import open_index
+from gitmem.lifecycle.index import FailedRecord, Index
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.asof import AsOf, view_as_of
 from gitmem.store.ranges import RangeScope, range_scope
@@ -48,7 +48,7 @@ class Lifecycle(StrEnum):
 
 
 @dataclass(frozen=True)
-class Entry:
+class ReviewNote:
     """What a review adds to a brief item."""
 
     reason: Reason
@@ -64,7 +64,7 @@ class Review:
     brief: Brief
     """The items (all of them, ranked) and the warnings; ``checkpoints`` counts the
     range's checkpoints."""
-    entries: Mapping[str, Entry]
+    entries: Mapping[str, ReviewNote]
     """Item id → why it is here and where it stands."""
     sessions: tuple[str, ...]
     as_of: AsOf | None = None
@@ -87,19 +87,19 @@ def make_review(
     scope = range_scope(store, spec)
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
-    model = open_memory(view, roots)
+    index = open_index(view, roots)
     try:
         records = view.read().records
-        checks = [c for r in records if (c := model.check(r.address)) is not None]
+        checks = [c for r in records if (c := index.check(r.address)) is not None]
         chosen = in_range(checks, scope)
-        state, entries = _chosen_states(model, chosen, scope)
-        failed = [_added_only(model, f) for f in model.failed() if f.check.address in chosen.failed]
+        state, entries = _chosen_states(index, chosen, scope)
+        failed = [_added_only(index, f) for f in index.failed() if f.check.address in chosen.failed]
         # by the item, not by the checkpoint its failure is filed under: that may be any
         # one naming it, also a later one outside the range that carried it
         added = set(chosen.added())
-        failed_items = [f for f in model.failed_items() if f.check.address in added]
+        failed_items = [f for f in index.failed_items() if f.check.address in added]
     finally:
-        model.close()
+        index.close()
     notices = reading_notices(roots, ())
     if chosen.unplaced:
         notices.append(_unplaced_warning(chosen.unplaced))
@@ -107,49 +107,49 @@ def make_review(
         view,
         roots,
         state,
-        Found(chosen.count, failed, failed_items, notices),
+        IndexFindings(chosen.count, failed, failed_items, notices),
         world_probe(store) if world_check and moment is None else None,
         stale=0,
         only_current=False,
     )
     for item in brief.items:
         if item.id not in entries:  # an item of a record that failed
-            entries[item.id] = Entry(Reason.CAPTURED, None, ())
+            entries[item.id] = ReviewNote(Reason.CAPTURED, None, ())
     return Review(scope, brief, entries, chosen.sessions, moment)
 
 
 def _chosen_states(
-    model: Memory, chosen: InRange, scope: RangeScope
-) -> tuple[MemoryState, dict[str, Entry]]:
+    index: Index, chosen: InRange, scope: RangeScope
+) -> tuple[MemoryState, dict[str, ReviewNote]]:
     """The states of the items the range added (forgotten ones left out) and of the open
     items elsewhere that name a changed file, with why each is here."""
     states: dict[str, ItemState] = {}
-    entries: dict[str, Entry] = {}
-    found = model.states_of(chosen.added())
+    entries: dict[str, ReviewNote] = {}
+    found = index.states_of(chosen.added())
     for address, state in found.items():
         if not state.forgotten:
             states[address] = state
             files = files_named(state.item, state.quote, scope.files)
-            entries[address] = Entry(Reason.CAPTURED, lifecycle(state), files)
+            entries[address] = ReviewNote(Reason.CAPTURED, lifecycle(state), files)
     if scope.files:
-        for address, state in model.state(current_only=True).items.items():
+        for address, state in index.state(current_only=True).items.items():
             if address in states:
                 continue
             files = files_named(state.item, state.quote, scope.files)
             if files:
                 states[address] = state
-                entries[address] = Entry(Reason.FILE, Lifecycle.OPEN, files)
+                entries[address] = ReviewNote(Reason.FILE, Lifecycle.OPEN, files)
     return MemoryState(states, None), entries
 
 
-def _added_only(model: Memory, failed: FailedRecord) -> FailedRecord:
+def _added_only(index: Index, failed: FailedRecord) -> FailedRecord:
     """*failed* with only the items its checkpoint adds: what it carries was added by
     other checkpoints, which are in the review on their own when they belong to it (a
     failed record of the range must not bring memory from outside it)."""
     record = failed.check.record
     if not isinstance(record, Checkpoint):
         return failed
-    return failed._replace(items=model.readable(record.items))
+    return failed._replace(items=index.readable(record.items))
 
 
 def lifecycle(state: ItemState) -> Lifecycle:

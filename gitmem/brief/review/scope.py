@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from gitmem.core.amends import resolve, rewrite_map
 from gitmem.core.claims import named_paths
 from gitmem.core.integrity import RecordCheck
 from gitmem.core.items import Item
 from gitmem.core.records import Checkpoint, Event
-from gitmem.core.rewrites import resolve, rewrite_map
 from gitmem.store.ranges import RangeScope
 
 

@@ -28,7 +28,7 @@ SYSTEM_PROMPT = (
 )
 
 
-class Verdict(StrEnum):
+class AuditVerdict(StrEnum):
     """What the auditor said of one item (``failed``: it could not say)."""
 
     KEEP = "keep"
@@ -37,17 +37,17 @@ class Verdict(StrEnum):
     FAILED = "failed"
 
 
-ANSWERS = (Verdict.KEEP, Verdict.DROP, Verdict.UNSURE)
+ANSWERS = (AuditVerdict.KEEP, AuditVerdict.DROP, AuditVerdict.UNSURE)
 
 
 @dataclass(frozen=True)
 class Audit:
-    verdict: Verdict
+    verdict: AuditVerdict
     reason: str
 
     @property
     def kept(self) -> bool:
-        return self.verdict == Verdict.KEEP
+        return self.verdict == AuditVerdict.KEEP
 
     def to_json(self) -> dict[str, Any]:
         return {"verdict": self.verdict, "reason": self.reason}
@@ -57,9 +57,9 @@ class Audit:
         """Raises nothing: anything unreadable reads as a failed audit, never as kept."""
         if value is None:
             return None
-        if isinstance(value, dict) and value.get("verdict") in tuple(Verdict):
-            return cls(Verdict(value["verdict"]), str(value.get("reason", "")))
-        return cls(Verdict.FAILED, "the staged audit is unreadable")
+        if isinstance(value, dict) and value.get("verdict") in tuple(AuditVerdict):
+            return cls(AuditVerdict(value["verdict"]), str(value.get("reason", "")))
+        return cls(AuditVerdict.FAILED, "the staged audit is unreadable")
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def parse_audit(raw: bytes) -> Audit:
         raise OutputRejected("the verdict must be keep, drop or unsure", raw)
     if not isinstance(reason, str) or len(reason) > MAX_REASON_CHARS:
         raise OutputRejected(f"the reason must be a string of at most {MAX_REASON_CHARS}", raw)
-    return Audit(Verdict(verdict), reason.strip())
+    return Audit(AuditVerdict(verdict), reason.strip())
 
 
 def audit_items(
@@ -149,13 +149,13 @@ def audit_items(
                 error=str(e),
                 raw=None if kept is None else log.keep_raw(kept),
             )
-            audits.append(Audit(Verdict.FAILED, str(e)))
+            audits.append(Audit(AuditVerdict.FAILED, str(e)))
     return audits
 
 
 def summary(audits: Sequence[Audit | None]) -> dict[str, int]:
     """How many items got each verdict. Raises nothing."""
-    counts = {v.value: 0 for v in Verdict}
+    counts = {v.value: 0 for v in AuditVerdict}
     for audit in audits:
         if audit is not None:
             counts[audit.verdict] += 1

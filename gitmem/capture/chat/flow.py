@@ -9,7 +9,7 @@ no item already staged or in memory is proposed again.
 
 Approve: the approved items of one import become one signed checkpoint whose source is
 the import's masked snapshot, through the capture pipeline every capture uses (quotes
-checked again, carry, restatement); each keeps its voice and date. Reject: the items are
+checked again, carry, corroboration); each keeps its voice and date. Reject: the items are
 removed; nothing of them is kept.
 """
 

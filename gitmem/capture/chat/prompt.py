@@ -112,7 +112,7 @@ An example answer:
 
 
 @dataclass(frozen=True)
-class Shown:
+class PromptMessage:
     """One message as the model sees it."""
 
     voice: str
@@ -129,7 +129,7 @@ class Part:
     prompt: str
 
 
-def build_parts(messages: Sequence[Shown], max_chars: int = MAX_PROMPT_CHARS) -> list[Part]:
+def build_parts(messages: Sequence[PromptMessage], max_chars: int = MAX_PROMPT_CHARS) -> list[Part]:
     """The chat cut into prompts of at most about *max_chars* characters each, in order
     (a message longer than a whole prompt is shown up to the limit). Raises nothing."""
     total = len(messages)
@@ -176,11 +176,13 @@ def parse_chat_output(raw: bytes, part: Part) -> list[tuple[int, Draft]]:
     return found
 
 
-def _size(message: Shown) -> int:
+def _size(message: PromptMessage) -> int:
     return len(message.text) + len(message.voice) + 120
 
 
-def _part(messages: Sequence[Shown], first: int, last: int, total: int, budget: int) -> Part:
+def _part(
+    messages: Sequence[PromptMessage], first: int, last: int, total: int, budget: int
+) -> Part:
     digest = hashlib.sha256(b"gitmem/chat-prompt/1")
     for m in messages[first : last + 1]:
         for piece in (m.voice, m.said_at or "", m.text):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gitmem.capture.chat.prompt import SYSTEM_PROMPT, Shown, build_parts, parse_chat_output
+from gitmem.capture.chat.prompt import SYSTEM_PROMPT, PromptMessage, build_parts, parse_chat_output
 from gitmem.capture.chat.voices import ME, Chat
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.run import CHOICES, ModelOverrides, model_settings
@@ -88,7 +88,7 @@ def _model(
     from gitmem.llm import ModelError, backend_for
 
     backend = backend_for(extractor, model_settings(settings, overrides))
-    shown = [Shown(m.role or ME, chat.said_at(i), m.text) for i, m in enumerate(messages)]
+    shown = [PromptMessage(m.role or ME, chat.said_at(i), m.text) for i, m in enumerate(messages)]
     found: list[tuple[int, Draft]] = []
     for part in build_parts(shown):
         raw: bytes | None = None

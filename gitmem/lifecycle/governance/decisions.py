@@ -1,8 +1,8 @@
 """Governance decisions about one item: is it fresh, may it be promoted, may it be used.
 
 Everything here is a pure function of a :class:`GovernedItem` (the item as the
-lifecycle replay sees it), a :class:`~gitmem.lifecycle.governance.policy.Policy` and the time
-*now*, which the caller passes in. Nothing here changes state: an allowed promotion is
+lifecycle replay sees it), a :class:`~gitmem.lifecycle.governance.policy.GovernancePolicy`
+and the time *now*, which the caller passes in. Nothing here changes state: an allowed promotion is
 an answer, and the caller writes the promotion event.
 """
 
@@ -23,7 +23,7 @@ from gitmem.lifecycle.governance.evidence import (
     root_expired,
 )
 from gitmem.lifecycle.governance.instructions import instructs_future_agent
-from gitmem.lifecycle.governance.policy import Policy
+from gitmem.lifecycle.governance.policy import GovernancePolicy
 from gitmem.lifecycle.governance.status import (
     INFERRED,
     QUARANTINED,
@@ -98,7 +98,7 @@ class GateResult:
         return {"decision": self.decision, "reasons": list(self.reasons)}
 
 
-def is_fresh(item: GovernedItem, policy: Policy, now: datetime) -> bool:
+def is_fresh(item: GovernedItem, policy: GovernancePolicy, now: datetime) -> bool:
     """True while *item* is within its class TTL and its record has not expired.
 
     The TTL of the item's status (an unknown status reads as QUARANTINED) runs from
@@ -113,7 +113,9 @@ def is_fresh(item: GovernedItem, policy: Policy, now: datetime) -> bool:
     return _staleness(item, policy, now) is None
 
 
-def can_promote_to_verified(item: GovernedItem, policy: Policy, now: datetime) -> Promotion:
+def can_promote_to_verified(
+    item: GovernedItem, policy: GovernancePolicy, now: datetime
+) -> Promotion:
     """May *item* move from INFERRED to VERIFIED at *now*?
 
     Every rule is checked and every failing one adds one reason, in this order:
@@ -173,7 +175,9 @@ def can_promote_to_verified(item: GovernedItem, policy: Policy, now: datetime) -
     return Promotion(not failures, tuple(notes + failures), sources)
 
 
-def gate(item: GovernedItem, policy: Policy, now: datetime, consequential: bool) -> GateResult:
+def gate(
+    item: GovernedItem, policy: GovernancePolicy, now: datetime, consequential: bool
+) -> GateResult:
     """Decide whether *item* may be used now: ``proceed``, ``reverify`` or ``quarantine``.
 
     The steps run in the seed's order and each adds its reasons; the decision is the
@@ -233,7 +237,7 @@ def gate(item: GovernedItem, policy: Policy, now: datetime, consequential: bool)
     return GateResult(decision, tuple(reason for _, reason in found))
 
 
-def _staleness(item: GovernedItem, policy: Policy, now: datetime) -> str | None:
+def _staleness(item: GovernedItem, policy: GovernancePolicy, now: datetime) -> str | None:
     """Why *item* is not fresh at *now*, or None when it is."""
     _require_times(item, now)
     if item.status == STALE:

@@ -2,7 +2,7 @@
 
 A team states it in ``.gitmem/policy.json`` **as committed in HEAD** (read by the
 caller; an uncommitted edit changes nothing). This module only turns that JSON into a
-:class:`Policy`; a bad field is reported and its default kept, so a broken file can
+:class:`GovernancePolicy`; a bad field is reported and its default kept, so a broken file can
 never make governance laxer than the defaults through a typo.
 
     {"schema": "gitmem/policy/1",
@@ -49,7 +49,7 @@ DEFAULT_TTL_DAYS: Mapping[str, int | None] = MappingProxyType(
 
 
 @dataclass(frozen=True)
-class Policy:
+class GovernancePolicy:
     """TTL in days per status (None: no age limit) and the promotion quorum.
 
     ``required_sources`` keeps the value given; :attr:`quorum` is what is enforced.
@@ -72,10 +72,10 @@ class Policy:
         return self.ttl_days.get(status, 0)
 
 
-DEFAULT_POLICY = Policy()
+DEFAULT_POLICY = GovernancePolicy()
 
 
-def parse_policy(data: object) -> tuple[Policy, tuple[str, ...]]:
+def parse_policy(data: object) -> tuple[GovernancePolicy, tuple[str, ...]]:
     """Build a policy from the decoded JSON of a policy file, and the problems found.
 
     None means no policy file: the defaults, no problems. Every bad field (wrong type,
@@ -123,7 +123,7 @@ def parse_policy(data: object) -> tuple[Policy, tuple[str, ...]]:
             f"{MIN_REQUIRED_SOURCES} used (never lower)"
         )
         required = MIN_REQUIRED_SOURCES
-    return Policy(ttl_days=ttl, required_sources=required), tuple(problems)
+    return GovernancePolicy(ttl_days=ttl, required_sources=required), tuple(problems)
 
 
 def _is_int(value: object) -> bool:

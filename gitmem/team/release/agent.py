@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gitmem.core import sshwire
-from gitmem.core.errors import FormatError, KeyError_
+from gitmem.core.errors import FormatError, SigningKeyError
 from gitmem.core.receipts import ED25519, PublicKey
 
 _FAILURE = 5
@@ -35,7 +35,7 @@ class AgentKey:
 def _socket_path(environ: Mapping[str, str]) -> str:
     path = environ.get("SSH_AUTH_SOCK")
     if not path:
-        raise KeyError_("no ssh-agent: SSH_AUTH_SOCK is not set")
+        raise SigningKeyError("no ssh-agent: SSH_AUTH_SOCK is not set")
     return path
 
 
@@ -47,10 +47,10 @@ def _request(path: str, kind: int, payload: bytes) -> tuple[int, bytes]:
             conn.sendall(struct.pack(">IB", len(payload) + 1, kind) + payload)
             length = struct.unpack(">I", _read(conn, 4))[0]
             if not 1 <= length <= _MAX_MESSAGE:
-                raise KeyError_(f"ssh-agent at {path} sent a message of {length} bytes")
+                raise SigningKeyError(f"ssh-agent at {path} sent a message of {length} bytes")
             answer = _read(conn, length)
     except OSError as e:
-        raise KeyError_(f"cannot talk to ssh-agent at {path}: {e.strerror or e}") from e
+        raise SigningKeyError(f"cannot talk to ssh-agent at {path}: {e.strerror or e}") from e
     return answer[0], answer[1:]
 
 
@@ -59,7 +59,7 @@ def _read(conn: socket.socket, n: int) -> bytes:
     while len(data) < n:
         chunk = conn.recv(n - len(data))
         if not chunk:
-            raise KeyError_("ssh-agent closed the connection mid-answer")
+            raise SigningKeyError("ssh-agent closed the connection mid-answer")
         data += chunk
     return data
 
@@ -68,11 +68,11 @@ def agent_keys(environ: Mapping[str, str]) -> list[AgentKey]:
     """Every key the agent at ``$SSH_AUTH_SOCK`` holds, of any type.
 
     Raises:
-        KeyError_: no agent, or it refused or answered nonsense.
+        SigningKeyError: no agent, or it refused or answered nonsense.
     """
     kind, payload = _request(_socket_path(environ), _REQUEST_IDENTITIES, b"")
     if kind != _IDENTITIES_ANSWER:
-        raise KeyError_("ssh-agent refused to list its keys")
+        raise SigningKeyError("ssh-agent refused to list its keys")
     try:
         reader = sshwire.Reader(payload, "ssh-agent identities")
         keys = [
@@ -81,7 +81,7 @@ def agent_keys(environ: Mapping[str, str]) -> list[AgentKey]:
         ]
         reader.end()
     except FormatError as e:
-        raise KeyError_(f"ssh-agent sent a malformed key list: {e}") from e
+        raise SigningKeyError(f"ssh-agent sent a malformed key list: {e}") from e
     return keys
 
 
@@ -101,13 +101,13 @@ class AgentSigner:
         """The 64-byte Ed25519 signature of *data*, made by the agent.
 
         Raises:
-            KeyError_: the agent refused (key gone, confirmation denied) or answered
+            SigningKeyError: the agent refused (key gone, confirmation denied) or answered
                 with something that is not an Ed25519 signature.
         """
         request = sshwire.string(self.key.blob()) + sshwire.string(data) + struct.pack(">I", 0)
         kind, payload = _request(self.socket_path, _SIGN_REQUEST, request)
         if kind == _FAILURE or kind != _SIGN_RESPONSE:
-            raise KeyError_(f"ssh-agent refused to sign with {self.key.fingerprint()}")
+            raise SigningKeyError(f"ssh-agent refused to sign with {self.key.fingerprint()}")
         try:
             outer = sshwire.Reader(payload, "ssh-agent signature")
             inner = sshwire.Reader(outer.string("signature"), "ssh-agent signature")
@@ -117,7 +117,7 @@ class AgentSigner:
             raw = inner.string("signature bytes")
             inner.end()
         except FormatError as e:
-            raise KeyError_(f"ssh-agent sent an unusable signature: {e}") from e
+            raise SigningKeyError(f"ssh-agent sent an unusable signature: {e}") from e
         return raw
 
 
@@ -126,26 +126,26 @@ def agent_signer(environ: Mapping[str, str], want: bytes | None) -> AgentSigner:
     Ed25519 key when *want* is None.
 
     Raises:
-        KeyError_: no agent, the key is not in it, it is not Ed25519 (a hardware
+        SigningKeyError: no agent, the key is not in it, it is not Ed25519 (a hardware
             ``-sk`` key signs through ``ssh-keygen`` instead), or the choice is ambiguous.
     """
     path = _socket_path(environ)
     held = agent_keys(environ)
     if want is not None:
         if not any(k.blob == want for k in held):
-            raise KeyError_("that key is not in ssh-agent (add it with `ssh-add`)")
+            raise SigningKeyError("that key is not in ssh-agent (add it with `ssh-add`)")
         chosen = want
     else:
         ed25519 = [k for k in held if k.blob.startswith(sshwire.string(ED25519.encode()))]
         if len(ed25519) != 1:
-            raise KeyError_(
+            raise SigningKeyError(
                 f"ssh-agent holds {len(ed25519)} Ed25519 keys; name one with --key KEY.pub"
             )
         chosen = ed25519[0].blob
     try:
         key = PublicKey.from_blob(chosen)
     except FormatError as e:
-        raise KeyError_(
+        raise SigningKeyError(
             f"{e}; sign with a hardware or other agent key through `--signer ssh-keygen "
             "--key KEY.pub`"
         ) from e

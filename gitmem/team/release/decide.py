@@ -36,7 +36,7 @@ class Seen:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ReleaseDecision:
     approved: bool
     pinned: bool
     approvals: tuple[dict[str, Any], ...]
@@ -77,7 +77,7 @@ def decide(
     has_root: bool,
     policy_problem: str | None,
     seen: Seen | None,
-) -> Verdict:
+) -> ReleaseDecision:
     """Decide whether *release* is approved and pinned. Raises nothing."""
     reasons: list[str] = []
     if not has_root:
@@ -162,6 +162,6 @@ def decide(
         for r in sorted(signed, key=lambda r: (r.created, r.address))
     )
     candidate = any(r.event == CANDIDATE and r.intact for r in mine)
-    return Verdict(
+    return ReleaseDecision(
         approved, pinned, entries, tuple(reasons), sequence if approved else None, candidate
     )

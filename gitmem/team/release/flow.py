@@ -26,7 +26,7 @@ from gitmem.store.layout import content_path
 from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord
 from gitmem.store.roots import default_branch
 from gitmem.store.seal import seal
-from gitmem.team.release.decide import Seen, Verdict, decide
+from gitmem.team.release.decide import ReleaseDecision, Seen, decide
 from gitmem.team.release.records import (
     APPROVAL,
     CANDIDATE,
@@ -199,7 +199,7 @@ def approve(
 
     Raises:
         InputError: a bad revision, principal or sequence.
-        KeyError_: the held key could not sign.
+        SigningKeyError: the held key could not sign.
         NegativeResult: no release trust root is committed, or it does not trust this
             key for *principal* (nothing is written); or the ref could not be written.
     """
@@ -236,7 +236,7 @@ def pin(
 
     Raises:
         InputError: a bad revision or principal; evidence missing or empty.
-        KeyError_: the held key could not sign.
+        SigningKeyError: the held key could not sign.
         NegativeResult: the release is not approved, or the key would not count.
     """
     validate_principal(principal)
@@ -273,7 +273,7 @@ def pin(
     return _sign_and_store(store, load_release_roots(home, store), event, key, rev)
 
 
-def verify_release(store: Store, home: Path, rev: str, remember: bool = True) -> Verdict:
+def verify_release(store: Store, home: Path, rev: str, remember: bool = True) -> ReleaseDecision:
     """Is *rev* an approved (and pinned) release? With *remember*, an approved release
     newer than any verified before becomes this clone's rollback watermark.
 

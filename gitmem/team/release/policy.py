@@ -17,27 +17,29 @@ _FIELDS = ("threshold",)
 
 
 @dataclass(frozen=True)
-class Policy:
+class ReleasePolicy:
     threshold: int
     problem: str | None = None
     """Why the committed policy is unusable; when set, no release is approved."""
 
 
-def parse_policy(data: bytes | None, source: str) -> Policy:
+def parse_policy(data: bytes | None, source: str) -> ReleasePolicy:
     """The policy in *data* (None: no policy committed). Raises nothing: a bad policy
-    is a :class:`Policy` with ``problem`` set."""
+    is a :class:`ReleasePolicy` with ``problem`` set."""
     if data is None:
-        return Policy(DEFAULT_THRESHOLD)
+        return ReleasePolicy(DEFAULT_THRESHOLD)
     try:
         value = strict_decoder().decode(data.decode("utf-8"))
     except (UnicodeDecodeError, StrictJSONError, json.JSONDecodeError, RecursionError) as e:
-        return Policy(DEFAULT_THRESHOLD, f"{source} is not valid JSON: {e}")
+        return ReleasePolicy(DEFAULT_THRESHOLD, f"{source} is not valid JSON: {e}")
     if not isinstance(value, dict):
-        return Policy(DEFAULT_THRESHOLD, f"{source} must be a JSON object")
+        return ReleasePolicy(DEFAULT_THRESHOLD, f"{source} must be a JSON object")
     unknown = sorted(set(value) - set(_FIELDS))
     if unknown:
-        return Policy(DEFAULT_THRESHOLD, f"{source} has unknown field(s): {', '.join(unknown)}")
+        return ReleasePolicy(
+            DEFAULT_THRESHOLD, f"{source} has unknown field(s): {', '.join(unknown)}"
+        )
     threshold = value.get("threshold", DEFAULT_THRESHOLD)
     if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1:
-        return Policy(DEFAULT_THRESHOLD, f"{source}: threshold must be a positive integer")
-    return Policy(threshold)
+        return ReleasePolicy(DEFAULT_THRESHOLD, f"{source}: threshold must be a positive integer")
+    return ReleasePolicy(threshold)

@@ -14,7 +14,7 @@ from gitmem.core.allowed_signers import AllowedSignersFile, parse_allowed_signer
 from gitmem.core.revocation import Revocations, without_revoked
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_revoked, read_text
-from gitmem.team.release.policy import Policy, parse_policy
+from gitmem.team.release.policy import ReleasePolicy, parse_policy
 
 RELEASE_SIGNERS = ".gitmem/release_signers"
 RELEASE_POLICY = ".gitmem/release_policy.json"
@@ -29,7 +29,7 @@ class ReleaseRoots:
     signers_text: str | None
     """The committed file as is, for ``ssh-keygen -Y verify`` (keys gitmem cannot parse)."""
     revoked: Revocations
-    policy: Policy
+    policy: ReleasePolicy
 
 
 def load_release_roots(home: Path, store: Store) -> ReleaseRoots:

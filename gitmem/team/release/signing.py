@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.core.errors import FormatError, InputError, KeyError_, TrustError
+from gitmem.core.errors import FormatError, InputError, SigningKeyError, TrustError
 from gitmem.core.receipts import ED25519, Signer, fingerprint_of_blob, receipt_key, sign, verify
 from gitmem.core.revocation import parse_key_line
 from gitmem.core.types import Fingerprint
@@ -36,13 +36,13 @@ class HeldKey:
         """The armored SSHSIG of *message* in *namespace*, checked to verify under this key.
 
         Raises:
-            KeyError_: the key could not sign, or signed something that does not verify.
+            SigningKeyError: the key could not sign, or signed something that does not verify.
         """
         armored = self._sign(message, namespace)
         try:
             key_type, blob = receipt_key(armored)
             if blob != self.blob:
-                raise KeyError_(
+                raise SigningKeyError(
                     f"the signature was made by {fingerprint_of_blob(blob)}, "
                     f"not by {self.fingerprint}"
                 )
@@ -51,7 +51,9 @@ class HeldKey:
             else:
                 sshkeygen.check_novalidate(message, armored, namespace)
         except (FormatError, TrustError) as e:
-            raise KeyError_(f"the {self.how} made a signature that does not verify: {e}") from e
+            raise SigningKeyError(
+                f"the {self.how} made a signature that does not verify: {e}"
+            ) from e
         return armored
 
 
@@ -91,17 +93,17 @@ def held_key(kind: str, key: Path | None, environ: Mapping[str, str]) -> HeldKey
 
     Raises:
         InputError: a missing ``--key`` or public key file, an unknown *kind*.
-        KeyError_: the key or agent is unusable.
+        SigningKeyError: the key or agent is unusable.
     """
     if kind == "file":
         if key is None:
             raise InputError("--signer file needs --key PATH (an Ed25519 private key file)")
         try:
             return _from_signer(load_private_key(key), f"key file {key}")
-        except KeyError_ as e:
+        except SigningKeyError as e:
             if not key.is_file():
                 raise
-            raise KeyError_(
+            raise SigningKeyError(
                 f"{e} (a passphrase-protected or hardware key signs with --signer ssh-keygen)"
             ) from e
     if kind == "agent":

@@ -17,7 +17,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gitmem.core.errors import KeyError_, TrustError
+from gitmem.core.errors import SigningKeyError, TrustError
 
 ED25519 = "ssh-ed25519"
 SK_ED25519 = "sk-ssh-ed25519@openssh.com"
@@ -35,7 +35,7 @@ def _run(
 ) -> subprocess.CompletedProcess[bytes]:
     tool = executable()
     if tool is None:
-        raise KeyError_("ssh-keygen is not installed (it comes with OpenSSH)")
+        raise SigningKeyError("ssh-keygen is not installed (it comes with OpenSSH)")
     return subprocess.run(
         [tool, *args],
         input=stdin,
@@ -55,11 +55,11 @@ def sign(message: bytes, key: Path, namespace: str) -> bytes:
     user presence") reach the user's terminal.
 
     Raises:
-        KeyError_: ssh-keygen is missing, or refused or failed to sign.
+        SigningKeyError: ssh-keygen is missing, or refused or failed to sign.
     """
     done = _run(["-Y", "sign", "-f", str(key), "-n", namespace], message, False)
     if done.returncode != 0 or not done.stdout.startswith(_BEGIN):
-        raise KeyError_(
+        raise SigningKeyError(
             f"ssh-keygen could not sign with {key} (exit {done.returncode}); "
             "its own message, if any, is above"
         )
@@ -77,7 +77,7 @@ def check_novalidate(message: bytes, armored: bytes, namespace: str) -> None:
         sig.write_bytes(armored)
         try:
             done = _run(["-Y", "check-novalidate", "-n", namespace, "-s", str(sig)], message)
-        except KeyError_ as e:
+        except SigningKeyError as e:
             raise TrustError(str(e)) from e
     if done.returncode != 0:
         raise TrustError(f"ssh-keygen does not accept the signature: {_last_line(done.stderr)}")

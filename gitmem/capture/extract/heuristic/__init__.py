@@ -27,7 +27,7 @@ from gitmem.capture.extract.heuristic.item import (
     MAX_TEXT_CHARS,
 )
 from gitmem.capture.extract.heuristic.scan import Scan
-from gitmem.capture.extract.heuristic.select import Found, select
+from gitmem.capture.extract.heuristic.select import Candidate, select
 from gitmem.capture.extract.heuristic.turns import host_text, readings
 from gitmem.core.items import Draft
 from gitmem.core.transcript import ANSWER, Message
@@ -58,10 +58,10 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     """
     if max_items < 0:
         raise ValueError(f"max_items must be 0 or more (got {max_items})")
-    return select(_found(messages), max_items)
+    return select(_candidates(messages), max_items)
 
 
-def _found(messages: Sequence[Message]) -> Iterator[Found]:
+def _candidates(messages: Sequence[Message]) -> Iterator[Candidate]:
     read = [
         index
         for index, message in enumerate(messages)

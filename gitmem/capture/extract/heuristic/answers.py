@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from gitmem.capture.extract.heuristic.item import statement
-from gitmem.capture.extract.heuristic.select import Found
+from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.core.items import Kind
 from gitmem.core.quotes import MIN_PIN_CHARS, check_quotes, fold
 from gitmem.core.transcript import ANSWER, Message
@@ -30,7 +30,7 @@ _HEADING_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>[^\n]+?)[ \t#]*$", r
 _PLAN_MARK = "## Approved Plan:"
 
 
-def answer_items(index: int, messages: Sequence[Message]) -> Iterator[Found]:
+def answer_items(index: int, messages: Sequence[Message]) -> Iterator[Candidate]:
     """The decisions in answer message *index* of *messages*, each quote checked."""
     text = messages[index].text
     body = text.lstrip()
@@ -46,17 +46,17 @@ def answer_items(index: int, messages: Sequence[Message]) -> Iterator[Found]:
             yield item
 
 
-def _choices(index: int, text: str) -> Iterator[Found]:
+def _choices(index: int, text: str) -> Iterator[Candidate]:
     start = text.find(_ANSWERED) + len(_ANSWERED)
     for match in _PAIR_RE.finditer(text, start):
         quote = match.group()
         question, answer = match.group("q").strip(), match.group("a").strip()
         if len(quote) > MAX_ANSWER_QUOTE or len(fold(answer)) == 0:
             continue
-        yield _found(statement(f"{question} → {answer}"), quote, (index, 0, match.start()))
+        yield _candidate(statement(f"{question} → {answer}"), quote, (index, 0, match.start()))
 
 
-def _plan(index: int, messages: Sequence[Message]) -> Iterator[Found]:
+def _plan(index: int, messages: Sequence[Message]) -> Iterator[Candidate]:
     text = messages[index].text
     mark = text.find(_PLAN_MARK)
     where = index
@@ -75,7 +75,7 @@ def _plan(index: int, messages: Sequence[Message]) -> Iterator[Found]:
     if len(fold(name)) < MIN_PIN_CHARS:
         return
     text = statement(f"Plan approved by the user: {name}")
-    yield _found(text, title, (where, 0, heading.start("title")))
+    yield _candidate(text, title, (where, 0, heading.start("title")))
 
 
 def _first_heading(text: str, start: int, min_words: int) -> re.Match[str] | None:
@@ -95,5 +95,5 @@ def _reply_before(index: int, messages: Sequence[Message]) -> int | None:
     return None
 
 
-def _found(text: str, quote: str, position: tuple[int, int, int]) -> Found:
-    return Found(Kind.DECISION, text, quote, IMPORTANCE, {}, position, True)
+def _candidate(text: str, quote: str, position: tuple[int, int, int]) -> Candidate:
+    return Candidate(Kind.DECISION, text, quote, IMPORTANCE, {}, position, True)

@@ -18,7 +18,7 @@ from gitmem.capture.extract.heuristic.markers import (
     is_triggered,
     unpunctuate,
 )
-from gitmem.capture.extract.heuristic.select import Found
+from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
     BULLET_RE,
     CHROME_RE,
@@ -99,7 +99,7 @@ class Scan:
         self.by_user = role in ("user", "human")
         self.speakers = [] if role else speaker_lines(self.lines, speakers)
 
-    def items(self) -> Iterator[Found]:
+    def items(self) -> Iterator[Candidate]:
         done = -1
         for n in self.hits:
             if n <= done or self._fenced(n):
@@ -114,7 +114,7 @@ class Scan:
             done = self._unit_end(n)
             yield from self._unit(first, done, None)
 
-    def _section(self, n: int, kind: Kind) -> Generator[Found, None, int]:
+    def _section(self, n: int, kind: Kind) -> Generator[Candidate, None, int]:
         """The items of the section labelled on line *n*: each list item under it; a
         bold-only line is a heading inside it; a paragraph indented under the label (or
         right after a line like "The action item is:") gives its first sentence. It ends
@@ -168,7 +168,7 @@ class Scan:
 
     def _unit(
         self, first: int, last: int, section: Kind | None, paragraph: bool = False
-    ) -> Iterator[Found]:
+    ) -> Iterator[Candidate]:
         block = "\n".join(self.lines[first : last + 1])
         by_user = self.by_user or spoken_by_user(self.speakers, first)
         found = list(_unit_items(block, section, self.reading, by_user, paragraph))
@@ -183,7 +183,7 @@ class Scan:
             if not check.verbatim or ("\n" in quote and not self.literal and quote not in self.raw):
                 continue
             position = (self.index, first, start)
-            yield Found(kind, text, quote, importance, extra, position, by_user)
+            yield Candidate(kind, text, quote, importance, extra, position, by_user)
 
 
 def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

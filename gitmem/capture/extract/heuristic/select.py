@@ -11,7 +11,7 @@ from gitmem.core.quotes import fold
 
 
 @dataclass(frozen=True)
-class Found:
+class Candidate:
     """An item of one unit, with where it stands and whether a user said it."""
 
     kind: Kind
@@ -28,11 +28,11 @@ class Found:
         return Draft(self.kind, self.text, Trust.VERBATIM, self.quote, extra)
 
 
-def select(items: Iterable[Found], max_items: int) -> list[Draft]:
+def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
     """Drafts of *items*, in transcript order: identical (kind, text) pairs once (the
     latest, ranked as a user's if a user said it too), and at most *max_items* of them:
     the most important, then a user's before an assistant's, then the latest."""
-    found: dict[tuple[str, str], Found] = {}
+    found: dict[tuple[str, str], Candidate] = {}
     for item in items:
         key = (item.kind, fold(item.text))
         earlier = found.get(key)

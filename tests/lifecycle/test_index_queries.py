@@ -1,7 +1,7 @@
-"""The read model answers the brief's questions without reading every record.
+"""The index answers the brief's questions without reading every record.
 
 A brief must not grow with history (issue 11): each query the brief path sends to the
-read model is looked up through an index, never a full scan of a table that holds a row
+index is looked up through an SQLite index, never a full scan of a table that holds a row
 per record or per item ever captured.
 """
 
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.index import Index
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -19,8 +19,8 @@ GROWING = ("records", "states", "named", "blobs")
 """Tables with a row per record or item of the whole history."""
 
 
-def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Memory:
-    """The read model of *repo* after one capture of a decision *text* from a transcript
+def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Index:
+    """The index of *repo* after one capture of a decision *text* from a transcript
     saying *said*."""
     transcript = repo.parent / "t.md"
     transcript.write_text(said)
@@ -28,23 +28,23 @@ def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Memor
     done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
     assert done.exit_code == 0, done.stderr
     store = Store.discover(repo)
-    return Memory.open(store, load_trust_roots(home, store))
+    return Index.open(store, load_trust_roots(home, store))
 
 
 def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home: Path) -> None:
     said = "We agreed: deploys stop on Fridays.\n"
-    model = one_decision(gm, initialised, home, said, "No deploys on Fridays")
+    index = one_decision(gm, initialised, home, said, "No deploys on Fridays")
     sent: list[str] = []
     try:
-        model._db.set_trace_callback(sent.append)
-        model.state(current_only=True)
-        model.counts()
-        model.failed()
-        model.failed_items()
-        model._db.set_trace_callback(None)
-        plans = {sql: model._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent}
+        index._db.set_trace_callback(sent.append)
+        index.state(current_only=True)
+        index.counts()
+        index.failed()
+        index.failed_items()
+        index._db.set_trace_callback(None)
+        plans = {sql: index._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent}
     finally:
-        model.close()
+        index.close()
     assert len(plans) >= 5
     scans = [
         (sql, detail)
@@ -68,16 +68,16 @@ def test_recall_ranks_its_hits_from_the_full_text_index_alone(
     gm: Any, initialised: Path, home: Path
 ) -> None:
     said = "We agreed: retries back off.\n"
-    model = one_decision(gm, initialised, home, said, "Retries back off exponentially")
+    index = one_decision(gm, initialised, home, said, "Retries back off exponentially")
     sent: list[str] = []
     try:
-        model._db.set_trace_callback(sent.append)
-        total, hits = model.search("retry", 10)
-        model._db.set_trace_callback(None)
+        index._db.set_trace_callback(sent.append)
+        total, hits = index.search("retry", 10)
+        index._db.set_trace_callback(None)
         ranked = [sql for sql in sent if sql.startswith("SELECT") and "ORDER BY" in sql]
-        plan = [d for *_, d in model._db.execute(f"EXPLAIN QUERY PLAN {ranked[0]}")]
+        plan = [d for *_, d in index._db.execute(f"EXPLAIN QUERY PLAN {ranked[0]}")]
     finally:
-        model.close()
+        index.close()
     assert (total, [h.item.text for h in hits]) == (1, ["Retries back off exponentially"])
     # a common word matches thousands of items: no lookup in another table per hit
     assert [d.split()[:2] for d in plan] == [["SCAN", "recall"], ["USE", "TEMP"]], plan

@@ -1,9 +1,9 @@
-"""The read model: what memory says now, kept in one local SQLite file.
+"""The index: what memory says now, kept in one local SQLite file.
 
 ``.git/gitmem/memory.sqlite`` (local, never pushed) holds, as of one tip of the memory ref
 and under one set of trust roots: every record with its verdict, every item blob with
 its verdict, the replayed state of every item (:mod:`gitmem.lifecycle.codec`) and a
-full-text index (SQLite FTS5, porter stemming) of the items' text and quotes.
+full-text table (SQLite FTS5, porter stemming) of the items' text and quotes.
 
 - **Incremental.** When the tip has only moved forward, the trees are diffed from the last
   tip seen: only the new paths are read, new records verified once, and replayed onto
@@ -13,7 +13,7 @@ full-text index (SQLite FTS5, porter stemming) of the items' text and quotes.
   digest), on a format change — and whenever the file is missing, corrupt or unreadable:
   it is a cache.
 - **Never the last word on what is rendered.** The brief verifies everything it shows
-  straight from the git objects (:mod:`gitmem.brief.emit`); this model only says what
+  straight from the git objects (:mod:`gitmem.brief.emit`); this index only says what
   there is to show, so that the brief does not grow with history.
 
 Writers hold ``memory.lock`` while they update the file; every reader gets a consistent
@@ -32,7 +32,7 @@ from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.model_build import (
+from gitmem.lifecycle.index_build import (
     brought_up_to_date,
     decode_states,
     load_states,
@@ -42,14 +42,16 @@ from gitmem.lifecycle.model_build import (
     sessions_column,
     stored_state,
 )
-from gitmem.lifecycle.model_file import connect, is_corruption
+from gitmem.lifecycle.index_file import connect, is_corruption
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
 from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
 
-MODEL_FILE = "memory.sqlite"
-MODEL_VERSION = "gitmem/read-model/9"
+# The file's name and the version in its key are stored bytes: they keep the words of the
+# format that wrote them ("memory", "read model"), whatever the code calls the index.
+INDEX_FILE = "memory.sqlite"
+INDEX_VERSION = "gitmem/read-model/9"
 LOCK_FILE = "memory.lock"
 
 
@@ -86,17 +88,17 @@ class FailedItem(NamedTuple):
 Q = TypeVar("Q", bound=Callable[..., Any])
 
 UNREADABLE = (ValueError, KeyError, TypeError, FormatError)
-"""What reading a damaged model can raise besides SQLite's own word for it (a state,
+"""What reading a damaged index can raise besides SQLite's own word for it (a state,
 a blob or a record whose bytes no longer decode, JSON's errors among the ValueErrors)."""
 
 
 def _healing(query: Q) -> Q:
-    """*query*, which rebuilds the model's file and asks again once when the file turns
+    """*query*, which rebuilds the index's file and asks again once when the file turns
     out damaged under it (a cache: corrupt it and the next command rebuilds it, even
     when SQLite only notices on a page this command reads). A second failure is raised."""
 
     @functools.wraps(query)
-    def asked(self: Memory, *args: Any, **kwargs: Any) -> Any:
+    def asked(self: Index, *args: Any, **kwargs: Any) -> Any:
         try:
             return query(self, *args, **kwargs)
         except (sqlite3.DatabaseError, *UNREADABLE) as error:
@@ -108,8 +110,8 @@ def _healing(query: Q) -> Q:
     return asked  # type: ignore[return-value]
 
 
-class Memory:
-    """An up-to-date read model of one store, under one set of trust roots."""
+class Index:
+    """An up-to-date index of one store, under one set of trust roots."""
 
     def __init__(
         self,
@@ -120,19 +122,19 @@ class Memory:
         self._db = connection
         self._heal = heal
         self.rebuilt = rebuilt
-        """Whether the model was built from scratch to answer (else: reused, advanced)."""
+        """Whether the index was built from scratch to answer (else: reused, advanced)."""
         self.tip: GitOid | None = GitOid(self._meta("tip") or "") or None
-        """The memory ref's tip the model is as of."""
+        """The memory ref's tip the index is as of."""
 
     @classmethod
-    def open(cls, store: Store, roots: TrustRoots) -> Memory:
-        """The read model of *store*, brought up to date with its tip first.
+    def open(cls, store: Store, roots: TrustRoots) -> Index:
+        """The index of *store*, brought up to date with its tip first.
 
         Raises:
             GitError: the memory ref cannot be read.
         """
-        path = store.local_dir / MODEL_FILE
-        key = f"{MODEL_VERSION}\n{store.ref}\n{roots.digest()}"
+        path = store.local_dir / INDEX_FILE
+        key = f"{INDEX_VERSION}\n{store.ref}\n{roots.digest()}"
 
         def in_memory() -> sqlite3.Connection:
             connection = connect(":memory:")
@@ -150,16 +152,17 @@ class Memory:
             with locked(store.local_dir, LOCK_FILE):
                 return cls(*brought_up_to_date(path, store, roots, key), heal=afresh)
         except (OSError, sqlite3.Error):
-            # A repository this user cannot write to: the model lives in memory for now.
+            # A repository this user cannot write to: the index lives in memory for now.
             return cls(in_memory(), True, heal=in_memory)
 
     def close(self) -> None:
         self._db.close()
 
     def _rebuild(self) -> None:
-        """Replace a damaged file by a fresh rebuild (a model opened without a way to
+        """Replace a damaged file by a fresh rebuild (an index opened without a way to
         rebuild raises a DatabaseError instead)."""
         if self._heal is None:
+            # An error's words are output: they stay as they were printed before the rename.
             raise sqlite3.DatabaseError("the read model is damaged and cannot be rebuilt")
         self._db.close()
         self._db = self._heal()
@@ -188,7 +191,7 @@ class Memory:
 
     @_healing
     def totals(self) -> dict[str, int]:
-        """How many records, failing records, items and current items the model holds."""
+        """How many records, failing records, items and current items the index holds."""
         return {
             "records": int(self._one("SELECT COUNT(*) FROM records")),
             "failed_records": int(
@@ -311,7 +314,7 @@ class Memory:
 
     @_healing
     def searchable(self) -> int:
-        """How many items the full-text index holds (every one but the forgotten)."""
+        """How many items the full-text table holds (every one but the forgotten)."""
         return int(self._one("SELECT COUNT(*) FROM recall"))
 
     @_healing
@@ -363,13 +366,13 @@ class Memory:
 
 
 def memory_state(store: Store, roots: TrustRoots, current_only: bool = False) -> MemoryState:
-    """:meth:`Memory.state` of an up-to-date read model, which is closed again.
+    """:meth:`Index.state` of an up-to-date index, which is closed again.
 
     Raises:
         GitError: the memory ref cannot be read.
     """
-    model = Memory.open(store, roots)
+    index = Index.open(store, roots)
     try:
-        return model.state(current_only)
+        return index.state(current_only)
     finally:
-        model.close()
+        index.close()

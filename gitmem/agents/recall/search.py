@@ -1,6 +1,6 @@
-"""Recall hits from the read model's full-text index, checked before they are shown.
+"""Recall hits from the index's full-text table, checked before they are shown.
 
-The index is the read model's (:mod:`gitmem.lifecycle.memory`): every item of the whole
+The table is the index's (:mod:`gitmem.lifecycle.index`): every item of the whole
 history but the forgotten ones, in SQLite FTS5 with porter stemming (``retry`` finds
 "retries"), kept up to date as the memory ref moves. What a hit shows is checked again
 straight from the git objects (:mod:`gitmem.lifecycle.recheck`), as the brief does: a hit
@@ -14,13 +14,13 @@ from typing import NamedTuple
 
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.items import Trust
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle.index import Index
 from gitmem.lifecycle.recheck import quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, current_status
 from gitmem.store.repo import Store
 
 
-class IndexedItem(NamedTuple):
+class RecallHit(NamedTuple):
     """What a recall hit shows."""
 
     id: str
@@ -51,11 +51,11 @@ class IndexInfo(NamedTuple):
     failed: int
     """Records that failed verification (their items are not searched)."""
     rebuilt: bool
-    """Whether the read model was built from scratch to answer."""
+    """Whether the index was built from scratch to answer."""
 
 
-def index_info(model: Memory) -> IndexInfo:
-    return IndexInfo(model.tip, model.searchable(), model.failed_count(), model.rebuilt)
+def index_info(index: Index) -> IndexInfo:
+    return IndexInfo(index.tip, index.searchable(), index.failed_count(), index.rebuilt)
 
 
 def lifecycle_status(state: ItemState) -> str:
@@ -69,14 +69,14 @@ def lifecycle_status(state: ItemState) -> str:
     return "open"
 
 
-def hit_of(state: ItemState, degraded: str | None = None) -> IndexedItem:
+def hit_of(state: ItemState, degraded: str | None = None) -> RecallHit:
     """The hit for *state*; a *degraded* one loses its quote and its badge. Pure."""
     item = state.item
     quote = None if degraded else state.quote
     trust = Trust.UNTAGGED if degraded else state.trust
     if trust == Trust.VERBATIM and not quote:
         trust = Trust.UNTAGGED  # the badge is earned by a verified quote, never by the claim
-    return IndexedItem(
+    return RecallHit(
         id=item.id,
         kind=item.kind,
         text=item.text,
@@ -93,7 +93,7 @@ def hit_of(state: ItemState, degraded: str | None = None) -> IndexedItem:
 
 def checked_hits(
     store: Store, roots: TrustRoots, states: Iterable[ItemState]
-) -> tuple[IndexedItem, ...]:
+) -> tuple[RecallHit, ...]:
     """The hits for *states*, each checked from the git objects first.
 
     Raises:

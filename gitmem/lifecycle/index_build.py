@@ -1,5 +1,5 @@
-"""Keeping the read model's file current: rebuilt from the tip's tree, or advanced by
-the paths the ref added since the last tip it saw (:mod:`gitmem.lifecycle.memory` reads it).
+"""Keeping the index's file current: rebuilt from the tip's tree, or advanced by
+the paths the ref added since the last tip it saw (:mod:`gitmem.lifecycle.index` reads it).
 
 A rebuild always starts a fresh file (the old one is removed first), and deletes are
 written with ``secure_delete``, so text that left the memory (a purge, a forgotten item's
@@ -28,8 +28,8 @@ from gitmem.core.records import (
 )
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
-from gitmem.lifecycle.model_checks import ItemChecks, genuine_items, verdict_of, verify_into
-from gitmem.lifecycle.model_file import (
+from gitmem.lifecycle.index_checks import ItemChecks, genuine_items, verdict_of, verify_into
+from gitmem.lifecycle.index_file import (
     connect,
     discard,
     is_corruption,
@@ -48,7 +48,7 @@ from gitmem.store.repo import Store, StoredRecord
 def brought_up_to_date(
     path: Path, store: Store, roots: TrustRoots, key: str
 ) -> tuple[sqlite3.Connection, bool]:
-    """The model at *path*, up to date with the ref's tip, and whether it was rebuilt
+    """The index at *path*, up to date with the ref's tip, and whether it was rebuilt
     (a missing, corrupt or foreign file is rebuilt: it is a cache). The caller holds the
     writers' lock.
 
@@ -82,7 +82,7 @@ def brought_up_to_date(
 
 
 def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlite3.Connection:
-    """A fresh model at *path* (whatever was there removed first), rebuilt. The caller
+    """A fresh index at *path* (whatever was there removed first), rebuilt. The caller
     holds the writers' lock."""
     discard(path)
     connection = connect(path)
@@ -91,7 +91,7 @@ def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlit
 
 
 def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
-    """Fill an empty model from the tip's tree: every record verified, every item
+    """Fill an empty index from the tip's tree: every record verified, every item
     checked, the whole history replayed."""
     with gc_paused():  # it keeps everything it makes until it is written
         _rebuild(connection, store, roots, key)
@@ -342,7 +342,7 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
 
 
 def _state_meta(state: MemoryState) -> dict[str, str]:
-    """What the model keeps of a replayed state beside the item states: the latest
+    """What the index keeps of a replayed state beside the item states: the latest
     checkpoint and its session time, and what trusted purges removed (who, when) and redirected."""
     purged = {a: [m.writer, m.created, m.event] for a, m in sorted(state.purged.items())}
     return {
@@ -354,7 +354,7 @@ def _state_meta(state: MemoryState) -> dict[str, str]:
 
 
 def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryState:
-    """A replayed state as the model keeps it, with *items* as its item states."""
+    """A replayed state as the index keeps it, with *items* as its item states."""
     purged = json.loads(meta_value(db, "purged") or "{}")
     return MemoryState(
         items,

@@ -1,7 +1,7 @@
-"""The verdicts the read model keeps: each record checked under the reader's roots, each
+"""The verdicts the index keeps: each record checked under the reader's roots, each
 item blob a checkpoint names checked once however many name it, and the genuine items
-read back. Used by :mod:`gitmem.lifecycle.model_build` when it fills or advances the
-model; every function takes the open transaction.
+read back. Used by :mod:`gitmem.lifecycle.index_build` when it fills or advances the
+index; every function takes the open transaction.
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import Replayable
 from gitmem.store.repo import StoredRecord
 
-Verdict = tuple[str | None, str, bool]
+RecordVerdict = tuple[str | None, str, bool]
 """A record's check without its parsed record: (problem, detail, whether it parses)."""
 
 
-def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], Verdict]:
+def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], RecordVerdict]:
     """The verdict on one record under *roots*: pure, and small to send back, so a forked
     child can work them out (:class:`~gitmem.store.parallel.Background`) while the caller
     parses the records itself (and need not check their canonical form again: the
     verdict says whether they parse)."""
 
-    def verdict(stored: StoredRecord) -> Verdict:
+    def verdict(stored: StoredRecord) -> RecordVerdict:
         check = roots.check(stored.address, stored.data, stored.receipt)
         return check.problem, check.detail, check.record is not None
 
@@ -44,7 +44,7 @@ def verify_into(
 ) -> list[Replayable]:
     """Check *stored* records, keep their verdicts and the verdicts on the items their
     checkpoints name (each blob checked once, however many checkpoints name it, by
-    *items*: the model's blobs by default); the ones that hold, to replay."""
+    *items*: the index's blobs by default); the ones that hold, to replay."""
     good: list[Replayable] = []
     items = ItemChecks(db, None) if items is None else items
     named: dict[Sha256Hex, tuple[str, bool]] = {}  # address -> (checkpoint naming it, genuine)
@@ -101,7 +101,7 @@ def verify_into(
 
 class ItemChecks:
     """The verdict on each item blob, checked once: from *blobs* when given (a rebuild
-    has them all in hand), else from the model's blobs table."""
+    has them all in hand), else from the index's blobs table."""
 
     def __init__(self, db: sqlite3.Connection, blobs: Mapping[Sha256Hex, bytes] | None) -> None:
         self._db, self._blobs = db, blobs

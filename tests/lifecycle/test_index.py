@@ -1,4 +1,4 @@
-"""The read model (.git/gitmem/memory.sqlite): kept current incrementally as the memory
+"""The index (.git/gitmem/memory.sqlite): kept current incrementally as the memory
 ref moves, always equal to a rebuild from scratch, rebuilt when deleted or corrupt, and
 never trusted for what the brief renders."""
 
@@ -23,7 +23,7 @@ from gitmem.brief.emit import make_brief
 from gitmem.core.items import Trust
 from gitmem.core.records import EVENT_STATUS
 from gitmem.lifecycle.codec import encode_state
-from gitmem.lifecycle.memory import MODEL_FILE, Memory
+from gitmem.lifecycle.index import INDEX_FILE, Index
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.keys import load_identity
 from gitmem.store.layout import content_path, receipt_path
@@ -47,17 +47,17 @@ def capture(gm: Any, repo: Path, items: list[dict[str, Any]], name: str) -> dict
 
 
 def snapshot(store: Store, home: Path) -> tuple[bool, dict[str, Any], tuple[int, int, Any]]:
-    model = Memory.open(store, load_trust_roots(home, store))
+    index = Index.open(store, load_trust_roots(home, store))
     try:
-        state = model.state()
-        return model.rebuilt, encoded(state), model.counts()
+        state = index.state()
+        return index.rebuilt, encoded(state), index.counts()
     finally:
-        model.close()
+        index.close()
 
 
 def encoded(state: MemoryState) -> dict[str, Any]:
-    """Every item state as the model stores it, with the content of the events it names
-    (the model names them by address)."""
+    """Every item state as the index stores it, with the content of the events it names
+    (the index names them by address)."""
     return {
         a: {**encode_state(s), "event_records": [e.to_dict() for _, e in s.events]}
         for a, s in state.items.items()
@@ -66,7 +66,7 @@ def encoded(state: MemoryState) -> dict[str, Any]:
 
 def history(gm: Any, repo: Path, home: Path) -> Store:
     """Captures, a resolve, a supersede, a forget, and a status event dated in the past
-    (as a sync brings), the model read after each step."""
+    (as a sync brings), the index read after each step."""
     store = Store.discover(repo)
     first = capture(gm, repo, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
     snapshot(store, home)
@@ -93,21 +93,21 @@ def history(gm: Any, repo: Path, home: Path) -> Store:
     return store
 
 
-def test_an_advanced_model_equals_a_rebuild(gm: Any, initialised: Path, home: Path) -> None:
+def test_an_advanced_index_equals_a_rebuild(gm: Any, initialised: Path, home: Path) -> None:
     store = history(gm, initialised, home)
     rebuilt, advanced, counts = snapshot(store, home)
     assert not rebuilt  # every step advanced the file, none rebuilt it
-    (store.local_dir / MODEL_FILE).unlink()
+    (store.local_dir / INDEX_FILE).unlink()
     again, fresh, fresh_counts = snapshot(store, home)
     assert again and advanced == fresh and counts == fresh_counts
     assert len(fresh) == 4 and sum(s["forgotten"] for s in fresh.values()) == 1
 
 
-def test_a_deleted_or_corrupt_model_is_rebuilt(gm: Any, initialised: Path, home: Path) -> None:
+def test_a_deleted_or_corrupt_index_is_rebuilt(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
     _, before, _ = snapshot(store, home)
-    path = store.local_dir / MODEL_FILE
+    path = store.local_dir / INDEX_FILE
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
     rebuilt, after, _ = snapshot(store, home)
     assert rebuilt and after == before
@@ -124,8 +124,8 @@ def three_decisions(gm: Any, repo: Path) -> Store:
     return Store.discover(repo)
 
 
-def model_pages(path: Path) -> tuple[bytearray, int, int]:
-    """The model file's bytes (its write-ahead log checkpointed into it first), its page
+def index_pages(path: Path) -> tuple[bytearray, int, int]:
+    """The index file's bytes (its write-ahead log checkpointed into it first), its page
     size, and the number of the meta table's page."""
     import sqlite3
 
@@ -139,17 +139,17 @@ def model_pages(path: Path) -> tuple[bytearray, int, int]:
     return bytearray(path.read_bytes()), int(size), int(meta_page)
 
 
-def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds_it(
+def test_an_index_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds_it(
     gm: Any, initialised: Path, home: Path
 ) -> None:
-    """Pages garbled everywhere but the header and the meta table: the model opens, its
+    """Pages garbled everywhere but the header and the meta table: the index opens, its
     key matches, and SQLite only notices on the pages a command reads. That command
     rebuilds the file and answers; no traceback, no "internal error"."""
 
     store = three_decisions(gm, initialised)
     _, before, _ = snapshot(store, home)
-    path = store.local_dir / MODEL_FILE
-    data, size, meta_page = model_pages(path)
+    path = store.local_dir / INDEX_FILE
+    data, size, meta_page = index_pages(path)
     for page in range(1, len(data) // size):  # page 1 (the header) is at index 0
         if page + 1 != meta_page:
             data[page * size + 8 : page * size + 400] = b"\x5a" * 392
@@ -165,15 +165,15 @@ def test_a_model_damaged_behind_a_sound_key_is_rebuilt_by_the_command_that_finds
 
 
 @pytest.mark.parametrize("tear", ["pages never written", "cut short"])
-def test_a_torn_fresh_model_is_rebuilt(gm: Any, initialised: Path, home: Path, tear: str) -> None:
+def test_a_torn_fresh_index_is_rebuilt(gm: Any, initialised: Path, home: Path, tear: str) -> None:
     """A rebuild's file is not synced: a power cut can leave its key and its meta page on
     disk but not the rest, which then reads as zeros or lies past the file's end. The
     next commands rebuild it and answer as before."""
     store = three_decisions(gm, initialised)
-    path = store.local_dir / MODEL_FILE
+    path = store.local_dir / INDEX_FILE
     path.unlink()
     _, before, _ = snapshot(store, home)  # a fresh rebuild, as a first brief makes
-    data, size, meta_page = model_pages(path)
+    data, size, meta_page = index_pages(path)
     if tear == "cut short":
         data = data[: max(2, meta_page) * size]
     else:
@@ -200,7 +200,7 @@ def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
     store = Store.discover(initialised)
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
     _, before, _ = snapshot(store, home)
-    path = store.local_dir / MODEL_FILE
+    path = store.local_dir / INDEX_FILE
     for damage in (
         'UPDATE states SET state = \'{"v": 4, "item"\' WHERE current = 1',
         "UPDATE blobs SET data = substr(data, 1, 10)",
@@ -216,19 +216,19 @@ def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
 
 
 @pytest.mark.parametrize("writes", [False, True], ids=["read", "written"])
-def test_a_model_of_another_shape_under_a_sound_key_is_rebuilt(
+def test_an_index_of_another_shape_under_a_sound_key_is_rebuilt(
     gm: Any, initialised: Path, home: Path, writes: bool
 ) -> None:
     """A file whose tables are not the ones this version makes, under its key (edited,
     or written by another build): here the full-text table as it was before it kept
     ``last_seen``, with the same rows. A command that reads it, and one that writes it,
-    rebuild the file and answer; no "internal error", and no model kept in memory
+    rebuild the file and answer; no "internal error", and no index kept in memory
     instead of the file, command after command."""
     import sqlite3
 
     store = three_decisions(gm, initialised)
-    assert gm("brief").exit_code == 0  # the model is up to date: reading it is all
-    path = store.local_dir / MODEL_FILE
+    assert gm("brief").exit_code == 0  # the index is up to date: reading it is all
+    path = store.local_dir / INDEX_FILE
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT rowid, text, quote, address FROM recall").fetchall()
         db.execute("DROP TABLE recall")
@@ -247,7 +247,7 @@ def test_a_model_of_another_shape_under_a_sound_key_is_rebuilt(
     assert "last_seen" in columns  # the file itself was rebuilt
 
 
-def test_other_trust_roots_rebuild_the_model(gm: Any, initialised: Path, home: Path) -> None:
+def test_other_trust_roots_rebuild_the_index(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
     snapshot(store, home)
@@ -256,7 +256,7 @@ def test_other_trust_roots_rebuild_the_model(gm: Any, initialised: Path, home: P
     assert rebuilt and states == {}  # records by an untrusted key replay nothing
 
 
-def test_a_warm_model_never_hides_an_edited_rendered_item(
+def test_a_warm_index_never_hides_an_edited_rendered_item(
     gm: Any, initialised: Path, home: Path
 ) -> None:
     store = Store.discover(initialised)
@@ -266,9 +266,9 @@ def test_a_warm_model_never_hides_an_edited_rendered_item(
     ]
     captured = capture(gm, initialised, items, "a.md")
     (shown,) = make_brief(store, home, world_check=False).items
-    assert shown.trust == Trust.VERBATIM  # the model is warm now
+    assert shown.trust == Trust.VERBATIM  # the index is warm now
     # The git object behind the item is rewritten in place: the ref does not move, so
-    # the model has nothing new to read; the brief checks what it renders anyway.
+    # the index has nothing new to read; the brief checks what it renders anyway.
     path = content_path("items", captured["items"][0]["id"])
     overwrite_object(store, path, b"Deploys stop", b"Deploys go")
     (shown,) = make_brief(store, home, world_check=False).items
@@ -277,7 +277,7 @@ def test_a_warm_model_never_hides_an_edited_rendered_item(
     assert "⚠" in gm("brief").stdout
 
 
-def test_a_warm_model_never_hides_an_edited_checkpoint(
+def test_a_warm_index_never_hides_an_edited_checkpoint(
     gm: Any, initialised: Path, home: Path
 ) -> None:
     store = Store.discover(initialised)
@@ -297,8 +297,8 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
     gm: Any, initialised: Path, home: Path
 ) -> None:
     """An item blob edited in a new commit, and a later checkpoint that carries it edited
-    too: the item is shown degraded (never dropped) by the advanced model and by a
-    rebuild alike, whichever checkpoint naming it the model reads last."""
+    too: the item is shown degraded (never dropped) by the advanced index and by a
+    rebuild alike, whichever checkpoint naming it the index reads last."""
     store = Store.discover(initialised)
     quote = "deploys stop on Fridays"
     items = [
@@ -306,7 +306,7 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
     ]
     first = capture(gm, initialised, items, "a.md")
     later = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is parsed"}], "b.md")
-    make_brief(store, home, world_check=False)  # the model is warm
+    make_brief(store, home, world_check=False)  # the index is warm
     edit_record(store, first["checkpoint"], b"Deploys stop", b"Deploys go")
     make_brief(store, home, world_check=False)
     edit_record(store, later["checkpoint"], b"alice@example.com", b"alice@example.org")
@@ -316,36 +316,36 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
 
     advanced = shown()
     assert advanced[first["items"][0]["id"]] == "item edited"
-    (store.local_dir / MODEL_FILE).unlink()
+    (store.local_dir / INDEX_FILE).unlink()
     assert shown() == advanced
 
 
-def test_the_model_knows_which_sessions_sighted_an_item(
+def test_the_index_knows_which_sessions_sighted_an_item(
     gm: Any, initialised: Path, home: Path
 ) -> None:
     capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
     store = Store.discover(initialised)
     session = str(gm("log", "--json").json()[0]["session"])
-    model = Memory.open(store, load_trust_roots(home, store))
+    index = Index.open(store, load_trust_roots(home, store))
     try:
-        assert model.sighted_in(session)
-        assert not model.sighted_in(session[:-1])  # a prefix is another session
-        assert not model.sighted_in("commit-000000000000")
+        assert index.sighted_in(session)
+        assert not index.sighted_in(session[:-1])  # a prefix is another session
+        assert not index.sighted_in("commit-000000000000")
     finally:
-        model.close()
+        index.close()
 
 
 def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
     gm: Any, initialised: Path, home: Path, monkeypatch: Any
 ) -> None:
     """Record checks in a forked child, beside a replay of the records expected to hold,
-    give the model a one-process rebuild gives: with a record signed by a key the roots
+    give the index a one-process rebuild gives: with a record signed by a key the roots
     do not list (never expected to hold), one naming a listed key whose receipt is
     another record's, and one signed by that key but not in canonical form (both expected
     to hold, and failing: what holds is replayed again)."""
     import pygit2
 
-    from gitmem.lifecycle import model_build
+    from gitmem.lifecycle import index_build
     from gitmem.store import parallel
     from gitmem.store.keys import load_identity
 
@@ -368,23 +368,23 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
 
     monkeypatch.setattr(os, "fork", fork)
     replays: list[int] = []
-    real_replayed = model_build._replayed
+    real_replayed = index_build._replayed
 
     def replayed(*args: Any) -> Any:
         replays.append(len(args[0]))
         return real_replayed(*args)
 
-    monkeypatch.setattr(model_build, "_replayed", replayed)
+    monkeypatch.setattr(index_build, "_replayed", replayed)
 
     def rebuilt() -> tuple[dict[str, Any], Any, Any]:
-        (store.local_dir / MODEL_FILE).unlink(missing_ok=True)
-        model = Memory.open(store, load_trust_roots(home, store))
+        (store.local_dir / INDEX_FILE).unlink(missing_ok=True)
+        index = Index.open(store, load_trust_roots(home, store))
         try:
-            state = encoded(model.state())
-            failed = sorted((f.path, f.check.problem, f.writer) for f in model.failed())
-            return state, model.counts(), failed
+            state = encoded(index.state())
+            failed = sorted((f.path, f.check.problem, f.writer) for f in index.failed())
+            return state, index.counts(), failed
         finally:
-            model.close()
+            index.close()
 
     one = rebuilt()
     assert not forks and len(replays) == 1  # a handful of records: no child
@@ -413,24 +413,24 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
 def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
     gm: Any, initialised: Path, home: Path, monkeypatch: Any
 ) -> None:
-    """A fresh model is written without a journal (its pages once, not twice): a rebuild
+    """A fresh index is written without a journal (its pages once, not twice): a rebuild
     that fails halfway leaves a file without its key, which the next open rebuilds."""
     import pytest
 
-    from gitmem.lifecycle import model_build
+    from gitmem.lifecycle import index_build
 
     store = history(gm, initialised, home)
     _, before, counts = snapshot(store, home)
-    (store.local_dir / MODEL_FILE).unlink()
+    (store.local_dir / INDEX_FILE).unlink()
 
     def dies(*args: Any) -> None:
         raise OSError("killed")
 
     with monkeypatch.context() as patched:
-        patched.setattr(model_build, "_write_whole", dies)
+        patched.setattr(index_build, "_write_whole", dies)
         with pytest.raises(OSError, match="killed"):
             snapshot(store, home)
-    assert (store.local_dir / MODEL_FILE).is_file()  # what the dead rebuild left
+    assert (store.local_dir / INDEX_FILE).is_file()  # what the dead rebuild left
     rebuilt, after, after_counts = snapshot(store, home)
     assert rebuilt and after == before and after_counts == counts
 
@@ -438,19 +438,19 @@ def test_a_rebuild_that_dies_midway_leaves_a_file_the_next_command_rebuilds(
 KILLED_BEFORE_THE_KEY = """
 import os, signal, sys
 from pathlib import Path
-from gitmem.lifecycle import model_build
-from gitmem.lifecycle.memory import Memory
+from gitmem.lifecycle import index_build
+from gitmem.lifecycle.index import Index
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
-real = model_build.set_meta
+real = index_build.set_meta
 def set_meta(db, values):
     if "key" in values:  # everything else is in the file: die as kill -9 does
         os.kill(os.getpid(), signal.SIGKILL)
     real(db, values)
-model_build.set_meta = set_meta
+index_build.set_meta = set_meta
 store = Store.discover(Path.cwd())
-Memory.open(store, load_trust_roots(Path(sys.argv[1]), store))
+Index.open(store, load_trust_roots(Path(sys.argv[1]), store))
 """
 
 
@@ -467,12 +467,12 @@ def test_a_rebuild_killed_before_its_key_is_written_is_rebuilt_by_the_next_open(
 
     store = history(gm, initialised, home)
     _, before, counts = snapshot(store, home)
-    (store.local_dir / MODEL_FILE).unlink()
+    (store.local_dir / INDEX_FILE).unlink()
     done = subprocess.run(
         [sys.executable, "-c", KILLED_BEFORE_THE_KEY, str(home)], cwd=initialised, check=False
     )
     assert done.returncode == -signal.SIGKILL
-    left = sqlite3.connect(store.local_dir / MODEL_FILE)
+    left = sqlite3.connect(store.local_dir / INDEX_FILE)
     try:
         meta = dict(left.execute("SELECT key, value FROM meta").fetchall())
         assert "key" not in meta and meta["tip"]  # the rest was written

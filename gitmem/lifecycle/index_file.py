@@ -1,5 +1,5 @@
-"""The read model's file: its tables, opening it, telling a sound file from a damaged one,
-and writing to it (:mod:`gitmem.lifecycle.model_build` fills it, :mod:`gitmem.lifecycle.memory`
+"""The index's file: its tables, opening it, telling a sound file from a damaged one,
+and writing to it (:mod:`gitmem.lifecycle.index_build` fills it, :mod:`gitmem.lifecycle.index`
 reads it).
 
 A damaged file is a cache to rebuild, never an answer: SQLite's own word for damage
@@ -47,7 +47,7 @@ CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
-    """A connection to the model at *path* (``:memory:`` works), its tables created."""
+    """A connection to the index at *path* (``:memory:`` works), its tables created."""
     connection = sqlite3.connect(path, timeout=30, isolation_level=None)
     connection.execute("PRAGMA secure_delete = ON")
     if path != ":memory:":
@@ -60,7 +60,7 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 
 def discard(path: Path) -> None:
-    """Remove the model's file at *path* and its write-ahead log."""
+    """Remove the index's file at *path* and its write-ahead log."""
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
@@ -95,10 +95,10 @@ SHAPE = (
     "(SELECT MAX(rowid) FROM blobs), (SELECT MAX(rowid) FROM named), "
     "(SELECT MAX(rowid) FROM states), (SELECT MAX(rowid) FROM recall)"
 )
-"""What the model holds, in a form every writer keeps in the meta table: the rows the
+"""What the index holds, in a form every writer keeps in the meta table: the rows the
 brief counts anyway (checkpoints, current items) and each table's last row, so that
 damage SQLite reads past without a word (a page of rows gone blank) is caught when the
-model is opened, not shown as an empty memory. About 0.2 ms at 1,000 checkpoints in a
+index is opened, not shown as an empty memory. About 0.2 ms at 1,000 checkpoints in a
 fresh process (counting every table's rows would be 2 ms)."""
 
 

@@ -6,7 +6,7 @@ message's decisions would stay current beside the new message's, both ``✓ verb
 So a rewrite captures the new commit's message (unless that was done already) and
 retires every open item whose only source was the old message: a signed ``supersede``
 event names the new message's item of the same kind that replaces it, or, when the new
-message holds none, the new commit. An item another session restated keeps standing:
+message holds none, the new commit. An item another session corroborated keeps standing:
 it no longer rests on the old message alone.
 """
 
@@ -60,8 +60,9 @@ def retire_rewritten(ctx: Context, rewrites: Sequence[tuple[str, str]], how: str
     When the new message's items are already stored (its post-commit ran first), each
     retired item is superseded by the new item of its kind. Otherwise the retired items go
     first, naming the new commit, and the new message is captured after them: captured
-    while they were open, a message that restates them (an amend that keeps its message,
-    a rebase) would have been taken for a restatement, and its items never stored.
+    while they were open, a message that says them again (an amend that keeps its message,
+    a rebase) would have been taken for the same claims said again, and its items never
+    stored.
 
     Raises:
         GitmemError: a new commit could not be read or captured, or an event not stored.
@@ -82,12 +83,12 @@ def retire_rewritten(ctx: Context, rewrites: Sequence[tuple[str, str]], how: str
 
 
 def _only_from(states: Iterable[ItemState], session: str) -> list[ItemState]:
-    """Open items first said in *session* and seen, or restated, nowhere else."""
+    """Open items first said in *session* and seen, or corroborated, nowhere else."""
     return [
         s
         for s in states
         if s.active
         and s.item.origin_session == session
-        and not s.witnesses
+        and not s.corroborations
         and all(sighting.session == session for sighting in s.sightings)
     ]

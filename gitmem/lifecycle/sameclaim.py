@@ -1,6 +1,6 @@
 """Is a later statement the same claim as an earlier item? Pure, and strict on purpose.
 
-A restatement can earn corroboration, so a false match would show a corroboration that
+The same claim said again can earn corroboration, so a false match would show a corroboration that
 no later session made (the reference tool merges "keep the parser module in
 src/parser.py" with "keep the tokenizer module in src/tokenizer.py"). Claims are
 compared, not substrings: a different number ("retry limit 30" against "3", "2.5 s"

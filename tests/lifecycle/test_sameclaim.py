@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.lifecycle.restate import content_words, same_claim, same_subject
+from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
 
 def same(text: str, other: str, quote: str | None = None, other_quote: str | None = None) -> bool:
@@ -30,7 +30,7 @@ def test_different_kinds_never_match_on_words() -> None:
     assert not same_claim("decision", "Ship it", None, "open_loop", "Ship it", None)
 
 
-def test_a_quote_containing_the_earlier_quote_is_a_restatement() -> None:
+def test_a_quote_containing_the_earlier_quote_is_the_same_claim() -> None:
     assert same(
         "Freeze the API",
         "API frozen until 2.0",
@@ -92,7 +92,7 @@ def test_a_different_named_thing_is_a_different_claim(earlier: str, later: str) 
     assert same_subject("decision", later, "decision", earlier)
 
 
-def test_a_longer_quote_that_restates_the_same_values_is_the_same_claim() -> None:
+def test_a_longer_quote_with_the_same_values_is_the_same_claim() -> None:
     assert same(
         "Freeze the API",
         "API frozen",
