@@ -3,7 +3,7 @@ prototype's gates do.
 
     python benchmarks/ask_agreement.py [--backend command|http] [-v]
 
-The cases are ``tests/ask_cases.py``: one per gate and trap of the evidence-gated design
+The cases are ``tests/helpers/ask_cases.py``: one per gate and trap of the evidence-gated design
 (policy rows, exceptions, whole-number anchors, agreement, quotes, confirmed absence,
 schema, truncation, backend failure, freshness), each with the replies of a scripted
 model and the outcome the prototype gives. Each runs through the real CLI in a fresh
@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import pytest  # noqa: E402
-from ask_cases import CASES, EXIT  # noqa: E402
-from asking import FILES, Model, make_repo, run_case  # noqa: E402
 from fakes.ask_script import ScriptServer  # noqa: E402
+from helpers.ask_cases import CASES, EXIT  # noqa: E402
+from helpers.asking import FILES, Model, make_repo, run_case  # noqa: E402
 
 
 def main() -> int:

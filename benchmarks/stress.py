@@ -13,7 +13,7 @@ repository, remote and home is a fresh temp folder; nothing is kept. Four runs:
 2. **Concurrent writers.** N clones capture and sync against one bare remote at once,
    and one clone runs captures and syncs in parallel; afterwards one more sync round,
    and every clone and the remote must hold every checkpoint any capture reported.
-3. **Fuzz.** Hostile files (tests/hostile.py) through every parser: transcripts of each
+3. **Fuzz.** Hostile files (tests/helpers/hostile.py) through every parser: transcripts of each
    format, snapshots, items files, allowed_signers, revocation lists, config, and the
    local state readers. Anything but an InputError (or a counted skip) is an internal
    error.

@@ -1,6 +1,6 @@
 """The fuzz run of benchmarks/stress.py: hostile input through every parser, counted.
 
-Each case builds one hostile file from the templates and values of tests/hostile.py (the
+Each case builds one hostile file from the templates and values of tests/helpers/hostile.py (the
 fuzz suite's, at a scale CI does not run) and hands it to one parser, exactly as gitmem
 reads it. An InputError (or any GitmemError) is a refusal in one line; a line skipped
 and counted is fine; any other exception is an internal error, and its traceback is
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import hostile
+from helpers import hostile
 
 from gitmem.capture.checkpoint import build_items, mask_draft
 from gitmem.capture.items import parse_items

@@ -6,32 +6,11 @@ touches the real home directory fails instead of changing it.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from gitmem.cli import main
-
-TESTS = Path(__file__).resolve().parent
-"""The test tree (it mirrors ``gitmem/``): its ``data/`` and ``fakes/`` live here."""
-ROOT = TESTS.parent
-"""The repository: ``gitmem/``, ``docs/``, ``hooks/``."""
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.com",
-    "GIT_AUTHOR_DATE": "2026-11-01T12:00:00Z",
-    "GIT_COMMITTER_NAME": "Test Committer",
-    "GIT_COMMITTER_EMAIL": "committer@example.com",
-    "GIT_COMMITTER_DATE": "2026-11-01T12:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+from helpers import GIT_ENV, Result, git, run
 
 
 @pytest.fixture(autouse=True)
@@ -50,17 +29,6 @@ def home(tmp_path: Path) -> Path:
     return tmp_path / "gitmem-home"
 
 
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return done.stdout
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository with one commit and user.email alice@example.com."""
@@ -73,28 +41,6 @@ def repo(tmp_path: Path) -> Path:
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
-
-
-@dataclass
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> object:
-        return json.loads(self.stdout)
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    """Run the real CLI entry point in-process, as a user would, and capture it."""
-    runner = CliRunner()
-    code = 0
-    with runner.isolation(input=input) as (out, err, _):
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    return Result(code, out.getvalue().decode(), err.getvalue().decode())
 
 
 @pytest.fixture

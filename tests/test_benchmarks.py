@@ -10,7 +10,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 SCRIPTS = sorted((ROOT / "benchmarks").glob("*.py"))
 

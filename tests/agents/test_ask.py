@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, git
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
+from helpers import TESTS, git
 
 from gitmem.agents.ask import EXIT_CODES, OUTCOMES
 from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem

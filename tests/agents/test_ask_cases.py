@@ -1,4 +1,4 @@
-"""The ask gate cases (tests/ask_cases.py) through the real CLI: a scripted model behind
+"""The ask gate cases (tests/helpers/ask_cases.py) through the real CLI: a scripted model behind
 the command backend (a real subprocess per call) and behind the openai backend (a real
 HTTP server on loopback). Every case must give the prototype's outcome, its exit code
 and a reason naming the gate that decided."""
@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ask_cases import CASES, EXIT, Case
-from asking import BACKENDS, FILES, Model, make_repo, run_case
 from fakes.ask_script import ScriptServer
+from helpers.ask_cases import CASES, EXIT, Case
+from helpers.asking import BACKENDS, FILES, Model, make_repo, run_case
 
 from gitmem.agents.ask import Outcome
 

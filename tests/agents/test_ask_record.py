@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ask_cases import CASES
-from asking import BACKENDS, FILES, Model, ask, event, make_repo, run_case
 from fakes.ask_script import ScriptServer
+from helpers.ask_cases import CASES
+from helpers.asking import BACKENDS, FILES, Model, ask, event, make_repo, run_case
 
 QUESTION = "What is the measured reservoir capacity?"
 RIGHT = next(c for c in CASES if c.name == "prose-decimal")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, Result
+from helpers import TESTS, Result
 
 from gitmem.agents.host_context import PROMPT_BUDGET, prompt_terms
 from gitmem.core.quotes import fold

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS
+from helpers import TESTS
 
 from gitmem.agents.hosts import AGENTS, HOOK_TIMEOUT, agent_status, install_agent, uninstall_agent
 from gitmem.core.errors import InputError

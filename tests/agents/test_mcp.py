@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import git, run
+from helpers import git, run
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from gitmem.capture.sessions import claude_slug

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tamper import overwrite_object
+from helpers.tamper import overwrite_object
 
 from gitmem.agents.recall import fts_query, recall
 from gitmem.core.quotes import fold
@@ -220,7 +220,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
 
 
 def test_recall_outside_a_repository_is_exit_2(tmp_path: Path) -> None:
-    from conftest import run
+    from helpers import run
 
     result = run("-C", str(tmp_path), "recall", "cache")
     assert result.exit_code == 2 and "not a git repository" in result.stderr

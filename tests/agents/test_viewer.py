@@ -18,8 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-import tamper
-from conftest import git
+from helpers import git, tamper
 
 from gitmem.agents.viewer.server import CSP, is_loopback
 from gitmem.store.layout import content_path

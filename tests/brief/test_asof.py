@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import tamper
-from conftest import git
-from history import capture, redate_memory
+from helpers import git, tamper
+from helpers.history import capture, redate_memory
 
 from gitmem.lifecycle.index import INDEX_FILE, Index
 from gitmem.store.layout import content_path

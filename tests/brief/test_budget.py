@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import run
+from helpers import run
 
 from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
 from gitmem.brief.emit import emit_brief, make_brief

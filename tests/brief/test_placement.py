@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from capturing import capture_items
-from conftest import Result, git
+from helpers import Result, git
+from helpers.capturing import capture_items
 
 from gitmem.brief.placement import age_label
 

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tamper
-from conftest import git
-from history import redate_memory
+from helpers import git, tamper
+from helpers.history import redate_memory
 
 from gitmem.brief.review.render import COMMENT_LIMIT, MARKER, md_text
 from gitmem.hooks.capturing import post_rewrite

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from conftest import ROOT, git
+from helpers import ROOT, git
 
 from gitmem.brief.review.render import MARKER
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pygit2
 import pytest
-from conftest import git
+from helpers import git
 
 from gitmem.brief.worldcheck import (
     BUDGET_SPENT,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, git
+from helpers import TESTS, git
 
 from gitmem.hooks.capturing import post_commit
 from gitmem.store.capturelog import CaptureLog

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, Result, git
+from helpers import TESTS, Result, git
 
 from gitmem.capture.chat.export import parse_export
 from gitmem.capture.chat.voices import settle_voices

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
+from helpers import TESTS
 
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
 from gitmem.capture.extract.schema import parse_output

@@ -6,7 +6,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import TESTS, Result
+from helpers import TESTS, Result
 
 DATA = TESTS / "data"
 GM = Callable[..., Result]

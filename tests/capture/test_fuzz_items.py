@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hostile import DEEP, FUZZ, ITEM_TEMPLATES, fill, slot_value
+from helpers.hostile import DEEP, FUZZ, ITEM_TEMPLATES, fill, slot_value
 from hypothesis import given
 from hypothesis import strategies as st
 

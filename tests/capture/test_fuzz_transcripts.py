@@ -7,8 +7,8 @@ counted, never fatal (docs/transcripts.md).
 
 from __future__ import annotations
 
-from conftest import TESTS
-from hostile import (
+from helpers import TESTS
+from helpers.hostile import (
     CLAUDE,
     CODEX,
     FUZZ,

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS
+from helpers import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import TESTS
+from helpers import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

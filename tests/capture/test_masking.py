@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from conftest import ROOT, TESTS
+from helpers import ROOT, TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

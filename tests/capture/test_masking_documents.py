@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS
-from hostile import stored_bytes
+from helpers import TESTS
+from helpers.hostile import stored_bytes
 
 from gitmem.capture.masking import mask
 from gitmem.capture.masking.documents import mask_label, mask_message, mask_string

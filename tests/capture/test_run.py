@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from capturing import capture_items
-from conftest import TESTS, Result, git
 from fakes.openai_server import FakeOpenAI
+from helpers import TESTS, Result, git
+from helpers.capturing import capture_items
 
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from capturing import capture_items
-from conftest import Result
+from helpers import Result
+from helpers.capturing import capture_items
 
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store

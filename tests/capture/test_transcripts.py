@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from conftest import TESTS
+from helpers import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

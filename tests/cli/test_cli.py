@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tamper
-from conftest import ROOT, TESTS, Result, git, run
+from helpers import ROOT, TESTS, Result, git, run, tamper
 
 from gitmem.cli.app import cli
 from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands

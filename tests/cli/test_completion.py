@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
+from helpers import run
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TESTS, Result, git, run
-from hostile import BROKEN_LINES, FUZZ_SLOW, HOSTILE_VALUES
+from helpers import TESTS, Result, git, run
+from helpers.hostile import BROKEN_LINES, FUZZ_SLOW, HOSTILE_VALUES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

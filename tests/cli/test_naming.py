@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from conftest import ROOT
+from helpers import ROOT
 
 
 def test_distribution_name_is_gitmem_verified_and_the_command_is_gitmem() -> None:

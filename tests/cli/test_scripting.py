@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, Result
+from helpers import TESTS, Result
 
 from gitmem import __version__
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 
 from gitmem.cli import fast_path
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Result
+from helpers import Result
 
 from gitmem.core.claims import references
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from datetime import UTC, datetime
 
-from hostile import FUZZ
+from helpers.hostile import FUZZ
 from hypothesis import given
 from hypothesis import strategies as st
 

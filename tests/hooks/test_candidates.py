@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Result, git
-from polling import wait_for
+from helpers import Result, git
+from helpers.polling import wait_for
 
 from gitmem.store.repo import RELEASES_REF
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import TESTS, Result, git
-from polling import wait_for
+from helpers import TESTS, Result, git
+from helpers.polling import wait_for
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight

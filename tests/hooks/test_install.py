@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GIT_ENV, ROOT
+from helpers import GIT_ENV, ROOT
 
 from gitmem.core.errors import GitError, InputError
 from gitmem.hooks import install as hooks

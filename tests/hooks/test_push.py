@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import git, run
+from helpers import git, run
 
 from gitmem.hooks import inflight
 from gitmem.hooks.push import GUARD, names_memory, wait_for_captures

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, Result, git
-from polling import wait_for
+from helpers import TESTS, Result, git
+from helpers.polling import wait_for
 
 DATA = TESTS / "data"
 GM = Callable[..., Result]

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import TESTS, Result, git
-from polling import wait_for
+from helpers import TESTS, Result, git
+from helpers.polling import wait_for
 
 from gitmem.hooks import inflight, queue
 from gitmem.hooks.inflight import DIED

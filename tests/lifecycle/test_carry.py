@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from record_values import T0, at, checkpoint, event, item, snapshot
+from helpers.record_values import T0, at, checkpoint, event, item, snapshot
 
 from gitmem.core.items import Item
 from gitmem.core.records import EVENT_LIKELY_SUPERSEDED

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from record_values import at, checkpoint, event, item
+from helpers.record_values import at, checkpoint, event, item
 
 from gitmem.core.records import EVENT_LIKELY_SUPERSEDED, EVENT_RESOLVE, Event
 from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Result, git
+from helpers import Result, git
 
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store

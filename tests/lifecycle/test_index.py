@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tamper import (
+from helpers.tamper import (
     add_entry,
     edit_record,
     overwrite_object,

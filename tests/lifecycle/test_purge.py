@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from capturing import capture_text as capture
-from capturing import decision
-from conftest import Result, git
-from grep import all_objects, files_holding
+from helpers import Result, git
+from helpers.capturing import capture_text as capture
+from helpers.capturing import decision
+from helpers.grep import all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from record_values import at, checkpoint, event, item, snapshot
+from helpers.record_values import at, checkpoint, event, item, snapshot
 
 from gitmem.core.purge import Purge
 from gitmem.core.records import (

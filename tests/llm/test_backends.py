@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import ROOT
 from fakes.openai_server import FakeOpenAI
+from helpers import ROOT
 
 from gitmem.core.errors import NegativeResult
 from gitmem.llm import BackendFailed, ModelError, ModelSettings, OutputRejected, backend_for

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, Result, git
+from helpers import TESTS, Result, git
 
 from gitmem.setup.demo import run_demo
 from gitmem.store.capturelog import CaptureLog

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import TESTS, Result
+from helpers import TESTS, Result
 
 GM = Callable[..., Result]
 

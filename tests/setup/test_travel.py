@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clones import Clone, make_clone, make_remote
-from conftest import GIT_ENV
+from helpers import GIT_ENV
+from helpers.clones import Clone, make_clone, make_remote
 
 MEMORY_REF = "refs/gitmem/memory"
 TRACKING = "refs/gitmem-remotes/origin/memory"

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GIT_ENV, git
-from history import capture, redate_memory
+from helpers import GIT_ENV, git
+from helpers.history import capture, redate_memory
 
 from gitmem.core.errors import InputError
 from gitmem.store.asof import PinnedStore, parse_moment, resolve_as_of

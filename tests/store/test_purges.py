@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from conftest import Result, run
+from helpers import Result, run
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.receipts import Ed25519Signer

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pygit2
 import pytest
-from conftest import git
-from workers import append_snapshots
+from helpers import git
+from helpers.workers import append_snapshots
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.store.history import history_problems

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygit2
-from conftest import git
+from helpers import git
 
 from gitmem.core.types import GitOid
 from gitmem.store.history import history_problems

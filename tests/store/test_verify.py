@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import tamper
+from helpers import tamper
 
 from gitmem.brief.emit import make_brief
 from gitmem.brief.select import NO_VERIFIED_QUOTE

@@ -10,8 +10,7 @@ from typing import Any
 
 import pygit2
 import pytest
-import tamper
-from conftest import TESTS, Result, git
+from helpers import TESTS, Result, git, tamper
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.store.repo import MEMORY_REF, Store, content_path

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pygit2
 import pytest
-import tamper
-from clones import Clone, make_clone, make_remote
-from conftest import git
+from helpers import git, tamper
+from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.store.repo import MEMORY_REF, Store
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pygit2
 import pytest
-from conftest import Result, git
+from helpers import Result, git
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from gitmem.core import sshwire

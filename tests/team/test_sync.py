@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pygit2
 import pytest
-import tamper
-from clones import Clone, make_clone, make_remote
-from conftest import git
+from helpers import git, tamper
+from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.store.merge import MergeConflict, merge_into
 from gitmem.store.repo import MEMORY_REF, Entry, Store

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clones import Clone, make_clone, make_remote
-from conftest import git
-from grep import all_objects, files_holding
+from helpers import git
+from helpers.clones import Clone, make_clone, make_remote
+from helpers.grep import all_objects, files_holding
 
 from gitmem.store.purges import purge_edit
 from gitmem.store.repo import MEMORY_REF, Store

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from clones import make_clone, make_remote
-from grep import files_holding
+from helpers.clones import make_clone, make_remote
+from helpers.grep import files_holding
 
 from gitmem.core.purge import Purge
 from gitmem.core.records import EVENT_PURGE

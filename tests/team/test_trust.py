@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clones import Clone, make_clone, make_remote
+from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint

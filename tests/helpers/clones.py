@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conftest import Result, git, run
+from helpers import Result, git, run
 
 ITEMS = '[{"kind":"decision","text":"%s","trust":"verbatim","quote":"%s"}]'
 

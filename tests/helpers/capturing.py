@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Result
+from helpers import Result
 
 Gm = Callable[..., Result]
 

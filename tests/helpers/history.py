@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from conftest import GIT_ENV, git
+from helpers import GIT_ENV, git
 
 MEMORY_REF = "refs/gitmem/memory"
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GIT_ENV, TESTS, run
 from fakes.ask_script import ScriptServer
 
 from gitmem.core.records import parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
+from helpers import GIT_ENV, TESTS, run
 
 SCRIPT = TESTS / "fakes" / "ask_script.py"
 BACKENDS = ("command", "http")

@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from asking import ABSTAIN, NOT_FOUND, answer, said
-
 from gitmem.agents.ask import Outcome
+from helpers.asking import ABSTAIN, NOT_FOUND, answer, said
 
 SUPPORTED = Outcome.SUPPORTED_ANSWER
 NOT_FOUND_OUT = Outcome.NOT_FOUND_IN_SOURCE

@@ -1,0 +1,66 @@
+"""What the tests share: the test tree's paths, pinned git identities, git and the CLI
+run as a user would. The modules beside this one hold the larger helpers, each written once.
+
+Fixtures live in ``tests/conftest.py`` (pytest finds them there); everything a test
+imports lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gitmem.cli import main
+
+TESTS = Path(__file__).resolve().parent.parent
+"""The test tree (it mirrors ``gitmem/``): its ``data/`` and ``fakes/`` live here."""
+ROOT = TESTS.parent
+"""The repository: ``gitmem/``, ``docs/``, ``hooks/``."""
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_AUTHOR_DATE": "2026-11-01T12:00:00Z",
+    "GIT_COMMITTER_NAME": "Test Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.com",
+    "GIT_COMMITTER_DATE": "2026-11-01T12:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    return done.stdout
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> object:
+        return json.loads(self.stdout)
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    """Run the real CLI entry point in-process, as a user would, and capture it."""
+    runner = CliRunner()
+    code = 0
+    with runner.isolation(input=input) as (out, err, _):
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return Result(code, out.getvalue().decode(), err.getvalue().decode())
