@@ -1,6 +1,8 @@
 """The secrets run of benchmarks/stress.py: plant every fake secret everywhere, then look
 for it in every byte gitmem stored.
 
+    python benchmarks/stress_secrets.py [--quick]     # this run alone, with its matrix
+
 The secrets are the corpus of tests/data/secrets/secrets.json (fake, each in a realistic
 surrounding). Each is planted in up to 17 places: as said in a plain transcript, a Claude
 message, a Claude tool call (a command, a file written, a JSON file written), a tool
@@ -11,24 +13,38 @@ id, a transcript's file name and a ``--session`` given on the command line. Each
 ``gitmem capture`` through the CLI (in-process, for speed), one repository per place.
 Then every git object and every file of ``.git/gitmem/`` is searched for each secret:
 its distinctive runs of characters, so an escaped copy is found too.
+
+Then **the escaping matrix** (tests/helpers/escaping.py): every secret behind each escaping level
+(as written; in a JSON file; that file written by a double-quoted ``echo``; …) in each
+placement (message text, tool input, tool output, Codex function call arguments, Codex
+local shell call, Claude tool call input): one capture per placement and level, one
+message per secret, one repository each. The matrix printed is kinds × placements ×
+levels, each cell the secrets of that kind found stored; every cell must be 0.
 """
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
-import re
+import shutil
 import subprocess
+import sys
+import tempfile
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from gitmem.cli import main
+from gitmem.cli import main as gitmem
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
+sys.path.insert(0, str(TESTS))
+
+from helpers import escaping  # noqa: E402  (the matrix's levels and placements)
+
 CONTEXT_KINDS = {"secret-assignment", "url-password", "bearer-token", "aws-secret-access-key"}
 """Kinds known only by their surroundings: planted with them, never alone."""
 
@@ -50,6 +66,28 @@ class Secrets:
     written: int = 0
     stored: int = 0
     notes: list[str] = field(default_factory=list)
+    matrix: dict[tuple[str, str, str], tuple[int, int]] = field(default_factory=dict)
+    """(level, placement, kind) → (secrets planted, secrets found stored)."""
+
+    def render_matrix(self) -> str:
+        """Per escaping level, a table of kinds × placements: stored/planted per cell."""
+        places = list(escaping.PLACEMENTS)
+        kinds = sorted({kind for _, _, kind in self.matrix})
+        lines = []
+        for level in escaping.LEVELS:
+            lines.append(f"escaping level {level}")
+            lines.append(f"  {'kind':24}" + "".join(f"{p[:14]:>15}" for p in places))
+            for kind in kinds:
+                cells = [self.matrix.get((level, p, kind), (0, 0)) for p in places]
+                lines.append(f"  {kind:24}" + "".join(f"{f'{s}/{n}':>15}" for n, s in cells))
+        planted = sum(n for n, _ in self.matrix.values())
+        stored = sum(s for _, s in self.matrix.values())
+        cells = len(self.matrix)
+        lines.append(
+            f"{len(kinds)} kinds × {len(places)} placements × {len(escaping.LEVELS)} levels "
+            f"= {cells} cells, {planted} secrets planted, {stored} stored"
+        )
+        return "\n".join(lines)
 
 
 def _claude(content: object, role: str = "user", session: str = "s-1") -> str:
@@ -162,10 +200,7 @@ ALONE: dict[str, Plant] = {
 }
 
 
-def fragments(secret: str) -> list[str]:
-    """What would give a stored copy of *secret* away, escaped or not."""
-    runs = [r for r in re.findall(r"[A-Za-z0-9+/_]{10,}", secret) if not r.isalpha()]
-    return runs or [secret]
+fragments = escaping.fragments
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -173,7 +208,7 @@ def _cli(*args: str) -> tuple[int, str]:
     code = 0
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
-            main(list(args))
+            gitmem(list(args))
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 0
     return code, err.getvalue()
@@ -235,4 +270,87 @@ def run(world: WorldLike, quick: bool) -> Secrets:
         tally.notes += [f"LEAK {place}: {s[:24]}…" for s in leaked]
     kinds = len({e["kind"] for e in corpus})
     tally.notes.insert(0, f"{len(corpus)} secrets of {kinds} kinds in {len(places)} places")
+    _escaping_matrix(world, corpus, tally)
     return tally
+
+
+def _new_repo(world: WorldLike, name: str) -> Path:
+    repo = world.root / name
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "i"],
+        check=True,
+        env=world.env,
+    )
+    _cli("-C", str(repo), "init", "--name", "stress@example.com")
+    return repo
+
+
+def _escaping_matrix(world: WorldLike, corpus: list[dict[str, str]], tally: Secrets) -> None:
+    """Every secret behind every escaping level in every placement (module docstring)."""
+    for number, (level, place) in enumerate(
+        (level, place) for level in escaping.LEVELS for place in escaping.PLACEMENTS
+    ):
+        repo = _new_repo(world, f"escaping-{number}")
+        path = world.root / f"escaping-{number}.jsonl"
+        lines = [escaping.PLACEMENTS[place](escaping.escaped(e["text"], level)) for e in corpus]
+        path.write_text("".join(lines), encoding="utf-8")
+        code, err = _cli("-C", str(repo), "capture", "--transcript", str(path))
+        world.judge(err)
+        tally.tried += 1
+        tally.written += code == 0
+        if code != 0:
+            tally.notes.append(f"{place}/{level}: exit {code}: {err.strip()[:120]}")
+        data = stored_bytes(repo)
+        for entry in corpus:
+            leaked = any(f.encode() in data for f in fragments(entry["secret"]))
+            planted, stored = tally.matrix.get((level, place, entry["kind"]), (0, 0))
+            tally.matrix[level, place, entry["kind"]] = (planted + 1, stored + leaked)
+            tally.stored += leaked
+            if leaked:
+                tally.notes.append(f"LEAK {place}/{level}: {entry['secret'][:24]}…")
+
+
+def main() -> int:
+    """This run alone: prints the notes and the matrix; exit 1 when a secret was stored."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one secret of each kind")
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="gitmem-secrets-"))
+    world = _World(root, {**os.environ, **_ENV, "HOME": str(root / "no-home")})
+    try:
+        tally = run(world, args.quick)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(tally.render_matrix())
+    print(f"captures {tally.tried}, written {tally.written}, secrets stored {tally.stored}")
+    print("\n".join(tally.notes[:12]))
+    print(f"tracebacks {world.tracebacks}, internal errors {world.internal}")
+    print(f"(reproduce: python benchmarks/stress_secrets.py{' --quick' if args.quick else ''})")
+    return 1 if tally.stored or world.tracebacks or world.internal else 0
+
+
+_ENV = {
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "stress",
+    "GIT_AUTHOR_EMAIL": "stress@example.com",
+    "GIT_COMMITTER_NAME": "stress",
+    "GIT_COMMITTER_EMAIL": "stress@example.com",
+}
+
+
+@dataclass
+class _World:
+    root: Path
+    env: dict[str, str]
+    tracebacks: int = 0
+    internal: int = 0
+
+    def judge(self, stderr: str) -> None:
+        self.tracebacks += stderr.count("Traceback")
+        self.internal += stderr.count("internal error")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

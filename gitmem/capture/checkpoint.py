@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.masking import MASK_PREFIX, contains_mask
-from gitmem.capture.masking.documents import mask_string
+from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
@@ -51,12 +50,11 @@ OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as 
 
 def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
     """Secrets are masked in item text, quote and every other string and object key
-    alike: by shape and name, in JSON held in a string too
-    (:func:`~gitmem.capture.masking.documents.mask_string`), and by the exact secrets
-    already found in the transcript (*known*)."""
+    alike: by shape and name, behind any escaping (:func:`~gitmem.capture.masking.mask`),
+    and by the exact secrets already found in the transcript (*known*)."""
 
     def clean(text: str) -> str:
-        text = mask_string(text).text
+        text = mask(text).text
         for secret, kind in known:
             if len(secret) >= _MIN_KNOWN_SECRET:
                 text = text.replace(secret, f"{MASK_PREFIX}{kind}]")

@@ -6,9 +6,9 @@ or stored — a capture (:mod:`gitmem.capture.run`), a quote or evidence check
 
 1. lines echoing what gitmem emitted (the emission ledger) are wrapped in echo spans,
    so they count no more than ``<gitmem-context>`` output (:mod:`gitmem.capture.echoes`);
-2. every secret in every message is masked (:mod:`gitmem.capture.masking`), a JSON
-   document (a tool call's arguments) after decoding it
-   (:mod:`gitmem.capture.masking.documents`), and so are the transcript's name and
+2. every secret in every message is masked (:mod:`gitmem.capture.masking`), whatever
+   escaping spells it (a tool call's JSON arguments, a shell command's quotes:
+   :mod:`gitmem.capture.masking.escapes`), and so are the transcript's name and
    session id; the snapshot stored is the masked text, so no secret byte reaches git.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from gitmem.capture.echoes import tag_echoes
-from gitmem.capture.masking.documents import mask_label, mask_message
+from gitmem.capture.masking.labels import mask_label, mask_text
 from gitmem.core.errors import FormatError
 from gitmem.core.quotes import strip_gitmem_context
 from gitmem.core.records import parse_time
@@ -76,7 +76,7 @@ def prepare(
     found: dict[str, str] = {}
     count = 0
     for message in messages:
-        result = mask_message(message.text, tool_call=message.role == "tool_use")
+        result = mask_text(message.text)
         count += len(result.secrets)
         for secret, kind in result.secrets:
             found.setdefault(secret, kind)

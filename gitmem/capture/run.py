@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.capture.checkpoint import Built, build_checkpoint, mask_draft
-from gitmem.capture.masking.documents import mask_label
+from gitmem.capture.masking.labels import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.canonical import sha256_hex

@@ -92,6 +92,6 @@ def _log_failure(store: Store, source: str, error: str) -> None:
 def masked(text: str) -> str:
     """*text* with its secrets masked: a path or an error can name one, and the capture
     log must not keep it."""
-    from gitmem.capture.masking.documents import mask_label
+    from gitmem.capture.masking.labels import mask_label
 
     return mask_label(text).text

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gitmem.capture.masking.context import context_hits
+from gitmem.capture.masking.escapes import views
 from gitmem.capture.masking.redacted import MASK_PREFIX, MASK_RE
 from gitmem.capture.masking.shapes import shape_hits
 
@@ -186,5 +187,10 @@ def _original(pos: int, starts: list[int], findings: list[Finding], side: int) -
 
 
 def _hits(text: str) -> Iterator[tuple[int, int, str]]:
+    """What every rule finds in *text* and in each of its views (its escapes decoded,
+    :mod:`~gitmem.capture.masking.escapes`), as spans of *text*."""
     yield from shape_hits(text)
     yield from context_hits(text)
+    for view in views(text):
+        for start, end, kind in (*shape_hits(view.text), *context_hits(view.text)):
+            yield (*view.span(start, end), kind)
