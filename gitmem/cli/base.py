@@ -111,6 +111,7 @@ COMMAND_FAMILIES: dict[str, str] = {
     "config": "setup",
     "demo": "setup",
     "doctor": "setup",
+    "export": "attest",
     "forget": "lifecycle",
     "gate": "lifecycle",
     "hook": "wiring",

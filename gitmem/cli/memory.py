@@ -21,6 +21,7 @@ from gitmem.cli.base import (
 )
 from gitmem.core.errors import InputError
 from gitmem.core.items import Trust, badge_of
+from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
 
 
 @cli.command()
@@ -113,9 +114,19 @@ def capture(
         )
 
 
+INTOTO = "intoto"
+
+
 @cli.command("import")
-@click.argument("folder", type=click.Path(path_type=Path))
-@format_option
+@click.argument("folder", metavar="FOLDER|FILE", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "transcript_format",
+    type=click.Choice([*FORMAT_CHOICES, INTOTO]),
+    default=None,
+    help="Transcript format (default: detected from the content); intoto: FILE is a "
+    "bundle of `gitmem export`, whose items are checked and stored.",
+)
 @extractor_option
 @json_option
 @click.pass_context
@@ -129,7 +140,25 @@ def import_(
     model_name: str | None,
     as_json: bool,
 ) -> None:
-    """Capture every transcript in FOLDER once (already captured ones are skipped)."""
+    """Capture every transcript in FOLDER once (already captured ones are skipped); with
+    --format intoto, store the items of an exported bundle FILE after checking each."""
+    if transcript_format == INTOTO:
+        from gitmem.team.attest.imports import import_attestations
+
+        done = import_attestations(store_of(ctx), home(), folder)
+        if as_json:
+            emit(done._asdict())
+        else:
+            untrusted = f", {done.untrusted} by keys no trust root of yours knows" * bool(
+                done.untrusted
+            )
+            click.echo(
+                f"{done.items} item(s), {done.records} record(s), {done.snapshots} "
+                f"snapshot(s) checked{untrusted}; "
+                + ("stored" if done.written else "all already stored")
+                + (f" ({done.skipped} other attestation(s) skipped)" if done.skipped else "")
+            )
+        return
     from gitmem.capture.folder import candidate_files, import_folder
     from gitmem.capture.run import Context, ModelOverrides
 
@@ -268,14 +297,27 @@ def review(
 @click.option(
     "--strict", is_flag=True, help="Also exit 3 when a record is by a key no trust root knows."
 )
+@click.option(
+    "--attest",
+    is_flag=True,
+    help="Print the result as a signed in-toto Test Result (a DSSE envelope, one JSON line).",
+)
 @json_option
 @click.pass_context
-def verify(ctx: click.Context, strict: bool, as_json: bool) -> None:
+def verify(ctx: click.Context, strict: bool, attest: bool, as_json: bool) -> None:
     """Check the store's integrity (exit 3 on any failure) and list untrusted records."""
     from gitmem.store.verify import render_verify, verify_store
     from gitmem.team.checkers import load_checkers
 
     store = store_of(ctx)
+    if attest:
+        if as_json:
+            raise InputError("--json and --attest do not go together")
+        from gitmem.team.attest.verify import attest_verify
+
+        attested = attest_verify(store, home(), strict)
+        click.echo(attested.envelope, nl=False)
+        sys.exit(attested.exit_code)
     report = verify_store(store, load_checkers(home(), store).for_ref)
     if as_json:
         emit(report.to_json())

@@ -125,7 +125,7 @@ def quote_failures(
         else:
             wanted.setdefault(source, []).append((ident, quote))
     for source, held in wanted.items():
-        messages, why = _snapshot_messages(store, source)
+        messages, why = snapshot_messages(store, source)
         if messages is None:
             failures.update((ident, why) for ident, _ in held)
             continue
@@ -137,7 +137,14 @@ def quote_failures(
     return failures
 
 
-def _snapshot_messages(store: Store, source: QuoteSource) -> tuple[list[str] | None, str]:
+def snapshot_messages(store: Store, source: QuoteSource) -> tuple[list[str] | None, str]:
+    """The message texts of the stored snapshot a quote was verified on, read as its
+    record's format says (both encodings tried when none is recorded); or None and why
+    not (not stored, edited, unreadable).
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
     digest = Sha256Hex(source.snapshot)
     data = store.read_snapshot(digest)
     if data is None:

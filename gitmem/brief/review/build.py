@@ -45,6 +45,8 @@ class Lifecycle(StrEnum):
     RESOLVED = "resolved"
     SUPERSEDED = "superseded"
     STALE = "stale"
+    FORGOTTEN = "forgotten"
+    """Never in a review (it leaves forgotten items out); an export says it."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,8 @@ def _added_only(index: Index, failed: FailedRecord) -> FailedRecord:
 
 def lifecycle(state: ItemState) -> Lifecycle:
     """Where an item stands in its life, in one word. Raises nothing."""
+    if state.forgotten:
+        return Lifecycle.FORGOTTEN
     if state.resolved:
         return Lifecycle.RESOLVED
     if state.superseded_by is not None:
