@@ -28,6 +28,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_import.py
 	$(BIN)/python benchmarks/bench_verifier.py
 	$(BIN)/python benchmarks/bench_sync.py
+	$(BIN)/python benchmarks/bench_export.py
 	$(BIN)/python benchmarks/bench_recall.py
 	$(BIN)/python benchmarks/bench_purge.py
 
