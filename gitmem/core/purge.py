@@ -207,10 +207,12 @@ def check_text(text: str) -> str:
 def redact_snapshot(data: bytes, text: str, formats: Iterable[str | None] = ()) -> bytes | None:
     """A copy of the snapshot *data* with every occurrence of *text* in its messages
     replaced by :data:`PURGED_TEXT`, or None when no message holds *text*. The copy keeps
-    the snapshot's encoding (the formats its records name are tried first, then gitmem's
-    ``messages`` encoding, then plain text), so the quotes of other items still check
-    against it; only the messages are searched, never the encoding's own words (a role,
-    a field name). Bytes that are not UTF-8 are searched and replaced as bytes.
+    the snapshot's encoding: it is read as the formats its records name say (the rule
+    every stored quote is checked by, :func:`gitmem.core.quotes.check_stored_quotes`), so
+    the quotes of other items still check against it. Only to find the text wherever it
+    is, bytes no named format reads are then searched as gitmem's ``messages`` encoding,
+    then as plain text; only the messages are searched, never the encoding's own words
+    (a role, a field name). Bytes that are not UTF-8 are searched and replaced as bytes.
     Raises nothing."""
     from gitmem.core.transcript import MESSAGES, Message, parse_snapshot, render_snapshot
 

@@ -21,9 +21,12 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import InputError
 from gitmem.core.folding import fold as fold
 from gitmem.core.folding import fold_inline
 from gitmem.core.numbers import NUMBER_RE
+from gitmem.core.transcript import parse_snapshot
 
 MIN_PIN_CHARS = 8
 """A fragment needs this many folded characters before it can pin a quote by itself."""
@@ -188,6 +191,65 @@ def check_quotes(
     """
     transcript = _Transcript(messages)
     return [transcript.check(quote, with_span) for quote in quotes]
+
+
+SNAPSHOT_MISSING = "snapshot missing"
+QUOTE_NOT_IN_SNAPSHOT = "quote not in snapshot"
+
+
+class StoredQuote(NamedTuple):
+    """Whether a stored quote still holds against its stored snapshot."""
+
+    problem: str | None
+    """None when it holds; :data:`SNAPSHOT_MISSING` when the snapshot is not stored;
+    else :data:`QUOTE_NOT_IN_SNAPSHOT` (the reason says whether the snapshot was edited,
+    cannot be read, or does not hold the quote)."""
+    reason: str
+
+
+def stored_messages(
+    snapshot: bytes | None, format: str | None, digest: str | None = None, name: str = "snapshot"
+) -> tuple[list[str] | None, StoredQuote]:
+    """The message texts of a stored *snapshot* (None: not stored), read by the one rule
+    every stored quote is checked by; or None and the verdict every quote against it
+    gets. With *digest*, the bytes must hash to it.
+
+    The rule: the transcript format its record names decides
+    (:func:`gitmem.core.transcript.parse_snapshot`: plain text for ``text``, gitmem's
+    ``messages`` encoding for every structured format). A record that names no format,
+    one this version does not know, or bytes not in that format: the snapshot cannot be
+    read, and no quote holds against it. Nothing is guessed. Raises nothing.
+    """
+    shown = "its snapshot" if digest is None else f"its snapshot {digest[:12]}…"
+    if snapshot is None:
+        return None, StoredQuote(SNAPSHOT_MISSING, f"{shown} is not stored")
+    if digest is not None and sha256_hex(snapshot) != digest:
+        return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, f"{shown} was edited")
+    try:
+        if not format:
+            raise InputError("its record names no transcript format")
+        return parse_snapshot(snapshot, name, format).texts(), StoredQuote(None, "")
+    except InputError as e:
+        return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, f"{shown} cannot be read: {e}")
+
+
+def check_stored_quotes(
+    quotes: Sequence[str],
+    snapshot: bytes | None,
+    format: str | None,
+    digest: str | None = None,
+    name: str = "snapshot",
+) -> list[StoredQuote]:
+    """Each of *quotes* checked again against the stored *snapshot* (read as
+    :func:`stored_messages` reads it), as ``verify``, the brief and ``purge`` all check
+    one. Raises nothing."""
+    messages, failed = stored_messages(snapshot, format, digest, name)
+    if messages is None:
+        return [failed] * len(quotes)
+    return [
+        StoredQuote(None if check.verbatim else QUOTE_NOT_IN_SNAPSHOT, check.reason)
+        for check in check_quotes(quotes, messages)
+    ]
 
 
 class _Transcript:

@@ -56,9 +56,8 @@ from gitmem.core.purge import (
     text_digest,
     value_holds,
 )
-from gitmem.core.quotes import check_quotes
+from gitmem.core.quotes import check_stored_quotes
 from gitmem.core.records import EVENT_PURGE, NAMESPACE, Checkpoint, Source, parse_record
-from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.lifecycle.workspace import HUMAN_SESSION, MIN_PREFIX, Workspace
 from gitmem.store.files import locked
@@ -289,15 +288,8 @@ def _broken_quotes(
         digest = item.snapshot or (None if source is None else source.snapshot)
         if digest is None or digest not in redacted:
             continue
-        try:
-            texts = parse_snapshot(
-                redacted[digest],
-                "snapshot" if source is None else source.name,
-                "text" if source is None else source.format,
-            ).texts()
-        except InputError:
-            texts = []
-        if not check_quotes([item.quote], texts)[0].verbatim:
+        fmt, name = (None, "snapshot") if source is None else (source.format, source.name)
+        if check_stored_quotes([item.quote], redacted[digest], fmt, name=name)[0].problem:
             broken[address] = "its quote held part of the text"
     return broken
 

@@ -13,11 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.errors import InputError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
-from gitmem.core.quotes import check_quotes
+from gitmem.core.quotes import check_stored_quotes, stored_messages
 from gitmem.core.records import Checkpoint
-from gitmem.core.transcript import MESSAGES, parse_snapshot
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
 from gitmem.store.layout import content_path, receipt_path, record_path
@@ -125,36 +123,27 @@ def quote_failures(
         else:
             wanted.setdefault(source, []).append((ident, quote))
     for source, held in wanted.items():
-        messages, why = snapshot_messages(store, source)
-        if messages is None:
-            failures.update((ident, why) for ident, _ in held)
-            continue
-        for (ident, _), check in zip(
-            held, check_quotes([q for _, q in held], messages), strict=True
-        ):
-            if not check.verbatim:
-                failures[ident] = check.reason
+        digest = Sha256Hex(source.snapshot)
+        checks = check_stored_quotes(
+            [q for _, q in held], store.read_snapshot(digest), source.format, digest, source.name
+        )
+        failures.update(
+            (ident, check.reason)
+            for (ident, _), check in zip(held, checks, strict=True)
+            if check.problem is not None
+        )
     return failures
 
 
 def snapshot_messages(store: Store, source: QuoteSource) -> tuple[list[str] | None, str]:
-    """The message texts of the stored snapshot a quote was verified on, read as its
-    record's format says (both encodings tried when none is recorded); or None and why
-    not (not stored, edited, unreadable).
+    """The message texts of the stored snapshot a quote was verified on, read by the one
+    rule (:func:`gitmem.core.quotes.stored_messages`); or None and why not (not stored,
+    edited, unreadable).
 
     Raises:
         GitError: the memory ref cannot be read.
     """
     digest = Sha256Hex(source.snapshot)
     data = store.read_snapshot(digest)
-    if data is None:
-        return None, f"its snapshot {digest[:12]}… is not stored"
-    if sha256_hex(data) != digest:
-        return None, f"its snapshot {digest[:12]}… was edited"
-    formats = [source.format] if source.format else [MESSAGES, "text"]
-    for fmt in formats:
-        try:
-            return parse_snapshot(data, source.name, fmt).texts(), ""
-        except InputError:
-            continue
-    return None, f"its snapshot {digest[:12]}… cannot be read"
+    messages, failed = stored_messages(data, source.format, digest, source.name)
+    return messages, failed.reason

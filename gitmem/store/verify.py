@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.errors import FormatError, InputError
+from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
     UNTRUSTED_KEY,
     ItemCheck,
@@ -32,9 +32,8 @@ from gitmem.core.integrity import (
 )
 from gitmem.core.items import Item
 from gitmem.core.purge import resolve_snapshot
-from gitmem.core.quotes import check_quotes
+from gitmem.core.quotes import SNAPSHOT_MISSING, check_stored_quotes
 from gitmem.core.records import Checkpoint, parse_record
-from gitmem.core.transcript import parse_snapshot
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.history import history_problems
 from gitmem.store.layout import RECORD_PATHS, content_path
@@ -325,38 +324,21 @@ def _item_problems(
     by_snapshot: dict[Sha256Hex, list[Item]] = {}
     for item in quoted:
         digest = item.snapshot or (None if source is None else source.snapshot)
-        if digest is not None:
-            digest = Sha256Hex(resolve_snapshot(purges.snapshots, digest))
         if digest is None:
             problems.append(
-                Problem(content_path("items", item.address), "snapshot missing", "no snapshot")
+                Problem(content_path("items", item.address), SNAPSHOT_MISSING, "no snapshot")
             )
             continue
-        by_snapshot.setdefault(digest, []).append(item)
+        by_snapshot.setdefault(resolve_snapshot(purges.snapshots, digest), []).append(item)
     for digest, items in by_snapshot.items():
-        if digest not in snapshots:
-            problems += [
-                Problem(
-                    content_path("items", i.address),
-                    "snapshot missing",
-                    f"its transcript snapshot {digest[:12]}… is not stored",
-                )
-                for i in items
-            ]
-            continue
         assert source is not None
-        try:
-            transcript = parse_snapshot(snapshots[digest], source.name, source.format)
-        except InputError as e:
-            problems.append(
-                Problem(content_path("snapshots", digest), "snapshot unreadable", str(e))
-            )
-            continue
-        checks = check_quotes([i.quote or "" for i in items], transcript.texts())
+        quotes = [i.quote or "" for i in items]
+        data = snapshots.get(digest)
+        checks = check_stored_quotes(quotes, data, source.format, digest, source.name)
         problems += [
-            Problem(content_path("items", i.address), "quote not in snapshot", result.reason)
-            for i, result in zip(items, checks, strict=True)
-            if not result.verbatim
+            Problem(content_path("items", i.address), check.problem, check.reason)
+            for i, check in zip(items, checks, strict=True)
+            if check.problem is not None
         ]
     return problems
 
