@@ -30,13 +30,13 @@ from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import parse_time
 from gitmem.lifecycle.asof import open_index
+from gitmem.lifecycle.fetched import unfetched_hint, with_fetched
 from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.asof import view_as_of
 from gitmem.store.branches import Branches, Place
 from gitmem.store.config import load_settings, setting
-from gitmem.store.fetched import unfetched_hint, with_fetched
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -70,7 +70,7 @@ def make_brief(
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
     if moment is None:
-        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
+        view = with_fetched(view, roots)  # fetched memory too, verified (lifecycle/fetched.py)
     index = open_index(view, roots)
     missing = unfetched_hint(store) if moment is None else None
     hint = [] if missing is None else [BriefWarning("not-fetched", missing)]

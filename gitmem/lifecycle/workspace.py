@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import Index, memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
-from gitmem.store.fetched import with_fetched
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots

@@ -20,7 +20,7 @@ from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.hooks.install import HookState, install, uninstall
 from gitmem.hooks.push import last_pushes
-from gitmem.store.fetched import tracking_memory, unmerged
+from gitmem.lifecycle.fetched import tracking_memory, unmerged
 from gitmem.store.git import last_line, run_git
 from gitmem.store.refspecs import (
     add_fetch_refspecs,

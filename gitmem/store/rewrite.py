@@ -10,7 +10,7 @@ commit ids.
 
 The result depends only on the commits and the edit: two clones that apply the same
 edit to the same commits write the same commits. That is how sync recognises a
-teammate's purge (:mod:`gitmem.team.purges`). This module decides nothing about what
+teammate's purge (:mod:`gitmem.lifecycle.acceptance`). This module decides nothing about what
 may be removed.
 """
 

@@ -1,7 +1,7 @@
 """Watermarks: for each remote and ref, the last tip this clone accepted from, or pushed
 to, that remote (``.git/gitmem/watermarks.json``, local, never pushed). A remote tip that
 does not descend from its watermark rewrote or removed records there
-(:mod:`gitmem.team.sync` reports it; :mod:`gitmem.store.fetched` leaves it out of what
+(:mod:`gitmem.team.sync` reports it; :mod:`gitmem.lifecycle.fetched` leaves it out of what
 readers see)."""
 
 from __future__ import annotations

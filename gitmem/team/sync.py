@@ -7,7 +7,7 @@ For each ref under ``refs/gitmem/`` (memory, releases):
 2. watermark: the remote's tip must descend from the last tip this clone accepted
    from (or pushed to) that remote; otherwise its history was rewritten or records
    were removed, and the ref is reported, not merged (local records stay) — unless
-   the rewrite is exactly a purge by a trusted key (:mod:`gitmem.team.purges`);
+   the rewrite is exactly a purge by a trusted key (:mod:`gitmem.lifecycle.acceptance`);
 3. check everything the remote would add (addresses, receipts, signatures, quotes,
    layout, append-only history) before accepting any of it; records by keys no trust
    root knows are accepted but stay degraded ("untrusted key") wherever they render;
@@ -30,20 +30,18 @@ from typing import Any
 
 import pygit2
 
-from gitmem.core.errors import GitError, GitmemError, InputError, NegativeResult
-from gitmem.core.integrity import describe
+from gitmem.core.errors import GitmemError, InputError, NegativeResult
 from gitmem.core.types import GitOid
+from gitmem.lifecycle.acceptance import Decision, Refused, decide, removed
 from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
-from gitmem.store.merge import added_paths, merge_into
+from gitmem.store.merge import merge_into
 from gitmem.store.purges import LOCK_FILE
 from gitmem.store.pushing import push_refs, record_push
-from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
+from gitmem.store.repo import REFS_PREFIX, Store
 from gitmem.store.scrub import scrub_local
-from gitmem.store.verify import check_ref
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 from gitmem.team.checkers import RefCheckers, load_checkers
-from gitmem.team.purges import Reconciled, reconcile
 
 _ATTEMPTS = 50
 _RETRYABLE = (
@@ -144,13 +142,6 @@ def _fetch(store: Store, remote: str) -> dict[str, GitOid]:
     return tips
 
 
-def _rewritten(store: Store, mark: GitOid, tip: GitOid) -> bool:
-    try:
-        return not store.is_ancestor(mark, tip)
-    except GitError:
-        return True  # the commit we saw is gone: the remote's history cannot hold it
-
-
 def _take(
     store: Store,
     remote: str,
@@ -161,70 +152,47 @@ def _take(
     accept_rewrite: bool,
     checkers: RefCheckers,
 ) -> RefSync:
-    """Steps 2-4 for one ref: watermark, check, merge."""
+    """Steps 2-4 for one ref: watermark, check (:mod:`gitmem.lifecycle.acceptance`), merge."""
     local = store.at(ref)
     before = local.tip()
     mark = marks.get(remote, ref)
     base = RefSync(ref, tip, before, before, "local-only")
+    tracking = tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX)
     if tip is None:
-        if mark is not None and not accept_rewrite:
-            return replace(
-                base,
-                merge="refused",
-                problem_kind=INTEGRITY,
-                problem=f"{remote} no longer has {ref}, which it had at {mark[:12]}: records "
-                "were removed there; local records stay and are not pushed back "
-                "(`gitmem sync --accept-rewrite` pushes them again)",
-            )
-        return base
-    rewritten = mark is not None and _rewritten(store, mark, tip)
-    tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
-    checker = checkers.for_ref(tracking.ref)
-    plan = Reconciled(before, tip, tip)
-    if ref == MEMORY_REF:
-        try:
-            plan = reconcile(store, before, tip, mark, rewritten and not accept_rewrite, checker)
-        except GitmemError as e:
-            return replace(base, merge="refused", problem_kind=INTEGRITY, problem=str(e))
-    if rewritten and not accept_rewrite and (ref != MEMORY_REF or plan.refused is not None):
-        why = "" if plan.refused is None else f" ({plan.refused})"
-        assert mark is not None
+        if mark is None or accept_rewrite:
+            return base
+        decision: Decision = removed(remote, ref, mark)
+    else:
+        decision = decide(store, checkers.for_ref(tracking), remote, ref, tip, mark, accept_rewrite)
+    if isinstance(decision, Refused):
+        if tip is None:
+            problem = f"{decision.reason}; local records stay and are not pushed back "
+            problem += "(`gitmem sync --accept-rewrite` pushes them again)"
+        elif decision.rewrite:
+            problem = f"{decision.reason}; not merged, local records stay (inspect {tracking}; "
+            problem += "`gitmem sync --accept-rewrite` union-merges it anyway)"
+        else:
+            problem = f"{remote}'s {ref} was not merged: {decision.reason}"
         return replace(
             base,
             merge="refused",
+            new_records=decision.records,
             problem_kind=INTEGRITY,
-            problem=f"{remote} rewrote {ref}: its tip {tip[:12]} does not descend from "
-            f"{mark[:12]}, the last tip seen there{why}; not merged, local records stay "
-            f"(inspect {tracking_prefix(remote)}{ref.removeprefix(REFS_PREFIX)}; "
-            "`gitmem sync --accept-rewrite` union-merges it anyway)",
+            problem=problem,
         )
-    hide = [t for t in (before, mark) if t is not None and _known(store, t)]
-    # What the merge brings in: the fetched history as this clone's purges leave it.
-    report = check_ref(tracking, checker, added_paths(store.repo, plan.local, plan.merge), hide)
-    untrusted, problems = report.untrusted, report.problems
-    if problems:
-        first = problems[0]
-        return replace(
-            base,
-            merge="refused",
-            new_records=report.records,
-            problem_kind=INTEGRITY,
-            problem=f"{remote}'s {ref} was not merged: {len(problems)} problem(s), first "
-            f"{first.path}: {describe(first.problem, first.detail)}",
-        )
-    if plan.local != before and plan.local is not None:
+    if decision.local != before and decision.local is not None:
         # The remote's purge, applied here: a forced move of the local ref, by swap.
-        message = f"gitmem: apply {len(plan.applied)} purge(s) from {remote}"
-        if not local.compare_and_swap(before, plan.local, message):
+        message = f"gitmem: apply {len(decision.applied)} purge(s) from {remote}"
+        if not local.compare_and_swap(before, decision.local, message):
             return replace(
                 base,
                 merge="refused",
                 problem_kind=REMOTE,
                 problem=f"{ref} moved while a purge from {remote} was applied; run sync again",
             )
-        scrub_local(store.local_dir, plan.scrub)
+        scrub_local(store.local_dir, decision.scrub)
     try:
-        result = merge_into(local, plan.merge, f"gitmem: sync {ref} from {remote}", author)
+        result = merge_into(local, decision.merge, f"gitmem: sync {ref} from {remote}", author)
     except GitmemError as e:
         kind = INTEGRITY if e.exit_code == 3 else REMOTE
         return replace(base, merge="refused", problem_kind=kind, problem=str(e))
@@ -233,15 +201,11 @@ def _take(
         base,
         local_after=result.after,
         merge=result.outcome,
-        new_records=report.records,
-        untrusted=len(untrusted),
-        purged=plan.applied,
-        lease=plan.lease,
+        new_records=decision.records,
+        untrusted=decision.untrusted,
+        purged=decision.applied,
+        lease=decision.lease,
     )
-
-
-def _known(store: Store, oid: GitOid) -> bool:
-    return store.repo.get(oid) is not None
 
 
 def sync(

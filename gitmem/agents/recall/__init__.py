@@ -20,8 +20,8 @@ from pathlib import Path
 from gitmem.agents.recall.search import IndexInfo, RecallHit, checked_hits, index_info
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.asof import open_index
+from gitmem.lifecycle.fetched import with_fetched
 from gitmem.store.asof import AsOf, view_as_of
-from gitmem.store.fetched import with_fetched
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -93,7 +93,7 @@ def recall(
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
     if as_of is None:
-        view = with_fetched(view, roots)  # fetched memory too, verified (store/fetched.py)
+        view = with_fetched(view, roots)  # fetched memory too, verified (lifecycle/fetched.py)
     index = open_index(view, roots)
     try:
         info = index_info(index)

@@ -3,18 +3,9 @@
 With the fetch refspec ``gitmem init`` adds, a plain ``git fetch`` / ``git pull`` brings
 each remote's ``refs/gitmem/*`` into ``refs/gitmem-remotes/<remote>/…`` and moves no local
 ref. Readers (brief, recall, show, MCP, status) read the **view**: the local memory plus
-every fetched memory tip that sync would accept, that is one which
-
-- is not in the local history already (else it adds nothing);
-- descends from its watermark, the last tip accepted from or pushed to that remote, and
-  that watermark is still in the local history (else a rewrite or a local purge lies
-  between them: ``gitmem sync`` decides);
-- holds no purge the other side lacks (sync applies purges; a plain union would bring
-  purged text back);
-- passes sync's check of everything it would add (:func:`gitmem.store.verify.check_ref`
-  under the reader's trust roots: addresses, receipts, signatures, quotes, layout,
-  append-only history; records by keys no root knows are accepted and shown degraded);
-- unions with the local tree without a conflicting path.
+every fetched memory tip the local history lacks that sync would accept
+(:mod:`gitmem.lifecycle.acceptance`, the one place that decides it) without applying a
+purge: a tip sync would take only by rewriting one side waits for ``gitmem sync``.
 
 The view is one commit, written as an object only (no ref names it): parents the local
 tip then the accepted tips, tree the union, a fixed author and a time taken from its
@@ -37,13 +28,13 @@ import pygit2
 
 from gitmem.core import boundedjson
 from gitmem.core.errors import GitmemError
-from gitmem.core.integrity import TrustRoots, describe
+from gitmem.core.integrity import TrustRoots
 from gitmem.core.types import GitOid
 from gitmem.store.files import atomic_write
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
-from gitmem.store.watermarks import Watermarks, tracking_prefix
+from gitmem.store.watermarks import Watermarks
 
 FETCHED_FILE = "fetched.json"
 _MAX_VERDICTS = 32
@@ -103,7 +94,7 @@ def unmerged(store: Store, roots: TrustRoots) -> list[Fetched]:
             continue
         problem = cache.get(local, tip)
         if problem is None and not cache.has(local, tip):
-            problem = _problem(store, roots, remote, local, tip, marks.get(remote, MEMORY_REF))
+            problem = _problem(store, roots, remote, tip, marks.get(remote, MEMORY_REF))
             cache.put(local, tip, problem)
         found.append(Fetched(remote, tip, records, problem))
     cache.save()
@@ -251,44 +242,23 @@ def _problem(
     store: Store,
     roots: TrustRoots,
     remote: str,
-    local: GitOid | None,
     tip: GitOid,
     mark: GitOid | None,
 ) -> str | None:
-    """Why *tip* may not join the view (None: it may)."""
-    sync = f"run `gitmem sync {remote}`"
-    if mark is not None and not (_ancestor(store, mark, tip)):
-        return f"{remote} rewrote its memory since {mark[:12]}, the last tip seen there; {sync}"
-    if mark is not None and local is not None and not _ancestor(store, mark, local):
-        return f"this clone's memory was rewritten (a purge) since it last synced; {sync}"
+    """Why *tip* may not join the view (None: it may): sync's own decision
+    (:mod:`gitmem.lifecycle.acceptance`), and a tip sync takes only by applying a purge
+    waits for sync, the one command that rewrites."""
     # Only a fetched tip not yet judged needs the checker: every brief and recall of a
     # clone without one skips loading it.
-    from gitmem.store.purges import purges_at
-    from gitmem.store.verify import check_ref, memory_checker
+    from gitmem.lifecycle.acceptance import Refused, decide
+    from gitmem.store.verify import memory_checker
 
-    checker = memory_checker(roots)
-    try:
-        if purges_at(store, tip, checker, since=local).found or (
-            local is not None and purges_at(store, local, checker, since=tip).found
-        ):
-            return f"a purge is on one side only; {sync} to apply it"
-        tracking = store.at(tracking_prefix(remote) + MEMORY_REF.removeprefix(REFS_PREFIX))
-        hide = [t for t in (local, mark) if t is not None and store.repo.get(t) is not None]
-        report = check_ref(tracking, checker, added_paths(store.repo, local, tip), hide)
-        if report.problems:
-            first = report.problems[0]
-            return (
-                f"{len(report.problems)} problem(s), first {first.path}: "
-                f"{describe(first.problem, first.detail)}; not read"
-            )
-        if local is not None:
-            ours, theirs = store.repo.get(local), store.repo.get(tip)
-            assert isinstance(ours, pygit2.Commit) and isinstance(theirs, pygit2.Commit)
-            _, conflicts = union_tree(store.repo, ours.tree, theirs.tree)
-            if conflicts:
-                return f"{len(conflicts)} path(s) differ from the local memory; not read"
-    except (GitmemError, pygit2.GitError, AssertionError) as e:
-        return f"cannot read what was fetched: {e}"
+    sync = f"run `gitmem sync {remote}`"
+    decision = decide(store, memory_checker(roots), remote, MEMORY_REF, tip, mark)
+    if isinstance(decision, Refused):
+        return f"{decision.reason}; {sync}" if decision.rewrite else f"{decision.reason}; not read"
+    if decision.needs_sync:
+        return f"a purge is on one side only; {sync} to apply it"
     return None
 
 
