@@ -38,12 +38,12 @@ from gitmem.core.records import Checkpoint, Event, parse_record
 from gitmem.core.transcript import MESSAGES, snapshot_format
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.asof import open_index
+from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import snapshot_messages
 from gitmem.lifecycle.replay import ItemState, MemoryState, QuoteSource
 from gitmem.lifecycle.workspace import MIN_PREFIX
 from gitmem.store.asof import resolve_as_of
-from gitmem.store.fetched import with_fetched
 from gitmem.store.layout import content_path, parse_path, receipt_path, record_path
 from gitmem.store.merge import added_paths
 from gitmem.store.repo import Store

@@ -257,9 +257,9 @@ def _purged(state: MemoryState, checks: Mapping[Sha256Hex, RecordCheck]) -> tupl
     shown = []
     for address in dict.fromkeys(record.named):
         mark = state.purged.get(address)
-        event = None if mark is None else checks.get(Sha256Hex(mark.event))
+        event = None if mark is None else checks.get(mark.address)
         if mark is not None and event is not None and event.ok:
-            shown.append(PurgedItem(address, mark.label, mark.event))
+            shown.append(PurgedItem(address, mark.label, mark.address))
     return tuple(shown)
 
 

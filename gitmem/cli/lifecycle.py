@@ -241,7 +241,8 @@ def purge(
     """Remove items (or a string) from every commit of the memory ref, for good."""
     from datetime import UTC, datetime
 
-    from gitmem.lifecycle.purge import GC_COMMANDS, plan_purge, run_purge
+    from gitmem.lifecycle.purge import plan_purge, run_purge
+    from gitmem.store.purge import GC_COMMANDS
 
     ws = _workspace(ctx)
     plan = plan_purge(ws, item_ids, text)

@@ -12,12 +12,15 @@ the ref and what replaced what:
 - ``text``: for a purge by text, a salted SHA-256 of the text (``{"salt", "sha256"}``),
   never the text; null for a purge by id;
 - ``how``: ``id`` or ``text``;
-- ``before``: the tip of the ref before the rewrite (a git commit id; after ``git gc`` it
+- ``before``: the tip of the ref before the purge (a git commit id; after ``git gc`` it
   names nothing any more).
 
-Pure: this module parses and builds those fields, and redacts a snapshot's bytes. The
-rewrite itself is :mod:`gitmem.store.rewrite`; what counts (a verified event by a key the
-reader trusts) is the reader's.
+Pure: the rules of a purge — one :class:`Purge` type for what an event lists and who
+signed it, the purges of one history taken together (:class:`Purges`), which stored
+bytes hold a text, and a snapshot's redacted copy. Finding the events in a history and
+applying them to its commits is :mod:`gitmem.store.purge`; the command is
+:mod:`gitmem.lifecycle.purge`; what counts (a verified event by a key the reader trusts)
+is the reader's.
 """
 
 from __future__ import annotations
@@ -26,12 +29,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.items import Item
 from gitmem.core.patterns import lazy_pattern
-from gitmem.core.records import EVENT_PURGE, Event, parse_time
+from gitmem.core.records import EVENT_PURGE, Event, parse_time, sortable_time
 from gitmem.core.types import Sha256Hex, is_sha256_hex
 
 S = TypeVar("S", bound=str)
@@ -40,11 +43,14 @@ PURGED_TEXT = "[purged]"
 """What a redacted snapshot holds where the purged text was."""
 HOW_ID = "id"
 HOW_TEXT = "text"
+UNSEALED = Sha256Hex("")
+"""The address of a purge whose event is not sealed yet."""
 
 
 @dataclass(frozen=True)
 class Purge:
-    """What one purge event removed and replaced."""
+    """One purge: what its event removed and replaced, and, once signed and stored, the
+    event's address, its writer and when."""
 
     items: tuple[Sha256Hex, ...]
     snapshots: Mapping[Sha256Hex, Sha256Hex] = field(default_factory=dict)
@@ -52,6 +58,10 @@ class Purge:
     how: str = HOW_ID
     text: Mapping[str, str] | None = None
     before: str | None = None
+    address: Sha256Hex = UNSEALED
+    """The purge event's address."""
+    writer: str = ""
+    created: str = ""
 
     def to_extra(self) -> dict[str, Any]:
         """The event's fields beside the common ones (sorted lists: one byte form)."""
@@ -68,9 +78,14 @@ class Purge:
     def empty(self) -> bool:
         return not (self.items or self.snapshots or self.records)
 
+    @property
+    def label(self) -> str:
+        """How what it removed renders: ``[purged by WRITER on DATE]``. Raises nothing."""
+        return purged_label(self.writer, self.created)
+
     @classmethod
-    def from_event(cls, event: Event) -> Purge:
-        """The purge an event records.
+    def from_event(cls, event: Event, address: Sha256Hex = UNSEALED) -> Purge:
+        """The purge an event records (stored at *address*).
 
         Raises:
             FormatError: not a purge event, or a field of the wrong shape.
@@ -97,16 +112,45 @@ class Purge:
             how=how if isinstance(how, str) else HOW_ID,
             text=text,
             before=before if isinstance(before, str) else None,
+            address=address,
+            writer=event.writer,
+            created=event.created,
         )
 
 
-def purge_of(event: Event) -> Purge | None:
-    """The purge *event* records, or None when it is not a well-formed purge event.
-    Raises nothing."""
+def purge_of(event: Event, address: Sha256Hex = UNSEALED) -> Purge | None:
+    """The purge *event* (stored at *address*) records, or None when it is not a
+    well-formed purge event. Raises nothing."""
     try:
-        return Purge.from_event(event)
+        return Purge.from_event(event, address)
     except FormatError:
         return None
+
+
+@dataclass(frozen=True)
+class Purges:
+    """The purges of one history that count (verified, trusted), in replay order (by
+    time, then address), and the intact ones by keys no root of the reader trusts."""
+
+    found: tuple[Purge, ...] = ()
+    untrusted: tuple[Purge, ...] = ()
+    items: dict[Sha256Hex, Purge] = field(default_factory=dict)
+    """The purge that removed each item."""
+    snapshots: dict[Sha256Hex, Sha256Hex] = field(default_factory=dict)
+    records: frozenset[Sha256Hex] = frozenset()
+
+    @classmethod
+    def of(cls, found: Iterable[Purge], untrusted: Iterable[Purge] = ()) -> Purges:
+        """Raises nothing."""
+        ordered = sorted(found, key=lambda p: (sortable_time(p.created), p.address))
+        items: dict[Sha256Hex, Purge] = {}
+        snapshots: dict[Sha256Hex, Sha256Hex] = {}
+        records: set[Sha256Hex] = set()
+        for purge in ordered:
+            items.update((address, purge) for address in purge.items)
+            snapshots.update(purge.snapshots)
+            records.update(purge.records)
+        return cls(tuple(ordered), tuple(untrusted), items, snapshots, frozenset(records))
 
 
 def _addresses(extra: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
@@ -114,19 +158,6 @@ def _addresses(extra: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
     if not isinstance(value, list) or not all(is_sha256_hex(v) for v in value):
         raise FormatError(f"purge {key} must be a list of addresses")
     return tuple(Sha256Hex(v) for v in value)
-
-
-class PurgeMark(NamedTuple):
-    """How a purged item renders: who purged it, when, by which event."""
-
-    writer: str
-    created: str
-    event: str
-
-    @property
-    def label(self) -> str:
-        """``[purged by WRITER on DATE]``. Raises nothing."""
-        return purged_label(self.writer, self.created)
 
 
 def purged_label(writer: str, created: str) -> str:

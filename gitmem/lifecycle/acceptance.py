@@ -10,7 +10,7 @@ reason, by these rules in order:
    from or pushed to that remote (:mod:`gitmem.store.watermarks`). Refused, unless it is
    exactly a purge: the remote holds verified purge events, by keys the reader's
    checker trusts, that the watermark's tree does not, and applying them to the
-   watermark's history (:mod:`gitmem.store.purges`, which writes the same commits in
+   watermark's history (:mod:`gitmem.store.purge`, which writes the same commits in
    every clone) gives a commit the remote's history contains.
 3. **Purges on both sides.** Every trusted purge the remote holds and the local history
    lacks is applied to the local history, and every one the local history holds and
@@ -39,9 +39,10 @@ import pygit2
 
 from gitmem.core.errors import GitError, GitmemError
 from gitmem.core.integrity import describe
+from gitmem.core.purge import Purge
 from gitmem.core.types import GitOid
 from gitmem.store.merge import added_paths, union_tree
-from gitmem.store.purges import Checker, Found, apply_purges, purges_at, removed_texts
+from gitmem.store.purge import Checker, apply_purges, purges_at, removed_texts
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.verify import check_ref
 from gitmem.store.watermarks import tracking_prefix
@@ -107,7 +108,25 @@ def decide(
     the local tip as it is now and the watermark *mark* (see the module's rules).
     Raises nothing: a history that cannot be read or rewritten is a refusal."""
     try:
-        return _decide(store, checker, remote, ref, tip, mark, accept_rewrite)
+        before = store.at(ref).tip()
+        if mark is not None and not accept_rewrite and not _descends(store, mark, tip):
+            why = None
+            if ref == MEMORY_REF:
+                new = purges_at(store, tip, checker, since=mark)
+                why = _unexplained(store, mark, tip, new.found, len(new.untrusted))
+            if ref != MEMORY_REF or why is not None:
+                because = "" if why is None else f" ({why})"
+                return Refused(
+                    f"{remote} rewrote {ref}: its tip {tip[:12]} does not descend from "
+                    f"{mark[:12]}, the last tip seen there{because}",
+                    rewrite=True,
+                )
+        if ref == MEMORY_REF:
+            plan = _reconciled(store, before, tip, checker)
+        else:
+            plan = Accepted(before, tip, tip, before)
+        tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
+        return _checked(store, plan, tracking, checker, mark)
     except (GitmemError, pygit2.GitError) as e:
         return Refused(f"what was fetched cannot be read: {e}")
 
@@ -120,34 +139,15 @@ def removed(remote: str, ref: str, mark: GitOid) -> Refused:
     )
 
 
-def _decide(
-    store: Store,
-    checker: Checker,
-    remote: str,
-    ref: str,
-    tip: GitOid,
-    mark: GitOid | None,
-    accept_rewrite: bool,
+def _checked(
+    store: Store, plan: Accepted, tracking: Store, checker: Checker, mark: GitOid | None
 ) -> Decision:
-    before = store.at(ref).tip()
-    if mark is not None and not accept_rewrite and not _descends(store, mark, tip):
-        why = None
-        if ref == MEMORY_REF:
-            new = purges_at(store, tip, checker, since=mark)
-            why = _unexplained(store, mark, tip, new.found, len(new.untrusted))
-        if ref != MEMORY_REF or why is not None:
-            because = "" if why is None else f" ({why})"
-            return Refused(
-                f"{remote} rewrote {ref}: its tip {tip[:12]} does not descend from "
-                f"{mark[:12]}, the last tip seen there{because}",
-                rewrite=True,
-            )
-    if ref == MEMORY_REF:
-        plan = _reconciled(store, before, tip, checker)
-    else:
-        plan = Accepted(before, tip, tip, before)
-    tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
-    hide = [t for t in (before, mark) if t is not None and store.repo.get(t) is not None]
+    """Rules 4 and 5 for *plan*.
+
+    Raises:
+        GitError: a commit cannot be read.
+    """
+    hide = [t for t in (plan.before, mark) if t is not None and store.repo.get(t) is not None]
     report = check_ref(tracking, checker, added_paths(store.repo, plan.local, plan.merge), hide)
     if report.problems:
         first = report.problems[0]
@@ -192,12 +192,12 @@ def _reconciled(store: Store, local: GitOid | None, remote: GitOid, checker: Che
     image = remote
     if local is not None and to_remote:
         image = apply_purges(store, remote, to_remote, local)
-    applied = tuple(f.address for f in to_local)
+    applied = tuple(p.address for p in to_local)
     return Accepted(after, remote, image, local, applied=applied, scrub=scrub)
 
 
 def _unexplained(
-    store: Store, mark: GitOid, remote: GitOid, new: Sequence[Found], untrusted: int
+    store: Store, mark: GitOid, remote: GitOid, new: Sequence[Purge], untrusted: int
 ) -> str | None:
     """Why the rewrite from *mark* to *remote* is not exactly *new*, the trusted purges
     the remote holds and *mark* does not (None: it is)."""
@@ -215,5 +215,5 @@ def _unexplained(
             return None
     except GitmemError as e:
         return f"its purge events could not be applied here: {e}"
-    listed = ", ".join(f.address[:12] for f in new)
+    listed = ", ".join(p.address[:12] for p in new)
     return f"purge event(s) {listed} do not account for everything it changed"

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
-from gitmem.core.purge import PurgeMark
+from gitmem.core.purge import Purge
 from gitmem.core.records import (
     EVENT_PURGE,
     Checkpoint,
@@ -344,7 +344,7 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
 def _state_meta(state: MemoryState) -> dict[str, str]:
     """What the index keeps of a replayed state beside the item states: the latest
     checkpoint and its session time, and what trusted purges removed (who, when) and redirected."""
-    purged = {a: [m.writer, m.created, m.event] for a, m in sorted(state.purged.items())}
+    purged = {a: [p.writer, p.created, p.address] for a, p in sorted(state.purged.items())}
     return {
         "latest_checkpoint": state.latest_checkpoint or "",
         "newest": state.newest,
@@ -360,7 +360,11 @@ def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryS
         items,
         meta_value(db, "latest_checkpoint") or None,
         meta_value(db, "newest"),
-        {a: PurgeMark(*m) for a, m in purged.items()},
+        # The index keeps who purged each item, when, and by which event.
+        {
+            a: Purge((Sha256Hex(a),), address=e, writer=w, created=c)
+            for a, (w, c, e) in purged.items()
+        },
         json.loads(meta_value(db, "replaced") or "{}"),
     )
 

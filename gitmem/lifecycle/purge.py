@@ -14,14 +14,14 @@ How (:func:`run_purge`):
 
 1. a ``purge`` event listing exactly that is sealed (:mod:`gitmem.core.purge`; for a
    purge by text, a salted digest of STRING, never STRING);
-2. the ref's whole history is rewritten without those paths, redacted snapshots in
-   place of the old ones (:mod:`gitmem.store.rewrite`), the event is appended on top and
-   the ref moved by compare-and-swap from the tip the rewrite started from (a forced
+2. the ref's whole history is written again without those paths, redacted snapshots in
+   place of the old ones (:mod:`gitmem.store.purge`), the event is appended on top and
+   the ref moved by compare-and-swap from the tip the purge started from (a forced
    move: the new tip does not descend from the old one; retried if a writer won);
 3. the tracking refs of what each remote held (``refs/gitmem-remotes/*/memory``) are
-   rewritten the same way, so no local ref reaches the old objects any more (the next
+   edited the same way, so no local ref reaches the old objects any more (the next
    ``gitmem sync`` pushes the purge and fetches the remote's purged history);
-4. ``.git/gitmem/`` is scrubbed of every removed text (:mod:`gitmem.store.scrub`);
+4. ``.git/gitmem/`` is scrubbed of every removed text (:mod:`gitmem.store.purge`);
 5. with *gc*, git drops the unreachable objects (:data:`GC_COMMANDS`).
 
 Every checkpoint still verifies: its receipt covers the addresses it names, not the
@@ -37,8 +37,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
-
-import pygit2
 
 from gitmem.core import canonical
 from gitmem.core.canonical import sha256_hex
@@ -61,17 +59,18 @@ from gitmem.core.records import EVENT_PURGE, NAMESPACE, Checkpoint, Source, pars
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.lifecycle.workspace import HUMAN_SESSION, MIN_PREFIX, Workspace
 from gitmem.store.files import locked
-from gitmem.store.git import last_line, run_git
-from gitmem.store.layout import content_path
-from gitmem.store.purges import LOCK_FILE, purge_edit
-from gitmem.store.repo import TRACKING_PREFIX, StoreContents
-from gitmem.store.rewrite import Rewriter
-from gitmem.store.scrub import Scrubbed, scrub_local
+from gitmem.store.purge import (
+    GC_COMMANDS,
+    LOCK_FILE,
+    Scrubbed,
+    collect_garbage,
+    edit_tracking,
+    purge_editor,
+    scrub_local,
+)
+from gitmem.store.repo import StoreContents
 from gitmem.store.seal import new_event, seal
 
-GC_COMMANDS = ("git reflog expire --expire=now --all", "git gc --prune=now")
-"""What makes git drop the objects a purge left unreachable (every reflog of the
-repository is expired: the reflogs still name the old tips)."""
 _ATTEMPTS = 20
 
 
@@ -321,14 +320,7 @@ def run_purge(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool = False) -
 
 def _run(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool) -> PurgeResult:
     store, identity = ws.store, ws.identity
-    redacted = {
-        content_path("snapshots", old): (
-            content_path("snapshots", new),
-            store.repo.create_blob(plan.redacted[old]),
-        )
-        for old, new in plan.purge.snapshots.items()
-    }
-    rewriter = Rewriter(store.repo, purge_edit(plan.purge, redacted))
+    editor = purge_editor(store, plan.purge, plan.redacted)
     for attempt in range(_ATTEMPTS):
         before = store.tip()
         if before is None:
@@ -342,39 +334,13 @@ def _run(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool) -> PurgeResult
             f"gitmem: purge {sealed.address[:12]} ({len(purge.items)} item(s), "
             f"{len(purge.snapshots)} snapshot(s), {len(purge.records)} record(s))"
         )
-        tip = store.commit_onto(
-            rewriter.rewrite(before), sealed.entries, message, identity.principal
-        )
+        tip = store.commit_onto(editor.edit(before), sealed.entries, message, identity.principal)
         if store.compare_and_swap(before, tip, message):
             break
         time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
     else:
         raise NegativeResult(f"{store.ref} kept moving; nothing was purged")
-    refs = (store.ref, *_rewrite_tracking(ws, rewriter))
+    refs = (store.ref, *edit_tracking(store, editor))
     scrubbed = scrub_local(store.local_dir, plan.scrub)
-    error = _collect_garbage(ws) if gc else None
+    error = collect_garbage(store) if gc else None
     return PurgeResult(sealed.address, before, tip, purge, refs, scrubbed, gc, error)
-
-
-def _rewrite_tracking(ws: Workspace, rewriter: Rewriter) -> list[str]:
-    """The tracking refs of the memory ref, rewritten with the same edit."""
-    done: list[str] = []
-    name = ws.store.ref.rsplit("/", 1)[-1]
-    for ref in ws.store.refs(TRACKING_PREFIX):
-        tip = ws.store.at(ref).tip()
-        if not ref.endswith(f"/{name}") or tip is None:
-            continue
-        rewritten = rewriter.rewrite(tip)
-        if rewritten != tip:
-            ws.store.repo.references.create(ref, pygit2.Oid(hex=rewritten), force=True)
-            done.append(ref)
-    return done
-
-
-def _collect_garbage(ws: Workspace) -> str | None:
-    """Run :data:`GC_COMMANDS`; git's own line when one fails, else None."""
-    for command in GC_COMMANDS:
-        done = run_git(ws.store, *command.split()[1:])
-        if done.returncode != 0:
-            return f"`{command}` failed: {last_line(done.stderr)}"
-    return None

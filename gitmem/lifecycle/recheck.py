@@ -99,7 +99,7 @@ def purge_checks(
     newest = checked_now(store, roots, [state.latest_checkpoint]).get(state.latest_checkpoint)
     if newest is None or not isinstance(newest.record, Checkpoint):
         return {}
-    events = {state.purged[a].event for a in newest.record.named if a in state.purged}
+    events = {state.purged[a].address for a in newest.record.named if a in state.purged}
     wanted = [state.latest_checkpoint, *events]
     return {Sha256Hex(a): c for a, c in checked_now(store, roots, wanted).items()}
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.core.items import Item, Trust, statement_id
-from gitmem.core.purge import PurgeMark, purge_of, resolve_snapshot
+from gitmem.core.purge import Purge, purge_of, resolve_snapshot
 from gitmem.core.records import (
     EVENT_CORROBORATION,
     EVENT_FORGET,
@@ -212,8 +212,9 @@ class MemoryState:
     """The checkpoint of the newest session time (a backfilled session is never it)."""
     newest: str = ""
     """Its session time: what a new capture's transcript time is compared with."""
-    purged: dict[str, PurgeMark] = field(default_factory=dict)
-    """Item addresses a replayed purge event removed: who purged each, and when."""
+    purged: dict[str, Purge] = field(default_factory=dict)
+    """Item addresses a replayed purge event removed, with that purge (its event, who
+    purged, when)."""
     replaced: dict[str, str] = field(default_factory=dict)
     """Snapshot addresses a replayed purge replaced by a redacted copy: old → new."""
 
@@ -229,8 +230,8 @@ class MemoryState:
         """Items whose id starts with *prefix* (the CLI resolves unique prefixes)."""
         return [s for s in self.items.values() if s.id.startswith(prefix)]
 
-    def find_purged(self, prefix: str) -> list[tuple[str, PurgeMark]]:
-        """Purged item addresses that start with *prefix*, with their marks."""
+    def find_purged(self, prefix: str) -> list[tuple[str, Purge]]:
+        """Purged item addresses that start with *prefix*, with the purge of each."""
         return [(a, m) for a, m in self.purged.items() if a.startswith(prefix)]
 
 
@@ -278,11 +279,11 @@ def replay(
 def _apply_purge(state: MemoryState, address: str, event: Event) -> None:
     """The items it lists are gone: their state goes with them (the text is never
     rendered again), and each replaced snapshot stands for the one it redacts."""
-    purge = purge_of(event)
+    purge = purge_of(event, Sha256Hex(address))
     if purge is None:
         return
     for item in purge.items:
-        state.purged[item] = PurgeMark(event.writer, event.created, address)
+        state.purged[item] = purge
         state.items.pop(item, None)
     state.replaced.update((old, new) for old, new in purge.snapshots.items())
 
@@ -306,7 +307,7 @@ def _apply_checkpoint(
     address: str,
     checkpoint: Checkpoint,
     items: Mapping[Sha256Hex, Item],
-    purged: Mapping[str, PurgeMark],
+    purged: Mapping[str, Purge],
 ) -> None:
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created, session = checkpoint.transcript_time, checkpoint.session

@@ -97,7 +97,7 @@ def purged_report(ws: Workspace, prefix: str) -> dict[str, Any] | None:
         "text": mark.label,
         "writer": mark.writer,
         "created": mark.created,
-        "event": mark.event,
+        "event": mark.address,
     }
 
 

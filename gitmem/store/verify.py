@@ -31,13 +31,13 @@ from gitmem.core.integrity import (
     describe,
 )
 from gitmem.core.items import Item
-from gitmem.core.purge import resolve_snapshot
+from gitmem.core.purge import Purges, resolve_snapshot
 from gitmem.core.quotes import SNAPSHOT_MISSING, check_stored_quotes
 from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.history import history_problems
 from gitmem.store.layout import RECORD_PATHS, content_path
-from gitmem.store.purges import Purges, purges_among
+from gitmem.store.purge import purges_among
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, BrokenRef
 
@@ -302,7 +302,7 @@ def _item_problems(
     verdict across the checkpoints of one ref: a carried item is checked once."""
     problems: list[Problem] = []
     quoted: list[Item] = []
-    untrusted = {a: f for f in purges.untrusted for a in f.purge.items}
+    untrusted = {a: p for p in purges.untrusted for a in p.items}
     for address in checkpoint.named:
         path = content_path("items", address)
         if not _touched(path, only) or address in purges.items:

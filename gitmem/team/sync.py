@@ -36,10 +36,9 @@ from gitmem.lifecycle.acceptance import Decision, Refused, decide, removed
 from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import merge_into
-from gitmem.store.purges import LOCK_FILE
+from gitmem.store.purge import LOCK_FILE, scrub_local
 from gitmem.store.pushing import push_refs, record_push
 from gitmem.store.repo import REFS_PREFIX, Store
-from gitmem.store.scrub import scrub_local
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 from gitmem.team.checkers import RefCheckers, load_checkers
 

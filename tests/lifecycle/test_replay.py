@@ -196,7 +196,7 @@ def test_a_purge_removes_the_item_and_points_quotes_at_the_redacted_snapshot() -
     # A later checkpoint that names the purged address (a copy stored again) changes nothing.
     later = checkpoint(carry=(kept, gone), session="s3", created=at(2))
     state = replay([later, purge, first])
-    assert gone.address not in state.items and state.purged[gone.address].event == purge.address
+    assert gone.address not in state.items and state.purged[gone.address].address == purge.address
     assert state.purged[gone.address].label == "[purged by alice@example.com on 2026-11-02]"
     source = state.items[kept.address].origin_source
     assert source is not None and source.snapshot == redacted

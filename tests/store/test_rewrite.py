@@ -9,8 +9,8 @@ from helpers import git
 
 from gitmem.core.types import GitOid
 from gitmem.store.history import history_problems
+from gitmem.store.purge import RETITLED, HistoryEditor, TreeEdit
 from gitmem.store.repo import Entry, Store
-from gitmem.store.rewrite import RETITLED, Rewriter, TreeEdit
 
 KEEP = "items/aa/" + "1" * 62 + ".json"
 GONE = "items/bb/" + "2" * 62 + ".json"
@@ -40,11 +40,11 @@ def test_two_clones_rewrite_the_same_history_to_the_same_commits(
         new = s.repo.create_blob(b"new")
         return TreeEdit(frozenset({GONE, RECORD}), {OLD: (NEW, new)}, frozenset({RECORD}))
 
-    ours_tip = Rewriter(store.repo, edit(store)).rewrite(third)
-    assert Rewriter(theirs.repo, edit(theirs)).rewrite(third) == ours_tip
-    rewritten = Rewriter(store.repo, edit(store))
-    assert rewritten.rewrite(first) == first  # before the first removed path: kept as is
-    assert rewritten.rewrite(third) == ours_tip  # remembered, and the same again
+    ours_tip = HistoryEditor(store.repo, edit(store)).edit(third)
+    assert HistoryEditor(theirs.repo, edit(theirs)).edit(third) == ours_tip
+    rewritten = HistoryEditor(store.repo, edit(store))
+    assert rewritten.edit(first) == first  # before the first removed path: kept as is
+    assert rewritten.edit(third) == ours_tip  # remembered, and the same again
 
     paths = git(repo, "ls-tree", "-r", "--name-only", ours_tip).split()
     assert paths == [KEEP, NEW]  # folders left empty are gone too
@@ -58,4 +58,4 @@ def test_two_clones_rewrite_the_same_history_to_the_same_commits(
     new = store.repo.get(ours_tip)
     assert isinstance(new, pygit2.Commit)
     assert (new.author.time, new.committer.time) == (original.author.time, original.committer.time)
-    assert second != Rewriter(store.repo, edit(store)).rewrite(second)
+    assert second != HistoryEditor(store.repo, edit(store)).edit(second)

@@ -14,9 +14,8 @@ from helpers import git
 from helpers.clones import Clone, make_clone, make_remote
 from helpers.grep import all_objects, files_holding
 
-from gitmem.store.purges import purge_edit
+from gitmem.store.purge import HistoryEditor, purge_edit
 from gitmem.store.repo import MEMORY_REF, Store
-from gitmem.store.rewrite import Rewriter
 
 SECRET = "hunter2-zebra-quartz"
 
@@ -159,7 +158,7 @@ def test_a_rewrite_a_purge_does_not_account_for_is_refused(
     edit = purge_edit(Purge(items=(Sha256Hex(blob),)), {})
     tip = store.tip()
     assert tip is not None
-    store.compare_and_swap(tip, Rewriter(store.repo, edit).rewrite(tip), "by hand")
+    store.compare_and_swap(tip, HistoryEditor(store.repo, edit).edit(tip), "by hand")
     alice.git("push", "-q", "--force", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
     before = bob.tip()
 
