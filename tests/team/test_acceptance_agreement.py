@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clones import Clone, make_clone, make_remote
-from conftest import GIT_ENV
+from helpers import GIT_ENV
+from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.lifecycle.fetched import unmerged
 from gitmem.store.repo import MEMORY_REF, Store
