@@ -1,6 +1,7 @@
 """What agent hosts' hooks put into a session's context: the brief at session start
-(``brief --from-hook AGENT``) and recall hits for each prompt (``recall --from-hook
-AGENT``, Claude Code's and Codex's ``UserPromptSubmit``).
+(``brief --from-hook AGENT``, in the host's budget; after a compaction the short
+re-brief of :mod:`gitmem.brief.rebrief`) and recall hits for each prompt (``recall
+--from-hook AGENT``, Claude Code's and Codex's ``UserPromptSubmit``).
 
 A hook never breaks a session: outside a repository, with no memory, or on any error,
 these print nothing. The repository is the one the host names (``CLAUDE_PROJECT_DIR``,
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gitmem.core import boundedjson
 from gitmem.core.quotes import wrap_context
@@ -128,18 +131,81 @@ def host_repo(agent: str, fallback: str, environ: Mapping[str, str] | None = Non
     return project or fallback
 
 
-def hook_brief(agent: str, repo: str, home: Path) -> str:
-    """The session-start brief for *agent*, or nothing when there is no usable
-    repository or memory. Raises nothing."""
+MAX_EVENT = 1 << 20
+"""The most of a hook's stdin read: an event is a few hundred bytes."""
+REBRIEF_WAIT_SECONDS = 10.0
+"""How long the re-brief after a compaction waits for the capture its ``PreCompact`` hook
+queued (the hooks' queue drained, its worker gone)."""
+
+
+def read_event() -> str:
+    """The host's event on stdin; nothing when stdin is a terminal (someone typed the
+    command). Raises nothing."""
     try:
-        store = Store.discover(host_repo(agent, repo))
+        return "" if sys.stdin.isatty() else sys.stdin.read(MAX_EVENT)
+    except (OSError, ValueError):
+        return ""
+
+
+def event_of(payload: str) -> dict[str, Any]:
+    """The event JSON object of *payload* ({} when it is none). Raises nothing."""
+    try:
+        event = boundedjson.loads(payload) if payload.strip() else {}
+    except ValueError:
+        return {}
+    return event if isinstance(event, dict) else {}
+
+
+def event_text(event: Mapping[str, Any], name: str) -> str | None:
+    """A string field of a host's event by its snake_case *name*, or its camelCase twin
+    (Copilot CLI's own payloads); None when absent or empty. Raises nothing."""
+    head, *rest = name.split("_")
+    for key in (name, head + "".join(w.capitalize() for w in rest)):
+        value = event.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def hook_brief(agent: str, repo: str, home: Path, payload: str = "") -> str:
+    """The session-start brief for *agent* in its budget (after a compaction, the short
+    re-brief), or nothing when there is no usable repository or memory. Raises
+    nothing."""
+    try:
+        event = event_of(payload)
+        store = Store.discover(host_repo(agent, event_text(event, "cwd") or repo))
         if store.tip() is None:
             return ""
-        from gitmem.brief.emit import emit_brief  # only when there is memory to brief
+        # Only when there is memory to brief:
+        from gitmem.brief.budget import REBRIEF_SHARE, Budget, host_budget
+        from gitmem.brief.emit import emit_brief
 
-        return emit_brief(store, home, "text", None)
+        budget = host_budget(agent)
+        session = event_text(event, "session_id")
+        if event_text(event, "source") == "compact" and session is not None:
+            from gitmem.brief.rebrief import emit_rebrief
+
+            wait_for_captures(store.local_dir, REBRIEF_WAIT_SECONDS)
+            short = Budget(budget.limit // REBRIEF_SHARE, budget.unit)
+            return emit_rebrief(store, home, session, short)
+        return emit_brief(store, home, "text", budget)
     except Exception:  # a hook never breaks a session; `gitmem doctor` says what is wrong
         return ""
+
+
+def wait_for_captures(local_dir: Path, seconds: float) -> None:
+    """Until the hooks' queue is drained and its worker gone, or *seconds* pass. Raises
+    nothing."""
+    from gitmem.hooks.queue import pending, worker_pid
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if not pending(local_dir) and worker_pid(local_dir) is None:
+                return
+        except OSError:
+            return
+        time.sleep(0.1)
 
 
 def prompt_terms(prompt: str) -> list[str]:

@@ -324,12 +324,9 @@ def agent_status(agent: str, repo: Path, home: Path | None = None) -> bool:
 
 
 def _handlers(agent: str, scope: str) -> list[Handler]:
-    hook_brief = ("brief", "--from-hook", agent)
-    start = (
-        Handler("SessionStart", hook_brief, (("brief",),))
-        if scope == "user"
-        else Handler("SessionStart", ("brief",), (hook_brief,))
-    )
+    # Every scope reads the event (a compaction gets the short re-brief) and fits the
+    # host's budget; a plain `brief` was written by earlier installs.
+    start = Handler("SessionStart", ("brief", "--from-hook", agent), (("brief",),))
     return [start, Handler(_CAPTURE_EVENT[agent], ("capture", "--from-hook", agent))]
 
 

@@ -1,8 +1,12 @@
-"""The brief's byte budget: a hard cap, and what fits under it, in what order.
+"""The brief's budget: a hard cap in the reader's own unit, and what fits under it, in
+what order.
 
-Sized by default to sit under what agent hosts inject from a hook (Claude Code and Codex
-both cut hook output at about 10,000 characters and then show only a preview), so the
-default is 9,000 bytes and **no brief is ever longer than its budget**. The fixed parts
+A budget is a number of bytes (``gitmem brief --budget``, the default 9,000), characters
+or tokens (:data:`HOST_BUDGETS`: each agent host's cap in the unit that host counts, so
+that a hook's output is never cut to a preview the model reads instead; docs/hooks.md has
+the figures and where each comes from), and **no brief is ever longer than its budget**.
+Lines are measured one by one, each with its newline (tokens by the conservative estimate
+of :mod:`gitmem.core.tokens`), so the sum is the whole text's size. The fixed parts
 (the opening, the closing tag, the notes) are reserved first; the warnings then take at
 most :data:`WARNING_SHARE` of the budget, at the most detailed level of
 :mod:`gitmem.brief.alarms` that fits; the items fill the rest. Items are taken in this
@@ -16,21 +20,117 @@ shortened, and a quote is never cut or reworded. Pure.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from gitmem.brief.select import BriefItem
 from gitmem.core.items import Kind, Trust
+from gitmem.core.tokens import estimate_tokens
 
 DEFAULT_BUDGET = 9_000
 MIN_BUDGET = 800
-"""The smallest budget that still holds the opening, one warning line and the closing."""
+"""The smallest byte budget that still holds the opening, one warning line, the note of
+what was left out and the closing."""
+MIN_TOKENS = 300
+"""The same floor in tokens (800 bytes of a brief estimate at about 260)."""
+
+
+class Unit(StrEnum):
+    BYTES = "bytes"
+    CHARACTERS = "characters"
+    TOKENS = "tokens"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most *limit* of *unit* (0: no limit)."""
+
+    limit: int
+    unit: Unit = Unit.BYTES
+
+    @property
+    def unlimited(self) -> bool:
+        return self.limit <= 0
+
+    @property
+    def minimum(self) -> int:
+        return MIN_TOKENS if self.unit == Unit.TOKENS else MIN_BUDGET
+
+    def cost(self, text: str) -> int:
+        """*text* measured in this budget's unit. Raises nothing."""
+        if self.unit == Unit.TOKENS:
+            return estimate_tokens(text)
+        if self.unit == Unit.CHARACTERS:
+            return len(text)
+        return len(text.encode("utf-8"))
+
+    def size(self, lines: Sequence[str]) -> int:
+        """*lines* joined with newlines, each line's newline included. Raises nothing."""
+        return sum(self.cost(line) + 1 for line in lines)
+
+    def fits(self, text: str) -> bool:
+        return self.unlimited or self.cost(text) <= self.limit
+
+    def label(self) -> str:
+        """``9,000 bytes``, ``2,300 tokens``. Raises nothing."""
+        return f"{self.limit:,} {self.unit}"
+
+    def check(self) -> None:
+        """Raises ValueError: a limit between 0 and :attr:`minimum`."""
+        if 0 < self.limit < self.minimum:
+            raise ValueError(f"a brief needs a budget of at least {self.minimum} {self.unit}, or 0")
+
+
+HOSTS = ("claude", "codex", "copilot", "gemini")
+HOST_BUDGETS = {
+    "claude": Budget(9_000, Unit.CHARACTERS),
+    "codex": Budget(2_300, Unit.TOKENS),
+    "copilot": Budget(9_000, Unit.CHARACTERS),
+    "gemini": Budget(9_000, Unit.CHARACTERS),
+}
+"""The session-start brief's cap for each agent host, in the unit it counts: Claude Code
+keeps 10,000 characters of hook output (then a 2,000-character preview), Codex 2,500
+tokens (then a file and a head/tail preview); Copilot CLI and Gemini CLI document no cap,
+so they get Claude Code's. See docs/hooks.md."""
+HOST_CAPS = {
+    "claude": Budget(10_000, Unit.CHARACTERS),
+    "codex": Budget(2_500, Unit.TOKENS),
+    "copilot": Budget(10_000, Unit.CHARACTERS),
+    "gemini": Budget(10_000, Unit.CHARACTERS),
+}
+"""What each host itself keeps before it cuts (what ``gitmem doctor`` checks against)."""
+REBRIEF_SHARE = 3
+"""After a compaction the re-brief gets a third of the host's budget."""
+
+
+def host_budget(host: str) -> Budget:
+    """The session-start budget of *host*.
+
+    Raises:
+        ValueError: an unknown host.
+    """
+    try:
+        return HOST_BUDGETS[host]
+    except KeyError:
+        raise ValueError(f"unknown host {host!r}; gitmem knows {', '.join(HOSTS)}") from None
+
+
+def as_budget(budget: int | Budget) -> Budget:
+    """A number of bytes as a budget; a budget as it is. Raises nothing."""
+    return budget if isinstance(budget, Budget) else Budget(budget)
+
+
 WARNING_SHARE = 0.4
 DEGRADED_SHOWN = 5
 SHORTENED = " …[shortened]"
 _MIN_TEXT = 40
+_SMALLEST_LINE = "- [~ inferred] x (00000000)"
+"""Shorter than any item's line: once less room than this is left, nothing more fits."""
 
 LinesOf = Callable[[BriefItem, str | None], list[str]]
 SectionCost = Callable[[str], int]
+Size = Callable[[Sequence[str]], int]
 
 
 class Fitted(NamedTuple):
@@ -41,31 +141,39 @@ class Fitted(NamedTuple):
 
 def size(lines: Sequence[str]) -> int:
     """Bytes of *lines* joined with newlines, each line's newline included."""
-    return sum(len(line.encode("utf-8")) + 1 for line in lines)
+    return Budget(0).size(lines)
 
 
 def fit(
-    items: Sequence[BriefItem], room: int | None, lines_of: LinesOf, section_cost: SectionCost
+    items: Sequence[BriefItem],
+    room: int | None,
+    lines_of: LinesOf,
+    section_cost: SectionCost,
+    measure: Size = size,
 ) -> Fitted:
-    """Choose and render the items that fit in *room* bytes (None: no limit), a section's
-    heading counted with the first item of that section."""
+    """Choose and render the items that fit in *room* (None: no limit) as *measure*
+    counts (default: bytes), a section's heading counted with the first item of that
+    section."""
     if room is None:
         return Fitted({i.id: lines_of(i, None) for i in items}, 0)
     chosen: dict[str, list[str]] = {}
     used = 0
     sections: set[str] = set()
     degraded = 0
+    smallest = measure([_SMALLEST_LINE])
     for item in priority(items):
+        if room - used < smallest:
+            break  # no line can fit any more
         if item.degraded_reason is not None:
             degraded += 1
             if degraded > DEGRADED_SHOWN:
                 continue
         heading = 0 if item.section in sections else section_cost(item.section)
         lines = lines_of(item, None)
-        cost = heading + size(lines)
+        cost = heading + measure(lines)
         if used + cost > room:
-            lines = _shortened(item, room - used - heading, lines_of) or []
-            cost = heading + size(lines)
+            lines = _shortened(item, room - used - heading, lines_of, measure) or []
+            cost = heading + measure(lines)
             if not lines or used + cost > room:
                 continue
         chosen[item.id] = lines
@@ -99,14 +207,23 @@ def _inverse(created: str) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in created)
 
 
-def _shortened(item: BriefItem, room: int, lines_of: LinesOf) -> list[str] | None:
+def _shortened(item: BriefItem, room: int, lines_of: LinesOf, measure: Size) -> list[str] | None:
     if item.trust == Trust.VERBATIM or item.quote is not None or item.degraded_reason is not None:
         return None  # verbatim items and quotes are never cut
-    overhead = size(lines_of(item, "")) + len(SHORTENED.encode())
-    keep = room - overhead
-    if keep < _MIN_TEXT:
-        return None
-    cut = item.text.encode()[:keep].decode("utf-8", "ignore")
+    if (
+        len(item.text) <= _MIN_TEXT
+        or measure(lines_of(item, item.text[:_MIN_TEXT] + SHORTENED)) > room
+    ):
+        return None  # not even the shortest cut fits
+    # The longest prefix whose line fits: halving on the text's length, then a word end.
+    low, high = 0, len(item.text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(lines_of(item, item.text[:middle].rstrip() + SHORTENED)) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    cut = item.text[:low]
     cut = cut[: cut.rfind(" ")] if " " in cut[_MIN_TEXT // 2 :] else cut
     if len(cut) < _MIN_TEXT or len(cut) >= len(item.text):
         return None

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
+from gitmem.brief.budget import DEFAULT_BUDGET, Budget, as_budget
 from gitmem.brief.placement import Placement
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
@@ -183,21 +183,22 @@ def emit_brief(
     store: Store,
     home: Path,
     fmt: str,
-    budget: int | None,
+    budget: int | Budget | None,
     world_check: bool = True,
     as_of: str | None = None,
 ) -> str:
     """The rendered brief in *fmt* (text, markdown, json), never longer than *budget*
-    bytes (None: the default; 0: no limit); with *as_of*, memory as it stood then.
+    (bytes, or a host's :class:`Budget`; None: the default; 0: no limit); with *as_of*,
+    memory as it stood then.
 
     Raises:
-        InputError: a budget below :data:`MIN_BUDGET` (other than 0), or an *as_of* that
-            names no moment of this repository.
+        InputError: a budget below its minimum (other than 0), or an *as_of* that names
+            no moment of this repository.
         GitError: the memory ref cannot be read.
     """
-    limit = DEFAULT_BUDGET if budget is None else budget
-    if limit < 0 or 0 < limit < MIN_BUDGET:
-        raise InputError(f"budget must be 0 (no limit) or at least {MIN_BUDGET} bytes")
+    limit = as_budget(DEFAULT_BUDGET if budget is None else budget)
+    if limit.limit < 0 or 0 < limit.limit < limit.minimum:
+        raise InputError(f"budget must be 0 (no limit) or at least {limit.minimum} {limit.unit}")
     result = make_brief(store, home, world_check, as_of)
     if fmt == "json":
         output = render_json(result, limit)

@@ -12,7 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gitmem.brief.alarms import LEVELS, alarm_lines
-from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET, WARNING_SHARE, fit, priority, size
+from gitmem.brief.budget import (
+    DEFAULT_BUDGET,
+    WARNING_SHARE,
+    Budget,
+    as_budget,
+    fit,
+    priority,
+)
 from gitmem.brief.placement import age_label
 from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
@@ -92,18 +99,19 @@ def contradiction_hint(item: BriefItem) -> str:
     return f"`gitmem resolve {item.id[:8]}` or `gitmem reverify {item.id[:8]} --evidence …`"
 
 
-def render_json(brief: Brief, budget: int = DEFAULT_BUDGET) -> str:
-    """The brief as one JSON document, newline-terminated. Within *budget* (0: no limit)
-    like the text: when everything does not fit, the lowest-priority items are left out and
-    the warnings are summarised per cause; ``omitted`` says how many of each.
+def render_json(brief: Brief, budget: int | Budget = DEFAULT_BUDGET) -> str:
+    """The brief as one JSON document, newline-terminated. Within *budget* (bytes, or a
+    :class:`Budget`; 0: no limit) like the text: when everything does not fit, the
+    lowest-priority items are left out and the warnings are summarised per cause;
+    ``omitted`` says how many of each.
 
     Raises:
-        ValueError: a budget between 0 and :data:`MIN_BUDGET`.
+        ValueError: a budget between 0 and its minimum.
     """
-    if 0 < budget < MIN_BUDGET:
-        raise ValueError(f"a brief needs a budget of at least {MIN_BUDGET} bytes, or 0")
+    limit = as_budget(budget)
+    limit.check()
     full = _json_document(brief, list(brief.items), [w.to_json() for w in brief.warnings])
-    if budget <= 0 or len(full.encode()) <= budget:
+    if limit.fits(full):
         return full
     ranked = priority(brief.items)
     for examples in LEVELS:
@@ -113,12 +121,12 @@ def render_json(brief: Brief, budget: int = DEFAULT_BUDGET) -> str:
         low, high = 0, len(ranked)
         while low < high:  # the most items that fit, by binary search
             middle = (low + high + 1) // 2
-            if len(_json_document(brief, ranked[:middle], warnings).encode()) <= budget:
+            if limit.fits(_json_document(brief, ranked[:middle], warnings)):
                 low = middle
             else:
                 high = middle - 1
         document = _json_document(brief, ranked[:low], warnings)
-        if len(document.encode()) <= budget:
+        if limit.fits(document):
             return document
     return json.dumps({"format": BRIEF_FORMAT, "omitted": {"items": len(brief.items)}}) + "\n"
 
@@ -146,42 +154,62 @@ def _json_document(
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def render_text(brief: Brief, budget: int = DEFAULT_BUDGET) -> str:
-    return _render(brief, budget, lambda title: title, "WARNINGS")
-
-
-def render_markdown(brief: Brief, budget: int = DEFAULT_BUDGET) -> str:
-    return _render(brief, budget, lambda title: f"### {title.capitalize()}", "### Warnings")
-
-
-def _render(brief: Brief, budget: int, heading: Callable[[str], str], warn_title: str) -> str:
-    """The brief in at most *budget* bytes (0: no limit); see :mod:`gitmem.brief.budget`.
+def render_text(brief: Brief, budget: int | Budget = DEFAULT_BUDGET) -> str:
+    """The brief as text, within *budget* (bytes, or a :class:`Budget`; 0: no limit).
 
     Raises:
-        ValueError: a budget between 0 and :data:`MIN_BUDGET`, which cannot hold a brief.
+        ValueError: a budget between 0 and its minimum, which cannot hold a brief.
     """
-    if 0 < budget < MIN_BUDGET:
-        raise ValueError(f"a brief needs a budget of at least {MIN_BUDGET} bytes, or 0")
-    if budget <= 0:
+    return _render(brief, as_budget(budget), lambda title: title, "WARNINGS")
+
+
+def render_markdown(brief: Brief, budget: int | Budget = DEFAULT_BUDGET) -> str:
+    """The brief as markdown, within *budget*. Raises as :func:`render_text`."""
+    heading: Callable[[str], str] = lambda title: f"### {title.capitalize()}"  # noqa: E731
+    return _render(brief, as_budget(budget), heading, "### Warnings")
+
+
+def _render(brief: Brief, budget: Budget, heading: Callable[[str], str], warn_title: str) -> str:
+    """The brief within *budget*; see :mod:`gitmem.brief.budget`. Whatever it leaves out
+    (items, warnings) its last line before the closing tag says: how many, and the
+    command that shows them.
+
+    Raises:
+        ValueError: a budget between 0 and its minimum, which cannot hold a brief.
+    """
+    budget.check()
+    if budget.unlimited:
         return _compose(brief, None, heading, warn_title, _PREAMBLE)
     for preamble in (_PREAMBLE, _SHORT_PREAMBLE):
         text = _compose(brief, budget, heading, warn_title, preamble)
-        if len(text.encode()) <= budget:
+        if budget.fits(text):
             return text
     return _minimal(brief, budget)
 
 
 def _compose(
-    brief: Brief, limit: int | None, heading: Callable[[str], str], warn_title: str, preamble: str
+    brief: Brief,
+    limit: Budget | None,
+    heading: Callable[[str], str],
+    warn_title: str,
+    preamble: str,
 ) -> str:
+    measure = (limit or Budget(0)).size
     head = [OPEN_TAG, summary(brief), preamble]
-    notes = _notes(brief, limit, dropped=len(brief.items))  # the longest they can be
+    notes = _notes(brief)
+    # The note of what is left out is reserved at its longest.
+    longest = _left_out(len(brief.items), len(brief.warnings), limit)
     purged = _purged_block(brief, heading)
-    fixed = size(head) + size([CLOSE_TAG]) + size(notes) + size(purged)
-    warnings = _warning_block(brief, warn_title, None if limit is None else limit - fixed)
-    room = None if limit is None else max(0, limit - fixed - size(warnings))
+    fixed = measure(head) + measure([CLOSE_TAG]) + measure(notes + longest) + measure(purged)
+    room_for_warnings = None if limit is None else limit.limit - fixed
+    warnings = _warning_block(brief, warn_title, room_for_warnings, measure)
+    room = None if limit is None else max(0, limit.limit - fixed - measure(warnings))
     fitted = fit(
-        brief.items, room, item_lines, lambda section: size(["", heading(_TITLES[section])])
+        brief.items,
+        room,
+        item_lines,
+        lambda section: measure(["", heading(_TITLES[section])]),
+        measure,
     )
     body: list[str] = []
     for key, title in SECTIONS:
@@ -194,29 +222,40 @@ def _compose(
         if lines:
             body += ["", heading(title), *lines]
     body += purged
-    body += _notes(brief, limit, fitted.dropped)
-    return "\n".join([*head, *body, *warnings, CLOSE_TAG]) + "\n"
+    body += notes
+    shown_warnings = len(brief.warnings) if warnings else 0
+    left_out = _left_out(fitted.dropped, len(brief.warnings) - shown_warnings, limit)
+    return "\n".join([*head, *body, *warnings, *left_out, CLOSE_TAG]) + "\n"
 
 
-def _minimal(brief: Brief, budget: int) -> str:
-    """The last resort for a budget near :data:`MIN_BUDGET`: the summary and, when
-    something failed, one warning line cut at a word; no items."""
+def _minimal(brief: Brief, budget: Budget) -> str:
+    """The last resort for a budget near its minimum: the summary, one warning line cut
+    at a word when something failed, and the note of what is left out; no items."""
     head = [OPEN_TAG, summary(brief), _SHORT_PREAMBLE]
-    room = budget - size(head) - size([CLOSE_TAG]) - 1
     lines = alarm_lines(brief.warnings, LEVELS[-1])
-    alarm = _cut(f"- {lines[0]}", room) if lines and room > 0 else ""
-    return "\n".join([*head, *([alarm] if alarm else []), CLOSE_TAG]) + "\n"
+    note = _left_out(len(brief.items), len(brief.warnings), budget)
+    room = budget.limit - budget.size([*head, *note, CLOSE_TAG])
+    alarm = _cut(f"- {lines[0]}", room, budget) if lines and room > 0 else ""
+    if alarm:  # the one line stands for every warning: only the items are left out
+        note = _left_out(len(brief.items), 0, budget)
+    return "\n".join([*head, *([alarm] if alarm else []), *note, CLOSE_TAG]) + "\n"
 
 
-def _cut(line: str, room: int) -> str:
-    data = line.encode()
-    if len(data) <= room:
+def _cut(line: str, room: int, budget: Budget) -> str:
+    if budget.size([line]) <= room:
         return line
-    cut = data[: max(room - 4, 0)].decode("utf-8", "ignore")
-    return cut[: cut.rfind(" ")] + " …" if " " in cut else ""
+    words = line.split(" ")
+    while len(words) > 1:
+        words.pop()
+        cut = " ".join(words) + " …"
+        if budget.size([cut]) <= room:
+            return cut
+    return ""
 
 
-def _warning_block(brief: Brief, title: str, room: int | None) -> list[str]:
+def _warning_block(
+    brief: Brief, title: str, room: int | None, measure: Callable[[list[str]], int]
+) -> list[str]:
     """The warnings at the most detailed level that fits in its share of *room*."""
     if not brief.warnings:
         return []
@@ -225,9 +264,9 @@ def _warning_block(brief: Brief, title: str, room: int | None) -> list[str]:
     for examples in LEVELS:
         lines = alarm_lines(brief.warnings, examples)
         block = ["", title, *(f"- {line}" if line.startswith("⚠") else line for line in lines)]
-        if share is None or size(block) <= share:
+        if share is None or measure(block) <= share:
             return block
-    return block if room is not None and size(block) <= room else []
+    return block if room is not None and measure(block) <= room else []
 
 
 def _purged_block(brief: Brief, heading: Callable[[str], str]) -> list[str]:
@@ -242,14 +281,27 @@ def _purged_block(brief: Brief, heading: Callable[[str], str]) -> list[str]:
     return lines
 
 
-def _notes(brief: Brief, limit: int | None, dropped: int) -> list[str]:
+def _left_out(items: int, warnings: int, limit: Budget | None) -> list[str]:
+    """The brief's last line when the budget left something out: how many, and the
+    command that shows everything. Raises nothing."""
+    if limit is None or not (items or warnings):
+        return []
+    what = [f"{items} more item(s)"] if items else []
+    what += [f"{warnings} warning(s)"] if warnings else []
+    return [
+        "",
+        f"… {' and '.join(what)} not shown (budget {_budget_label(limit)}); "
+        "`gitmem brief --budget 0` shows everything.",
+    ]
+
+
+def _budget_label(limit: Budget) -> str:
+    """``9000 bytes`` as the note always said it; other units with thousands separated."""
+    return f"{limit.limit} bytes" if limit.unit == "bytes" else limit.label()
+
+
+def _notes(brief: Brief) -> list[str]:
     notes: list[str] = []
-    if dropped:
-        notes += [
-            "",
-            f"… {dropped} more item(s) not shown (budget {limit} bytes); "
-            "`gitmem brief --budget 0` shows everything.",
-        ]
     if brief.stale:
         notes += [
             "",

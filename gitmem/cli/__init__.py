@@ -22,7 +22,8 @@ from collections.abc import Callable
 __all__ = ["main"]
 
 _HOOK_NAMES = frozenset({"post-commit", "post-rewrite", "pre-push", "capture-session"})
-_AGENTS = frozenset({"claude", "codex"})
+_AGENTS = frozenset({"claude", "codex", "copilot", "gemini"})
+"""The agent hosts (:data:`gitmem.brief.budget.HOSTS`; a test holds them equal)."""
 
 YOUNG_COLLECTION_THRESHOLD = 50_000
 """Allocations between two collections of the youngest generation (Python's default is
@@ -76,6 +77,8 @@ def fast_path(args: list[str]) -> Callable[[], None] | None:
     context = len(rest) == 3 and rest[0] in ("brief", "recall") and rest[1] == "--from-hook"
     if context and rest[2] in _AGENTS:
         return _context_hook(rest[0], rest[2], repo)
+    if len(rest) == 3 and rest[:2] == ["brief", "--host"] and rest[2] in _AGENTS:
+        return _plain("brief", (), repo, verbose, host=rest[2])
     if rest == ["brief"] or (
         rest[:1] == ["recall"] and len(rest) >= 2 and not any(a.startswith("-") for a in rest)
     ):
@@ -87,10 +90,13 @@ RECALL_LIMIT = 10
 """How many items ``gitmem recall`` shows unless ``--limit`` says otherwise."""
 
 
-def _plain(command: str, terms: tuple[str, ...], repo: str, verbose: bool) -> Callable[[], None]:
-    """``gitmem brief`` and ``gitmem recall TERM…`` with no option, as every session start
-    and many prompts run them: the same functions the click commands call, and the same
-    one line and exit code when they fail (:mod:`gitmem.cli.failures`)."""
+def _plain(
+    command: str, terms: tuple[str, ...], repo: str, verbose: bool, host: str | None = None
+) -> Callable[[], None]:
+    """``gitmem brief`` (``--host HOST``) and ``gitmem recall TERM…`` with no option, as
+    session starts and many prompts run them: the same functions the click commands
+    call, and the same one line and exit code when they fail
+    (:mod:`gitmem.cli.failures`)."""
 
     def plain() -> None:
         from gitmem.cli.failures import fail
@@ -100,9 +106,11 @@ def _plain(command: str, terms: tuple[str, ...], repo: str, verbose: bool) -> Ca
         try:
             store = Store.discover(repo)
             if command == "brief":
+                from gitmem.brief.budget import host_budget
                 from gitmem.brief.emit import emit_brief
 
-                text = emit_brief(store, gitmem_home(), "text", None, as_of=None)
+                budget = None if host is None else host_budget(host)
+                text = emit_brief(store, gitmem_home(), "text", budget, as_of=None)
             else:
                 from gitmem.agents.recall.render import emit_recall
 
@@ -119,11 +127,11 @@ def _context_hook(command: str, agent: str, repo: str) -> Callable[[], None]:
     """A host hook that prints context: the session-start brief, or a prompt's recall."""
 
     def context() -> None:
-        from gitmem.agents.host_context import hook_brief, prompt_recall
+        from gitmem.agents.host_context import hook_brief, prompt_recall, read_event
         from gitmem.store.home import gitmem_home
 
         if command == "brief":
-            text = hook_brief(agent, repo, gitmem_home())
+            text = hook_brief(agent, repo, gitmem_home(), read_event())
         else:
             text = prompt_recall(agent, repo, gitmem_home(), sys.stdin.read())
         sys.stdout.write(text)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from gitmem.brief.budget import HOSTS, host_budget
 from gitmem.cli.base import (
     as_of_option,
     cli,
@@ -232,11 +233,18 @@ def verify_quote(
     metavar="BYTES",
     help="Hard cap in bytes (default 9000, at least 800; 0: no limit).",
 )
+@click.option(
+    "--host",
+    type=click.Choice(HOSTS),
+    default=None,
+    help="Fit the agent host's own cap, in its unit: claude 9,000 characters, codex 2,300 "
+    "tokens (estimated), copilot and gemini 9,000 characters.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
 @click.option(
     "--from-hook",
     "from_hook",
-    type=click.Choice(["claude", "codex"]),
+    type=click.Choice(HOSTS),
     hidden=True,
     help="Called by an agent host's session-start hook: print nothing outside a repository.",
 )
@@ -246,6 +254,7 @@ def brief(
     ctx: click.Context,
     fmt: str,
     budget: int | None,
+    host: str | None,
     as_json: bool,
     from_hook: str | None,
     as_of: str | None,
@@ -254,14 +263,17 @@ def brief(
     from gitmem.brief.emit import emit_brief
 
     if from_hook is not None:
-        from gitmem.agents.host_context import hook_brief
+        from gitmem.agents.host_context import hook_brief, read_event
 
-        click.echo(hook_brief(from_hook, ctx.obj["repo"], home()), nl=False)
+        click.echo(hook_brief(from_hook, ctx.obj["repo"], home(), read_event()), nl=False)
         return
     if as_json and fmt not in ("text", "json"):
         raise InputError(f"--json and --format {fmt} do not go together")
+    if host is not None and budget is not None:
+        raise InputError("--host picks the budget: give --host or --budget, not both")
     shown = "json" if as_json else fmt
-    click.echo(emit_brief(store_of(ctx), home(), shown, budget, as_of=as_of), nl=False)
+    limit = budget if host is None else host_budget(host)
+    click.echo(emit_brief(store_of(ctx), home(), shown, limit, as_of=as_of), nl=False)
 
 
 @cli.command()

@@ -22,7 +22,7 @@ from typing import Any
 
 from gitmem.agents.host_context import PROMPT_BUDGET
 from gitmem.agents.hosts import AGENTS, PROMPT_EVENT, scope_states
-from gitmem.brief.budget import DEFAULT_BUDGET
+from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
@@ -33,10 +33,6 @@ from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
 from gitmem.store.repo import REFS_PREFIX, Store
 from gitmem.store.roots import load_trust_roots
-
-HOST_CONTEXT_LIMIT = 10_000
-"""Characters of hook output Claude Code adds to the context (more is cut to a preview
-and a file path); Codex documents no limit, so the same is checked for it."""
 
 
 class CheckStatus(StrEnum):
@@ -320,18 +316,29 @@ def _captures(store: Store) -> Check:
 
 
 def _brief_size(store: Store, home: Path) -> Check:
+    """Each host's session-start brief against what that host keeps before it cuts the
+    rest to a preview, in the host's own unit (docs/hooks.md)."""
     from gitmem.brief.emit import make_brief
     from gitmem.brief.render import render_text as render_brief
 
-    text = render_brief(make_brief(store, home, world_check=False), DEFAULT_BUDGET)
-    size = len(text)
+    brief = make_brief(store, home, world_check=False)
+    sizes: list[str] = []
+    over: list[str] = []
+    for host in HOSTS:
+        cap = HOST_CAPS[host]
+        size = cap.cost(render_brief(brief, host_budget(host)))
+        sizes.append(f"{host} {size:,} of {cap.label()}")
+        if size > cap.limit:
+            over.append(host)
     detail = (
-        f"the session-start brief is {size:,} characters (budget {DEFAULT_BUDGET:,} bytes), "
-        f"prompt recall at most {PROMPT_BUDGET:,} bytes; hosts add up to "
-        f"{HOST_CONTEXT_LIMIT:,} characters of hook output"
+        f"the session-start brief: {', '.join(sizes)} the host keeps "
+        f"(tokens estimated); prompt recall at most {PROMPT_BUDGET:,} bytes"
     )
-    if size > HOST_CONTEXT_LIMIT:
+    if over:
         return Check(
-            "brief_size", CheckStatus.FAIL, detail, "gitmem config: lower the brief budget"
+            "brief_size",
+            CheckStatus.FAIL,
+            f"{detail}; over the cap: {', '.join(over)}",
+            "report it: a brief is never meant to pass its host's cap",
         )
     return Check("brief_size", CheckStatus.OK, detail)

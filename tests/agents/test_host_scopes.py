@@ -116,14 +116,15 @@ def test_the_command_falls_back_to_this_interpreter_and_says_so(
         result.stdout
     )
     written = hook_commands(initialised / ".claude" / "settings.local.json")
-    assert written["SessionStart"] == f"{here} brief"
+    assert written["SessionStart"] == f"{here} brief --from-hook claude"
     ours = Path(sys.executable).parent
     if (ours / "gitmem").is_file():  # the venv's own script: plain `gitmem` is this install
         monkeypatch.setenv("PATH", f"{ours}{os.pathsep}/usr/bin{os.pathsep}/bin")
         data: Any = gm("hooks", "install", "--agent", "claude", "--json").json()
         assert data["command"] == "gitmem" and data["command_source"] == "path"
         written = hook_commands(initialised / ".claude" / "settings.local.json")
-        assert written["SessionStart"] == "gitmem brief"  # updated in place, not added
+        # updated in place, not added
+        assert written["SessionStart"] == "gitmem brief --from-hook claude"
 
 
 def test_the_written_hooks_run_brief_and_user_scope_is_silent_outside_a_repo(

@@ -50,7 +50,7 @@ def commands(settings: dict[str, Any], event: str) -> list[str]:
 
 def ours(agent: str) -> dict[str, str]:
     return {
-        "SessionStart": shlex.join([*COMMAND, "brief"]),
+        "SessionStart": shlex.join([*COMMAND, "brief", "--from-hook", agent]),
         CAPTURE_EVENT[agent]: shlex.join([*COMMAND, "capture", "--from-hook", agent]),
     }
 
@@ -117,7 +117,11 @@ def test_the_commands_run_through_a_shell(agent: str, project: Path, tmp_path: P
         done = subprocess.run(
             ["sh", "-c", command], input='{"session_id": "s"}', capture_output=True, text=True
         )
-        words = "brief" if event == "SessionStart" else f"capture --from-hook {agent}"
+        words = (
+            f"brief --from-hook {agent}"
+            if event == "SessionStart"
+            else f"capture --from-hook {agent}"
+        )
         assert done.stdout == f'{words}\n{{"session_id": "s"}}'
 
 
@@ -345,9 +349,9 @@ def test_the_default_command_is_portable_when_gitmem_is_on_path(
     monkeypatch.setenv("PATH", str(bin_dir))
     install_agent("claude", project, home=user_home)
     settings = json.loads((project / SETTINGS["claude"]).read_text())
-    assert commands(settings, "SessionStart") == ["gitmem brief"]
+    assert commands(settings, "SessionStart") == ["gitmem brief --from-hook claude"]
     monkeypatch.setenv("PATH", "/nonexistent")
     uninstall_agent("claude", project, home=user_home)
     install_agent("claude", project, home=user_home)
     settings = json.loads((project / SETTINGS["claude"]).read_text())
-    assert commands(settings, "SessionStart") == [shlex.join([*COMMAND, "brief"])]
+    assert commands(settings, "SessionStart") == [ours("claude")["SessionStart"]]

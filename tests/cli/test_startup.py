@@ -58,6 +58,10 @@ def loaded(modules: set[str], prefix: str) -> bool:
         (["recall", "cache", "--json"], False),
         (["--quiet", "brief"], False),
         (["brief", "--from-hook", "codex"], True),
+        (["brief", "--from-hook", "gemini"], True),
+        (["brief", "--host", "codex"], True),
+        (["brief", "--host", "vim"], False),
+        (["brief", "--host", "codex", "--json"], False),
         (["recall", "--from-hook", "claude"], True),
         (["recall", "--from-hook", "vim"], False),
         (["recall", "--from-hook", "claude", "x"], False),
@@ -156,3 +160,10 @@ def test_a_hook_run_through_the_fast_path_still_does_its_work(repo: Path) -> Non
         [sys.executable, "-m", "gitmem", "hook", "post-commit", sha], cwd=repo, env=env, check=True
     )
     assert git(repo, "rev-list", "--count", "refs/gitmem/memory").strip() == "1"
+
+
+def test_the_fast_paths_know_every_host() -> None:
+    from gitmem.brief.budget import HOSTS
+    from gitmem.cli import _AGENTS
+
+    assert set(HOSTS) == _AGENTS
