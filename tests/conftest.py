@@ -1,4 +1,6 @@
-"""Shared fixtures: real git repositories in temp folders, a private GITMEM_HOME.
+"""Shared fixtures: real git repositories in temp folders, a private GITMEM_HOME, teammates'
+clones of one bare remote, the scripted model servers. What a test imports lives in
+``tests/helpers/``.
 
 An autouse fixture points HOME at a folder that does not exist, so a test that
 touches the real home directory fails instead of changing it.
@@ -10,7 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import GIT_ENV, Result, git, run
+from fakes.ask_script import ScriptServer
+from fakes.openai_server import FakeOpenAI
+from helpers import GIT_ENV, Gm, Result, git, run
+from helpers.clones import Clone, make_clone, make_remote
 
 
 @pytest.fixture(autouse=True)
@@ -58,3 +63,46 @@ def initialised(gm: object, repo: Path) -> Path:
     result = gm("init")  # type: ignore[operator]
     assert result.exit_code == 0, result.stderr
     return repo
+
+
+@pytest.fixture
+def hooked(initialised: Path, gm: Gm) -> Path:
+    """The initialised repository with gitmem's git hooks installed."""
+    result = gm("hooks", "install")
+    assert result.exit_code == 0, result.stderr
+    return initialised
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    """A bare remote whose main branch holds one commit."""
+    return make_remote(tmp_path)
+
+
+@pytest.fixture
+def alice(tmp_path: Path, remote: Path) -> Clone:
+    """Alice's clone of :func:`remote`, initialised with her own key."""
+    return make_clone(tmp_path, remote, "alice")
+
+
+@pytest.fixture
+def bob(tmp_path: Path, remote: Path) -> Clone:
+    """Bob's clone of :func:`remote`, initialised with his own key."""
+    return make_clone(tmp_path, remote, "bob")
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAI]:
+    """An OpenAI-compatible model server on loopback, scripted per scenario."""
+    fake = FakeOpenAI()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture(scope="module")
+def script_server() -> Iterator[ScriptServer]:
+    """The ask tests' scripted model on loopback (one per module: it serves scripts by
+    name)."""
+    server = ScriptServer()
+    yield server
+    server.close()

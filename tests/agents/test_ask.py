@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
-from helpers import TESTS, git
+from helpers import FAKES, git
 
 from gitmem.agents.ask import EXIT_CODES, OUTCOMES
 from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem
@@ -28,7 +28,6 @@ from gitmem.llm import OutputRejected
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
-FAKES = TESTS / "fakes"
 QUESTION = "What is the timeout in seconds?"
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 CONFIG = f'''"""Settings of the fetcher."""

@@ -5,7 +5,6 @@ and a reason naming the gate that decided."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,6 @@ from helpers.ask_cases import CASES, EXIT, Case
 from helpers.asking import BACKENDS, FILES, Model, make_repo, run_case
 
 from gitmem.agents.ask import Outcome
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ScriptServer]:
-    server = ScriptServer()
-    yield server
-    server.close()
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +26,13 @@ def test_the_case_gives_the_prototypes_outcome(
     case: Case,
     backend: str,
     sources: tuple[Path, Path],
-    server: ScriptServer,
+    script_server: ScriptServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     repo, home = sources
     monkeypatch.setenv("GITMEM_HOME", str(home))
-    model = Model(backend, tmp_path, server)
+    model = Model(backend, tmp_path, script_server)
     code, document = run_case(case, model, repo, monkeypatch)
     assert (document["outcome"], code) == (case.prototype, EXIT[case.prototype])
     assert case.reason.lower() in document["reason"].lower()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,6 @@ from helpers.asking import BACKENDS, FILES, Model, ask, event, make_repo, run_ca
 QUESTION = "What is the measured reservoir capacity?"
 RIGHT = next(c for c in CASES if c.name == "prose-decimal")
 WITHHELD = next(c for c in CASES if c.name == "anchor-decimal")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ScriptServer]:
-    server = ScriptServer()
-    yield server
-    server.close()
 
 
 @pytest.fixture
@@ -48,11 +40,11 @@ def tip(repo: Path) -> str:
 def test_an_identical_ask_reuses_the_signed_record(
     backend: str,
     project: Path,
-    server: ScriptServer,
+    script_server: ScriptServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    model = Model(backend, tmp_path, server)
+    model = Model(backend, tmp_path, script_server)
     model.use(monkeypatch, RIGHT.script, f"reuse-{backend}")
     code, first = ask(project, QUESTION)
     after_first = tip(project)
@@ -69,9 +61,9 @@ def test_an_identical_ask_reuses_the_signed_record(
 
 
 def test_an_edited_source_or_another_model_is_a_new_ask(
-    project: Path, server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, script_server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    model = Model("command", tmp_path, server)
+    model = Model("command", tmp_path, script_server)
     model.use(monkeypatch, RIGHT.script, "one")
     _, first = ask(project, QUESTION)
     model.use(monkeypatch, RIGHT.script, "two")  # another command line: another model
@@ -85,9 +77,11 @@ def test_an_edited_source_or_another_model_is_a_new_ask(
 
 
 def test_a_withheld_answer_is_signed_by_default(
-    project: Path, server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, script_server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, document = run_case(WITHHELD, Model("command", tmp_path, server), project, monkeypatch)
+    code, document = run_case(
+        WITHHELD, Model("command", tmp_path, script_server), project, monkeypatch
+    )
     assert (code, document["outcome"], document["answer"]) == (11, "needs_review", None)
     recorded = event(project, document["event"])
     assert recorded["withheld"]["answer"] == "37"
@@ -95,9 +89,9 @@ def test_a_withheld_answer_is_signed_by_default(
 
 
 def test_no_record_keeps_one_local_record_and_reuses_it(
-    project: Path, server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, script_server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    Model("command", tmp_path, server).use(monkeypatch, RIGHT.script, "local")
+    Model("command", tmp_path, script_server).use(monkeypatch, RIGHT.script, "local")
     before = tip(project)
     code, document = ask(project, QUESTION, "--no-record")
     assert code == 0 and document["event"] is None
@@ -117,11 +111,11 @@ def test_no_record_keeps_one_local_record_and_reuses_it(
 def test_a_damaged_reuse_index_means_no_reuse_and_no_traceback(
     damage: bytes,
     project: Path,
-    server: ScriptServer,
+    script_server: ScriptServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    Model("command", tmp_path, server).use(monkeypatch, RIGHT.script, "damaged")
+    Model("command", tmp_path, script_server).use(monkeypatch, RIGHT.script, "damaged")
     _, first = ask(project, QUESTION)
     (project / ".git" / "gitmem" / "ask" / "index.json").write_bytes(damage)
     code, second = ask(project, QUESTION)
@@ -130,9 +124,9 @@ def test_a_damaged_reuse_index_means_no_reuse_and_no_traceback(
 
 
 def test_a_forged_local_record_is_not_reused(
-    project: Path, server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, script_server: ScriptServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    Model("command", tmp_path, server).use(monkeypatch, WITHHELD.script, "forged")
+    Model("command", tmp_path, script_server).use(monkeypatch, WITHHELD.script, "forged")
     _, first = ask(project, QUESTION, "--no-record")
     local = project / ".git" / "gitmem" / "ask" / f"{first['record']['address']}.json"
     forged = json.loads(local.read_bytes())
@@ -152,12 +146,12 @@ BLOCK = r"=== {name} (?P<token>[0-9a-f]{{16}}) ===\n"
 def test_each_call_is_framed_as_documented(
     backend: str,
     project: Path,
-    server: ScriptServer,
+    script_server: ScriptServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cases = {c.name: c for c in CASES}
-    model = Model(backend, tmp_path, server)
+    model = Model(backend, tmp_path, script_server)
     run_case(cases["prose-decimal"], model, project, monkeypatch)
     (solver, first), (support, second) = model.prompts()
     assert (solver, support) == ("solver", "support")
@@ -172,7 +166,7 @@ def test_each_call_is_framed_as_documented(
     assert "The measured reservoir capacity is 37.5 litres.\n=== end of passage" in second
     assert '37.5 litres"' not in second.split("=== passage")[0]  # the answer is not shown
 
-    model = Model(backend, tmp_path / "absence", server)
+    model = Model(backend, tmp_path / "absence", script_server)
     (tmp_path / "absence").mkdir()
     run_case(cases["absence-widened-confirmed"], model, project, monkeypatch)
     ((role, prompt),) = model.prompts()

@@ -8,19 +8,16 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result
+from helpers import DATA, Gm
+from helpers.capturing import capture_sample
 
 from gitmem.agents.host_context import PROMPT_BUDGET, prompt_terms
 from gitmem.core.quotes import fold
 from gitmem.store.ledger import LEDGER_FILE
-
-DATA = TESTS / "data"
-GM = Callable[..., Result]
 
 
 @pytest.fixture
@@ -33,11 +30,8 @@ def hosts_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def captured(initialised: Path, gm: GM) -> Path:
-    result = gm(
-        "capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json")
-    )
-    assert result.exit_code == 0, result.stderr
+def captured(initialised: Path, gm: Gm) -> Path:
+    capture_sample(gm)
     return initialised
 
 
@@ -60,7 +54,7 @@ def run_hook(
     )
 
 
-def test_default_scopes_are_files_only_you_use(initialised: Path, gm: GM, hosts_home: Path) -> None:
+def test_default_scopes_are_files_only_you_use(initialised: Path, gm: Gm, hosts_home: Path) -> None:
     claude = gm("hooks", "install", "--agent", "claude", "--json")
     assert claude.exit_code == 0, claude.stderr
     data: Any = claude.json()
@@ -80,7 +74,7 @@ def test_default_scopes_are_files_only_you_use(initialised: Path, gm: GM, hosts_
 
 
 def test_project_scope_warns_that_teammates_need_gitmem(
-    initialised: Path, gm: GM, hosts_home: Path
+    initialised: Path, gm: Gm, hosts_home: Path
 ) -> None:
     result = gm("hooks", "install", "--agent", "claude", "--scope", "project")
     assert result.exit_code == 0
@@ -92,7 +86,7 @@ def test_project_scope_warns_that_teammates_need_gitmem(
     assert Path(user["file"]) == hosts_home / "claude-user" / "settings.json"
 
 
-def test_a_scope_the_host_lacks_is_refused(initialised: Path, gm: GM, hosts_home: Path) -> None:
+def test_a_scope_the_host_lacks_is_refused(initialised: Path, gm: Gm, hosts_home: Path) -> None:
     result = gm("hooks", "install", "--agent", "codex", "--scope", "local")
     assert result.exit_code == 2 and result.stderr.startswith("gitmem: codex has no local")
     assert not (hosts_home / "codex-user").exists() and not (initialised / ".codex").exists()
@@ -102,7 +96,7 @@ def test_a_scope_the_host_lacks_is_refused(initialised: Path, gm: GM, hosts_home
 
 
 def test_the_command_falls_back_to_this_interpreter_and_says_so(
-    initialised: Path, gm: GM, hosts_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    initialised: Path, gm: Gm, hosts_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     other = tmp_path / "other-bin"
     other.mkdir()
@@ -128,7 +122,7 @@ def test_the_command_falls_back_to_this_interpreter_and_says_so(
 
 
 def test_the_written_hooks_run_brief_and_user_scope_is_silent_outside_a_repo(
-    captured: Path, gm: GM, hosts_home: Path, tmp_path: Path
+    captured: Path, gm: Gm, hosts_home: Path, tmp_path: Path
 ) -> None:
     gm("hooks", "install", "--agent", "codex")
     commands = hook_commands(hosts_home / "codex-user" / "hooks.json")
@@ -142,7 +136,7 @@ def test_the_written_hooks_run_brief_and_user_scope_is_silent_outside_a_repo(
 
 
 def test_claude_hooks_find_the_repository_from_claude_project_dir(
-    captured: Path, gm: GM, hosts_home: Path, tmp_path: Path
+    captured: Path, gm: Gm, hosts_home: Path, tmp_path: Path
 ) -> None:
     gm("hooks", "install", "--agent", "claude", "--scope", "user")
     commands = hook_commands(hosts_home / "claude-user" / "settings.json")
@@ -153,7 +147,7 @@ def test_claude_hooks_find_the_repository_from_claude_project_dir(
 
 
 def test_prompt_recall_injects_badged_hits_within_budget_and_records_them(
-    captured: Path, gm: GM, hosts_home: Path
+    captured: Path, gm: Gm, hosts_home: Path
 ) -> None:
     result = gm("hooks", "install", "--agent", "claude", "--prompt-recall")
     assert result.exit_code == 0, result.stderr
@@ -177,7 +171,7 @@ def test_prompt_recall_injects_badged_hits_within_budget_and_records_them(
 
 
 def test_prompt_recall_stays_within_its_budget_with_many_hits(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     items = [
         {
@@ -218,7 +212,7 @@ def test_prompt_terms_drop_stopwords_and_keep_numbers() -> None:
 
 
 def test_uninstall_removes_every_scope_unless_told(
-    initialised: Path, gm: GM, hosts_home: Path
+    initialised: Path, gm: Gm, hosts_home: Path
 ) -> None:
     gm("hooks", "install", "--agent", "claude", "--prompt-recall")
     gm("hooks", "install", "--agent", "claude", "--scope", "user")
@@ -237,7 +231,7 @@ def test_uninstall_removes_every_scope_unless_told(
     )
 
 
-def test_git_hooks_install_and_uninstall_json(initialised: Path, gm: GM) -> None:
+def test_git_hooks_install_and_uninstall_json(initialised: Path, gm: Gm) -> None:
     installed: Any = gm("hooks", "install", "--json").json()
     assert {h["name"] for h in installed["git"]} == {"post-commit", "post-rewrite", "pre-push"}
     assert all(h["ours"] for h in installed["git"])

@@ -3,13 +3,13 @@ real store and a real SQLite FTS5 index in .git/gitmem/."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.capturing import capture_text
 from helpers.tamper import overwrite_object
 
 from gitmem.agents.recall import fts_query, recall
@@ -46,16 +46,6 @@ ITEMS = [
 ]
 
 
-def capture(gm: Any, repo: Path, items: list[dict[str, Any]], name: str = "s1.md") -> Any:
-    path = repo.parent / name
-    path.write_text(TRANSCRIPT + f"\n({name})\n")
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps(items)
-    )
-    assert result.exit_code == 0, result.stderr
-    return result.json()
-
-
 def hits(gm: Any, *terms: str) -> dict[str, Any]:
     result = gm("recall", "--json", *terms)
     assert result.exit_code == 0, result.stderr
@@ -71,7 +61,7 @@ def ids(document: dict[str, Any]) -> list[str]:
 def test_hits_carry_id_kind_text_trust_status_checkpoint_and_session(
     gm: Any, initialised: Path
 ) -> None:
-    captured = capture(gm, initialised, ITEMS)
+    captured = capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     document = hits(gm, "cache")
     assert document["match"] == "all" and document["total"] == 1
     (hit,) = document["hits"]
@@ -88,7 +78,7 @@ def test_hits_carry_id_kind_text_trust_status_checkpoint_and_session(
 
 
 def test_text_output_is_wrapped_and_recorded_in_the_ledger(gm: Any, initialised: Path) -> None:
-    capture(gm, initialised, ITEMS)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     result = gm("recall", "cache")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
@@ -102,10 +92,15 @@ def test_text_output_is_wrapped_and_recorded_in_the_ledger(gm: Any, initialised:
 def test_resolved_superseded_and_aged_items_are_found_and_marked(
     gm: Any, initialised: Path, home: Path
 ) -> None:
-    captured = capture(gm, initialised, ITEMS)
+    captured = capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     cache, parser, keys = (i["id"] for i in captured["items"])
     assert gm("resolve", cache[:8], "--note", "done").exit_code == 0
-    newer = capture(gm, initialised, [{"kind": "fact", "text": "Keys rotate daily now"}], "s2.md")
+    newer = capture_text(
+        gm,
+        initialised.parent / "s2.md",
+        TRANSCRIPT,
+        [{"kind": "fact", "text": "Keys rotate daily now"}],
+    )
     assert gm("supersede", keys[:8], newer["items"][0]["id"][:8]).exit_code == 0
     store = Store.discover(initialised)
     extra = {"to": "STALE", "from": "INFERRED", "reason": "not seen again"}
@@ -117,7 +112,7 @@ def test_resolved_superseded_and_aged_items_are_found_and_marked(
 
 
 def test_forgotten_items_never_appear_not_even_their_id(gm: Any, initialised: Path) -> None:
-    captured = capture(gm, initialised, ITEMS)
+    captured = capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     cache = captured["items"][0]["id"]
     assert hits(gm, "cache")["total"] == 1  # indexed before the tombstone
     assert gm("forget", cache[:8]).exit_code == 0
@@ -136,7 +131,7 @@ def test_forgotten_items_never_appear_not_even_their_id(gm: Any, initialised: Pa
 
 
 def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path) -> None:
-    capture(gm, initialised, ITEMS)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     store = Store.discover(initialised)
     first = recall(store, home, ["cache"])
     assert first.index.rebuilt and first.index.tip == store.tip()
@@ -146,21 +141,26 @@ def test_the_index_follows_the_memory_ref(gm: Any, initialised: Path, home: Path
     with sqlite3.connect(path) as db:
         (key,) = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
     assert key == f"{INDEX_VERSION}\n{store.ref}\n{load_trust_roots(home, store).digest()}"
-    capture(gm, initialised, [{"kind": "belief", "text": "The cache survives a restart"}], "s2.md")
+    capture_text(
+        gm,
+        initialised.parent / "s2.md",
+        TRANSCRIPT,
+        [{"kind": "belief", "text": "The cache survives a restart"}],
+    )
     moved = recall(store, home, ["cache"])
     # The ref moved forward: the index was advanced by the new paths, not rebuilt.
     assert not moved.index.rebuilt and moved.index.tip == store.tip() and moved.total == 2
 
 
 def test_an_unreadable_index_is_rebuilt(gm: Any, initialised: Path) -> None:
-    capture(gm, initialised, ITEMS)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     assert hits(gm, "cache")["total"] == 1
     (Store.discover(initialised).local_dir / INDEX_FILE).write_bytes(b"not a database")
     assert hits(gm, "cache")["total"] == 1
 
 
 def test_no_hit_for_every_term_falls_back_to_any_and_says_so(gm: Any, initialised: Path) -> None:
-    capture(gm, initialised, ITEMS)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     document = hits(gm, "cache", "parser")
     assert document["match"] == "any" and document["total"] == 2
     assert "no item holds every term" in gm("recall", "cache", "parser").stdout
@@ -177,7 +177,7 @@ def test_no_hit_for_every_term_falls_back_to_any_and_says_so(gm: Any, initialise
 def test_query_syntax_in_terms_is_taken_literally(
     gm: Any, initialised: Path, term: str, total: int
 ) -> None:
-    capture(gm, initialised, ITEMS)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     # Each term is a quoted FTS5 string: its words, never operators, prefixes or columns.
     assert hits(gm, "--", term)["total"] == total
 
@@ -190,14 +190,14 @@ def test_fts_query_quotes_every_term() -> None:
 
 def test_terms_are_stemmed_and_a_star_makes_a_prefix(gm: Any, initialised: Path) -> None:
     items = [{"kind": "fact", "text": "The client retries three times before failing"}]
-    capture(gm, initialised, items)
+    capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, items)
     assert hits(gm, "retry")["total"] == 1  # porter: retry ~ retries
     assert hits(gm, "retr*")["total"] == 1 and hits(gm, "fail*")["total"] == 1
     assert hits(gm, "retx*")["total"] == 0
 
 
 def test_a_warm_index_never_shows_an_edited_hit_as_verbatim(gm: Any, initialised: Path) -> None:
-    captured = capture(gm, initialised, ITEMS)
+    captured = capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     (hit,) = hits(gm, "cache")["hits"]  # the index is warm now
     assert hit["trust"] == "verbatim" and hit["degraded"] is None
     store = Store.discover(initialised)

@@ -5,7 +5,6 @@ and the pages in a real headless browser (Debian's chromium) where one is instal
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import re
 import shutil
@@ -19,6 +18,7 @@ from urllib.parse import quote
 
 import pytest
 from helpers import git, tamper
+from helpers.capturing import capture_text
 
 from gitmem.agents.viewer.server import CSP, is_loopback
 from gitmem.store.layout import content_path
@@ -85,24 +85,13 @@ def stop(served: Served) -> str:
     return err
 
 
-def capture(gm: Any, repo: Path, items: list[dict[str, Any]]) -> dict[str, Any]:
-    path = repo.parent / "t.md"
-    path.write_text(SAID)
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps(items)
-    )
-    assert result.exit_code == 0, result.stderr
-    document = result.json()
-    assert isinstance(document, dict)
-    return document
-
-
 @pytest.fixture
 def memory(gm: Any, initialised: Path) -> dict[str, Any]:
     """A verbatim decision and a hostile inferred item."""
-    return capture(
+    return capture_text(
         gm,
-        initialised,
+        initialised.parent / "t.md",
+        SAID,
         [
             {"kind": "decision", "text": "Cache lives in .git/gitmem", "quote": QUOTE},
             {"kind": "fact", "text": HOSTILE, "trust": "inferred"},

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from helpers import git, tamper
-from helpers.history import capture, redate_memory
+from helpers.capturing import capture_text
+from helpers.history import DATES, redate_memory
 
 from gitmem.lifecycle.index import INDEX_FILE, Index
 from gitmem.store.layout import content_path
@@ -22,16 +23,14 @@ FIRST = {
     "quote": "the cache lives in .git/gitmem and is never pushed",
 }
 SECOND = {"kind": "open_loop", "text": "Retry limit stays at 3", "trust": "inferred"}
-DATES = ["2026-07-01T10:00:00Z", "2026-07-02T10:00:00Z", "2026-07-03T10:00:00Z"]
 
 
 def history(gm: Any, repo: Path) -> dict[str, str]:
     """Three memory commits: a verbatim decision, an open loop, then the decision
     resolved; dated 1, 2 and 3 July."""
-    first = capture(
-        gm, repo, [FIRST], "a.md", "We agreed: the cache lives in .git/gitmem and is never pushed."
-    )
-    second = capture(gm, repo, [SECOND], "b.md", "Open: the retry limit stays at 3.")
+    said = "We agreed: the cache lives in .git/gitmem and is never pushed.\n"
+    first = capture_text(gm, repo.parent / "a.md", said, [FIRST])
+    second = capture_text(gm, repo.parent / "b.md", "Open: the retry limit stays at 3.\n", [SECOND])
     decision = first["items"][0]["id"]
     assert gm("resolve", decision[:8], "--note", "done").exit_code == 0
     redate_memory(repo, DATES)

@@ -5,18 +5,16 @@ hidden after the configured days with a notice."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Result, git
-from helpers.capturing import capture_items
+from helpers import Gm, commit, git
+from helpers.capturing import capture
 
 from gitmem.brief.placement import age_label
 
-GM = Callable[..., Result]
 NOW = datetime.now(UTC)
 
 
@@ -52,12 +50,12 @@ def said(folder: Path, session: str, text: str, when: datetime) -> Path:
     return path
 
 
-def remember(gm: GM, path: Path, text: str) -> str:
-    data = capture_items(gm, path, [{"kind": "open_loop", "text": text, "trust": "inferred"}])
+def remember(gm: Gm, path: Path, text: str) -> str:
+    data = capture(gm, path, [{"kind": "open_loop", "text": text, "trust": "inferred"}])
     return str(data["items"][0]["id"])
 
 
-def brief(gm: GM) -> tuple[str, dict[str, Any]]:
+def brief(gm: Gm) -> tuple[str, dict[str, Any]]:
     text = gm("brief").stdout
     data = json.loads(gm("brief", "--format", "json").stdout)
     return text, data
@@ -67,13 +65,7 @@ def line_of(text: str, ident: str) -> str:
     return next(line for line in text.splitlines() if ident[:8] in line)
 
 
-def commit(repo: Path, name: str) -> None:
-    (repo / name).write_text(name)
-    git(repo, "add", name)
-    git(repo, "commit", "-q", "-m", f"add {name}")
-
-
-def test_every_line_shows_its_sessions_age(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_every_line_shows_its_sessions_age(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     old = remember(gm, said(tmp_path, "old", "hi", NOW - timedelta(days=3, hours=1)), "Port A")
     new = remember(gm, said(tmp_path, "new", "hi", NOW - timedelta(hours=5, minutes=2)), "Port B")
     text, data = brief(gm)
@@ -84,11 +76,11 @@ def test_every_line_shows_its_sessions_age(initialised: Path, gm: GM, tmp_path: 
 
 
 def test_another_branchs_items_are_marked_and_ranked_after(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "feature/x")
-    commit(initialised, "x.txt")
+    commit(initialised, "add x.txt", "x.txt", "x.txt")
     side = remember(gm, said(tmp_path, "side", "hi", NOW - timedelta(minutes=5)), "Wire the flag")
     git(initialised, "checkout", "-q", main)
     here = remember(gm, said(tmp_path, "here", "hi", NOW - timedelta(hours=2)), "Fix the docs")
@@ -108,11 +100,11 @@ def test_another_branchs_items_are_marked_and_ranked_after(
 
 
 def test_a_branch_deleted_unmerged_ages_out_with_a_notice(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "spike")
-    commit(initialised, "spike.txt")
+    commit(initialised, "add spike.txt", "spike.txt", "spike.txt")
     gone = remember(gm, said(tmp_path, "a", "hi", NOW - timedelta(days=20)), "Try the old cache")
     young = remember(gm, said(tmp_path, "b", "hi", NOW - timedelta(days=2)), "Try the new cache")
     git(initialised, "checkout", "-q", main)

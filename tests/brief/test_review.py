@@ -3,13 +3,13 @@ what is left out, the badges and degraded items, a comment that fits, hostile te
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import git, tamper
+from helpers import commit, git, tamper
+from helpers.capturing import capture_text
 from helpers.history import redate_memory
 
 from gitmem.brief.review.render import COMMENT_LIMIT, MARKER, md_text
@@ -19,72 +19,36 @@ from gitmem.store.repo import Store
 SAID = "We agreed on this, and it is recorded here for the review."
 
 
-def capture(gm: Any, repo: Path, text: str, session: str, **extra: Any) -> dict[str, Any]:
-    """Capture one inferred item (or a verbatim one with quote=) in *session* at HEAD."""
+def remember(gm: Any, repo: Path, text: str, session: str, **extra: Any) -> str:
+    """Capture one inferred item (or a verbatim one with quote=) in *session* at HEAD; its
+    id."""
     item = {"kind": extra.pop("kind", "decision"), "text": text, "trust": "inferred", **extra}
     if "quote" in item:
         item["trust"] = "verbatim"
     path = repo.parent / f"{session}-{abs(hash(text))}.md"
-    path.write_text(f"{SAID}\n{extra.get('quote', '')}\n")
-    result = gm(
-        "capture",
-        "--transcript",
-        str(path),
-        "--session",
-        session,
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps([item]),
-    )
-    assert result.exit_code == 0, result.stderr
-    document = result.json()
-    assert isinstance(document, dict)
-    return document
-
-
-def commit(repo: Path, path: str, message: str) -> str:
-    target = repo / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(f"{message}\n")
-    git(repo, "add", path)
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
+    said = f"{SAID}\n{extra.get('quote', '')}\n"
+    return str(capture_text(gm, path, said, [item], session=session)["items"][0]["id"])
 
 
 def branch_history(gm: Any, repo: Path) -> dict[str, str]:
     """main with memory of its own, a feature branch of two commits with memory from
     two sessions (one resolved), and the feature session's capture on another branch."""
     ids: dict[str, str] = {}
-    ids["main"] = capture(gm, repo, "Main line only decision", "s-main")["items"][0]["id"]
-    ids["file"] = capture(gm, repo, "The app entry point stays in src/app.py", "s-old")["items"][0][
-        "id"
-    ]
-    ids["unrelated"] = capture(gm, repo, "Unrelated docs note", "s-old", kind="fact")["items"][0][
-        "id"
-    ]
+    ids["main"] = remember(gm, repo, "Main line only decision", "s-main")
+    ids["file"] = remember(gm, repo, "The app entry point stays in src/app.py", "s-old")
+    ids["unrelated"] = remember(gm, repo, "Unrelated docs note", "s-old", kind="fact")
     git(repo, "checkout", "-q", "-b", "feature")
-    ids["before"] = capture(gm, repo, "Plan made before the first commit", "s-feat")["items"][0][
-        "id"
-    ]
-    commit(repo, "src/app.py", "change the app")
-    ids["first"] = capture(gm, repo, "Keep retries at 3", "s-feat", quote="We agreed on this")[
-        "items"
-    ][0]["id"]
-    ids["other"] = capture(gm, repo, "Second session on the branch", "s-other", kind="open_loop")[
-        "items"
-    ][0]["id"]
-    commit(repo, "src/util.py", "add util")
-    ids["resolved"] = capture(gm, repo, "Temporary flag to remove", "s-feat", kind="open_loop")[
-        "items"
-    ][0]["id"]
+    ids["before"] = remember(gm, repo, "Plan made before the first commit", "s-feat")
+    commit(repo, "change the app", "src/app.py", "change the app\n")
+    ids["first"] = remember(gm, repo, "Keep retries at 3", "s-feat", quote="We agreed on this")
+    ids["other"] = remember(gm, repo, "Second session on the branch", "s-other", kind="open_loop")
+    commit(repo, "add util", "src/util.py", "add util\n")
+    ids["resolved"] = remember(gm, repo, "Temporary flag to remove", "s-feat", kind="open_loop")
     assert gm("resolve", ids["resolved"][:8], "--note", "removed").exit_code == 0
     git(repo, "checkout", "-q", "main")
     git(repo, "checkout", "-q", "-b", "side")
-    commit(repo, "side.txt", "side work")
-    ids["elsewhere"] = capture(gm, repo, "Same session on another branch", "s-feat")["items"][0][
-        "id"
-    ]
+    commit(repo, "side work", "side.txt", "side work\n")
+    ids["elsewhere"] = remember(gm, repo, "Same session on another branch", "s-feat")
     git(repo, "checkout", "-q", "feature")
     return ids
 
@@ -136,10 +100,12 @@ def test_the_markdown_groups_by_part_and_section_with_the_badges(
 def test_a_rebased_branch_keeps_its_memory(gm: Any, initialised: Path) -> None:
     ids = branch_history(gm, initialised)
     before = git(initialised, "rev-list", "main..feature").split()
-    commit(initialised, "main.txt", "main moves on")  # on feature? no: go to main first
+    commit(
+        initialised, "main moves on", "main.txt", "main moves on\n"
+    )  # on feature? no: go to main first
     git(initialised, "reset", "-q", "--hard", "HEAD~1")
     git(initialised, "checkout", "-q", "main")
-    commit(initialised, "main.txt", "main moves on")
+    commit(initialised, "main moves on", "main.txt", "main moves on\n")
     git(initialised, "checkout", "-q", "feature")
     git(initialised, "rebase", "-q", "main")
     after = git(initialised, "rev-list", "main..feature").split()
@@ -178,11 +144,11 @@ def test_degraded_items_of_the_range_stay_visible(gm: Any, initialised: Path) ->
 
 def test_the_comment_fits_and_says_what_was_cut(gm: Any, initialised: Path) -> None:
     git(initialised, "checkout", "-q", "-b", "feature")
-    commit(initialised, "big.py", "big")
+    commit(initialised, "big", "big.py", "big\n")
     quote = "We agreed on this, and it is recorded here"
     for n in range(40):
-        capture(gm, initialised, f"Long inferred item {n} " + "word " * 500, f"s{n}")
-    capture(gm, initialised, "A verbatim one " + "x" * 3000, "s-v", quote=quote)
+        remember(gm, initialised, f"Long inferred item {n} " + "word " * 500, f"s{n}")
+    remember(gm, initialised, "A verbatim one " + "x" * 3000, "s-v", quote=quote)
     text = gm("review", "main..feature", "--limit", "500").stdout
     assert len(text) <= COMMENT_LIMIT
     note = re.search(r"_… (\d+) more item\(s\) not shown", text)
@@ -199,12 +165,12 @@ def test_the_comment_fits_and_says_what_was_cut(gm: Any, initialised: Path) -> N
 
 def test_hostile_text_renders_as_its_characters(gm: Any, initialised: Path) -> None:
     git(initialised, "checkout", "-q", "-b", "feature")
-    commit(initialised, "a.py", "a")
+    commit(initialised, "a", "a.py", "a\n")
     hostile = (
         "<script>alert(1)</script> ![x](https://evil.example/p.png) [click](javascript:x) "
         "@octocat *bold* | table | $x$ <!-- hide --> &amp; `code`"
     )
-    capture(gm, initialised, hostile, "s-h")
+    remember(gm, initialised, hostile, "s-h")
     text = gm("review", "main..feature").stdout
     line = next(line for line in text.splitlines() if "alert" in line)
     assert md_text(hostile) in line and "`@`octocat" in line and "\\*bold\\*" in line
@@ -251,7 +217,7 @@ def test_bad_input_is_one_line_and_exit_2(
 
 
 def test_an_empty_range_says_so(gm: Any, initialised: Path) -> None:
-    capture(gm, initialised, "Main line only decision", "s-main")
+    remember(gm, initialised, "Main line only decision", "s-main")
     git(initialised, "branch", "feature")
     text = gm("review", "main..feature").stdout
     assert "No memory was captured in this range" in text

@@ -11,7 +11,7 @@ from typing import Any
 
 import pygit2
 import pytest
-from helpers import git
+from helpers import commit, git
 
 from gitmem.brief.worldcheck import (
     BUDGET_SPENT,
@@ -27,15 +27,6 @@ from gitmem.brief.worldcheck import (
 from gitmem.brief.worldcheck.forge import ForgeAnswer, NoForge
 
 # -- helpers ---------------------------------------------------------------------------
-
-
-def commit_file(repo: Path, path: str, text: str = "x\n", message: str | None = None) -> str:
-    target = repo / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-    git(repo, "add", path)
-    git(repo, "commit", "-q", "-m", message or f"add {path}")
-    return head(repo)
 
 
 def head(repo: Path, rev: str = "HEAD") -> str:
@@ -98,19 +89,19 @@ def alive(pid: int) -> bool:
 
 
 def test_file_present_at_head_is_confirmed(repo: Path) -> None:
-    sha = commit_file(repo, "src/a.py")
+    sha = commit(repo, "add src/a.py", "src/a.py")
     found = probe(repo, "file-exists", path="src/a.py")
     assert found.outcome == "confirmed"
     assert found.detail == f"src/a.py is in HEAD ({sha[:7]})"
 
 
 def test_deleted_file_is_contradicted_naming_the_commit_that_removed_it(repo: Path) -> None:
-    commit_file(repo, "src/a.py")
-    commit_file(repo, "other.txt")
+    commit(repo, "add src/a.py", "src/a.py")
+    commit(repo, "add other.txt", "other.txt")
     git(repo, "rm", "-q", "src/a.py")
     git(repo, "commit", "-q", "-m", "drop the old parser")
     removed = head(repo)
-    commit_file(repo, "later.txt")
+    commit(repo, "add later.txt", "later.txt")
     found = probe(repo, "file-exists", path="src/a.py")
     assert found.outcome == "contradicted"
     assert found.detail == (
@@ -169,11 +160,11 @@ def test_branch_only_on_a_remote_is_confirmed(repo: Path) -> None:
 
 def merged_and_unmerged(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "done")
-    commit_file(repo, "done.txt")
+    commit(repo, "add done.txt", "done.txt")
     git(repo, "checkout", "-q", "main")
     git(repo, "merge", "-q", "--no-ff", "-m", "merge done", "done")
     git(repo, "checkout", "-q", "-b", "wip")
-    commit_file(repo, "wip.txt")
+    commit(repo, "add wip.txt", "wip.txt")
     git(repo, "checkout", "-q", "main")
 
 
@@ -221,7 +212,7 @@ def test_merged_claim_about_a_deleted_branch_cannot_be_checked(repo: Path) -> No
 
 
 def test_commit_full_and_abbreviated_is_confirmed(repo: Path) -> None:
-    sha = commit_file(repo, "a.txt", message="Fix tokenizer depth counter")
+    sha = commit(repo, "Fix tokenizer depth counter", "a.txt")
     for given in (sha, sha[:7], sha[:12].upper()):
         found = probe(repo, "commit-exists", sha=given)
         assert found.outcome == "confirmed", given

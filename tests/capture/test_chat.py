@@ -11,25 +11,23 @@ import json
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result, git
+from helpers import TESTS, Gm, git
 
 from gitmem.capture.chat.export import parse_export
 from gitmem.capture.chat.voices import settle_voices
 from gitmem.store.repo import MEMORY_REF
 
-GM = Callable[..., Result]
 EXPORT = TESTS / "data" / "chat" / "telegram_export.json"
 SECRET = "AKIAIOSFODNN7EXAMPLQ"
 CHAT_MODEL = shlex.join([sys.executable, str(TESTS / "fakes" / "chat_model.py")])
 AUDIT_MODEL = shlex.join([sys.executable, str(TESTS / "fakes" / "audit_model.py")])
 
 
-def ok(gm: GM, *args: str) -> Any:
+def ok(gm: Gm, *args: str) -> Any:
     result = gm(*args)
     assert result.exit_code == 0, (args, result.stdout, result.stderr)
     return result.json() if "--json" in args else result
@@ -90,7 +88,7 @@ def test_a_telegram_export_is_read_with_entities_voices_dates_and_skips() -> Non
     }
 
 
-def test_who_is_me_must_be_known(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_who_is_me_must_be_known(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     group = json.loads(EXPORT.read_text())
     group["type"] = "private_group"
     path = tmp_path / "group.json"
@@ -123,7 +121,7 @@ def test_who_is_me_must_be_known(initialised: Path, gm: GM, tmp_path: Path) -> N
     ],
 )
 def test_a_bad_export_exits_2_and_writes_nothing(
-    initialised: Path, gm: GM, tmp_path: Path, content: str, error: str
+    initialised: Path, gm: Gm, tmp_path: Path, content: str, error: str
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -134,7 +132,7 @@ def test_a_bad_export_exits_2_and_writes_nothing(
     assert not pending_dir(initialised).exists()
 
 
-def test_the_generic_format(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_the_generic_format(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     path = tmp_path / "chat.json"
     messages = [
         {"from": "Ann", "date": "2026-02-01T09:00:00+01:00", "text": "TODO: book the venue."},
@@ -154,7 +152,7 @@ def test_the_generic_format(initialised: Path, gm: GM, tmp_path: Path) -> None:
 
 
 def test_heuristic_import_stages_attributed_items_and_stores_nothing(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
     data = ok(gm, "import-chat", str(EXPORT), "--json")
     assert data["messages"] == 5 and data["masked"] == 1 and data["extractor"] == "heuristic"
@@ -172,7 +170,7 @@ def test_heuristic_import_stages_attributed_items_and_stores_nothing(
 
 
 def test_model_proposals_are_checked_in_their_own_message_and_audited(
-    initialised: Path, gm: GM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    initialised: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen = tmp_path / "audit-seen.txt"
     monkeypatch.setenv("AUDIT_SEEN", str(seen))
@@ -239,7 +237,7 @@ def test_model_proposals_are_checked_in_their_own_message_and_audited(
 
 
 def test_approval_writes_one_signed_checkpoint_over_the_masked_snapshot(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
     data = ok(gm, "import-chat", str(EXPORT), "--json")
     approved = ok(gm, "pending", "approve", "--all", "--json")
@@ -268,7 +266,7 @@ def test_approval_writes_one_signed_checkpoint_over_the_masked_snapshot(
     )
 
 
-def test_reject_leaves_nothing_behind(initialised: Path, gm: GM) -> None:
+def test_reject_leaves_nothing_behind(initialised: Path, gm: Gm) -> None:
     data = ok(gm, "import-chat", str(EXPORT), "--json")
     ids = [p["id"] for p in data["proposed"]]
     ok(gm, "pending", "reject", ids[0])
@@ -281,7 +279,7 @@ def test_reject_leaves_nothing_behind(initialised: Path, gm: GM) -> None:
     assert ok(gm, "pending", "list").stdout == "nothing pending\n"
 
 
-def test_import_is_idempotent(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_import_is_idempotent(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     first = ok(gm, "import-chat", str(EXPORT), "--json")
     again = ok(gm, "import-chat", str(EXPORT), "--json")
     assert again["already_imported"] and again["proposed"] == []
@@ -311,7 +309,7 @@ def test_import_is_idempotent(initialised: Path, gm: GM, tmp_path: Path) -> None
     assert later["session"] == first["session"]
 
 
-def test_pending_errors_exit_2_and_change_nothing(initialised: Path, gm: GM) -> None:
+def test_pending_errors_exit_2_and_change_nothing(initialised: Path, gm: Gm) -> None:
     data = ok(gm, "import-chat", str(EXPORT), "--json")
     (staged,) = pending_dir(initialised).glob("*.json")
     before = staged.read_bytes()
@@ -335,7 +333,7 @@ def test_pending_errors_exit_2_and_change_nothing(initialised: Path, gm: GM) -> 
 
 
 def test_a_model_reply_outside_the_schema_stages_nothing(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     model = tmp_path / "model.py"
     reply = {

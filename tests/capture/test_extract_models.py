@@ -14,13 +14,12 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
-from helpers import TESTS
+from helpers import FAKES
 
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
 from gitmem.capture.extract.schema import parse_output
@@ -36,7 +35,6 @@ from gitmem.llm import (
     backend_for,
 )
 
-FAKES = TESTS / "fakes"
 PYTHON = Path(sys.executable).name
 """Errors name the program (argv[0]), never its arguments: here the interpreter."""
 
@@ -364,24 +362,17 @@ def test_command_that_cannot_start() -> None:
 # --- the openai backend -------------------------------------------------------------
 
 
-@pytest.fixture
-def server() -> Iterator[FakeOpenAI]:
-    fake = FakeOpenAI()
-    yield fake
-    fake.close()
-
-
 def openai(url: str, key: str | None = "sk-test", timeout: float = 5.0) -> Any:
     settings = ModelSettings(base_url=url, model="tiny", api_key=key, timeout=timeout)
     return backend_for("openai", settings)
 
 
-def test_openai_sends_the_request_and_returns_the_content(server: FakeOpenAI) -> None:
+def test_openai_sends_the_request_and_returns_the_content(fake_openai: FakeOpenAI) -> None:
     prompt = build_prompt(MESSAGES)
-    raw = openai(server.url("ok")).complete(prompt, system=SYSTEM_PROMPT)
+    raw = openai(fake_openai.url("ok")).complete(prompt, system=SYSTEM_PROMPT)
     assert raw == json.dumps(GOOD_ITEMS).encode()
     assert parse_output(raw)[0].quote == "the cache lives in .git/gitmem/"
-    (request,) = server.requests
+    (request,) = fake_openai.requests
     assert request.path == "/ok/v1/chat/completions"
     assert request.headers["Authorization"] == "Bearer sk-test"
     assert request.headers["Content-Type"] == "application/json"
@@ -396,19 +387,19 @@ def test_openai_sends_the_request_and_returns_the_content(server: FakeOpenAI) ->
     ]
 
 
-def test_openai_without_a_key_sends_no_authorization(server: FakeOpenAI) -> None:
-    openai(server.url("ok") + "/", key=None).complete("prompt", system=SYSTEM_PROMPT)
-    (request,) = server.requests
+def test_openai_without_a_key_sends_no_authorization(fake_openai: FakeOpenAI) -> None:
+    openai(fake_openai.url("ok") + "/", key=None).complete("prompt", system=SYSTEM_PROMPT)
+    (request,) = fake_openai.requests
     assert request.path == "/ok/v1/chat/completions"
     assert "Authorization" not in request.headers
 
 
 def test_openai_content_in_the_wrong_schema_is_rejected_by_the_parser(
-    server: FakeOpenAI,
+    fake_openai: FakeOpenAI,
 ) -> None:
     with pytest.raises(OutputRejected, match="unknown key 'confidence'"):
-        parse_output(openai(server.url("extra-key")).complete("prompt", system=SYSTEM_PROMPT))
-    prose = openai(server.url("prose")).complete("prompt", system=SYSTEM_PROMPT)
+        parse_output(openai(fake_openai.url("extra-key")).complete("prompt", system=SYSTEM_PROMPT))
+    prose = openai(fake_openai.url("prose")).complete("prompt", system=SYSTEM_PROMPT)
     assert prose == b"I found no items worth keeping."
     with pytest.raises(OutputRejected, match="must start with"):
         parse_output(prose)
@@ -425,39 +416,39 @@ def test_openai_content_in_the_wrong_schema_is_rejected_by_the_parser(
     ],
 )
 def test_openai_malformed_answers_fail_with_the_body_attached(
-    server: FakeOpenAI, scenario: str, expected: str
+    fake_openai: FakeOpenAI, scenario: str, expected: str
 ) -> None:
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url(scenario)).complete("prompt", system=SYSTEM_PROMPT)
+        openai(fake_openai.url(scenario)).complete("prompt", system=SYSTEM_PROMPT)
     assert str(caught.value).startswith("model backend failed: ")
     assert expected in str(caught.value)
     assert caught.value.raw == SCENARIOS[scenario][1]
 
 
-def test_openai_http_error_never_echoes_the_key(server: FakeOpenAI) -> None:
+def test_openai_http_error_never_echoes_the_key(fake_openai: FakeOpenAI) -> None:
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url("error-500"), key=SECRET_IN_ERROR).complete(
+        openai(fake_openai.url("error-500"), key=SECRET_IN_ERROR).complete(
             "prompt", system=SYSTEM_PROMPT
         )
     assert str(caught.value) == (
-        f"model backend failed: http://127.0.0.1:{server.port} answered HTTP 500: "
+        f"model backend failed: http://127.0.0.1:{fake_openai.port} answered HTTP 500: "
         "model crashed (key [redacted:api-key])"
     )
 
 
-def test_openai_does_not_follow_redirects(server: FakeOpenAI) -> None:
+def test_openai_does_not_follow_redirects(fake_openai: FakeOpenAI) -> None:
     with pytest.raises(BackendFailed, match="answered HTTP 302 \\(a redirect"):
-        openai(server.url("redirect")).complete("prompt", system=SYSTEM_PROMPT)
-    assert len(server.requests) == 1
+        openai(fake_openai.url("redirect")).complete("prompt", system=SYSTEM_PROMPT)
+    assert len(fake_openai.requests) == 1
 
 
-def test_openai_past_the_timeout(server: FakeOpenAI) -> None:
+def test_openai_past_the_timeout(fake_openai: FakeOpenAI) -> None:
     started = time.monotonic()
     with pytest.raises(BackendFailed) as caught:
-        openai(server.url("slow"), timeout=0.3).complete("prompt", system=SYSTEM_PROMPT)
+        openai(fake_openai.url("slow"), timeout=0.3).complete("prompt", system=SYSTEM_PROMPT)
     assert time.monotonic() - started < 1.5
     assert str(caught.value) == (
-        f"model backend failed: http://127.0.0.1:{server.port} timed out after 0.3 s"
+        f"model backend failed: http://127.0.0.1:{fake_openai.port} timed out after 0.3 s"
     )
 
 

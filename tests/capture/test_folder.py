@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import TESTS, Result
-
-DATA = TESTS / "data"
-GM = Callable[..., Result]
+from helpers import DATA, Gm
 
 
 def folder_of_transcripts(tmp_path: Path) -> Path:
@@ -21,7 +17,7 @@ def folder_of_transcripts(tmp_path: Path) -> Path:
     return folder
 
 
-def test_import_captures_each_file_once(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_import_captures_each_file_once(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     folder = folder_of_transcripts(tmp_path)
     first = gm("import", str(folder), "--json")
     assert first.exit_code == 0, first.stderr
@@ -37,7 +33,7 @@ def test_import_captures_each_file_once(initialised: Path, gm: GM, tmp_path: Pat
     assert gm("verify").exit_code == 0
 
 
-def test_one_bad_file_does_not_stop_the_rest(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_one_bad_file_does_not_stop_the_rest(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     folder = folder_of_transcripts(tmp_path)
     (folder / "broken.jsonl").write_bytes(b"\xff\xfe not utf-8")
     result = gm("import", str(folder))
@@ -45,11 +41,11 @@ def test_one_bad_file_does_not_stop_the_rest(initialised: Path, gm: GM, tmp_path
     assert "broken.jsonl" in result.stdout and "5 captured" in result.stdout
 
 
-def test_import_of_a_missing_folder_is_bad_input(initialised: Path, gm: GM) -> None:
+def test_import_of_a_missing_folder_is_bad_input(initialised: Path, gm: Gm) -> None:
     assert gm("import", "/no/such/folder").exit_code == 2
 
 
-def test_forced_format_applies_to_every_file(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_forced_format_applies_to_every_file(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     folder = tmp_path / "claude"
     folder.mkdir()
     shutil.copy(DATA / "transcripts" / "claude_session.jsonl", folder / "a.jsonl")

@@ -5,21 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fakes.openai_server import FakeOpenAI
-from helpers import TESTS, Result, git
-from helpers.capturing import capture_items
+from helpers import DATA, FAKES, Gm, Result, git
+from helpers.capturing import SAMPLE, capture, capture_sample, stored_checkpoint
 
-from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
-
-DATA = TESTS / "data"
-FAKES = TESTS / "fakes"
-SESSION = DATA / "session.md"
-GM = Callable[..., Result]
 
 AWS_ID = "AKIAIOSFODNN7EXAMPLE"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
@@ -74,7 +67,7 @@ def model(script: str) -> str:
     [("claude_session.jsonl", 1), ("codex_rollout.jsonl", 0), ("generic.json", 1), ("plain.md", 1)],
 )
 def test_each_format_captures_with_the_heuristic_by_default(
-    initialised: Path, gm: GM, fixture: str, found: int
+    initialised: Path, gm: Gm, fixture: str, found: int
 ) -> None:
     result = gm("capture", "--transcript", str(DATA / "transcripts" / fixture), "--json")
     assert result.exit_code == 0, result.stderr
@@ -86,7 +79,7 @@ def test_each_format_captures_with_the_heuristic_by_default(
     assert gm("verify").exit_code == 0  # every quote re-verifies from the stored snapshot
 
 
-def test_session_id_comes_from_the_transcript(initialised: Path, gm: GM) -> None:
+def test_session_id_comes_from_the_transcript(initialised: Path, gm: Gm) -> None:
     path = DATA / "transcripts" / "claude_session.jsonl"
     named = {json.loads(line).get("sessionId") for line in path.read_text().splitlines()}
     data = gm("capture", "--transcript", str(path), "--json").json()
@@ -98,17 +91,9 @@ SUBAGENTS = DATA / "subagents"
 SUBAGENT = SUBAGENTS / PARENT / "subagents" / "agent-50243ee8.jsonl"
 
 
-def stored_checkpoint(repo: Path, address: str) -> dict[str, object]:
-    data = Store.discover(repo).read_path(content_path("checkpoints", address))
-    assert data is not None
-    loaded = json.loads(data)
-    assert isinstance(loaded, dict)
-    return loaded
-
-
 @pytest.mark.parametrize("named", [(), ("--session", PARENT)])
 def test_a_subagent_file_is_its_own_session(
-    initialised: Path, gm: GM, named: tuple[str, ...]
+    initialised: Path, gm: Gm, named: tuple[str, ...]
 ) -> None:
     main = gm("capture", "--transcript", str(SUBAGENTS / f"{PARENT}.jsonl"), "--json").json()
     # The subagent's report holds no item: a new commit gives its capture something to say.
@@ -128,7 +113,7 @@ def claude_line(text: str, **fields: object) -> str:
     return json.dumps({**record, **fields}) + "\n"
 
 
-def test_a_subagent_corroborates_its_parent(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_a_subagent_corroborates_its_parent(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     said = "We will keep the cache local to each worker."
     item = {"kind": "decision", "text": "Keep the cache local to each worker", "trust": "verbatim"}
     item["quote"] = "keep the cache local to each worker"
@@ -144,13 +129,13 @@ def test_a_subagent_corroborates_its_parent(initialised: Path, gm: GM, tmp_path:
     assert only["corroboration"] == 2  # one session each, not one merged session
 
 
-def test_extractor_none_stores_only_the_snapshot(initialised: Path, gm: GM) -> None:
-    data = gm("capture", "--transcript", str(SESSION), "--extractor", "none", "--json").json()
+def test_extractor_none_stores_only_the_snapshot(initialised: Path, gm: Gm) -> None:
+    data = gm("capture", "--transcript", str(SAMPLE), "--extractor", "none", "--json").json()
     assert isinstance(data, dict) and data["items"] == []
 
 
-def test_forced_wrong_format_is_bad_input(initialised: Path, gm: GM) -> None:
-    result = gm("capture", "--transcript", str(SESSION), "--format", "claude")
+def test_forced_wrong_format_is_bad_input(initialised: Path, gm: Gm) -> None:
+    result = gm("capture", "--transcript", str(SAMPLE), "--format", "claude")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert Store.discover(initialised).tip() is None
 
@@ -158,7 +143,7 @@ def test_forced_wrong_format_is_bad_input(initialised: Path, gm: GM) -> None:
 # -- secrets ----------------------------------------------------------------------
 
 
-def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     transcript = tmp_path / "leaky.md"
     transcript.write_text(
         "Decision: deploy with the new credentials.\n"
@@ -180,7 +165,7 @@ def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: GM, tmp_pa
             "quote": "deploy with the new credentials",
         },
     ]
-    data = capture_items(gm, transcript, items)
+    data = capture(gm, transcript, items)
     by_kind = {i["kind"]: i for i in data["items"]}
     assert by_kind["fact"]["trust"] == "inferred"  # a quote overlapping a secret never is
     assert by_kind["fact"]["quote"] is None
@@ -194,11 +179,11 @@ def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: GM, tmp_pa
 # -- model extractors ---------------------------------------------------------------
 
 
-def test_command_extractor(initialised: Path, gm: GM) -> None:
+def test_command_extractor(initialised: Path, gm: Gm) -> None:
     result = gm(
         "capture",
         "--transcript",
-        str(SESSION),
+        str(SAMPLE),
         "--extractor",
         "command",
         "--command",
@@ -222,12 +207,12 @@ def test_command_extractor(initialised: Path, gm: GM) -> None:
     ],
 )
 def test_malformed_model_output_writes_nothing_and_shows_in_status(
-    initialised: Path, gm: GM, script: str, kind: str
+    initialised: Path, gm: Gm, script: str, kind: str
 ) -> None:
     result = gm(
         "capture",
         "--transcript",
-        str(SESSION),
+        str(SAMPLE),
         "--extractor",
         "command",
         "--command",
@@ -249,13 +234,13 @@ def test_malformed_model_output_writes_nothing_and_shows_in_status(
     assert failure["error"] in gm("status").stdout
 
 
-def test_command_extractor_timeout_is_enforced(initialised: Path, gm: GM) -> None:
+def test_command_extractor_timeout_is_enforced(initialised: Path, gm: Gm) -> None:
     result = run_with_env(
         gm,
         {"GITMEM_TIMEOUT": "1"},
         "capture",
         "--transcript",
-        str(SESSION),
+        str(SAMPLE),
         "--extractor",
         "command",
         "--command",
@@ -264,7 +249,7 @@ def test_command_extractor_timeout_is_enforced(initialised: Path, gm: GM) -> Non
     assert result.exit_code == 1 and "timed out" in result.stderr
 
 
-def run_with_env(gm: GM, env: dict[str, str], *args: str) -> Result:
+def run_with_env(gm: Gm, env: dict[str, str], *args: str) -> Result:
     mp = pytest.MonkeyPatch()
     try:
         for key, value in env.items():
@@ -274,26 +259,19 @@ def run_with_env(gm: GM, env: dict[str, str], *args: str) -> Result:
         mp.undo()
 
 
-@pytest.fixture
-def server() -> Iterator[FakeOpenAI]:
-    fake = FakeOpenAI()
-    yield fake
-    fake.close()
-
-
 def test_openai_extractor_against_a_loopback_server(
-    initialised: Path, gm: GM, server: FakeOpenAI
+    initialised: Path, gm: Gm, fake_openai: FakeOpenAI
 ) -> None:
     result = run_with_env(
         gm,
         {"GITMEM_OPENAI_API_KEY": "sk-test"},
         "capture",
         "--transcript",
-        str(SESSION),
+        str(SAMPLE),
         "--extractor",
         "openai",
         "--base-url",
-        server.url("ok"),
+        fake_openai.url("ok"),
         "--model",
         "tiny",
         "--json",
@@ -301,20 +279,22 @@ def test_openai_extractor_against_a_loopback_server(
     assert result.exit_code == 0, result.stderr
     data = result.json()
     assert isinstance(data, dict) and data["items"][0]["trust"] == "verbatim"
-    (request,) = server.requests
+    (request,) = fake_openai.requests
     assert request.json()["model"] == "tiny"
     assert request.headers["Authorization"] == "Bearer sk-test"
 
 
-def test_openai_wrong_schema_is_rejected(initialised: Path, gm: GM, server: FakeOpenAI) -> None:
+def test_openai_wrong_schema_is_rejected(
+    initialised: Path, gm: Gm, fake_openai: FakeOpenAI
+) -> None:
     result = gm(
         "capture",
         "--transcript",
-        str(SESSION),
+        str(SAMPLE),
         "--extractor",
         "openai",
         "--base-url",
-        server.url("extra-key"),
+        fake_openai.url("extra-key"),
         "--model",
         "tiny",
     )
@@ -322,8 +302,8 @@ def test_openai_wrong_schema_is_rejected(initialised: Path, gm: GM, server: Fake
     assert Store.discover(initialised).tip() is None
 
 
-def test_missing_model_settings_are_bad_input(initialised: Path, gm: GM) -> None:
-    result = gm("capture", "--transcript", str(SESSION), "--extractor", "openai")
+def test_missing_model_settings_are_bad_input(initialised: Path, gm: Gm) -> None:
+    result = gm("capture", "--transcript", str(SAMPLE), "--extractor", "openai")
     assert result.exit_code == 2
 
 
@@ -331,22 +311,22 @@ def test_missing_model_settings_are_bad_input(initialised: Path, gm: GM) -> None
 
 
 def test_an_untagged_echo_of_a_brief_is_not_evidence(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
-    gm("capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json"))
+    capture_sample(gm)
     brief = gm("brief").stdout
     echoed = "\n".join(line for line in brief.splitlines() if "gitmem-context" not in line)
     later = tmp_path / "later.md"
     later.write_text(f"The agent pasted its notes:\n{echoed}\n")
     quote = "review requested 2026-07-01"
     items = [{"kind": "fact", "text": "PR review", "trust": "verbatim", "quote": quote}]
-    data = capture_items(gm, later, items)
+    data = capture(gm, later, items)
     assert data["items"][0]["trust"] == "inferred"
     assert gm("verify-quote", "--transcript", str(later), quote).exit_code == 1
 
 
 def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     transcript = tmp_path / "env.md"
     transcript.write_text("Set it up with:\nDB_PASSWORD=swordfish-4711\nDecision: rotate it.\n")
@@ -358,13 +338,13 @@ def test_a_secret_named_only_in_the_transcript_is_masked_in_items_too(
             "evidence": {"said": "swordfish-4711"},
         }
     ]
-    data = capture_items(gm, transcript, items)
+    data = capture(gm, transcript, items)
     assert "swordfish" not in data["items"][0]["text"]
     assert b"swordfish" not in reachable_bytes(initialised)
 
 
 def test_the_stored_quote_is_the_transcripts_own_bytes(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     transcript = tmp_path / "said.md"
     transcript.write_text("Alice: We drop the REGEX fallback; the state machine stays.\n")
@@ -376,14 +356,14 @@ def test_the_stored_quote_is_the_transcripts_own_bytes(
             "quote": "we drop the “regex” fallback",  # the extractor's spelling
         }
     ]
-    data = capture_items(gm, transcript, [{**items[0], "quote": "we drop the regex fallback"}])
+    data = capture(gm, transcript, [{**items[0], "quote": "we drop the regex fallback"}])
     (item,) = data["items"]
     assert item["trust"] == "verbatim" and item["quote"] == "We drop the REGEX fallback"
     assert gm("verify").exit_code == 0  # the stored bytes verify against the snapshot
 
 
 def test_an_item_that_reverses_its_quote_is_stored_inferred(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     transcript = tmp_path / "fridays.md"
     transcript.write_text("We will not deploy on Fridays, ever.\n")
@@ -398,7 +378,7 @@ def test_an_item_that_reverses_its_quote_is_stored_inferred(
         "text": "No deploys on Fridays",
         "quote": "WE WILL… DEPLOY ON FRIDAYS, EVER.",
     }
-    data = capture_items(gm, transcript, [reversed_item, elided])
+    data = capture(gm, transcript, [reversed_item, elided])
     first, second = data["items"]
     assert first["trust"] == "inferred" and first["quote"] is None
     assert second["trust"] == "inferred" and second["quote"] is None
@@ -407,7 +387,7 @@ def test_an_item_that_reverses_its_quote_is_stored_inferred(
     assert first["quote_verified"] is False and second["quote_verified"] is False
 
 
-def test_verify_quote_json_reports_the_matched_span(gm: GM, tmp_path: Path) -> None:
+def test_verify_quote_json_reports_the_matched_span(gm: Gm, tmp_path: Path) -> None:
     transcript = tmp_path / "plan.md"
     transcript.write_text("Plan:\n- migrate the schema\n- then deploy to staging\n")
     result = gm(

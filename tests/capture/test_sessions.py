@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
-from helpers import Result
-from helpers.capturing import capture_items
+from helpers import Gm
+from helpers.capturing import capture, stored_checkpoint
 
-from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
-GM = Callable[..., Result]
 NOW = datetime.now(UTC)
 
 
@@ -44,36 +40,20 @@ def session_file(folder: Path, session: str, lines: list[tuple[str, str]], when:
     return path
 
 
-def capture(gm: GM, path: Path, *extra: str) -> dict[str, Any]:
-    result = gm("capture", "--transcript", str(path), "--json", *extra)
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
-    return data
-
-
-def inferred(gm: GM, path: Path, text: str) -> str:
-    data = capture_items(gm, path, [{"kind": "belief", "text": text, "trust": "inferred"}])
+def inferred(gm: Gm, path: Path, text: str) -> str:
+    data = capture(gm, path, [{"kind": "belief", "text": text, "trust": "inferred"}])
     assert data["written"]
     (stored,) = data["items"]
     return str(stored["id"])
 
 
-def brief_ids(gm: GM) -> set[str]:
+def brief_ids(gm: Gm) -> set[str]:
     data = json.loads(gm("brief", "--format", "json").stdout)
     return {item["id"] for item in data["items"]}
 
 
-def stored_checkpoint(repo: Path, address: str) -> dict[str, Any]:
-    data = Store.discover(repo).read_path(content_path("checkpoints", address))
-    assert data is not None
-    loaded = json.loads(data)
-    assert isinstance(loaded, dict)
-    return loaded
-
-
 def test_a_checkpoint_records_its_transcripts_own_time(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     said = NOW - timedelta(days=40)
     path = session_file(tmp_path, "old", [("user", "We will keep the cache local.")], said)
@@ -83,7 +63,7 @@ def test_a_checkpoint_records_its_transcripts_own_time(
     assert stored["created"] > stored["transcript_time"]  # captured today, said 40 days ago
 
 
-def test_a_plain_file_takes_its_mtime(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_a_plain_file_takes_its_mtime(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     path = tmp_path / "notes.md"
     path.write_text("We will keep the cache local.\n")
     written = (NOW - timedelta(days=3)).timestamp()
@@ -92,7 +72,7 @@ def test_a_plain_file_takes_its_mtime(initialised: Path, gm: GM, tmp_path: Path)
     assert stored["transcript_time"][:10] == (NOW - timedelta(days=3)).strftime("%Y-%m-%d")
 
 
-def test_a_backfill_does_not_age_todays_items(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_a_backfill_does_not_age_todays_items(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     today = session_file(tmp_path, "today", [("user", "Look at the flaky test.")], NOW)
     kept = inferred(gm, today, "The flaky test depends on the clock")
     # Fifteen past sessions imported afterwards: each is older than today's session, so
@@ -109,7 +89,7 @@ def test_a_backfill_does_not_age_todays_items(initialised: Path, gm: GM, tmp_pat
 
 
 def test_later_sessions_still_age_an_inferred_item(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     first = session_file(tmp_path, "first", [("user", "Look at the flaky test.")], NOW)
     kept = inferred(gm, first, "The flaky test depends on the clock")
@@ -124,7 +104,7 @@ def test_later_sessions_still_age_an_inferred_item(
 
 
 def test_twelve_captures_of_one_growing_session_are_one_session(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     first = session_file(tmp_path, "first", [("user", "Look at the flaky test.")], NOW)
     kept = inferred(gm, first, "The flaky test depends on the clock")
@@ -142,7 +122,7 @@ def test_twelve_captures_of_one_growing_session_are_one_session(
 
 
 def test_the_same_transcript_again_writes_nothing(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     path = session_file(tmp_path, "s", [("user", "We will keep the cache local.")], NOW)
     first = capture(gm, path)
@@ -156,7 +136,7 @@ def test_the_same_transcript_again_writes_nothing(
     assert data["skipped"].startswith("already captured")
 
 
-def test_an_empty_transcript_writes_nothing(initialised: Path, gm: GM, tmp_path: Path) -> None:
+def test_an_empty_transcript_writes_nothing(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     tip = Store.discover(initialised).tip()
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -173,7 +153,7 @@ def test_an_empty_transcript_writes_nothing(initialised: Path, gm: GM, tmp_path:
 
 
 def test_a_part_that_adds_nothing_to_a_known_session_writes_nothing(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     lines = [("user", "We will keep the cache local.")]
     path = session_file(tmp_path, "s", lines, NOW)

@@ -7,33 +7,23 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, TESTS, Result, git, run, tamper
+from helpers import ROOT, Gm, git, run, tamper
+from helpers.capturing import SAMPLE, SAMPLE_ITEMS, capture_sample
 
 from gitmem.cli.app import cli
 from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
-DATA = TESTS / "data"
-TRANSCRIPT = str(DATA / "session.md")
-ITEMS = str(DATA / "items.json")
-GM = Callable[..., Result]
+TRANSCRIPT = str(SAMPLE)
+ITEMS = str(SAMPLE_ITEMS)
 
 
-def capture_sample(gm: GM) -> dict[str, Any]:
-    result = gm("capture", "--transcript", TRANSCRIPT, "--items", ITEMS, "--json")
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
-    return data
-
-
-def brief_items(gm: GM) -> dict[str, dict[str, Any]]:
+def brief_items(gm: Gm) -> dict[str, dict[str, Any]]:
     result = gm("brief", "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = result.json()
@@ -44,7 +34,7 @@ def brief_items(gm: GM) -> dict[str, dict[str, Any]]:
 # -- init and keys ----------------------------------------------------------------
 
 
-def test_init_creates_a_private_key_and_trusts_it(gm: GM, home: Path) -> None:
+def test_init_creates_a_private_key_and_trusts_it(gm: Gm, home: Path) -> None:
     result = gm("init")
     assert result.exit_code == 0, result.stderr
     assert "alice@example.com" in result.stdout
@@ -55,7 +45,7 @@ def test_init_creates_a_private_key_and_trusts_it(gm: GM, home: Path) -> None:
     assert signers.startswith('alice@example.com namespaces="gitmem" ssh-ed25519 ')
 
 
-def test_init_is_idempotent(gm: GM, home: Path) -> None:
+def test_init_is_idempotent(gm: Gm, home: Path) -> None:
     gm("init")
     before = {p.name: p.read_bytes() for p in home.rglob("*") if p.is_file()}
     again = gm("init")
@@ -64,7 +54,7 @@ def test_init_is_idempotent(gm: GM, home: Path) -> None:
     assert {p.name: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 
-def test_init_adopts_an_existing_key(gm: GM, tmp_path: Path, home: Path) -> None:
+def test_init_adopts_an_existing_key(gm: Gm, tmp_path: Path, home: Path) -> None:
     if shutil.which("ssh-keygen") is None:
         pytest.skip("ssh-keygen is not installed, so no OpenSSH key can be made to adopt")
     key = tmp_path / "id_ed25519"
@@ -77,14 +67,14 @@ def test_init_adopts_an_existing_key(gm: GM, tmp_path: Path, home: Path) -> None
     assert exported.startswith("bob ")
 
 
-def test_keys_list_marks_the_active_key(initialised: Path, gm: GM) -> None:
+def test_keys_list_marks_the_active_key(initialised: Path, gm: Gm) -> None:
     listed = gm("keys", "list", "--json").json()
     assert isinstance(listed, list) and len(listed) == 1
     assert listed[0]["active"] is True
     assert listed[0]["fingerprint"].startswith("SHA256:")
 
 
-def test_init_refuses_a_bad_principal_and_writes_nothing(gm: GM, home: Path) -> None:
+def test_init_refuses_a_bad_principal_and_writes_nothing(gm: Gm, home: Path) -> None:
     result = gm("init", "--name", "alice smith")
     assert result.exit_code == 2
     assert not home.exists()
@@ -93,7 +83,7 @@ def test_init_refuses_a_bad_principal_and_writes_nothing(gm: GM, home: Path) -> 
 # -- capture ----------------------------------------------------------------------
 
 
-def test_capture_json_shape_and_quote_checks(initialised: Path, gm: GM) -> None:
+def test_capture_json_shape_and_quote_checks(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     assert set(data) == {"checkpoint", "written", "skipped", "session", "items"}
     assert re.fullmatch(r"[0-9a-f]{64}", data["checkpoint"])
@@ -107,7 +97,7 @@ def test_capture_json_shape_and_quote_checks(initialised: Path, gm: GM) -> None:
     assert invented["quote_verified"] is False and invented["quote"] is None
 
 
-def test_capture_keeps_unknown_fields_and_records_the_reason(initialised: Path, gm: GM) -> None:
+def test_capture_keeps_unknown_fields_and_records_the_reason(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     store = Store.discover(initialised)
     stored = json.loads(store.read_path(content_path("checkpoints", data["checkpoint"])) or b"")
@@ -120,14 +110,14 @@ def test_capture_keeps_unknown_fields_and_records_the_reason(initialised: Path, 
     assert stored["commit"] == git(initialised, "rev-parse", "HEAD").strip()
 
 
-def test_capture_without_items_uses_the_heuristic(initialised: Path, gm: GM) -> None:
+def test_capture_without_items_uses_the_heuristic(initialised: Path, gm: Gm) -> None:
     result = gm("capture", "--transcript", TRANSCRIPT, "--json")
     assert result.exit_code == 0
     items = result.json()["items"]  # type: ignore[index]
     assert items and all(i["trust"] == "verbatim" and i["quote_verified"] for i in items)
 
 
-def test_capture_reads_items_from_stdin(initialised: Path, gm: GM) -> None:
+def test_capture_reads_items_from_stdin(initialised: Path, gm: Gm) -> None:
     items = (
         '[{"kind": "fact", "text": "Cache rebuild measured", "trust": "verbatim", '
         '"quote": "it takes 40 ms for 1,000 records"}]'
@@ -155,7 +145,7 @@ def test_capture_reads_items_from_stdin(initialised: Path, gm: GM) -> None:
     ],
 )
 def test_bad_items_exit_2_with_one_line_and_write_nothing(
-    initialised: Path, gm: GM, tmp_path: Path, items: str, message: str
+    initialised: Path, gm: Gm, tmp_path: Path, items: str, message: str
 ) -> None:
     path = tmp_path / "items.json"
     path.write_text(items)
@@ -175,7 +165,7 @@ def test_bad_items_exit_2_with_one_line_and_write_nothing(
     ],
 )
 def test_bad_capture_arguments_exit_2(
-    initialised: Path, gm: GM, args: list[str], message: str
+    initialised: Path, gm: Gm, args: list[str], message: str
 ) -> None:
     result = gm("capture", *args)
     assert result.exit_code == 2
@@ -183,7 +173,7 @@ def test_bad_capture_arguments_exit_2(
     assert Store.discover(initialised).tip() is None
 
 
-def test_capture_before_init_exits_2(gm: GM, repo: Path) -> None:
+def test_capture_before_init_exits_2(gm: Gm, repo: Path) -> None:
     result = gm("capture", "--transcript", TRANSCRIPT)
     assert result.exit_code == 2
     assert "gitmem init" in result.stderr
@@ -203,7 +193,7 @@ def test_verbose_shows_the_traceback(tmp_path: Path) -> None:
     assert "Traceback" in result.stderr
 
 
-def test_a_bug_exits_70_not_1(initialised: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_exits_70_not_1(initialised: Path, gm: Gm, monkeypatch: pytest.MonkeyPatch) -> None:
     """1 means an expected "no"; an unexpected exception is a bug and says so."""
     from gitmem.brief import emit
 
@@ -219,7 +209,7 @@ def test_a_bug_exits_70_not_1(initialised: Path, gm: GM, monkeypatch: pytest.Mon
     )
 
 
-def test_usage_errors_exit_2_with_one_line(gm: GM) -> None:
+def test_usage_errors_exit_2_with_one_line(gm: Gm) -> None:
     result = gm("brief", "--format", "yaml")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
@@ -228,7 +218,7 @@ def test_usage_errors_exit_2_with_one_line(gm: GM) -> None:
 # -- verify-quote -----------------------------------------------------------------
 
 
-def test_verify_quote_exit_codes_and_json(gm: GM) -> None:
+def test_verify_quote_exit_codes_and_json(gm: Gm) -> None:
     good = gm(
         "verify-quote",
         "--transcript",
@@ -251,7 +241,7 @@ def test_verify_quote_exit_codes_and_json(gm: GM) -> None:
 # -- brief ------------------------------------------------------------------------
 
 
-def test_brief_text_is_wrapped_and_badged(initialised: Path, gm: GM) -> None:
+def test_brief_text_is_wrapped_and_badged(initialised: Path, gm: Gm) -> None:
     capture_sample(gm)
     text = gm("brief").stdout
     assert text.startswith("<gitmem-context>\n") and text.endswith("</gitmem-context>\n")
@@ -267,7 +257,7 @@ def test_brief_text_is_wrapped_and_badged(initialised: Path, gm: GM) -> None:
     )
 
 
-def test_brief_markdown_and_empty_store(initialised: Path, gm: GM) -> None:
+def test_brief_markdown_and_empty_store(initialised: Path, gm: Gm) -> None:
     empty = gm("brief")
     assert empty.exit_code == 0 and "nothing stored yet" in empty.stdout
     capture_sample(gm)
@@ -275,7 +265,7 @@ def test_brief_markdown_and_empty_store(initialised: Path, gm: GM) -> None:
     assert "### Decisions" in markdown and "<gitmem-context>" in markdown
 
 
-def test_brief_json_fields(initialised: Path, gm: GM) -> None:
+def test_brief_json_fields(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     doc = gm("brief", "--format", "json").json()
     assert isinstance(doc, dict)
@@ -303,7 +293,7 @@ def test_brief_json_fields(initialised: Path, gm: GM) -> None:
         assert item["world_check"] is None
 
 
-def test_brief_is_read_only(initialised: Path, gm: GM) -> None:
+def test_brief_is_read_only(initialised: Path, gm: Gm) -> None:
     capture_sample(gm)
     before = git(initialised, "for-each-ref")
     gm("brief")
@@ -311,7 +301,7 @@ def test_brief_is_read_only(initialised: Path, gm: GM) -> None:
     assert git(initialised, "for-each-ref") == before
 
 
-def test_brief_budget_drops_whole_items_and_says_how_to_see_them(initialised: Path, gm: GM) -> None:
+def test_brief_budget_drops_whole_items_and_says_how_to_see_them(initialised: Path, gm: Gm) -> None:
     capture_sample(gm)
     full = gm("brief", "--budget", "0").stdout
     small = gm("brief", "--budget", "900").stdout
@@ -324,7 +314,7 @@ def test_brief_budget_drops_whole_items_and_says_how_to_see_them(initialised: Pa
 # -- tampering, through the CLI ------------------------------------------------------
 
 
-def _assert_degraded(gm: GM, text: str, label: str, integrity: bool = True) -> None:
+def _assert_degraded(gm: Gm, text: str, label: str, integrity: bool = True) -> None:
     """Degraded in the brief; for *integrity* failures verify exits 3, for trust failures
     (an intact record by a key this reader does not trust) it lists them and exits 0."""
     items = brief_items(gm)
@@ -346,7 +336,7 @@ def _assert_degraded(gm: GM, text: str, label: str, integrity: bool = True) -> N
         assert gm("verify", "--strict").exit_code == 3
 
 
-def test_clean_store_verifies(initialised: Path, gm: GM) -> None:
+def test_clean_store_verifies(initialised: Path, gm: Gm) -> None:
     capture_sample(gm)
     result = gm("verify", "--json")
     assert result.exit_code == 0
@@ -356,7 +346,7 @@ def test_clean_store_verifies(initialised: Path, gm: GM) -> None:
     assert shape == {"ok": True, "records": 1, "receipts": 1, "snapshots": 1, "problems": []}
 
 
-def test_edited_record_degrades_and_fails_verify(initialised: Path, gm: GM) -> None:
+def test_edited_record_degrades_and_fails_verify(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     tamper.edit_record(
         Store.discover(initialised),
@@ -367,7 +357,7 @@ def test_edited_record_degrades_and_fails_verify(initialised: Path, gm: GM) -> N
     _assert_degraded(gm, "PR #60 awaiting review", "item edited")
 
 
-def test_record_resigned_by_untrusted_key_degrades(initialised: Path, gm: GM) -> None:
+def test_record_resigned_by_untrusted_key_degrades(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     tamper.resign_with_untrusted_key(
         Store.discover(initialised),
@@ -378,13 +368,13 @@ def test_record_resigned_by_untrusted_key_degrades(initialised: Path, gm: GM) ->
     _assert_degraded(gm, "PR #60 awaiting review", "untrusted key")
 
 
-def test_removed_receipt_degrades(initialised: Path, gm: GM) -> None:
+def test_removed_receipt_degrades(initialised: Path, gm: Gm) -> None:
     data = capture_sample(gm)
     tamper.remove_path(Store.discover(initialised), content_path("receipts", data["checkpoint"]))
     _assert_degraded(gm, "PR #60 awaiting review", "receipt missing")
 
 
-def test_key_removed_from_trust_root_degrades(initialised: Path, gm: GM, home: Path) -> None:
+def test_key_removed_from_trust_root_degrades(initialised: Path, gm: Gm, home: Path) -> None:
     capture_sample(gm)
     (home / "allowed_signers").write_text("")
     _assert_degraded(gm, "PR #60 awaiting review", "untrusted key", integrity=False)
@@ -393,7 +383,7 @@ def test_key_removed_from_trust_root_degrades(initialised: Path, gm: GM, home: P
 # -- log --------------------------------------------------------------------------
 
 
-def test_log_lists_records_newest_first(initialised: Path, gm: GM) -> None:
+def test_log_lists_records_newest_first(initialised: Path, gm: Gm) -> None:
     first = capture_sample(gm)
     second = gm("capture", "--transcript", TRANSCRIPT, "--session", "s-2", "--json").json()
     entries = gm("log", "--json").json()
@@ -441,7 +431,7 @@ def test_bare_command_prints_help() -> None:
 
 
 def test_a_revoked_key_degrades_and_the_brief_says_revoked(
-    initialised: Path, gm: GM, home: Path
+    initialised: Path, gm: Gm, home: Path
 ) -> None:
     capture_sample(gm)
     (pub,) = (home / "keys").glob("*.pub")

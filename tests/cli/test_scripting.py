@@ -6,27 +6,22 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result
+from helpers import DATA, Gm, Result
+from helpers.capturing import capture_sample
 
 from gitmem import __version__
 
-DATA = TESTS / "data"
-GM = Callable[..., Result]
 HEX64 = re.compile(r"[0-9a-f]{64}")
 REPR = re.compile(r"\b(None|False|True)\b|nothing yet")
 
 
 @pytest.fixture
-def ids(initialised: Path, gm: GM) -> list[str]:
-    captured = gm(
-        "capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json")
-    )
-    assert captured.exit_code == 0, captured.stderr
+def ids(initialised: Path, gm: Gm) -> list[str]:
+    capture_sample(gm)
     brief = gm("brief", "--json").json()
     assert isinstance(brief, dict)
     return [i["id"] for i in brief["items"]]
@@ -39,19 +34,19 @@ def json_of(result: Result) -> dict[str, Any]:
     return data
 
 
-def logged(gm: GM) -> set[str]:
+def logged(gm: Gm) -> set[str]:
     entries = gm("log", "--json").json()
     assert isinstance(entries, list)
     return {e["sha256"] for e in entries}
 
 
-def test_brief_json_is_format_json(ids: list[str], gm: GM) -> None:
+def test_brief_json_is_format_json(ids: list[str], gm: Gm) -> None:
     assert gm("brief", "--json").stdout == gm("brief", "--format", "json").stdout
     refused = gm("brief", "--json", "--format", "markdown")
     assert refused.exit_code == 2 and refused.stdout == ""
 
 
-def test_lifecycle_commands_print_the_event_they_signed(ids: list[str], gm: GM) -> None:
+def test_lifecycle_commands_print_the_event_they_signed(ids: list[str], gm: Gm) -> None:
     first, second, third, fourth = ids[:4]
     done = json_of(gm("resolve", first[:8], "--note", "merged", "--json"))
     assert done["action"] == "resolved" and done["item"] == first
@@ -69,7 +64,7 @@ def test_lifecycle_commands_print_the_event_they_signed(ids: list[str], gm: GM) 
     assert forgot["action"] == "forgot" and forgot["event"] in logged(gm)
 
 
-def test_an_item_already_past_the_step_is_an_expected_no(ids: list[str], gm: GM) -> None:
+def test_an_item_already_past_the_step_is_an_expected_no(ids: list[str], gm: Gm) -> None:
     assert gm("resolve", ids[0][:8]).exit_code == 0
     before = logged(gm)
     again = gm("resolve", ids[0][:8], "--json")
@@ -81,7 +76,7 @@ def test_an_item_already_past_the_step_is_an_expected_no(ids: list[str], gm: GM)
     assert gm("resolve", "zzzz").exit_code == 2  # bad input stays 2
 
 
-def test_promote_json_names_the_event_or_null(ids: list[str], gm: GM) -> None:
+def test_promote_json_names_the_event_or_null(ids: list[str], gm: Gm) -> None:
     result = gm("promote", ids[0][:8], "--json")
     assert result.exit_code in (0, 1), result.stderr
     data = result.json()
@@ -90,7 +85,7 @@ def test_promote_json_names_the_event_or_null(ids: list[str], gm: GM) -> None:
 
 
 def test_init_keys_export_config_and_snapshot_show_json(
-    ids: list[str], gm: GM, home: Path, tmp_path: Path
+    ids: list[str], gm: Gm, home: Path, tmp_path: Path
 ) -> None:
     again = json_of(gm("init", "--json"))
     assert again["key"] == "using" and again["fingerprint"].startswith("SHA256:")
@@ -112,7 +107,7 @@ def test_init_keys_export_config_and_snapshot_show_json(
     assert out.read_bytes() == (DATA / "session.md").read_bytes()
 
 
-def test_quiet_prints_nothing_and_keeps_the_exit_code(ids: list[str], gm: GM) -> None:
+def test_quiet_prints_nothing_and_keeps_the_exit_code(ids: list[str], gm: Gm) -> None:
     quiet = gm("resolve", ids[0][:8], "--quiet")
     assert quiet.exit_code == 0 and quiet.stdout == ""
     assert gm("-q", "resolve", ids[0][:8]).exit_code == 1
@@ -120,12 +115,12 @@ def test_quiet_prints_nothing_and_keeps_the_exit_code(ids: list[str], gm: GM) ->
     assert gm("brief", "-q").stdout == ""
 
 
-def test_verbose_is_accepted_after_the_subcommand(ids: list[str], gm: GM) -> None:
+def test_verbose_is_accepted_after_the_subcommand(ids: list[str], gm: Gm) -> None:
     assert gm("log", "--verbose").stdout == gm("--verbose", "log").stdout != ""
     assert gm("status", "--verbose").exit_code == 0
 
 
-def test_log_n_and_since(ids: list[str], gm: GM) -> None:
+def test_log_n_and_since(ids: list[str], gm: Gm) -> None:
     gm("resolve", ids[0][:8])
     everything = gm("log", "--json").json()
     assert isinstance(everything, list) and len(everything) == 2
@@ -137,7 +132,7 @@ def test_log_n_and_since(ids: list[str], gm: GM) -> None:
     assert bad.exit_code == 2 and bad.stderr.startswith("gitmem: --since takes")
 
 
-def test_config_refuses_a_value_its_key_cannot_take(initialised: Path, gm: GM, home: Path) -> None:
+def test_config_refuses_a_value_its_key_cannot_take(initialised: Path, gm: Gm, home: Path) -> None:
     before = (home / "config.json").read_bytes()
     for key, value in (
         ("extractor", "bogus"),
@@ -155,7 +150,7 @@ def test_config_refuses_a_value_its_key_cannot_take(initialised: Path, gm: GM, h
 
 
 def test_a_config_file_with_a_bogus_value_is_refused_not_used(
-    initialised: Path, gm: GM, home: Path
+    initialised: Path, gm: Gm, home: Path
 ) -> None:
     (home / "config.json").write_text('{"extractor": "bogus"}')
     status = gm("status")
@@ -164,7 +159,7 @@ def test_a_config_file_with_a_bogus_value_is_refused_not_used(
     assert not REPR.search(status.stdout)
 
 
-def test_no_python_reprs_in_text_output(ids: list[str], gm: GM) -> None:
+def test_no_python_reprs_in_text_output(ids: list[str], gm: Gm) -> None:
     gm("resolve", ids[0][:8])
     for args in (
         ("show", ids[1][:8]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,10 @@ TESTS = Path(__file__).resolve().parent.parent
 """The test tree (it mirrors ``gitmem/``): its ``data/`` and ``fakes/`` live here."""
 ROOT = TESTS.parent
 """The repository: ``gitmem/``, ``docs/``, ``hooks/``."""
+DATA = TESTS / "data"
+"""The test data: transcripts, items files, fixtures."""
+FAKES = TESTS / "fakes"
+"""Scripted stand-ins run as real subprocesses (model CLIs, servers)."""
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
@@ -44,6 +49,21 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
+def commit(repo: Path, message: str, path: str = "file.txt", text: str | None = None) -> str:
+    """Commit *repo*'s *path* with *message*: *text* written to it (its folders made), or
+    when *text* is None *message* appended to it; the new HEAD."""
+    target = repo / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if text is None:
+        with target.open("a") as handle:
+            handle.write(message)
+    else:
+        target.write_text(text)
+    git(repo, "add", path)
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
 @dataclass
 class Result:
     exit_code: int
@@ -64,3 +84,7 @@ def run(*args: str, input: str | None = None) -> Result:
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     return Result(code, out.getvalue().decode(), err.getvalue().decode())
+
+
+Gm = Callable[..., Result]
+"""The ``gm`` fixture's type: ``gm("brief")`` runs gitmem in the fixture repository."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers import Result, git, run
+from helpers import Result, commit, git, run
 
 ITEMS = '[{"kind":"decision","text":"%s","trust":"verbatim","quote":"%s"}]'
 
@@ -79,11 +79,7 @@ class Clone:
     ) -> None:
         """Commit *path* and (by default) push it to origin's main, the trust branch:
         a committed trust file counts once it is merged where the team reviews code."""
-        target = self.path / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-        self.git("add", path)
-        self.git("commit", "-q", "-m", message)
+        commit(self.path, message, path, text)
         if push:
             self.git("push", "-q", "origin", "HEAD:main")
 

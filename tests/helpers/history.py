@@ -1,29 +1,18 @@
-"""Memory with a known history in time: captures on a real store, and the memory ref's
-commits re-dated to chosen times (the trees, and so every record and receipt, unchanged),
-for the as-of, review and viewer tests."""
+"""Memory with a known history in time: the memory ref's commits re-dated to chosen
+times (the trees, and so every record and receipt, unchanged), for the as-of, review and
+viewer tests."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from helpers import GIT_ENV, git
 
 MEMORY_REF = "refs/gitmem/memory"
-
-
-def capture(gm: Any, repo: Path, items: list[dict[str, Any]], name: str, said: str) -> Any:
-    """One capture through the CLI of a transcript saying *said*; its JSON report."""
-    path = repo.parent / name
-    path.write_text(f"{said}\n({name})\n")
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps(items)
-    )
-    assert result.exit_code == 0, result.stderr
-    return result.json()
+DATES = ["2026-07-01T10:00:00Z", "2026-07-02T10:00:00Z", "2026-07-03T10:00:00Z"]
+"""Three days in July, one a memory commit, for :func:`redate_memory`."""
 
 
 def redate_memory(repo: Path, dates: list[str]) -> list[str]:

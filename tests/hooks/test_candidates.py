@@ -4,48 +4,37 @@ never a commit of another branch. Through the real installed hooks and git."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Result, git
+from helpers import Gm, commit, git
 from helpers.polling import wait_for
 
 from gitmem.store.repo import RELEASES_REF
 
-GM = Callable[..., Result]
-
-
-def commit(repo: Path, message: str) -> str:
-    with (repo / "file.txt").open("a") as handle:
-        handle.write(message)
-    git(repo, "add", "file.txt")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
 
 @pytest.fixture
-def hooked(initialised: Path, gm: GM) -> Path:
-    assert gm("hooks", "install").exit_code == 0
+def hooked(hooked: Path, gm: Gm) -> Path:
+    """The shared fixture's hooked repository, with release candidates on."""
     assert gm("config", "--repo", "release_candidates", "true").exit_code == 0
-    return initialised
+    return hooked
 
 
-def verdict(gm: GM, rev: str) -> dict[str, Any]:
+def verdict(gm: Gm, rev: str) -> dict[str, Any]:
     data = gm("release", "verify", rev, "--json").json()
     assert isinstance(data, dict)
     return data
 
 
-def captured(gm: GM, sha: str) -> list[dict[str, Any]]:
+def captured(gm: Gm, sha: str) -> list[dict[str, Any]]:
     """The hook's capture of *sha*: it runs after the candidate, in the same process."""
     entries = gm("log", "--json").json()
     assert isinstance(entries, list)
     return [e for e in entries if e["commit"] == sha]
 
 
-def test_a_commit_on_the_default_branch_becomes_a_candidate(hooked: Path, gm: GM) -> None:
+def test_a_commit_on_the_default_branch_becomes_a_candidate(hooked: Path, gm: Gm) -> None:
     sha = commit(hooked, "Ship the parser\n")
     wait_for(lambda: captured(gm, sha))
     data = verdict(gm, sha)
@@ -54,7 +43,7 @@ def test_a_commit_on_the_default_branch_becomes_a_candidate(hooked: Path, gm: GM
     assert gm("release", "verify", sha).exit_code == 1  # a candidate is never approved
 
 
-def test_a_commit_on_another_branch_records_nothing(hooked: Path, gm: GM) -> None:
+def test_a_commit_on_another_branch_records_nothing(hooked: Path, gm: Gm) -> None:
     git(hooked, "switch", "-q", "-c", "feature")
     sha = commit(hooked, "Try a faster parser\n")
     wait_for(lambda: captured(gm, sha))
@@ -73,7 +62,7 @@ def test_a_commit_on_another_branch_records_nothing(hooked: Path, gm: GM) -> Non
     assert verdict(gm, sha)["candidate"] is False
 
 
-def test_without_the_setting_no_candidate_is_recorded(hooked: Path, gm: GM) -> None:
+def test_without_the_setting_no_candidate_is_recorded(hooked: Path, gm: Gm) -> None:
     assert gm("config", "--repo", "--unset", "release_candidates").exit_code == 0
     sha = commit(hooked, "Quiet change\n")
     wait_for(lambda: captured(gm, sha))
@@ -81,7 +70,7 @@ def test_without_the_setting_no_candidate_is_recorded(hooked: Path, gm: GM) -> N
     assert verdict(gm, sha)["candidate"] is False
 
 
-def test_origins_default_branch_is_the_default(hooked: Path, gm: GM, tmp_path: Path) -> None:
+def test_origins_default_branch_is_the_default(hooked: Path, gm: Gm, tmp_path: Path) -> None:
     """With origin's HEAD naming `trunk`, commits on trunk are candidates, on main not."""
     remote = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "trunk", str(remote))

@@ -9,11 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import TESTS, Result, git
+from helpers import TESTS, Gm, commit
 from helpers.polling import wait_for
 
 from gitmem.core.errors import GitmemError
@@ -23,18 +22,8 @@ from gitmem.hooks.inflight import DIED
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 
-GM = Callable[..., Result]
 
-
-def commit(repo: Path, message: str) -> str:
-    with (repo / "file.txt").open("a") as handle:
-        handle.write(message)
-    git(repo, "add", "file.txt")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
-
-def named(gm: GM) -> dict[str, list[str]]:
+def named(gm: Gm) -> dict[str, list[str]]:
     entries = gm("log", "--json").json()
     assert isinstance(entries, list)
     found: dict[str, list[str]] = {}
@@ -55,7 +44,7 @@ def dead_pid() -> int:
 
 
 def test_a_dead_marker_is_logged_and_its_commit_captured_by_the_next_run(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
     missed = commit(initialised, "Switch the cache to LRU\n\nTODO: measure the hit rate\n")
     store = Store.discover(initialised)
@@ -76,7 +65,7 @@ def test_a_dead_marker_is_logged_and_its_commit_captured_by_the_next_run(
 
 
 def test_a_marker_whose_commit_is_already_captured_is_only_logged(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
     store = Store.discover(initialised)
     first = commit(initialised, "First change")
@@ -104,7 +93,7 @@ def test_a_live_or_just_queued_marker_is_left_alone(initialised: Path) -> None:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see a killed process")
 def test_killing_the_background_capture_of_a_real_commit_loses_no_commit(
-    initialised: Path, gm: GM, tmp_path: Path
+    initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
     """The hook script writes the marker, the detached capture hangs in a model call and
     is killed with SIGKILL; the next commit's capture names both commits."""
@@ -134,7 +123,7 @@ def test_killing_the_background_capture_of_a_real_commit_loses_no_commit(
 
 
 def test_a_recovery_that_fails_keeps_the_marker_and_never_blocks_a_capture(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
     store = Store.discover(initialised)
     missed = commit(initialised, "Move the cache\n\nTODO: benchmark the new layout\n")

@@ -107,7 +107,7 @@ def run_git(
     return done
 
 
-def commit(cwd: Path, message: str, env: dict[str, str] | None = None) -> str:
+def empty_commit(cwd: Path, message: str, env: dict[str, str] | None = None) -> str:
     run_git(cwd, "commit", "-q", "--allow-empty", "-m", message, env=env)
     return run_git(cwd, "rev-parse", "HEAD").stdout.strip()
 
@@ -147,7 +147,7 @@ def test_hooks_dir_is_where_git_runs_hooks(repo: Path, tmp_path: Path, setup: st
     assert os.path.realpath(folder) == os.path.realpath(start / named)
     probe = tmp_path / "probe"
     write_hook(folder / "post-commit", f"echo ran > '{probe}'")
-    commit(start, "probe")
+    empty_commit(start, "probe")
     assert probe.read_text() == "ran\n"
 
 
@@ -248,7 +248,7 @@ def test_foreign_hook_is_kept_run_and_restored_exactly(
     kept = git_hooks(repo) / f"post-commit{FOREIGN_SUFFIX}"
     assert states[0].foreign == kept
     assert kept.read_bytes() == original
-    sha = commit(repo, "with a foreign hook")
+    sha = empty_commit(repo, "with a foreign hook")
     assert marker.read_text() == "ran 0\n"
     assert fake.wait(lambda r: r["argv"][:2] == ["hook", "post-commit"])["argv"][2] == sha
 
@@ -291,7 +291,7 @@ def test_foreign_post_rewrite_gets_the_same_arguments_and_stdin(
     seen = tmp_path / "foreign-post-rewrite"
     write_hook(git_hooks(repo) / "post-rewrite", f"{{ echo \"$@\"; cat; }} > '{seen}'")
     hooks.install(repo, gitmem_command=fake.command)
-    old = commit(repo, "to amend")
+    old = empty_commit(repo, "to amend")
 
     run_git(repo, "commit", "-q", "--amend", "--allow-empty", "-m", "amended")
 
@@ -308,7 +308,7 @@ def test_foreign_post_rewrite_gets_the_same_arguments_and_stdin(
 def test_post_commit_passes_the_new_sha(repo: Path, fake: Fake) -> None:
     hooks.install(repo, gitmem_command=fake.command)
 
-    sha = commit(repo, "first")
+    sha = empty_commit(repo, "first")
 
     record = fake.wait(lambda r: r["argv"][:2] == ["hook", "post-commit"])
     assert record["argv"] == ["hook", "post-commit", sha]
@@ -319,7 +319,7 @@ def test_post_commit_passes_the_new_sha(repo: Path, fake: Fake) -> None:
 
 def test_post_rewrite_hands_over_the_pairs(repo: Path, fake: Fake) -> None:
     hooks.install(repo, gitmem_command=fake.command)
-    old = commit(repo, "to amend")
+    old = empty_commit(repo, "to amend")
 
     run_git(repo, "commit", "-q", "--amend", "--allow-empty", "-m", "amended")
 
@@ -337,8 +337,8 @@ def test_gitmem_skip_skips_our_part_only(repo: Path, fake: Fake, tmp_path: Path)
     write_hook(git_hooks(repo) / "post-commit", f"echo ran >> '{marker}'")
     hooks.install(repo, gitmem_command=fake.command)
 
-    skipped = commit(repo, "skipped", env={"GITMEM_SKIP": "1"})
-    recorded = commit(repo, "recorded")
+    skipped = empty_commit(repo, "skipped", env={"GITMEM_SKIP": "1"})
+    recorded = empty_commit(repo, "recorded")
 
     fake.wait(lambda r: r["argv"] == ["hook", "post-commit", recorded])
     assert marker.read_text() == "ran\nran\n"
@@ -368,7 +368,7 @@ def test_commit_returns_before_the_detached_child_finishes(repo: Path, fake: Fak
     hooks.install(repo, gitmem_command=fake.command)
 
     # capture_output gives git pipes: had the child kept one, run() would wait for it.
-    sha = commit(repo, "slow child", env={"FAKE_GITMEM_SLEEP": "2"})
+    sha = empty_commit(repo, "slow child", env={"FAKE_GITMEM_SLEEP": "2"})
 
     assert not fake.done.exists()
     record = fake.wait(lambda r: r["argv"] == ["hook", "post-commit", sha])
@@ -383,7 +383,8 @@ def test_commit_returns_before_the_detached_child_finishes(repo: Path, fake: Fak
 
 
 @pytest.fixture
-def remote(repo: Path, tmp_path: Path) -> Path:
+def origin(repo: Path, tmp_path: Path) -> Path:
+    """An empty bare repository, *repo*'s origin."""
     bare = tmp_path / "remote.git"
     run_git(tmp_path, "init", "-q", "--bare", str(bare))
     run_git(repo, "remote", "add", "origin", str(bare))
@@ -391,7 +392,7 @@ def remote(repo: Path, tmp_path: Path) -> Path:
 
 
 def test_pre_push_never_fails_a_push_even_when_gitmem_fails(
-    repo: Path, remote: Path, fake: Fake
+    repo: Path, origin: Path, fake: Fake
 ) -> None:
     hooks.install(repo, gitmem_command=fake.command)
     head = run_git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -399,13 +400,13 @@ def test_pre_push_never_fails_a_push_even_when_gitmem_fails(
     done = run_git(repo, "push", "-q", "origin", "main", env={"FAKE_GITMEM_EXIT": "1"})
 
     assert done.returncode == 0
-    assert run_git(remote, "rev-parse", "main").stdout.strip() == head
+    assert run_git(origin, "rev-parse", "main").stdout.strip() == head
     record = fake.wait(lambda r: r["argv"][:2] == ["hook", "pre-push"])
-    assert record["argv"] == ["hook", "pre-push", "origin", str(remote)]
+    assert record["argv"] == ["hook", "pre-push", "origin", str(origin)]
 
 
 def test_a_failing_foreign_pre_push_still_fails_the_push(
-    repo: Path, remote: Path, fake: Fake, tmp_path: Path
+    repo: Path, origin: Path, fake: Fake, tmp_path: Path
 ) -> None:
     seen = tmp_path / "foreign-pre-push"
     hook = git_hooks(repo) / "pre-push"
@@ -416,9 +417,9 @@ def test_a_failing_foreign_pre_push_still_fails_the_push(
     done = run_git(repo, "push", "-q", "origin", "main", check=False)
 
     assert done.returncode != 0
-    assert run_git(remote, "rev-parse", "--verify", "-q", "main", check=False).stdout == ""
+    assert run_git(origin, "rev-parse", "--verify", "-q", "main", check=False).stdout == ""
     zero = "0" * len(head)
-    assert seen.read_text() == (f"origin {remote}\nrefs/heads/main {head} refs/heads/main {zero}\n")
+    assert seen.read_text() == (f"origin {origin}\nrefs/heads/main {head} refs/heads/main {zero}\n")
 
     write_hook(git_hooks(repo) / f"pre-push{FOREIGN_SUFFIX}", "cat >/dev/null")
     run_git(repo, "push", "-q", "origin", "main")
@@ -443,7 +444,7 @@ def test_shared_hooks_path_is_refused_unless_forced(repo: Path, fake: Fake, tmp_
     hooks.install(repo, force=True, gitmem_command=fake.command)
 
     assert all((team / name).exists() for name in HOOK_NAMES)
-    sha = commit(repo, "team hooks")
+    sha = empty_commit(repo, "team hooks")
     fake.wait(lambda r: r["argv"] == ["hook", "post-commit", sha])
 
 
@@ -463,8 +464,8 @@ def test_worktrees_share_the_hooks(repo: Path, fake: Fake, tmp_path: Path) -> No
 
     assert hooks.hooks_dir(worktree) == hooks.hooks_dir(repo)
     assert hooks.status(repo) == hooks.status(worktree)
-    in_main = commit(repo, "in main")
-    in_worktree = commit(worktree, "in worktree")
+    in_main = empty_commit(repo, "in main")
+    in_worktree = empty_commit(worktree, "in worktree")
     fake.wait(lambda r: r["argv"] == ["hook", "post-commit", in_main])
     record = fake.wait(lambda r: r["argv"] == ["hook", "post-commit", in_worktree])
     assert Path(record["cwd"]).resolve() == worktree.resolve()

@@ -6,40 +6,21 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result, git
+from helpers import DATA, Gm, commit, git
 from helpers.polling import wait_for
 
-DATA = TESTS / "data"
-GM = Callable[..., Result]
 
-
-def log_json(gm: GM) -> list[dict[str, Any]]:
+def log_json(gm: Gm) -> list[dict[str, Any]]:
     data = gm("log", "--json").json()
     assert isinstance(data, list)
     return data
 
 
-def commit(repo: Path, message: str, name: str = "file.txt") -> str:
-    with (repo / name).open("a") as handle:
-        handle.write(message)
-    git(repo, "add", name)
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
-
-@pytest.fixture
-def hooked(initialised: Path, gm: GM) -> Path:
-    result = gm("hooks", "install")
-    assert result.exit_code == 0, result.stderr
-    return initialised
-
-
-def test_commit_message_is_captured_with_its_commit(hooked: Path, gm: GM) -> None:
+def test_commit_message_is_captured_with_its_commit(hooked: Path, gm: Gm) -> None:
     sha = commit(hooked, "Fix tokenizer depth\n\nTODO: port the old tokenizer error messages\n")
     (entry,) = wait_for(lambda: [e for e in log_json(gm) if e["commit"] == sha])
     assert entry["type"] == "checkpoint" and entry["session"] == f"commit-{sha[:12]}"
@@ -49,7 +30,7 @@ def test_commit_message_is_captured_with_its_commit(hooked: Path, gm: GM) -> Non
 
 
 def test_agent_transcript_is_captured_from_where_it_stopped(
-    hooked: Path, gm: GM, tmp_path: Path
+    hooked: Path, gm: Gm, tmp_path: Path
 ) -> None:
     transcript = tmp_path / "session.jsonl"
     shutil.copy(DATA / "transcripts" / "claude_session.jsonl", transcript)
@@ -81,7 +62,7 @@ def test_agent_transcript_is_captured_from_where_it_stopped(
     assert decided and decided[0]["checkpoint"] == entry["sha256"]
 
 
-def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: GM) -> None:
+def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: Gm) -> None:
     old = commit(hooked, "Decision: keep the cache local\n")
     wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
     git(hooked, "commit", "-q", "--amend", "-m", "Decision: keep the cache local (amended)")
@@ -94,7 +75,7 @@ def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: GM) -> 
     assert entries[0]["type"] == "checkpoint"
 
 
-def brief_texts(gm: GM) -> dict[str, dict[str, Any]]:
+def brief_texts(gm: Gm) -> dict[str, dict[str, Any]]:
     data = json.loads(gm("brief", "--format", "json").stdout)
     return {item["text"]: item for item in data["items"]}
 
@@ -106,7 +87,7 @@ def retired(repo: Path) -> list[dict[str, Any]]:
     return [e for e in map(json.loads, lines) if "retired" in e]
 
 
-def test_an_amend_retires_the_old_messages_decision(hooked: Path, gm: GM) -> None:
+def test_an_amend_retires_the_old_messages_decision(hooked: Path, gm: Gm) -> None:
     old = commit(hooked, "Decision: keep the cache local\n")
     wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
     assert brief_texts(gm)["Keep the cache local"]["trust"] == "verbatim"
@@ -120,7 +101,7 @@ def test_an_amend_retires_the_old_messages_decision(hooked: Path, gm: GM) -> Non
     assert superseded and all(e["verified"] for e in superseded)
 
 
-def test_an_amend_that_keeps_its_message_keeps_its_decision_once(hooked: Path, gm: GM) -> None:
+def test_an_amend_that_keeps_its_message_keeps_its_decision_once(hooked: Path, gm: Gm) -> None:
     old = commit(hooked, "Decision: keep the cache local\n")
     wait_for(lambda: [e for e in log_json(gm) if e["commit"] == old])
     (hooked / "more.txt").write_text("more\n")
@@ -134,13 +115,13 @@ def test_an_amend_that_keeps_its_message_keeps_its_decision_once(hooked: Path, g
     assert shown[0]["origin_session"] == f"commit-{new[:12]}"
 
 
-def test_a_rebase_retires_each_rewritten_messages_items_once(hooked: Path, gm: GM) -> None:
+def test_a_rebase_retires_each_rewritten_messages_items_once(hooked: Path, gm: Gm) -> None:
     git(hooked, "checkout", "-q", "-b", "topic")
-    first = commit(hooked, "Decision: parse dates with the stdlib\n", name="a.txt")
-    second = commit(hooked, "TODO: port the date tests\n", name="b.txt")
+    first = commit(hooked, "Decision: parse dates with the stdlib\n", path="a.txt")
+    second = commit(hooked, "TODO: port the date tests\n", path="b.txt")
     wait_for(lambda: {first, second} <= {e["commit"] for e in log_json(gm)})
     git(hooked, "checkout", "-q", "main")
-    commit(hooked, "unrelated change on main\n", name="c.txt")
+    commit(hooked, "unrelated change on main\n", path="c.txt")
     git(hooked, "checkout", "-q", "topic")
     git(hooked, "rebase", "-q", "main")
     (done,) = wait_for(lambda: retired(hooked))
@@ -149,7 +130,7 @@ def test_a_rebase_retires_each_rewritten_messages_items_once(hooked: Path, gm: G
     assert sorted(texts) == ["Parse dates with the stdlib", "Port the date tests"]  # once each
 
 
-def test_skip_turns_the_hooks_off(hooked: Path, gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_skip_turns_the_hooks_off(hooked: Path, gm: Gm, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITMEM_SKIP", "1")
     skipped = commit(hooked, "Decision: nobody records this\n")
     monkeypatch.delenv("GITMEM_SKIP")
@@ -160,7 +141,7 @@ def test_skip_turns_the_hooks_off(hooked: Path, gm: GM, monkeypatch: pytest.Monk
     assert skipped != recorded
 
 
-def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
+def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: Gm) -> None:
     # No `gitmem init`: the detached capture fails for want of a key.
     assert gm("hooks", "install").exit_code == 0
     sha = commit(repo, "a commit with no key around\n")
@@ -175,7 +156,7 @@ def test_a_failing_capture_never_breaks_the_commit(repo: Path, gm: GM) -> None:
     assert "gitmem init" in entry["error"]
 
 
-def test_pre_push_pushes_memory(hooked: Path, gm: GM, tmp_path: Path) -> None:
+def test_pre_push_pushes_memory(hooked: Path, gm: Gm, tmp_path: Path) -> None:
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(hooked, "remote", "add", "origin", str(remote))
@@ -221,7 +202,7 @@ def test_pre_push_pushes_memory(hooked: Path, gm: GM, tmp_path: Path) -> None:
     assert sha in {e["commit"] for e in log_json(gm)}
 
 
-def test_an_agent_session_end_is_captured_in_the_background(initialised: Path, gm: GM) -> None:
+def test_an_agent_session_end_is_captured_in_the_background(initialised: Path, gm: Gm) -> None:
     transcript = DATA / "transcripts" / "claude_session.jsonl"
     event = {
         "session_id": "s-end",

@@ -8,11 +8,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import TESTS, Result, git
+from helpers import TESTS, Gm, commit, git
 from helpers.polling import wait_for
 
 from gitmem.hooks import inflight, queue
@@ -22,19 +21,10 @@ from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
-GM = Callable[..., Result]
 needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
 
 
-def commit(repo: Path, message: str, name: str = "file.txt") -> str:
-    with (repo / name).open("a") as handle:
-        handle.write(message)
-    git(repo, "add", name)
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
-
-def named(gm: GM) -> set[str]:
+def named(gm: Gm) -> set[str]:
     entries = gm("log", "--json").json()
     assert isinstance(entries, list)
     return {e["commit"] for e in entries if e["type"] == "checkpoint" and e["commit"]}
@@ -60,12 +50,6 @@ class Captures(threading.Thread):
             time.sleep(0.002)
 
 
-@pytest.fixture
-def hooked(initialised: Path, gm: GM) -> Path:
-    assert gm("hooks", "install").exit_code == 0
-    return initialised
-
-
 def settled(repo: Path) -> bool:
     local = repo / ".git" / "gitmem"
     return not inflight.markers(local) and not queue.pending(local)
@@ -73,14 +57,14 @@ def settled(repo: Path) -> bool:
 
 @needs_proc
 def test_a_20_commit_rebase_runs_one_background_capture_at_a_time(
-    hooked: Path, gm: GM, home: Path
+    hooked: Path, gm: Gm, home: Path
 ) -> None:
     git(hooked, "checkout", "-q", "-b", "topic")
     for n in range(20):
-        commit(hooked, f"Part {n}\n\nTODO: port the tests of part {n}\n", name=f"p{n}.txt")
+        commit(hooked, f"Part {n}\n\nTODO: port the tests of part {n}\n", path=f"p{n}.txt")
     wait_for(lambda: settled(hooked) and len(named(gm)) == 20)
     git(hooked, "checkout", "-q", "main")
-    commit(hooked, "unrelated change on main\n", name="main.txt")
+    commit(hooked, "unrelated change on main\n", path="main.txt")
     git(hooked, "checkout", "-q", "topic")
     watch = Captures(hooked / ".git" / "gitmem")
     watch.start()
@@ -105,7 +89,7 @@ def test_a_20_commit_rebase_runs_one_background_capture_at_a_time(
     assert not [e for e in log.entries() if e.outcome == "failed"]
 
 
-def test_a_commit_made_while_the_worker_runs_is_queued_not_started(hooked: Path, gm: GM) -> None:
+def test_a_commit_made_while_the_worker_runs_is_queued_not_started(hooked: Path, gm: Gm) -> None:
     local = hooked / ".git" / "gitmem"
     with queue.worker_lock(local) as held:  # as a running worker does
         assert held
@@ -120,7 +104,7 @@ def test_a_commit_made_while_the_worker_runs_is_queued_not_started(hooked: Path,
 
 
 @needs_proc
-def test_killing_the_worker_mid_drain_loses_no_commit(hooked: Path, gm: GM, tmp_path: Path) -> None:
+def test_killing_the_worker_mid_drain_loses_no_commit(hooked: Path, gm: Gm, tmp_path: Path) -> None:
     pids = tmp_path / "model.pids"
     model = f"{sys.executable} {TESTS / 'fakes' / 'model_slow.py'} {pids}"
     assert gm("config", "--repo", "extractor", "command").exit_code == 0

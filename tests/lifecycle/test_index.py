@@ -4,13 +4,13 @@ never trusted for what the brief renders."""
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.capturing import capture_text
 from helpers.tamper import (
     add_entry,
     edit_record,
@@ -32,18 +32,7 @@ from gitmem.store.roots import load_trust_roots
 from gitmem.store.seal import write_event
 
 TRANSCRIPT = "We agreed: deploys stop on Fridays.\nThe parser handles port 137.\n"
-
-
-def capture(gm: Any, repo: Path, items: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    path = repo.parent / name
-    path.write_text(TRANSCRIPT + f"({name})\n")
-    result = gm(
-        "capture", "--transcript", str(path), "--items", "-", "--json", input=json.dumps(items)
-    )
-    assert result.exit_code == 0, result.stderr
-    document = result.json()
-    assert isinstance(document, dict)
-    return document
+FRIDAYS = {"kind": "decision", "text": "No deploys on Fridays"}
 
 
 def snapshot(store: Store, home: Path) -> tuple[bool, dict[str, Any], tuple[int, int, Any]]:
@@ -68,22 +57,27 @@ def history(gm: Any, repo: Path, home: Path) -> Store:
     """Captures, a resolve, a supersede, a forget, and a status event dated in the past
     (as a sync brings), the index read after each step."""
     store = Store.discover(repo)
-    first = capture(gm, repo, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    first = capture_text(gm, repo.parent / "a.md", TRANSCRIPT, [FRIDAYS])
     snapshot(store, home)
-    second = capture(
+    second = capture_text(
         gm,
-        repo,
+        repo.parent / "b.md",
+        TRANSCRIPT,
         [
             {"kind": "fact", "text": "The parser handles port 137", "trust": "inferred"},
             {"kind": "open_loop", "text": "Check the parser on port 138"},
         ],
-        "b.md",
     )
     snapshot(store, home)
     keep, loop = (i["id"] for i in second["items"])
     assert gm("resolve", loop[:8], "--note", "done").exit_code == 0
     snapshot(store, home)
-    newer = capture(gm, repo, [{"kind": "decision", "text": "Deploys stop Fri noon"}], "c.md")
+    newer = capture_text(
+        gm,
+        repo.parent / "c.md",
+        TRANSCRIPT,
+        [{"kind": "decision", "text": "Deploys stop Fri noon"}],
+    )
     assert gm("supersede", first["items"][0]["id"][:8], newer["items"][0]["id"][:8]).exit_code == 0
     assert gm("forget", keep[:8]).exit_code == 0
     snapshot(store, home)
@@ -105,7 +99,7 @@ def test_an_advanced_index_equals_a_rebuild(gm: Any, initialised: Path, home: Pa
 
 def test_a_deleted_or_corrupt_index_is_rebuilt(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
-    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, [FRIDAYS])
     _, before, _ = snapshot(store, home)
     path = store.local_dir / INDEX_FILE
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
@@ -120,7 +114,7 @@ def three_decisions(gm: Any, repo: Path) -> Store:
     """Three captures of one decision each, "Decision N: the parser keeps module N"."""
     for n in range(3):
         text = f"Decision {n}: the parser keeps module {n}"
-        capture(gm, repo, [{"kind": "decision", "text": text}], f"{n}.md")
+        capture_text(gm, repo.parent / f"{n}.md", TRANSCRIPT, [{"kind": "decision", "text": text}])
     return Store.discover(repo)
 
 
@@ -198,7 +192,7 @@ def test_rows_that_no_longer_decode_are_rebuilt_by_the_command_that_reads_them(
     import sqlite3
 
     store = Store.discover(initialised)
-    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, [FRIDAYS])
     _, before, _ = snapshot(store, home)
     path = store.local_dir / INDEX_FILE
     for damage in (
@@ -236,7 +230,12 @@ def test_an_index_of_another_shape_under_a_sound_key_is_rebuilt(
         db.executemany("INSERT INTO recall (rowid, text, quote, address) VALUES (?,?,?,?)", rows)
     db.close()
     if writes:
-        capture(gm, initialised, [{"kind": "decision", "text": "The cache lives in /var"}], "c.md")
+        capture_text(
+            gm,
+            initialised.parent / "c.md",
+            TRANSCRIPT,
+            [{"kind": "decision", "text": "The cache lives in /var"}],
+        )
     result = gm("recall", "parser")
     assert result.exit_code == 0, result.stderr
     assert "internal error" not in result.stderr
@@ -249,7 +248,7 @@ def test_an_index_of_another_shape_under_a_sound_key_is_rebuilt(
 
 def test_other_trust_roots_rebuild_the_index(gm: Any, initialised: Path, home: Path) -> None:
     store = Store.discover(initialised)
-    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, [FRIDAYS])
     snapshot(store, home)
     (home / "allowed_signers").unlink()  # the writer's own key is no longer trusted
     rebuilt, states, _ = snapshot(store, home)
@@ -264,7 +263,7 @@ def test_a_warm_index_never_hides_an_edited_rendered_item(
     items = [
         {"kind": "decision", "text": "Deploys stop on Fridays", "trust": "verbatim", "quote": quote}
     ]
-    captured = capture(gm, initialised, items, "a.md")
+    captured = capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, items)
     (shown,) = make_brief(store, home, world_check=False).items
     assert shown.trust == Trust.VERBATIM  # the index is warm now
     # The git object behind the item is rewritten in place: the ref does not move, so
@@ -282,7 +281,7 @@ def test_a_warm_index_never_hides_an_edited_checkpoint(
 ) -> None:
     store = Store.discover(initialised)
     items = [{"kind": "decision", "text": "No deploys on Fridays", "quote": "Fridays"}]
-    captured = capture(gm, initialised, items, "a.md")
+    captured = capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, items)
     make_brief(store, home, world_check=False)
     data = store.read_path(content_path("checkpoints", captured["checkpoint"]))
     assert data is not None
@@ -304,8 +303,13 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
     items = [
         {"kind": "decision", "text": "Deploys stop on Fridays", "trust": "verbatim", "quote": quote}
     ]
-    first = capture(gm, initialised, items, "a.md")
-    later = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is parsed"}], "b.md")
+    first = capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, items)
+    later = capture_text(
+        gm,
+        initialised.parent / "b.md",
+        TRANSCRIPT,
+        [{"kind": "fact", "text": "Port 137 is parsed"}],
+    )
     make_brief(store, home, world_check=False)  # the index is warm
     edit_record(store, first["checkpoint"], b"Deploys stop", b"Deploys go")
     make_brief(store, home, world_check=False)
@@ -323,7 +327,7 @@ def test_an_edited_item_a_failed_checkpoint_also_names_stays_visible(
 def test_the_index_knows_which_sessions_sighted_an_item(
     gm: Any, initialised: Path, home: Path
 ) -> None:
-    capture(gm, initialised, [{"kind": "decision", "text": "No deploys on Fridays"}], "a.md")
+    capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, [FRIDAYS])
     store = Store.discover(initialised)
     session = str(gm("log", "--json").json()[0]["session"])
     index = Index.open(store, load_trust_roots(home, store))
@@ -350,10 +354,16 @@ def test_a_rebuild_on_two_cores_is_the_rebuild_on_one(
     from gitmem.store.keys import load_identity
 
     store = history(gm, initialised, home)
-    captured = capture(gm, initialised, [{"kind": "fact", "text": "Port 137 is open"}], "d.md")
+    captured = capture_text(
+        gm, initialised.parent / "d.md", TRANSCRIPT, [{"kind": "fact", "text": "Port 137 is open"}]
+    )
     resign_with_untrusted_key(store, captured["checkpoint"], b"137", b"138")
-    first = capture(gm, initialised, [{"kind": "fact", "text": "Port 21 is shut"}], "e.md")
-    second = capture(gm, initialised, [{"kind": "fact", "text": "Port 22 is open"}], "f.md")
+    first = capture_text(
+        gm, initialised.parent / "e.md", TRANSCRIPT, [{"kind": "fact", "text": "Port 21 is shut"}]
+    )
+    second = capture_text(
+        gm, initialised.parent / "f.md", TRANSCRIPT, [{"kind": "fact", "text": "Port 22 is open"}]
+    )
     other_receipt = store.read_path(receipt_path(first["checkpoint"]))
     assert other_receipt is not None
     add_entry(store, receipt_path(second["checkpoint"]), other_receipt, pygit2.enums.FileMode.BLOB)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Result, git
+from helpers import Gm, git
 from helpers.capturing import capture_text as capture
 from helpers.capturing import decision
 from helpers.grep import all_objects, files_holding
@@ -20,7 +19,6 @@ from helpers.grep import all_objects, files_holding
 from gitmem.store.repo import MEMORY_REF, Store
 
 SECRET = "hunter2-zebra-quartz"
-Gm = Callable[..., Result]
 
 
 @pytest.fixture
@@ -29,8 +27,7 @@ def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     it; a third item's quote shares the secret's snapshot but not the secret."""
     first = capture(
         gm,
-        tmp_path,
-        "one.md",
+        tmp_path / "one.md",
         f"We talked about deploys. Alice said: the staging password is {SECRET} for now.\n"
         "Bob said: we keep the cache local for the whole release.\n",
         [
@@ -40,8 +37,7 @@ def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     )
     capture(
         gm,
-        tmp_path,
-        "two.md",
+        tmp_path / "two.md",
         "Carol said: the parser ships on friday after the review.\n",
         [decision("Parser ships Friday", "the parser ships on friday after the review")],
     )
@@ -140,8 +136,7 @@ def test_a_quote_that_held_part_of_the_text_goes_with_it(
 ) -> None:
     capture(
         gm,
-        tmp_path,
-        "s.md",
+        tmp_path / "s.md",
         "Alice said: the client is Acme Rocket Supplies and they pay in march.\n",
         [
             decision(
@@ -249,8 +244,7 @@ def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
     assert noted.exit_code == 0, noted.stderr
     other = capture(
         gm,
-        tmp_path,
-        "o.md",
+        tmp_path / "o.md",
         "Carol said: the parser ships on friday after review.\n",
         [decision("Parser ships Friday", "the parser ships on friday after review")],
     )

@@ -5,12 +5,11 @@ earlier purge events, which no purge by text may match; input that is not text."
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Result, git
+from helpers import Gm, git
 from helpers.capturing import capture_text as capture
 from helpers.capturing import decision
 from helpers.grep import all_objects, files_holding
@@ -19,7 +18,6 @@ from gitmem.store.repo import MEMORY_REF, Store
 
 SECRET = "hunter2-zebra-quartz"
 PROSE = f"Alice said: the staging password is {SECRET} for now.\nBob said: keep the cache local.\n"
-Gm = Callable[..., Result]
 
 
 @pytest.fixture
@@ -28,8 +26,7 @@ def stored(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     on the other item (an event); the ledger holds both items after a brief."""
     done = capture(
         gm,
-        tmp_path,
-        "one.md",
+        tmp_path / "one.md",
         PROSE,
         [
             decision("Staging password set", f"the staging password is {SECRET} for now"),
@@ -143,8 +140,7 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
     assert done.exit_code == 0 and "transcript" in done.stdout, done.stdout
     later = capture(
         gm,
-        tmp_path,
-        "two.md",
+        tmp_path / "two.md",
         "Carol said: the parser ships friday.\n",
         [decision("Parser ships Friday", "the parser ships friday")],
     )
@@ -154,14 +150,13 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
     verified(gm)
 
     same = capture(
-        gm, tmp_path, "one.md", PROSE, [decision("Keep cache local", "keep the cache local")]
+        gm, tmp_path / "one.md", PROSE, [decision("Keep cache local", "keep the cache local")]
     )
     assert same["written"] is False  # nothing new: the session's text is not stored again
     assert SECRET.encode() not in git(initialised, "log", "-p", MEMORY_REF).encode()
     again = capture(
         gm,
-        tmp_path,
-        "one.md",
+        tmp_path / "one.md",
         PROSE,
         [{"kind": "open_loop", "text": "Rotate the staging password"}],
     )

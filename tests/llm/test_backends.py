@@ -6,9 +6,6 @@ extraction that uses them, in test_extract_models.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from fakes.openai_server import FakeOpenAI
 from helpers import ROOT
 
@@ -18,19 +15,12 @@ from gitmem.llm import BackendFailed, ModelError, ModelSettings, OutputRejected,
 LLM = ROOT / "gitmem" / "llm"
 
 
-@pytest.fixture
-def server() -> Iterator[FakeOpenAI]:
-    fake = FakeOpenAI()
-    yield fake
-    fake.close()
-
-
-def test_openai_sends_the_system_prompt_its_caller_gives(server: FakeOpenAI) -> None:
-    settings = ModelSettings(base_url=server.url("ok"), model="tiny", timeout=5.0)
+def test_openai_sends_the_system_prompt_its_caller_gives(fake_openai: FakeOpenAI) -> None:
+    settings = ModelSettings(base_url=fake_openai.url("ok"), model="tiny", timeout=5.0)
     backend = backend_for("openai", settings)
     backend.complete("the prompt", system="Only a test: answer {}.")
     backend.complete("the prompt", system="Another caller's rules.")
-    assert [r.json()["messages"] for r in server.requests] == [
+    assert [r.json()["messages"] for r in fake_openai.requests] == [
         [
             {"role": "system", "content": "Only a test: answer {}."},
             {"role": "user", "content": "the prompt"},

@@ -6,18 +6,16 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result, git
+from helpers import Gm, git
+from helpers.capturing import capture_sample
 
 from gitmem.setup.demo import run_demo
 from gitmem.store.capturelog import CaptureLog
 
-DATA = TESTS / "data"
-GM = Callable[..., Result]
 NAMES = [
     "key",
     "trust_roots",
@@ -38,7 +36,7 @@ def _host_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-user"))
 
 
-def checks(gm: GM, expected_exit: int) -> dict[str, dict[str, Any]]:
+def checks(gm: Gm, expected_exit: int) -> dict[str, dict[str, Any]]:
     result = gm("doctor", "--json")
     assert result.exit_code == expected_exit, result.stdout
     data: Any = result.json()
@@ -51,17 +49,14 @@ def checks(gm: GM, expected_exit: int) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture
-def healthy(initialised: Path, gm: GM) -> Path:
+def healthy(initialised: Path, gm: Gm) -> Path:
     assert gm("hooks", "install").exit_code == 0
     assert gm("hooks", "install", "--agent", "claude").exit_code == 0
-    captured = gm(
-        "capture", "--transcript", str(DATA / "session.md"), "--items", str(DATA / "items.json")
-    )
-    assert captured.exit_code == 0, captured.stderr
+    capture_sample(gm)
     return initialised
 
 
-def test_before_init_the_key_check_fails_with_its_fix(repo: Path, gm: GM) -> None:
+def test_before_init_the_key_check_fails_with_its_fix(repo: Path, gm: Gm) -> None:
     found = checks(gm, 1)
     assert found["key"]["status"] == "fail" and found["key"]["fix"] == "gitmem init"
     text = gm("doctor")
@@ -70,7 +65,7 @@ def test_before_init_the_key_check_fails_with_its_fix(repo: Path, gm: GM) -> Non
     assert text.stdout.splitlines()[-1].startswith("doctor: ")
 
 
-def test_a_set_up_repository_passes(healthy: Path, gm: GM) -> None:
+def test_a_set_up_repository_passes(healthy: Path, gm: Gm) -> None:
     found = checks(gm, 0)
     for name in ("key", "trust_roots", "config", "git_hooks", "claude_hooks", "read_model"):
         assert found[name]["status"] == "ok", found[name]
@@ -79,7 +74,7 @@ def test_a_set_up_repository_passes(healthy: Path, gm: GM) -> None:
     assert found["brief_size"]["status"] == "ok" and "10,000" in found["brief_size"]["detail"]
 
 
-def test_a_hook_git_cannot_run_fails(healthy: Path, gm: GM) -> None:
+def test_a_hook_git_cannot_run_fails(healthy: Path, gm: Gm) -> None:
     hook = healthy / ".git" / "hooks" / "post-commit"
     hook.chmod(0o644)
     found = checks(gm, 1)
@@ -87,7 +82,7 @@ def test_a_hook_git_cannot_run_fails(healthy: Path, gm: GM) -> None:
     assert found["git_hooks"]["fix"].startswith("chmod +x ")
 
 
-def test_an_agent_hook_command_that_does_not_resolve_fails(healthy: Path, gm: GM) -> None:
+def test_an_agent_hook_command_that_does_not_resolve_fails(healthy: Path, gm: Gm) -> None:
     path = healthy / ".claude" / "settings.local.json"
     data = json.loads(path.read_text())
     for groups in data["hooks"].values():
@@ -105,7 +100,7 @@ def test_an_agent_hook_command_that_does_not_resolve_fails(healthy: Path, gm: GM
     assert checks(gm, 0)["claude_hooks"]["status"] == "ok"
 
 
-def test_travel_is_checked_per_remote(healthy: Path, gm: GM, tmp_path: Path) -> None:
+def test_travel_is_checked_per_remote(healthy: Path, gm: Gm, tmp_path: Path) -> None:
     bare = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     git(healthy, "remote", "add", "origin", str(bare))
@@ -125,7 +120,7 @@ def test_travel_is_checked_per_remote(healthy: Path, gm: GM, tmp_path: Path) -> 
     assert checks(gm, 0)["travel"]["status"] == "ok"
 
 
-def test_travel_set_up_by_sync_setup_is_ok(healthy: Path, gm: GM, tmp_path: Path) -> None:
+def test_travel_set_up_by_sync_setup_is_ok(healthy: Path, gm: Gm, tmp_path: Path) -> None:
     """What `sync --setup` wires (a fetch refspec and the pre-push hook, never a push
     refspec) is travel configured both ways."""
     bare = tmp_path / "remote.git"
@@ -138,7 +133,7 @@ def test_travel_set_up_by_sync_setup_is_ok(healthy: Path, gm: GM, tmp_path: Path
     assert travel["status"] == "ok", travel
 
 
-def test_a_failed_last_capture_fails_and_a_later_success_clears_it(healthy: Path, gm: GM) -> None:
+def test_a_failed_last_capture_fails_and_a_later_success_clears_it(healthy: Path, gm: Gm) -> None:
     log = CaptureLog(healthy / ".git" / "gitmem")
     log.write("failed", "hook post-commit abc", error="extractor command not found")
     found = checks(gm, 1)
@@ -148,7 +143,7 @@ def test_a_failed_last_capture_fails_and_a_later_success_clears_it(healthy: Path
     assert checks(gm, 0)["captures"]["status"] == "ok"
 
 
-def test_a_bad_config_and_an_untrusted_key_fail(healthy: Path, gm: GM, home: Path) -> None:
+def test_a_bad_config_and_an_untrusted_key_fail(healthy: Path, gm: Gm, home: Path) -> None:
     (healthy / ".git" / "gitmem" / "config.json").write_text('{"extractor": "bogus"}')
     (home / "allowed_signers").write_text("")
     found = checks(gm, 1)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from helpers import TESTS, Result
-
-GM = Callable[..., Result]
+from helpers import TESTS, Gm
 
 
-def status(gm: GM) -> dict[str, Any]:
+def status(gm: Gm) -> dict[str, Any]:
     result = gm("status", "--json")
     assert result.exit_code == 0, result.stderr
     data = result.json()
@@ -19,7 +16,7 @@ def status(gm: GM) -> dict[str, Any]:
     return data
 
 
-def test_status_before_anything(gm: GM) -> None:
+def test_status_before_anything(gm: Gm) -> None:
     data = status(gm)
     assert "gitmem init" in data["key"]["error"]
     assert data["trust_roots"] == [] and data["last_capture"] is None
@@ -27,7 +24,7 @@ def test_status_before_anything(gm: GM) -> None:
     assert "not installed" in gm("status").stdout
 
 
-def test_status_after_set_up_and_a_capture(initialised: Path, gm: GM) -> None:
+def test_status_after_set_up_and_a_capture(initialised: Path, gm: Gm) -> None:
     gm("hooks", "install")
     gm("capture", "--transcript", str(TESTS / "data" / "session.md"))
     data = status(gm)
@@ -49,7 +46,7 @@ def test_status_after_set_up_and_a_capture(initialised: Path, gm: GM) -> None:
     assert data["extractor"] == "heuristic"
 
 
-def test_config_set_get_unset(initialised: Path, gm: GM) -> None:
+def test_config_set_get_unset(initialised: Path, gm: Gm) -> None:
     assert gm("config", "timeout", "30").exit_code == 0
     assert gm("config", "--repo", "extractor", "none").exit_code == 0
     shown = gm("config", "--json").json()

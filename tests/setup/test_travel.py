@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers import GIT_ENV
-from helpers.clones import Clone, make_clone, make_remote
+from helpers.clones import Clone, make_clone
 
 MEMORY_REF = "refs/gitmem/memory"
 TRACKING = "refs/gitmem-remotes/origin/memory"
@@ -32,7 +32,8 @@ def sh(clone: Clone, *args: str, check: bool = True) -> subprocess.CompletedProc
     return done
 
 
-def commit(clone: Clone, message: str) -> str:
+def commit_as(clone: Clone, message: str) -> str:
+    """Commit work in *clone* as its owner (see :func:`sh`): the hooks run."""
     with (clone.path / "work.txt").open("a") as handle:
         handle.write(message + "\n")
     sh(clone, "add", "work.txt")
@@ -59,30 +60,24 @@ def config(clone: Clone) -> str:
 
 
 @pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    return make_remote(tmp_path)
-
-
-@pytest.fixture
-def alice(tmp_path: Path, remote: Path) -> Clone:
-    """A teammate with the commit hooks, whose key is committed on main (the trust
-    branch)."""
-    clone = make_clone(tmp_path, remote, "alice")
-    clone.ok("hooks", "install")
-    signers = f"{clone.export_key()}\n"
-    (clone.path / ".gitmem").mkdir()
-    (clone.path / ".gitmem" / "allowed_signers").write_text(signers)
-    sh(clone, "add", ".gitmem/allowed_signers")
-    sh(clone, "commit", "-q", "-m", "Trust alice's gitmem key")
-    sh(clone, "push", "-q", "origin", "main")
-    return clone
+def alice(alice: Clone) -> Clone:
+    """Alice (the shared fixture) with the commit hooks, her key committed on main (the
+    trust branch)."""
+    alice.ok("hooks", "install")
+    signers = f"{alice.export_key()}\n"
+    (alice.path / ".gitmem").mkdir()
+    (alice.path / ".gitmem" / "allowed_signers").write_text(signers)
+    sh(alice, "add", ".gitmem/allowed_signers")
+    sh(alice, "commit", "-q", "-m", "Trust alice's gitmem key")
+    sh(alice, "push", "-q", "origin", "main")
+    return alice
 
 
 def test_memory_goes_with_push_and_comes_with_pull(
     tmp_path: Path, remote: Path, alice: Clone
 ) -> None:
     before = config(alice)
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")  # right after the commit: the hook waits for its capture
     assert remote_tip(remote) == alice.tip()
     assert "Keep the cache local" in brief_items(alice)
@@ -101,7 +96,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
     signers.write_text(signers.read_text() + bob.export_key() + "\n")
     sh(bob, "add", ".gitmem/allowed_signers")
     sh(bob, "commit", "-q", "-m", "Trust bob's gitmem key")
-    commit(bob, "Decision: retry the upload twice")
+    commit_as(bob, "Decision: retry the upload twice")
     sh(bob, "push", "-q", "origin", "main")
     assert remote_tip(remote) == bob.tip()
     assert bob.git("merge-base", "--is-ancestor", alice.tip(), bob.tip()) == ""  # merged
@@ -117,7 +112,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
         "Decision: cap the queue",
         "Decision: drop the v1 endpoint",
     ]
-    shas = [commit(alice, d) for d in decisions]
+    shas = [commit_as(alice, d) for d in decisions]
     sh(alice, "push", "-q", "origin", "main")
     sh(bob, "pull", "-q")
     named = {e["commit"] for e in json.loads(alice.ok("log", "--json").stdout)}
@@ -136,7 +131,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
 
 
 def test_status_shows_each_remote(tmp_path: Path, remote: Path, alice: Clone) -> None:
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob")
     data = json.loads(bob.ok("status", "--json").stdout)
@@ -152,7 +147,7 @@ def test_status_shows_each_remote(tmp_path: Path, remote: Path, alice: Clone) ->
 
 
 def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Clone) -> None:
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob")
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # read, not merged
@@ -167,7 +162,7 @@ def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Cl
 
 
 def test_a_tampered_fetch_is_not_read(tmp_path: Path, remote: Path, alice: Clone) -> None:
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob")
     # Someone rewrites a record on the remote side's copy bob fetched.
@@ -200,7 +195,7 @@ def test_a_tampered_fetch_is_not_read(tmp_path: Path, remote: Path, alice: Clone
 
 def test_a_fresh_clone_that_has_not_fetched_is_told(tmp_path: Path, alice: Clone) -> None:
     remote = tmp_path / "remote.git"
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob", init=False)
     result = bob.gm("brief")
@@ -225,7 +220,7 @@ def test_uninstall_restores_git_config(tmp_path: Path, remote: Path) -> None:
 
 def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alice: Clone) -> None:
     held = remote_tip(remote)
-    commit(alice, "Decision: keep the cache local")
+    commit_as(alice, "Decision: keep the cache local")
     # The remote refuses every update of refs/gitmem/*: the branch still goes.
     hook = remote / "hooks" / "update"
     hook.write_text('#!/bin/sh\ncase "$1" in refs/gitmem/*) exit 1 ;; esac\nexit 0\n')

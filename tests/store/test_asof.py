@@ -11,19 +11,18 @@ from typing import Any
 
 import pytest
 from helpers import GIT_ENV, git
-from helpers.history import capture, redate_memory
+from helpers.capturing import capture_text
+from helpers.history import DATES, redate_memory
 
 from gitmem.core.errors import InputError
 from gitmem.store.asof import PinnedStore, parse_moment, resolve_as_of
 from gitmem.store.repo import Entry, Store
 
-DATES = ["2026-07-01T10:00:00Z", "2026-07-02T10:00:00Z", "2026-07-03T10:00:00Z"]
-
 
 def three_commits(gm: Any, repo: Path) -> list[str]:
     for n in range(3):
         item = {"kind": "decision", "text": f"decision number {n}", "trust": "inferred"}
-        capture(gm, repo, [item], f"t{n}.md", f"we decided thing {n}")
+        capture_text(gm, repo.parent / f"t{n}.md", f"we decided thing {n}\n", [item])
     return redate_memory(repo, DATES)
 
 

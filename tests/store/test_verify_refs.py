@@ -4,31 +4,19 @@ problems (exit 3), and the rest of the store is still checked (docs/storage.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pygit2
 import pytest
-from helpers import TESTS, Result, git, tamper
+from helpers import Gm, git, tamper
+from helpers.capturing import SAMPLE, capture_sample
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.store.repo import MEMORY_REF, Store, content_path
 
-GM = Callable[..., Result]
-TRANSCRIPT = str(TESTS / "data" / "session.md")
-ITEMS = str(TESTS / "data" / "items.json")
 
-
-def capture(gm: GM) -> dict[str, Any]:
-    result = gm("capture", "--transcript", TRANSCRIPT, "--items", ITEMS, "--json")
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
-    return data
-
-
-def verify(gm: GM) -> tuple[int, dict[str, Any]]:
+def verify(gm: Gm) -> tuple[int, dict[str, Any]]:
     result = gm("verify", "--json")
     assert "internal error" not in result.stderr
     data = result.json()
@@ -42,9 +30,9 @@ def problems(report: dict[str, Any]) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("target", ["tree", "blob"])
 def test_a_ref_at_a_tree_or_blob_is_reported_and_the_rest_is_checked(
-    initialised: Path, gm: GM, target: str
+    initialised: Path, gm: Gm, target: str
 ) -> None:
-    capture(gm)
+    capture_sample(gm)
     tip = git(initialised, "rev-parse", MEMORY_REF).strip()
     oid = git(initialised, "rev-parse", f"{tip}^{{tree}}" if target == "tree" else "HEAD:README.md")
     git(initialised, "update-ref", "refs/gitmem/other", oid.strip())
@@ -58,9 +46,9 @@ def test_a_ref_at_a_tree_or_blob_is_reported_and_the_rest_is_checked(
 
 
 def test_a_symbolic_memory_ref_is_reported_and_brief_says_so_in_one_line(
-    initialised: Path, gm: GM
+    initialised: Path, gm: Gm
 ) -> None:
-    capture(gm)
+    capture_sample(gm)
     tip = git(initialised, "rev-parse", MEMORY_REF).strip()
     git(initialised, "update-ref", "refs/gitmem/kept", tip)
     git(initialised, "symbolic-ref", MEMORY_REF, "refs/heads/main")
@@ -69,7 +57,7 @@ def test_a_symbolic_memory_ref_is_reported_and_brief_says_so_in_one_line(
     assert problems(report) == {(MEMORY_REF, "symbolic ref")}
     kept = next(r for r in report["refs"] if r["ref"] == "refs/gitmem/kept")
     assert kept["ok"] and kept["records"] == 1  # the other ref is still checked
-    for command in (("brief",), ("capture", "--transcript", TRANSCRIPT), ("status",)):
+    for command in (("brief",), ("capture", "--transcript", str(SAMPLE)), ("status",)):
         result = gm(*command)
         assert result.exit_code in (0, 3), (command, result.stderr)
         assert "internal error" not in result.stderr
@@ -85,9 +73,9 @@ def test_a_symbolic_memory_ref_is_reported_and_brief_says_so_in_one_line(
     ],
 )
 def test_symlinks_and_executables_in_the_tree_are_reported(
-    initialised: Path, gm: GM, mode: int, what: str
+    initialised: Path, gm: Gm, mode: int, what: str
 ) -> None:
-    capture(gm)
+    capture_sample(gm)
     data = b"We agreed to ship the parser on friday.\n"
     path = content_path("snapshots", sha256_hex(data))
     tamper.add_entry(Store.discover(initialised), path, data, mode)
@@ -98,8 +86,8 @@ def test_symlinks_and_executables_in_the_tree_are_reported(
     assert Store.discover(initialised).read_snapshot(sha256_hex(data)) is None
 
 
-def test_a_record_in_the_wrong_folder_is_reported(initialised: Path, gm: GM) -> None:
-    address = capture(gm)["checkpoint"]
+def test_a_record_in_the_wrong_folder_is_reported(initialised: Path, gm: Gm) -> None:
+    address = capture_sample(gm)["checkpoint"]
     store = Store.discover(initialised)
     record = store.read_path(content_path("checkpoints", address))
     receipt = store.read_path(content_path("receipts", address))

@@ -6,16 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygit2
-import pytest
 from helpers import git, tamper
 from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.store.repo import MEMORY_REF, Store
-
-
-@pytest.fixture
-def alice(tmp_path: Path) -> Clone:
-    return make_clone(tmp_path, make_remote(tmp_path), "alice")
 
 
 def refs_of(repo: Path) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pygit2
 import pytest
 from helpers import git, tamper
-from helpers.clones import Clone, make_clone, make_remote
+from helpers.clones import Clone, make_clone
 
 from gitmem.core.errors import InputError, NegativeResult
 from gitmem.store.repo import MEMORY_REF, Store
@@ -17,11 +17,6 @@ from gitmem.team.backup import RestoreRefused, backup, backup_points, restore_po
 from gitmem.team.retention import Keep, kept, newest_at, parse_at, parse_keep, point_name
 
 JAN = datetime(2026, 1, 1, 3, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def alice(tmp_path: Path) -> Clone:
-    return make_clone(tmp_path, make_remote(tmp_path), "alice")
 
 
 def store_of(clone: Clone) -> Store:

@@ -12,14 +12,14 @@ import struct
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pygit2
 import pytest
-from helpers import Result, git
+from helpers import Gm, Result, commit, git
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from gitmem.core import sshwire
@@ -31,7 +31,6 @@ from gitmem.store.repo import RELEASES_REF, Entry, Store
 from gitmem.team.release.decide import Seen, decide
 from gitmem.team.release.records import APPROVAL, Release, ReleaseRecord
 
-GM = Callable[..., Result]
 NS = "gitmem-release"
 needs_ssh_keygen = pytest.mark.skipif(
     shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed"
@@ -49,13 +48,6 @@ def signer_line(principal: str, signer: Ed25519Signer) -> str:
     return f'{principal} namespaces="{NS}" {signer.public_key.openssh()}'
 
 
-def commit_file(repo: Path, path: str, text: str) -> None:
-    (repo / path).parent.mkdir(parents=True, exist_ok=True)
-    (repo / path).write_text(text)
-    git(repo, "add", path)
-    git(repo, "commit", "-q", "-m", f"update {path}")
-
-
 @pytest.fixture
 def m1(tmp_path: Path) -> tuple[Path, Ed25519Signer]:
     return maintainer(tmp_path, "m1")
@@ -64,22 +56,27 @@ def m1(tmp_path: Path) -> tuple[Path, Ed25519Signer]:
 @pytest.fixture
 def trusted(repo: Path, m1: tuple[Path, Ed25519Signer]) -> Path:
     """A repository whose committed release root trusts m1@example.com."""
-    commit_file(repo, ".gitmem/release_signers", signer_line("m1@example.com", m1[1]) + "\n")
+    commit(
+        repo,
+        "update .gitmem/release_signers",
+        ".gitmem/release_signers",
+        signer_line("m1@example.com", m1[1]) + "\n",
+    )
     return repo
 
 
-def verdict(gm: GM, rev: str = "HEAD") -> dict[str, Any]:
+def verdict(gm: Gm, rev: str = "HEAD") -> dict[str, Any]:
     result = gm("release", "verify", rev, "--json")
     data = result.json()
     assert isinstance(data, dict) and result.exit_code == (0 if data["approved"] else 1)
     return data
 
 
-def approve(gm: GM, key: Path, principal: str = "m1@example.com", *extra: str) -> Result:
+def approve(gm: Gm, key: Path, principal: str = "m1@example.com", *extra: str) -> Result:
     return gm("release", "approve", "HEAD", "--key", str(key), "--principal", principal, *extra)
 
 
-def test_a_candidate_is_never_approved(trusted: Path, gm: GM) -> None:
+def test_a_candidate_is_never_approved(trusted: Path, gm: Gm) -> None:
     first = gm("release", "candidate", "HEAD", "--json").json()
     again = gm("release", "candidate", "HEAD", "--json").json()
     assert first["new"] and not again["new"]  # type: ignore[index]
@@ -92,7 +89,7 @@ def test_a_candidate_is_never_approved(trusted: Path, gm: GM) -> None:
 
 
 def test_approve_with_a_key_file_then_verify(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
     result = approve(gm, m1[0])
     assert result.exit_code == 0, result.stderr
@@ -109,7 +106,7 @@ def test_approve_with_a_key_file_then_verify(
 
 @needs_ssh_keygen
 def test_an_approval_verifies_with_stock_ssh_keygen(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], tmp_path: Path
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     address = verdict(gm)["approvals"][0]["record"]
@@ -137,7 +134,7 @@ def test_an_approval_verifies_with_stock_ssh_keygen(
     assert wrong.returncode != 0  # an approval is never a memory receipt
 
 
-def test_an_untrusted_key_cannot_approve(trusted: Path, gm: GM, tmp_path: Path) -> None:
+def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) -> None:
     mallory, signer = maintainer(tmp_path, "mallory")
     result = approve(gm, mallory, "mallory@example.com")
     assert result.exit_code == 1 and "not stored" in result.stderr
@@ -176,7 +173,7 @@ def test_an_untrusted_key_cannot_approve(trusted: Path, gm: GM, tmp_path: Path) 
 
 
 def test_an_uncommitted_release_root_grants_nothing(
-    repo: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+    repo: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
     (repo / ".gitmem").mkdir()
     (repo / ".gitmem" / "release_signers").write_text(signer_line("m1@example.com", m1[1]))
@@ -185,7 +182,7 @@ def test_an_uncommitted_release_root_grants_nothing(
 
 
 def test_threshold_needs_distinct_maintainers(
-    repo: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+    repo: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], tmp_path: Path
 ) -> None:
     m1_spare = maintainer(tmp_path, "m1-spare")
     m2 = maintainer(tmp_path, "m2")
@@ -194,8 +191,15 @@ def test_threshold_needs_distinct_maintainers(
         signer_line("m1@example.com", m1_spare[1]),
         signer_line("m2@example.com", m2[1]),
     ]
-    commit_file(repo, ".gitmem/release_signers", "\n".join(lines) + "\n")
-    commit_file(repo, ".gitmem/release_policy.json", json.dumps({"threshold": 2}))
+    commit(
+        repo, "update .gitmem/release_signers", ".gitmem/release_signers", "\n".join(lines) + "\n"
+    )
+    commit(
+        repo,
+        "update .gitmem/release_policy.json",
+        ".gitmem/release_policy.json",
+        json.dumps({"threshold": 2}),
+    )
     assert approve(gm, m1[0]).exit_code == 0
     assert approve(gm, m1_spare[0]).exit_code == 0  # the same maintainer, another key
     data = verdict(gm)
@@ -206,8 +210,13 @@ def test_threshold_needs_distinct_maintainers(
     assert sum(a["counted"] for a in data["approvals"]) == 2
 
 
-def test_a_bad_policy_fails_closed(trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]) -> None:
-    commit_file(trusted, ".gitmem/release_policy.json", '{"threshold": 0}')
+def test_a_bad_policy_fails_closed(trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]) -> None:
+    commit(
+        trusted,
+        "update .gitmem/release_policy.json",
+        ".gitmem/release_policy.json",
+        '{"threshold": 0}',
+    )
     assert approve(gm, m1[0]).exit_code == 0
     data = verdict(gm)
     assert not data["approved"]
@@ -215,25 +224,25 @@ def test_a_bad_policy_fails_closed(trusted: Path, gm: GM, m1: tuple[Path, Ed2551
 
 
 def test_sequence_numbers_guard_against_rollback(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     first = git(trusted, "rev-parse", "HEAD").strip()
     assert verdict(gm, first)["approved"]
-    commit_file(trusted, "CHANGES", "v2\n")
+    commit(trusted, "update CHANGES", "CHANGES", "v2\n")
     result = approve(gm, m1[0], "m1@example.com", "--json")
     assert result.json()["sequence"] == 2  # type: ignore[index]
     assert verdict(gm)["approved"]
     old = verdict(gm, first)
     assert not old["approved"]
     assert any(r.startswith("rollback: this release has sequence 1") for r in old["reasons"])
-    commit_file(trusted, "CHANGES", "v3\n")
+    commit(trusted, "update CHANGES", "CHANGES", "v3\n")
     stale = approve(gm, m1[0], "m1@example.com", "--sequence", "1")
     assert stale.exit_code == 2 and "would roll back" in stale.stderr
 
 
 def test_pin_needs_an_approved_release_and_recovery_evidence(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], tmp_path: Path
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], tmp_path: Path
 ) -> None:
     evidence = tmp_path / "recovery.log"
     evidence.write_text("restored on host-b from the replica; test suite passed\n")
@@ -257,7 +266,7 @@ def test_pin_needs_an_approved_release_and_recovery_evidence(
 
 
 def test_a_tampered_approval_does_not_count(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     store = Store.discover(trusted).at(RELEASES_REF)
@@ -285,23 +294,28 @@ def test_a_tampered_approval_does_not_count(
 
 
 def test_a_revoked_maintainer_key_does_not_count(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     approved = git(trusted, "rev-parse", "HEAD").strip()
-    commit_file(trusted, ".gitmem/revoked_keys", m1[1].public_key.openssh() + "\n")
+    commit(
+        trusted,
+        "update .gitmem/revoked_keys",
+        ".gitmem/revoked_keys",
+        m1[1].public_key.openssh() + "\n",
+    )
     data = verdict(gm, approved)
     assert not data["approved"] and not data["approvals"][0]["trusted"]
     assert "is revoked" in data["approvals"][0]["reason"]
 
 
-def test_bad_revision_is_bad_input(trusted: Path, gm: GM) -> None:
+def test_bad_revision_is_bad_input(trusted: Path, gm: Gm) -> None:
     result = gm("release", "verify", "no-such-rev")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
 
 
 @needs_ssh_keygen
-def test_approve_through_ssh_keygen(trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer]) -> None:
+def test_approve_through_ssh_keygen(trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]) -> None:
     # The same code path a hardware -sk key takes: `ssh-keygen -Y sign -f KEY`.
     result = approve(gm, m1[0], "m1@example.com", "--signer", "ssh-keygen")
     assert result.exit_code == 0, result.stderr
@@ -333,7 +347,7 @@ def agent(m1: tuple[Path, Ed25519Signer], monkeypatch: pytest.MonkeyPatch) -> It
 
 
 def test_approve_through_ssh_agent(
-    trusted: Path, gm: GM, m1: tuple[Path, Ed25519Signer], agent: str
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], agent: str
 ) -> None:
     public = m1[0].with_name("m1.pub")
     result = gm(
@@ -343,7 +357,7 @@ def test_approve_through_ssh_agent(
     assert result.exit_code == 0, result.stderr
     assert verdict(gm)["approved"]
     # Without --key: the agent's only Ed25519 key.
-    commit_file(trusted, "CHANGES", "v2\n")
+    commit(trusted, "update CHANGES", "CHANGES", "v2\n")
     again = gm("release", "approve", "HEAD", "--signer", "agent", "--principal", "m1@example.com")
     assert again.exit_code == 0, again.stderr
 
@@ -399,14 +413,19 @@ def _sk_approval(seed: bytes, principal: str, commit: pygit2.Commit) -> tuple[by
 
 
 @needs_ssh_keygen
-def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: GM) -> None:
+def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: Gm) -> None:
     store = Store.discover(repo)
     seed = bytes(range(32))
     public, _ = crypto_sign_seed_keypair(seed)
     sk_key = sshwire.string(b"sk-ssh-ed25519@openssh.com") + sshwire.string(bytes(public))
     sk_key += sshwire.string(b"ssh:")
     key_line = f"sk-ssh-ed25519@openssh.com {base64.b64encode(sk_key).decode()}"
-    commit_file(repo, ".gitmem/release_signers", f'hw@example.com namespaces="{NS}" {key_line}\n')
+    commit(
+        repo,
+        "update .gitmem/release_signers",
+        ".gitmem/release_signers",
+        f'hw@example.com namespaces="{NS}" {key_line}\n',
+    )
     head = store.repo.revparse_single("HEAD")
     assert isinstance(head, pygit2.Commit)
     data, armored = _sk_approval(seed, "hw@example.com", head)
@@ -423,7 +442,7 @@ def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: GM) -
     assert data_json["approved"], data_json["reasons"]
     assert "checked by ssh-keygen" in data_json["approvals"][0]["reason"]
     # The committed revocation list reaches ssh-keygen too (-r).
-    commit_file(repo, ".gitmem/revoked_keys", key_line + "\n")
+    commit(repo, "update .gitmem/revoked_keys", ".gitmem/revoked_keys", key_line + "\n")
     revoked = verdict(gm, str(head.id))
     assert not revoked["approved"] and "is revoked" in revoked["approvals"][0]["reason"]
 

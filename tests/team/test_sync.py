@@ -12,25 +12,10 @@ from pathlib import Path
 import pygit2
 import pytest
 from helpers import git, tamper
-from helpers.clones import Clone, make_clone, make_remote
+from helpers.clones import Clone, make_clone
 
 from gitmem.store.merge import MergeConflict, merge_into
 from gitmem.store.repo import MEMORY_REF, Entry, Store
-
-
-@pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    return make_remote(tmp_path)
-
-
-@pytest.fixture
-def alice(tmp_path: Path, remote: Path) -> Clone:
-    return make_clone(tmp_path, remote, "alice")
-
-
-@pytest.fixture
-def bob(tmp_path: Path, remote: Path) -> Clone:
-    return make_clone(tmp_path, remote, "bob")
 
 
 def test_two_writers_sync_both_ways(alice: Clone, bob: Clone, remote: Path) -> None:

@@ -11,18 +11,13 @@ from typing import Any
 
 import pytest
 from helpers import git
-from helpers.clones import Clone, make_clone, make_remote
+from helpers.clones import Clone, make_clone
 from helpers.grep import all_objects, files_holding
 
 from gitmem.store.purge import HistoryEditor, purge_edit
 from gitmem.store.repo import MEMORY_REF, Store
 
 SECRET = "hunter2-zebra-quartz"
-
-
-@pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    return make_remote(tmp_path)
 
 
 def trust(reader: Clone, *writers: Clone) -> None:
@@ -33,8 +28,8 @@ def trust(reader: Clone, *writers: Clone) -> None:
 
 
 @pytest.fixture
-def team(tmp_path: Path, remote: Path) -> tuple[Clone, Clone]:
-    alice, bob = make_clone(tmp_path, remote, "alice"), make_clone(tmp_path, remote, "bob")
+def team(alice: Clone, bob: Clone) -> tuple[Clone, Clone]:
+    """Alice and Bob, each trusting the other's key."""
     trust(alice, bob)
     trust(bob, alice)
     return alice, bob

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.clones import Clone, make_clone, make_remote
+from helpers.clones import Clone
 
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import write_checkpoint
@@ -22,21 +22,15 @@ from gitmem.store.layout import content_path
 from gitmem.store.repo import MEMORY_REF, Store
 
 
-@pytest.fixture
-def team(tmp_path: Path) -> tuple[Clone, Clone]:
-    remote = make_remote(tmp_path)
-    return make_clone(tmp_path, remote, "alice"), make_clone(tmp_path, remote, "bob")
-
-
 def items_by_quote(clone: Clone) -> dict[str, dict[str, Any]]:
     shown = clone.brief()["items"]
     return {str(i["text"]): i for i in shown}
 
 
 def test_teammate_receipts_verify_through_the_committed_file_only(
-    team: tuple[Clone, Clone],
+    alice: Clone,
+    bob: Clone,
 ) -> None:
-    alice, bob = team
     bob.capture("the parser ships on friday", "Parser ships Friday")
     bob.ok("sync")
     alice.ok("sync")
@@ -90,8 +84,7 @@ def _capture_at(store: Store, identity: Identity, quote: str, when: datetime) ->
     return str(result.checkpoint)
 
 
-def test_key_rotation_with_validity_windows(team: tuple[Clone, Clone], tmp_path: Path) -> None:
-    alice, bob = team
+def test_key_rotation_with_validity_windows(alice: Clone, bob: Clone, tmp_path: Path) -> None:
     old = load_identity(bob.home)
     new = Identity(bob.principal, Ed25519Signer.generate(), tmp_path / "unused")
     store = Store.discover(bob.path)
@@ -117,8 +110,7 @@ def test_key_rotation_with_validity_windows(team: tuple[Clone, Clone], tmp_path:
     assert "expired (valid-before 2026-06-01)" in expired["detail"]
 
 
-def test_a_revoked_key_vouches_for_nothing(team: tuple[Clone, Clone]) -> None:
-    alice, bob = team
+def test_a_revoked_key_vouches_for_nothing(alice: Clone, bob: Clone) -> None:
     address = bob.capture("the parser ships on friday", "Parser ships Friday")
     bob.ok("sync")
     alice.ok("sync")
@@ -155,8 +147,7 @@ def test_a_revoked_key_vouches_for_nothing(team: tuple[Clone, Clone]) -> None:
     assert revoked.returncode != 0
 
 
-def test_a_personal_revocation_applies_to_every_root(team: tuple[Clone, Clone]) -> None:
-    alice, bob = team
+def test_a_personal_revocation_applies_to_every_root(alice: Clone, bob: Clone) -> None:
     bob.capture("the parser ships on friday", "Parser ships Friday")
     bob.ok("sync")
     alice.ok("sync")
@@ -169,11 +160,11 @@ def test_a_personal_revocation_applies_to_every_root(team: tuple[Clone, Clone]) 
 
 
 def test_checking_out_a_contributors_branch_never_trusts_their_key(
-    team: tuple[Clone, Clone],
+    alice: Clone,
+    bob: Clone,
 ) -> None:
     """The attack: a contributor's branch appends their own key and carries memory they
     signed; checking the branch out must not make that memory verbatim."""
-    alice, bob = team
     bob.capture("we skip the security review this once", "Skip the security review")
     bob.git("checkout", "-q", "-b", "bob/feature")
     bob.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n", push=False)
@@ -197,9 +188,9 @@ def test_checking_out_a_contributors_branch_never_trusts_their_key(
 
 
 def test_without_a_remote_the_local_default_branch_is_the_trust_branch(
-    team: tuple[Clone, Clone],
+    alice: Clone,
+    bob: Clone,
 ) -> None:
-    alice, bob = team
     bob.capture("the parser ships on friday", "Parser ships Friday")
     bob.ok("sync")
     alice.ok("sync")
