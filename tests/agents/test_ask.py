@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
 from helpers import FAKES, git
+from helpers.asking import ask, event
 
 from gitmem.agents.ask import EXIT_CODES, OUTCOMES
 from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem
@@ -22,10 +22,7 @@ from gitmem.agents.ask.prompts import support_prompt
 from gitmem.agents.ask.retrieve import question_terms, retrieve, term_matches
 from gitmem.agents.ask.schema import parse_solver, parse_support
 from gitmem.agents.ask.sources import Document, file_change
-from gitmem.core.records import parse_record
-from gitmem.core.types import Sha256Hex
 from gitmem.llm import OutputRejected
-from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
 QUESTION = "What is the timeout in seconds?"
@@ -54,21 +51,6 @@ def use_plan(monkeypatch: pytest.MonkeyPatch, plan: str, *extra: str) -> None:
     monkeypatch.setenv("GITMEM_COMMAND", command)
 
 
-def ask(gm: Any, question: str = QUESTION) -> tuple[int, dict[str, Any]]:
-    result = gm("ask", question, "--json")
-    assert result.stderr == "", result.stderr
-    document = result.json()
-    assert isinstance(document, dict)
-    return result.exit_code, document
-
-
-def event(repo: Path, address: str) -> dict[str, Any]:
-    data = Store.discover(repo).read_path(content_path("events", Sha256Hex(address)))
-    assert data is not None
-    record = parse_record(data)
-    return {"event": getattr(record, "event", None), **dict(getattr(record, "extra", {}))}
-
-
 # -- the outcome table -----------------------------------------------------------------
 
 TABLE = [
@@ -87,10 +69,10 @@ TABLE = [
 
 @pytest.mark.parametrize(("plan", "outcome"), TABLE)
 def test_outcome_exit_code_and_signed_event(
-    gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch, plan: str, outcome: str
+    project: Path, monkeypatch: pytest.MonkeyPatch, plan: str, outcome: str
 ) -> None:
     use_plan(monkeypatch, plan)
-    code, document = ask(gm)
+    code, document = ask(project, QUESTION)
     assert (document["outcome"], code) == (outcome, EXIT_CODES[outcome])
     assert (
         document["mode"] == "model" and document["model"] == f"command: {Path(sys.executable).name}"
@@ -118,7 +100,7 @@ def test_supported_answer_cites_path_blob_and_lines_at_head(
     gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     use_plan(monkeypatch, "right")
-    _, document = ask(gm)
+    _, document = ask(project, QUESTION)
     (citation,) = document["citations"]
     blob = git(project, "rev-parse", "HEAD:src/config.py").strip()
     assert citation == {
@@ -148,11 +130,11 @@ def test_withheld_answers_are_never_shown(
 
 
 def test_the_support_call_sees_only_the_question_and_the_quote(
-    gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     log = tmp_path / "calls.jsonl"
     use_plan(monkeypatch, "right", "--log", str(log))
-    ask(gm)
+    ask(project, QUESTION)
     calls = [json.loads(line) for line in log.read_text().splitlines()]
     assert [c["role"] for c in calls] == ["solver", "support"]
     solver, support = (c["prompt"] for c in calls)
@@ -166,21 +148,21 @@ def test_the_support_call_sees_only_the_question_and_the_quote(
 
 
 def test_a_source_edited_between_the_calls_is_stale(
-    gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     use_plan(monkeypatch, "right", "--edit", str(project / "src" / "config.py"))
-    code, document = ask(gm)
+    code, document = ask(project, QUESTION)
     assert (document["outcome"], code) == ("stale_source", EXIT_CODES["stale_source"])
     assert "differs in the working tree" in document["reason"] and document["answer"] is None
     assert event(project, document["event"])["withheld"]["answer"] == "37"
 
 
 def test_a_source_dirty_before_the_calls_is_stale_too(
-    gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (project / "src" / "config.py").write_text(CONFIG.replace("37", "38", 1))
     use_plan(monkeypatch, "right")
-    _, document = ask(gm)
+    _, document = ask(project, QUESTION)
     assert document["outcome"] == "stale_source"
 
 
@@ -197,22 +179,15 @@ def test_head_moving_is_seen(project: Path) -> None:
 
 
 def test_a_backend_that_fails_is_unsupported_output(
-    gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(
         "GITMEM_COMMAND", shlex.join([sys.executable, str(FAKES / "model_fails.py")])
     )
-    code, document = ask(gm)
+    code, document = ask(project, QUESTION)
     assert (document["outcome"], code) == ("unsupported_output", 12)
     assert "exited with status 1" in document["reason"]
     assert document["raw"]["solver"]  # the partial stdout is kept and named
-
-
-@pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    server = FakeOpenAI()
-    yield server
-    server.close()
 
 
 @pytest.mark.parametrize(
@@ -224,7 +199,6 @@ def fake_openai() -> Iterator[FakeOpenAI]:
     ],
 )
 def test_the_openai_backend_over_http(
-    gm: Any,
     project: Path,
     monkeypatch: pytest.MonkeyPatch,
     fake_openai: FakeOpenAI,
@@ -234,7 +208,7 @@ def test_the_openai_backend_over_http(
     monkeypatch.setenv("GITMEM_EXTRACTOR", "openai")
     monkeypatch.setenv("GITMEM_OPENAI_BASE_URL", fake_openai.url(f"ask-{plan}"))
     monkeypatch.setenv("GITMEM_OPENAI_MODEL", "tiny")
-    code, document = ask(gm)
+    code, document = ask(project, QUESTION)
     assert (document["outcome"], code) == (outcome, EXIT_CODES[outcome])
     first = fake_openai.requests[0].json()
     assert first["messages"][0]["content"].startswith("You answer questions for gitmem ask")
@@ -263,22 +237,22 @@ def test_without_a_model_answers_from_verbatim_memory_and_exact_matches(
         ).exit_code
         == 0
     )
-    code, document = ask(gm, "fetcher timeout")
+    code, document = ask(project, "fetcher timeout")
     assert (document["outcome"], code, document["mode"]) == ("supported_answer", 0, "verbatim")
     assert document["model"] is None and "no model is configured" in document["reason"]
     assert [c["kind"] for c in document["citations"]] == ["memory"]
     assert document["citations"][0]["quote"] == "the fetcher timeout stays at 37 seconds"
-    code, document = ask(gm, "retries")
+    code, document = ask(project, "retries")
     cited = {(c["path"], c["quote"], tuple(c["lines"])) for c in document["citations"]}
     assert code == 0 and ("src/config.py", "RETRIES = 137", (4, 4)) in cited
     assert ("NOTES.md", "The fetcher retries on 502 only.", (1, 1)) in cited
     text = gm("ask", "retries").stdout
     assert "no model is configured" in text and "Matches (verbatim" in text
-    code, document = ask(gm, "flux capacitor")
+    code, document = ask(project, "flux capacitor")
     assert (document["outcome"], code) == ("not_found_in_source", 10)
-    assert ask(gm, "retries 137")[0] == 0
+    assert ask(project, "retries 137")[0] == 0
     (project / "src" / "config.py").write_text("RETRIES = 4\n")  # uncommitted
-    code, document = ask(gm, "retries 137")
+    code, document = ask(project, "retries 137")
     assert (document["outcome"], code) == ("stale_source", 13)
     assert "differs in the working tree" in document["reason"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import Gm, commit, git
-from helpers.capturing import capture
+from helpers.capturing import capture, session_file
 
 from gitmem.brief.placement import age_label
 
@@ -36,20 +36,6 @@ def test_age_labels(seconds: int, label: str) -> None:
     assert age_label(seconds) == label
 
 
-def said(folder: Path, session: str, text: str, when: datetime) -> Path:
-    """A Claude Code transcript of *session* saying *text* at *when*."""
-    record = {
-        "type": "user",
-        "sessionId": session,
-        "uuid": f"{session}-1",
-        "timestamp": when.isoformat().replace("+00:00", "Z"),
-        "message": {"role": "user", "content": [{"type": "text", "text": text}]},
-    }
-    path = folder / f"{session}.jsonl"
-    path.write_text(json.dumps(record) + "\n")
-    return path
-
-
 def remember(gm: Gm, path: Path, text: str) -> str:
     data = capture(gm, path, [{"kind": "open_loop", "text": text, "trust": "inferred"}])
     return str(data["items"][0]["id"])
@@ -66,8 +52,16 @@ def line_of(text: str, ident: str) -> str:
 
 
 def test_every_line_shows_its_sessions_age(initialised: Path, gm: Gm, tmp_path: Path) -> None:
-    old = remember(gm, said(tmp_path, "old", "hi", NOW - timedelta(days=3, hours=1)), "Port A")
-    new = remember(gm, said(tmp_path, "new", "hi", NOW - timedelta(hours=5, minutes=2)), "Port B")
+    old = remember(
+        gm,
+        session_file(tmp_path, "old", [("user", "hi")], NOW - timedelta(days=3, hours=1)),
+        "Port A",
+    )
+    new = remember(
+        gm,
+        session_file(tmp_path, "new", [("user", "hi")], NOW - timedelta(hours=5, minutes=2)),
+        "Port B",
+    )
     text, data = brief(gm)
     assert line_of(text, old).endswith(f"({old[:8]}, 3 d)")
     assert line_of(text, new).endswith(f"({new[:8]}, 5 h)")
@@ -81,9 +75,17 @@ def test_another_branchs_items_are_marked_and_ranked_after(
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "feature/x")
     commit(initialised, "add x.txt", "x.txt", "x.txt")
-    side = remember(gm, said(tmp_path, "side", "hi", NOW - timedelta(minutes=5)), "Wire the flag")
+    side = remember(
+        gm,
+        session_file(tmp_path, "side", [("user", "hi")], NOW - timedelta(minutes=5)),
+        "Wire the flag",
+    )
     git(initialised, "checkout", "-q", main)
-    here = remember(gm, said(tmp_path, "here", "hi", NOW - timedelta(hours=2)), "Fix the docs")
+    here = remember(
+        gm,
+        session_file(tmp_path, "here", [("user", "hi")], NOW - timedelta(hours=2)),
+        "Fix the docs",
+    )
     text, data = brief(gm)
     assert "[on feature/x]" in line_of(text, side)
     assert "[on " not in line_of(text, here)
@@ -105,8 +107,16 @@ def test_a_branch_deleted_unmerged_ages_out_with_a_notice(
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "spike")
     commit(initialised, "add spike.txt", "spike.txt", "spike.txt")
-    gone = remember(gm, said(tmp_path, "a", "hi", NOW - timedelta(days=20)), "Try the old cache")
-    young = remember(gm, said(tmp_path, "b", "hi", NOW - timedelta(days=2)), "Try the new cache")
+    gone = remember(
+        gm,
+        session_file(tmp_path, "a", [("user", "hi")], NOW - timedelta(days=20)),
+        "Try the old cache",
+    )
+    young = remember(
+        gm,
+        session_file(tmp_path, "b", [("user", "hi")], NOW - timedelta(days=2)),
+        "Try the new cache",
+    )
     git(initialised, "checkout", "-q", main)
     git(initialised, "branch", "-q", "-D", "spike")
     text, data = brief(gm)

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 from helpers import TESTS
+from helpers.drafts import assert_verbatim
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.capture.extract.heuristic import MAX_QUOTE_CHARS, MAX_TEXT_CHARS, extract
 from gitmem.capture.items import parse_items
-from gitmem.core.items import KINDS, Draft
-from gitmem.core.quotes import check_quote
+from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 
 DATA = TESTS / "data" / "heuristic"
@@ -27,18 +27,6 @@ def one(text: str, role: str | None = "assistant") -> list[Draft]:
 
 def summary(drafts: list[Draft]) -> list[tuple[str, str, str | None]]:
     return [(d.kind, d.text, d.quote) for d in drafts]
-
-
-def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
-    """The guarantee: every quote is a copy of one message and passes the verifier."""
-    texts = [m.text for m in messages]
-    for draft in drafts:
-        assert draft.trust == "verbatim"
-        assert draft.kind in KINDS
-        assert draft.quote is not None
-        assert any(draft.quote in text for text in texts), draft.quote
-        check = check_quote(draft.quote, texts)
-        assert check.verbatim, (draft.quote, check.reason)
 
 
 # --- fixtures ---------------------------------------------------------------------------

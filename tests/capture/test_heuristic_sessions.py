@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers import TESTS
+from helpers.drafts import assert_verbatim
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,6 @@ from gitmem.capture.extract.heuristic.turns import HOST_TEXT
 from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.items import Draft
-from gitmem.core.quotes import check_quote
 from gitmem.core.transcript import ANSWER, Message
 
 REAL = TESTS / "data" / "heuristic" / "real"
@@ -25,13 +25,6 @@ REAL = TESTS / "data" / "heuristic" / "real"
 
 def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
     return [(d.kind, d.quote) for d in drafts]
-
-
-def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
-    texts = [m.text for m in messages]
-    for draft in drafts:
-        assert draft.quote is not None and any(draft.quote in text for text in texts)
-        assert check_quote(draft.quote, texts).verbatim, draft.quote
 
 
 # --- real sessions, pinned ---------------------------------------------------------------

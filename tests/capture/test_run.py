@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fakes.openai_server import FakeOpenAI
 from helpers import DATA, FAKES, Gm, Result, git
-from helpers.capturing import SAMPLE, capture, capture_sample, stored_checkpoint
+from helpers.capturing import SAMPLE, capture, capture_sample, claude_line, stored_checkpoint
 
 from gitmem.store.repo import Store
 
@@ -107,20 +107,17 @@ def test_a_subagent_file_is_its_own_session(
     assert gm("verify").exit_code == 0
 
 
-def claude_line(text: str, **fields: object) -> str:
-    record = {"type": "assistant", "sessionId": "p-1", "isSidechain": False, "uuid": text}
-    record["message"] = {"role": "assistant", "content": [{"type": "text", "text": text}]}
-    return json.dumps({**record, **fields}) + "\n"
-
-
 def test_a_subagent_corroborates_its_parent(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     said = "We will keep the cache local to each worker."
     item = {"kind": "decision", "text": "Keep the cache local to each worker", "trust": "verbatim"}
     item["quote"] = "keep the cache local to each worker"
     parent = tmp_path / "p-1.jsonl"
-    parent.write_text(claude_line(said))
+    parent.write_text(claude_line(said, "assistant", "p-1", isSidechain=False, uuid=said))
     side = tmp_path / "agent-a7.jsonl"
-    side.write_text(claude_line(f"Checked: {said}", isSidechain=True, agentId="a7"))
+    checked = f"Checked: {said}"
+    side.write_text(
+        claude_line(checked, "assistant", "p-1", isSidechain=True, uuid=checked, agentId="a7")
+    )
     for path in (parent, side):
         result = gm("capture", "--transcript", str(path), "--items", "-", input=json.dumps([item]))
         assert result.exit_code == 0, result.stderr

@@ -10,34 +10,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from helpers import Gm
-from helpers.capturing import capture, stored_checkpoint
+from helpers.capturing import brief_items, capture, session_file, stored_checkpoint
 
 from gitmem.store.repo import Store
 
 NOW = datetime.now(UTC)
-
-
-def claude_line(session: str, role: str, text: str, when: datetime, n: int) -> str:
-    record = {
-        "type": role,
-        "sessionId": session,
-        "uuid": f"{session}-{n}",
-        "timestamp": when.isoformat().replace("+00:00", "Z"),
-        "message": {"role": role, "content": [{"type": "text", "text": text}]},
-    }
-    return json.dumps(record) + "\n"
-
-
-def session_file(folder: Path, session: str, lines: list[tuple[str, str]], when: datetime) -> Path:
-    """A Claude Code transcript of *session* whose messages are stamped from *when* on."""
-    path = folder / f"{session}.jsonl"
-    path.write_text(
-        "".join(
-            claude_line(session, role, text, when + timedelta(minutes=n), n)
-            for n, (role, text) in enumerate(lines)
-        )
-    )
-    return path
 
 
 def inferred(gm: Gm, path: Path, text: str) -> str:
@@ -45,11 +22,6 @@ def inferred(gm: Gm, path: Path, text: str) -> str:
     assert data["written"]
     (stored,) = data["items"]
     return str(stored["id"])
-
-
-def brief_ids(gm: Gm) -> set[str]:
-    data = json.loads(gm("brief", "--format", "json").stdout)
-    return {item["id"] for item in data["items"]}
 
 
 def test_a_checkpoint_records_its_transcripts_own_time(
@@ -83,7 +55,7 @@ def test_a_backfill_does_not_age_todays_items(initialised: Path, gm: Gm, tmp_pat
         when = NOW - timedelta(days=90 - n)
         session_file(past, f"past-{n}", [("user", f"Chatter number {n} about lunch.")], when)
     assert gm("import", str(past)).exit_code == 0
-    assert kept in brief_ids(gm)
+    assert kept in brief_items(gm)
     shown = gm("show", kept[:8], "--json").json()
     assert isinstance(shown, dict) and shown["status"] != "STALE"
 
@@ -97,7 +69,7 @@ def test_later_sessions_still_age_an_inferred_item(
         when = NOW + timedelta(hours=n + 1)
         later = session_file(tmp_path, f"later-{n}", [("user", f"Chatter {n}.")], when)
         capture(gm, later)
-    assert kept not in brief_ids(gm)
+    assert kept not in brief_items(gm)
     shown = gm("show", kept[:8], "--json").json()
     assert isinstance(shown, dict) and shown["status"] == "STALE"
     assert "other sessions" in shown["events"][-1]["reason"]
@@ -116,7 +88,7 @@ def test_twelve_captures_of_one_growing_session_are_one_session(
         data = capture(gm, path)
         sessions.add(data["session"])
     assert sessions == {"growing"}
-    assert kept in brief_ids(gm)  # one later session, not twelve
+    assert kept in brief_items(gm)  # one later session, not twelve
     shown = gm("show", kept[:8], "--json").json()
     assert isinstance(shown, dict) and shown["status"] != "STALE"
 

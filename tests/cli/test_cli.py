@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, Gm, git, run, tamper
-from helpers.capturing import SAMPLE, SAMPLE_ITEMS, capture_sample
+from helpers import ROOT, Gm, git, needs_ssh_keygen, run, tamper
+from helpers.capturing import SAMPLE, SAMPLE_ITEMS, brief_items, capture_sample
 
 from gitmem.cli.app import cli
 from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands
@@ -21,14 +20,6 @@ from gitmem.store.repo import Store
 
 TRANSCRIPT = str(SAMPLE)
 ITEMS = str(SAMPLE_ITEMS)
-
-
-def brief_items(gm: Gm) -> dict[str, dict[str, Any]]:
-    result = gm("brief", "--format", "json")
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
-    return {item["text"]: item for item in data["items"]}
 
 
 # -- init and keys ----------------------------------------------------------------
@@ -54,9 +45,8 @@ def test_init_is_idempotent(gm: Gm, home: Path) -> None:
     assert {p.name: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 
+@needs_ssh_keygen
 def test_init_adopts_an_existing_key(gm: Gm, tmp_path: Path, home: Path) -> None:
-    if shutil.which("ssh-keygen") is None:
-        pytest.skip("ssh-keygen is not installed, so no OpenSSH key can be made to adopt")
     key = tmp_path / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
     result = gm("init", "--name", "bob", "--key", str(key))
@@ -317,7 +307,7 @@ def test_brief_budget_drops_whole_items_and_says_how_to_see_them(initialised: Pa
 def _assert_degraded(gm: Gm, text: str, label: str, integrity: bool = True) -> None:
     """Degraded in the brief; for *integrity* failures verify exits 3, for trust failures
     (an intact record by a key this reader does not trust) it lists them and exits 0."""
-    items = brief_items(gm)
+    items = brief_items(gm, "text")
     item = items[text]
     assert item["captured_trust"] == "verbatim"
     assert item["trust"] != "verbatim" and item["quote"] is None
@@ -436,7 +426,7 @@ def test_a_revoked_key_degrades_and_the_brief_says_revoked(
     capture_sample(gm)
     (pub,) = (home / "keys").glob("*.pub")
     (home / "revoked_keys").write_text(" ".join(pub.read_text().split()[:2]) + "\n")
-    items = brief_items(gm)
+    items = brief_items(gm, "text")
     assert "is revoked" in items["PR #60 awaiting review"]["degraded_reason"]
     assert "untrusted key: untrusted key" not in items["PR #60 awaiting review"]["degraded_reason"]
     verify = gm("verify")

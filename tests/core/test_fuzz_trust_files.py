@@ -8,15 +8,14 @@ import base64
 from datetime import UTC, datetime
 
 from helpers.hostile import FUZZ
+from helpers.record_values import ALICE
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gitmem.core.allowed_signers import check_trust, find_principals, parse_allowed_signers
-from gitmem.core.receipts import Ed25519Signer
 from gitmem.core.revocation import combine, parse_revoked_keys, without_revoked
 
-ALICE = Ed25519Signer(bytes(range(32))).public_key
-KEY = ALICE.openssh()
+KEY = ALICE.public_key.openssh()
 KEY_TYPE, KEY_B64 = KEY.split()[:2]
 WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -65,8 +64,8 @@ def test_allowed_signers_files(text: str) -> None:
     revoked = parse_revoked_keys(text, "revoked_keys")
     kept = without_revoked(root, combine([revoked]))
     for principal in ("alice@example.com", "", "*"):
-        check_trust([kept], ALICE, principal, "gitmem", WHEN)
-        find_principals([kept], ALICE, "gitmem", WHEN)
+        check_trust([kept], ALICE.public_key, principal, "gitmem", WHEN)
+        find_principals([kept], ALICE.public_key, "gitmem", WHEN)
     for entry in kept.entries:
         if '"' not in ",".join(entry.principals):
             assert parse_allowed_signers(entry.to_line(), "again").entries

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from helpers.record_values import ALICE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.receipts import Ed25519Signer, sign
 from gitmem.core.records import Checkpoint, format_time
 
-ALICE = Ed25519Signer(bytes(range(32)))
 MALLORY = Ed25519Signer(bytes(range(1, 33)))
 ROOTS = (parse_allowed_signers(allowed_signers_line("alice", ALICE.public_key) + "\n", "test"),)
 

@@ -20,6 +20,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from helpers.record_values import ALICE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,6 @@ from gitmem.core.allowed_signers import (
 from gitmem.core.errors import FormatError, SigningKeyError, TrustError
 from gitmem.core.receipts import Ed25519Signer, PublicKey, Signature, parse_signature, sign, verify
 
-ALICE = Ed25519Signer(bytes(range(32)))
 BOB = Ed25519Signer(bytes(range(32, 64)))
 MESSAGE = b'{"kind":"checkpoint","items":[]}\n' * 64  # 2 KiB, like a small record
 WHEN = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gitmem.cli import main
@@ -26,6 +28,11 @@ DATA = TESTS / "data"
 """The test data: transcripts, items files, fixtures."""
 FAKES = TESTS / "fakes"
 """Scripted stand-ins run as real subprocesses (model CLIs, servers)."""
+
+needs_ssh_keygen = pytest.mark.skipif(
+    shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed here"
+)
+"""For the tests that prove interop with stock OpenSSH."""
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",

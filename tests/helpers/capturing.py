@@ -1,10 +1,11 @@
 """Capturing and reading memory through the real CLI, for tests: a transcript written to
-a file, items given on stdin, the JSON answer checked and returned; the brief and the
-stored checkpoint read back."""
+a file, items given on stdin, the JSON answer checked and returned; the brief, the stored
+checkpoint and a release verdict read back."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,37 @@ def stored_checkpoint(repo: Path, address: str) -> dict[str, Any]:
     loaded = json.loads(data)
     assert isinstance(loaded, dict)
     return loaded
+
+
+def release_verdict(gm: Gm, rev: str = "HEAD") -> dict[str, Any]:
+    """``gitmem release verify REV --json``: its verdict, whose exit code must be 0 when
+    approved and 1 when not."""
+    result = gm("release", "verify", rev, "--json")
+    data = result.json()
+    assert isinstance(data, dict) and result.exit_code == (0 if data["approved"] else 1)
+    return data
+
+
+def claude_line(
+    text: str, role: str = "user", session: str = "s", when: datetime | None = None, **fields: Any
+) -> str:
+    """One line of a Claude Code transcript: *role* saying *text* in *session* (at *when*),
+    with *fields* added."""
+    record: dict[str, Any] = {"type": role, "sessionId": session}
+    if when is not None:
+        record["timestamp"] = when.isoformat().replace("+00:00", "Z")
+    record["message"] = {"role": role, "content": [{"type": "text", "text": text}]}
+    return json.dumps({**record, **fields}) + "\n"
+
+
+def session_file(folder: Path, session: str, lines: list[tuple[str, str]], when: datetime) -> Path:
+    """A Claude Code transcript *folder*/*session*.jsonl of (role, text) *lines*, stamped a
+    minute apart from *when* on."""
+    path = folder / f"{session}.jsonl"
+    path.write_text(
+        "".join(
+            claude_line(text, role, session, when + timedelta(minutes=n), uuid=f"{session}-{n}")
+            for n, (role, text) in enumerate(lines)
+        )
+    )
+    return path

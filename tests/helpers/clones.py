@@ -7,13 +7,13 @@ teammates on two machines would.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from helpers import Result, commit, git, run
+from helpers.capturing import brief_json
 
 ITEMS = '[{"kind":"decision","text":"%s","trust":"verbatim","quote":"%s"}]'
 
@@ -68,8 +68,7 @@ class Clone:
         return self.git("rev-parse", "--verify", "-q", ref).strip()
 
     def brief(self) -> dict[str, Any]:
-        data: Any = json.loads(self.ok("brief", "--format", "json").stdout)
-        return dict(data)
+        return dict(brief_json(self.gm))
 
     def export_key(self) -> str:
         return self.ok("keys", "export").stdout.strip()

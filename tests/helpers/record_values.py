@@ -7,12 +7,15 @@ from typing import Any
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Item
+from gitmem.core.receipts import Ed25519Signer
 from gitmem.core.records import Checkpoint, Event, Source, format_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import Replayable
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 KEY = "SHA256:test"
+ALICE = Ed25519Signer(bytes(range(32)))
+"""A fixed signing key, so signed bytes are the same in every run."""
 
 
 def at(days: float = 0, minutes: float = 0) -> str:

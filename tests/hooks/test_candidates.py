@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from helpers import Gm, commit, git
+from helpers.capturing import release_verdict
 from helpers.polling import wait_for
 
 from gitmem.store.repo import RELEASES_REF
@@ -21,12 +22,6 @@ def hooked(hooked: Path, gm: Gm) -> Path:
     return hooked
 
 
-def verdict(gm: Gm, rev: str) -> dict[str, Any]:
-    data = gm("release", "verify", rev, "--json").json()
-    assert isinstance(data, dict)
-    return data
-
-
 def captured(gm: Gm, sha: str) -> list[dict[str, Any]]:
     """The hook's capture of *sha*: it runs after the candidate, in the same process."""
     entries = gm("log", "--json").json()
@@ -37,7 +32,7 @@ def captured(gm: Gm, sha: str) -> list[dict[str, Any]]:
 def test_a_commit_on_the_default_branch_becomes_a_candidate(hooked: Path, gm: Gm) -> None:
     sha = commit(hooked, "Ship the parser\n")
     wait_for(lambda: captured(gm, sha))
-    data = verdict(gm, sha)
+    data = release_verdict(gm, sha)
     assert data["candidate"] is True and data["approved"] is False
     assert any("only a candidate" in r for r in data["reasons"])
     assert gm("release", "verify", sha).exit_code == 1  # a candidate is never approved
@@ -47,7 +42,7 @@ def test_a_commit_on_another_branch_records_nothing(hooked: Path, gm: Gm) -> Non
     git(hooked, "switch", "-q", "-c", "feature")
     sha = commit(hooked, "Try a faster parser\n")
     wait_for(lambda: captured(gm, sha))
-    assert verdict(gm, sha)["candidate"] is False
+    assert release_verdict(gm, sha)["candidate"] is False
     assert git(hooked, "for-each-ref", RELEASES_REF) == ""
     # Detached HEAD (a rebase in progress, a bisect) is no branch either.
     git(hooked, "switch", "-q", "--detach", "main")
@@ -58,8 +53,8 @@ def test_a_commit_on_another_branch_records_nothing(hooked: Path, gm: Gm) -> Non
     git(hooked, "switch", "-q", "main")
     on_main = commit(hooked, "Fix the tokenizer\n")
     wait_for(lambda: captured(gm, on_main))
-    assert verdict(gm, on_main)["candidate"] is True
-    assert verdict(gm, sha)["candidate"] is False
+    assert release_verdict(gm, on_main)["candidate"] is True
+    assert release_verdict(gm, sha)["candidate"] is False
 
 
 def test_without_the_setting_no_candidate_is_recorded(hooked: Path, gm: Gm) -> None:
@@ -67,7 +62,7 @@ def test_without_the_setting_no_candidate_is_recorded(hooked: Path, gm: Gm) -> N
     sha = commit(hooked, "Quiet change\n")
     wait_for(lambda: captured(gm, sha))
     assert git(hooked, "for-each-ref", RELEASES_REF) == ""
-    assert verdict(gm, sha)["candidate"] is False
+    assert release_verdict(gm, sha)["candidate"] is False
 
 
 def test_origins_default_branch_is_the_default(hooked: Path, gm: Gm, tmp_path: Path) -> None:
@@ -79,8 +74,8 @@ def test_origins_default_branch_is_the_default(hooked: Path, gm: Gm, tmp_path: P
     git(hooked, "remote", "set-head", "origin", "trunk")
     on_main = commit(hooked, "On main, which is not the default here\n")
     wait_for(lambda: captured(gm, on_main))
-    assert verdict(gm, on_main)["candidate"] is False
+    assert release_verdict(gm, on_main)["candidate"] is False
     git(hooked, "switch", "-q", "-c", "trunk", "--track", "origin/trunk")
     on_trunk = commit(hooked, "On trunk\n")
     wait_for(lambda: captured(gm, on_trunk))
-    assert verdict(gm, on_trunk)["candidate"] is True
+    assert release_verdict(gm, on_trunk)["candidate"] is True

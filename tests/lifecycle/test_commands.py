@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from helpers import Gm, git
-from helpers.capturing import capture
+from helpers.capturing import brief_items, capture
 
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
@@ -28,11 +28,6 @@ def verbatim(
     text: str = DECISION, quote: str = QUOTE, kind: str = "decision", **extra: Any
 ) -> dict[str, Any]:
     return {"kind": kind, "text": text, "trust": "verbatim", "quote": quote, **extra}
-
-
-def brief_items(gm: Gm) -> dict[str, dict[str, Any]]:
-    data = json.loads(gm("brief", "--format", "json").stdout)
-    return {item["id"]: item for item in data["items"]}
 
 
 @pytest.fixture

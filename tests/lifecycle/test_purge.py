@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from helpers import Gm, git
+from helpers.capturing import brief_json, decision
 from helpers.capturing import capture_text as capture
-from helpers.capturing import decision
 from helpers.grep import all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
@@ -46,13 +46,6 @@ def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     return {"secret": ids[f"Staging password is {SECRET}"], "cache": ids["Keep the cache local"]}
 
 
-def brief(gm: Gm) -> dict[str, Any]:
-    done = gm("brief", "--format", "json", "--budget", "0")
-    assert done.exit_code == 0, done.stderr
-    data: dict[str, Any] = json.loads(done.stdout)
-    return data
-
-
 def test_purge_by_text_leaves_no_byte_of_it_after_gc_and_verify_passes(
     gm: Gm, initialised: Path, secret_store: dict[str, str]
 ) -> None:
@@ -79,7 +72,7 @@ def test_purge_by_text_leaves_no_byte_of_it_after_gc_and_verify_passes(
     assert report["problems"] == [] and report["untrusted"] == []
     git(repo, "fsck", "--strict", "--no-dangling")
 
-    shown = brief(gm)
+    shown = brief_json(gm, "--budget", "0")
     by_id = {i["id"]: i for i in shown["items"]}
     kept = by_id[secret_store["cache"]]
     assert (
@@ -120,7 +113,9 @@ def test_purge_by_id_removes_the_item_from_every_commit_and_renders_who_and_when
     shown: Any = gm("show", target[:8], "--json").json()
     label = f"[purged by {status['key']['principal']} on {shown['created'][:10]}]"
     assert shown["text"] == label and shown["event"] == result["event"]
-    assert brief(gm)["purged"] == [{"id": target, "purged": label, "event": result["event"]}]
+    assert brief_json(gm, "--budget", "0")["purged"] == [
+        {"id": target, "purged": label, "event": result["event"]}
+    ]
     text = gm("brief").stdout
     assert f"- {label} ({target[:8]})" in text and "Staging password" not in text
     show = gm("show", target[:8])
@@ -147,7 +142,7 @@ def test_a_quote_that_held_part_of_the_text_goes_with_it(
     result: Any = gm("purge", "--text", "Rocket Supplies", "--yes", "--json").json()
     assert len(result["items"]) == 1  # its text did not hold the string; its quote did
     assert gm("verify").exit_code == 0
-    assert brief(gm)["items"] == []
+    assert brief_json(gm, "--budget", "0")["items"] == []
 
 
 def test_purge_refuses_bad_input_and_writes_nothing(
@@ -255,7 +250,7 @@ def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
     assert b"zebra-quartz" not in all_objects(initialised)
     assert files_holding(initialised / ".git", b"zebra-quartz") == []
     assert gm("verify").exit_code == 0
-    assert [i["id"] for i in brief(gm)["items"]] == [other["items"][0]["id"]]
+    assert [i["id"] for i in brief_json(gm, "--budget", "0")["items"]] == [other["items"][0]["id"]]
 
 
 def test_a_purge_event_the_index_meets_on_a_fast_forward_counts(
@@ -271,13 +266,15 @@ def test_a_purge_event_the_index_meets_on_a_fast_forward_counts(
     from gitmem.store.keys import load_identity
     from gitmem.store.seal import write_event
 
-    assert secret_store["secret"] in {i["id"] for i in brief(gm)["items"]}  # a warm index
+    assert secret_store["secret"] in {
+        i["id"] for i in brief_json(gm, "--budget", "0")["items"]
+    }  # a warm index
     store = Store.discover(initialised)
     extra = Purge(items=(Sha256Hex(secret_store["secret"]),)).to_extra()
     sealed = write_event(
         store, load_identity(home), EVENT_PURGE, None, "human", datetime.now(UTC), extra
     )
-    shown = brief(gm)
+    shown = brief_json(gm, "--budget", "0")
     assert secret_store["secret"] not in {i["id"] for i in shown["items"]}
     assert [p["event"] for p in shown["purged"]] == [sealed.address]
     assert gm("show", secret_store["secret"][:8], "--json").json()["purged"] is True  # type: ignore[index]

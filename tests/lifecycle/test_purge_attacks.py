@@ -4,14 +4,13 @@ earlier purge events, which no purge by text may match; input that is not text."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import Gm, git
+from helpers.capturing import brief_items, decision
 from helpers.capturing import capture_text as capture
-from helpers.capturing import decision
 from helpers.grep import all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
@@ -40,12 +39,6 @@ def stored(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     return {"secret": ids["Staging password set"], "kept": ids["Keep cache local"]}
 
 
-def brief_items(gm: Gm) -> dict[str, Any]:
-    done = gm("brief", "--format", "json", "--budget", "0")
-    assert done.exit_code == 0, done.stderr
-    return {i["id"]: i for i in json.loads(done.stdout)["items"]}
-
-
 def verified(gm: Gm) -> None:
     report: Any = gm("verify", "--json").json()
     assert report["ok"] and report["problems"] == [] and report["untrusted"] == [], report
@@ -67,7 +60,7 @@ def test_a_text_in_a_quote_a_snapshot_and_an_event_goes_from_all_of_them(
     assert len(result["snapshots"]) == 1 and len(result["records"]) == 1  # the note
     nowhere(initialised, SECRET)
     verified(gm)
-    kept = brief_items(gm)
+    kept = brief_items(gm, "id", "--budget", "0")
     assert list(kept) == [stored["kept"]] and kept[stored["kept"]]["trust"] == "verbatim"
     shown = gm("show", stored["kept"][:8]).stdout
     assert "rotates monthly" not in shown and "[purged]" not in shown
@@ -88,7 +81,7 @@ def test_a_purge_by_id_leaves_no_byte_of_the_item(
     gone = git(initialised, "cat-file", "--batch-check", "--batch-all-objects")
     assert oid not in gone
     verified(gm)
-    assert list(brief_items(gm)) == [stored["kept"]]
+    assert list(brief_items(gm, "id", "--budget", "0")) == [stored["kept"]]
 
 
 def test_an_unknown_id_and_a_second_purge_write_nothing(
@@ -110,7 +103,7 @@ def test_an_unknown_id_and_a_second_purge_write_nothing(
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert store.tip() == tip and (store.local_dir / "emitted.jsonl").read_bytes() == ledger
     assert git(initialised, "reflog", "show", MEMORY_REF) == reflog
-    assert stored["kept"] in brief_items(gm)
+    assert stored["kept"] in brief_items(gm, "id", "--budget", "0")
 
 
 def test_no_purge_by_text_matches_the_signer_gitmems_words_or_a_purge_event(
@@ -144,7 +137,7 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
         "Carol said: the parser ships friday.\n",
         [decision("Parser ships Friday", "the parser ships friday")],
     )
-    shown = brief_items(gm)
+    shown = brief_items(gm, "id", "--budget", "0")
     assert set(shown) == {stored["kept"], later["items"][0]["id"]}
     assert SECRET.encode() not in git(initialised, "log", "-p", MEMORY_REF).encode()
     verified(gm)
@@ -167,7 +160,7 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
     assert second["snapshots"] and second["items"] == []
     nowhere(initialised, SECRET)
     verified(gm)
-    shown = brief_items(gm)
+    shown = brief_items(gm, "id", "--budget", "0")
     assert shown[stored["kept"]]["trust"] == "verbatim"
     assert set(shown) == {stored["kept"], later["items"][0]["id"], again["items"][0]["id"]}
 

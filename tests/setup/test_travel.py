@@ -9,10 +9,10 @@ import os
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import GIT_ENV
+from helpers.capturing import brief_items
 from helpers.clones import Clone, make_clone
 
 MEMORY_REF = "refs/gitmem/memory"
@@ -39,11 +39,6 @@ def commit_as(clone: Clone, message: str) -> str:
     sh(clone, "add", "work.txt")
     sh(clone, "commit", "-q", "-m", message)
     return sh(clone, "rev-parse", "HEAD").stdout.strip()
-
-
-def brief_items(clone: Clone) -> dict[str, dict[str, Any]]:
-    data = json.loads(clone.ok("brief", "--format", "json").stdout)
-    return {item["text"]: item for item in data["items"]}
 
 
 def remote_tip(remote: Path) -> str:
@@ -80,14 +75,14 @@ def test_memory_goes_with_push_and_comes_with_pull(
     commit_as(alice, "Decision: keep the cache local")
     sh(alice, "push", "-q")  # right after the commit: the hook waits for its capture
     assert remote_tip(remote) == alice.tip()
-    assert "Keep the cache local" in brief_items(alice)
+    assert "Keep the cache local" in brief_items(alice.gm, "text")
 
     # A fresh clone: `gitmem init`, then `git pull`.
     bob = make_clone(tmp_path, remote, "bob", init=False)
     bob.ok("init", "--name", bob.principal)
     bob.ok("hooks", "install")
     sh(bob, "pull", "-q")
-    shown = brief_items(bob)
+    shown = brief_items(bob.gm, "text")
     assert shown["Keep the cache local"]["trust"] == "verbatim"  # alice's key, committed
     assert bob.git("rev-parse", "--verify", "-q", TRACKING).strip() == alice.tip()
 
@@ -102,7 +97,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
     assert bob.git("merge-base", "--is-ancestor", alice.tip(), bob.tip()) == ""  # merged
 
     sh(alice, "pull", "-q")
-    shown = brief_items(alice)
+    shown = brief_items(alice.gm, "text")
     assert shown["Retry the upload twice"]["trust"] == "verbatim"
     assert shown["Keep the cache local"]["trust"] == "verbatim"
 
@@ -117,7 +112,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
     sh(bob, "pull", "-q")
     named = {e["commit"] for e in json.loads(alice.ok("log", "--json").stdout)}
     assert set(shas) <= named and remote_tip(remote) == alice.tip()
-    shown = brief_items(bob)
+    shown = brief_items(bob.gm, "text")
     for decision in decisions:
         assert decision.removeprefix("Decision: ").capitalize() in shown, sorted(shown)
         assert shown[decision.removeprefix("Decision: ").capitalize()]["trust"] == "verbatim"
@@ -151,7 +146,7 @@ def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Cl
     sh(alice, "push", "-q")
     bob = make_clone(tmp_path, remote, "bob")
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # read, not merged
-    item = brief_items(bob)["Keep the cache local"]
+    item = brief_items(bob.gm, "text")["Keep the cache local"]
     assert "Keep the cache local" in bob.ok("recall", "cache").stdout
     assert "Keep the cache local" in bob.ok("show", item["id"]).stdout
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # reading wrote nothing
@@ -188,7 +183,7 @@ def test_a_tampered_fetch_is_not_read(tmp_path: Path, remote: Path, alice: Clone
     g("update-index", "--cacheinfo", f"100644,{blob},{path}")
     forged_tip = g("commit-tree", g("write-tree"), "-p", tip, "-m", "edit")
     g("update-ref", TRACKING, forged_tip)
-    assert "Keep the cache local" not in brief_items(bob)
+    assert "Keep the cache local" not in brief_items(bob.gm, "text")
     origin = json.loads(bob.ok("status", "--json").stdout)["remotes"][0]
     assert origin["unmerged_problem"] and "not read" in origin["unmerged_problem"]
 
@@ -202,7 +197,7 @@ def test_a_fresh_clone_that_has_not_fetched_is_told(tmp_path: Path, alice: Clone
     (line,) = [line for line in result.stdout.splitlines() if "never fetched" in line]
     assert "`gitmem init`" in line and "`git fetch origin`" in line
     bob.ok("init", "--name", bob.principal)  # fetches it
-    assert "Keep the cache local" in brief_items(bob)
+    assert "Keep the cache local" in brief_items(bob.gm, "text")
     assert "never fetched" not in bob.ok("brief").stdout
 
 

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import needs_ssh_keygen
 
 from gitmem.core.errors import InputError, SigningKeyError
 from gitmem.store.home import gitmem_home
 from gitmem.store.keys import init_identity, load_identity, load_private_key
-
-needs_ssh_keygen = pytest.mark.skipif(
-    shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed here"
-)
 
 
 def test_gitmem_home_resolution() -> None:

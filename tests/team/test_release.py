@@ -15,11 +15,11 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pygit2
 import pytest
-from helpers import Gm, Result, commit, git
+from helpers import Gm, Result, commit, git, needs_ssh_keygen
+from helpers.capturing import release_verdict
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from gitmem.core import sshwire
@@ -32,9 +32,6 @@ from gitmem.team.release.decide import Seen, decide
 from gitmem.team.release.records import APPROVAL, Release, ReleaseRecord
 
 NS = "gitmem-release"
-needs_ssh_keygen = pytest.mark.skipif(
-    shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) is not installed"
-)
 
 
 def maintainer(tmp_path: Path, name: str) -> tuple[Path, Ed25519Signer]:
@@ -65,13 +62,6 @@ def trusted(repo: Path, m1: tuple[Path, Ed25519Signer]) -> Path:
     return repo
 
 
-def verdict(gm: Gm, rev: str = "HEAD") -> dict[str, Any]:
-    result = gm("release", "verify", rev, "--json")
-    data = result.json()
-    assert isinstance(data, dict) and result.exit_code == (0 if data["approved"] else 1)
-    return data
-
-
 def approve(gm: Gm, key: Path, principal: str = "m1@example.com", *extra: str) -> Result:
     return gm("release", "approve", "HEAD", "--key", str(key), "--principal", principal, *extra)
 
@@ -81,7 +71,7 @@ def test_a_candidate_is_never_approved(trusted: Path, gm: Gm) -> None:
     again = gm("release", "candidate", "HEAD", "--json").json()
     assert first["new"] and not again["new"]  # type: ignore[index]
     assert first["record"] == again["record"]  # type: ignore[index]
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert set(data) == {"approved", "candidate", "pinned", "approvals", "reasons"}
     assert data["candidate"] and not data["approved"] and not data["pinned"]
     assert data["approvals"] == []
@@ -94,7 +84,7 @@ def test_approve_with_a_key_file_then_verify(
     result = approve(gm, m1[0])
     assert result.exit_code == 0, result.stderr
     assert "as release 1" in result.stdout
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert data["approved"] and not data["pinned"]
     (approval,) = data["approvals"]
     assert approval["kind"] == "approval" and approval["trusted"] and approval["counted"]
@@ -109,7 +99,7 @@ def test_an_approval_verifies_with_stock_ssh_keygen(
     trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], tmp_path: Path
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
-    address = verdict(gm)["approvals"][0]["record"]
+    address = release_verdict(gm)["approvals"][0]["record"]
     record = git(trusted, "cat-file", "blob", f"{RELEASES_REF}:{content_path('events', address)}")
     receipt = tmp_path / "approval.sig"
     receipt.write_text(
@@ -163,7 +153,7 @@ def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) 
         "forged",
         "mallory",
     )
-    result_json = verdict(gm)
+    result_json = release_verdict(gm)
     assert not result_json["approved"]
     (listed,) = result_json["approvals"]
     assert not listed["trusted"] and not listed["counted"]
@@ -202,10 +192,10 @@ def test_threshold_needs_distinct_maintainers(
     )
     assert approve(gm, m1[0]).exit_code == 0
     assert approve(gm, m1_spare[0]).exit_code == 0  # the same maintainer, another key
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert not data["approved"] and "1 of 2 required approval(s) by trusted keys" in data["reasons"]
     assert approve(gm, m2[0], "m2@example.com").exit_code == 0
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert data["approved"] and {a["sequence"] for a in data["approvals"]} == {1}
     assert sum(a["counted"] for a in data["approvals"]) == 2
 
@@ -218,7 +208,7 @@ def test_a_bad_policy_fails_closed(trusted: Path, gm: Gm, m1: tuple[Path, Ed2551
         '{"threshold": 0}',
     )
     assert approve(gm, m1[0]).exit_code == 0
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert not data["approved"]
     assert any("threshold must be a positive integer" in r for r in data["reasons"])
 
@@ -228,12 +218,12 @@ def test_sequence_numbers_guard_against_rollback(
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     first = git(trusted, "rev-parse", "HEAD").strip()
-    assert verdict(gm, first)["approved"]
+    assert release_verdict(gm, first)["approved"]
     commit(trusted, "update CHANGES", "CHANGES", "v2\n")
     result = approve(gm, m1[0], "m1@example.com", "--json")
     assert result.json()["sequence"] == 2  # type: ignore[index]
-    assert verdict(gm)["approved"]
-    old = verdict(gm, first)
+    assert release_verdict(gm)["approved"]
+    old = release_verdict(gm, first)
     assert not old["approved"]
     assert any(r.startswith("rollback: this release has sequence 1") for r in old["reasons"])
     commit(trusted, "update CHANGES", "CHANGES", "v3\n")
@@ -254,7 +244,7 @@ def test_pin_needs_an_approved_release_and_recovery_evidence(
     assert approve(gm, m1[0]).exit_code == 0
     pinned = gm(*args, "--evidence", str(evidence), "--recovery-tested", "--json")
     assert pinned.exit_code == 0, pinned.stderr
-    data = verdict(gm)
+    data = release_verdict(gm)
     assert data["approved"] and data["pinned"] and data["reasons"] == []
     pin = next(a for a in data["approvals"] if a["kind"] == "pin")
     record = git(
@@ -270,7 +260,7 @@ def test_a_tampered_approval_does_not_count(
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     store = Store.discover(trusted).at(RELEASES_REF)
-    address = verdict(gm)["approvals"][0]["record"]
+    address = release_verdict(gm)["approvals"][0]["record"]
     path = content_path("events", address)
     data = store.read_path(path)
     assert data is not None
@@ -285,7 +275,7 @@ def test_a_tampered_approval_does_not_count(
         None, who, who, "edit", index.write_tree(store.repo), [tip.id]
     )
     store.repo.references[RELEASES_REF].set_target(commit, "edit")
-    data_json = verdict(gm)
+    data_json = release_verdict(gm)
     assert not data_json["approved"]
     assert any("record edited" in r or "hash to" in r for r in data_json["reasons"])
     report = gm("verify", "--json").json()
@@ -304,7 +294,7 @@ def test_a_revoked_maintainer_key_does_not_count(
         ".gitmem/revoked_keys",
         m1[1].public_key.openssh() + "\n",
     )
-    data = verdict(gm, approved)
+    data = release_verdict(gm, approved)
     assert not data["approved"] and not data["approvals"][0]["trusted"]
     assert "is revoked" in data["approvals"][0]["reason"]
 
@@ -319,7 +309,7 @@ def test_approve_through_ssh_keygen(trusted: Path, gm: Gm, m1: tuple[Path, Ed255
     # The same code path a hardware -sk key takes: `ssh-keygen -Y sign -f KEY`.
     result = approve(gm, m1[0], "m1@example.com", "--signer", "ssh-keygen")
     assert result.exit_code == 0, result.stderr
-    assert verdict(gm)["approved"]
+    assert release_verdict(gm)["approved"]
 
 
 @pytest.fixture
@@ -355,7 +345,7 @@ def test_approve_through_ssh_agent(
         "--principal", "m1@example.com",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    assert verdict(gm)["approved"]
+    assert release_verdict(gm)["approved"]
     # Without --key: the agent's only Ed25519 key.
     commit(trusted, "update CHANGES", "CHANGES", "v2\n")
     again = gm("release", "approve", "HEAD", "--signer", "agent", "--principal", "m1@example.com")
@@ -438,12 +428,12 @@ def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: Gm) -
         "approve with a hardware key",
         "hw@example.com",
     )
-    data_json = verdict(gm)
+    data_json = release_verdict(gm)
     assert data_json["approved"], data_json["reasons"]
     assert "checked by ssh-keygen" in data_json["approvals"][0]["reason"]
     # The committed revocation list reaches ssh-keygen too (-r).
     commit(repo, "update .gitmem/revoked_keys", ".gitmem/revoked_keys", key_line + "\n")
-    revoked = verdict(gm, str(head.id))
+    revoked = release_verdict(gm, str(head.id))
     assert not revoked["approved"] and "is revoked" in revoked["approvals"][0]["reason"]
 
 
