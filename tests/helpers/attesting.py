@@ -27,8 +27,7 @@ def small_memory(gm: Any, repo: Path) -> dict[str, str]:
     Item text → id."""
     first = capture_text(
         gm,
-        repo.parent,
-        "first.md",
+        repo.parent / "first.md",
         "We decided to keep the parser in src/parser.py for now.\n"
         "TODO: benchmark the parser on the big corpus before the release.\n",
         [
@@ -47,8 +46,7 @@ def small_memory(gm: Any, repo: Path) -> dict[str, str]:
     )
     second = capture_text(
         gm,
-        repo.parent,
-        "second.md",
+        repo.parent / "second.md",
         'Ünïcode first: the cache lives in "var/cache" … and we never evict it by hand.\n',
         [decision("The cache lives in var/cache", 'the cache lives in "var/cache"')],
     )
@@ -56,8 +54,7 @@ def small_memory(gm: Any, repo: Path) -> dict[str, str]:
     assert gm("resolve", ids["Benchmark the parser"][:12], "--note", "done").exit_code == 0
     forgotten = capture_text(
         gm,
-        repo.parent,
-        "third.md",
+        repo.parent / "third.md",
         "Call me Ishmael, said the sailor.\n",
         [decision("A sailor spoke", "Call me Ishmael, said the sailor")],
     )

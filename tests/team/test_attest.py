@@ -196,7 +196,7 @@ def test_items_and_since_choose_what_is_exported(
     tip = memory_tip(initialised)
     said = "We agreed to ship on Friday afternoon at the latest.\n"
     capture_text(
-        gm, initialised.parent, "fourth.md", said, [decision("Ship on Friday", said[10:34])]
+        gm, initialised.parent / "fourth.md", said, [decision("Ship on Friday", said[10:34])]
     )
     export(gm, out, "--since", tip)
     assert list(by_text(out)) == ["Ship on Friday"]
