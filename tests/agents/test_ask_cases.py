@@ -49,5 +49,5 @@ def test_the_case_gives_the_prototypes_outcome(
 def test_the_cases_cover_every_outcome_and_gate() -> None:
     assert {c.prototype for c in CASES} == {o.value for o in Outcome}
     gates = {c.gate for c in CASES}
-    assert gates >= {"row", "exception", "anchor", "agree", "quote", "absence", "schema"}
+    assert gates >= {"row", "rule", "exception", "anchor", "agree", "quote", "absence", "schema"}
     assert len({c.name for c in CASES}) == len(CASES)

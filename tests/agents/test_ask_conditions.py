@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.agents.ask.conditions import negated_words, numbers_in, question_condition
+from gitmem.agents.ask.conditions import (
+    asks_for_condition,
+    negated_words,
+    numbers_in,
+    question_condition,
+)
 
 
 @pytest.mark.parametrize(
@@ -18,6 +23,14 @@ from gitmem.agents.ask.conditions import negated_words, numbers_in, question_con
         ("10 items or more", [("10", ">=")]),
         ("at least 50 kg", [("50", ">=")]),
         ("≥ 10", [("10", ">=")]),
+        (">= 10", [("10", ">=")]),
+        ("pressure >10", [("10", ">")]),
+        ("<= 10", [("10", "<=")]),
+        ("< 10", [("10", "<")]),
+        ("greater than or equal to 10", [("10", ">=")]),
+        ("more than or equal to 10", [("10", ">=")]),
+        ("less than or equal to 10", [("10", "<=")]),
+        ("no less than 10", [("10", ">=")]),
         ("12+", [("12", ">=")]),
         ("not over 10 kg", [("10", "<=")]),
         ("no more than 3 items", [("3", "<=")]),
@@ -58,3 +71,24 @@ def test_a_question_condition_leaves_out_asking_and_comparison_words() -> None:
     assert condition.words == ("refund", "returned", "days")
     assert [(n.token, n.relation.value) for n in condition.numbers] == [("30", "<=")]
     assert question_condition("Which fee applies to a non-fragile parcel?").negated == {"fragile"}
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Under what condition is the status locked?", True),
+        ("When is the express fee 9 EUR?", True),
+        ("In which case is the fee waived?", True),
+        ("What conditions lock the valve?", True),
+        ("What happens when pressure >10?", False),
+        ("What is the status when pressure is over 10?", False),
+    ],
+)
+def test_a_question_that_asks_for_a_condition_is_told_apart(question: str, asks: bool) -> None:
+    assert asks_for_condition(question) is asks
+
+
+def test_a_condition_question_does_not_count_its_asking_words_as_conditions() -> None:
+    condition = question_condition("Under what condition is the status locked?")
+    assert condition.asks_condition and condition.words == ("status", "locked")
+    assert question_condition("What is the condition of the seal?").words == ("condition", "seal")

@@ -93,6 +93,33 @@ Limit | Value
 Max upload | 25 MB
 Max upload for admins | 100 MB
 """
+PRESSURE = """# Pressure rules
+
+When pressure >= 10, the status is locked.
+When pressure < 10, the status is open, except during a purge.
+When pressure > 30, the siren sounds.
+"""
+PUMP = """# Pump
+
+The pump runs at 50% when the tank is below 20%.
+Only when the mains supply is on.
+"""
+SEAL = """# Seal
+
+| Status | Condition |
+|---|---|
+| locked | the seal is open |
+| open | the seal is closed |
+"""
+ALARMS = """## Alarms
+
+| Level | Alarm |
+|---|---|
+| Above 80% | Amber alarm |
+| Above 95% | Red alarm |
+
+Except during maintenance.
+"""
 FILES = {
     "docs/refunds.md": REFUNDS,
     "docs/shipping.md": SHIPPING,
@@ -105,6 +132,10 @@ FILES = {
     "docs/late.md": LATE,
     "data/rates.csv": RATES,
     "docs/limits.md": LIMITS,
+    "docs/pressure.md": PRESSURE,
+    "docs/pump.md": PUMP,
+    "docs/seal.md": SEAL,
+    "docs/alarms.md": ALARMS,
     # Enough unrelated text that the sources cannot be read whole by an absence check.
     "docs/changelog.md": "".join(f"- release {n}: maintenance\n" for n in range(200)),
 }

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gitmem.agents.ask import UNSUPPORTED_OUTPUT, Outcome
+from gitmem.agents.ask.blocks import SourceFile
 from gitmem.agents.ask.models import Reply, ReplyProblem, call
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
-from gitmem.agents.ask.rows import SourceFile
 from gitmem.llm import ModelBackend, OutputRejected, ReplyTruncated
 from gitmem.store.capturelog import CaptureLog
 

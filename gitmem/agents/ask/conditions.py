@@ -12,6 +12,10 @@ the question:
   (:func:`numbers_in`): "over 10" is ``>``, "10 or more" and "at least 10" are ``>=``,
   "within 30" and "up to 30" are ``<=``, "under 5" is ``<``, "10-20" and "between 10
   and 20" are a range, a bare number is ``=``;
+- whether it **asks for a condition** (:func:`asks_for_condition`: "Under what
+  condition…", "When is…", "In which case…"): then the words that ask for it
+  ("condition", "case", "circumstances", …) are not condition words, and the words it
+  states are the outcome whose condition it asks;
 - its **negated** words (:func:`negated_words`): the few content words after "not",
   "no", "without", "unless", "except" …, up to the end of the clause (a comma,
   semicolon, full stop, colon, pipe or bracket ends it), so "not damaged, opened"
@@ -73,16 +77,26 @@ _W = r"(?:^|(?<=[^\w]))"
 _BEFORE: tuple[tuple[re.Pattern[str], Relation], ...] = tuple(
     (re.compile(pattern + _CURRENCY + r"$"), relation)
     for pattern, relation in (
+        (
+            _W + r"(?:greater|more|higher|larger|bigger|longer|later|older|heavier|above) than"
+            r" or equal(?: to)?",
+            Relation.GE,
+        ),
+        (
+            _W + r"(?:less|fewer|lower|smaller|shorter|earlier|younger|lighter|below) than"
+            r" or equal(?: to)?",
+            Relation.LE,
+        ),
         (_W + r"(?:no|not) (?:more|greater|higher|larger|longer|later) than", Relation.LE),
         (_W + r"(?:no|not) (?:less|fewer|lower|smaller|shorter|earlier) than", Relation.GE),
         (_W + r"(?:not|never) (?:over|above|exceeding|beyond|after)", Relation.LE),
         (_W + r"(?:not|never) (?:under|below|before)", Relation.GE),
         (
-            r"(?:>=|≥|=>|" + _W + r"at least|" + _W + r"minimum(?: of)?|" + _W + r"min\.?)",
+            r"(?:>=|≥|⩾|=>|" + _W + r"at least|" + _W + r"minimum(?: of)?|" + _W + r"min\.?)",
             Relation.GE,
         ),
         (
-            r"(?:<=|≤|=<|" + _W + r"(?:at most|up to|maximum(?: of)?|max\.?|within|cannot exceed|"
+            r"(?:<=|≤|⩽|=<|" + _W + r"(?:at most|up to|maximum(?: of)?|max\.?|within|cannot exceed|"
             r"must not exceed|not exceeding))",
             Relation.LE,
         ),
@@ -140,14 +154,35 @@ class Condition:
     words: tuple[str, ...]
     numbers: tuple[Number, ...]
     negated: frozenset[str]
+    asks_condition: bool = False
 
     @property
     def empty(self) -> bool:
         return not self.words and not self.numbers
 
 
+_ASKS_CONDITION = re.compile(
+    r"^\W*(?:(?:and|so|but|then) )?(?:when\b|under (?:what|which)\b"
+    r"|in (?:what|which) (?:cases?|circumstances?|situations?|conditions?)\b"
+    r"|(?:what|which) (?:conditions?|circumstances?|situations?|criteria|triggers?)\b"
+    r"|what (?:triggers|causes|leads to)\b)"
+)
+CONDITION_ASKING_WORDS = frozenset(
+    {"condition", "conditions", "circumstance", "circumstances", "situation", "situations"}
+    | {"criteria", "criterion", "trigger", "triggers", "triggered", "cause", "causes", "when"}
+)
+"""Words with which a question asks for a condition rather than stating one."""
+
+
+def asks_for_condition(question: str) -> bool:
+    """Whether *question* asks under which condition its outcome holds ("Under what
+    condition is the status locked?", "When is the express fee 9 EUR?"). Pure."""
+    return _ASKS_CONDITION.match(fold(question)) is not None
+
+
 def question_condition(question: str) -> Condition:
     """The condition of *question*. Pure."""
+    asks = asks_for_condition(question)
     words = tuple(
         t
         for t in question_terms(question)
@@ -155,8 +190,10 @@ def question_condition(question: str) -> Condition:
         and t not in ASKING_WORDS
         and t not in COMPARISON_WORDS
         and t not in NEGATING_WORDS
+        and not (asks and t in CONDITION_ASKING_WORDS)
     )
-    return Condition(words, tuple(numbers_in(question)), frozenset(negated_words(question)))
+    numbers = tuple(numbers_in(question))
+    return Condition(words, numbers, frozenset(negated_words(question)), asks)
 
 
 def numbers_in(text: str) -> list[Number]:

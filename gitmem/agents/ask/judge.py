@@ -5,18 +5,22 @@ boundaries: :func:`~gitmem.agents.ask.gates.quote_problem`), ``fresh`` (the sour
 still matches its snapshot, before and after the calls), ``anchor`` (a bounded span of
 the quote that keeps its negation: :func:`~gitmem.agents.ask.gates.anchor_problem`),
 ``row`` (for a quote from a table: condition and outcome from one row,
-:mod:`~gitmem.agents.ask.rows`), ``support`` / ``agree`` (the support call answered
-the same from the quote alone). A changed source is ``stale_source``; any other failure
-``needs_review``, the proposal kept in the record's ``withheld`` field only.
+:mod:`~gitmem.agents.ask.rows`), ``rule`` (for a quote from prose: the question's
+condition is the quoted rule's, :mod:`~gitmem.agents.ask.rules`), ``support`` /
+``agree`` (the support call answered the same from the quote alone). A changed source
+is ``stale_source``; any other failure ``needs_review``, the proposal kept in the
+record's ``withheld`` field only.
 """
 
 from __future__ import annotations
 
 from gitmem.agents.ask import NEEDS_REVIEW, STALE_SOURCE, SUPPORTED_ANSWER
+from gitmem.agents.ask.blocks import SourceFile
 from gitmem.agents.ask.calls import Checker, Run
 from gitmem.agents.ask.gates import agree, anchor_problem, locate_quote, quote_problem
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
-from gitmem.agents.ask.rows import RowFinding, row_verdict
+from gitmem.agents.ask.rows import row_verdict
+from gitmem.agents.ask.rules import rule_verdict
 from gitmem.agents.ask.schema import SolverReply, SupportReply
 
 
@@ -57,9 +61,7 @@ def judge(
         )
     )
     if excerpt is not None and span is not None:
-        verdict = _row(run, solver.answer, excerpt, span)
-        if verdict is not None:
-            run.gates.append(Gate("row", verdict.ok, verdict.detail))
+        run.gates += _binding(run, solver.answer, excerpt, span)
     if not support.answered or support.answer is None:
         run.gates.append(Gate("support", False, "the support call abstained on the quote"))
     else:
@@ -88,14 +90,22 @@ def judge(
     )
 
 
-def _row(run: Run, answer: str, excerpt: Excerpt, span: tuple[int, int]) -> RowFinding | None:
-    """The row gate, for a quote from a file (a table is read from the whole file)."""
+def _binding(run: Run, answer: str, excerpt: Excerpt, span: tuple[int, int]) -> list[Gate]:
+    """The row gate for a quote from a table, else the rule gate for one from prose; a
+    file's table or rule block is read from the whole file, a memory quote is its own."""
     source = run.sources.get(excerpt.path) if excerpt.kind == "file" else None
     if source is None:
-        return None
-    offset = sum(len(line) + 1 for line in source.lines[: excerpt.start - 1])
+        source, start = SourceFile(excerpt.path, tuple(excerpt.text.split("\n"))), 1
+    else:
+        start = excerpt.start
+    offset = sum(len(line) + 1 for line in source.lines[: start - 1])
+    where = (offset + span[0], offset + span[1])
     shown = [run.sources[e.path] for e in run.excerpts if e.path in run.sources]
-    return row_verdict(run.question, answer, source, (offset + span[0], offset + span[1]), shown)
+    row = row_verdict(run.question, answer, source, where, shown)
+    if row is not None:
+        return [Gate("row", row.ok, row.detail)]
+    rule = rule_verdict(run.question, answer, source, where)
+    return [] if rule is None else [Gate("rule", *rule)]
 
 
 def _where(excerpt: Excerpt) -> str:

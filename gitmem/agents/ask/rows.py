@@ -21,29 +21,37 @@ Checked in this order, every failure withholds the answer with its reason:
    row's condition that the question does not state ("Over 10 kg, not fragile").
 6. **The asked column.** A question word that names a column ("express" for a column
    "Express") must name the answer's column or a column of the condition.
-7. **An outcome, not the trigger.** The answer is not the row's condition cell, nor
+7. **The slot asked for.** A question that asks for a condition ("Under what condition
+   is the status locked?", "When is the express fee 9 EUR?") and states an outcome (its
+   words bind cells outside the row's condition column: the column a header names as
+   :data:`KEY_HEADERS`, else the first) is answered from that column.
+8. **An outcome, not the trigger.** The answer is not the cell the question gives (for
+   an outcome question the row's condition, for a condition question its outcome), nor
    words of the question only.
-8. **No exception applies.** An exception ("except", "exception", "unless",
-   "notwithstanding", "exempt", "does not apply") in the quoted row, in another row, or
-   in a sentence of the table's section (heading to heading) applies when it mentions a
-   condition word or number of the question or of the quoted row's condition; it
-   withholds unless the question itself negates every word the exception governs
-   ("non-fragile" against "unless fragile"). When the condition has numbers, a sentence
-   outside the row that states only other numbers is about another condition and does
-   not apply ("baskets of 100 items or more …" to 10 items).
-9. **No conflicting row.** No other row (of this table, or of a table of another
-   shown file) states the same condition (every bound word, every number with its
-   relation, the same polarity, and no condition word of its own that neither the
-   quoted row's condition nor the question states: "Max upload for admins" narrows
-   "Max upload", it does not conflict) without holding the answer.
+9. **No exception applies** (:mod:`~gitmem.agents.ask.exceptions`): an exception or
+   qualifying sentence in the quoted row or in the table's section (heading to heading)
+   that names the question's or the quoted row's condition, or no row's condition at all
+   ("Except during maintenance."), withholds, whether or not the quote holds it.
+10. **No conflicting row.** No other row (of this table, or of a table of another
+    shown file) states the same condition (every bound word, every number with its
+    relation, the same polarity, and no condition word of its own that neither the
+    quoted row's condition nor the question states: "Max upload for admins" narrows
+    "Max upload", it does not conflict) without holding the answer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gitmem.agents.ask.blocks import (
+    HEADING,
+    SourceFile,
+    line_of,
+    line_starts,
+    lines_label,
+    section,
+)
 from gitmem.agents.ask.conditions import (
     Number,
     content_words,
@@ -51,25 +59,24 @@ from gitmem.agents.ask.conditions import (
     numbers_in,
     question_condition,
 )
+from gitmem.agents.ask.exceptions import (
+    Qualifier,
+    Quoted,
+    exception_problem,
+    is_qualifier,
+    sentences,
+)
 from gitmem.agents.ask.gates import bounded_find, fold, normalise_answer
 from gitmem.agents.ask.retrieve import question_terms, tokens
 from gitmem.agents.ask.widen import widened_matches
 from gitmem.core.tables import Cell, Row, Table, tables_in
 
-EXCEPTION_RE = re.compile(
-    r"\b(?:except|exception|exceptions|excepting|unless|notwithstanding|exempt|exempted)\b"
-    r"|\b(?:does|do|shall|will) not apply\b|\bdoesn't apply\b|\bnot applicable\b"
+KEY_HEADERS = frozenset(
+    {"condition", "conditions", "when", "if", "trigger", "triggers", "criteria", "criterion"}
+    | {"case", "cases", "rule", "rules", "circumstance", "circumstances", "situation"}
 )
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+|\n(?=\s*(?:[-*+]|\d+[.)])\s)|\n\s*\n")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """A file as the row gate reads it."""
-
-    path: str
-    lines: tuple[str, ...]
+"""A header cell holding one of these names the column of the rows' conditions (else
+it is the first column)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +97,8 @@ def row_verdict(
     """The row gate for an answer whose quote covers offsets *span* of *source*'s text
     (its lines joined with ``\\n``), or None when the quote touches no table. *shown* are
     the other files the solver was shown (their tables can conflict). Pure."""
-    starts = _line_starts(source.lines)
-    first, last = _line_of(starts, span[0]), _line_of(starts, max(span[0], span[1] - 1))
+    starts = line_starts(source.lines)
+    first, last = line_of(starts, span[0]), line_of(starts, max(span[0], span[1] - 1))
     table = next(
         (t for t in tables_in(source.path, source.lines) if _touches(t, first, last)), None
     )
@@ -102,7 +109,7 @@ def row_verdict(
     if row is None:
         return RowFinding(
             False,
-            f"the quote covers {_lines(first, last)} of the table in {where}, not one of its "
+            f"the quote covers {lines_label(first, last)} of the table in {where}, not one of its "
             "rows: an answer from a table quotes one row",
         )
     offset = starts[row.first]
@@ -137,7 +144,7 @@ class _Binding:
 
     @property
     def label(self) -> str:
-        return f"row {_lines(self.row.first, self.row.last)} of {self.source.path}"
+        return f"row {lines_label(self.row.first, self.row.last)} of {self.source.path}"
 
     def verdict(self) -> RowFinding:
         answer_cell = self._answer_cell()
@@ -149,6 +156,7 @@ class _Binding:
         self._check_polarity(answer_cell)
         condition_cells = self._condition_cells(bound)
         self._check_columns(answer_cell, condition_cells)
+        self._check_slot(answer_cell, condition_cells)
         self._check_trigger(answer_cell, condition_cells)
         self._check_exceptions(bound)
         if not self.problems:
@@ -227,19 +235,19 @@ class _Binding:
             if (word is not None and widened_matches(word, tokens(row.text))) or (
                 number is not None and _holds_number(row.text, number)
             ):
-                return f"row {_lines(row.first, row.last)}"
+                return f"row {lines_label(row.first, row.last)}"
         return None
 
     def _subject_words(self) -> set[str]:
         words = tokens(self.table.header.text) | tokens(self.source.path.replace("_", " "))
         lines = self.source.lines
         for line in self._section_lines():
-            if _HEADING.match(lines[line]):
+            if HEADING.match(lines[line]):
                 words |= tokens(lines[line])
         caption = self.table.first - 1
         while caption >= 0 and not lines[caption].strip():
             caption -= 1
-        if caption >= 0 and not EXCEPTION_RE.search(fold(lines[caption])):
+        if caption >= 0 and not is_qualifier(lines[caption]):
             words |= tokens(lines[caption])
         return words
 
@@ -273,7 +281,7 @@ class _Binding:
                         "does not state"
                     )
 
-    # -- 6 and 7. columns and the trigger ----------------------------------------------
+    # -- 6, 7 and 8. columns, the slot and the trigger -------------------------------
 
     def _named_columns(self) -> dict[str, set[int]]:
         named: dict[str, set[int]] = {}
@@ -305,6 +313,23 @@ class _Binding:
                     f"from column '{self.table.column(answer_cell)}'"
                 )
 
+    def _check_slot(self, answer_cell: int, given: set[int]) -> None:
+        """A question that asks for a condition and gives an outcome (the cells its words
+        bind lie outside the row's condition column) is answered from that column."""
+        if not self.condition.asks_condition:
+            return
+        key = next(
+            (i for i, c in enumerate(self.table.header.cells) if tokens(c.text) & KEY_HEADERS),
+            0,
+        )
+        if key in given or answer_cell == key or key >= len(self.row.cells):
+            return
+        self.problems.append(
+            f"the question asks for the condition of its outcome, which is the row's column "
+            f"'{self.table.column(key)}' (\"{self.row.cells[key].text}\"), not column "
+            f"'{self.table.column(answer_cell)}'"
+        )
+
     def _check_trigger(self, answer_cell: int, condition_cells: set[int]) -> None:
         scores = self._cell_scores()
         best = max((scores[i] for i in self.covered), default=0)
@@ -316,93 +341,58 @@ class _Binding:
             and (numbers <= {n.token for n in self.condition.numbers})
         )
         if (answer_cell in condition_cells and scores[answer_cell] == best > 0) or echo:
+            asked, given = (
+                ("condition", "outcome")
+                if self.condition.asks_condition
+                else (
+                    "outcome",
+                    "condition",
+                )
+            )
             self.problems.append(
-                f"the answer '{self.answer}' is the row's condition, which the question gives, "
-                "not its outcome"
+                f"the answer '{self.answer}' is the row's {given}, which the question gives, "
+                f"not its {asked}"
             )
 
-    # -- 8. exceptions -----------------------------------------------------------------
+    # -- 9. exceptions -----------------------------------------------------------------
 
     def _check_exceptions(self, bound: tuple[str, ...]) -> None:
-        condition_words = set(bound)
-        for i in self._condition_cells(bound):
-            condition_words |= content_words(self.row.cells[i].text)
-        numbers = {n.token for n in self.condition.numbers}
-        for sentence, where, own in self._exception_sentences(bound):
-            if self._excluded(sentence):
-                continue
-            if own:
-                # The quoted row's own exception qualifies its outcome, unless the answer
-                # carries it along.
-                if EXCEPTION_RE.search(fold(self.answer)):
-                    continue
-                why = "qualifies the row's outcome"
-            elif self._other_numbers(sentence, numbers):
-                continue
-            else:
-                shared = sorted(
-                    w for w in content_words(sentence) if widened_matches(w, condition_words)
-                ) + sorted(n.token for n in numbers_in(sentence) if n.token in numbers)
-                if not shared:
-                    continue
-                why = f"mentions '{shared[0]}'"
-            self.problems.append(
-                f'an exception applies: "{" ".join(sentence.split())[:160]}" ({where}) {why}'
-            )
-            return
-
-    def _other_numbers(self, sentence: str, asked: set[str]) -> bool:
-        """The condition has numbers and the sentence states others, none of them the
-        question's or the quoted row's condition's: it is about another condition
-        ("100 items or more" against a question about 10 items). A condition without
-        numbers ("Lost item") is qualified by any sentence that names it ("lost items
-        reported within 7 days are exempt")."""
-        stated = {n.token for n in numbers_in(sentence)}
-        own = {
-            n.token
-            for i in self._condition_cells(self._bound_words())
-            for n in numbers_in(self.row.cells[i].text)
-        }
-        condition = asked | own
-        return bool(stated) and bool(condition) and not stated & condition
-
-    def _excluded(self, sentence: str) -> bool:
-        """The question negates every word the exception governs."""
-        governed = negated_words(sentence) & content_words(sentence)
-        return bool(governed) and all(
-            widened_matches(w, set(self.condition.negated)) for w in governed
+        cells = self._condition_cells(bound)
+        words = set(bound)
+        for i in cells:
+            words |= content_words(self.row.cells[i].text)
+        quoted = Quoted(
+            self.answer,
+            self.condition,
+            words,
+            {n.token for i in cells for n in numbers_in(self.row.cells[i].text)},
+            [tokens(r.text) | _number_tokens(r.text) for r in self.table.rows if r is not self.row],
         )
+        problem = exception_problem(self._exception_sentences(bound), quoted)
+        if problem is not None:
+            self.problems.append(problem)
 
-    def _exception_sentences(self, bound: tuple[str, ...]) -> list[tuple[str, str, bool]]:
-        """Each exception that can qualify the answer: its text, where it is, and whether
-        it is the quoted row's own. The row's own are those of the answer's cell, of its
-        condition cells and of cells the quote left out (another quoted cell is another
-        column's outcome); the others are the sentences of the table's section."""
-        found: list[tuple[str, str, bool]] = []
-        answer_cell = self._answer_cell()
-        qualifying = self._condition_cells(bound) | {answer_cell}
+    def _exception_sentences(self, bound: tuple[str, ...]) -> list[Qualifier]:
+        """Each exception that can qualify the answer. The row's own are those of the
+        answer's cell, of its condition cells and of cells the quote left out (another
+        quoted cell is another column's outcome); the others are the sentences of the
+        table's section."""
+        found: list[Qualifier] = []
+        qualifying = self._condition_cells(bound) | {self._answer_cell()}
         for i, cell in enumerate(self.row.cells):
-            if (i in qualifying or i not in self.covered) and EXCEPTION_RE.search(fold(cell.text)):
-                found.append((cell.text, f"in the quoted {self.label}", True))
+            if (i in qualifying or i not in self.covered) and is_qualifier(cell.text):
+                found.append(Qualifier(cell.text, f"in the quoted {self.label}", True))
         outside = [n for n in self._section_lines() if not self.table.holds(n)]
-        text = "\n".join(self.source.lines[n] for n in outside)
-        for sentence in _SENTENCE_BREAK.split(text):
-            if EXCEPTION_RE.search(fold(sentence)):
-                found.append((sentence, f"in the table's section of {self.source.path}", False))
+        for sentence in sentences("\n".join(self.source.lines[n] for n in outside)):
+            if is_qualifier(sentence):
+                where = f"in the table's section of {self.source.path}"
+                found.append(Qualifier(sentence, where, False))
         return found
 
     def _section_lines(self) -> range:
-        lines = self.source.lines
-        start = self.table.first
-        while start > 0 and not _HEADING.match(lines[start - 1]):
-            start -= 1
-        start = max(0, start - 1)
-        end = self.table.last + 1
-        while end < len(lines) and not _HEADING.match(lines[end]):
-            end += 1
-        return range(start, end)
+        return section(self.source.lines, self.table.first, self.table.last)
 
-    # -- 9. conflicts ------------------------------------------------------------------
+    # -- 10. conflicts -----------------------------------------------------------------
 
     def _check_conflicts(self, bound: tuple[str, ...]) -> None:
         needle = normalise_answer(self.answer)
@@ -417,10 +407,14 @@ class _Binding:
                     continue
                 if any(bounded_find(needle, fold(c.text)) for c in row.cells):
                     continue
+                same = (
+                    "outcome with another condition"
+                    if self.condition.asks_condition
+                    else ("condition with another outcome")
+                )
                 self.problems.append(
-                    f"a conflicting row: row {_lines(row.first, row.last)} of {source.path} "
-                    f"states the same condition with another outcome "
-                    f'("{_cells_text(row.cells)[:120]}")'
+                    f"a conflicting row: row {lines_label(row.first, row.last)} of {source.path} "
+                    f'states the same {same} ("{_cells_text(row.cells)[:120]}")'
                 )
                 return
 
@@ -462,35 +456,16 @@ class _Binding:
         )
 
 
+def _number_tokens(text: str) -> set[str]:
+    return {n.token for n in numbers_in(text)}
+
+
 def _holds_number(text: str, number: Number) -> bool:
     return any(n.token == number.token for n in numbers_in(text))
 
 
 def _touches(table: Table, first: int, last: int) -> bool:
     return table.first <= last and first <= table.last
-
-
-def _line_starts(lines: Sequence[str]) -> list[int]:
-    starts, at = [], 0
-    for line in lines:
-        starts.append(at)
-        at += len(line) + 1
-    return starts
-
-
-def _line_of(starts: list[int], offset: int) -> int:
-    low, high = 0, len(starts) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if starts[middle] <= offset:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _lines(first: int, last: int) -> str:
-    return f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
 
 
 def _cells_text(cells: Sequence[Cell]) -> str:

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.agents.ask import reuse
+from gitmem.agents.ask.blocks import SourceFile
 from gitmem.agents.ask.models import backend_identity, configured_backend
 from gitmem.agents.ask.record import keep_local, record_ask
 from gitmem.agents.ask.result import AskResult, Excerpt
 from gitmem.agents.ask.retrieve import exact_lines, retrieve
-from gitmem.agents.ask.rows import SourceFile
 from gitmem.agents.ask.solve import solve
 from gitmem.agents.ask.sources import (
     Document,

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gitmem.agents.ask.absence import confirm_absence
+from gitmem.agents.ask.blocks import SourceFile
 from gitmem.agents.ask.calls import Checker, Failure, Run
 from gitmem.agents.ask.judge import judge
 from gitmem.agents.ask.prompts import solver_prompt, support_prompt
 from gitmem.agents.ask.result import AskResult, Excerpt, Gate
-from gitmem.agents.ask.rows import SourceFile
 from gitmem.agents.ask.schema import parse_solver, parse_support
 from gitmem.llm import ModelBackend
 from gitmem.store.capturelog import CaptureLog
