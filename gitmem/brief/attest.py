@@ -189,12 +189,17 @@ class _Reader:
 
     def items(self, lines: Sequence[BriefItem]) -> Chosen:
         blobs = self.store.read_paths(content_path("items", Sha256Hex(i.id)) for i in lines)
-        addresses = {i.checkpoint for i in lines}
-        for line in lines:
-            state = self.states.get(line.id)
-            if state is not None:
-                addresses.update(a for a, _ in state.events)
-        records = self._records(addresses)
+        events = {
+            address
+            for line in lines
+            if (state := self.states.get(line.id)) is not None
+            for address, _ in state.events
+        }
+        signed = {
+            **self._signed({i.checkpoint for i in lines}, "checkpoint"),
+            **self._signed(events, "event"),
+        }
+        checkpoints: dict[str, Checkpoint | None] = {}
         items: list[MemoryItem] = []
         skipped: list[str] = []
         for line in lines:
@@ -202,62 +207,47 @@ class _Reader:
             if data is None or sha256_hex(data) != line.id:
                 skipped.append(f"item {line.id[:12]}: its blob is missing or edited")
                 continue
-            checkpoint = records.get(line.checkpoint)
-            if checkpoint is None or not isinstance(checkpoint[0], Checkpoint):
+            if line.checkpoint not in checkpoints:
+                checkpoints[line.checkpoint] = _checkpoint(signed.get(line.checkpoint))
+            record = checkpoints[line.checkpoint]
+            if record is None:
                 skipped.append(f"item {line.id[:12]}: its checkpoint cannot be read")
                 continue
-            items.append(self._item(line, data, checkpoint, records))
+            items.append(self._item(line, data, record, signed))
         items.sort(key=lambda i: (i.created, i.item.digest))
         return Chosen(tuple(items), tuple(skipped))
 
-    def _records(self, addresses: Iterable[str]) -> dict[str, tuple[object, Signed]]:
-        """Each record at *addresses* that is stored and parses, with its bytes."""
+    def _signed(self, addresses: Iterable[str], kind: str) -> dict[str, Signed]:
+        """The bytes of each record of *kind* stored at *addresses*, with its receipt."""
         wanted = [Sha256Hex(a) for a in addresses]
-        paths = [record_path(k, a) for a in wanted for k in ("checkpoint", "event")]
-        data = self.store.read_paths([*paths, *(receipt_path(a) for a in wanted)])
-        found: dict[str, tuple[object, Signed]] = {}
+        data = self.store.read_paths(
+            [*(record_path(kind, a) for a in wanted), *(receipt_path(a) for a in wanted)]
+        )
+        found: dict[str, Signed] = {}
         for address in wanted:
-            for kind in ("checkpoint", "event"):
-                path = record_path(kind, address)
-                if path not in data:
-                    continue
-                try:
-                    record: object = parse_record(data[path])
-                except FormatError:
-                    continue
+            path = record_path(kind, address)
+            if path in data:
                 receipt = data.get(receipt_path(address))
-                found[address] = (
-                    record,
-                    Signed(
-                        Stored(path, address, data[path]),
-                        None
-                        if receipt is None
-                        else Stored(
-                            receipt_path(address), sha256_hex(receipt), receipt, SSHSIG_MEDIA
-                        ),
-                    ),
+                found[address] = Signed(
+                    Stored(path, address, data[path]),
+                    None
+                    if receipt is None
+                    else Stored(receipt_path(address), sha256_hex(receipt), receipt, SSHSIG_MEDIA),
                 )
         return found
 
     def _item(
-        self,
-        line: BriefItem,
-        data: bytes,
-        checkpoint: tuple[object, Signed],
-        records: Mapping[str, tuple[object, Signed]],
+        self, line: BriefItem, data: bytes, record: Checkpoint, signed: Mapping[str, Signed]
     ) -> MemoryItem:
-        record, signed = checkpoint
-        assert isinstance(record, Checkpoint)
         state = self.states.get(line.id)
         events: list[LifeEvent] = []
         digests: dict[str, str | None] = {}
         if record.source is not None:
             digests[record.source.snapshot] = record.source.format
-        for address, _ in () if state is None else state.events:
-            event, stored = records.get(address, (None, None))
-            if isinstance(event, Event) and stored is not None:
-                events.append(LifeEvent(event.event, event.created, event.writer, stored))
-                for digest in _snapshots_named(event.part_for(line.id) or event):
+        for address, event in () if state is None else state.events:
+            if address in signed:
+                events.append(LifeEvent(event.event, event.created, event.writer, signed[address]))
+                for digest in _snapshots_named(event):
                     digests.setdefault(digest, None)
         quote = self._quote(line, state)
         if quote is not None:
@@ -280,7 +270,7 @@ class _Reader:
             transcript_time=record.transcript_time,
             last_seen=line.created,
             commit=record.commit,
-            checkpoint=signed,
+            checkpoint=signed[line.checkpoint],
             standing=Standing(
                 None if state is None else lifecycle(state),
                 line.status,
@@ -320,8 +310,21 @@ class _Reader:
         return Stored(path, digest, self.snapshots[digest], media)
 
 
+def _checkpoint(signed: Signed | None) -> Checkpoint | None:
+    """The checkpoint *signed* holds (None: not stored, or not a checkpoint that reads).
+    Its form is not checked again: the brief just checked it (or shows it failed)."""
+    if signed is None or signed.record.data is None:
+        return None
+    try:
+        record = parse_record(signed.record.data, form_checked=True)
+    except FormatError:
+        return None
+    return record if isinstance(record, Checkpoint) else None
+
+
 def _snapshots_named(event: Event) -> list[str]:
-    """The snapshots an event's evidence names (a corroboration's, a reverify's)."""
+    """The snapshots an event's evidence names (a corroboration's, a reverify's); *event*
+    is the item's own part of it, as replay applied it."""
     found = [event.extra.get("snapshot")]
     evidence = event.extra.get("evidence")
     if isinstance(evidence, dict):

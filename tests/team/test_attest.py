@@ -27,7 +27,7 @@ from helpers.attesting import (
     write_bundle,
 )
 from helpers.capturing import capture_text, decision
-from helpers.tamper import edit_record
+from helpers.tamper import edit_record, remove_path
 
 from gitmem.core.receipts import Ed25519Signer
 from gitmem.store.keys import load_identity
@@ -445,3 +445,31 @@ def test_a_line_that_only_names_a_record_needs_the_file_or_the_store_to_hold_it(
     refused(fresh_clone(initialised), rest, 3, "named without its bytes")
     done = gm("import", "--format", "intoto", str(rest))  # the source holds them all
     assert done.exit_code == 0 and "all already stored" in done.stdout, done.stderr
+
+
+def test_without_o_the_bundle_goes_to_stdout_and_json_reports_a_written_one(
+    initialised: Path, gm: Gm, memory: dict[str, str]
+) -> None:
+    wanted = memory["Keep the parser in src/parser.py"]
+    done = gm("export", "--items", wanted[:8], memory["The cache lives in var/cache"][:8])
+    assert done.exit_code == 0 and done.stderr == ""
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert statement_of(lines[0])["subject"][0]["digest"]["sha256"] == wanted
+    assert len(lines) == 2
+    out = initialised.parent / "two.intoto.jsonl"
+    report = gm("export", "--all", "-o", str(out), "--json")
+    assert report.json() == {"items": 5, "skipped": [], "output": str(out)}
+    assert gm("export", "--all", "--json").exit_code == 2
+
+
+def test_an_item_whose_blob_is_gone_cannot_travel_and_a_warning_says_so(
+    initialised: Path, gm: Gm, memory: dict[str, str]
+) -> None:
+    gone = memory["The parser is fast enough"]
+    remove_path(Store.discover(initialised), f"items/{gone[:2]}/{gone[2:]}.json")
+    out = initialised.parent / "four.intoto.jsonl"
+    done = gm("export", "--all", "-o", str(out))
+    assert done.exit_code == 0
+    assert f"not exported: item {gone[:12]}: its blob is missing or edited" in done.stderr
+    assert gone not in {statement_of(e)["subject"][0]["digest"]["sha256"] for e in envelopes(out)}
+    assert len(envelopes(out)) == 4

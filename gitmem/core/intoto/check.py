@@ -116,12 +116,21 @@ def root_keys(roots: TrustRoots) -> list[PublicKey]:
     return [e.key for root in roots.signers for e in root.entries if not e.cert_authority]
 
 
+Checked = dict[tuple[str, bytes | None], CheckedRecord]
+"""Records already checked in this import, by (address, receipt): a checkpoint and an
+event serve several items, and the same bytes check the same."""
+
+
 def check_envelope(
-    envelope: Envelope, roots: TrustRoots, known: Mapping[str, bytes]
+    envelope: Envelope,
+    roots: TrustRoots,
+    known: Mapping[str, bytes],
+    checked: Checked | None = None,
 ) -> CheckedItem | None:
     """Steps 1–8 of the module: the verified content of a memory-item envelope, or None
     for an envelope that is not one (another in-toto attestation). *known* holds, by
-    SHA-256, the bytes of records and snapshots the envelope may only name.
+    SHA-256, the bytes of records and snapshots the envelope may only name; *checked*
+    keeps the records found to hold, for the next envelope that names them.
 
     Raises:
         TrustError: signed by a key no root lists, or one not trusted for the exporter.
@@ -150,7 +159,8 @@ def check_envelope(
     address, data = _item(value["subject"], predicate.get("item"))
     item = parse_item(data)
     # 5. Its checkpoint and receipt.
-    checkpoint = _signed(predicate.get("checkpoint"), "its checkpoint", roots, known)
+    checked = {} if checked is None else checked
+    checkpoint = _signed(predicate.get("checkpoint"), "its checkpoint", roots, known, checked)
     record = checkpoint.record
     if not isinstance(record, Checkpoint) or address not in record.named:
         raise IntegrityError("its checkpoint does not name the item")
@@ -165,12 +175,12 @@ def check_envelope(
     events = lifecycle.get("events") if isinstance(lifecycle, dict) else None
     if not isinstance(events, list):
         raise FormatError("its lifecycle has no list of events")
-    checked = [checkpoint]
+    records = [checkpoint]
     for n, found in enumerate(events, 1):
-        event = _signed(found, f"its lifecycle event {n}", roots, known)
+        event = _signed(found, f"its lifecycle event {n}", roots, known, checked)
         if not isinstance(event.record, Event) or event.record.part_for(address) is None:
             raise IntegrityError(f"its lifecycle event {n} is not about the item")
-        checked.append(event)
+        records.append(event)
     # 7. Its snapshots.
     snapshots = predicate.get("snapshots")
     if not isinstance(snapshots, list):
@@ -191,7 +201,7 @@ def check_envelope(
         claimed = predicate.get(field)
         if claimed != truth and not (field == "text" and claimed is None):
             raise IntegrityError(f"its {field} {claimed!r} is not what its bytes say ({truth!r})")
-    return CheckedItem(address, data, tuple(checked), brought, exporter)
+    return CheckedItem(address, data, tuple(records), brought, exporter)
 
 
 def _peek_type(payload: bytes) -> object:
@@ -257,7 +267,7 @@ def _bytes(found: object, what: str, known: Mapping[str, bytes]) -> bytes:
 
 
 def _signed(
-    found: object, what: str, roots: TrustRoots, known: Mapping[str, bytes]
+    found: object, what: str, roots: TrustRoots, known: Mapping[str, bytes], checked: Checked
 ) -> CheckedRecord:
     """A record and its receipt, checked as sync checks what it fetches: intact (bytes,
     form, a receipt by the key the record names) whoever signed it."""
@@ -267,7 +277,10 @@ def _signed(
     receipt_found = found.get("receipt")
     receipt = None if receipt_found is None else content_of(receipt_found, f"{what}'s receipt")
     address = sha256_hex(data)
+    if (address, receipt) in checked:
+        return checked[address, receipt]
     check = roots.check(address, data, receipt)
     if check.record is None or receipt is None or not (check.ok or check.problem == UNTRUSTED_KEY):
         raise IntegrityError(f"{what}'s receipt does not hold: {check.summary}")
-    return CheckedRecord(address, check.record, data, receipt, check.ok)
+    checked[address, receipt] = CheckedRecord(address, check.record, data, receipt, check.ok)
+    return checked[address, receipt]

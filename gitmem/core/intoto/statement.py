@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -74,12 +75,20 @@ def statement(
 
 
 def payload_of(value: Mapping[str, Any]) -> bytes:
-    """The bytes a statement travels as (canonical JSON).
+    """The bytes a statement travels as: sorted keys, no insignificant whitespace, UTF-8
+    (canonical JSON's form; a statement is built of strings, integers, booleans, lists
+    and objects only, so it is not walked again to prove it, as a stored record is).
 
     Raises:
-        InputError: a value JSON cannot hold (a float, a lone surrogate).
+        InputError: a value JSON cannot hold (a lone surrogate, NaN, another type).
     """
-    return canonical.encode(dict(value))
+    try:
+        text = json.dumps(
+            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+        return text.encode("utf-8")
+    except (TypeError, ValueError) as e:  # UnicodeEncodeError is a ValueError
+        raise InputError(f"the statement cannot be written as JSON: {e}") from e
 
 
 def parse_statement(payload: bytes) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
-from gitmem.core.intoto.check import CheckedItem, carried, check_envelope
+from gitmem.core.intoto.check import Checked, CheckedItem, carried, check_envelope
 from gitmem.core.intoto.dsse import Envelope, parse_envelope
 from gitmem.core.types import Sha256Hex
 from gitmem.store.layout import content_path, receipt_path, record_path
@@ -70,9 +70,10 @@ def import_attestations(store: Store, home: Path, path: Path) -> Imported:
             lines.append((number, envelope))
     known.update(_stored(store, named - set(known)))
     checked: list[tuple[int, CheckedItem]] = []
+    records: Checked = {}
     skipped = 0
     for number, envelope in lines:
-        found = _at_line(path, number, check_envelope, envelope, roots, known)
+        found = _at_line(path, number, check_envelope, envelope, roots, known, records)
         if found is None:
             skipped += 1
         else:
@@ -84,13 +85,13 @@ def import_attestations(store: Store, home: Path, path: Path) -> Imported:
     commit = store.append(
         entries, message=f"gitmem: import {len(checked)} item(s) from {path.name}", author="gitmem"
     )
-    records = {r.address: r for _, c in checked for r in c.records}
+    each = {r.address: r for r in records.values()}
     return Imported(
         items=len({c.address for _, c in checked}),
-        records=len(records),
+        records=len(each),
         snapshots=sum(1 for e in entries if e.path.startswith("snapshots/")),
         skipped=skipped,
-        untrusted=sum(1 for r in records.values() if not r.trusted),
+        untrusted=sum(1 for r in each.values() if not r.trusted),
         written=commit != tip,
     )
 
