@@ -19,81 +19,24 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pygit2
+from bench_scale import Builder  # its store builder; it puts this tree's gitmem first
 
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import render_text
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
-from gitmem.capture.transcripts import parse_transcript
-from gitmem.core.items import Draft
 from gitmem.core.receipts import sign, verify
 from gitmem.core.records import NAMESPACE
-from gitmem.lifecycle.replay import replay
-from gitmem.store.keys import init_identity
 from gitmem.store.repo import Store
 
 
 def build_store(root: Path, checkpoints: int) -> tuple[Path, Path, float]:
-    """N captures through the real write path: quotes verified, open items carried (up
-    to the carry limit), corroborations and ageing decided, all signed."""
-    repo_dir, home = root / "repo", root / "home"
-    repo = pygit2.init_repository(str(repo_dir))
-    who = pygit2.Signature("bench", "bench@example.com")
-    repo.create_commit("HEAD", who, who, "init", repo.TreeBuilder().write(), [])
-    store = Store(repo)
-    identity = init_identity(home, "bench@example.com", None).identity
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    state = replay([])
-    began = time.perf_counter()
-    for n in range(checkpoints):
-        text = (
-            f"Session {n}. We decided to keep module_{n} in src/module_{n}.py for now.\n"
-            f"TODO: benchmark the parser on corpus {n} before the release.\n"
-            f"I am not sure whether cache {n} survives a restart.\n" + "filler line\n" * 100
-        )
-        transcript = parse_transcript(text.encode(), f"session-{n}.md")
-        drafts = [
-            Draft(
-                "decision",
-                f"Keep module_{n} in src/module_{n}.py",
-                "verbatim",
-                f"keep module_{n} in src/module_{n}.py for now",
-                # A checkable claim, so the brief's world-check has work to do.
-                {"claims": [{"type": "file-exists", "path": f"src/module_{n}.py"}]},
-            ),
-            Draft(
-                "open_loop",
-                f"Benchmark the parser on corpus {n}",
-                "verbatim",
-                f"TODO: benchmark the parser on corpus {n}",
-                {},
-            ),
-            Draft(
-                "uncertainty",
-                f"Cache {n} may not survive a restart",
-                "verbatim",
-                f"not sure whether cache {n} survives a restart",
-                {},
-            ),
-            Draft("belief", f"Module {n} is stable", "inferred", None, {}),
-            Draft("fact", f"Session {n} happened", "inferred", None, {}),
-        ]
-        result = write_checkpoint(
-            store,
-            identity,
-            prepare(transcript, {}, None),
-            drafts,
-            f"s-{n}",
-            start + timedelta(minutes=n),
-            None,
-            state,
-        )
-        replay(result.records, onto=state)
-    return repo_dir, home, (time.perf_counter() - began) / checkpoints
+    """N captures through the real write path (bench_scale's ``Builder``): quotes verified,
+    open items carried (up to the carry limit), corroborations and ageing decided, all
+    signed; with the seconds each took."""
+    builder = Builder(root)
+    builder.grow(checkpoints, lambda _: None)
+    return builder.repo_dir, builder.home, builder.seconds / checkpoints
 
 
 def time_cli(repo_dir: Path, home: Path, runs: int, *args: str) -> list[float]:

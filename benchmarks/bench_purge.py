@@ -30,11 +30,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
-from gitmem.store.keys import init_identity, load_identity
+from gitmem.store.keys import init_identity
 from gitmem.store.repo import Store
 
 SECRET = "hunter2-zebra-quartz"
@@ -57,20 +56,21 @@ def git(cwd: Path, *args: str) -> None:
 
 
 def build(repo: Path, home: Path, count: int) -> None:
-    store = Store.discover(repo)
-    identity = load_identity(home)
+    context = Context.open(Store.discover(repo), home)
     began = datetime(2026, 1, 1, tzinfo=UTC)
     for n in range(count):
         said = f" The staging password is {SECRET} today." if n == count // 2 else ""
         text = f"Session {n}. We decided to keep module_{n} in src/module_{n}.py for now.{said}\n"
         quote = f"keep module_{n} in src/module_{n}.py for now"
-        write_checkpoint(
-            store,
-            identity,
-            prepare(parse_transcript(text.encode(), f"session-{n}.md"), {}, None),
-            [Draft("decision", f"Keep module_{n} where it is{said}", "verbatim", quote, {})],
-            f"s-{n}",
-            began + timedelta(minutes=n),
+        capture_transcript(
+            context,
+            parse_transcript(text.encode(), f"session-{n}.md"),
+            None,
+            source=f"bench s-{n}",
+            drafts=[Draft("decision", f"Keep module_{n} where it is{said}", "verbatim", quote, {})],
+            session=f"s-{n}",
+            again=True,  # every session is new: nothing to skip
+            now=began + timedelta(minutes=n),
         )
 
 

@@ -33,13 +33,11 @@ from pathlib import Path
 import pygit2
 
 from gitmem.agents.recall import recall
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.lifecycle.index import INDEX_FILE
-from gitmem.lifecycle.replay import MemoryState, replay
-from gitmem.store.keys import Identity, init_identity
+from gitmem.store.keys import init_identity
 from gitmem.store.repo import Store
 
 _WORD_TEXT = """
@@ -53,31 +51,21 @@ QUERY = ["parser", "timeout"]
 KINDS = ("decision", "open_loop", "belief", "uncertainty", "fact")
 
 
-def build_store(
-    root: Path, items: int, per_checkpoint: int
-) -> tuple[Store, Path, Identity, MemoryState, float]:
+def build_store(root: Path, items: int, per_checkpoint: int) -> tuple[Context, Path, float]:
     repo_dir, home = root / "repo", root / "home"
     repo = pygit2.init_repository(str(repo_dir))
     who = pygit2.Signature("bench", "bench@example.com")
     repo.create_commit("HEAD", who, who, "init", repo.TreeBuilder().write(), [])
-    store = Store(repo)
-    identity = init_identity(home, "bench@example.com", None).identity
-    state = replay([])
+    init_identity(home, "bench@example.com", None)
+    context = Context.open(Store(repo), home)
     rng = random.Random(7)
     began = time.perf_counter()
     for n in range(items // per_checkpoint):
-        capture(store, identity, state, n, per_checkpoint, rng)
-    return store, home, identity, state, time.perf_counter() - began
+        capture(context, n, per_checkpoint, rng)
+    return context, home, time.perf_counter() - began
 
 
-def capture(
-    store: Store,
-    identity: Identity,
-    state: MemoryState,
-    n: int,
-    count: int,
-    rng: random.Random,
-) -> None:
+def capture(context: Context, n: int, count: int, rng: random.Random) -> None:
     """One checkpoint of *count* new items (every third one verbatim, quoted)."""
     lines, drafts = [], []
     for k in range(count):
@@ -96,10 +84,16 @@ def capture(
         )
     transcript = parse_transcript("\n".join(lines).encode(), f"session-{n}.md")
     when = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=n)
-    result = write_checkpoint(
-        store, identity, prepare(transcript, {}, None), drafts, f"s-{n}", when, None, state
+    capture_transcript(
+        context,
+        transcript,
+        None,
+        source=f"bench s-{n}",
+        drafts=drafts,
+        session=f"s-{n}",
+        again=True,  # every session is new: nothing to skip
+        now=when,
     )
-    replay(result.records, onto=state)
 
 
 def timed(action: Callable[[], object], before: Callable[[], object], runs: int) -> list[float]:
@@ -120,9 +114,8 @@ def main() -> None:
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="gitmem-bench-recall-"))
     try:
-        store, home, identity, state, build_seconds = build_store(
-            root, args.items, args.per_checkpoint
-        )
+        context, home, build_seconds = build_store(root, args.items, args.per_checkpoint)
+        store = context.store
         rng = random.Random(11)
         local = store.local_dir
         extra = iter(range(10**6, 10**7))
@@ -134,7 +127,7 @@ def main() -> None:
                 (local / f"{INDEX_FILE}{suffix}").unlink(missing_ok=True)
 
         def move_ref() -> None:
-            capture(store, identity, state, next(extra), 1, rng)
+            capture(context, next(extra), 1, rng)
 
         def in_process() -> object:
             return recall(store, home, QUERY)

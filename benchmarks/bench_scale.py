@@ -63,11 +63,10 @@ import daimon_ref  # noqa: E402
 import pygit2  # noqa: E402
 import startup  # noqa: E402
 
-from gitmem.capture.prepare import prepare  # noqa: E402
-from gitmem.capture.run import write_checkpoint  # noqa: E402
+from gitmem.capture.run import CaptureResult, Context, capture_transcript  # noqa: E402
 from gitmem.capture.transcripts import parse_transcript  # noqa: E402
 from gitmem.core.items import Draft, Kind, Trust  # noqa: E402
-from gitmem.lifecycle.replay import replay  # noqa: E402
+from gitmem.core.transcript import Transcript  # noqa: E402
 from gitmem.store.keys import init_identity  # noqa: E402
 from gitmem.store.repo import Store  # noqa: E402
 
@@ -134,8 +133,8 @@ class Builder:
         who = pygit2.Signature("bench", "bench@example.com")
         repo.create_commit("HEAD", who, who, "init", repo.TreeBuilder().write(), [])
         self.store = Store(repo)
-        self.identity = init_identity(self.home, "bench@example.com", None).identity
-        self.state = replay([])
+        init_identity(self.home, "bench@example.com", None)
+        self.context = Context.open(self.store, self.home)
         self.count = 0
         self.seconds = 0.0
         self.start = datetime(2026, 1, 1, tzinfo=UTC)
@@ -145,22 +144,28 @@ class Builder:
         while self.count < to:
             n = self.count
             transcript = parse_transcript(transcript_text(n).encode(), f"session-{n}.md")
-            result = write_checkpoint(
-                self.store,
-                self.identity,
-                prepare(transcript, {}, None),
-                drafts_of(n),
-                f"s-{n}",
-                self.start + timedelta(minutes=n),
-                None,
-                self.state,
-            )
-            replay(result.records, onto=self.state)
+            self.capture(transcript, drafts_of(n), f"s-{n}", self.start + timedelta(minutes=n))
             self.count += 1
             if self.count % 500 == 0:
                 each, lap = (time.perf_counter() - lap) / 500, time.perf_counter()
                 progress(f"built {self.count} checkpoints ({each * 1000:.0f} ms each lately)")
         self.seconds += time.perf_counter() - began
+
+    def capture(
+        self, transcript: Transcript, drafts: list[Draft], session: str, when: datetime
+    ) -> CaptureResult:
+        """One capture at *when*, through the one write path every writer uses. Every
+        session is new, so nothing is skipped: asking the index would only slow the build."""
+        return capture_transcript(
+            self.context,
+            transcript,
+            None,
+            source=f"bench {session}",
+            drafts=drafts,
+            session=session,
+            again=True,
+            now=when,
+        )
 
     def pack(self) -> None:
         """Pack the objects as ``git gc --auto`` would have by now: git runs it after

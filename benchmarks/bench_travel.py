@@ -27,23 +27,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_brief import build_store
 
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.hooks.install import install
-from gitmem.lifecycle.index import memory_state
-from gitmem.store.keys import load_identity
 from gitmem.store.refspecs import add_fetch_refspecs
 from gitmem.store.repo import Store
-from gitmem.store.roots import load_trust_roots
 
 ENV = {
     "GIT_AUTHOR_NAME": "bench",
@@ -72,20 +67,15 @@ def code_commit(repo: Path, n: int) -> None:
 
 
 def add_checkpoint(repo: Path, home: Path, n: int) -> None:
-    store = Store.discover(repo)
-    identity = load_identity(home)
     transcript = parse_transcript(f"Round {n}: we decided to keep r{n}.\n".encode(), "r.md")
     drafts = [Draft("decision", f"Keep r{n}", "verbatim", f"we decided to keep r{n}", {})]
-    state = memory_state(store, load_trust_roots(home, store))
-    write_checkpoint(
-        store,
-        identity,
-        prepare(transcript, {}, None),
-        drafts,
-        f"round-{n}",
-        datetime.now(UTC),
+    capture_transcript(
+        Context.open(Store.discover(repo), home),
+        transcript,
         None,
-        state,
+        source=f"bench round-{n}",
+        drafts=drafts,
+        session=f"round-{n}",
     )
 
 

@@ -194,6 +194,16 @@ class Built:
         return len(self.carry.carried)
 
     @property
+    def corroborated(self) -> tuple[str, ...]:
+        """The open items its verified quotes corroborate."""
+        return tuple(i for i, _ in self.carry.corroborations)
+
+    @property
+    def aged_out(self) -> tuple[str, ...]:
+        """The open items it ages out."""
+        return tuple(a.id for a, _ in self.carry.aged_out)
+
+    @property
     def records(self) -> tuple[Replayable, ...]:
         """The records, in the order a replay applies them; the checkpoint with its items."""
         added = {i.address: i for i in self.new}

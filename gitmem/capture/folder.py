@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
 from gitmem.capture.prepare import prepare
-from gitmem.capture.run import NO_OVERRIDES, Context, ModelOverrides, capture_prepared
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
@@ -94,7 +95,7 @@ def _one(
         digest = sha256_hex(prepared.snapshot)
         if digest in known:
             return FileOutcome(path, "skipped", reason="already captured")
-        result = capture_prepared(
+        result = capture_transcript(
             ctx, prepared, path, source=f"import {path}", extractor=extractor, overrides=overrides
         )
     except GitmemError as e:

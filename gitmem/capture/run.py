@@ -18,19 +18,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gitmem.capture.checkpoint import Built, build_checkpoint, mask_draft
+from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides, run_extractor
 from gitmem.capture.masking.labels import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.canonical import sha256_hex
-from gitmem.core.errors import GitmemError, InputError
+from gitmem.core.errors import GitmemError
 from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
-from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable
+from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.lifecycle.workspace import Holders, Workspace
+from gitmem.llm import ModelError
 from gitmem.store.branches import head_branch
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings, load_settings
@@ -39,37 +41,48 @@ from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
-if TYPE_CHECKING:
-    from gitmem.llm import ModelSettings
-
-CHOICES = ("heuristic", "command", "openai", "none")
-
 
 @dataclass(frozen=True)
 class CaptureResult:
-    """What one capture wrote: the checkpoint, its new items and the events with it."""
+    """What one capture wrote (*built*: the checkpoint, its new items and the events with
+    it), or why it wrote nothing (*skipped*)."""
 
-    checkpoint: Sha256Hex | None
-    """The checkpoint written; for a capture that wrote nothing, the one that holds this
-    transcript part already (None when there is none)."""
     session: str
-    items: tuple[Item, ...]
-    """The items this capture stored for the first time (carried copies excluded)."""
-    memory_commit: GitOid | None
     snapshot: Sha256Hex
-    carried: int = 0
-    corroborated: tuple[str, ...] = ()
-    """Open items this capture's verified quotes corroborated."""
-    aged_out: tuple[str, ...] = ()
-    records: tuple[Replayable, ...] = ()
-    """The records written, for a writer that keeps its memory state current."""
+    built: Built | None = None
     skipped: str | None = None
     """Why nothing was written (``already captured (checkpoint …)``, ``nothing new …``,
     ``the transcript holds no messages``); None when the checkpoint was written."""
+    holder: Sha256Hex | None = None
+    """For a capture that wrote nothing, the checkpoint that holds this transcript part
+    already (None when there is none)."""
 
     @property
     def written(self) -> bool:
-        return self.skipped is None
+        return self.built is not None
+
+    @property
+    def checkpoint(self) -> Sha256Hex | None:
+        """The checkpoint written, else :attr:`holder`."""
+        return self.holder if self.built is None else self.built.address
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        """The items this capture stored for the first time (carried ones excluded)."""
+        return () if self.built is None else self.built.new
+
+    @property
+    def carried(self) -> int:
+        return 0 if self.built is None else self.built.carried
+
+    @property
+    def corroborated(self) -> tuple[str, ...]:
+        """Open items this capture's verified quotes corroborated."""
+        return () if self.built is None else self.built.corroborated
+
+    @property
+    def aged_out(self) -> tuple[str, ...]:
+        return () if self.built is None else self.built.aged_out
 
     def to_json(self) -> dict[str, Any]:
         """The ``capture --json`` document."""
@@ -117,166 +130,37 @@ def session_of(transcript: Transcript, path: Path | None, given: str | None) -> 
     return given
 
 
-def write_checkpoint(
-    store: Store,
-    identity: Identity,
-    prepared: Prepared,
-    drafts: Sequence[Draft],
-    session: str,
-    now: datetime,
-    commit: str | None = None,
-    state: MemoryState | None = None,
-) -> CaptureResult:
-    """Build the checkpoint of *prepared* with *drafts* over *state* (see
-    :func:`~gitmem.capture.checkpoint.build_checkpoint`) and append it with its events
-    in one commit of the memory ref; *commit* defaults to HEAD's.
-
-    Raises:
-        InputError: a bad session id.
-        GitError, NegativeResult: the store could not be written.
-    """
-    commit = commit if commit is not None else store.head_commit()
-    built = build_checkpoint(
-        prepared, drafts, session, identity, now, commit, state, head_branch(store)
-    )
-    return append_built(store, identity, built)
-
-
-def append_built(store: Store, identity: Identity, built: Built) -> CaptureResult:
-    """Append *built* in one commit of the memory ref.
-
-    Raises:
-        GitError, NegativeResult: the store could not be written.
-    """
-    memory_commit = store.append(built.entries, message=built.message, author=identity.principal)
-    return CaptureResult(
-        built.address,
-        built.session,
-        built.new,
-        memory_commit,
-        built.snapshot_hash,
-        carried=built.carried,
-        corroborated=tuple(i for i, _ in built.carry.corroborations),
-        aged_out=tuple(a.id for a, _ in built.carry.aged_out),
-        records=built.records,
-    )
-
-
 class Context(Workspace):
     """Everything a capture needs besides its transcript: the workspace (store, home,
     trust roots, memory, identity) with the settings, the capture log and the emission
     ledger."""
 
-    def __init__(
-        self,
-        store: Store,
-        home: Path,
-        identity: Identity,
-        settings: Settings,
-        log: CaptureLog,
-        emitted: dict[str, float],
-    ) -> None:
-        super().__init__(store, home, identity=identity)
-        self.settings = settings
-        self.log = log
-        self.emitted = emitted
+    settings: Settings
+    log: CaptureLog
+    emitted: dict[str, float]
 
     @classmethod
-    def open(cls, store: Store, home: Path | None = None) -> Context:
-        """The context of *store* for the user of *home* (default ``$GITMEM_HOME``).
+    def open(
+        cls, store: Store, home: Path | None = None, identity: Identity | None = None
+    ) -> Context:
+        """The context of *store* for the user of *home* (default ``$GITMEM_HOME``),
+        signing as *identity* (default: the one *home* holds).
 
         Raises:
             SigningKeyError: no key yet.
             InputError: a malformed config.
         """
         home = gitmem_home() if home is None else home
-        local = store.local_dir
-        return cls(
-            store,
-            home,
-            load_identity(home),
-            load_settings(home, local),
-            CaptureLog(local),
-            Ledger(local).load(),
-        )
-
-
-@dataclass(frozen=True)
-class ModelOverrides:
-    """Command-line values that win over the settings for one run."""
-
-    command: str | None = None
-    base_url: str | None = None
-    model: str | None = None
-
-
-NO_OVERRIDES = ModelOverrides()
-
-
-def model_settings(settings: Settings, overrides: ModelOverrides = NO_OVERRIDES) -> ModelSettings:
-    """What a model backend is given: the settings, with the command line's values first.
-    Raises nothing."""
-    from gitmem.llm import ModelSettings
-
-    return ModelSettings(
-        command=overrides.command or settings.text("command"),
-        base_url=overrides.base_url or settings.text("openai.base_url"),
-        model=overrides.model or settings.text("openai.model"),
-        api_key=settings.text("openai.api_key"),
-        timeout=float(settings.get("timeout")),
-    )
-
-
-def run_extractor(
-    name: str,
-    prepared: Prepared,
-    settings: Settings,
-    log: CaptureLog,
-    source: str,
-    overrides: ModelOverrides = NO_OVERRIDES,
-) -> list[Draft]:
-    """Drafts from the named extractor. Model replies are logged raw before parsing.
-
-    Raises:
-        InputError: an unknown extractor or missing settings.
-        ModelError: the model failed or its reply broke the schema (logged).
-    """
-    if name not in CHOICES:
-        raise InputError(f"unknown extractor {name!r}; choose one of {', '.join(CHOICES)}")
-    if name == "none":
-        return []
-    messages = prepared.clean_messages()
-    if name == "heuristic":
-        from gitmem.capture.extract.heuristic import extract
-
-        return extract(messages)
-    from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
-    from gitmem.capture.extract.schema import parse_output
-    from gitmem.llm import ModelError, backend_for
-
-    backend = backend_for(name, model_settings(settings, overrides))
-    raw: bytes | None = None
-    try:
-        raw = backend.complete(build_prompt(messages), system=SYSTEM_PROMPT)
-        log.keep_raw(raw)
-        return parse_output(raw)
-    except ModelError as e:
-        kept = raw if raw is not None else e.raw
-        kind = e.kind
-        log.write(
-            "failed",
-            source,
-            extractor=name,
-            kind=kind,
-            error=str(e),
-            raw=None if kept is None else log.keep_raw(kept),
-        )
-        raise
+        ctx = cls(store, home, identity=load_identity(home) if identity is None else identity)
+        ctx.settings = load_settings(home, store.local_dir)
+        ctx.log = CaptureLog(store.local_dir)
+        ctx.emitted = Ledger(store.local_dir).load()
+        return ctx
 
 
 def capture_transcript(
     ctx: Context,
-    transcript: Transcript,
+    transcript: Transcript | Prepared,
     path: Path | None,
     *,
     source: str,
@@ -287,48 +171,26 @@ def capture_transcript(
     commit: str | None = None,
     written_at: float | None = None,
     again: bool = False,
+    now: datetime | None = None,
 ) -> CaptureResult:
-    """Capture one transcript: explicit *drafts*, or the extractor's (settings default).
+    """Capture one transcript (prepared here unless it is already, see the module):
+    explicit *drafts*, or the extractor's (settings default). Every writer of a
+    checkpoint goes through here.
 
-    With explicit drafts and no explicit extractor, nothing is extracted: the agent
-    said what to remember. With both, both are stored.
+    With explicit drafts and no explicit extractor, nothing is extracted: the agent said
+    what to remember. With both, both are stored. A *session* given is masked like the
+    transcript's own; so are *source* and the error in the capture log. Unless *again*, a
+    capture that adds nothing is not written (:func:`skip_reason`). *now* (default: the
+    clock) is when it is captured; *commit* defaults to HEAD's.
 
     Raises:
         GitmemError: bad input, a model failure, or a store that cannot be written;
             every failure is also in the capture log.
     """
-    prepared = prepare(transcript, ctx.emitted, written_at)
-    return capture_prepared(
-        ctx,
-        prepared,
-        path,
-        source=source,
-        drafts=drafts,
-        extractor=extractor,
-        overrides=overrides,
-        session=session,
-        commit=commit,
-        again=again,
-    )
-
-
-def capture_prepared(
-    ctx: Context,
-    prepared: Prepared,
-    path: Path | None,
-    *,
-    source: str,
-    drafts: Sequence[Draft] | None = None,
-    extractor: str | None = None,
-    overrides: ModelOverrides = NO_OVERRIDES,
-    session: str | None = None,
-    commit: str | None = None,
-    again: bool = False,
-) -> CaptureResult:
-    """:func:`capture_transcript` for a transcript already prepared (echoes, masks).
-    A *session* given is masked like the transcript's own; so are *source* and the
-    error in the capture log. Unless *again*, a capture that adds nothing is not written
-    (:func:`skip_reason`)."""
+    if isinstance(transcript, Prepared):
+        prepared = transcript
+    else:
+        prepared = prepare(transcript, ctx.emitted, written_at)
     chosen = extractor or ("none" if drafts is not None else ctx.settings.get("extractor"))
     source = mask_label(source).text
     session = None if session is None else mask_label(session).text
@@ -338,43 +200,45 @@ def capture_prepared(
         said = any(m.text.strip() for m in prepared.transcript.messages)
         if not said and not drafts and commit is None:
             return _skipped(ctx, source, session, snapshot, NO_MESSAGES)
-        found = run_extractor(chosen, prepared, ctx.settings, ctx.log, source, overrides)
-        store = ctx.store
+        messages = prepared.clean_messages()
+        found = run_extractor(chosen, messages, ctx.settings, ctx.log, source, overrides)
         named = commit is not None
-        commit = commit if commit is not None else store.head_commit()
-        state = ctx.current()
+        commit = commit if commit is not None else ctx.store.head_commit()
+        if again:
+            state, held = ctx.current(), None
+        else:
+            state, held = ctx.holding(snapshot, commit, session)
         built = build_checkpoint(
             prepared,
             [*(drafts or []), *found],
             session,
             ctx.identity,
-            datetime.now(UTC),
+            now or datetime.now(UTC),
             commit,
             state,
-            head_branch(store),
+            head_branch(ctx.store),
         )
-        held = ctx.holders(snapshot, commit, session)
-        why = None if again else skip_reason(built, state, held, named=named, told=bool(drafts))
-        if why is not None:
+        told = bool(drafts)
+        if held is not None and (why := skip_reason(built, state, held, named=named, told=told)):
             return _skipped(ctx, source, session, snapshot, why, held.snapshot)
-        result = append_built(store, ctx.identity, built)
+        ctx.store.append(built.entries, message=built.message, author=ctx.identity.principal)
     except GitmemError as e:
-        if not _logged(e):
+        if not isinstance(e, ModelError):  # a model's failure is logged with its reply
             ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)
         raise
-    ctx.written(result.records)
+    ctx.written(built.records)
     ctx.log.write(
         "ok",
         source,
-        checkpoint=result.checkpoint,
-        session=result.session,
-        items=len(result.items),
+        checkpoint=built.address,
+        session=built.session,
+        items=len(built.new),
         extractor=chosen,
         echo_lines=prepared.echo_lines,
         masked=prepared.masked,
         skipped_lines=len(prepared.transcript.skipped),
     )
-    return result
+    return CaptureResult(built.session, snapshot, built)
 
 
 def skip_reason(
@@ -413,7 +277,7 @@ def _skipped(
 ) -> CaptureResult:
     """A capture that writes nothing, and says why (in the capture log too)."""
     ctx.log.write("skipped", source, session=session, reason=why, checkpoint=holder)
-    return CaptureResult(holder, session, (), None, snapshot, skipped=why)
+    return CaptureResult(session, snapshot, skipped=why, holder=holder)
 
 
 def remember(
@@ -455,9 +319,3 @@ def remember(
         session=session,
         written_at=None if path is None else path.stat().st_mtime,
     )
-
-
-def _logged(error: GitmemError) -> bool:
-    from gitmem.llm import ModelError
-
-    return isinstance(error, ModelError)

@@ -13,6 +13,7 @@ import click
 
 from gitmem import __version__
 from gitmem.core.errors import InputError
+from gitmem.core.extractors import CHOICES
 from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
 
 if TYPE_CHECKING:
@@ -45,9 +46,6 @@ def as_of_option(func: F) -> F:
     )(func)
 
 
-EXTRACTOR_CHOICES = ("heuristic", "command", "openai", "none")
-
-
 def extractor_option(func: F) -> F:
     func = click.option(
         "--model", "model_name", metavar="NAME", help="Model for --extractor openai."
@@ -63,7 +61,7 @@ def extractor_option(func: F) -> F:
     )(func)
     return click.option(
         "--extractor",
-        type=click.Choice(EXTRACTOR_CHOICES),
+        type=click.Choice(CHOICES),
         default=None,
         help="How items are found (default: config `extractor`, else heuristic; "
         "with --items: none).",

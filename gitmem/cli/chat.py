@@ -71,7 +71,7 @@ def import_chat(
     """Propose memory items from a chat export and stage them for your approval."""
     from gitmem.capture.chat.flow import import_chat as run_import
     from gitmem.capture.chat.flow import shown
-    from gitmem.capture.run import ModelOverrides
+    from gitmem.capture.extract import ModelOverrides
 
     result = run_import(
         _context(ctx),

@@ -68,8 +68,9 @@ def capture(
         return
     if transcript_path is None:
         raise InputError("capture needs --transcript PATH (or --from-hook AGENT)")
+    from gitmem.capture.extract import ModelOverrides
     from gitmem.capture.items import parse_items
-    from gitmem.capture.run import Context, ModelOverrides, capture_transcript
+    from gitmem.capture.run import Context, capture_transcript
     from gitmem.capture.transcripts import load_transcript, skipped_note
 
     store = store_of(ctx)
@@ -160,8 +161,9 @@ def import_(
                 + (f" ({done.skipped} other attestation(s) skipped)" if done.skipped else "")
             )
         return
+    from gitmem.capture.extract import ModelOverrides
     from gitmem.capture.folder import candidate_files, import_folder
-    from gitmem.capture.run import Context, ModelOverrides
+    from gitmem.capture.run import Context
 
     files = candidate_files(folder)
     context = Context.open(store_of(ctx), home())

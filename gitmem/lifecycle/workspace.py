@@ -117,22 +117,28 @@ class Workspace:
         finally:
             index.close()
 
-    def holders(self, snapshot: str, commit: str | None, session: str) -> Holders:
-        """What memory holds of a capture already: see :class:`Holders`.
+    def holding(
+        self, snapshot: str, commit: str | None, session: str
+    ) -> tuple[MemoryState, Holders]:
+        """The current memory (:meth:`current`) and what it holds of a capture already
+        (:class:`Holders`), from one opening of the index.
 
         Raises:
             GitError: the memory ref cannot be read.
         """
         index = Index.open(self.store, self.roots)
         try:
+            if self._memory is None and self._current is None:
+                self._current = index.state(current_only=True)
             holder = index.checkpoint_of(snapshot=snapshot, session=session)
-            return Holders(
+            held = Holders(
                 None if holder is None else Sha256Hex(holder),
                 commit is not None and index.checkpoint_of(commit=commit) is not None,
                 index.checkpoint_of(session=session) is not None,
             )
         finally:
             index.close()
+        return self.current(), held
 
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying

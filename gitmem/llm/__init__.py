@@ -10,6 +10,9 @@ reads them; the caller's strict parser then accepts the reply or raises
 
     raw = backend_for(name, settings).complete(prompt, system=SYSTEM_PROMPT)
 
+One call, as every caller makes it (keep the raw reply, parse, log a failure), is
+:func:`~gitmem.llm.call.call_model`.
+
 Errors form one family, :class:`ModelError` (an expected negative, exit status 1): the
 model could not be asked (:class:`BackendFailed`), or it answered outside the caller's
 schema (:class:`OutputRejected`; :class:`ReplyTruncated` when the reply was cut off).
@@ -24,10 +27,9 @@ import shlex
 from urllib.parse import urlsplit
 
 from gitmem.core.errors import InputError
+from gitmem.core.extractors import EXTRACTORS, MODEL_EXTRACTORS
 from gitmem.llm.backend import (
-    EXTRACTORS,
     MAX_OUTPUT_BYTES,
-    MODEL_EXTRACTORS,
     BackendFailed,
     ModelBackend,
     ModelError,

@@ -7,12 +7,6 @@ from typing import ClassVar, Protocol
 
 from gitmem.core.errors import NegativeResult
 
-EXTRACTORS = ("heuristic", "command", "openai")
-"""The values of the ``extractor`` setting."""
-
-MODEL_EXTRACTORS = ("command", "openai")
-"""The extractors that ask a model: the backends :func:`backend_for` makes."""
-
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 """The most model output gitmem reads (command stdout, or an HTTP answer's content)."""
 

@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
-from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -21,8 +20,7 @@ import pygit2
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import render_text
 from gitmem.capture.items import parse_items
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import InputError
 from gitmem.core.records import Checkpoint, parse_record
@@ -109,19 +107,19 @@ def _run(root: Path, echo: Echo, kept: bool) -> None:
     drafts = parse_items(
         (data / "sample_items.json").read_text(encoding="utf-8"), "sample_items.json"
     )
-    result = write_checkpoint(
-        store,
-        identity,
-        prepare(load_transcript(transcript_path), {}, None),
-        drafts,
-        "demo-session-1",
-        datetime.now(UTC),
+    result = capture_transcript(
+        Context.open(store, home),
+        load_transcript(transcript_path),
+        transcript_path,
+        source="demo",
+        drafts=drafts,
+        session="demo-session-1",
     )
     for item in result.items:
         if item.quote_reason and not item.quote_verified:
             echo(f"   stored as ~ inferred: {item.text!r}\n     because {item.quote_reason}")
     checkpoint = result.checkpoint
-    assert checkpoint is not None  # write_checkpoint always writes
+    assert checkpoint is not None  # a new session's told items are always written
     echo(f"   checkpoint {checkpoint}")
 
     _step(echo, "3. The brief, every receipt verified")

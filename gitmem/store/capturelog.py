@@ -44,11 +44,15 @@ class CaptureLog:
         self.path = local_dir / LOG_FILE
 
     def keep_raw(self, raw: bytes) -> str:
-        """Store a model's raw output by its SHA-256 (before parsing) and return the hash."""
+        """Store a model's raw output by its SHA-256 (before parsing) and return the hash.
+        Never raises: bytes that cannot be kept still have their hash, for the record."""
         digest = hashlib.sha256(raw).hexdigest()
         target = self.dir / RAW_DIR / digest
-        if not target.exists():
-            atomic_write(target, raw, 0o600)
+        try:
+            if not target.exists():
+                atomic_write(target, raw, 0o600)
+        except OSError:
+            pass
         return digest
 
     def write(self, outcome: str, source: str, **detail: Any) -> None:

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
+from gitmem.core.extractors import CHOICES
 from gitmem.store.files import atomic_write
 from gitmem.store.home import CONFIG_FILE
 
@@ -43,8 +44,8 @@ SETTINGS = {
             str,
             "heuristic",
             "GITMEM_EXTRACTOR",
-            "default extractor: heuristic, command, openai or none",
-            choices=("heuristic", "command", "openai", "none"),
+            f"default extractor: {', '.join(CHOICES[:-1])} or {CHOICES[-1]}",
+            choices=CHOICES,
         ),
         Setting(
             "command",

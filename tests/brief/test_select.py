@@ -9,8 +9,7 @@ from gitmem.brief.budget import SHORTENED
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import item_lines, render_text
 from gitmem.brief.select import Brief
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.store.keys import init_identity
@@ -35,14 +34,16 @@ def draft(text: str, kind: str = "decision", quote: str | None = None, **extra: 
 
 def setup(repo: Path, home: Path, *drafts: Draft, session: str = "s1") -> Store:
     store = Store.discover(repo)
-    identity = init_identity(home, "alice@example.com", None).identity
-    write_checkpoint(
-        store,
-        identity,
-        prepare(TRANSCRIPT, {}, None),
-        list(drafts),
-        session,
-        datetime(2026, 11, 1, tzinfo=UTC),
+    init_identity(home, "alice@example.com", None)
+    capture_transcript(
+        Context.open(store, home),
+        TRANSCRIPT,
+        None,
+        source="test",
+        drafts=list(drafts),
+        session=session,
+        again=True,
+        now=datetime(2026, 11, 1, tzinfo=UTC),
     )
     return store
 

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from helpers.clones import Clone
 
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.core.receipts import Ed25519Signer
@@ -73,13 +72,14 @@ def test_teammate_receipts_verify_through_the_committed_file_only(
 def _capture_at(store: Store, identity: Identity, quote: str, when: datetime) -> str:
     text = f"Bob said: {quote}.\n"
     drafts = [Draft("decision", quote.capitalize(), "verbatim", quote, {})]
-    result = write_checkpoint(
-        store,
-        identity,
-        prepare(parse_transcript(text.encode(), f"{quote[:8]}.md"), {}, None),
-        drafts,
-        f"s-{quote[:8].replace(' ', '-')}",
-        when,
+    result = capture_transcript(
+        Context.open(store, identity=identity),
+        parse_transcript(text.encode(), f"{quote[:8]}.md"),
+        None,
+        source="test",
+        drafts=drafts,
+        session=f"s-{quote[:8].replace(' ', '-')}",
+        now=when,
     )
     return str(result.checkpoint)
 

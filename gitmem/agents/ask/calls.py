@@ -12,9 +12,11 @@ from typing import Any, TypeVar
 
 from gitmem.agents.ask import UNSUPPORTED_OUTPUT, Outcome
 from gitmem.agents.ask.blocks import SourceFile
-from gitmem.agents.ask.models import Reply, ReplyProblem, call
+from gitmem.agents.ask.models import ReplyProblem, problem_of
+from gitmem.agents.ask.prompts import SYSTEM_PROMPT
 from gitmem.agents.ask.result import AskResult, Citation, Excerpt, Gate
-from gitmem.llm import ModelBackend, OutputRejected, ReplyTruncated
+from gitmem.llm import ModelBackend, ModelError
+from gitmem.llm.call import call_model
 from gitmem.store.capturelog import CaptureLog
 
 Checker = Callable[[Excerpt], str | None]
@@ -63,19 +65,14 @@ class Run:
         self.asked_absence = False
 
     def ask(self, role: str, prompt: str, parse: Callable[[bytes], T]) -> T | Failure:
-        """The parsed reply, or why there is none."""
-        reply: Reply = call(self.backend, prompt, self.log)
+        """The parsed reply, or why there is none (the ask's record keeps it: nothing is
+        logged)."""
+        reply = call_model(self.backend, prompt, system=SYSTEM_PROMPT, parse=parse, log=self.log)
         self.raw[role] = reply.digest
-        if reply.failure is not None or reply.raw is None:
-            return Failure(reply.problem or ReplyProblem.BACKEND, role, reply.failure or "no reply")
         try:
-            return parse(reply.raw)
-        except OutputRejected as e:
-            return Failure(
-                ReplyProblem.TRUNCATED if isinstance(e, ReplyTruncated) else ReplyProblem.SCHEMA,
-                role,
-                e.detail,
-            )
+            return reply.result()
+        except ModelError as e:
+            return Failure(problem_of(e), role, e.detail)
 
     def result(
         self,

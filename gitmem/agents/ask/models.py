@@ -1,4 +1,4 @@
-"""Which model answers an ask, and one call to it with its raw reply kept.
+"""Which model answers an ask, and why a call to it gave no usable reply.
 
 The backend is the one configured for model extraction (docs/extractors.md): the
 ``extractor`` setting when it names a model extractor (``command`` or ``openai``);
@@ -7,28 +7,19 @@ otherwise ``command`` when a command is set, else ``openai`` when both
 from verbatim memory and exact text matches only. Every call sends the ask's own system
 prompt (:data:`gitmem.agents.ask.prompts.SYSTEM_PROMPT`), never the extraction's. Every
 reply's raw bytes are kept by hash in the capture log's ``raw/`` folder before anything
-parses them. A call that gives no usable reply says which of three things happened
-(:class:`ReplyProblem`): the backend failed (no reply), the reply was cut off (truncated), or
-it broke its schema (the caller's parser says so).
+parses them (:func:`gitmem.llm.call.call_model`). A call that gives no usable reply says
+which of three things happened (:class:`ReplyProblem`): the backend failed (no reply), the
+reply was cut off (truncated), or it broke its schema (the caller's parser says so).
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from enum import StrEnum
 
-from gitmem.agents.ask.prompts import SYSTEM_PROMPT
-from gitmem.llm import (
-    MODEL_EXTRACTORS,
-    BackendFailed,
-    ModelBackend,
-    ModelError,
-    ModelSettings,
-    ReplyTruncated,
-    backend_for,
-)
-from gitmem.store.capturelog import CaptureLog
+from gitmem.capture.extract import model_settings
+from gitmem.core.extractors import MODEL_EXTRACTORS
+from gitmem.llm import BackendFailed, ModelBackend, ModelError, ReplyTruncated, backend_for
 from gitmem.store.config import Settings
 
 
@@ -51,16 +42,6 @@ def problem_of(error: ModelError) -> ReplyProblem:
     if isinstance(error, BackendFailed):
         return ReplyProblem.BACKEND
     return ReplyProblem.SCHEMA
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One model call: its raw bytes (kept by hash), or why there are none."""
-
-    raw: bytes | None
-    digest: str | None
-    failure: str | None = None
-    problem: ReplyProblem | None = None
 
 
 def backend_name(settings: Settings) -> str | None:
@@ -96,31 +77,4 @@ def configured_backend(settings: Settings) -> ModelBackend | None:
         InputError: the configured backend's settings are missing or unusable.
     """
     name = backend_name(settings)
-    if name is None:
-        return None
-    model = ModelSettings(
-        command=settings.text("command"),
-        base_url=settings.text("openai.base_url"),
-        model=settings.text("openai.model"),
-        api_key=settings.text("openai.api_key"),
-        timeout=float(settings.get("timeout")),
-    )
-    return backend_for(name, model)
-
-
-def call(backend: ModelBackend, prompt: str, log: CaptureLog) -> Reply:
-    """Ask once, with the ask's system prompt; the raw reply is kept before anything
-    reads it. Never raises for a model failure: the failure is part of the ask's record."""
-    try:
-        raw = backend.complete(prompt, system=SYSTEM_PROMPT)
-    except ModelError as e:
-        kept = None if e.raw is None else _keep(log, e.raw)
-        return Reply(e.raw, kept, e.detail, problem_of(e))
-    return Reply(raw, _keep(log, raw))
-
-
-def _keep(log: CaptureLog, raw: bytes) -> str:
-    try:
-        return log.keep_raw(raw)
-    except OSError:
-        return hashlib.sha256(raw).hexdigest()  # the hash still goes into the event
+    return None if name is None else backend_for(name, model_settings(settings))

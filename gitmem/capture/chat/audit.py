@@ -17,6 +17,7 @@ from typing import Any
 
 from gitmem.capture.extract.schema import decode_object
 from gitmem.llm import ModelError, ModelSettings, OutputRejected, backend_for
+from gitmem.llm.call import call_model
 from gitmem.store.capturelog import CaptureLog
 
 MAX_REASON_CHARS = 500
@@ -133,22 +134,19 @@ def audit_items(
     backend = backend_for("command", ModelSettings(command=command, timeout=timeout))
     audits: list[Audit] = []
     for proposal in proposals:
-        raw: bytes | None = None
+        reply = call_model(
+            backend,
+            audit_prompt(proposal),
+            system=SYSTEM_PROMPT,
+            parse=parse_audit,
+            log=log,
+            source=source,
+            extractor="audit",
+            item=proposal.id,
+        )
         try:
-            raw = backend.complete(audit_prompt(proposal), system=SYSTEM_PROMPT)
-            log.keep_raw(raw)
-            audits.append(parse_audit(raw))
+            audits.append(reply.result())
         except ModelError as e:
-            kept = raw if raw is not None else e.raw
-            log.write(
-                "failed",
-                source,
-                extractor="audit",
-                kind=e.kind,
-                item=proposal.id,
-                error=str(e),
-                raw=None if kept is None else log.keep_raw(kept),
-            )
             audits.append(Audit(AuditVerdict.FAILED, str(e)))
     return audits
 

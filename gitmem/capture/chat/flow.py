@@ -27,9 +27,9 @@ from gitmem.capture.chat.pending import PendingImport, PendingItem, Staging
 from gitmem.capture.chat.propose import SAID_AT, VOICE, propose
 from gitmem.capture.chat.voices import Chat, settle_voices
 from gitmem.capture.checkpoint import build_items, mask_draft
+from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
 from gitmem.capture.prepare import Prepared, prepare
-from gitmem.capture.run import NO_OVERRIDES, CaptureResult, Context, ModelOverrides
-from gitmem.capture.run import write_checkpoint as write
+from gitmem.capture.run import CaptureResult, Context, capture_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, statement_id
@@ -330,19 +330,17 @@ def _write(
         imported.snapshot,
         session=imported.session,
     )
-    prepared = Prepared(transcript, 0, imported.masked)
-    result = write(
-        ctx.store, ctx.identity, prepared, drafts, imported.session, now, None, ctx.current()
+    # A person approved these items: they are written even when memory holds their claims.
+    return capture_transcript(
+        ctx,
+        Prepared(transcript, 0, imported.masked),
+        None,
+        source=f"pending approve {imported.source}",
+        drafts=drafts,
+        session=imported.session,
+        again=True,
+        now=now,
     )
-    ctx.written(result.records)
-    ctx.log.write(
-        "ok",
-        f"pending approve {imported.source}",
-        checkpoint=result.checkpoint,
-        session=result.session,
-        items=len(result.items),
-    )
-    return result
 
 
 def _imports_of(

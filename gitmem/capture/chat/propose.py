@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 from gitmem.capture.chat.prompt import SYSTEM_PROMPT, PromptMessage, build_parts, parse_chat_output
 from gitmem.capture.chat.voices import ME, Chat
+from gitmem.capture.extract import ModelOverrides, model_settings
 from gitmem.capture.prepare import Prepared
-from gitmem.capture.run import CHOICES, ModelOverrides, model_settings
-from gitmem.core.errors import InputError
+from gitmem.core.extractors import chosen
 from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 from gitmem.store.capturelog import CaptureLog
@@ -49,10 +50,8 @@ def propose(
         InputError: an unknown extractor or missing model settings.
         ModelError: the model failed or broke the schema (logged with its raw reply).
     """
-    if extractor not in CHOICES:
-        raise InputError(f"unknown extractor {extractor!r}; choose one of {', '.join(CHOICES)}")
     messages = prepared.clean_messages()
-    if extractor == "none":
+    if chosen(extractor) == "none":
         found: list[tuple[int, Draft]] = []
     elif extractor == "heuristic":
         found = _heuristic(messages)
@@ -85,28 +84,23 @@ def _model(
     source: str,
     overrides: ModelOverrides,
 ) -> list[tuple[int, Draft]]:
-    from gitmem.llm import ModelError, backend_for
+    from gitmem.llm import backend_for
+    from gitmem.llm.call import call_model
 
     backend = backend_for(extractor, model_settings(settings, overrides))
     shown = [PromptMessage(m.role or ME, chat.said_at(i), m.text) for i, m in enumerate(messages)]
     found: list[tuple[int, Draft]] = []
     for part in build_parts(shown):
-        raw: bytes | None = None
-        try:
-            raw = backend.complete(part.prompt, system=SYSTEM_PROMPT)
-            log.keep_raw(raw)
-            found += parse_chat_output(raw, part)
-        except ModelError as e:
-            kept = raw if raw is not None else e.raw
-            log.write(
-                "failed",
-                source,
-                extractor=extractor,
-                kind=e.kind,
-                error=str(e),
-                raw=None if kept is None else log.keep_raw(kept),
-            )
-            raise
+        reply = call_model(
+            backend,
+            part.prompt,
+            system=SYSTEM_PROMPT,
+            parse=partial(parse_chat_output, part=part),
+            log=log,
+            source=source,
+            extractor=extractor,
+        )
+        found += reply.result()
     return found
 
 

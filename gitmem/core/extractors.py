@@ -1,0 +1,27 @@
+"""The extractors by name, spelled once: the command line's choices, the ``extractor``
+setting's check, the capture pipeline and the model backends all read these lists."""
+
+from __future__ import annotations
+
+from gitmem.core.errors import InputError
+
+EXTRACTORS = ("heuristic", "command", "openai")
+"""The extractors."""
+
+MODEL_EXTRACTORS = ("command", "openai")
+"""The extractors that ask a model (:mod:`gitmem.llm`)."""
+
+CHOICES = (*EXTRACTORS, "none")
+"""What ``--extractor`` and the ``extractor`` setting take: ``none`` extracts nothing, so
+only the items an agent gives are stored."""
+
+
+def chosen(name: str) -> str:
+    """*name*, when it is one of :data:`CHOICES`.
+
+    Raises:
+        InputError: it is not.
+    """
+    if name not in CHOICES:
+        raise InputError(f"unknown extractor {name!r}; choose one of {', '.join(CHOICES)}")
+    return name
