@@ -14,12 +14,9 @@ import pytest
 from helpers import Result
 from helpers.attesting import envelopes, export, fresh_clone, in_clone, statement_of
 
-from gitmem.capture.prepare import prepare
-from gitmem.capture.run import write_checkpoint
+from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft, Kind, Trust
-from gitmem.lifecycle.replay import replay
-from gitmem.store.keys import load_identity
 from gitmem.store.repo import Store
 
 SESSIONS = 200
@@ -46,22 +43,19 @@ def drafts(n: int) -> list[Draft]:
 
 
 def build(repo: Path, home: Path) -> None:
-    store, identity = Store.discover(repo), load_identity(home)
-    state = replay([])
+    context = Context.open(Store.discover(repo), home)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     for n in range(SESSIONS):
-        transcript = parse_transcript(said(n).encode(), f"session-{n}.md")
-        result = write_checkpoint(
-            store,
-            identity,
-            prepare(transcript, {}, None),
-            drafts(n),
-            f"s-{n}",
-            start + timedelta(minutes=n),
+        capture_transcript(
+            context,
+            parse_transcript(said(n).encode(), f"session-{n}.md"),
             None,
-            state,
+            source=f"test s-{n}",
+            drafts=drafts(n),
+            session=f"s-{n}",
+            again=True,  # every session is new: nothing to skip
+            now=start + timedelta(minutes=n),
         )
-        replay(result.records, onto=state)
 
 
 def shown(result: Result) -> list[dict[str, Any]]:
