@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench stress clean
+.PHONY: demo test test-fast lint bench stress clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,14 @@ $(BIN)/.installed: pyproject.toml
 demo: $(BIN)/.installed
 	$(BIN)/gitmem demo
 
+# Every test. Property tests run under the Hypothesis profile "ci" (tests/conftest.py):
+# a fixed seed and no deadline, so a loaded machine cannot fail them.
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
+
+# The inner loop: the tests not marked slow (over ~1.5 s idle, or real-subprocess suites).
+test-fast: $(BIN)/.installed
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check gitmem tests benchmarks

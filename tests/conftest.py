@@ -4,10 +4,15 @@ clones of one bare remote, the scripted model servers. What a test imports lives
 
 An autouse fixture points HOME at a folder that does not exist, so a test that
 touches the real home directory fails instead of changing it.
+
+Property tests run under the Hypothesis profile ``ci`` unless ``HYPOTHESIS_PROFILE`` names
+another: a fixed seed and no wall-clock deadline, so a property is checked by its
+examples, never by how loaded the machine is (``dev`` explores with a fresh seed).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +21,17 @@ from fakes.ask_script import ScriptServer
 from fakes.openai_server import FakeOpenAI
 from helpers import GIT_ENV, Gm, Result, git, run
 from helpers.clones import Clone, make_clone, make_remote
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,10 @@ from helpers.asking import BACKENDS, FILES, Model, make_repo, run_case
 
 from gitmem.agents.ask import Outcome
 
+pytestmark = (
+    pytest.mark.slow
+)  # every case runs the real CLI against a scripted model subprocess or loopback server
+
 
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:

@@ -15,6 +15,8 @@ from fakes.ask_script import ScriptServer
 from helpers.ask_cases import CASES
 from helpers.asking import BACKENDS, FILES, Model, ask, event, make_repo, run_case
 
+pytestmark = pytest.mark.slow  # every ask runs a scripted model as a real subprocess
+
 QUESTION = "What is the measured reservoir capacity?"
 RIGHT = next(c for c in CASES if c.name == "prose-decimal")
 WITHHELD = next(c for c in CASES if c.name == "anchor-decimal")

@@ -19,6 +19,8 @@ from gitmem.core.quotes import fold
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
+pytestmark = pytest.mark.slow  # the official SDK client drives a real server subprocess
+
 SESSION = "5b2f0c1e-claude-session"
 SAID = "Let's keep the fetch timeout at 37 seconds, agreed."
 DONE = "Done: the timeout change is merged into main."

@@ -156,6 +156,7 @@ def test_every_host_has_a_budget_under_its_cap_in_the_same_unit() -> None:
     assert host_budget("codex") == Budget(2_300, Unit.TOKENS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_brief_of_a_generated_store_passes_any_hosts_cap(chunk: int) -> None:
     for seed in range(chunk * STORES // 4, (chunk + 1) * STORES // 4):
@@ -171,6 +172,7 @@ def test_no_brief_of_a_generated_store_passes_any_hosts_cap(chunk: int) -> None:
                 assert len(render(brief, 9_000).encode()) <= 9_000
 
 
+@pytest.mark.slow
 def test_the_generated_stores_reach_every_case() -> None:
     """The generator is worth its name: some briefs leave items out, some shorten a text,
     some summarise their warnings, some fit whole; the sections vary."""

@@ -142,6 +142,7 @@ def test_degraded_items_of_the_range_stay_visible(gm: Any, initialised: Path) ->
     assert "Main line only" not in text
 
 
+@pytest.mark.slow
 def test_the_comment_fits_and_says_what_was_cut(gm: Any, initialised: Path) -> None:
     git(initialised, "checkout", "-q", "-b", "feature")
     commit(initialised, "big", "big.py", "big\n")

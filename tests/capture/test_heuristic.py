@@ -611,7 +611,8 @@ _MESSAGES = st.lists(
 )
 
 
-@settings(derandomize=True, max_examples=400, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=400)
 @given(messages=_MESSAGES, cap=st.integers(min_value=0, max_value=6))
 def test_every_quote_is_verbatim_in_generated_transcripts(
     messages: list[Message], cap: int

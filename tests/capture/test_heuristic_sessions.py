@@ -333,7 +333,7 @@ _SESSION = st.lists(
 )
 
 
-@settings(derandomize=True, max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(messages=_SESSION)
 def test_every_quote_is_verbatim_in_generated_sessions(messages: list[Message]) -> None:
     drafts = extract(messages)

@@ -222,7 +222,7 @@ texts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), ma
 )
 
 
-@settings(derandomize=True, max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(text=texts)
 def test_masking_is_idempotent_and_never_makes_a_new_secret(text: str) -> None:
     once = mask(text)
@@ -232,7 +232,7 @@ def test_masking_is_idempotent_and_never_makes_a_new_secret(text: str) -> None:
     assert twice.findings == ()
 
 
-@settings(derandomize=True, max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(text=st.text())
 def test_any_text_masks_without_raising(text: str) -> None:
     masked = mask(text)
@@ -254,7 +254,7 @@ def test_the_kind_inside_a_mask_is_not_a_name() -> None:
     assert mask(text).text == text
 
 
-@settings(derandomize=True, max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(text=texts)
 def test_skipping_the_rescan_around_isolated_masks_changes_nothing(text: str) -> None:
     fast = mask(text)

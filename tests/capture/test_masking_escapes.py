@@ -251,7 +251,7 @@ def test_escapes_are_decoded_up_to_the_level_limit() -> None:
 ESCAPY = st.text(st.sampled_from(list("\\\\\\\"'nu0c5a $`\n{}:")), max_size=40)
 
 
-@settings(derandomize=True, max_examples=400, deadline=None, database=None)
+@settings(max_examples=400)
 @given(ESCAPY)
 def test_every_view_maps_each_span_inside_the_text_in_order(text: str) -> None:
     for view in views(text):
@@ -262,7 +262,7 @@ def test_every_view_maps_each_span_inside_the_text_in_order(text: str) -> None:
         assert starts == sorted(starts) and all(0 <= start < len(text) for start in starts)
 
 
-@settings(derandomize=True, max_examples=400, deadline=None, database=None)
+@settings(max_examples=400)
 @given(ESCAPY)
 def test_masking_behind_escapes_is_idempotent(text: str) -> None:
     once = mask(text)

@@ -398,7 +398,7 @@ ROLES = st.one_of(
 MESSAGES = st.lists(st.builds(Message, ROLES, st.text()), max_size=8)
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(messages=MESSAGES, format=st.sampled_from(STRUCTURED))
 def test_snapshot_round_trip(messages: list[Message], format: str) -> None:
     snapshot = render_snapshot(format, messages)
@@ -407,7 +407,6 @@ def test_snapshot_round_trip(messages: list[Message], format: str) -> None:
     assert parsed.snapshot == snapshot
 
 
-@settings(derandomize=True)
 @given(text=st.text())
 def test_text_snapshot_round_trip(text: str) -> None:
     snapshot = render_snapshot("text", [Message(None, text)])

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from gitmem.core.errors import INTERNAL_EXIT
 
+pytestmark = pytest.mark.slow  # each example runs the CLI in a real repository
+
 SLOW = settings(
     FUZZ_SLOW, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -118,6 +118,7 @@ def test_the_brief_loads_no_mcp_http_ask_or_forge_code(gm: object, initialised: 
         assert not loaded(modules, heavy), heavy
 
 
+@pytest.mark.slow
 def test_a_plain_brief_or_recall_prints_and_fails_as_the_command_line_does(
     gm: object, initialised: Path, tmp_path: Path
 ) -> None:

@@ -344,7 +344,8 @@ def _reflow(text: str) -> str:
     return re.sub(r"\n *", " ", text)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=200)
 @given(_listy_message(), st.data())
 def test_a_quote_cut_at_word_boundaries_verifies(
     sample: tuple[str, list[tuple[int, int, str]]], data: st.DataObject
@@ -374,7 +375,7 @@ def test_a_quote_cut_at_word_boundaries_verifies(
     assert [f.offset for f in again.fragments] == [f.offset for f in check.fragments]
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(_listy_message(), st.data())
 def test_a_quote_with_one_digit_changed_never_verifies(
     sample: tuple[str, list[tuple[int, int, str]]], data: st.DataObject
@@ -397,7 +398,8 @@ def test_a_quote_with_one_digit_changed_never_verifies(
     assert not check.verbatim, (quote, message)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=200)
 @given(_listy_message(), st.data())
 def test_a_quote_whose_ellipsis_drops_a_negation_never_verifies(
     sample: tuple[str, list[tuple[int, int, str]]], data: st.DataObject

@@ -16,7 +16,7 @@ json_values = st.recursive(
 )
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(max_examples=300)
 @given(json_values)
 def test_encode_decode_encode_is_byte_identical(value: object) -> None:
     data = canonical.encode(value)

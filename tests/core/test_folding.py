@@ -13,7 +13,7 @@ from gitmem.core.folding import BULLET, fold, fold_map, list_label
 MARKDOWN = st.text(alphabet="ab1 _*`~-+#>.)\n\r\t\u00a0’—İß", max_size=60)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.one_of(st.text(), MARKDOWN))
 def test_fold_map_folds_as_fold_does(text: str) -> None:
     mapped = fold_map(text)

@@ -60,7 +60,7 @@ def test_a_genuine_record_holds() -> None:
     assert "alice" in check.detail
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(st.data())
 def test_flipping_any_byte_of_the_record_fails(data: st.DataObject) -> None:
     index = data.draw(st.integers(0, len(DATA) - 1))
@@ -74,7 +74,7 @@ def test_flipping_any_byte_of_the_record_fails(data: st.DataObject) -> None:
     assert moved.problem in (RECEIPT_INVALID, RECORD_UNREADABLE, WRITER_MISMATCH, UNTRUSTED_KEY)
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(st.data())
 def test_flipping_any_byte_of_the_receipt_fails(data: st.DataObject) -> None:
     index = data.draw(st.integers(0, len(RECEIPT) - 1))

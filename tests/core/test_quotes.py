@@ -173,7 +173,7 @@ def test_fold_is_idempotent_on_known_tricky_inputs(text: str) -> None:
     assert fold(fold(text)) == fold(text)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.text())
 def test_fold_is_idempotent(text: str) -> None:
     folded = fold(text)
@@ -391,7 +391,7 @@ def test_emoji_quotes_verify() -> None:
     assert check_quote("🎉🎉🎉🎉🎉🎉🎉🎉", ["party 🎉🎉🎉🎉🎉🎉🎉🎉"]).verbatim
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.text(), st.lists(st.text(), max_size=3))
 def test_check_quote_never_raises(quote: str, messages: list[str]) -> None:
     check = check_quote(quote, messages)
@@ -424,7 +424,7 @@ def _messages(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(_messages(), st.data())
 def test_any_piece_cut_at_word_boundaries_verifies(message: str, data: st.DataObject) -> None:
     words = list(re.finditer(r"\w+", message))

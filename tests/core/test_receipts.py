@@ -172,7 +172,7 @@ def test_signature_by_one_key_relabelled_with_another_fails() -> None:
         verify(MESSAGE, _armor(blob.replace(alice, bob)), "gitmem")
 
 
-@settings(derandomize=True, max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(position=st.integers(0, len(MESSAGE) - 1), mask=st.integers(1, 255))
 def test_flipping_any_message_byte_fails(position: int, mask: int) -> None:
     armored = sign(MESSAGE, ALICE, "gitmem")
@@ -195,7 +195,7 @@ def _assert_tamper_rejected(blob: bytes, position: int, mask: int) -> None:
 BLOB = _dearmor(sign(MESSAGE, ALICE, "gitmem"))
 
 
-@settings(derandomize=True, max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(position=st.integers(0, len(BLOB) - 1), mask=st.integers(1, 255))
 def test_flipping_any_signature_blob_byte_fails(position: int, mask: int) -> None:
     _assert_tamper_rejected(BLOB, position, mask)

@@ -16,8 +16,9 @@ from pathlib import Path
 from hypothesis import settings
 from hypothesis import strategies as st
 
-FUZZ = settings(derandomize=True, max_examples=150, deadline=None, database=None)
-"""The settings of every fuzz test: a fixed seed, bounded examples, no deadline."""
+FUZZ = settings(max_examples=150)
+"""The settings of every fuzz test: bounded examples (the seed and the absence of a
+deadline come from the profile in ``tests/conftest.py``)."""
 FUZZ_SLOW = settings(FUZZ, max_examples=15)
 """For a test that runs the CLI in a real repository per example."""
 

@@ -14,6 +14,8 @@ from helpers.polling import wait_for
 
 from gitmem.store.repo import RELEASES_REF
 
+pytestmark = pytest.mark.slow  # real git commits fire the real hooks
+
 
 @pytest.fixture
 def hooked(hooked: Path, gm: Gm) -> Path:

@@ -22,6 +22,8 @@ from gitmem.hooks.inflight import DIED
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 
+pytestmark = pytest.mark.slow  # real hooks start and kill background captures
+
 
 def named(gm: Gm) -> dict[str, list[str]]:
     entries = gm("log", "--json").json()

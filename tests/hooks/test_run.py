@@ -13,6 +13,10 @@ import pytest
 from helpers import DATA, Gm, commit, git
 from helpers.polling import wait_for
 
+pytestmark = (
+    pytest.mark.slow
+)  # real git commands fire the real hooks and wait for their detached captures
+
 
 def log_json(gm: Gm) -> list[dict[str, Any]]:
     data = gm("log", "--json").json()

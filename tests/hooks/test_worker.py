@@ -21,6 +21,8 @@ from gitmem.store.capturelog import CaptureLog
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
+pytestmark = pytest.mark.slow  # real hooks start and kill background workers
+
 needs_proc = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
 
 

@@ -246,7 +246,7 @@ def test_other_root_forms(root_id: str, key: str) -> None:
     assert canonical_root_key(repo(root_id)) == key
 
 
-@settings(derandomize=True, max_examples=400)
+@settings(max_examples=400)
 @given(
     st.one_of(
         st.text(max_size=40),
@@ -277,7 +277,7 @@ roots_st = st.lists(
 )
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(roots_st, st.sampled_from((*NON_QUALIFYING_ROOT_TYPES, "weird")), root_ids)
 def test_non_qualifying_roots_never_count(
     roots: list[EvidenceRoot], kind: str, root_id: str
@@ -287,7 +287,7 @@ def test_non_qualifying_roots_never_count(
     assert count_independent_sources([r for r in roots if r.type not in QUALIFYING_ROOT_TYPES]) == 0
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(roots_st)
 def test_count_ignores_order_and_repetition(roots: list[EvidenceRoot]) -> None:
     count = count_independent_sources(roots, NOW)
@@ -405,7 +405,7 @@ json_values = st.recursive(
 )
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(max_examples=300)
 @given(json_values)
 def test_parse_roots_never_raises(value: object) -> None:
     roots, problems = parse_roots(value)
@@ -518,7 +518,7 @@ def test_policy_is_read_only() -> None:
         policy.ttl_days["VERIFIED"] = 1  # type: ignore[index]
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(json_values)
 def test_parse_policy_never_raises_nor_lowers_the_quorum(value: object) -> None:
     policy, _ = parse_policy(value)
@@ -674,7 +674,7 @@ def test_claims_that_look_alike_are_fine(text: str) -> None:
     assert not instructs_future_agent(text)
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(max_examples=200)
 @given(
     st.sampled_from(INSTRUCTIONS),
     st.sampled_from(["", "Context: PR #60. ", "Note.\n"]),

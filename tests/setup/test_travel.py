@@ -15,6 +15,8 @@ from helpers import GIT_ENV
 from helpers.capturing import brief_items
 from helpers.clones import Clone, make_clone
 
+pytestmark = pytest.mark.slow  # real git commit, push and pull fire the real hooks in subprocesses
+
 MEMORY_REF = "refs/gitmem/memory"
 TRACKING = "refs/gitmem-remotes/origin/memory"
 

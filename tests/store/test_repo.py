@@ -90,6 +90,7 @@ def test_lost_race_is_retried_on_the_new_tip(repo: Path, monkeypatch: pytest.Mon
     assert git(repo, "rev-list", "--count", MEMORY_REF).strip() == "2"
 
 
+@pytest.mark.slow
 def test_parallel_processes_lose_nothing(repo: Path) -> None:
     with multiprocessing.get_context("spawn").Pool(4) as pool:
         pool.map(append_snapshots, [(str(repo), n) for n in range(4)])

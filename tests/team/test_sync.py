@@ -137,6 +137,7 @@ def test_union_merge_keeps_every_path_of_both_sides(repo: Path) -> None:
     assert isinstance(commit, pygit2.Commit) and len(commit.parents) == 2
 
 
+@pytest.mark.slow
 def test_parallel_captures_and_syncs_lose_nothing(alice: Clone, remote: Path) -> None:
     env = {**os.environ, "GITMEM_HOME": str(alice.home)}
     gitmem = [sys.executable, "-m", "gitmem", "-C", str(alice.path)]
@@ -244,6 +245,7 @@ def test_a_push_that_loses_the_remote_ref_lock_is_retried(alice: Clone, remote: 
     assert git(remote, "rev-parse", MEMORY_REF).strip() == alice.tip()
 
 
+@pytest.mark.slow
 def test_concurrent_syncs_of_many_clones_all_land(tmp_path: Path, remote: Path) -> None:
     clones = [make_clone(tmp_path, remote, f"dev{n}") for n in range(6)]
     expected = {
