@@ -92,7 +92,7 @@ def chosen_items(
         failed_items = index.failed_items()
     finally:
         index.close()
-    wanted = _wanted(view, state, selection, failed_ids(failed, failed_items))
+    wanted = _wanted(view, state, selection, _failed_ids(failed, failed_items))
     shown = {a: s for a, s in state.items.items() if wanted is None or a in wanted}
     brief = verified_brief(
         view,
@@ -107,7 +107,7 @@ def chosen_items(
     return _Reader(view, shown).items(lines)
 
 
-def failed_ids(failed: Iterable[FailedRecord], failed_items: Iterable[FailedItem]) -> set[str]:
+def _failed_ids(failed: Iterable[FailedRecord], failed_items: Iterable[FailedItem]) -> set[str]:
     """The ids of the items the brief shows from records that failed. Raises nothing."""
     found = {item.id for record in failed for item in record.items}
     return found | {bad.check.address for bad in failed_items}
