@@ -4,7 +4,6 @@ that holds memory."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -15,6 +14,7 @@ from typing import Any
 
 import yaml
 from helpers import ROOT, git
+from helpers.capturing import capture
 
 from gitmem.brief.review.render import MARKER
 
@@ -95,8 +95,7 @@ def test_the_fetch_and_review_steps_work_on_a_fresh_clone(
             "quote": "prints one",
         }
     ]
-    result = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
-    assert result.exit_code == 0, result.stderr
+    capture(gm, transcript, items)
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(initialised, "push", "-q", str(remote), "main", "feature", "refs/gitmem/memory")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fakes.openai_server import FakeOpenAI
-from helpers import DATA, FAKES, Gm, Result, git
+from helpers import DATA, FAKES, Gm, git
 from helpers.capturing import SAMPLE, capture, capture_sample, claude_line, stored_checkpoint
 
 from gitmem.store.repo import Store
@@ -69,11 +69,7 @@ def model(script: str) -> str:
 def test_each_format_captures_with_the_heuristic_by_default(
     initialised: Path, gm: Gm, fixture: str, found: int
 ) -> None:
-    result = gm("capture", "--transcript", str(DATA / "transcripts" / fixture), "--json")
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
-    items = data["items"]
+    items = capture(gm, DATA / "transcripts" / fixture)["items"]
     assert len(items) == found
     assert all(i["trust"] == "verbatim" and i["quote_verified"] for i in items)
     assert gm("verify").exit_code == 0  # every quote re-verifies from the stored snapshot
@@ -119,8 +115,7 @@ def test_a_subagent_corroborates_its_parent(initialised: Path, gm: Gm, tmp_path:
         claude_line(checked, "assistant", "p-1", isSidechain=True, uuid=checked, agentId="a7")
     )
     for path in (parent, side):
-        result = gm("capture", "--transcript", str(path), "--items", "-", input=json.dumps([item]))
-        assert result.exit_code == 0, result.stderr
+        capture(gm, path, [item])
     brief = json.loads(gm("brief", "--format", "json").stdout)
     (only,) = brief["items"]
     assert only["corroboration"] == 2  # one session each, not one merged session
@@ -177,19 +172,7 @@ def test_no_secret_byte_reaches_the_memory_ref(initialised: Path, gm: Gm, tmp_pa
 
 
 def test_command_extractor(initialised: Path, gm: Gm) -> None:
-    result = gm(
-        "capture",
-        "--transcript",
-        str(SAMPLE),
-        "--extractor",
-        "command",
-        "--command",
-        model("model_ok.py"),
-        "--json",
-    )
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict)
+    data = capture(gm, SAMPLE, None, "--extractor", "command", "--command", model("model_ok.py"))
     texts = {i["text"]: i for i in data["items"]}
     assert texts["Keep the cache in .git/gitmem."]["trust"] == "verbatim"
     assert texts["PR 60 waits for review."]["trust"] == "inferred"
@@ -231,10 +214,11 @@ def test_malformed_model_output_writes_nothing_and_shows_in_status(
     assert failure["error"] in gm("status").stdout
 
 
-def test_command_extractor_timeout_is_enforced(initialised: Path, gm: Gm) -> None:
-    result = run_with_env(
-        gm,
-        {"GITMEM_TIMEOUT": "1"},
+def test_command_extractor_timeout_is_enforced(
+    initialised: Path, gm: Gm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITMEM_TIMEOUT", "1")
+    result = gm(
         "capture",
         "--transcript",
         str(SAMPLE),
@@ -246,36 +230,13 @@ def test_command_extractor_timeout_is_enforced(initialised: Path, gm: Gm) -> Non
     assert result.exit_code == 1 and "timed out" in result.stderr
 
 
-def run_with_env(gm: Gm, env: dict[str, str], *args: str) -> Result:
-    mp = pytest.MonkeyPatch()
-    try:
-        for key, value in env.items():
-            mp.setenv(key, value)
-        return gm(*args)
-    finally:
-        mp.undo()
-
-
 def test_openai_extractor_against_a_loopback_server(
-    initialised: Path, gm: Gm, fake_openai: FakeOpenAI
+    initialised: Path, gm: Gm, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run_with_env(
-        gm,
-        {"GITMEM_OPENAI_API_KEY": "sk-test"},
-        "capture",
-        "--transcript",
-        str(SAMPLE),
-        "--extractor",
-        "openai",
-        "--base-url",
-        fake_openai.url("ok"),
-        "--model",
-        "tiny",
-        "--json",
-    )
-    assert result.exit_code == 0, result.stderr
-    data = result.json()
-    assert isinstance(data, dict) and data["items"][0]["trust"] == "verbatim"
+    monkeypatch.setenv("GITMEM_OPENAI_API_KEY", "sk-test")
+    url = fake_openai.url("ok")
+    data = capture(gm, SAMPLE, None, "--extractor", "openai", "--base-url", url, "--model", "tiny")
+    assert data["items"][0]["trust"] == "verbatim"
     (request,) = fake_openai.requests
     assert request.json()["model"] == "tiny"
     assert request.headers["Authorization"] == "Bearer sk-test"

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers import Result, commit, git, run
+from helpers import GIT_ENV, Result, commit, git, run
 from helpers.capturing import brief_json
+from helpers.grep import SECRET
 
 ITEMS = '[{"kind":"decision","text":"%s","trust":"verbatim","quote":"%s"}]'
 
@@ -59,6 +61,52 @@ class Clone:
         )
         data: Any = done.json()
         return str(data["checkpoint"])
+
+    def capture_secret(self) -> str:
+        """Capture a session whose transcript and one verbatim item hold :data:`SECRET`;
+        the item's id."""
+        transcript = self.path.parent / f"{self.name}-secret.md"
+        transcript.write_text(f"Then {self.name} said: the staging password is {SECRET} today.\n")
+        items = (
+            '[{"kind":"decision","text":"Staging password rotates","trust":"verbatim",'
+            f'"quote":"the staging password is {SECRET} today"}}]'
+        )
+        done = self.ok(
+            "capture", "--transcript", str(transcript), "--items", "-", "--json", input=items
+        )
+        data: Any = done.json()
+        return str(data["items"][0]["id"])
+
+    def trust(self, *writers: Clone) -> None:
+        """This clone's personal trust root vouches for each writer's key."""
+        with open(self.home / "allowed_signers", "a") as handle:
+            for writer in writers:
+                handle.write(writer.export_key() + "\n")
+
+    def forge(self, base: str, path: str, data: str, *, root: bool = False) -> str:
+        """A commit of *base*'s tree with *path* holding *data* (with *root*, one with no
+        parent: a rewritten history), made with git plumbing as a hostile pusher could; its
+        id."""
+        index = self.path.parent / f"forge-index-{self.name}"
+        index.unlink(missing_ok=True)
+        env = {**os.environ, **GIT_ENV, "GIT_INDEX_FILE": str(index)}
+
+        def plumbing(*args: str, stdin: str | None = None) -> str:
+            done = subprocess.run(
+                ["git", "-C", str(self.path), *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            return done.stdout.strip()
+
+        plumbing("read-tree", base)
+        blob = plumbing("hash-object", "-w", "--stdin", stdin=data)
+        plumbing("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}")
+        parents = [] if root else ["-p", base]
+        return plumbing("commit-tree", plumbing("write-tree"), *parents, "-m", "forged")
 
     def records(self) -> set[str]:
         data: Any = self.ok("log", "--json").json()

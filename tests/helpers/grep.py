@@ -7,6 +7,9 @@ import subprocess
 import zlib
 from pathlib import Path
 
+SECRET = "hunter2-zebra-quartz"
+"""The secret the purge tests plant and then must find nowhere."""
+
 
 def all_objects(repo: Path) -> bytes:
     """Every object git holds, reachable or not (`git cat-file --batch-all-objects`)."""

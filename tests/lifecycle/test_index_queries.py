@@ -7,9 +7,10 @@ per record or per item ever captured.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from helpers.capturing import capture
 
 from gitmem.lifecycle.index import Index
 from gitmem.store.repo import Store
@@ -25,8 +26,7 @@ def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Index
     transcript = repo.parent / "t.md"
     transcript.write_text(said)
     items = [{"kind": "decision", "text": text}]
-    done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
-    assert done.exit_code == 0, done.stderr
+    capture(gm, transcript, items)
     store = Store.discover(repo)
     return Index.open(store, load_trust_roots(home, store))
 

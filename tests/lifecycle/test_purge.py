@@ -4,7 +4,6 @@ still verifying, and the purged item rendered as `[purged by WRITER on DATE]`.""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,20 +11,17 @@ from typing import Any
 
 import pytest
 from helpers import Gm, git
-from helpers.capturing import brief_json, decision
-from helpers.capturing import capture_text as capture
-from helpers.grep import all_objects, files_holding
+from helpers.capturing import brief_json, capture_text, decision
+from helpers.grep import SECRET, all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
-
-SECRET = "hunter2-zebra-quartz"
 
 
 @pytest.fixture
 def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     """Two captures: the first holds SECRET in prose and in an item, the second carries
     it; a third item's quote shares the secret's snapshot but not the secret."""
-    first = capture(
+    first = capture_text(
         gm,
         tmp_path / "one.md",
         f"We talked about deploys. Alice said: the staging password is {SECRET} for now.\n"
@@ -35,7 +31,7 @@ def secret_store(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
             decision("Keep the cache local", "we keep the cache local for the whole release"),
         ],
     )
-    capture(
+    capture_text(
         gm,
         tmp_path / "two.md",
         "Carol said: the parser ships on friday after the review.\n",
@@ -129,7 +125,7 @@ def test_purge_by_id_removes_the_item_from_every_commit_and_renders_who_and_when
 def test_a_quote_that_held_part_of_the_text_goes_with_it(
     gm: Gm, initialised: Path, tmp_path: Path
 ) -> None:
-    capture(
+    capture_text(
         gm,
         tmp_path / "s.md",
         "Alice said: the client is Acme Rocket Supplies and they pay in march.\n",
@@ -221,23 +217,16 @@ def test_a_record_that_holds_the_text_goes_whole_with_what_it_added(
 ) -> None:
     """A session id and a note hold the text: the checkpoint goes with its item and its
     receipt, the note's event too, and the commits that added them no longer name it."""
-    transcript = tmp_path / "s.md"
-    transcript.write_text("Bob said: we keep the cache local for now.\n")
-    items = json.dumps([decision("Keep the cache local", "we keep the cache local for now")])
-    done: Any = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--session",
-        "acme-zebra-quartz-call",
-        "--json",
-        input=items,
-    ).json()
+    done = capture_text(
+        gm,
+        tmp_path / "s.md",
+        "Bob said: we keep the cache local for now.\n",
+        [decision("Keep the cache local", "we keep the cache local for now")],
+        session="acme-zebra-quartz-call",
+    )
     noted = gm("note", done["items"][0]["id"][:8], "the vendor zebra-quartz changed terms")
     assert noted.exit_code == 0, noted.stderr
-    other = capture(
+    other = capture_text(
         gm,
         tmp_path / "o.md",
         "Carol said: the parser ships on friday after review.\n",

@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 from helpers import Gm, git
-from helpers.capturing import brief_items, decision
-from helpers.capturing import capture_text as capture
-from helpers.grep import all_objects, files_holding
+from helpers.capturing import brief_items, capture_text, decision
+from helpers.grep import SECRET, all_objects, files_holding
 
 from gitmem.store.repo import MEMORY_REF, Store
 
-SECRET = "hunter2-zebra-quartz"
 PROSE = f"Alice said: the staging password is {SECRET} for now.\nBob said: keep the cache local.\n"
 
 
@@ -23,7 +21,7 @@ PROSE = f"Alice said: the staging password is {SECRET} for now.\nBob said: keep 
 def stored(gm: Gm, initialised: Path, tmp_path: Path) -> dict[str, str]:
     """SECRET in the transcript, in one item's quote only (not its text), and in a note
     on the other item (an event); the ledger holds both items after a brief."""
-    done = capture(
+    done = capture_text(
         gm,
         tmp_path / "one.md",
         PROSE,
@@ -131,7 +129,7 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
     everything keeps verifying."""
     done = gm("purge", "--text", SECRET, "--yes")
     assert done.exit_code == 0 and "transcript" in done.stdout, done.stdout
-    later = capture(
+    later = capture_text(
         gm,
         tmp_path / "two.md",
         "Carol said: the parser ships friday.\n",
@@ -142,12 +140,12 @@ def test_capture_after_a_purge_and_a_transcript_that_still_holds_the_text(
     assert SECRET.encode() not in git(initialised, "log", "-p", MEMORY_REF).encode()
     verified(gm)
 
-    same = capture(
+    same = capture_text(
         gm, tmp_path / "one.md", PROSE, [decision("Keep cache local", "keep the cache local")]
     )
     assert same["written"] is False  # nothing new: the session's text is not stored again
     assert SECRET.encode() not in git(initialised, "log", "-p", MEMORY_REF).encode()
-    again = capture(
+    again = capture_text(
         gm,
         tmp_path / "one.md",
         PROSE,

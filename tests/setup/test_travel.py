@@ -167,24 +167,7 @@ def test_a_tampered_fetch_is_not_read(tmp_path: Path, remote: Path, alice: Clone
     tree = bob.git("ls-tree", "-r", tip).splitlines()
     checkpoint = next(line for line in tree if "\tcheckpoints/" in line)
     path = checkpoint.split("\t")[1]
-    index = tmp_path / "forge-index"
-    env = {**os.environ, **GIT_ENV, "GIT_INDEX_FILE": str(index)}
-
-    def g(*args: str, stdin: str | None = None) -> str:
-        return subprocess.run(
-            ["git", "-C", str(bob.path), *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=env,
-            check=True,
-        ).stdout.strip()
-
-    g("read-tree", tip)
-    blob = g("hash-object", "-w", "--stdin", stdin='{"edited": true}\n')
-    g("update-index", "--cacheinfo", f"100644,{blob},{path}")
-    forged_tip = g("commit-tree", g("write-tree"), "-p", tip, "-m", "edit")
-    g("update-ref", TRACKING, forged_tip)
+    bob.git("update-ref", TRACKING, bob.forge(tip, path, '{"edited": true}\n'))
     assert "Keep the cache local" not in brief_items(bob.gm, "text")
     origin = json.loads(bob.ok("status", "--json").stdout)["remotes"][0]
     assert origin["unmerged_problem"] and "not read" in origin["unmerged_problem"]

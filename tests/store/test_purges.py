@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from helpers import Result, run
+from helpers.capturing import capture
 
 from gitmem.brief.emit import make_brief
 from gitmem.core.receipts import Ed25519Signer
@@ -33,15 +33,7 @@ def test_a_purge_by_an_untrusted_key_changes_nothing_for_readers(
             "quote": "we keep the cache local for the whole release",
         }
     ]
-    done: Any = gm(
-        "capture",
-        "--transcript",
-        str(transcript),
-        "--items",
-        "-",
-        "--json",
-        input=json.dumps(items),
-    ).json()
+    done = capture(gm, transcript, items)
     target = done["items"][0]["id"]
 
     store = Store.discover(initialised)

@@ -53,12 +53,7 @@ def m1(tmp_path: Path) -> tuple[Path, Ed25519Signer]:
 @pytest.fixture
 def trusted(repo: Path, m1: tuple[Path, Ed25519Signer]) -> Path:
     """A repository whose committed release root trusts m1@example.com."""
-    commit(
-        repo,
-        "update .gitmem/release_signers",
-        ".gitmem/release_signers",
-        signer_line("m1@example.com", m1[1]) + "\n",
-    )
+    commit(repo, "signers", ".gitmem/release_signers", signer_line("m1@example.com", m1[1]) + "\n")
     return repo
 
 
@@ -181,15 +176,8 @@ def test_threshold_needs_distinct_maintainers(
         signer_line("m1@example.com", m1_spare[1]),
         signer_line("m2@example.com", m2[1]),
     ]
-    commit(
-        repo, "update .gitmem/release_signers", ".gitmem/release_signers", "\n".join(lines) + "\n"
-    )
-    commit(
-        repo,
-        "update .gitmem/release_policy.json",
-        ".gitmem/release_policy.json",
-        json.dumps({"threshold": 2}),
-    )
+    commit(repo, "signers", ".gitmem/release_signers", "\n".join(lines) + "\n")
+    commit(repo, "policy", ".gitmem/release_policy.json", json.dumps({"threshold": 2}))
     assert approve(gm, m1[0]).exit_code == 0
     assert approve(gm, m1_spare[0]).exit_code == 0  # the same maintainer, another key
     data = release_verdict(gm)
@@ -201,12 +189,7 @@ def test_threshold_needs_distinct_maintainers(
 
 
 def test_a_bad_policy_fails_closed(trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]) -> None:
-    commit(
-        trusted,
-        "update .gitmem/release_policy.json",
-        ".gitmem/release_policy.json",
-        '{"threshold": 0}',
-    )
+    commit(trusted, "policy", ".gitmem/release_policy.json", '{"threshold": 0}')
     assert approve(gm, m1[0]).exit_code == 0
     data = release_verdict(gm)
     assert not data["approved"]
@@ -219,14 +202,14 @@ def test_sequence_numbers_guard_against_rollback(
     assert approve(gm, m1[0]).exit_code == 0
     first = git(trusted, "rev-parse", "HEAD").strip()
     assert release_verdict(gm, first)["approved"]
-    commit(trusted, "update CHANGES", "CHANGES", "v2\n")
+    commit(trusted, "changes", "CHANGES", "v2\n")
     result = approve(gm, m1[0], "m1@example.com", "--json")
     assert result.json()["sequence"] == 2  # type: ignore[index]
     assert release_verdict(gm)["approved"]
     old = release_verdict(gm, first)
     assert not old["approved"]
     assert any(r.startswith("rollback: this release has sequence 1") for r in old["reasons"])
-    commit(trusted, "update CHANGES", "CHANGES", "v3\n")
+    commit(trusted, "changes", "CHANGES", "v3\n")
     stale = approve(gm, m1[0], "m1@example.com", "--sequence", "1")
     assert stale.exit_code == 2 and "would roll back" in stale.stderr
 
@@ -288,12 +271,7 @@ def test_a_revoked_maintainer_key_does_not_count(
 ) -> None:
     assert approve(gm, m1[0]).exit_code == 0
     approved = git(trusted, "rev-parse", "HEAD").strip()
-    commit(
-        trusted,
-        "update .gitmem/revoked_keys",
-        ".gitmem/revoked_keys",
-        m1[1].public_key.openssh() + "\n",
-    )
+    commit(trusted, "revoked keys", ".gitmem/revoked_keys", m1[1].public_key.openssh() + "\n")
     data = release_verdict(gm, approved)
     assert not data["approved"] and not data["approvals"][0]["trusted"]
     assert "is revoked" in data["approvals"][0]["reason"]
@@ -347,7 +325,7 @@ def test_approve_through_ssh_agent(
     assert result.exit_code == 0, result.stderr
     assert release_verdict(gm)["approved"]
     # Without --key: the agent's only Ed25519 key.
-    commit(trusted, "update CHANGES", "CHANGES", "v2\n")
+    commit(trusted, "changes", "CHANGES", "v2\n")
     again = gm("release", "approve", "HEAD", "--signer", "agent", "--principal", "m1@example.com")
     assert again.exit_code == 0, again.stderr
 
@@ -411,10 +389,7 @@ def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: Gm) -
     sk_key += sshwire.string(b"ssh:")
     key_line = f"sk-ssh-ed25519@openssh.com {base64.b64encode(sk_key).decode()}"
     commit(
-        repo,
-        "update .gitmem/release_signers",
-        ".gitmem/release_signers",
-        f'hw@example.com namespaces="{NS}" {key_line}\n',
+        repo, "signers", ".gitmem/release_signers", f'hw@example.com namespaces="{NS}" {key_line}\n'
     )
     head = store.repo.revparse_single("HEAD")
     assert isinstance(head, pygit2.Commit)
@@ -432,7 +407,7 @@ def test_a_hardware_key_approval_is_verified_by_ssh_keygen(repo: Path, gm: Gm) -
     assert data_json["approved"], data_json["reasons"]
     assert "checked by ssh-keygen" in data_json["approvals"][0]["reason"]
     # The committed revocation list reaches ssh-keygen too (-r).
-    commit(repo, "update .gitmem/revoked_keys", ".gitmem/revoked_keys", key_line + "\n")
+    commit(repo, "revoked keys", ".gitmem/revoked_keys", key_line + "\n")
     revoked = release_verdict(gm, str(head.id))
     assert not revoked["approved"] and "is revoked" in revoked["approvals"][0]["reason"]
 

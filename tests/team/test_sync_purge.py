@@ -12,41 +12,18 @@ from typing import Any
 import pytest
 from helpers import git
 from helpers.clones import Clone, make_clone
-from helpers.grep import all_objects, files_holding
+from helpers.grep import SECRET, all_objects, files_holding
 
 from gitmem.store.purge import HistoryEditor, purge_edit
 from gitmem.store.repo import MEMORY_REF, Store
-
-SECRET = "hunter2-zebra-quartz"
-
-
-def trust(reader: Clone, *writers: Clone) -> None:
-    """*reader*'s personal trust root vouches for each writer's key."""
-    with open(reader.home / "allowed_signers", "a") as handle:
-        for writer in writers:
-            handle.write(writer.export_key() + "\n")
 
 
 @pytest.fixture
 def team(alice: Clone, bob: Clone) -> tuple[Clone, Clone]:
     """Alice and Bob, each trusting the other's key."""
-    trust(alice, bob)
-    trust(bob, alice)
+    alice.trust(bob)
+    bob.trust(alice)
     return alice, bob
-
-
-def capture_secret(clone: Clone) -> str:
-    """A capture whose transcript and one item hold SECRET; the item's id."""
-    transcript = clone.path.parent / f"{clone.name}-secret.md"
-    transcript.write_text(f"Then {clone.name} said: the staging password is {SECRET} today.\n")
-    items = (
-        '[{"kind":"decision","text":"Staging password rotates","trust":"verbatim",'
-        f'"quote":"the staging password is {SECRET} today"}}]'
-    )
-    done: Any = clone.ok(
-        "capture", "--transcript", str(transcript), "--items", "-", "--json", input=items
-    ).json()
-    return str(done["items"][0]["id"])
 
 
 def item_ids(clone: Clone) -> set[str]:
@@ -76,7 +53,7 @@ def test_a_trusted_teammates_purge_is_accepted_and_applied(
     team: tuple[Clone, Clone], remote: Path
 ) -> None:
     alice, bob = team
-    secret = capture_secret(alice)
+    secret = alice.capture_secret()
     kept = alice.capture("the cache stays local")
     alice.ok("sync")
     bob.ok("sync")
@@ -117,7 +94,7 @@ def test_a_purge_by_an_untrusted_key_is_refused_and_local_records_stay(
     tmp_path: Path, team: tuple[Clone, Clone], remote: Path
 ) -> None:
     alice, bob = team
-    secret = capture_secret(alice)
+    secret = alice.capture_secret()
     alice.ok("sync")
     bob.ok("sync")
     carol = make_clone(tmp_path, remote, "carol")  # bob trusts no key of hers
@@ -139,7 +116,7 @@ def test_a_rewrite_a_purge_does_not_account_for_is_refused(
     team: tuple[Clone, Clone], remote: Path
 ) -> None:
     alice, bob = team
-    secret = capture_secret(alice)
+    secret = alice.capture_secret()
     other = alice.capture("the cache stays local")
     alice.ok("sync")
     bob.ok("sync")
@@ -167,7 +144,7 @@ def test_a_purge_is_pushed_over_what_the_remote_gained_meanwhile(
     team: tuple[Clone, Clone], remote: Path
 ) -> None:
     alice, bob = team
-    secret = capture_secret(alice)
+    secret = alice.capture_secret()
     alice.ok("sync")
     bob.ok("sync")
     alice.ok("purge", "--text", SECRET, "--yes")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.clones import make_clone, make_remote
-from helpers.grep import files_holding
+from helpers.grep import SECRET, files_holding
 
 from gitmem.core.purge import Purge
 from gitmem.core.records import EVENT_PURGE
@@ -18,24 +18,12 @@ from gitmem.store.keys import load_identity
 from gitmem.store.repo import MEMORY_REF, Store
 from gitmem.store.seal import write_event
 
-SECRET = "hunter2-zebra-quartz"
-
 
 def test_an_untrusted_purge_event_on_a_fast_forward_removes_nothing(tmp_path: Path) -> None:
     remote = make_remote(tmp_path)
     alice, bob = make_clone(tmp_path, remote, "alice"), make_clone(tmp_path, remote, "bob")
-    with open(bob.home / "allowed_signers", "a") as handle:
-        handle.write(alice.export_key() + "\n")
-    transcript = tmp_path / "secret.md"
-    transcript.write_text(f"Then alice said: the staging password is {SECRET} today.\n")
-    items = (
-        '[{"kind":"decision","text":"Staging password rotates","trust":"verbatim",'
-        f'"quote":"the staging password is {SECRET} today"}}]'
-    )
-    done: Any = alice.ok(
-        "capture", "--transcript", str(transcript), "--items", "-", "--json", input=items
-    ).json()
-    secret = done["items"][0]["id"]
+    bob.trust(alice)
+    secret = alice.capture_secret()
     alice.ok("sync")
     bob.ok("sync")
     assert secret in {i["id"] for i in bob.brief()["items"]}
