@@ -379,11 +379,12 @@ def report(
     lost = sum(t.lost for t in tallies)
     tracebacks = world.tracebacks + fuzz.tracebacks
     internal = world.internal + fuzz.internal
+    stored = secrets.stored + fuzz.stored
     print(
         f"\ntracebacks {tracebacks}, internal errors {internal}, records lost {lost}, "
-        f"secrets stored {secrets.stored}"
+        f"secrets stored {stored}"
     )
-    return 1 if tracebacks or internal or lost or secrets.stored else 0
+    return 1 if tracebacks or internal or lost or stored else 0
 
 
 def main() -> int:
@@ -405,7 +406,7 @@ def main() -> int:
         tallies.append(step())
         print(f"  … {tallies[-1].name}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     started = time.monotonic()
-    fuzz = stress_fuzz.run(world.root / "fuzz", 1500 if quick else 8000, args.seed)
+    fuzz = stress_fuzz.run(world.root / "fuzz", 1500 if quick else 12000, args.seed)
     print(f"  … fuzz: {time.monotonic() - started:.0f} s", file=sys.stderr)
     started = time.monotonic()
     secrets = stress_secrets.run(world, quick)

@@ -1,21 +1,32 @@
 """The fuzz run of benchmarks/stress.py: hostile input through every parser, counted.
 
+    python benchmarks/stress_fuzz.py [--cases 12000] [--seed 29]    # this run alone
+
 Each case builds one hostile file from the templates and values of tests/helpers/hostile.py (the
 fuzz suite's, at a scale CI does not run) and hands it to one parser, exactly as gitmem
 reads it. An InputError (or any GitmemError) is a refusal in one line; a line skipped
 and counted is fine; any other exception is an internal error, and its traceback is
-printed (the first few).
+printed (the first few). benchmarks/stress_shapes.py adds JSON of the wrong shape (records,
+items, chat exports, settings, local state, model replies), a damaged index file, and
+secrets behind random escaping (a fragment left in the snapshot is a secret stored).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import shutil
+import sys
 import traceback
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import stress_shapes
 from helpers import hostile
 
 from gitmem.capture.checkpoint import build_items, mask_draft
@@ -67,6 +78,11 @@ class FuzzTally:
     skipped: int = 0
     internal: int = 0
     tracebacks: int = 0
+    stored: int = 0
+    """Secrets left in a snapshot (the escaping kind)."""
+    kinds: Counter[str] = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
+    """Each internal error's type and where in gitmem it was raised."""
 
 
 def _value(rng: random.Random) -> str:
@@ -149,25 +165,80 @@ def run(folder: Path, cases: int, seed: int) -> FuzzTally:
     """*cases* hostile inputs, spread over the parsers. Raises nothing."""
     rng = random.Random(seed)
     tally = FuzzTally()
-    kinds: list[Callable[[random.Random, FuzzTally], None]] = [
-        _transcript,
-        _transcript,
-        _items,
-        _trust_files,
-        lambda r, t: _local_state(r, t, folder),
-    ]
+    world = stress_shapes.make_world()
+
+    def secrets(r: random.Random, t: FuzzTally) -> None:
+        t.stored += not stress_shapes.secrets(r)
+
+    kinds: dict[str, Callable[[random.Random, FuzzTally], object]] = {
+        "transcript": _transcript,
+        "transcript ": _transcript,
+        "items": _items,
+        "trust files": _trust_files,
+        "local state": lambda r, t: _local_state(r, t, folder),
+        "wrong shapes": lambda r, t: stress_shapes.shapes(world, r),
+        "wrong shapes ": lambda r, t: stress_shapes.shapes(world, r),
+        "index file": lambda r, t: stress_shapes.index(world, r),
+        "escaped secrets": secrets,
+    }
     folder.mkdir(parents=True, exist_ok=True)
-    for _ in range(cases):
-        tally.cases += 1
-        try:
-            rng.choice(kinds)(rng, tally)
-        except GitmemError as e:
-            tally.refused += 1
-            if "\n" in str(e):
-                tally.internal += 1  # more than one line
-        except Exception:
-            tally.internal += 1
-            tally.tracebacks += 1
-            if tally.tracebacks <= SHOWN:
-                traceback.print_exc()
+    try:
+        for _ in range(cases):
+            _case(rng, tally, kinds)
+    finally:
+        shutil.rmtree(world.root, ignore_errors=True)
     return tally
+
+
+def _case(
+    rng: random.Random,
+    tally: FuzzTally,
+    kinds: dict[str, Callable[[random.Random, FuzzTally], object]],
+) -> None:
+    name = rng.choice(list(kinds))
+    tally.kinds[name.strip()] += 1
+    tally.cases += 1
+    try:
+        kinds[name](rng, tally)
+    except GitmemError as e:
+        tally.refused += 1
+        if "\n" in str(e):
+            tally.internal += 1  # more than one line
+    except Exception as e:
+        tally.internal += 1
+        tally.tracebacks += 1
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if "/gitmem/" in f.filename]
+        where = (
+            f"{frames[-1].filename.split('/gitmem/')[-1]}:{frames[-1].lineno}" if frames else "?"
+        )
+        tally.failures[f"{type(e).__name__} at {where} ({name.strip()})"] += 1
+        if tally.tracebacks <= SHOWN:
+            traceback.print_exc()
+
+
+def main() -> int:
+    """This run alone: the counts per kind; exit 1 on an internal error or a secret stored."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=12000)
+    parser.add_argument("--seed", type=int, default=29)
+    args = parser.parse_args()
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="gitmem-fuzz-state-"))
+    try:
+        tally = run(folder, args.cases, args.seed)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(tally.kinds.items()))
+    print(f"cases {tally.cases} ({kinds})")
+    print(f"refused in one line {tally.refused}, bad lines skipped and counted {tally.skipped}")
+    print(f"internal errors {tally.internal}, tracebacks {tally.tracebacks}")
+    for failure, count in tally.failures.most_common():
+        print(f"  {count:5}  {failure}")
+    print(f"secrets stored {tally.stored}")
+    print(f"(reproduce: python benchmarks/stress_fuzz.py --cases {args.cases} --seed {args.seed})")
+    return 1 if tally.internal or tally.stored else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

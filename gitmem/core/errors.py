@@ -3,7 +3,8 @@
 Each family carries the exit code the command line uses for it, so that the
 click layer only has to catch :class:`GitmemError` and print one line:
 
-* 2 — bad input or usage (:class:`InputError`, :class:`GitError`, :class:`SigningKeyError`)
+* 2 — bad input or usage (:class:`InputError` and :class:`UnwritableError`,
+  :class:`GitError`, :class:`SigningKeyError`)
 * 3 — integrity failures found (:class:`IntegrityError`)
 * 1 — other expected negatives (:class:`NegativeResult`)
 
@@ -27,6 +28,12 @@ class InputError(GitmemError):
     """The user gave us something we cannot use: a missing file, invalid JSON, a bad item."""
 
     exit_code = 2
+
+
+class UnwritableError(InputError, OSError):
+    """A file or folder gitmem must write cannot be: a ``GITMEM_HOME`` or ``.git/gitmem``
+    that is not a usable folder, a full disk. Still an :class:`OSError`, so that a writer
+    that only tries its best (a cache, a lookup file) keeps ignoring it."""
 
 
 class GitError(GitmemError):

@@ -364,7 +364,7 @@ def parse_record(data: bytes, *, form_checked: bool = False) -> Record:
 def _expect_schema(data: Mapping[str, Any], kind: str, schema: str) -> None:
     if data.get("type") != kind:
         raise FormatError(f"record type is {data.get('type')!r}, expected {kind!r}")
-    if data.get("schema") in V1_SCHEMAS:
+    if isinstance(data.get("schema"), str) and data["schema"] in V1_SCHEMAS:
         raise FormatError(V1_REFUSED)
     if data.get("schema") != schema:
         raise FormatError(f"record schema {data.get('schema')!r} is not {schema!r}")

@@ -22,12 +22,13 @@ view from one transaction.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from gitmem.core.errors import FormatError
+from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
 from gitmem.core.records import Checkpoint, parse_record
@@ -42,7 +43,7 @@ from gitmem.lifecycle.index_build import (
     sessions_column,
     stored_state,
 )
-from gitmem.lifecycle.index_file import connect, is_corruption
+from gitmem.lifecycle.index_file import DAMAGE, connect
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
 from gitmem.store.layout import record_path
@@ -87,27 +88,39 @@ class FailedItem(NamedTuple):
 
 Q = TypeVar("Q", bound=Callable[..., Any])
 
-UNREADABLE = (ValueError, KeyError, TypeError, FormatError)
-"""What reading a damaged index can raise besides SQLite's own word for it (a state,
-a blob or a record whose bytes no longer decode, JSON's errors among the ValueErrors)."""
+_NOT_WRITABLE: tuple[type[Exception], ...] = (OSError, *DAMAGE)
+"""A file this user cannot write, or that fails even rebuilt: the index lives in memory."""
 
 
 def _healing(query: Q) -> Q:
     """*query*, which rebuilds the index's file and asks again once when the file turns
     out damaged under it (a cache: corrupt it and the next command rebuilds it, even
-    when SQLite only notices on a page this command reads). A second failure is raised."""
+    when SQLite only notices on a page this command reads). Anything reading it raises
+    (:data:`~gitmem.lifecycle.index_file.DAMAGE`) is damage; when the rebuilt file fails
+    too, the error says so in one line."""
 
     @functools.wraps(query)
     def asked(self: Index, *args: Any, **kwargs: Any) -> Any:
         try:
             return query(self, *args, **kwargs)
-        except (sqlite3.DatabaseError, *UNREADABLE) as error:
-            if isinstance(error, sqlite3.DatabaseError) and not is_corruption(error):
-                raise
+        except DAMAGE:
             self._rebuild()
+        try:
             return query(self, *args, **kwargs)
+        except DAMAGE as error:
+            raise IndexUnreadable(error) from error
 
     return asked  # type: ignore[return-value]
+
+
+class IndexUnreadable(GitmemError):
+    """The index could not be read even once rebuilt (a bug, or a disk that fails)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(
+            f"the index .git/gitmem/{INDEX_FILE} cannot be read even after a rebuild "
+            f"({type(error).__name__}: {error}); remove it and try again"
+        )
 
 
 class Index:
@@ -145,14 +158,15 @@ class Index:
             try:
                 with locked(store.local_dir, LOCK_FILE):
                     return rebuilt_file(path, store, roots, key)
-            except (OSError, sqlite3.Error):
+            except _NOT_WRITABLE:
                 return in_memory()
 
         try:
             with locked(store.local_dir, LOCK_FILE):
                 return cls(*brought_up_to_date(path, store, roots, key), heal=afresh)
-        except (OSError, sqlite3.Error):
-            # A repository this user cannot write to: the index lives in memory for now.
+        except _NOT_WRITABLE:
+            # A repository this user cannot write to, or a file that fails even rebuilt:
+            # the index lives in memory for now.
             return cls(in_memory(), True, heal=in_memory)
 
     def close(self) -> None:
@@ -164,7 +178,8 @@ class Index:
         if self._heal is None:
             # An error's words are output: they stay as they were printed before the rename.
             raise sqlite3.DatabaseError("the read model is damaged and cannot be rebuilt")
-        self._db.close()
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
         self._db = self._heal()
         self.rebuilt = True
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -30,9 +31,9 @@ from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
 from gitmem.lifecycle.index_checks import ItemChecks, genuine_items, verdict_of, verify_into
 from gitmem.lifecycle.index_file import (
+    DAMAGE,
     connect,
     discard,
-    is_corruption,
     meta_value,
     set_meta,
     shape,
@@ -54,15 +55,15 @@ def brought_up_to_date(
 
     Raises:
         GitError: the memory ref cannot be read.
-        sqlite3.Error: the file cannot be written even afresh.
+        OSError, sqlite3.Error: the file cannot be written even afresh.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    connection: sqlite3.Connection | None = None
     try:
         connection = connect(path)
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError:
-        meta = {}  # corrupt or something else
-        connection = None
+    except DAMAGE:
+        meta = {}  # damaged, or something else: rebuilt below
     if connection is not None and meta.get("key") == key and sound(connection, meta):
         seen = meta.get("tip") or None
         tip = store.tip()
@@ -73,11 +74,11 @@ def brought_up_to_date(
             try:
                 _advance(connection, store, roots, tip, added)
                 return connection, False
-            except sqlite3.DatabaseError as error:
-                if not is_corruption(error):
-                    raise  # a damaged file is rebuilt below; anything else is a failure
+            except DAMAGE:
+                pass  # a damaged file is rebuilt below
     if connection is not None:
-        connection.close()
+        with suppress(sqlite3.Error):
+            connection.close()
     return rebuilt_file(path, store, roots, key), True
 
 

@@ -2,9 +2,10 @@
 and writing to it (:mod:`gitmem.lifecycle.index_build` fills it, :mod:`gitmem.lifecycle.index`
 reads it).
 
-A damaged file is a cache to rebuild, never an answer: SQLite's own word for damage
-(:func:`is_corruption`), and the shape every writer keeps (:data:`SHAPE`, checked by
-:func:`sound`), which catches damage SQLite reads past without a word.
+A damaged file is a cache to rebuild, never an answer: anything opening or reading it
+can raise (:data:`DAMAGE`: any SQLite error, and what a damaged row or header decodes to),
+and the shape every writer keeps (:data:`SHAPE`, checked by :func:`sound`), which catches
+damage SQLite reads past without a word.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from gitmem.core.errors import FormatError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,6 +47,21 @@ CREATE INDEX IF NOT EXISTS named_failed ON named (problem) WHERE problem IS NOT 
 CREATE INDEX IF NOT EXISTS states_current ON states (current, active);
 CREATE INDEX IF NOT EXISTS states_last_seen ON states (last_seen);
 """
+
+
+DAMAGE: tuple[type[Exception], ...] = (
+    sqlite3.Error,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    OverflowError,
+    FormatError,
+)
+"""What opening or reading a damaged index can raise: any SQLite error (not only its word
+for damage: a flipped header byte can make the journal-mode pragma fail with an I/O error
+or return bytes that are not UTF-8), and what a row whose bytes no longer decode raises
+(a state, a blob or a record: JSON's errors are ValueErrors)."""
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -111,10 +129,8 @@ def sound(connection: sqlite3.Connection, meta: Mapping[str, str]) -> bool:
     """Whether the tables still hold what their last writer left (:data:`SHAPE`)."""
     try:
         return meta.get("shape") == shape(connection)
-    except sqlite3.DatabaseError as error:
-        if is_corruption(error):
-            return False
-        raise
+    except DAMAGE:
+        return False
 
 
 def meta_value(db: sqlite3.Connection, key: str) -> str:

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pygit2
 
+from gitmem.core.errors import UnwritableError
 from gitmem.setup.travel import Wired, wire
-from gitmem.store.keys import InitOutcome, init_identity, read_config
+from gitmem.store.files import unwritable
+from gitmem.store.keys import InitOutcome, init_identity, read_config, validate_principal
 from gitmem.store.repo import Store
 
 
@@ -31,12 +33,20 @@ def init_repo(store: Store, home: Path, name: str | None, key: Path | None) -> I
     """Create or adopt the key, trust it, and make ``.git/gitmem/``. Idempotent.
 
     Raises:
-        InputError: a bad principal.
+        InputError: a bad principal; a ``GITMEM_HOME`` or ``.git/gitmem`` that cannot be
+            written (:class:`~gitmem.core.errors.UnwritableError`).
         SigningKeyError: the key to adopt is unusable.
     """
     principal = name or read_config(home).get("principal") or default_principal(store)
-    outcome = init_identity(home, principal, key)
-    store.local_dir.mkdir(parents=True, exist_ok=True)
+    validate_principal(principal)
+    try:
+        outcome = init_identity(home, principal, key)
+    except UnwritableError as e:
+        raise UnwritableError(f"GITMEM_HOME {home} is not usable: {e}") from e
+    try:
+        store.local_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise unwritable(store.local_dir, e) from e
     return outcome
 
 

@@ -13,13 +13,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gitmem.core.errors import UnwritableError
+
 
 def atomic_write(path: Path, data: bytes, mode: int, dir_mode: int = 0o700) -> None:
-    """Write *data* to *path* through a temp file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
+    """Write *data* to *path* through a temp file in the same folder and a rename.
+
+    Raises:
+        UnwritableError: the folder cannot be made or the file written (an OSError too).
+    """
     import tempfile  # not on the hooks' import path
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as e:
+        raise unwritable(path, e) from e
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
@@ -27,16 +36,31 @@ def atomic_write(path: Path, data: bytes, mode: int, dir_mode: int = 0o700) -> N
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError) and not isinstance(e, UnwritableError):
+            raise unwritable(path, e) from e
         raise
+
+
+def unwritable(path: Path, error: OSError) -> UnwritableError:
+    """The one-line error for *path* that could not be written."""
+    return UnwritableError(f"cannot write {path}: {error.strerror or error}")
 
 
 @contextmanager
 def locked(local_dir: Path, name: str) -> Iterator[None]:
-    """Hold an exclusive lock on ``<local_dir>/<name>`` for the duration (blocking)."""
-    local_dir.mkdir(parents=True, exist_ok=True)
-    with open(local_dir / name, "w") as handle:
+    """Hold an exclusive lock on ``<local_dir>/<name>`` for the duration (blocking).
+
+    Raises:
+        UnwritableError: the folder or the lock file cannot be made.
+    """
+    try:
+        local_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(local_dir / name, "w")  # noqa: SIM115  (closed below)
+    except OSError as e:
+        raise unwritable(local_dir / name, e) from e
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

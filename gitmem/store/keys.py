@@ -23,7 +23,7 @@ from gitmem.core.receipts import Ed25519Signer, PublicKey
 from gitmem.store.files import atomic_write
 from gitmem.store.home import ALLOWED_SIGNERS, CONFIG_FILE, KEYS_DIR
 
-_PRINCIPAL_RE = re.compile(r"[^\s,\"'*?!#]+")
+_PRINCIPAL_RE = re.compile(r"[^\s,\"'*?!#\x00-\x1f\x7f-\x9f]+")
 
 
 @dataclass(frozen=True)
@@ -63,11 +63,13 @@ def validate_principal(principal: str) -> str:
     """Return *principal* if it can stand in an allowed_signers file.
 
     Raises:
-        InputError: empty, or holds whitespace, commas, quotes or pattern characters.
+        InputError: empty, or holds whitespace, control characters, commas, quotes or
+            pattern characters.
     """
     if not _PRINCIPAL_RE.fullmatch(principal):
         raise InputError(
-            f"principal {principal!r} must be one word without spaces, commas, quotes or * ? ! #"
+            f"principal {principal!r} must be one word without spaces, control characters, "
+            "commas, quotes or * ? ! #"
         )
     return principal
 

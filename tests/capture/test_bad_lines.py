@@ -76,3 +76,49 @@ def test_a_hook_still_captures_a_session_with_a_bad_line(
     (checkpoint,) = [e for e in entries if e["commit"] == sha]
     assert checkpoint["session"] == "7d1c2f0e-4b7a-4c55-9a1e-2f4f0c3b9e61"  # the session's own
     assert "\\ud800" not in json.dumps(gm("brief", "--format", "json").json())
+
+
+TEXT = {"type": "input_text", "text": "We pin pygit2 to 1.19 for now."}
+WRONG_PARTS = {
+    "codex message": {
+        "timestamp": "2026-02-11T08:01:12Z",
+        "type": "response_item",
+        "payload": {"type": "message", "role": "user", "content": [{"type": ["x"]}, TEXT]},
+    },
+    "codex tool output": {
+        "timestamp": "2026-02-11T08:01:13Z",
+        "type": "response_item",
+        "payload": {"type": "function_call_output", "call_id": "c", "output": [{"type": 7}]},
+    },
+    "claude message": {
+        "type": "user",
+        "uuid": "u",
+        "sessionId": "s",
+        "message": {"role": "user", "content": [{"type": {"a": 1}}, {**TEXT, "type": "text"}]},
+    },
+}
+
+
+@pytest.mark.parametrize("place", sorted(WRONG_PARTS))
+def test_a_content_part_whose_type_is_not_a_string_is_skipped_with_a_warning(
+    gm: Any, initialised: Path, tmp_path: Path, place: str
+) -> None:
+    good = WRONG_PARTS["claude message" if place.startswith("claude") else "codex message"]
+    lines = [json.dumps(good), json.dumps(WRONG_PARTS[place])]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = gm("capture", "--transcript", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "a content part whose type is not a string" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_generic_json_part_whose_type_is_a_list_is_skipped_with_a_warning(
+    gm: Any, initialised: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "chat.json"
+    content = [{"type": ["text"], "text": "x"}, {"type": "text", "text": "We pin pygit2."}]
+    path.write_text(json.dumps([{"role": "user", "content": content}]), encoding="utf-8")
+    result = gm("capture", "--transcript", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "item 1 has a content part whose type is not a string" in result.stderr

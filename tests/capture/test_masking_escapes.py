@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers import TESTS, escaping
-from helpers.hostile import stored_bytes
+from helpers.hostile import FUZZ, stored_bytes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -339,3 +339,22 @@ GOOGLE = "AIza" + "Sy3zvkEqxQfMIFsCN66dZ0123456789abcd"
 )
 def test_a_label_is_masked_word_by_word(label: str, masked: str) -> None:
     assert mask_label(label).text == masked
+
+
+WRAPS = st.sampled_from([escaping.in_json, escaping.in_double_quotes, escaping.in_single_quotes])
+
+
+@FUZZ
+@given(
+    st.sampled_from(SECRETS),
+    st.lists(WRAPS, max_size=5),
+    st.sampled_from(sorted(escaping.PLACEMENTS)),
+)
+def test_fuzz_a_secret_behind_any_chain_of_escapings_is_not_stored(
+    entry: dict[str, str], wraps: list[Any], placement: str
+) -> None:
+    text = entry["text"]
+    for wrap in wraps:
+        text = wrap(text)
+    snapshot = _snapshot(text, placement)
+    assert not any(f in snapshot for f in escaping.fragments(entry["secret"]))

@@ -55,6 +55,14 @@ def test_a_v1_store_is_refused_with_one_clear_line() -> None:
         parse_record(canonical.encode(data))
 
 
+@pytest.mark.parametrize("schema", [["gitmem/checkpoint/2"], {"v": 2}, 2, None])
+def test_a_schema_of_another_shape_is_a_format_error(schema: object) -> None:
+    data = checkpoint().to_dict()
+    data["schema"] = schema
+    with pytest.raises(FormatError, match="schema"):
+        parse_record(canonical.encode(data))
+
+
 def test_event_round_trips() -> None:
     event = Event(
         event="resolve",

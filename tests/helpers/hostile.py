@@ -10,6 +10,8 @@ Every strategy is small and bounded: the whole fuzz suite runs in seconds.
 from __future__ import annotations
 
 import json
+import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -158,3 +160,32 @@ def stored_bytes(repo: Path) -> bytes:
     local = repo / ".git" / "gitmem"
     files = [p.read_bytes() for p in sorted(local.rglob("*")) if p.is_file()]
     return b"\n".join([objects, *files])
+
+
+DAMAGES = ("bit flips", "header bit flips", "cut short", "zeroed run", "schema byte")
+"""How :func:`damaged` spoils a file: bits flipped anywhere or in the first 100 bytes,
+the file cut at any length, a run of up to a page zeroed, or one byte of the SQL text
+SQLite keeps for its tables made a byte that is not UTF-8 (its journal-mode pragma then
+fails with a decoding error)."""
+
+
+def damaged(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    """*data* (an SQLite file) spoilt one way of :data:`DAMAGES`, and which."""
+    kind = rng.choice(DAMAGES)
+    spoilt = bytearray(data)
+    if kind == "cut short":
+        return kind, bytes(spoilt[: rng.randrange(len(spoilt))])
+    if kind == "zeroed run":
+        start = rng.randrange(len(spoilt))
+        end = min(len(spoilt), start + rng.randrange(1, 4097))
+        spoilt[start:end] = bytes(end - start)
+        return kind, bytes(spoilt)
+    if kind == "schema byte":
+        found = [m.start() for m in re.finditer(rb"CREATE (?:TABLE|INDEX|VIRTUAL)", data)]
+        if found:
+            spoilt[rng.choice(found) + rng.randrange(6)] = rng.choice((0xCE, 0xFF, 0x80))
+            return kind, bytes(spoilt)
+    within = 100 if kind == "header bit flips" else len(spoilt)
+    for _ in range(rng.randrange(1, 9)):
+        spoilt[rng.randrange(within)] ^= 1 << rng.randrange(8)
+    return kind, bytes(spoilt)

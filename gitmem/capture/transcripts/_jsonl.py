@@ -17,10 +17,10 @@ TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 
 def read_records(
     text: str, name: str, tool: str, recognise: Callable[[Record], bool]
-) -> tuple[list[Record], tuple[str, ...]]:
-    """The JSON object lines of *text* that *recognise* accepts, in order, and one
-    sentence per line skipped ("line 7 is not JSON"); *tool* names the host tool in
-    errors ("Codex").
+) -> tuple[list[Record], tuple[str, ...], list[int]]:
+    """The JSON object lines of *text* that *recognise* accepts, in order, one sentence
+    per line skipped ("line 7 is not JSON"), and the line number of each record; *tool*
+    names the host tool in errors ("Codex").
 
     Host tools append to these files while they run, so a torn last line (or a rare bad
     one) must not make the whole session unreadable. The rule: lines that are not JSON,
@@ -33,6 +33,7 @@ def read_records(
             sentence names the first bad line.
     """
     records: list[Record] = []
+    numbers: list[int] = []
     bad: list[str] = []
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         if not line.strip():
@@ -47,13 +48,14 @@ def read_records(
             continue
         if isinstance(value, dict) and recognise(value):
             records.append(value)
+            numbers.append(number)
         else:
             bad.append(f"line {number} is not a {tool} record")
     if not records and not bad:
         raise InputError(f"transcript {name} is not a {tool} session: it has no records")
     if len(bad) >= len(records):
         raise InputError(f"transcript {name} is not a {tool} session: {bad[0]}")
-    return records, tuple(bad)
+    return records, tuple(bad), numbers
 
 
 def compact_json(value: object) -> str:
@@ -61,15 +63,25 @@ def compact_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def parts_text(parts: Iterable[object]) -> str:
-    """The text parts of a content list joined by a blank line; images and the like skipped."""
-    texts = [
-        part["text"]
-        for part in parts
-        if isinstance(part, dict)
-        and part.get("type", "text") in TEXT_PARTS
-        and isinstance(part.get("text"), str)
-    ]
+MALFORMED_PART = "has a content part whose type is not a string"
+"""What a skipped line or item says of a part whose ``type`` is a list, a number, …"""
+
+
+def parts_text(parts: Iterable[object], malformed: list[bool] | None = None) -> str:
+    """The text parts of a content list joined by a blank line; images and the like
+    skipped, and so is a part whose ``type`` is not a string, which also appends to
+    *malformed* (the caller names where it was: :data:`MALFORMED_PART`)."""
+    texts = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type", "text")
+        if not isinstance(kind, str):
+            if malformed is not None:
+                malformed.append(True)
+            continue
+        if kind in TEXT_PARTS and isinstance(part.get("text"), str):
+            texts.append(part["text"])
     return "\n\n".join(texts)
 
 

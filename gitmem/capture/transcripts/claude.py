@@ -27,7 +27,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
+from gitmem.capture.transcripts._jsonl import (
+    MALFORMED_PART,
+    Record,
+    clean,
+    compact_json,
+    parts_text,
+    read_records,
+)
 from gitmem.core.transcript import ANSWER, Message, Transcript, host_time, render_snapshot
 
 FORMAT = "claude"
@@ -57,8 +64,9 @@ def parse(text: str, name: str) -> Transcript:
     sidechain: set[bool] = set()
     agent: str | None = None
     messages: list[Message] = []
-    records, skipped = read_records(text, name, TOOL, recognise)
-    for record in records:
+    records, skipped, numbers = read_records(text, name, TOOL, recognise)
+    malformed_lines: list[str] = []
+    for record, number in zip(records, numbers, strict=True):
         if session is None and isinstance(record.get("sessionId"), str):
             session = record["sessionId"]
         if cwd is None and isinstance(record.get("cwd"), str):
@@ -81,9 +89,11 @@ def parse(text: str, name: str) -> Transcript:
         role = message.get("role")
         role = clean(role) if isinstance(role, str) and role.strip() else kind
         when = host_time(record.get("timestamp"))
-        messages.extend(
-            replace(m, time=when) for m in _messages(role, message.get("content"), asked)
-        )
+        malformed: list[bool] = []
+        content = message.get("content")
+        messages.extend(replace(m, time=when) for m in _messages(role, content, asked, malformed))
+        if malformed:
+            malformed_lines.append(f"line {number} {MALFORMED_PART}")
     # A main session may hold inline side-chain records (older Claude Code); a side run's
     # own file holds nothing else.
     if sidechain != {True}:
@@ -99,11 +109,11 @@ def parse(text: str, name: str) -> Transcript:
         session,
         cwd,
         agent,
-        skipped,
+        skipped + tuple(malformed_lines),
     )
 
 
-def _messages(role: str, content: object, asked: set[str]) -> list[Message]:
+def _messages(role: str, content: object, asked: set[str], malformed: list[bool]) -> list[Message]:
     """The messages of one record, in block order; the joined text sits where its first
     text block was. *asked* collects the ids of calls to :data:`ASKING_TOOLS`."""
     if isinstance(content, str):
@@ -118,6 +128,7 @@ def _messages(role: str, content: object, asked: set[str]) -> list[Message]:
             continue
         kind = block.get("type")
         if not isinstance(kind, str):
+            malformed.append(True)
             continue
         if kind == "text" and isinstance(block.get("text"), str):
             if slot is None:
@@ -130,7 +141,7 @@ def _messages(role: str, content: object, asked: set[str]) -> list[Message]:
             out.append(Message("tool_use", clean(_tool_use(block))))
         elif kind.endswith("tool_result"):  # also web_search_tool_result and the like
             answered = isinstance(block.get("tool_use_id"), str) and block["tool_use_id"] in asked
-            text = clean(_result_text(block.get("content")))
+            text = clean(_result_text(block.get("content"), malformed))
             out.append(Message(ANSWER if answered else "tool_result", text))
     if slot is not None:
         out[slot] = Message(role, clean("\n\n".join(texts)))
@@ -142,9 +153,9 @@ def _tool_use(block: dict[str, Any]) -> str:
     return f"{name if isinstance(name, str) else ''}\n{compact_json(block.get('input', {}))}"
 
 
-def _result_text(content: object) -> str:
+def _result_text(content: object, malformed: list[bool]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return parts_text(content)
+        return parts_text(content, malformed)
     return "" if content is None else compact_json(content)

@@ -27,7 +27,14 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, parts_text, read_records
+from gitmem.capture.transcripts._jsonl import (
+    MALFORMED_PART,
+    Record,
+    clean,
+    compact_json,
+    parts_text,
+    read_records,
+)
 from gitmem.core import boundedjson
 from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
 
@@ -73,24 +80,28 @@ def parse(text: str, name: str) -> Transcript:
     session: str | None = None
     cwd: str | None = None
     messages: list[Message] = []
-    records, skipped = read_records(text, name, TOOL, recognise)
+    records, skipped, numbers = read_records(text, name, TOOL, recognise)
+    malformed_lines: list[str] = []
     when: str | None = None
-    for record in records:
+    for record, number in zip(records, numbers, strict=True):
+        malformed: list[bool] = []
         kind = record.get("type")
         payload = record.get("payload")
         # Each record's own time; the older shape has one only on its first line.
         when = host_time(record.get("timestamp")) or when
         if isinstance(payload, dict):
             if kind == "response_item":
-                messages.extend(replace(m, time=when) for m in _item(payload))
+                messages.extend(replace(m, time=when) for m in _item(payload, malformed))
             elif kind == "session_meta" and session is None:
                 # Only the first: a forked session repeats its parent's meta after its own.
                 session = _str(payload.get("id"))
                 cwd = _str(payload.get("cwd"))
         elif kind in ITEM_TYPES:
-            messages.extend(replace(m, time=when) for m in _item(record))
+            messages.extend(replace(m, time=when) for m in _item(record, malformed))
         elif kind is None and "record_type" not in record and session is None:
             session = _str(record.get("id"))
+        if malformed:
+            malformed_lines.append(f"line {number} {MALFORMED_PART}")
     if cwd is None:
         cwd = _cwd_from_context(messages)
     return Transcript(
@@ -100,18 +111,18 @@ def parse(text: str, name: str) -> Transcript:
         render_snapshot(FORMAT, messages),
         session,
         cwd,
-        skipped=skipped,
+        skipped=skipped + tuple(malformed_lines),
     )
 
 
-def _item(item: dict[str, Any]) -> list[Message]:
+def _item(item: dict[str, Any], malformed: list[bool]) -> list[Message]:
     kind = item.get("type")
     text: str | None = None
     role: str | None = "tool_use"
     if kind == "message":
         content = item.get("content")
         role = clean(_str(item.get("role")) or "user")
-        text = parts_text(content) if isinstance(content, list) else _str(content)
+        text = parts_text(content, malformed) if isinstance(content, list) else _str(content)
     elif kind == "function_call":
         text = f"{_str(item.get('name')) or ''}\n{_arguments(item.get('arguments'))}"
     elif kind == "custom_tool_call":
@@ -120,7 +131,7 @@ def _item(item: dict[str, Any]) -> list[Message]:
         tool = kind.removesuffix("_call")
         text = f"{tool}\n{compact_json(item.get('action', {}))}"
     elif kind in ("function_call_output", "custom_tool_call_output"):
-        role, text = "tool_result", _output(item.get("output"))
+        role, text = "tool_result", _output(item.get("output"), malformed)
     if text is None or not text.strip():
         return []
     return [Message(role, clean(text))]
@@ -137,7 +148,7 @@ def _arguments(arguments: object) -> str:
         return arguments
 
 
-def _output(output: object) -> str:
+def _output(output: object, malformed: list[bool]) -> str:
     """A tool output as text. Older Codex wrapped a command's output as the JSON string
     ``{"output": …, "metadata": {…}}``; the words the command printed are the output."""
     if isinstance(output, str):
@@ -150,7 +161,7 @@ def _output(output: object) -> str:
                 return str(wrapped["output"])
         return output
     if isinstance(output, list):
-        return parts_text(output)
+        return parts_text(output, malformed)
     if isinstance(output, dict) and isinstance(output.get("content"), str):
         return str(output["content"])
     return "" if output is None else compact_json(output)

@@ -2,7 +2,9 @@
 
 ``content`` is a string, or a list of parts of which those with a ``text`` (type
 ``text``, ``input_text`` or ``output_text``) are joined by a blank line; other parts
-(images) are skipped, and so is a message with no text at all (``"content": null``).
+(images) are skipped, and so is a message with no text at all (``"content": null``). A
+part whose ``type`` is not a string is skipped and named in the transcript's skipped
+lines (a warning), as the JSONL parsers do.
 Other keys of a message are ignored.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from gitmem.capture.transcripts._jsonl import clean, parts_text
+from gitmem.capture.transcripts._jsonl import MALFORMED_PART, clean, parts_text
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 from gitmem.core.transcript import Message, Transcript, render_snapshot
@@ -37,6 +39,7 @@ def parse(text: str, name: str) -> Transcript:
     if not isinstance(value, list):
         raise InputError(f"transcript {name} is not a JSON list of messages")
     messages: list[Message] = []
+    skipped: list[str] = []
     for number, item in enumerate(value, 1):
         where = f"transcript {name} is not a JSON list of messages: item {number}"
         if not isinstance(item, dict) or not isinstance(item.get("role"), str):
@@ -47,11 +50,15 @@ def parse(text: str, name: str) -> Transcript:
         if isinstance(content, str):
             body = content
         elif isinstance(content, list):
-            body = parts_text(content)
+            malformed: list[bool] = []
+            body = parts_text(content, malformed)
+            if malformed:
+                skipped.append(f"item {number} {MALFORMED_PART}")
         elif content is None:
             body = ""
         else:
             raise InputError(f'{where} has a "content" that is neither a string nor a list')
         if body.strip():
             messages.append(Message(clean(item["role"]), clean(body)))
-    return Transcript(FORMAT, name, tuple(messages), render_snapshot(FORMAT, messages))
+    snapshot = render_snapshot(FORMAT, messages)
+    return Transcript(FORMAT, name, tuple(messages), snapshot, skipped=tuple(skipped))
