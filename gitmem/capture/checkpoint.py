@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
+from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, Item, Trust
@@ -46,6 +47,7 @@ from gitmem.store.seal import Sealed, new_event, seal
 _MAX_SESSION = 200
 _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
+UNMATCHED = "the quote is the item: its text could not be matched to it"
 
 
 def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
@@ -80,11 +82,15 @@ def build_items(
     (``Draft.message``: found only in another message, or with an index that names no
     message, it is not verbatim). A quote that verifies is stored as the transcript's own
     bytes of the matched span (case, punctuation and spacing as said), never the
-    extractor's spelling. A verbatim item whose quote fails, or whose text and quote
-    disagree in polarity (a negation in one and not the other), is stored as inferred,
-    with the reason; the quote is kept as ``unverified_quote`` and never in ``quote``.
+    extractor's spelling. A verbatim item whose quote fails, or a decision or fact that
+    rests on a question (:mod:`gitmem.capture.questions`), is stored as inferred, with
+    the reason; the quote is kept as ``unverified_quote`` and never in ``quote``. A
+    verbatim item whose text and genuine quote disagree in polarity (a negation in one and
+    not the other) keeps its evidence: the quote itself becomes the item's text, its
+    summary kept as ``summary``, so the transcript's own words carry the badge.
     """
-    checks = _check_quotes(drafts, transcript.texts())
+    texts = transcript.texts()
+    checks = _check_quotes(drafts, texts)
     items: list[Item] = []
     seen: set[tuple[str, str]] = set()
     for draft, check in zip(drafts, checks, strict=True):
@@ -92,7 +98,7 @@ def build_items(
             continue  # the same statement twice in one capture is one item
         seen.add((draft.kind, draft.text))
         extra = dict(draft.extra)
-        trust = draft.trust
+        trust, text = draft.trust, draft.text
         quote, verified, reason = draft.quote, False, None
         if check is not None:
             verified, reason = check.verbatim, check.reason
@@ -100,9 +106,13 @@ def build_items(
                 quote = check.span
             if quote is not None and contains_mask(quote):
                 verified, reason = False, OVERLAPS_SECRET
-            conflict = polarity_conflict(draft.text, quote or "") if verified else None
-            if conflict is not None and trust == Trust.VERBATIM:
-                verified, reason = False, conflict
+            if verified and quote and draft.kind in DECIDING and check.message_index is not None:
+                asked = rests_on_question(text, quote, texts[check.message_index])
+                verified, reason = (False, asked) if asked else (verified, reason)
+            conflict = polarity_conflict(text, quote or "") if verified else None
+            if conflict is not None and trust == Trust.VERBATIM and quote:
+                extra["summary"], text = text, quote
+                reason = f"{reason}; {UNMATCHED} ({conflict})"
             if not verified:
                 extra["unverified_quote"] = quote
                 quote = None
@@ -110,7 +120,7 @@ def build_items(
         items.append(
             Item(
                 kind=draft.kind,
-                text=draft.text,
+                text=text,
                 trust=trust,
                 origin_session=session,
                 snapshot=snapshot,

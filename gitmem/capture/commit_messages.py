@@ -19,6 +19,7 @@ import pygit2
 from gitmem.capture.run import CaptureResult, Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.errors import GitmemError
+from gitmem.core.extractors import HOST_EXTRACTORS
 from gitmem.core.records import EVENT_SUPERSEDE
 from gitmem.lifecycle.replay import ItemState
 
@@ -48,8 +49,17 @@ def capture_message(
     transcript = parse_transcript(
         commit.message.encode("utf-8", "replace"), f"commit {sha[:12]}", "text"
     )
+    # A commit message is short and marked: a host CLI's model is for sessions.
+    by_rules = "heuristic" if ctx.settings.get("extractor") in HOST_EXTRACTORS else None
     return capture_transcript(
-        ctx, transcript, None, source=source, session=session, commit=sha, again=again
+        ctx,
+        transcript,
+        None,
+        source=source,
+        extractor=by_rules,
+        session=session,
+        commit=sha,
+        again=again,
     )
 
 

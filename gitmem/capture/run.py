@@ -210,7 +210,7 @@ def capture_transcript(
             state, held = ctx.holding(snapshot, commit, session)
         built = build_checkpoint(
             prepared,
-            [*(drafts or []), *found],
+            [*(drafts or []), *found.drafts],
             session,
             ctx.identity,
             now or datetime.now(UTC),
@@ -233,7 +233,7 @@ def capture_transcript(
         checkpoint=built.address,
         session=built.session,
         items=len(built.new),
-        extractor=chosen,
+        **found.log_fields(),
         echo_lines=prepared.echo_lines,
         masked=prepared.masked,
         skipped_lines=len(prepared.transcript.skipped),

@@ -10,12 +10,16 @@ What runs on every commit, agent session and prompt skips all of that: ``gitmem
 --from-hook AGENT``, ``gitmem brief --from-hook AGENT`` and ``gitmem recall --from-hook
 AGENT``, and a plain ``gitmem brief`` or ``gitmem recall TERM…`` (no option) are
 recognised here first and import only what they run (no click, no command families);
-they fail as the command line does (:mod:`gitmem.cli.failures`).
+they fail as the command line does (:mod:`gitmem.cli.failures`). With ``GITMEM_SKIP`` set
+(any value but empty or ``0``) every hook entry among them does nothing: the git hooks'
+and the agent hosts' (``--from-hook``) — as in a host CLI gitmem runs to extract, whose
+session must never brief, recall or capture through gitmem again.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Callable
 
@@ -56,6 +60,11 @@ def fast_path(args: list[str]) -> Callable[[], None] | None:
             rest, verbose = rest[1:], True
     if rest == ["--version"]:
         return _print_version
+    hooked = (len(rest) >= 2 and rest[0] == "hook" and rest[1] in _HOOK_NAMES) or (
+        len(rest) == 3 and rest[1] == "--from-hook" and rest[2] in _AGENTS
+    )
+    if hooked and os.environ.get("GITMEM_SKIP", "") not in ("", "0"):
+        return _nothing
     if len(rest) >= 2 and rest[0] == "hook" and rest[1] in _HOOK_NAMES:
         name, hook_args = rest[1], rest[2:]
 
@@ -138,6 +147,10 @@ def _context_hook(command: str, agent: str, repo: str) -> Callable[[], None]:
         sys.stdout.flush()
 
     return context
+
+
+def _nothing() -> None:
+    """A hook entry under ``GITMEM_SKIP``."""
 
 
 def _print_version() -> None:

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gitmem.cli.base import cli, emit, json_option, store_of
+from gitmem.cli.base import cli, emit, home, json_option, store_of
 from gitmem.core.errors import InputError
+from gitmem.core.extractors import CHOICES
 
 if TYPE_CHECKING:
     from gitmem.hooks.install import HookState
@@ -59,6 +60,12 @@ def hooks() -> None:
     help="With --agent: also add recall hits for each prompt (UserPromptSubmit, at most "
     "2,000 bytes).",
 )
+@click.option(
+    "--extractor",
+    type=click.Choice(CHOICES),
+    help="With --agent: also set the extractor (claude, codex: the host's own model reads "
+    "each session in the background; the repository's config, or yours with --scope user).",
+)
 @json_option
 @click.pass_context
 def hooks_install(
@@ -67,20 +74,28 @@ def hooks_install(
     agent: str | None,
     scope: str | None,
     prompt_recall: bool,
+    extractor: str | None,
     as_json: bool,
 ) -> None:
     """Install the post-commit, post-rewrite and pre-push hooks (or an agent's hooks)."""
-    if agent is None and (scope is not None or prompt_recall):
-        raise InputError("--scope and --prompt-recall go with --agent claude|codex")
+    if agent is None and (scope is not None or prompt_recall or extractor is not None):
+        raise InputError("--scope, --prompt-recall and --extractor go with --agent claude|codex")
     if agent is not None:
         from gitmem.agents.hosts import DEFAULT_SCOPE, install_host
+        from gitmem.store.config import config_path, set_value
 
-        done = install_host(
-            agent, _workdir(ctx), scope or DEFAULT_SCOPE[agent], prompt_recall=prompt_recall
-        )
+        scope = scope or DEFAULT_SCOPE[agent]
+        done = install_host(agent, _workdir(ctx), scope, prompt_recall=prompt_recall)
+        chosen = None
+        if extractor is not None:
+            chosen = config_path(home(), store_of(ctx).local_dir, in_repo=scope != "user")
+            set_value(chosen, "extractor", extractor)
         if as_json:
-            emit(done.to_json())
+            shown = {"extractor": {"name": extractor, "file": str(chosen)}} if chosen else {}
+            emit({**done.to_json(), **shown})
             return
+        if chosen is not None:
+            click.echo(f"extractor: {extractor} (set in {chosen})")
         verb = "configured" if done.changed else "already configured"
         click.echo(f"{verb} {agent} ({done.scope}): {done.path}")
         click.echo(f"  hook command: {done.command} ({done.reason})")

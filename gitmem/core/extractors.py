@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from gitmem.core.errors import InputError
 
-EXTRACTORS = ("heuristic", "command", "openai")
+EXTRACTORS = ("heuristic", "command", "openai", "claude", "codex")
 """The extractors."""
 
-MODEL_EXTRACTORS = ("command", "openai")
+MODEL_EXTRACTORS = ("command", "openai", "claude", "codex")
 """The extractors that ask a model (:mod:`gitmem.llm`)."""
+
+HOST_EXTRACTORS = ("claude", "codex")
+"""The extractors that ask the model of an agent host's own CLI (Claude Code's print mode,
+Codex's exec mode): opt-in, windowed, and falling back to the heuristic when the CLI
+cannot answer."""
 
 CHOICES = (*EXTRACTORS, "none")
 """What ``--extractor`` and the ``extractor`` setting take: ``none`` extracts nothing, so

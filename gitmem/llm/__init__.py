@@ -5,8 +5,9 @@ owns every word the model sees: it builds the prompt and passes its own system p
 (:meth:`ModelBackend.complete`), so a backend never knows what it is asked for. A backend
 returns the reply unparsed, so that the caller can keep the raw bytes before anything
 reads them; the caller's strict parser then accepts the reply or raises
-:class:`OutputRejected`. Two backends, named by the ``extractor`` setting: ``command``
-(:mod:`gitmem.llm.command`) and ``openai`` (:mod:`gitmem.llm.openai`)::
+:class:`OutputRejected`. The backends, named by the ``extractor`` setting: ``command``
+(:mod:`gitmem.llm.command`), ``openai`` (:mod:`gitmem.llm.openai`), and the agent hosts'
+own CLIs ``claude`` and ``codex`` (:mod:`gitmem.llm.host`)::
 
     raw = backend_for(name, settings).complete(prompt, system=SYSTEM_PROMPT)
 
@@ -69,7 +70,11 @@ def backend_for(name: str, settings: ModelSettings) -> ModelBackend:
         raise InputError("the model timeout must be positive")
     if name == "command":
         return _command_backend(settings)
-    return _openai_backend(settings)
+    if name == "openai":
+        return _openai_backend(settings)
+    from gitmem.llm.host import HostBackend
+
+    return HostBackend(name, settings.model or None, float(settings.timeout), settings.schema)
 
 
 def _command_backend(settings: ModelSettings) -> ModelBackend:

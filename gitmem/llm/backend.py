@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from gitmem.core.errors import NegativeResult
 
@@ -49,14 +50,26 @@ class ReplyTruncated(OutputRejected):
     cut-off shows, since a command has no finish reason). Never parsed, never used."""
 
 
+@dataclass(frozen=True)
+class Reported:
+    """What the model side said one call cost, when it says (the host CLIs do)."""
+
+    input_tokens: int
+    output_tokens: int
+    usd: float | None = None
+
+
 class ModelBackend(Protocol):
     """Something that sends a prompt to a model and returns its answer's bytes."""
 
     name: str
-    """The extractor name: ``command`` or ``openai``."""
+    """The extractor name (:data:`gitmem.core.extractors.MODEL_EXTRACTORS`)."""
 
     label: str
     """A one-line description safe to log: no command arguments, no key, no password."""
+
+    reported: Reported | None
+    """What the model side reported of the last call (None: it reports nothing)."""
 
     def complete(self, prompt: str, *, system: str) -> bytes:
         """The model's answer to *prompt*, unparsed; *system* is the caller's system prompt.
@@ -78,3 +91,6 @@ class ModelSettings:
     model: str | None = None
     api_key: str | None = field(default=None, repr=False)
     timeout: float = 60.0
+    schema: Mapping[str, Any] | None = None
+    """The JSON Schema the caller's parser holds replies to, for a backend that can
+    constrain its model to one (the host CLIs); the parser stays the authority."""

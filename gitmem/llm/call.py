@@ -11,8 +11,9 @@ answer in itself (an audit's ``failed`` verdict) is the caller's to say.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Generic, Protocol, TypeVar
 
 from gitmem.llm.backend import ModelBackend, ModelError
@@ -48,6 +49,29 @@ class Reply(Generic[T]):
         return self.value  # type: ignore[return-value]  # set whenever error is None
 
 
+@dataclass
+class Usage:
+    """What model calls cost: counted here (calls, seconds, bytes sent and received) and,
+    when the model side reports them, its tokens and dollars."""
+
+    calls: int = 0
+    seconds: float = 0.0
+    input_bytes: int = 0
+    output_bytes: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The non-zero counts, seconds to the tenth. Raises nothing."""
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+        if "seconds" in shown:
+            shown["seconds"] = round(self.seconds, 1)
+        if "usd" in shown:
+            shown["usd"] = round(self.usd, 4)
+        return shown
+
+
 def call_model(
     backend: ModelBackend,
     prompt: str,
@@ -56,19 +80,41 @@ def call_model(
     parse: Callable[[bytes], T],
     log: RawLog,
     source: str | None = None,
+    usage: Usage | None = None,
     **detail: Any,
 ) -> Reply[T]:
     """Ask *backend* once and parse the reply with *parse* (see the module). A failure is
     logged for *source* with *detail* (which extractor, which item), unless *source* is
-    None. Raises nothing for a model failure: it is the reply's ``error``."""
+    None; what the call cost is added to *usage*. Raises nothing for a model failure: it
+    is the reply's ``error``."""
     digest: str | None = None
+    began = time.monotonic()
+    raw: bytes | None = None
     try:
         raw = backend.complete(prompt, system=system)
         digest = log.keep_raw(raw)
         return Reply(parse(raw), digest)
     except ModelError as e:
-        if digest is None and e.raw is not None:
-            digest = log.keep_raw(e.raw)
+        raw = raw if raw is not None else e.raw
+        if digest is None and raw is not None:
+            digest = log.keep_raw(raw)
         if source is not None:
             log.write("failed", source, kind=e.kind, error=str(e), raw=digest, **detail)
         return Reply(None, digest, e)
+    finally:
+        if usage is not None:
+            _count(usage, backend, prompt, raw, time.monotonic() - began)
+
+
+def _count(
+    usage: Usage, backend: ModelBackend, prompt: str, raw: bytes | None, seconds: float
+) -> None:
+    usage.calls += 1
+    usage.seconds += seconds
+    usage.input_bytes += len(prompt.encode("utf-8", "replace"))
+    usage.output_bytes += len(raw or b"")
+    reported = backend.reported
+    if reported is not None:
+        usage.input_tokens += reported.input_tokens
+        usage.output_tokens += reported.output_tokens
+        usage.usd += reported.usd or 0.0

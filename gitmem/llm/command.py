@@ -16,10 +16,10 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed
+from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed, Reported
 
 _MAX_STDERR_BYTES = 64 * 1024
 _MAX_SHOWN_CHARS = 200
@@ -38,6 +38,7 @@ class CommandBackend:
     """Runs one command per prompt: prompt on stdin, answer on stdout."""
 
     name = "command"
+    reported: Reported | None = None
 
     def __init__(self, argv: Sequence[str], timeout: float) -> None:
         if not argv:
@@ -53,61 +54,78 @@ class CommandBackend:
         state their own rules (the extraction prompt opens with its system prompt).
 
         Raises:
-            BackendFailed: the program cannot be started, exits non-zero or by a
-                signal, runs past the timeout, or prints more than the output cap.
+            BackendFailed: see :func:`run_program`.
         """
-        program = Path(self.argv[0]).name
-        try:
-            data = prompt.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise BackendFailed("the prompt holds a lone surrogate and cannot be sent") from e
-        deadline = time.monotonic() + self.timeout
-        try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except FileNotFoundError as e:
-            raise BackendFailed(f"command not found: {program}") from e
-        except PermissionError as e:
-            raise BackendFailed(f"command not executable: {program}") from e
-        except OSError as e:
-            raise BackendFailed(f"cannot start {program}: {e.strerror or e}") from e
-        out = bytearray()
-        err = bytearray()
-        try:
-            _exchange(proc, data, out, err, deadline)
-            proc.wait(timeout=max(deadline - time.monotonic(), 0))
-        except (_TimedOut, subprocess.TimeoutExpired):
-            _kill_group(proc)
-            raise BackendFailed(
-                f"{program} timed out after {self.timeout:g} s", bytes(out) or None
-            ) from None
-        except _TooLarge:
-            _kill_group(proc)
-            raise BackendFailed(f"{program} printed more than {MAX_OUTPUT_BYTES} bytes") from None
-        except OSError as e:
-            _kill_group(proc)
-            raise BackendFailed(f"lost the pipes to {program}: {e.strerror or e}") from e
-        except BaseException:
-            # Interrupted (Ctrl-C): the program must not outlive us.
-            _kill_group(proc)
-            raise
-        finally:
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
-        if proc.returncode != 0:
-            how = (
-                f"was killed by signal {-proc.returncode}"
-                if proc.returncode < 0
-                else f"exited with status {proc.returncode}"
-            )
-            raise BackendFailed(f"{program} {how}: {_first_line(err)}", bytes(out) or None)
-        return bytes(out)
+        return run_program(self.argv, prompt, self.timeout)
+
+
+def run_program(
+    argv: Sequence[str],
+    prompt: str,
+    timeout: float,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """Run *argv* (in *cwd*, with *env*) with *prompt* on stdin; its stdout.
+
+    Raises:
+        BackendFailed: the program cannot be started, exits non-zero or by a signal,
+            runs past *timeout* seconds, or prints more than the output cap.
+    """
+    program = Path(argv[0]).name
+    try:
+        data = prompt.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise BackendFailed("the prompt holds a lone surrogate and cannot be sent") from e
+    deadline = time.monotonic() + timeout
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            cwd=cwd,
+            env=env,
+        )
+    except FileNotFoundError as e:
+        raise BackendFailed(f"command not found: {program}") from e
+    except PermissionError as e:
+        raise BackendFailed(f"command not executable: {program}") from e
+    except OSError as e:
+        raise BackendFailed(f"cannot start {program}: {e.strerror or e}") from e
+    out = bytearray()
+    err = bytearray()
+    try:
+        _exchange(proc, data, out, err, deadline)
+        proc.wait(timeout=max(deadline - time.monotonic(), 0))
+    except (_TimedOut, subprocess.TimeoutExpired):
+        _kill_group(proc)
+        raise BackendFailed(
+            f"{program} timed out after {timeout:g} s", bytes(out) or None
+        ) from None
+    except _TooLarge:
+        _kill_group(proc)
+        raise BackendFailed(f"{program} printed more than {MAX_OUTPUT_BYTES} bytes") from None
+    except OSError as e:
+        _kill_group(proc)
+        raise BackendFailed(f"lost the pipes to {program}: {e.strerror or e}") from e
+    except BaseException:
+        # Interrupted (Ctrl-C): the program must not outlive us.
+        _kill_group(proc)
+        raise
+    finally:
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    if proc.returncode != 0:
+        how = (
+            f"was killed by signal {-proc.returncode}"
+            if proc.returncode < 0
+            else f"exited with status {proc.returncode}"
+        )
+        raise BackendFailed(f"{program} {how}: {_first_line(err)}", bytes(out) or None)
+    return bytes(out)
 
 
 def _exchange(

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from gitmem import __version__
 from gitmem.core.canonical import strict_decoder
-from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed, ReplyTruncated
+from gitmem.llm.backend import MAX_OUTPUT_BYTES, BackendFailed, ReplyTruncated, Reported
 
 _MAX_BODY_BYTES = 2 * MAX_OUTPUT_BYTES
 """JSON escaping can double the content; the envelope adds little."""
@@ -40,6 +40,7 @@ class OpenAIBackend:
     """Asks one model at one OpenAI-compatible endpoint."""
 
     name = "openai"
+    reported: Reported | None = None
 
     def __init__(self, base_url: str, model: str, api_key: str | None, timeout: float) -> None:
         parts = urlsplit(base_url)

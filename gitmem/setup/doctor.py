@@ -24,10 +24,12 @@ from gitmem.agents.host_context import PROMPT_BUDGET
 from gitmem.agents.hosts import AGENTS, PROMPT_EVENT, scope_states
 from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
+from gitmem.core.extractors import HOST_EXTRACTORS
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
 from gitmem.lifecycle.index import Index
+from gitmem.setup.status import describe_run, last_model_run
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
@@ -140,7 +142,21 @@ def _config(store: Store, home: Path) -> Check:
         return Check(
             "config", CheckStatus.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
         )
-    return Check("config", CheckStatus.OK, f"extractor {settings.get('extractor')}")
+    extractor = str(settings.get("extractor"))
+    if extractor not in HOST_EXTRACTORS:
+        return Check("config", CheckStatus.OK, f"extractor {extractor}")
+    found = shutil.which(extractor)
+    if found is None:
+        return Check(
+            "config",
+            CheckStatus.WARN,
+            f"extractor {extractor}, but no {extractor} on PATH: captures fall back to the "
+            "heuristic",
+            f"install the {extractor} CLI, or `gitmem config extractor heuristic`",
+        )
+    run = last_model_run(CaptureLog(store.local_dir).entries(200))
+    cost = "no run logged yet" if run is None else f"last run {describe_run(run)}"
+    return Check("config", CheckStatus.OK, f"extractor {extractor} ({found}); {cost}")
 
 
 def _git_hooks(workdir: Path) -> Check:

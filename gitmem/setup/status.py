@@ -16,7 +16,7 @@ from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
 from gitmem.lifecycle.index import Index
 from gitmem.setup.travel import remotes_report, render_remotes
-from gitmem.store.capturelog import CaptureLog
+from gitmem.store.capturelog import CaptureLog, LogEntry
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
 from gitmem.store.repo import Store
@@ -74,6 +74,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         if last_ok is None
         else {"time": last_ok.time, "source": last_ok.source, **dict(last_ok.detail)}
     )
+    report["last_model_run"] = last_model_run(entries)
     background = _background(store)
     died = [
         {"time": b["since"], "source": f"{b['hook']} {b['sha'][:12]}", "error": inflight.DIED}
@@ -90,6 +91,42 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         ]
     )[:RECENT_FAILURES]
     return report
+
+
+def last_model_run(entries: list[LogEntry]) -> dict[str, Any] | None:
+    """The newest capture that asked a host CLI's model: when, which, what it cost, and
+    why it fell back to the heuristic (None: none logged). Raises nothing."""
+    for entry in entries:
+        if entry.outcome == "ok" and "model_usage" in entry.detail:
+            detail = entry.detail
+            return {
+                "time": entry.time,
+                "source": entry.source,
+                "extractor": detail.get("extractor"),
+                "usage": detail.get("model_usage"),
+                "fallback": detail.get("fallback"),
+            }
+    return None
+
+
+def describe_run(run: dict[str, Any]) -> str:
+    """One line for a :func:`last_model_run`. Raises nothing."""
+    found = run.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
+
+    def count(key: str) -> str:
+        return f"{usage.get(key, 0):,}"
+
+    parts = [f"{count('calls')} call(s)", f"{usage.get('seconds', 0)} s"]
+    parts.append(f"{count('input_bytes')} bytes in, {count('output_bytes')} out")
+    if usage.get("input_tokens") or usage.get("output_tokens"):
+        parts.append(f"{count('input_tokens')} tokens in, {count('output_tokens')} out")
+    if usage.get("usd"):
+        parts.append(f"${usage['usd']}")
+    said = f"{run['time']} {', '.join(parts)}"
+    if run.get("fallback"):
+        said += f"; fell back to the heuristic ({run['fallback']})"
+    return said
 
 
 def _background(store: Store) -> list[dict[str, Any]]:
@@ -182,6 +219,8 @@ def render_text(report: dict[str, Any]) -> str:
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"
     )
+    if report["last_model_run"] is not None:
+        lines.append(f"last model run: {describe_run(report['last_model_run'])}")
     running = [b for b in report["background"] if b["state"] == inflight.MarkerState.RUNNING]
     if running:
         lines.append(f"background captures running: {len(running)}")

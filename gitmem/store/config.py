@@ -73,6 +73,27 @@ SETTINGS = {
         ),
         Setting("timeout", int, 60, "GITMEM_TIMEOUT", "seconds a model call may take"),
         Setting(
+            "claude.model",
+            str,
+            None,
+            "GITMEM_CLAUDE_MODEL",
+            "model for the claude extractor (claude -p --model; default: the CLI's own)",
+        ),
+        Setting(
+            "codex.model",
+            str,
+            None,
+            "GITMEM_CODEX_MODEL",
+            "model for the codex extractor (codex exec --model; default: the CLI's own)",
+        ),
+        Setting(
+            "host.timeout",
+            int,
+            300,
+            "GITMEM_HOST_TIMEOUT",
+            "seconds one call of the claude or codex extractor may take",
+        ),
+        Setting(
             "ask.reuse_window",
             int,
             3600,

@@ -263,7 +263,7 @@ def test_backend_for_refuses_unusable_settings(
 def test_backends_never_show_the_api_key() -> None:
     settings = ModelSettings(base_url="http://127.0.0.1:1/v1", model="m", api_key="sk-secret")
     backend = backend_for("openai", settings)
-    assert EXTRACTORS == ("heuristic", "command", "openai")
+    assert EXTRACTORS == ("heuristic", "command", "openai", "claude", "codex")
     assert (backend.name, backend.label) == ("openai", "openai: m at http://127.0.0.1:1")
     for shown in (repr(settings), repr(backend), backend.label):
         assert "sk-secret" not in shown

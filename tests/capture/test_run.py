@@ -320,9 +320,12 @@ def test_the_stored_quote_is_the_transcripts_own_bytes(
     assert gm("verify").exit_code == 0  # the stored bytes verify against the snapshot
 
 
-def test_an_item_that_reverses_its_quote_is_stored_inferred(
+def test_an_item_that_reverses_its_quote_never_shows_its_text_as_said(
     initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
+    """Issue 27: a text that cannot be matched to its genuine quote keeps the evidence —
+    the quote itself (the transcript's bytes) is the verbatim item, the text is never
+    shown — while a quote whose elision skips the negation stays unverified."""
     transcript = tmp_path / "fridays.md"
     transcript.write_text("We will not deploy on Fridays, ever.\n")
     reversed_item = {
@@ -338,11 +341,15 @@ def test_an_item_that_reverses_its_quote_is_stored_inferred(
     }
     data = capture(gm, transcript, [reversed_item, elided])
     first, second = data["items"]
-    assert first["trust"] == "inferred" and first["quote"] is None
+    said = "We will not deploy on Fridays, ever."
+    assert first["trust"] == "verbatim" and first["text"] == first["quote"] == said
     assert second["trust"] == "inferred" and second["quote"] is None
     items = [line for line in gm("brief").stdout.splitlines() if line.startswith("- [")]
-    assert len(items) == 2 and not [line for line in items if "✓" in line or '"' in line]
-    assert first["quote_verified"] is False and second["quote_verified"] is False
+    assert len(items) == 2 and not [line for line in items if "We deploy on Fridays" in line]
+    assert [line for line in items if "✓" in line] == [
+        line for line in items if said in line and "No deploys" not in line
+    ]
+    assert first["quote_verified"] is True and second["quote_verified"] is False
 
 
 def test_verify_quote_json_reports_the_matched_span(gm: Gm, tmp_path: Path) -> None:

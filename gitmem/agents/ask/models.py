@@ -77,4 +77,4 @@ def configured_backend(settings: Settings) -> ModelBackend | None:
         InputError: the configured backend's settings are missing or unusable.
     """
     name = backend_name(settings)
-    return None if name is None else backend_for(name, model_settings(settings))
+    return None if name is None else backend_for(name, model_settings(settings, name=name))

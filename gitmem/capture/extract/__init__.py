@@ -18,12 +18,15 @@ here; the backends know nothing of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-from gitmem.core.extractors import chosen
+from gitmem.capture.extract.lastword import last_word
+from gitmem.core.extractors import HOST_EXTRACTORS, chosen
 from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 from gitmem.llm import ModelSettings
+from gitmem.llm.call import Usage
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
 
@@ -40,16 +43,40 @@ class ModelOverrides:
 NO_OVERRIDES = ModelOverrides()
 
 
-def model_settings(settings: Settings, overrides: ModelOverrides = NO_OVERRIDES) -> ModelSettings:
-    """What a model backend is given: the settings, with the command line's values first.
-    Raises nothing."""
+def model_settings(
+    settings: Settings, overrides: ModelOverrides = NO_OVERRIDES, name: str = "openai"
+) -> ModelSettings:
+    """What the model backend *name* is given: the settings, with the command line's
+    values first (a host CLI's model is its own setting, and so is its timeout). Raises
+    nothing."""
+    host = name in HOST_EXTRACTORS
     return ModelSettings(
         command=overrides.command or settings.text("command"),
         base_url=overrides.base_url or settings.text("openai.base_url"),
-        model=overrides.model or settings.text("openai.model"),
+        model=overrides.model or settings.text(f"{name}.model" if host else "openai.model"),
         api_key=settings.text("openai.api_key"),
-        timeout=float(settings.get("timeout")),
+        timeout=float(settings.get("host.timeout" if host else "timeout")),
     )
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What an extractor found, and how: what ran, what its model calls cost, and why a
+    host CLI's items were not used (it fell back to the heuristic)."""
+
+    drafts: list[Draft]
+    extractor: str
+    usage: Usage | None = None
+    fallback: str | None = None
+
+    def log_fields(self) -> dict[str, Any]:
+        """The capture log's fields for it. Raises nothing."""
+        fields: dict[str, Any] = {"extractor": self.extractor}
+        if self.usage is not None:
+            fields["model_usage"] = self.usage.to_json()
+        if self.fallback is not None:
+            fields["fallback"] = self.fallback
+        return fields
 
 
 def run_extractor(
@@ -59,34 +86,71 @@ def run_extractor(
     log: CaptureLog,
     source: str,
     overrides: ModelOverrides = NO_OVERRIDES,
-) -> list[Draft]:
-    """Drafts from the named extractor, for *messages* cleaned of gitmem's own output and
-    masked. A model's reply is kept raw before it is parsed; a failure is logged.
+) -> Extraction:
+    """What the named extractor finds in *messages* (cleaned of gitmem's own output and
+    masked), with the session's last word on each claim
+    (:func:`~gitmem.capture.extract.lastword.last_word`). A model's reply is kept raw
+    before it is parsed; a failure is logged. A host CLI (``claude``, ``codex``) reads
+    the session in windows and falls back to the heuristic when it cannot answer.
 
     Raises:
         InputError: an unknown extractor or missing settings.
-        ModelError: the model failed or its reply broke the schema (logged).
+        ModelError: the ``command`` or ``openai`` model failed or its reply broke the
+            schema (logged).
     """
     if chosen(name) == "none":
-        return []
+        return Extraction([], name)
     if name == "heuristic":
-        from gitmem.capture.extract.heuristic import extract
-
-        return extract(messages)
+        return Extraction(last_word(_by_rules(messages), messages), name)
     from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
-    from gitmem.capture.extract.schema import parse_output
+    from gitmem.capture.extract.schema import ITEMS_JSON_SCHEMA, parse_output
     from gitmem.llm import backend_for
     from gitmem.llm.call import call_model
 
-    backend = backend_for(name, model_settings(settings, overrides))
-    prompt = build_prompt(messages)
-    reply = call_model(
-        backend,
-        prompt,
-        system=SYSTEM_PROMPT,
-        parse=parse_output,
-        log=log,
-        source=source,
-        extractor=name,
-    )
-    return reply.result()
+    host = name in HOST_EXTRACTORS
+    wanted = replace(model_settings(settings, overrides, name), schema=ITEMS_JSON_SCHEMA)
+    backend = backend_for(name, wanted)
+    usage = Usage() if host else None
+    found: list[Draft] = []
+    for part in windows(messages) if host else [messages]:
+        reply = call_model(
+            backend,
+            build_prompt(part),
+            system=SYSTEM_PROMPT,
+            parse=parse_output,
+            log=log,
+            source=source,
+            usage=usage,
+            extractor=name,
+            **({"fallback": "heuristic"} if host else {}),
+        )
+        if host and reply.error is not None:
+            drafts = last_word(_by_rules(messages), messages)
+            return Extraction(drafts, "heuristic", usage, f"{name}: {reply.error}")
+        found += reply.result()
+    return Extraction(last_word(found, messages), name, usage)
+
+
+WINDOW_CHARS = 150_000
+"""The most transcript one host CLI call reads (about 40,000 tokens: well inside every
+current model's context, beside the instructions)."""
+
+
+def windows(messages: Sequence[Message], limit: int = WINDOW_CHARS) -> list[list[Message]]:
+    """*messages* cut into consecutive windows of at most about *limit* characters (a
+    longer message is a window of its own; the prompt keeps its end). Raises nothing."""
+    parts: list[list[Message]] = []
+    size = 0
+    for message in messages:
+        if not parts or size + len(message.text) > limit:
+            parts.append([])
+            size = 0
+        parts[-1].append(message)
+        size += len(message.text)
+    return parts or [[]]
+
+
+def _by_rules(messages: Sequence[Message]) -> list[Draft]:
+    from gitmem.capture.extract.heuristic import extract
+
+    return extract(messages)

@@ -1,0 +1,132 @@
+"""The session's last word: what an extractor found, each claim once, as the session left it.
+
+Whatever the extractor (the heuristic, a model, a host CLI over many windows), what it
+proposes is read in transcript order, each item placed at the message its quote comes
+from (an item without a verified quote has no place and is kept as it is). A later
+statement then supersedes an earlier one, which is dropped:
+
+1. **The same claim said again** (:func:`gitmem.lifecycle.sameclaim.same_claim`): one
+   item, the later.
+2. **A changed value** — a decision, fact or belief about the same subject with other
+   numbers or the other polarity (:func:`~gitmem.lifecycle.sameclaim.same_subject`:
+   "retry limit 30" after "3"). Two open loops about one subject are two loops.
+3. **A reversal or replacement**: a later decision, or a later message of the user, that
+   turns away from a thing an earlier decision chose ("use requests *instead of* httpx",
+   "keep requests, *not* httpx", "*switch from* httpx", "*drop* httpx") — an answer to a
+   question tool that the user overrode two messages later, a plan that was changed.
+4. **A closed loop**: an open loop that a later message reports done (a completion word —
+   done, finished, fixed, implemented, merged… — in a sentence that names most of the
+   loop's words), and every open loop before the session's final assistant message when
+   that message says all of it is done ("All done", "everything is complete", "the
+   entire epic is complete").
+
+Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from gitmem.core.items import Draft, Kind
+from gitmem.core.quotes import check_quotes, fold
+from gitmem.core.transcript import Message
+from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
+
+_COMPLETION = re.compile(
+    r"\b(?:done|finished|completed?|implemented|fixed|resolved|merged|shipped|landed|"
+    r"pushed|added|wrote|written|closed)\b|\[x\]|✅"
+)
+_ALL_DONE = re.compile(
+    r"\b(?:all (?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
+    r"(?:done|complete|completed|finished)|everything (?:is |has been )?(?:now )?"
+    r"(?:done|complete|completed|finished)|nothing (?:left|remaining|else) to do|"
+    r"the (?:entire|whole) [\w -]{1,40}? (?:is |are |has been )?(?:now )?"
+    r"(?:done|complete|completed|finished))\b"
+)
+_TURNS_AWAY = re.compile(
+    r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
+    r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from)"
+    r"|,\s*not)\s+(?:the\s+|using\s+)?([\w./#@-]+)"
+)
+_CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_CLOSING_SHARE = 0.6
+"""How much of an open loop's words a completion sentence must name to close it."""
+
+
+def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
+    """*drafts* with every one a later statement supersedes left out (see the module), in
+    their order. Raises nothing."""
+    places = _places(drafts, messages)
+    dropped: set[int] = set()
+    order = sorted((i for i, p in enumerate(places) if p is not None), key=lambda i: (places[i], i))
+    for later_rank, later in enumerate(order):
+        for earlier in order[:later_rank]:
+            if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
+                dropped.add(earlier)
+    final = _final_assistant(messages)
+    for n in order:
+        draft, place = drafts[n], places[n] or 0
+        after = messages[place + 1 :]
+        if draft.kind == Kind.DECISION:
+            users = [m.text for m in after if (m.role or "").casefold() == "user"]
+            reversed_ = any(_turns_away(text, draft) for text in users)
+        elif draft.kind == Kind.OPEN_LOOP:
+            reversed_ = (final is not None and place < final) or any(
+                _closes(m.text, draft) for m in after
+            )
+        else:
+            reversed_ = False
+        if reversed_:
+            dropped.add(n)
+    return [d for n, d in enumerate(drafts) if n not in dropped]
+
+
+def _places(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[int | None]:
+    """The message each draft's quote verifies in (None: no quote, or not found)."""
+    quoted = [n for n, d in enumerate(drafts) if d.quote]
+    checks = check_quotes([drafts[n].quote or "" for n in quoted], [m.text for m in messages])
+    places: list[int | None] = [None] * len(drafts)
+    for n, check in zip(quoted, checks, strict=True):
+        places[n] = check.message_index if check.verbatim else None
+    return places
+
+
+def _supersedes(later: Draft, earlier: Draft) -> bool:
+    if later.kind != earlier.kind:
+        return False
+    if same_claim(later.kind, later.text, later.quote, earlier.kind, earlier.text, earlier.quote):
+        return True
+    if later.kind in _CHANGED and same_subject(
+        later.kind, later.text, earlier.kind, earlier.text, later.quote, earlier.quote
+    ):
+        return True
+    return later.kind == Kind.DECISION and _turns_away(f"{later.text} {later.quote}", earlier)
+
+
+def _turns_away(said: str, earlier: Draft) -> bool:
+    """Does *said* turn away from a thing the decision *earlier* chose?"""
+    chosen = content_words(earlier.text)
+    return any(word.rstrip(".,;:") in chosen for word in _TURNS_AWAY.findall(fold(said)))
+
+
+def _closes(text: str, loop: Draft) -> bool:
+    """Does a sentence of *text* report *loop* done?"""
+    wanted = content_words(loop.text) - {"todo", "need", "needs", "fix", "add", "write"}
+    if len(wanted) < 2:
+        return False
+    for sentence in _SENTENCE.findall(fold(text)):
+        if sentence.rstrip().endswith("?") or not _COMPLETION.search(sentence):
+            continue
+        if len(wanted & content_words(sentence)) >= _CLOSING_SHARE * len(wanted):
+            return True
+    return False
+
+
+def _final_assistant(messages: Sequence[Message]) -> int | None:
+    """The session's final assistant message, when it says that all of it is done."""
+    for index in range(len(messages) - 1, -1, -1):
+        if (messages[index].role or "").casefold() == "assistant":
+            return index if _ALL_DONE.search(fold(messages[index].text)) else None
+    return None

@@ -1,0 +1,55 @@
+"""A question decides nothing: a decision or a fact may not rest on a quote from one.
+
+"Should we use httpx? No, we keep requests" holds the words "use httpx", but what was
+decided is the answer. So a decision or fact whose quote lies in an interrogative sentence
+(the sentences its matched span touches, in its own message, all end with "?"), or whose
+text takes its words only from the question part of a quote that also holds the answer,
+is not verbatim. Pure; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitmem.core.items import Kind
+from gitmem.core.quotes import fold
+from gitmem.lifecycle.sameclaim import content_words
+
+DECIDING = (Kind.DECISION, Kind.FACT)
+"""The kinds a question cannot back."""
+QUESTION = "the quote is a question, and a question decides nothing"
+RESTATED_QUESTION = "the item's text restates the question its quote asks, not the answer"
+
+_BOUNDARY = re.compile(r"[.!?](?=\s|$)|\n")
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?](?=\s|$)|\n|$)")
+_ELISION = " … "
+
+
+def rests_on_question(text: str, span: str, message: str) -> str | None:
+    """Why the item *text* rests on a question, when its quote is the *span* of *message*
+    (the transcript's own bytes of the match), or None. Raises nothing."""
+    last = span.split(_ELISION)[-1]
+    end = message.find(last)
+    if end < 0 or not last:
+        return None
+    start = message.find(span.split(_ELISION)[0])
+    start = end if start < 0 or start > end else start
+    end += len(last)
+    before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
+    after = _BOUNDARY.search(message, end)
+    passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
+    sentences = [s.strip() for s in _SENTENCE.findall(passage) if s.strip()]
+    asked = [s for s in sentences if s.endswith("?")]
+    if not asked:
+        return None
+    said = [s for s in sentences if not s.endswith("?")]
+    if not said:
+        return QUESTION
+    words = content_words(text)
+    if words & _words(asked) and not words & _words(said):
+        return RESTATED_QUESTION
+    return None
+
+
+def _words(sentences: list[str]) -> frozenset[str]:
+    return content_words(fold(" ".join(sentences)))

@@ -1,0 +1,281 @@
+"""The agent host's own CLI as the extractor (``claude``, ``codex``): its argument, stdin
+and output contract, the fallback to the heuristic, non-recursion into gitmem's hooks,
+and windows merged into one item per claim.
+
+Both CLIs are scripted stand-ins on PATH (tests/fakes/host_cli.py), run as real
+subprocesses, that follow the contract docs/extractors.md cites.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import FAKES, Result
+
+from gitmem.capture.extract import WINDOW_CHARS, windows
+from gitmem.cli import fast_path
+from gitmem.core.transcript import Message
+from gitmem.store.capturelog import CaptureLog
+
+Gm = Callable[..., Result]
+SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+SESSION = (
+    "We talked about the client.\n"
+    "DECISION: keep the parser in src/parser.py.\n"
+    f"The token is {SECRET} for now.\n"
+    "TODO: write the sync command.\n"
+)
+
+
+class Hosts:
+    """The stand-ins on PATH, and what each call showed them."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.bin = tmp_path / "bin"
+        self.bin.mkdir()
+        self.log = tmp_path / "host-calls.jsonl"
+        for host in ("claude", "codex"):
+            script = self.bin / host
+            script.write_text(
+                f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+                f'{shlex.quote(str(FAKES / "host_cli.py"))} {host} "$@"\n'
+            )
+            script.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{self.bin}:{Path(sys.executable).parent}:/usr/bin:/bin")
+        monkeypatch.setenv("HOST_CLI_LOG", str(self.log))
+        self.monkeypatch = monkeypatch
+
+    def mode(self, mode: str) -> None:
+        self.monkeypatch.setenv("HOST_CLI_MODE", mode)
+
+    def calls(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+
+@pytest.fixture
+def hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hosts:
+    return Hosts(tmp_path, monkeypatch)
+
+
+def capture(gm: Gm, transcript: Path, extractor: str) -> dict[str, Any]:
+    done = gm("capture", "--transcript", str(transcript), "--extractor", extractor, "--json")
+    assert done.exit_code == 0, done.stderr
+    data = done.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def session(tmp_path: Path, text: str = SESSION) -> Path:
+    path = tmp_path / "session.md"
+    path.write_text(text)
+    return path
+
+
+def log_lines(repo: Path) -> list[dict[str, Any]]:
+    return [
+        {"outcome": e.outcome, **e.detail} for e in CaptureLog(repo / ".git" / "gitmem").entries()
+    ]
+
+
+def test_claude_is_asked_in_print_mode_with_the_masked_transcript_and_no_tools_or_hooks(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
+) -> None:
+    assert gm("config", "--repo", "claude.model", "sonnet").exit_code == 0
+    data = capture(gm, session(tmp_path), "claude")
+    assert {(i["kind"], i["trust"]) for i in data["items"]} == {
+        ("decision", "verbatim"),
+        ("open_loop", "verbatim"),
+    }
+    (call,) = hosts.calls()
+    argv = call["argv"]
+    assert argv[:3] == ["-p", "--output-format", "json"]
+    assert argv[argv.index("--tools") + 1] == "" and "--strict-mcp-config" in argv
+    assert "--no-session-persistence" in argv and argv[argv.index("--model") + 1] == "sonnet"
+    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
+    schema = json.loads(argv[argv.index("--json-schema") + 1])
+    assert schema["required"] == ["items"]
+    assert "You extract memory items" in argv[argv.index("--system-prompt") + 1]
+    # What leaves the machine: the masked transcript, in an empty folder, hooks off.
+    assert SECRET not in call["stdin"] and "[redacted:" in call["stdin"]
+    assert "DECISION: keep the parser in src/parser.py." in call["stdin"]
+    assert not Path(call["cwd"]).exists() and not Path(call["cwd"]).is_relative_to(initialised)
+    assert call["skip"] == "1"
+    (ok,) = [line for line in log_lines(initialised) if line["outcome"] == "ok"]
+    usage = ok["model_usage"]
+    assert ok["extractor"] == "claude" and usage["calls"] == 1 and usage["usd"] == 0.0125
+    assert usage["input_bytes"] >= len(call["stdin"].encode()) and usage["output_bytes"] > 0
+    assert usage["input_tokens"] > 0 and usage["output_tokens"] > 0
+
+
+def test_codex_is_asked_in_exec_mode_with_a_strict_schema_file(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
+) -> None:
+    data = capture(gm, session(tmp_path), "codex")
+    assert len(data["items"]) == 2 and all(i["trust"] == "verbatim" for i in data["items"])
+    (call,) = hosts.calls()
+    argv = call["argv"]
+    assert argv[0] == "exec" and argv[-1] == "-"
+    for flag in ("--json", "--ephemeral", "--skip-git-repo-check"):
+        assert flag in argv
+    assert argv[argv.index("--sandbox") + 1] == "read-only"
+    assert argv[argv.index("-c") + 1] == "features.hooks=false"
+    item = call["schema"]["properties"]["items"]["items"]
+    assert item["additionalProperties"] is False
+    assert (
+        sorted(item["required"])
+        == sorted(item["properties"])
+        == [
+            "kind",
+            "quote",
+            "text",
+            "trust",
+        ]
+    )
+    assert call["stdin"].startswith("You extract memory items")  # exec takes no system prompt
+    assert SECRET not in call["stdin"] and call["skip"] == "1"
+    status: Any = gm("status", "--json").json()
+    run = status["last_model_run"]
+    assert run["extractor"] == "codex" and run["usage"]["calls"] == 1 and run["fallback"] is None
+    assert "last model run:" in gm("status").stdout
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("fail", "claude exited with status 1: Error: claude is not logged in"),
+        ("chatty", "model output rejected"),
+        ("error", "claude answered with an error"),
+        ("missing", "command not found: claude"),
+        ("slow", "claude timed out after 1 s"),
+    ],
+)
+def test_a_host_that_cannot_answer_falls_back_to_the_heuristic_with_the_reason_logged(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path, mode: str, reason: str
+) -> None:
+    if mode == "missing":
+        (hosts.bin / "claude").unlink()
+    hosts.mode(mode)
+    assert gm("config", "--repo", "host.timeout", "1").exit_code == 0
+    assert gm("config", "--repo", "extractor", "claude").exit_code == 0
+    data = capture(gm, session(tmp_path), "claude")
+    assert [i["text"] for i in data["items"]]  # the heuristic's items were stored
+    lines = log_lines(initialised)
+    (failed,) = [line for line in lines if line["outcome"] == "failed"]
+    (ok,) = [line for line in lines if line["outcome"] == "ok"]
+    assert reason in failed["error"] and failed["fallback"] == "heuristic"
+    assert ok["extractor"] == "heuristic" and reason in ok["fallback"]
+    status: Any = gm("status", "--json").json()
+    assert reason in status["last_model_run"]["fallback"]
+    doctor: Any = gm("doctor", "--json").json()
+    (config,) = [c for c in doctor["checks"] if c["name"] == "config"]
+    if mode == "missing":
+        assert config["status"] == "warn" and "no claude on PATH" in config["detail"]
+    else:
+        assert "fell back to the heuristic" in config["detail"]
+
+
+def test_the_child_session_never_runs_gitmems_hooks(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host that ignored its own switch and ran every gitmem hook still gets nothing:
+    the environment marker every hook entry honours."""
+    hosts.mode("hooks")
+    transcript = session(tmp_path)
+    monkeypatch.setenv("HOST_CLI_PATH", str(transcript))
+    monkeypatch.setenv("HOST_CLI_GITMEM", json.dumps([sys.executable, "-m", "gitmem"]))
+    monkeypatch.chdir(initialised)
+    capture(gm, transcript, "claude")
+    hooks = [c for c in hosts.calls() if "hook" in c]
+    assert [h["hook"] for h in hooks] == ["brief", "capture", "recall"]
+    assert all(h["code"] == 0 and h["stdout"] == "" for h in hooks)
+    local = initialised / ".git" / "gitmem"
+    assert not (local / "queue").exists()  # no capture was queued
+    status: Any = gm("status", "--json").json()
+    assert status["store"]["records"] == 1  # the one capture, nothing from the child
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["capture", "--from-hook", "claude"],
+        ["brief", "--from-hook", "codex"],
+        ["recall", "--from-hook", "claude"],
+        ["hook", "capture-session", "/tmp/x.jsonl"],
+        ["-C", "/tmp", "hook", "post-commit", "abc"],
+    ],
+)
+def test_every_hook_entry_does_nothing_under_gitmem_skip(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    assert fast_path(args) is not None
+    monkeypatch.setenv("GITMEM_SKIP", "1")
+    skipped = fast_path(args)
+    assert skipped is not None and skipped.__name__ == "_nothing"
+    assert fast_path(["brief"]) is not None and fast_path(["brief"]).__name__ != "_nothing"  # type: ignore[union-attr]
+    monkeypatch.setenv("GITMEM_SKIP", "0")
+    assert fast_path(args).__name__ != "_nothing"  # type: ignore[union-attr]
+
+
+def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
+) -> None:
+    filler = "filler line that says nothing in particular\n" * 2_000
+    early = "DECISION: use httpx for the HTTP client.\nTODO: write the sync command.\n"
+    early += "FACT: the retry limit is 3.\nTODO: profile the importer.\n"
+    late = "DECISION: use requests instead of httpx for the HTTP client.\n"
+    late += "FACT: the retry limit is 30.\nDone: the sync command is written and tested.\n"
+    lines = [
+        {"role": "user", "content": early + filler},
+        {"role": "assistant", "content": filler},
+        {"role": "user", "content": filler},
+        {"role": "assistant", "content": late + filler},
+    ]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(lines))
+    assert path.stat().st_size > 2 * WINDOW_CHARS
+    data = capture(gm, path, "claude")
+    calls = hosts.calls()
+    assert len(calls) >= 2
+    assert "use httpx" in calls[0]["stdin"] and "instead of httpx" not in calls[0]["stdin"]
+    assert "instead of httpx" in calls[-1]["stdin"]
+    texts = sorted(i["text"] for i in data["items"])
+    assert texts == [
+        "profile the importer",
+        "the retry limit is 30",
+        "use requests instead of httpx for the HTTP client",
+    ]
+    (ok,) = [line for line in log_lines(initialised) if line["outcome"] == "ok"]
+    assert ok["model_usage"]["calls"] == len(calls)
+
+
+def test_windows_keep_the_order_and_cut_at_message_boundaries() -> None:
+    messages = [Message("user", "x" * 60), Message("assistant", "y" * 60), Message("user", "z")]
+    assert windows(messages, limit=100) == [messages[:1], messages[1:]]
+    assert windows([Message("user", "x" * 500)], limit=100) == [[Message("user", "x" * 500)]]
+    assert windows([], limit=100) == [[]]
+
+
+def test_hooks_install_sets_the_hosts_own_model_as_the_extractor(
+    initialised: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-user"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-user"))
+    done = gm("hooks", "install", "--agent", "claude", "--extractor", "claude", "--json")
+    assert done.exit_code == 0, done.stderr
+    data: Any = done.json()
+    assert data["extractor"]["name"] == "claude"
+    assert Path(data["extractor"]["file"]) == initialised / ".git" / "gitmem" / "config.json"
+    assert gm("config", "extractor").stdout.startswith('extractor = "claude"')
+    user = gm("hooks", "install", "--agent", "codex", "--extractor", "codex", "--json")
+    assert user.exit_code == 0, user.stderr
+    assert Path(user.json()["extractor"]["file"]).parent == tmp_path / "gitmem-home"  # type: ignore[index]
+    refused = gm("hooks", "install", "--extractor", "claude")
+    assert refused.exit_code == 2 and "go with --agent" in refused.stderr

@@ -1,0 +1,75 @@
+"""A quote from a question backs no decision or fact, and a text that cannot be matched to
+its genuine quote keeps the evidence: the quote itself carries the badge."""
+
+from __future__ import annotations
+
+from gitmem.capture.checkpoint import build_items
+from gitmem.capture.questions import QUESTION, RESTATED_QUESTION, rests_on_question
+from gitmem.capture.transcripts import parse_transcript
+from gitmem.core.items import Draft, Item
+
+ASKED = "Should we use httpx? No, we keep requests for now."
+
+
+def items(transcript: str, *drafts: Draft) -> list[Item]:
+    parsed = parse_transcript(transcript.encode(), "t.md", "text")
+    return build_items(drafts, parsed, "s1", "0" * 64)  # type: ignore[arg-type]
+
+
+def decision(text: str, quote: str, kind: str = "decision") -> Draft:
+    return Draft(kind, text, "verbatim", quote, {})
+
+
+def test_should_we_use_httpx_never_yields_a_verbatim_use_httpx() -> None:
+    for quote in ("use httpx", "Should we use httpx?", ASKED):
+        (item,) = items(ASKED, decision("Use httpx", quote))
+        assert item.trust == "inferred" and item.quote is None, quote
+        assert item.quote_reason in (QUESTION, RESTATED_QUESTION)
+        assert item.extra["unverified_quote"]
+    (answer,) = items(ASKED, decision("Keep requests", "No, we keep requests for now."))
+    assert answer.trust == "verbatim" and answer.quote == "No, we keep requests for now."
+
+
+def test_a_fact_from_a_question_degrades_but_an_open_question_stays_verbatim() -> None:
+    text = "Is the cache shared between workers? We should add retries?"
+    (fact,) = items(
+        text, decision("The cache is shared between workers", "the cache shared", "fact")
+    )
+    assert fact.trust == "inferred"
+    (loop,) = items(
+        text, decision("Is the cache shared?", "Is the cache shared between workers?", "open_loop")
+    )
+    assert loop.trust == "verbatim"
+
+
+def test_a_question_in_another_sentence_does_not_taint_the_answer() -> None:
+    message = "Which store? Decision: keep checkpoints under refs/gitmem/memory."
+    assert (
+        rests_on_question(
+            "Keep checkpoints under refs/gitmem/memory",
+            "keep checkpoints under refs/gitmem/memory",
+            message,
+        )
+        is None
+    )
+    assert rests_on_question("Use httpx", "use httpx", "Do we use httpx?") == QUESTION
+    assert rests_on_question("anything", "not in the message", "Do we?") is None
+
+
+def test_a_summary_that_cannot_be_matched_keeps_its_quote_as_the_verbatim_item() -> None:
+    said = 'I\'ve changed the button variant from "ghost" to "default".'
+    draft = decision(
+        "The + button uses variant 'default', not 'ghost'",
+        "I've changed the button variant from “ghost” to “default”",
+    )
+    (item,) = items(said, draft)
+    assert item.trust == "verbatim" and item.quote_verified
+    assert item.text == item.quote == 'I\'ve changed the button variant from "ghost" to "default"'
+    assert item.extra["summary"] == draft.text
+    assert "the quote is the item" in (item.quote_reason or "")
+
+
+def test_a_reversing_text_on_an_elided_negation_stays_unverified() -> None:
+    said = "We will not deploy on Fridays, ever."
+    (item,) = items(said, decision("We deploy on Fridays", "We will… deploy on Fridays"))
+    assert item.trust == "inferred" and item.quote is None and "summary" not in item.extra
