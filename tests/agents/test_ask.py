@@ -14,7 +14,7 @@ import pytest
 from fakes.ask_plans import SOLVER_OPENING, SUPPORT_OPENING
 from fakes.openai_server import FakeOpenAI
 from helpers import FAKES, git
-from helpers.asking import ask, event
+from helpers.asking import ask, ask_event
 
 from gitmem.agents.ask import EXIT_CODES, OUTCOMES
 from gitmem.agents.ask.gates import agree, anchored, locate_quote, quote_problem
@@ -80,7 +80,7 @@ def test_outcome_exit_code_and_signed_event(
     released = outcome == "supported_answer"
     assert (document["answer"] == "37") is released
     assert (document["answer"] is None) is not released
-    recorded = event(project, document["event"])
+    recorded = ask_event(project, document["event"])
     assert recorded["event"] == "ask" and recorded["outcome"] == outcome
     assert recorded["raw"] == document["raw"] and recorded["raw"]["solver"]
     raw_dir = Store.discover(project).local_dir / "raw"
@@ -154,7 +154,7 @@ def test_a_source_edited_between_the_calls_is_stale(
     code, document = ask(project, QUESTION)
     assert (document["outcome"], code) == ("stale_source", EXIT_CODES["stale_source"])
     assert "differs in the working tree" in document["reason"] and document["answer"] is None
-    assert event(project, document["event"])["withheld"]["answer"] == "37"
+    assert ask_event(project, document["event"])["withheld"]["answer"] == "37"
 
 
 def test_a_source_dirty_before_the_calls_is_stale_too(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fakes.ask_script import ScriptServer
 from helpers.ask_cases import CASES
-from helpers.asking import BACKENDS, FILES, Model, ask, event, make_repo, run_case
+from helpers.asking import BACKENDS, FILES, Model, ask, ask_event, make_repo, run_case
 
 pytestmark = pytest.mark.slow  # every ask runs a scripted model as a real subprocess
 
@@ -85,7 +85,7 @@ def test_a_withheld_answer_is_signed_by_default(
         WITHHELD, Model("command", tmp_path, script_server), project, monkeypatch
     )
     assert (code, document["outcome"], document["answer"]) == (11, "needs_review", None)
-    recorded = event(project, document["event"])
+    recorded = ask_event(project, document["event"])
     assert recorded["withheld"]["answer"] == "37"
     assert recorded["outcome"] == "needs_review"
 

@@ -36,7 +36,7 @@ def test_age_labels(seconds: int, label: str) -> None:
     assert age_label(seconds) == label
 
 
-def remember(gm: Gm, path: Path, text: str) -> str:
+def open_loop(gm: Gm, path: Path, text: str) -> str:
     data = capture(gm, path, [{"kind": "open_loop", "text": text, "trust": "inferred"}])
     return str(data["items"][0]["id"])
 
@@ -52,12 +52,12 @@ def line_of(text: str, ident: str) -> str:
 
 
 def test_every_line_shows_its_sessions_age(initialised: Path, gm: Gm, tmp_path: Path) -> None:
-    old = remember(
+    old = open_loop(
         gm,
         session_file(tmp_path, "old", [("user", "hi")], NOW - timedelta(days=3, hours=1)),
         "Port A",
     )
-    new = remember(
+    new = open_loop(
         gm,
         session_file(tmp_path, "new", [("user", "hi")], NOW - timedelta(hours=5, minutes=2)),
         "Port B",
@@ -75,13 +75,13 @@ def test_another_branchs_items_are_marked_and_ranked_after(
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "feature/x")
     commit(initialised, "add x.txt", "x.txt", "x.txt")
-    side = remember(
+    side = open_loop(
         gm,
         session_file(tmp_path, "side", [("user", "hi")], NOW - timedelta(minutes=5)),
         "Wire the flag",
     )
     git(initialised, "checkout", "-q", main)
-    here = remember(
+    here = open_loop(
         gm,
         session_file(tmp_path, "here", [("user", "hi")], NOW - timedelta(hours=2)),
         "Fix the docs",
@@ -107,12 +107,12 @@ def test_a_branch_deleted_unmerged_ages_out_with_a_notice(
     main = git(initialised, "rev-parse", "--abbrev-ref", "HEAD").strip()
     git(initialised, "checkout", "-q", "-b", "spike")
     commit(initialised, "add spike.txt", "spike.txt", "spike.txt")
-    gone = remember(
+    gone = open_loop(
         gm,
         session_file(tmp_path, "a", [("user", "hi")], NOW - timedelta(days=20)),
         "Try the old cache",
     )
-    young = remember(
+    young = open_loop(
         gm,
         session_file(tmp_path, "b", [("user", "hi")], NOW - timedelta(days=2)),
         "Try the new cache",

@@ -216,7 +216,7 @@ def ask(repo: Path, question: str, *options: str) -> tuple[int, dict[str, Any]]:
     return result.exit_code, document
 
 
-def event(repo: Path, address: str) -> dict[str, Any]:
+def ask_event(repo: Path, address: str) -> dict[str, Any]:
     data = Store.discover(repo).read_path(content_path("events", Sha256Hex(address)))
     assert data is not None
     record = parse_record(data)

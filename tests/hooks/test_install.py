@@ -383,7 +383,7 @@ def test_commit_returns_before_the_detached_child_finishes(repo: Path, fake: Fak
 
 
 @pytest.fixture
-def origin(repo: Path, tmp_path: Path) -> Path:
+def bare_origin(repo: Path, tmp_path: Path) -> Path:
     """An empty bare repository, *repo*'s origin."""
     bare = tmp_path / "remote.git"
     run_git(tmp_path, "init", "-q", "--bare", str(bare))
@@ -392,7 +392,7 @@ def origin(repo: Path, tmp_path: Path) -> Path:
 
 
 def test_pre_push_never_fails_a_push_even_when_gitmem_fails(
-    repo: Path, origin: Path, fake: Fake
+    repo: Path, bare_origin: Path, fake: Fake
 ) -> None:
     hooks.install(repo, gitmem_command=fake.command)
     head = run_git(repo, "rev-parse", "HEAD").stdout.strip()
@@ -400,13 +400,13 @@ def test_pre_push_never_fails_a_push_even_when_gitmem_fails(
     done = run_git(repo, "push", "-q", "origin", "main", env={"FAKE_GITMEM_EXIT": "1"})
 
     assert done.returncode == 0
-    assert run_git(origin, "rev-parse", "main").stdout.strip() == head
+    assert run_git(bare_origin, "rev-parse", "main").stdout.strip() == head
     record = fake.wait(lambda r: r["argv"][:2] == ["hook", "pre-push"])
-    assert record["argv"] == ["hook", "pre-push", "origin", str(origin)]
+    assert record["argv"] == ["hook", "pre-push", "origin", str(bare_origin)]
 
 
 def test_a_failing_foreign_pre_push_still_fails_the_push(
-    repo: Path, origin: Path, fake: Fake, tmp_path: Path
+    repo: Path, bare_origin: Path, fake: Fake, tmp_path: Path
 ) -> None:
     seen = tmp_path / "foreign-pre-push"
     hook = git_hooks(repo) / "pre-push"
@@ -417,9 +417,11 @@ def test_a_failing_foreign_pre_push_still_fails_the_push(
     done = run_git(repo, "push", "-q", "origin", "main", check=False)
 
     assert done.returncode != 0
-    assert run_git(origin, "rev-parse", "--verify", "-q", "main", check=False).stdout == ""
+    assert run_git(bare_origin, "rev-parse", "--verify", "-q", "main", check=False).stdout == ""
     zero = "0" * len(head)
-    assert seen.read_text() == (f"origin {origin}\nrefs/heads/main {head} refs/heads/main {zero}\n")
+    assert seen.read_text() == (
+        f"origin {bare_origin}\nrefs/heads/main {head} refs/heads/main {zero}\n"
+    )
 
     write_hook(git_hooks(repo) / f"pre-push{FOREIGN_SUFFIX}", "cat >/dev/null")
     run_git(repo, "push", "-q", "origin", "main")
