@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers import FAKES, Result
+from helpers.capturing import capture
 
 from gitmem.capture.extract import WINDOW_CHARS, windows
 from gitmem.cli import fast_path
@@ -65,14 +66,6 @@ def hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Hosts:
     return Hosts(tmp_path, monkeypatch)
 
 
-def capture(gm: Gm, transcript: Path, extractor: str) -> dict[str, Any]:
-    done = gm("capture", "--transcript", str(transcript), "--extractor", extractor, "--json")
-    assert done.exit_code == 0, done.stderr
-    data = done.json()
-    assert isinstance(data, dict)
-    return data
-
-
 def session(tmp_path: Path, text: str = SESSION) -> Path:
     path = tmp_path / "session.md"
     path.write_text(text)
@@ -89,7 +82,7 @@ def test_claude_is_asked_in_print_mode_with_the_masked_transcript_and_no_tools_o
     initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
 ) -> None:
     assert gm("config", "--repo", "claude.model", "sonnet").exit_code == 0
-    data = capture(gm, session(tmp_path), "claude")
+    data = capture(gm, session(tmp_path), None, "--extractor", "claude")
     assert {(i["kind"], i["trust"]) for i in data["items"]} == {
         ("decision", "verbatim"),
         ("open_loop", "verbatim"),
@@ -118,7 +111,7 @@ def test_claude_is_asked_in_print_mode_with_the_masked_transcript_and_no_tools_o
 def test_codex_is_asked_in_exec_mode_with_a_strict_schema_file(
     initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
 ) -> None:
-    data = capture(gm, session(tmp_path), "codex")
+    data = capture(gm, session(tmp_path), None, "--extractor", "codex")
     assert len(data["items"]) == 2 and all(i["trust"] == "verbatim" for i in data["items"])
     (call,) = hosts.calls()
     argv = call["argv"]
@@ -165,7 +158,7 @@ def test_a_host_that_cannot_answer_falls_back_to_the_heuristic_with_the_reason_l
     hosts.mode(mode)
     assert gm("config", "--repo", "host.timeout", "1").exit_code == 0
     assert gm("config", "--repo", "extractor", "claude").exit_code == 0
-    data = capture(gm, session(tmp_path), "claude")
+    data = capture(gm, session(tmp_path), None, "--extractor", "claude")
     assert [i["text"] for i in data["items"]]  # the heuristic's items were stored
     lines = log_lines(initialised)
     (failed,) = [line for line in lines if line["outcome"] == "failed"]
@@ -192,7 +185,7 @@ def test_the_child_session_never_runs_gitmems_hooks(
     monkeypatch.setenv("HOST_CLI_PATH", str(transcript))
     monkeypatch.setenv("HOST_CLI_GITMEM", json.dumps([sys.executable, "-m", "gitmem"]))
     monkeypatch.chdir(initialised)
-    capture(gm, transcript, "claude")
+    capture(gm, transcript, None, "--extractor", "claude")
     hooks = [c for c in hosts.calls() if "hook" in c]
     assert [h["hook"] for h in hooks] == ["brief", "capture", "recall"]
     assert all(h["code"] == 0 and h["stdout"] == "" for h in hooks)
@@ -241,7 +234,7 @@ def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
     path = tmp_path / "long.json"
     path.write_text(json.dumps(lines))
     assert path.stat().st_size > 2 * WINDOW_CHARS
-    data = capture(gm, path, "claude")
+    data = capture(gm, path, None, "--extractor", "claude")
     calls = hosts.calls()
     assert len(calls) >= 2
     assert "use httpx" in calls[0]["stdin"] and "instead of httpx" not in calls[0]["stdin"]
