@@ -28,6 +28,7 @@ statement is kept as its own item; the earlier one is marked likely superseded.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from gitmem.core.negation import NEGATION_RE, unhedged
@@ -51,6 +52,7 @@ _MIN_SUBJECT = 2
 """A subject needs this many content words before two claims about it can be compared."""
 
 
+@functools.lru_cache(maxsize=4096)
 def content_words(text: str) -> frozenset[str]:
     """The words that carry a statement's meaning (folded, filler dropped)."""
     return frozenset(t for t in _TOKEN.findall(fold(text)) if t not in FILLER)
@@ -107,6 +109,7 @@ def _about_the_same(text: str, other: str) -> bool:
     return len(subject) >= _MIN_SUBJECT and subject == _subject(other)
 
 
+@functools.lru_cache(maxsize=4096)
 def _subject(text: str) -> frozenset[str]:
     """The content words without the values: numbers, negations, and named things
     (words holding a digit, a dot or a slash: paths, versions, identifiers)."""

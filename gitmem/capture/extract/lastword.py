@@ -53,6 +53,8 @@ _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _CLOSING_SHARE = 0.6
 """How much of an open loop's words a completion sentence must name to close it."""
+_ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
+"""Words of a loop that say what to do, not what it is about: never needed to close it."""
 
 
 def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
@@ -66,15 +68,24 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
                 dropped.add(earlier)
     final = _final_assistant(messages)
+    folded = [fold(m.text) for m in messages]
+    users = [(m.role or "").casefold() == "user" for m in messages]
+    # What each message says, read once: the things a user turns away from, and the
+    # words of each sentence that reports something done.
+    turned = [
+        _turned(text) if user else frozenset() for text, user in zip(folded, users, strict=True)
+    ]
+    done = [_done(text) for text in folded]
     for n in order:
         draft, place = drafts[n], places[n] or 0
-        after = messages[place + 1 :]
         if draft.kind == Kind.DECISION:
-            users = [m.text for m in after if (m.role or "").casefold() == "user"]
-            reversed_ = any(_turns_away(text, draft) for text in users)
+            chosen = content_words(draft.text)
+            reversed_ = any(chosen & words for words in turned[place + 1 :])
         elif draft.kind == Kind.OPEN_LOOP:
-            reversed_ = (final is not None and place < final) or any(
-                _closes(m.text, draft) for m in after
+            wanted = content_words(draft.text) - _ACTIONS
+            closing = [w for sentences in done[place + 1 :] for w in sentences]
+            reversed_ = (final is not None and place < final) or (
+                len(wanted) >= 2 and any(_covers(words, wanted) for words in closing)
             )
         else:
             reversed_ = False
@@ -84,11 +95,18 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
 
 
 def _places(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[int | None]:
-    """The message each draft's quote verifies in (None: no quote, or not found)."""
-    quoted = [n for n, d in enumerate(drafts) if d.quote]
-    checks = check_quotes([drafts[n].quote or "" for n in quoted], [m.text for m in messages])
-    places: list[int | None] = [None] * len(drafts)
-    for n, check in zip(quoted, checks, strict=True):
+    """The message each draft's quote verifies in (None: no quote, or not found). Most
+    quotes are the message's own words, found as they are; only the others are folded
+    and checked as the verifier checks them."""
+    texts = [m.text for m in messages]
+    places: list[int | None] = [
+        next((i for i, text in enumerate(texts) if d.quote in text), None) if d.quote else None
+        for d in drafts
+    ]
+    rest = [n for n, d in enumerate(drafts) if d.quote and places[n] is None]
+    for n, check in zip(
+        rest, check_quotes([drafts[n].quote or "" for n in rest], texts), strict=True
+    ):
         places[n] = check.message_index if check.verbatim else None
     return places
 
@@ -107,26 +125,35 @@ def _supersedes(later: Draft, earlier: Draft) -> bool:
 
 def _turns_away(said: str, earlier: Draft) -> bool:
     """Does *said* turn away from a thing the decision *earlier* chose?"""
-    chosen = content_words(earlier.text)
-    return any(word.rstrip(".,;:") in chosen for word in _TURNS_AWAY.findall(fold(said)))
+    return bool(_turned(fold(said)) & content_words(earlier.text))
 
 
-def _closes(text: str, loop: Draft) -> bool:
-    """Does a sentence of *text* report *loop* done?"""
-    wanted = content_words(loop.text) - {"todo", "need", "needs", "fix", "add", "write"}
-    if len(wanted) < 2:
-        return False
-    for sentence in _SENTENCE.findall(fold(text)):
-        if sentence.rstrip().endswith("?") or not _COMPLETION.search(sentence):
-            continue
-        if len(wanted & content_words(sentence)) >= _CLOSING_SHARE * len(wanted):
-            return True
-    return False
+def _turned(folded: str) -> frozenset[str]:
+    """The things *folded* text turns away from ("instead of httpx": httpx)."""
+    return frozenset(word.rstrip(".,;:") for word in _TURNS_AWAY.findall(folded))
+
+
+def _done(folded: str) -> list[frozenset[str]]:
+    """The words of each sentence of *folded* text that reports something done."""
+    return [
+        content_words(sentence)
+        for sentence in _SENTENCE.findall(folded)
+        if not sentence.rstrip().endswith("?") and _COMPLETION.search(sentence)
+    ]
+
+
+def _covers(words: frozenset[str], wanted: frozenset[str]) -> bool:
+    """Does a completion sentence's *words* name most of an open loop's *wanted* words?"""
+    return len(wanted & words) >= _CLOSING_SHARE * len(wanted)
+
+
+def _is(message: Message, role: str) -> bool:
+    return (message.role or "").casefold() == role
 
 
 def _final_assistant(messages: Sequence[Message]) -> int | None:
     """The session's final assistant message, when it says that all of it is done."""
     for index in range(len(messages) - 1, -1, -1):
-        if (messages[index].role or "").casefold() == "assistant":
+        if _is(messages[index], "assistant"):
             return index if _ALL_DONE.search(fold(messages[index].text)) else None
     return None
