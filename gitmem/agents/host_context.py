@@ -10,6 +10,7 @@ the event's ``cwd``), else the folder the hook runs in.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem.core import boundedjson
+from gitmem.agents.host_event import event_of, event_text
 from gitmem.core.quotes import wrap_context
 from gitmem.store.repo import Store
 
@@ -147,30 +148,28 @@ def read_event() -> str:
         return ""
 
 
-def event_of(payload: str) -> dict[str, Any]:
-    """The event JSON object of *payload* ({} when it is none). Raises nothing."""
-    try:
-        event = boundedjson.loads(payload) if payload.strip() else {}
-    except ValueError:
-        return {}
-    return event if isinstance(event, dict) else {}
-
-
-def event_text(event: Mapping[str, Any], name: str) -> str | None:
-    """A string field of a host's event by its snake_case *name*, or its camelCase twin
-    (Copilot CLI's own payloads); None when absent or empty. Raises nothing."""
-    head, *rest = name.split("_")
-    for key in (name, head + "".join(w.capitalize() for w in rest)):
-        value = event.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
+def for_host(agent: str, event: str, text: str) -> str:
+    """*text* as the host reads a context hook's output: Claude Code and Codex add plain
+    stdout; Copilot CLI reads ``additionalContext``, Gemini CLI
+    ``hookSpecificOutput.additionalContext`` (its stdout must be JSON and nothing else).
+    Nothing stays nothing. Raises nothing."""
+    if not text or agent in ("claude", "codex"):
+        return text
+    if agent == "copilot":
+        document: dict[str, Any] = {"additionalContext": text}
+    else:
+        document = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json.dumps(document, ensure_ascii=False) + "\n"
 
 
 def hook_brief(agent: str, repo: str, home: Path, payload: str = "") -> str:
     """The session-start brief for *agent* in its budget (after a compaction, the short
-    re-brief), or nothing when there is no usable repository or memory. Raises
-    nothing."""
+    re-brief), as the host reads it (:func:`for_host`), or nothing when there is no
+    usable repository or memory. Raises nothing."""
+    return for_host(agent, "SessionStart", _brief_text(agent, repo, home, payload))
+
+
+def _brief_text(agent: str, repo: str, home: Path, payload: str) -> str:
     try:
         event = event_of(payload)
         store = Store.discover(host_repo(agent, event_text(event, "cwd") or repo))
@@ -222,13 +221,18 @@ def prompt_terms(prompt: str) -> list[str]:
 
 
 def prompt_recall(agent: str, repo: str, home: Path, payload: str) -> str:
-    """Recall hits for the prompt in a host's ``UserPromptSubmit`` event (JSON on
-    stdin), badge-carrying, wrapped in ``<gitmem-context>``, at most
-    :data:`PROMPT_BUDGET` bytes, and recorded in the emission ledger; nothing when no
-    item matches. Raises nothing."""
+    """Recall hits for the prompt in a host's ``UserPromptSubmit`` (Gemini CLI:
+    ``BeforeAgent``) event (JSON on stdin), badge-carrying, wrapped in
+    ``<gitmem-context>``, at most :data:`PROMPT_BUDGET` bytes, recorded in the emission
+    ledger, as the host reads it (:func:`for_host`); nothing when no item matches.
+    Raises nothing."""
+    return for_host(agent, "BeforeAgent", _recall_text(agent, repo, home, payload))
+
+
+def _recall_text(agent: str, repo: str, home: Path, payload: str) -> str:
     try:
-        event = boundedjson.loads(payload) if payload.strip() else {}
-        if not isinstance(event, dict) or not isinstance(event.get("prompt"), str):
+        event = event_of(payload)
+        if not isinstance(event.get("prompt"), str):
             return ""
         terms = prompt_terms(event["prompt"])
         if not terms:

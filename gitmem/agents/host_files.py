@@ -1,15 +1,19 @@
 """The hook files of agent hosts as data: load them (refusing what is not JSON/TOML or
 not shaped like host settings), merge gitmem's handlers in or out, write them atomically.
 
-A handler is ours when its command is a gitmem command (``<python> -m gitmem`` or a
-program named ``gitmem``) followed by exactly one of the words a handler lists; nothing
-else in a file is ever changed.
+Two shapes exist: Claude Code, Codex and Gemini CLI group an event's handlers under
+matchers (``{"hooks": {EVENT: [{"matcher"?: …, "hooks": [ENTRY, …]}]}}``); Copilot CLI
+lists them flat (``{"version": 1, "hooks": {EVENT: [ENTRY, …]}}``, the command under
+``bash``). A handler is ours when its command is a gitmem command (``<python> -m
+gitmem`` or a program named ``gitmem``) followed by exactly one of the words a handler
+lists; nothing else in a file is ever changed.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 import shlex
 import tomllib
 from collections.abc import Sequence
@@ -35,16 +39,29 @@ class Handler:
     """The gitmem subcommand and its arguments, after the gitmem command itself."""
     older: tuple[tuple[str, ...], ...] = ()
     """Words an earlier install wrote for this event: still ours, replaced in place."""
+    key: str = "command"
+    """Where an entry holds its command (Copilot CLI: ``bash``)."""
+    extra: tuple[tuple[str, Any], ...] = (("timeout", HOOK_TIMEOUT),)
+    """The rest of a new entry, in order (its timeout, a name)."""
 
     def matches(self, item: Any) -> bool:
-        return any(is_ours(item, w) for w in (self.words, *self.older))
+        return any(is_ours(item, w, self.key) for w in (self.words, *self.older))
+
+    def entry(self, command: str) -> dict[str, Any]:
+        """A new entry of this handler running *command*."""
+        return {"type": "command", self.key: command, **dict(self.extra)}
 
 
 def with_ours(
-    data: dict[str, Any], handlers: Sequence[Handler], command: list[str], path: Path
+    data: dict[str, Any],
+    handlers: Sequence[Handler],
+    command: list[str],
+    path: Path,
+    flat: bool = False,
 ) -> dict[str, Any]:
     """*data* with each handler present once, running *command*: an existing one of ours
-    is updated where it stands (keeping keys the user added), else one is appended.
+    is updated where it stands (keeping keys the user added), else one is appended (to
+    the event's list itself when *flat*, Copilot CLI's shape).
 
     Raises:
         InputError: *data* is not shaped like host settings.
@@ -54,6 +71,11 @@ def with_ours(
     result["hooks"] = events
     for handler in handlers:
         wanted = shlex.join([*command, *handler.words])
+        if flat:
+            events[handler.event] = _with_entry(
+                entries_of(events, handler.event, path), handler, wanted
+            )
+            continue
         groups = groups_of(events, handler.event, path)
         found = False
         updated: list[Any] = []
@@ -63,18 +85,31 @@ def with_ours(
                 if not handler.matches(item):
                     kept.append(item)
                 elif not found:  # the first one is updated where it stands
-                    kept.append({**item, "type": "command", "command": wanted})
+                    kept.append({**item, "type": "command", handler.key: wanted})
                     found = True
             if kept or not group["hooks"]:
                 updated.append({**group, "hooks": kept})
         if not found:
-            entry = {"type": "command", "command": wanted, "timeout": HOOK_TIMEOUT}
-            updated.append({"hooks": [entry]})
+            updated.append({"hooks": [handler.entry(wanted)]})
         events[handler.event] = updated
     return result
 
 
-def without_ours(data: dict[str, Any], handlers: Sequence[Handler], path: Path) -> dict[str, Any]:
+def _with_entry(entries: list[Any], handler: Handler, wanted: str) -> list[Any]:
+    updated: list[Any] = []
+    found = False
+    for item in entries:
+        if not handler.matches(item):
+            updated.append(item)
+        elif not found:  # the first one is updated where it stands
+            updated.append({**item, "type": "command", handler.key: wanted})
+            found = True
+    return updated if found else [*updated, handler.entry(wanted)]
+
+
+def without_ours(
+    data: dict[str, Any], handlers: Sequence[Handler], path: Path, flat: bool = False
+) -> dict[str, Any]:
     """*data* without our handlers; groups and events left empty by that go too.
 
     Raises:
@@ -87,6 +122,15 @@ def without_ours(data: dict[str, Any], handlers: Sequence[Handler], path: Path) 
     had_events = bool(events)
     for handler in handlers:
         if handler.event not in events:
+            continue
+        if flat:
+            kept_entries = [
+                e for e in entries_of(events, handler.event, path) if not handler.matches(e)
+            ]
+            if kept_entries:
+                events[handler.event] = kept_entries
+            else:
+                del events[handler.event]
             continue
         groups = groups_of(events, handler.event, path)
         updated: list[Any] = []
@@ -125,12 +169,23 @@ def groups_of(events: dict[str, Any], event: str, path: Path) -> list[dict[str, 
     return groups
 
 
-def is_ours(item: Any, words: tuple[str, ...]) -> bool:
+def entries_of(events: dict[str, Any], event: str, path: Path) -> list[Any]:
+    """The flat entry list of one event (Copilot CLI). Raises InputError when it is not a
+    list of objects."""
+    entries = events.get(event, [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise InputError(
+            f"{path}: hooks.{event} is not a list of hook entries; gitmem left the file untouched"
+        )
+    return entries
+
+
+def is_ours(item: Any, words: tuple[str, ...], key: str = "command") -> bool:
     """Whether a handler entry runs a gitmem command followed by exactly *words*."""
-    if not isinstance(item, dict) or not isinstance(item.get("command"), str):
+    if not isinstance(item, dict) or not isinstance(item.get(key), str):
         return False
     try:
-        argv = shlex.split(item["command"])
+        argv = shlex.split(item[key])
     except ValueError:
         return False
     n = len(words)
@@ -183,6 +238,23 @@ def load_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path} is not valid TOML ({e}); gitmem left it untouched") from e
+
+
+_JSONC = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+"""A JSON string (kept), or what JSONC adds to JSON: a comment, a trailing comma."""
+
+
+def load_jsonc(path: Path) -> dict[str, Any]:
+    """A settings file that may hold comments (Copilot CLI's and Gemini CLI's
+    ``settings.json`` are JSONC), read for what gitmem only looks at: {} when absent or
+    unreadable in any way (it is the host's to complain). Raises nothing."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        bare = _JSONC.sub(lambda m: m.group() if m.group().startswith('"') else "", text)
+        data = boundedjson.loads(bare)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:

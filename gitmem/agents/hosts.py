@@ -1,23 +1,11 @@
-"""Wire gitmem into agent hosts: the briefing at session start, a capture when work stops,
-and (``--prompt-recall``) recall hits for each prompt.
+"""Wire gitmem into agent hosts: the briefing at session start, a capture when work stops
+(and before a compaction), and (``--prompt-recall``) recall hits for each prompt.
 
-=========  ==========================================  ==============  ===============
-host       file, per scope                             session start   capture
-=========  ==========================================  ==============  ===============
-claude     project ``.claude/settings.json``,          ``SessionStart``  ``SessionEnd``
-           local ``.claude/settings.local.json``,
-           user ``~/.claude/settings.json``
-codex      project ``.codex/hooks.json``,              ``SessionStart``  ``Stop`` (every
-           user ``~/.codex/hooks.json``                                  turn)
-=========  ==========================================  ==============  ===============
-
-Both hosts read the same hook shape, ``{"hooks": {EVENT: [{"matcher"?: …, "hooks":
-[{"type": "command", "command": …, "timeout": …}]}]}}``, run the command through a
-shell with the event as JSON on stdin, and add a session-start (or prompt-submit) hook's
-plain stdout to the model's context. Codex has no session-end event: ``Stop`` fires when
-a turn ends, so the capture runs once per turn (see docs/hooks.md for the limits of each
-host). A user-scope hook runs in every folder, so its brief is ``brief --from-hook
-AGENT``, which prints nothing outside a repository.
+Which files, events and entries each host gets is :mod:`gitmem.agents.host_specs`. Every
+host runs the command through a shell with the event as JSON on stdin. A user-scope hook
+runs in every folder, so the session-start command is ``brief --from-hook AGENT``, which
+prints nothing outside a repository (every scope writes the same, so that a host that
+runs the same command from two files once, Claude Code and Gemini CLI, runs it once).
 
 We only ever touch handlers whose command is ours (:mod:`gitmem.agents.host_files`);
 everything else in the file is kept as it was, and a file that is not valid JSON (or a
@@ -27,7 +15,6 @@ Codex ``config.toml`` that is not valid TOML) is refused and left untouched.
 from __future__ import annotations
 
 import contextlib
-import os
 import shlex
 import shutil
 import sys
@@ -38,15 +25,24 @@ from typing import Any
 
 from gitmem.agents.host_files import (
     HOOK_TIMEOUT,
-    Handler,
+    entries_of,
     groups_of,
     hooks_table,
     is_gitmem_command,
     load_json,
-    load_toml,
     with_ours,
     without_ours,
     write_json,
+)
+from gitmem.agents.host_specs import (
+    AGENTS,
+    HOSTS,
+    SCOPES,
+    Host,
+    hooks_turned_off,
+    host_of,
+    next_steps,
+    settings_path,
 )
 from gitmem.core.errors import InputError
 from gitmem.hooks.install import default_command
@@ -60,6 +56,7 @@ __all__ = [
     "ScopeState",
     "agent_status",
     "hook_command",
+    "hooks_turned_off",
     "install_agent",
     "install_host",
     "scope_states",
@@ -68,14 +65,12 @@ __all__ = [
     "uninstall_host",
 ]
 
-AGENTS = ("claude", "codex")
-SCOPES = ("project", "local", "user")
-DEFAULT_SCOPE = {"claude": "local", "codex": "user"}
+DEFAULT_SCOPE = {name: host.default_scope for name, host in HOSTS.items()}
 """Where ``hooks install --agent`` writes unless told: a file only you use (the committed
 project file would give every teammate without gitmem a hook error in every session)."""
-_SCOPES_OF = {"claude": SCOPES, "codex": ("project", "user")}
-_CAPTURE_EVENT = {"claude": "SessionEnd", "codex": "Stop"}
-PROMPT_EVENT = "UserPromptSubmit"
+PROMPT_EVENTS = frozenset(h.prompt.event for h in HOSTS.values() if h.prompt is not None)
+COPILOT_VERSION = 1
+"""The ``version`` a Copilot CLI hook file declares."""
 
 
 @dataclass(frozen=True)
@@ -118,33 +113,8 @@ class ScopeState:
     commands: dict[str, str] = field(default_factory=dict)
     """Event → the command of our handler there."""
     complete: bool = False
-    """Every session handler (start and capture) is there."""
+    """Every session handler (start and captures) is there."""
     error: str | None = None
-
-
-def settings_path(agent: str, scope: str, repo: Path, home: Path | None = None) -> Path:
-    """The hook file of *agent* for *scope*.
-
-    Raises:
-        InputError: an unknown agent or scope, or a scope the host does not have.
-    """
-    _check(agent)
-    if scope not in SCOPES:
-        raise InputError(f"unknown scope {scope!r}; gitmem knows {', '.join(SCOPES)}")
-    if scope not in _SCOPES_OF[agent]:
-        raise InputError(
-            f"{agent} has no {scope} hook file: use --scope user (~/.codex/hooks.json, "
-            "only you) or --scope project (.codex/hooks.json, committed)"
-        )
-    if agent == "claude":
-        return {
-            "project": repo / ".claude" / "settings.json",
-            "local": repo / ".claude" / "settings.local.json",
-            "user": _claude_home(home) / "settings.json",
-        }[scope]
-    return (
-        repo / ".codex" / "hooks.json" if scope == "project" else _codex_home(home) / "hooks.json"
-    )
 
 
 def hook_command() -> tuple[list[str], str, str]:
@@ -177,15 +147,23 @@ def install_host(
     added to it).
 
     *home* is the user's home folder (default: the host's own variable —
-    ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME`` — or ``~``).
+    ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``, ``COPILOT_HOME`` — or ``~``).
 
     Raises:
         InputError: unknown agent or scope; a settings file that is not valid JSON/TOML
             or not shaped like host settings; hooks turned off in the host's
-            configuration (nothing would ever run); a gitmem command that is neither
+            configuration (nothing would ever run); prompt recall for a host that does
+            not read a prompt hook's output; a gitmem command that is neither
             ``…/gitmem`` nor ``<python> -m gitmem`` (uninstall could not recognise it).
     """
+    host = host_of(agent)
     path = settings_path(agent, scope, repo, home)
+    if prompt_recall and host.prompt is None:
+        raise InputError(
+            f"{host.label} does not read what a prompt hook prints (its documentation says "
+            "the output of userPromptSubmitted is not processed): use the MCP server's "
+            "`recall` tool there instead (docs/mcp.md)"
+        )
     if gitmem_command is None:
         command, source, reason = hook_command()
     else:
@@ -196,23 +174,22 @@ def install_host(
             "`<python> -m gitmem`, so that uninstall can recognise what it wrote"
         )
     data = load_json(path)
-    off = _hooks_turned_off(agent, repo, home)
+    off = hooks_turned_off(agent, repo, home)
     if off is not None:
         raise InputError(
             f"{agent} hooks are turned off in {off}; gitmem leaves that choice to you: "
             "turn them on and run again"
         )
-    handlers = _handlers(agent, scope)
-    if prompt_recall:
-        handlers.append(_prompt_handler(agent))
-    merged = with_ours(data, handlers, command, path)
+    versioned = host.flat and "version" not in data  # a Copilot CLI file declares it first
+    base = {"version": COPILOT_VERSION, **data} if versioned else data
+    merged = with_ours(base, host.handlers(prompt_recall), command, path, host.flat)
     if merged != data:
         write_json(path, merged)
     warnings = (
         (
             f"{path.relative_to(repo)} is usually committed: every teammate needs gitmem "
-            f"installed, or their {agent} sessions show a (non-blocking) hook error; "
-            f"`--scope {DEFAULT_SCOPE[agent]}` keeps the hooks to yourself",
+            f"installed, or their {host.label} sessions show a (non-blocking) hook error; "
+            f"`--scope {host.default_scope}` keeps the hooks to yourself",
         )
         if scope == "project"
         else ()
@@ -225,7 +202,7 @@ def install_host(
         shlex.join(command),
         source,
         reason,
-        _next_steps(agent, scope),
+        next_steps(agent, scope),
         warnings,
     )
 
@@ -235,7 +212,8 @@ def uninstall_host(
 ) -> list[Path]:
     """Remove gitmem's handlers (session and prompt) from *agent*'s hook files of
     *scopes*; keep the rest. Groups and events that only held our handlers go too; a
-    file left with nothing in it is deleted (and its folder, when empty).
+    file left with nothing in it (a Copilot CLI file: nothing but its version) is
+    deleted (and its folder, when empty).
 
     Returns the files written or deleted (empty when nothing changed).
 
@@ -243,16 +221,17 @@ def uninstall_host(
         InputError: unknown agent or scope; a settings file that is not valid JSON or
             not shaped like host settings (left untouched).
     """
+    host = host_of(agent)
     changed: list[Path] = []
     for scope in scopes:
         path = settings_path(agent, scope, repo, home)
         if not path.exists():
             continue
         data = load_json(path)
-        remaining = without_ours(data, [*_handlers(agent, scope), _prompt_handler(agent)], path)
+        remaining = without_ours(data, host.all_handlers(), path, host.flat)
         if remaining == data:
             continue
-        if remaining:
+        if not _empty(host, remaining):
             write_json(path, remaining)
         else:
             path.unlink()
@@ -260,6 +239,13 @@ def uninstall_host(
                 path.parent.rmdir()
         changed.append(path)
     return changed
+
+
+def _empty(host: Host, data: dict[str, Any]) -> bool:
+    """Whether nothing but what gitmem itself writes is left (a Copilot CLI file's
+    version, an empty hooks table)."""
+    rest = {k: v for k, v in data.items() if not (host.flat and k == "version")}
+    return not rest or rest == {"hooks": {}}
 
 
 def install_agent(
@@ -282,9 +268,9 @@ def uninstall_agent(agent: str, repo: Path, home: Path | None = None) -> list[Pa
 def scope_states(agent: str, repo: Path, home: Path | None = None) -> list[ScopeState]:
     """Every scope's hook file of *agent* and our handlers in it. Raises InputError for
     an unknown agent only: a broken file is reported in its state."""
-    _check(agent)
+    host = host_of(agent)
     states: list[ScopeState] = []
-    for scope in _SCOPES_OF[agent]:
+    for scope in host.scopes:
         path = settings_path(agent, scope, repo, home)
         if not path.exists():
             states.append(ScopeState(scope, path))
@@ -292,15 +278,23 @@ def scope_states(agent: str, repo: Path, home: Path | None = None) -> list[Scope
         try:
             events = hooks_table(load_json(path), path)
             found: dict[str, str] = {}
-            for handler in [*_handlers(agent, scope), _prompt_handler(agent)]:
-                for group in groups_of(events, handler.event, path):
-                    for item in group["hooks"]:
-                        if handler.matches(item) and handler.event not in found:
-                            found[handler.event] = item["command"]
+            for handler in host.all_handlers():
+                if handler.event in found:
+                    continue
+                if host.flat:
+                    entries = entries_of(events, handler.event, path)
+                else:
+                    entries = [
+                        e for g in groups_of(events, handler.event, path) for e in g["hooks"]
+                    ]
+                for item in entries:
+                    if handler.matches(item):
+                        found[handler.event] = item[handler.key]
+                        break
         except InputError as e:
             states.append(ScopeState(scope, path, error=str(e)))
             continue
-        complete = all(h.event in found for h in _handlers(agent, scope))
+        complete = all(w.event in found for w in host.session)
         states.append(ScopeState(scope, path, found, complete))
     return states
 
@@ -312,8 +306,8 @@ def agent_status(agent: str, repo: Path, home: Path | None = None) -> bool:
     Raises:
         InputError: unknown agent; a settings file that is not valid JSON/TOML.
     """
-    _check(agent)
-    if _hooks_turned_off(agent, repo, home) is not None:
+    host_of(agent)
+    if hooks_turned_off(agent, repo, home) is not None:
         return False
     for state in scope_states(agent, repo, home):
         if state.error is not None:
@@ -321,82 +315,3 @@ def agent_status(agent: str, repo: Path, home: Path | None = None) -> bool:
         if state.complete:
             return True
     return False
-
-
-def _handlers(agent: str, scope: str) -> list[Handler]:
-    # Every scope reads the event (a compaction gets the short re-brief) and fits the
-    # host's budget; a plain `brief` was written by earlier installs.
-    start = Handler("SessionStart", ("brief", "--from-hook", agent), (("brief",),))
-    return [start, Handler(_CAPTURE_EVENT[agent], ("capture", "--from-hook", agent))]
-
-
-def _prompt_handler(agent: str) -> Handler:
-    return Handler(PROMPT_EVENT, ("recall", "--from-hook", agent))
-
-
-def _next_steps(agent: str, scope: str) -> tuple[str, ...]:
-    if agent == "claude":
-        return (
-            "Claude Code hooks run only in a trusted workspace: accept the workspace-trust "
-            "dialog the first time Claude Code opens this folder.",
-            "Claude Code picks up edits to its settings files while it runs; `/hooks` "
-            "shows what is configured (read-only). Start a session: it opens with the brief.",
-        )
-    steps = [
-        "Codex runs a new or changed hook only after you review and trust it: open Codex "
-        "and run `/hooks`.",
-    ]
-    if scope == "project":
-        steps.append("Codex reads a project's .codex/ folder only once you trust the project.")
-    return tuple(steps)
-
-
-def _check(agent: str) -> None:
-    if agent not in AGENTS:
-        raise InputError(f"unknown agent {agent!r}; gitmem knows {', '.join(AGENTS)}")
-
-
-# -- whether the host runs hooks at all ----------------------------------------------
-
-
-def _hooks_turned_off(agent: str, repo: Path, home: Path | None) -> Path | None:
-    """The configuration file whose setting turns *agent*'s hooks off, or None."""
-    if agent == "claude":
-        # Later layers win: user, then project, then the project's local file.
-        layers = [
-            _claude_home(home) / "settings.json",
-            repo / ".claude" / "settings.json",
-            repo / ".claude" / "settings.local.json",
-        ]
-        verdict: tuple[bool, Path] | None = None
-        for path in layers:
-            value = load_json(path).get("disableAllHooks")
-            if isinstance(value, bool):
-                verdict = (value, path)
-        return verdict[1] if verdict is not None and verdict[0] else None
-    # Codex: `[features] hooks` (older releases: `codex_hooks`, now an alias); the
-    # project layer overrides the user's.
-    verdict = None
-    for path in (_codex_home(home) / "config.toml", repo / ".codex" / "config.toml"):
-        features = load_toml(path).get("features")
-        if not isinstance(features, dict):
-            continue
-        for key in ("codex_hooks", "hooks"):  # the canonical key last, so it wins
-            value = features.get(key)
-            if isinstance(value, bool):
-                verdict = (value, path)
-    return verdict[1] if verdict is not None and not verdict[0] else None
-
-
-def _claude_home(home: Path | None) -> Path:
-    if home is not None:
-        return home / ".claude"
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured) if configured else Path.home() / ".claude"
-
-
-def _codex_home(home: Path | None) -> Path:
-    if home is not None:
-        return home / ".codex"
-    configured = os.environ.get("CODEX_HOME")
-    return Path(configured) if configured else Path.home() / ".codex"

@@ -4,11 +4,17 @@ Claude Code keeps one JSONL file per session in ``~/.claude/projects/<slug>/`` (
 slug is the project path with every non-alphanumeric character replaced by ``-``;
 ``$CLAUDE_CONFIG_DIR`` moves ``~/.claude``). Codex keeps rollouts in
 ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`` whose first line names the ``cwd``
-(``$CODEX_HOME`` moves ``~/.codex``). Cursors live in ``.git/gitmem/cursors.json``.
+(``$CODEX_HOME`` moves ``~/.codex``). Copilot CLI keeps
+``~/.copilot/session-state/<session>/events.jsonl`` (older: ``<session>.jsonl``), whose
+``session.start`` event names the ``cwd`` (``$COPILOT_HOME`` moves ``~/.copilot``).
+Gemini CLI keeps ``~/.gemini/tmp/<project>/chats/session-*.json`` (or ``.jsonl``), the
+project folder named by the SHA-256 of the project's path, or holding a ``.project_root``
+file that names it. Cursors live in ``.git/gitmem/cursors.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -62,13 +68,88 @@ def codex_session_file(workdir: Path, session: str, environ: Mapping[str, str]) 
     return None
 
 
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def copilot_root(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("COPILOT_HOME") or _home(environ) / ".copilot") / "session-state"
+
+
+def copilot_session_file(session: str, environ: Mapping[str, str]) -> Path | None:
+    """Copilot CLI's events of the session *session* (an id of letters, digits, ``.``,
+    ``_`` and ``-`` only: a path never comes from a hook's event). Raises nothing."""
+    if not _SESSION_ID.fullmatch(session) or ".." in session:
+        return None
+    root = copilot_root(environ)
+    for path in (root / session / "events.jsonl", root / f"{session}.jsonl"):
+        if path.is_file():
+            return path
+    return None
+
+
+def copilot_sessions(
+    workdir: Path, environ: Mapping[str, str], recent: float = RECENT_SECONDS
+) -> list[Path]:
+    """Recent Copilot CLI sessions whose ``session.start`` names *workdir* (all of a
+    user's sessions live in one folder: only the recent ones are opened)."""
+    root = copilot_root(environ)
+    if not root.is_dir():
+        return []
+    cutoff = time.time() - recent
+    found = [*root.glob("*/events.jsonl"), *root.glob("*.jsonl")]
+    return [p for p in found if _mtime(p) >= cutoff and _copilot_cwd(p) == str(workdir)]
+
+
+def gemini_root(environ: Mapping[str, str]) -> Path:
+    return _home(environ) / ".gemini" / "tmp"
+
+
+def gemini_sessions(workdir: Path, environ: Mapping[str, str]) -> list[Path]:
+    """Gemini CLI chats of *workdir*'s project folders."""
+    root = gemini_root(environ)
+    if not root.is_dir():
+        return []
+    folders = {root / hashlib.sha256(str(workdir).encode()).hexdigest()}
+    for marker in root.glob("*/.project_root"):
+        try:
+            if marker.read_text(encoding="utf-8").strip() == str(workdir):
+                folders.add(marker.parent)
+        except (OSError, UnicodeDecodeError):
+            continue
+    return [
+        path
+        for folder in sorted(folders)
+        for pattern in ("session-*.json", "session-*.jsonl")
+        for path in sorted((folder / "chats").glob(pattern))
+    ]
+
+
+def transcript_roots(environ: Mapping[str, str] | None = None) -> list[Path]:
+    """The folders where the agent hosts keep their transcripts (whether they exist or
+    not): what a transcript an agent names must lie under, besides the repository.
+    Raises nothing."""
+    env = os.environ if environ is None else environ
+    return [
+        Path(env.get("CLAUDE_CONFIG_DIR") or _home(env) / ".claude") / "projects",
+        Path(env.get("CODEX_HOME") or _home(env) / ".codex") / "sessions",
+        copilot_root(env),
+        gemini_root(env),
+    ]
+
+
 def find_agent_transcripts(
     workdir: Path, environ: Mapping[str, str] | None = None, recent: float = RECENT_SECONDS
 ) -> list[Path]:
-    """This working tree's recent Claude Code and Codex transcripts, newest first."""
+    """This working tree's recent Claude Code, Codex, Copilot CLI and Gemini CLI
+    transcripts, newest first."""
     env = os.environ if environ is None else environ
     cutoff = time.time() - recent
-    candidates = [*claude_sessions(workdir, env), *codex_sessions(workdir, env)]
+    candidates = [
+        *claude_sessions(workdir, env),
+        *codex_sessions(workdir, env),
+        *copilot_sessions(workdir, env),
+        *gemini_sessions(workdir, env),
+    ]
     recent_ones = [(p.stat().st_mtime, p) for p in candidates if _mtime(p) >= cutoff]
     return [p for _, p in sorted(recent_ones, reverse=True)]
 
@@ -144,6 +225,19 @@ def _codex_meta(path: Path) -> dict[str, object]:
         return {}
     payload = data.get("payload", data) if isinstance(data, dict) else None
     return payload if isinstance(payload, dict) else {}
+
+
+def _copilot_cwd(path: Path) -> str | None:
+    """The ``cwd`` a Copilot CLI session's ``session.start`` (its first line) names."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            data = boundedjson.loads(handle.readline(1 << 20))
+    except (OSError, ValueError):
+        return None
+    event = data.get("data") if isinstance(data, dict) else None
+    context = event.get("context") if isinstance(event, dict) else None
+    cwd = context.get("cwd") if isinstance(context, dict) else None
+    return cwd if isinstance(cwd, str) else None
 
 
 def _codex_cwd(path: Path) -> str | None:

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from gitmem.brief.budget import HOSTS
 from gitmem.cli import RECALL_LIMIT
 from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 
@@ -23,7 +24,7 @@ from gitmem.cli.base import as_of_option, cli, home, json_option, store_of
 @click.option(
     "--from-hook",
     "from_hook",
-    type=click.Choice(["claude", "codex"]),
+    type=click.Choice(HOSTS),
     hidden=True,
     help="Called by an agent host's UserPromptSubmit hook: the prompt's terms, from stdin.",
 )

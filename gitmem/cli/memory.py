@@ -39,7 +39,7 @@ from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
 @click.option(
     "--from-hook",
     "from_hook",
-    type=click.Choice(["claude", "codex"]),
+    type=click.Choice(HOSTS),
     help="Called by an agent host's hook: read its event from stdin, capture "
     "in the background, never fail.",
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.brief.budget import HOSTS
 from gitmem.cli.base import cli, emit, home, json_option, store_of
 from gitmem.core.errors import InputError
 from gitmem.core.extractors import CHOICES
@@ -44,21 +45,23 @@ def hooks() -> None:
 )
 @click.option(
     "--agent",
-    type=click.Choice(["claude", "codex"]),
-    help="Configure an agent host (session start: brief; end: capture) instead.",
+    type=click.Choice(HOSTS),
+    help="Configure an agent host instead: Claude Code, Codex, Copilot CLI or Gemini CLI "
+    "(session start: brief; end and compaction: capture).",
 )
 @click.option(
     "--scope",
     type=click.Choice(["project", "local", "user"]),
     help="With --agent: which hook file (default: local for claude, "
-    ".claude/settings.local.json; user for codex, ~/.codex/hooks.json; project: the "
-    "committed file, which every teammate then needs gitmem for).",
+    ".claude/settings.local.json; user for the others, ~/.codex/hooks.json, "
+    "~/.copilot/hooks/gitmem.json, ~/.gemini/settings.json; project: the committed file, "
+    "which every teammate then needs gitmem for).",
 )
 @click.option(
     "--prompt-recall",
     is_flag=True,
-    help="With --agent: also add recall hits for each prompt (UserPromptSubmit, at most "
-    "2,000 bytes).",
+    help="With --agent: also add recall hits for each prompt (UserPromptSubmit; Gemini "
+    "CLI: BeforeAgent; at most 2,000 bytes). Copilot CLI reads no prompt hook's output.",
 )
 @click.option(
     "--extractor",
@@ -79,7 +82,7 @@ def hooks_install(
 ) -> None:
     """Install the post-commit, post-rewrite and pre-push hooks (or an agent's hooks)."""
     if agent is None and (scope is not None or prompt_recall or extractor is not None):
-        raise InputError("--scope, --prompt-recall and --extractor go with --agent claude|codex")
+        raise InputError("--scope, --prompt-recall and --extractor go with --agent HOST")
     if agent is not None:
         from gitmem.agents.hosts import DEFAULT_SCOPE, install_host
         from gitmem.store.config import config_path, set_value
@@ -123,7 +126,7 @@ def hooks_install(
 @hooks.command("uninstall")
 @click.option(
     "--agent",
-    type=click.Choice(["claude", "codex"]),
+    type=click.Choice(HOSTS),
     help="Remove an agent host's gitmem hooks instead.",
 )
 @click.option(
@@ -138,7 +141,7 @@ def hooks_uninstall(
 ) -> None:
     """Remove gitmem's hooks only, restoring any hook they wrapped."""
     if agent is None and scope is not None:
-        raise InputError("--scope goes with --agent claude|codex")
+        raise InputError("--scope goes with --agent HOST")
     if agent is not None:
         from gitmem.agents.hosts import scope_states, uninstall_host
 

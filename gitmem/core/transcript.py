@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
 
-FORMATS = ("text", "claude", "codex", "json", "messages")
+FORMATS = ("text", "claude", "codex", "copilot", "gemini", "json", "messages")
 """Every transcript format a capture accepts."""
 CHAT_FORMATS = ("telegram", "chat")
 """The chat exports ``gitmem import-chat`` reads (a Telegram Desktop export, generic chat

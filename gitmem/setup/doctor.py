@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.agents.host_context import PROMPT_BUDGET
-from gitmem.agents.hosts import AGENTS, PROMPT_EVENT, scope_states
+from gitmem.agents.host_specs import HOSTS as HOST_SPECS
+from gitmem.agents.hosts import AGENTS, PROMPT_EVENTS, hooks_turned_off, scope_states
 from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
 from gitmem.core.extractors import HOST_EXTRACTORS
@@ -197,6 +198,14 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
             return Check(
                 name, CheckStatus.WARN, "not configured", f"gitmem hooks install --agent {agent}"
             )
+        off = hooks_turned_off(agent, workdir, None)
+        if off is not None:
+            return Check(
+                name,
+                CheckStatus.WARN,
+                f"configured, but {agent} hooks are turned off in {off}: nothing runs",
+                f"turn {agent}'s hooks on in {off} (docs/hooks.md)",
+            )
         unresolved = [
             f"{s.path} {event}: {problem}"
             for s in found
@@ -213,7 +222,8 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
             )
         incomplete = [s for s in found if not s.complete]
         where = ", ".join(
-            f"{s.scope} ({s.path})" + (" + prompt recall" if PROMPT_EVENT in s.commands else "")
+            f"{s.scope} ({s.path})"
+            + (" + prompt recall" if PROMPT_EVENTS & s.commands.keys() else "")
             for s in found
         )
         if incomplete:
@@ -223,9 +233,34 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
                 f"only some of gitmem's hooks in {incomplete[0].path}",
                 f"gitmem hooks install --agent {agent} --scope {incomplete[0].scope}",
             )
+        twice = _twice(agent, found)
+        if twice is not None:
+            return Check(name, CheckStatus.WARN, twice, _keep_one(agent, found))
         return Check(name, CheckStatus.OK, f"configured in {where}; commands resolve")
 
     return check
+
+
+def _twice(agent: str, found: list[Any]) -> str | None:
+    """Why the session-start brief would run twice each session, or None: the same host
+    wired at two scopes, unless the host runs one command found in two files once
+    (Claude Code, Gemini CLI) and the commands are the same."""
+    host = HOST_SPECS[agent]
+    start = host.session[0].event
+    commands = [s.commands[start] for s in found if start in s.commands]
+    if len(commands) < 2 or (host.dedups and len(set(commands)) == 1):
+        return None
+    scopes = " and ".join(f"{s.scope} ({s.path})" for s in found if start in s.commands)
+    return (
+        f"gitmem's hooks are in two scopes, {scopes}: {host.label} runs both, so every "
+        "session gets the brief twice (and captures twice)"
+    )
+
+
+def _keep_one(agent: str, found: list[Any]) -> str:
+    keep = HOST_SPECS[agent].default_scope
+    drop = [s.scope for s in found if s.scope != keep] or [found[-1].scope]
+    return f"gitmem hooks uninstall --agent {agent} --scope {drop[0]}"
 
 
 def _unresolved(command: str) -> str | None:

@@ -70,7 +70,8 @@ def test_default_scopes_are_files_only_you_use(initialised: Path, gm: Gm, hosts_
     again = gm("hooks", "install", "--agent", "claude")
     assert again.exit_code == 0 and again.stdout.startswith("already configured claude (local)")
     status = gm("hooks", "status", "--json").json()
-    assert isinstance(status, dict) and status["agents"] == {"claude": True, "codex": True}
+    assert isinstance(status, dict)
+    assert status["agents"] == {"claude": True, "codex": True, "copilot": False, "gemini": False}
 
 
 def test_project_scope_warns_that_teammates_need_gitmem(

@@ -20,8 +20,19 @@ from gitmem.core.errors import InputError
 
 DATA = TESTS / "data" / "agents"
 COMMAND = [sys.executable, "-m", "gitmem"]
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
-CAPTURE_EVENT = {"claude": "SessionEnd", "codex": "Stop"}
+SETTINGS = {
+    "claude": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "copilot": ".github/hooks/gitmem.json",
+    "gemini": ".gemini/settings.json",
+}
+SESSION_EVENTS = {
+    "claude": ("SessionStart", "SessionEnd", "PreCompact"),
+    "codex": ("SessionStart", "Stop", "SessionEnd", "PreCompact"),
+    "copilot": ("sessionStart", "sessionEnd", "preCompact"),
+    "gemini": ("SessionStart", "SessionEnd", "PreCompress"),
+}
+"""What each host's documentation names the events gitmem wires (docs/hooks.md)."""
 
 
 @pytest.fixture
@@ -45,14 +56,27 @@ def place(src: str, dest: Path) -> bytes:
 
 
 def commands(settings: dict[str, Any], event: str) -> list[str]:
+    if settings.get("version") == 1:  # Copilot CLI: a flat list, the command under `bash`
+        return [h["bash"] for h in settings["hooks"].get(event, [])]
     return [h["command"] for group in settings["hooks"].get(event, []) for h in group["hooks"]]
 
 
 def ours(agent: str) -> dict[str, str]:
-    return {
-        "SessionStart": shlex.join([*COMMAND, "brief", "--from-hook", agent]),
-        CAPTURE_EVENT[agent]: shlex.join([*COMMAND, "capture", "--from-hook", agent]),
-    }
+    start, *captures = SESSION_EVENTS[agent]
+    found = {start: shlex.join([*COMMAND, "brief", "--from-hook", agent])}
+    return found | {e: shlex.join([*COMMAND, "capture", "--from-hook", agent]) for e in captures}
+
+
+def entry(agent: str, event: str, command: str) -> dict[str, Any]:
+    """The entry each host's documentation describes (timeouts: Gemini CLI counts
+    milliseconds, Copilot CLI says timeoutSec, Codex allows SessionEnd 3 s at most)."""
+    if agent == "copilot":
+        return {"type": "command", "bash": command, "timeoutSec": HOOK_TIMEOUT}
+    if agent == "gemini":
+        name = "gitmem-brief" if event == "SessionStart" else f"gitmem-capture-{event.lower()}"
+        return {"type": "command", "command": command, "timeout": 30_000, "name": name}
+    timeout = 3 if (agent, event) == ("codex", "SessionEnd") else HOOK_TIMEOUT
+    return {"type": "command", "command": command, "timeout": timeout}
 
 
 # -- install into a project with no settings ----------------------------------------------
@@ -68,10 +92,10 @@ def test_install_into_an_empty_project(agent: str, project: Path, user_home: Pat
     assert written == [path]
     settings = json.loads(path.read_text())
     for event, command in ours(agent).items():
-        assert settings["hooks"][event] == [
-            {"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]}
-        ]
+        wanted = entry(agent, event, command)
+        assert settings["hooks"][event] == [wanted if agent == "copilot" else {"hooks": [wanted]}]
     assert set(settings["hooks"]) == set(ours(agent))
+    assert ("version" in settings) == (agent == "copilot")
     assert agent_status(agent, project, user_home)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
 
@@ -119,7 +143,7 @@ def test_the_commands_run_through_a_shell(agent: str, project: Path, tmp_path: P
         )
         words = (
             f"brief --from-hook {agent}"
-            if event == "SessionStart"
+            if event == SESSION_EVENTS[agent][0]
             else f"capture --from-hook {agent}"
         )
         assert done.stdout == f'{words}\n{{"session_id": "s"}}'

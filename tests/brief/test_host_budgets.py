@@ -211,9 +211,14 @@ def test_brief_host_picks_the_hosts_budget_and_refuses_a_second_one(
     (tmp_path / "items.json").write_text(json.dumps(items))
     (tmp_path / "t.md").write_text("a session\n")
     done = run(
-        "-C", str(repo), "capture", "--transcript", str(tmp_path / "t.md"),
-        "--items", str(tmp_path / "items.json"),
-    )  # fmt: skip
+        "-C",
+        str(repo),
+        "capture",
+        "--transcript",
+        str(tmp_path / "t.md"),
+        "--items",
+        str(tmp_path / "items.json"),
+    )
     assert done.exit_code == 0, done.stderr
     for host in HOSTS:
         done = run("-C", str(repo), "brief", "--host", host)

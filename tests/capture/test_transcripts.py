@@ -24,7 +24,7 @@ FIXTURES = {
     "generic.json": "json",
     "plain.md": "text",
 }
-STRUCTURED = ("claude", "codex", "json", "messages")
+STRUCTURED = ("claude", "codex", "copilot", "gemini", "json", "messages")
 
 
 def read(name: str) -> bytes:
@@ -380,7 +380,7 @@ def test_the_messages_encoding_is_canonical_json_lines() -> None:
 
 def test_snapshot_formats() -> None:
     assert snapshot_format("text") == "text"
-    assert [snapshot_format(f) for f in STRUCTURED] == ["messages"] * 4
+    assert [snapshot_format(f) for f in STRUCTURED] == ["messages"] * 6
     assert set(FORMATS) == {"text", *STRUCTURED}
 
 

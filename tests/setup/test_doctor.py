@@ -23,6 +23,8 @@ NAMES = [
     "git_hooks",
     "claude_hooks",
     "codex_hooks",
+    "copilot_hooks",
+    "gemini_hooks",
     "travel",
     "read_model",
     "captures",
@@ -34,6 +36,7 @@ NAMES = [
 def _host_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-user"))
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-user"))
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot-user"))
 
 
 def checks(gm: Gm, expected_exit: int) -> dict[str, dict[str, Any]]:
@@ -71,7 +74,30 @@ def test_a_set_up_repository_passes(healthy: Path, gm: Gm) -> None:
         assert found[name]["status"] == "ok", found[name]
     assert found["codex_hooks"]["status"] == "warn"
     assert "captures" in found and found["captures"]["status"] == "ok"
-    assert found["brief_size"]["status"] == "ok" and "10,000" in found["brief_size"]["detail"]
+    size = found["brief_size"]
+    assert size["status"] == "ok" and "of 10,000 characters" in size["detail"]
+    assert "of 2,500 tokens" in size["detail"]
+
+
+def test_a_host_wired_at_two_scopes_or_turned_off_warns(
+    healthy: Path, gm: GM, tmp_path: Path
+) -> None:
+    """Codex runs the hooks of every file it finds: installed for the user and in the
+    project, every session gets the brief twice. Codex's feature flag off: nothing runs."""
+    for scope in ("user", "project"):
+        assert gm("hooks", "install", "--agent", "codex", "--scope", scope).exit_code == 0
+    found = checks(gm, 0)["codex_hooks"]
+    assert found["status"] == "warn" and "the brief twice" in found["detail"]
+    assert found["fix"] == "gitmem hooks uninstall --agent codex --scope project"
+    assert gm(*found["fix"].split()[1:]).exit_code == 0  # the fix works
+    assert checks(gm, 0)["codex_hooks"]["status"] == "ok"
+    (tmp_path / "codex-user" / "config.toml").write_text("[features]\nhooks = false\n")
+    found = checks(gm, 0)["codex_hooks"]
+    assert found["status"] == "warn" and "turned off" in found["detail"]
+    assert str(tmp_path / "codex-user" / "config.toml") in found["detail"]
+    # Claude Code runs one command found in two files once: the same command is fine
+    assert gm("hooks", "install", "--agent", "claude", "--scope", "project").exit_code == 0
+    assert checks(gm, 0)["claude_hooks"]["status"] == "ok"
 
 
 def test_a_hook_git_cannot_run_fails(healthy: Path, gm: Gm) -> None:

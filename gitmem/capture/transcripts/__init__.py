@@ -2,7 +2,8 @@
 
 The messages, the transcript and the snapshot encoding are in
 :mod:`gitmem.core.transcript`; this package reads the hosts' files (Claude Code, Codex,
-generic JSON, plain text) into them. The formats are described in docs/transcripts.md.
+Copilot CLI, Gemini CLI, generic JSON, plain text) into them. The formats are described
+in docs/transcripts.md.
 """
 
 from __future__ import annotations
@@ -90,6 +91,14 @@ def _parser(format: str) -> Callable[[str, str], Transcript]:
         from gitmem.capture.transcripts import codex
 
         return codex.parse
+    if format == "copilot":
+        from gitmem.capture.transcripts import copilot
+
+        return copilot.parse
+    if format == "gemini":
+        from gitmem.capture.transcripts import gemini
+
+        return gemini.parse
     if format == "json":
         from gitmem.capture.transcripts import generic
 

@@ -1,8 +1,11 @@
 """Which format a transcript is in, judged from its first few KB.
 
 The content decides. A JSON list whose first item has ``role`` and ``content`` is
-``json``. Otherwise the first few non-blank lines are read as JSON objects and each is
-classified by its keys (``messages``, ``claude`` or ``codex``); the file is in a format
+``json``. A JSON object whose first members include ``projectHash``, or both
+``sessionId`` and ``messages``, is a Gemini CLI session (``gemini``, one document or its
+log's first line). Otherwise the first few non-blank lines are read as JSON objects and
+each is classified by its keys (``messages``, ``claude``, ``codex`` or ``copilot``); the
+file is in a format
 when some sampled line is, none is in another, and the lines that are not JSON objects are
 fewer than those that are classified. Anything else is ``text``. A line longer than the
 sample is judged by the keys that do fit in it (a Codex ``session_meta`` line can run to
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gitmem.capture.transcripts import claude, codex
+from gitmem.capture.transcripts import claude, codex, copilot, gemini
 from gitmem.core import boundedjson
 
 SAMPLE_BYTES = 8192
@@ -32,6 +35,9 @@ def detect(data: bytes, name: str) -> str:
     if head.startswith("["):
         return _detect_list(head, name)
     if head.startswith("{"):
+        first = _object_prefix(head, 0)
+        if first is not None and gemini.recognise(first) and "type" not in first:
+            return "gemini"
         return _detect_lines(head, truncated)
     return "text"
 
@@ -80,6 +86,10 @@ def _classify(record: dict[str, Any]) -> str | None:
         return "claude"
     if codex.recognise(record):
         return "codex"
+    if copilot.recognise(record):
+        return "copilot"
+    if gemini.recognise(record):
+        return "gemini"
     return None
 
 

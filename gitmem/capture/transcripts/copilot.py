@@ -1,0 +1,92 @@
+"""GitHub Copilot CLI session events (``~/.copilot/session-state/<session>/events.jsonl``;
+``$COPILOT_HOME`` moves ``~/.copilot``).
+
+Every line is one event: ``{"type", "data", "id", "timestamp", "parentId"}``, the type
+dotted (``session.start``, ``user.message``, ``assistant.message``,
+``tool.execution_complete``, …). Messages:
+
+* ``user.message``: its ``content`` (role user; ``transformedContent``, the copy Copilot
+  CLI decorates for the model with the date and the like, is not what the user wrote);
+* ``assistant.message``: its ``content`` (role assistant), then one ``tool_use`` message
+  per ``toolRequests`` entry: the tool name, a newline, its arguments as compact JSON;
+* ``tool.execution_complete``: the tool's result as text (role ``tool_result``).
+
+``session.start`` names the session (``sessionId``) and the working directory
+(``context.cwd``). Skipped: the model's reasoning (``reasoningText``, ``reasoning``
+events), ``tool.execution_start`` (the same call as the request), hook, turn, model and
+shutdown bookkeeping. The format is Copilot CLI's own and undocumented; this reading
+follows the files it writes (docs/transcripts.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, read_records
+from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
+
+FORMAT = "copilot"
+TOOL = "Copilot CLI"
+_FAMILIES = ("session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "system.")
+
+
+def recognise(record: Record) -> bool:
+    """Whether *record* (one JSON line) is a Copilot CLI event."""
+    kind = record.get("type")
+    return (
+        isinstance(kind, str)
+        and kind.startswith(_FAMILIES)
+        and isinstance(record.get("data"), dict)
+        and ("id" in record or "timestamp" in record)
+    )
+
+
+def parse(text: str, name: str) -> Transcript:
+    """Parse a Copilot CLI session.
+
+    Raises:
+        InputError: the text is not a Copilot CLI session (see ``read_records``).
+    """
+    session: str | None = None
+    cwd: str | None = None
+    messages: list[Message] = []
+    records, skipped = read_records(text, name, TOOL, recognise)
+    for record in records:
+        kind, data = record["type"], record["data"]
+        when = host_time(record.get("timestamp"))
+        if kind == "session.start" and session is None:
+            session = _str(data.get("sessionId"))
+            context = data.get("context")
+            cwd = _str(context.get("cwd")) if isinstance(context, dict) else None
+        elif kind == "user.message":
+            messages += _message("user", data.get("content"), when)
+        elif kind == "assistant.message":
+            messages += _message("assistant", data.get("content"), when)
+            for request in data.get("toolRequests") or ():
+                if isinstance(request, dict):
+                    call = f"{_str(request.get('name')) or ''}\n"
+                    call += compact_json(request.get("arguments", {}))
+                    messages += _message("tool_use", call, when)
+        elif kind == "tool.execution_complete":
+            messages += _message("tool_result", _result(data.get("result")), when)
+    snapshot = render_snapshot(FORMAT, messages)
+    return Transcript(FORMAT, name, tuple(messages), snapshot, session, cwd, skipped=skipped)
+
+
+def _message(role: str, text: object, when: str | None) -> list[Message]:
+    if not isinstance(text, str) or not text.strip():
+        return []
+    return [Message(role, clean(text), when)]
+
+
+def _result(result: Any) -> str | None:
+    """A tool's result: a string, or an object whose ``content`` is one."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, dict) and isinstance(result.get("content"), str):
+        return str(result["content"])
+    return None if result is None else compact_json(result)
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
