@@ -80,7 +80,7 @@ def test_a_set_up_repository_passes(healthy: Path, gm: Gm) -> None:
 
 
 def test_a_host_wired_at_two_scopes_or_turned_off_warns(
-    healthy: Path, gm: GM, tmp_path: Path
+    healthy: Path, gm: Gm, tmp_path: Path
 ) -> None:
     """Codex runs the hooks of every file it finds: installed for the user and in the
     project, every session gets the brief twice. Codex's feature flag off: nothing runs."""
