@@ -26,6 +26,8 @@ from helpers.polling import wait_for
 from gitmem.agents.host_specs import HOSTS
 from gitmem.brief.budget import HOST_CAPS, REBRIEF_SHARE, host_budget
 
+pytestmark = pytest.mark.slow  # every test runs the hooks as real subprocesses
+
 GM = Callable[..., Result]
 DATA = TESTS / "data"
 SESSION = "5b2f0c1e-aaaa-4bbb-8ccc-0123456789ab"

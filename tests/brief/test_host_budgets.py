@@ -157,6 +157,7 @@ def test_every_host_has_a_budget_under_its_cap_in_the_same_unit() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_no_brief_of_a_generated_store_passes_any_hosts_cap(chunk: int) -> None:
     for seed in range(chunk * STORES // 4, (chunk + 1) * STORES // 4):
