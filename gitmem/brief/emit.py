@@ -196,6 +196,19 @@ def emit_brief(
             no moment of this repository.
         GitError: the memory ref cannot be read.
     """
+    return brief_and_text(store, home, fmt, budget, world_check, as_of)[0]
+
+
+def brief_and_text(
+    store: Store,
+    home: Path,
+    fmt: str,
+    budget: int | Budget | None,
+    world_check: bool = True,
+    as_of: str | None = None,
+) -> tuple[str, Brief]:
+    """:func:`emit_brief`'s text and the brief it was rendered from. Raises as
+    :func:`emit_brief`."""
     limit = as_budget(DEFAULT_BUDGET if budget is None else budget)
     if limit.limit < 0 or 0 < limit.limit < limit.minimum:
         raise InputError(f"budget must be 0 (no limit) or at least {limit.minimum} {limit.unit}")
@@ -207,7 +220,7 @@ def emit_brief(
     else:
         output = render_text(result, limit)
     Ledger(store.local_dir).record(shown_texts(result.items))
-    return output
+    return output, result
 
 
 def world_probe(store: Store) -> WorldProbe:

@@ -108,6 +108,11 @@ def _plain(
     (:mod:`gitmem.cli.failures`)."""
 
     def plain() -> None:
+        if sys.stdout.isatty():  # a person at a terminal: the full command line pages it
+            from gitmem.cli.app import run
+
+            host_args = ["--host", host] if host is not None else []
+            run(["-C", repo, *(["--verbose"] if verbose else []), command, *host_args, *terms])
         from gitmem.cli.failures import fail
         from gitmem.store.home import gitmem_home
         from gitmem.store.repo import Store

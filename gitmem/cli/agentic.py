@@ -95,7 +95,7 @@ def ask(
 @cli.command()
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
-    """Serve this repository's memory to agents over MCP on stdio (needs gitmem-verified[mcp])."""
+    """Serve this repository's memory to agents over MCP on stdio (needs the [mcp] extra)."""
     from gitmem.agents.mcp import serve
 
     serve(ctx.obj["repo"] if ctx.obj["repo_given"] else None, home())

@@ -22,7 +22,7 @@ from gitmem.core.errors import GitmemError
 __all__ = ["cli", "global_flags", "run"]
 
 
-GLOBAL_FLAGS = ("--verbose", "--quiet", "-q")
+GLOBAL_FLAGS = ("--verbose", "--quiet", "-q", "--no-pager")
 """Flags accepted anywhere on the line, before or after the subcommand (as with git's
 ``-c``-less global options, a script may append them): they are moved in front."""
 
@@ -33,15 +33,35 @@ def global_flags(args: list[str]) -> tuple[bool, bool, list[str]]:
     end = args.index("--") if "--" in args else len(args)
     head = args[:end]
     verbose, quiet = "--verbose" in head, "--quiet" in head or "-q" in head
+    no_pager = "--no-pager" in head
     rest = [a for a in head if a not in GLOBAL_FLAGS] + args[end:]
-    return verbose, quiet, ["--verbose"] * verbose + ["--quiet"] * quiet + rest
+    flags = ["--verbose"] * verbose + ["--quiet"] * quiet + ["--no-pager"] * no_pager
+    return verbose, quiet, flags + rest
+
+
+def _pager_for(args: list[str]) -> str | None:
+    """The pager this run's output goes through, or None (see :mod:`gitmem.cli.pager`)."""
+    from gitmem.cli.pager import PAGED, pager_command
+
+    if "--no-pager" in args or "--quiet" in args or not sys.stdout.isatty():
+        return None
+    words = [a for a in args if not a.startswith("-")]
+    if "-C" in args:  # its value is no command
+        words = [a for a in words if a != args[args.index("-C") + 1]]
+    if not words or words[0] not in PAGED:
+        return None
+    return pager_command()
 
 
 def run(args: list[str]) -> None:
     """Run the command line on *args*, turning errors into one line and an exit code
     (always exits). With ``--quiet`` nothing goes to stdout (errors and warnings still
-    go to stderr; the exit code says how it went)."""
+    go to stderr; the exit code says how it went). Long output on a terminal goes through
+    a pager (:mod:`gitmem.cli.pager`)."""
     verbose, quiet, args = global_flags(args)
+    pager = _pager_for(args)
+    if pager is not None:
+        _paged(args, pager)
     try:
         sink = io.TextIOWrapper(io.BytesIO())  # with a .buffer, for commands that write bytes
         with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
@@ -61,3 +81,21 @@ def run(args: list[str]) -> None:
         sys.exit(1)
     except Exception as e:
         fail(e, verbose)
+
+
+def _paged(args: list[str], pager: str) -> None:
+    """Run the command line with its stdout collected, then show it through *pager*,
+    keeping the exit code (always exits). Errors still go to stderr at once."""
+    from gitmem.cli.pager import page
+
+    collected = io.StringIO()
+    code: int | str | None = 0
+    try:
+        with contextlib.redirect_stdout(collected):
+            run(["--no-pager", *args])
+    except SystemExit as e:
+        code = e.code
+    finally:
+        if collected.getvalue():
+            page(collected.getvalue(), pager)
+    sys.exit(code)

@@ -111,6 +111,7 @@ COMMAND_FAMILIES: dict[str, str] = {
     "doctor": "setup",
     "export": "attest",
     "forget": "lifecycle",
+    "help": "setup",
     "gate": "lifecycle",
     "hook": "wiring",
     "hooks": "wiring",
@@ -176,9 +177,15 @@ def load_all_commands() -> None:
     is_flag=True,
     help="Print nothing on stdout; the exit code says how it went (anywhere on the line).",
 )
+@click.option(
+    "--no-pager",
+    is_flag=True,
+    help="Never page long output (on a terminal it goes through GIT_PAGER, PAGER or less).",
+)
 @click.version_option(__version__, prog_name="gitmem")
 @click.pass_context
-def cli(ctx: click.Context, repo: str, verbose: bool, quiet: bool) -> None:
-    """gitmem: signed, git-native memory for AI coding agents."""
+def cli(ctx: click.Context, repo: str, verbose: bool, quiet: bool, no_pager: bool) -> None:
+    """gitmem: signed, git-native memory for AI coding agents. `gitmem help COMMAND`
+    shows one command's help."""
     given = ctx.get_parameter_source("repo") is not click.core.ParameterSource.DEFAULT
     ctx.obj = {"repo": repo, "repo_given": given, "verbose": verbose, "quiet": quiet}

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from gitmem.cli.base import cli, emit, home, json_option, store_of
+from gitmem.core.errors import InputError
 
 
 @cli.command()
@@ -210,3 +211,20 @@ def demo(keep: Path | None) -> None:
     from gitmem.setup.demo import run_demo
 
     run_demo(keep, click.echo)
+
+
+@cli.command("help")
+@click.argument("command", required=False, metavar="[COMMAND]")
+@click.pass_context
+def help_(ctx: click.Context, command: str | None) -> None:
+    """Show gitmem's help, or one COMMAND's (the same as COMMAND --help)."""
+    group = ctx.find_root().command
+    root = ctx.find_root()
+    if command is None:
+        click.echo(group.get_help(root))
+        return
+    found = group.get_command(root, command) if isinstance(group, click.Group) else None
+    if found is None:
+        raise InputError(f"no command {command!r}: `gitmem help` lists them")
+    with click.Context(found, info_name=command, parent=root) as sub:
+        click.echo(found.get_help(sub))

@@ -32,6 +32,9 @@ class RangeScope:
     """The parents of its commits that lie outside it: where the range starts from."""
     files: frozenset[str]
     """The paths its non-merge commits change."""
+    branches: frozenset[str] = frozenset()
+    """The local branches whose tip is one of its commits (``feature`` of
+    ``main..feature``): what a capture made on them before their first commit names."""
 
     @property
     def members(self) -> frozenset[str]:
@@ -70,7 +73,22 @@ def range_scope(store: Store, spec: str) -> RangeScope:
         boundary.update(p for p in parents if p not in members)
         if len(parents) <= 1:
             files.update(_changed(store.repo, commit))
-    return RangeScope(spec, commits, frozenset(boundary), frozenset(files))
+    return RangeScope(
+        spec, commits, frozenset(boundary), frozenset(files), _tips_in(store, members)
+    )
+
+
+def _tips_in(store: Store, members: set[str]) -> frozenset[str]:
+    """The local branches whose tip commit is in *members*. Raises nothing."""
+    found: set[str] = set()
+    try:
+        for name in store.repo.branches.local:
+            target = store.repo.branches.local[name].target
+            if str(target) in members:
+                found.add(name)
+    except (pygit2.GitError, KeyError, ValueError):
+        return frozenset(found)
+    return frozenset(found)
 
 
 def _changed(repo: pygit2.Repository, commit: pygit2.Commit) -> set[str]:

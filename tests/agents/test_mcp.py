@@ -60,7 +60,8 @@ class Session:
 
     async def call(self, name: str, **arguments: Any) -> tuple[bool, str]:
         result = await self.client.call_tool(name, arguments)
-        (content,) = result.content
+        content, *links = result.content
+        assert all(link.type == "resource_link" for link in links)
         text = getattr(content, "text", "")
         # Every reply, errors included, is gitmem's own output for the agent.
         assert text.startswith("<gitmem-context>\n"), text
@@ -95,7 +96,7 @@ def test_the_sdk_client_drives_every_tool(initialised: Path, tmp_path: Path, hom
     git(initialised, "commit", "-q", "-m", "notes")
     claude = tmp_path / "claude"
     claude_transcript(claude, initialised)
-    other = tmp_path / "other.md"
+    other = initialised / "other.md"  # a transcript kept in the repository
     other.write_text("Someone else said the cache lives in .git/gitmem/ and is never pushed.\n")
     env = {**os.environ, "CLAUDE_CONFIG_DIR": str(claude)}
 
@@ -204,7 +205,7 @@ def test_without_the_sdk_mcp_is_exit_2_with_a_hint(
     result = run("-C", str(initialised), "mcp")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        "gitmem: gitmem mcp needs the MCP SDK: pip install 'gitmem-verified[mcp]'\n"
+        "gitmem: gitmem mcp needs the MCP SDK: pip install 'mcp>=2.3,<3' (the [mcp] extra)\n"
     )
 
 
@@ -235,7 +236,7 @@ def test_started_outside_the_repository_it_serves_claude_project_dir(
     assert [i["text"] for i in document["items"]] == ["Ship the parser rewrite"]
     capabilities = found["init"].capabilities
     assert capabilities.tools is not None
-    assert capabilities.prompts is None and capabilities.resources is None
+    assert capabilities.prompts is None and capabilities.resources is not None
 
 
 def test_with_no_repository_every_call_answers_one_error_and_the_server_stays_up(
@@ -286,7 +287,7 @@ def test_edge_cases_through_the_in_process_client(
     from gitmem.agents.mcp import build_server
 
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)  # no current session to find
-    said = tmp_path / "said.md"
+    said = initialised / "said.md"  # a transcript kept in the repository
     said.write_text(f"{SAID}\n")
     server = build_server(str(initialised), home)
 

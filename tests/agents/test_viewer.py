@@ -27,7 +27,8 @@ from gitmem.store.repo import Store
 HOSTILE = (
     "<script>alert(1)</script><img src=https://evil.example/x.png onerror=alert(2)> "
     '"double\' single <a href="javascript:alert(3)">click</a> javascript:alert(4) '
-    "<style>body{display:none}</style> &amp; </li></ul><h1>fake</h1>"
+    "<style>body{display:none}</style> &amp; </li></ul><h1>fake</h1> "
+    "**markdown** `code <b>` [link](javascript:alert(5))"
 )
 QUOTE = "the cache lives in .git/gitmem and is never pushed"
 SAID = f"We agreed: {QUOTE}.\nAlso: {HOSTILE}\n"
@@ -295,6 +296,9 @@ def test_the_viewer_in_a_real_browser(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
     assert "<script" not in dom and "<img" not in dom and "<h1>fake" not in dom
     assert dom.count("<h1>") == 1
+    # its markdown is rendered, safely: emphasis and code, a link as text
+    assert "<strong>markdown</strong>" in dom and "<code>code &lt;b&gt;</code>" in dom
+    assert "link (javascript:alert(5))" in dom
     item = dump_dom(f"{served.url}/item/{hostile_id(memory)}")
     assert "&lt;img src=https://evil.example/x.png" in item and "<img" not in item
     store = Store.discover(initialised)

@@ -231,3 +231,20 @@ def test_review_is_read_only(gm: Any, initialised: Path) -> None:
     gm("review", "main..feature")
     gm("review", "main..feature", "--format", "json")
     assert git(initialised, "for-each-ref") == before
+
+
+def test_a_session_on_the_branch_before_its_first_commit_is_in_even_if_it_never_committed(
+    gm: Any, initialised: Path
+) -> None:
+    """A session that planned on the new branch and stopped before any commit (another
+    session made the commits) belongs to the branch's review; the same kind of capture
+    made on main at that commit does not."""
+    repo = initialised
+    main_only = remember(gm, repo, "Said on main at the fork point", "s-main-fork")
+    git(repo, "checkout", "-q", "-b", "feature")
+    planned = remember(gm, repo, "Plan for the branch, made before any commit", "s-planner")
+    commit(repo, "the work", "src/work.py", "work\n")
+    worked = remember(gm, repo, "The work is done", "s-worker")
+    ids = {i["id"] for i in review_json(gm)["items"]}
+    assert {planned, worked} <= ids
+    assert main_only not in ids

@@ -21,4 +21,13 @@ def test_no_doc_or_message_installs_the_other_projects_gitmem() -> None:
     files = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "gitmem").rglob("*.py")]
     offenders = [str(f.relative_to(ROOT)) for f in files if wrong.search(f.read_text())]
     assert offenders == []
-    assert "pip install 'gitmem-verified[mcp]'" in (ROOT / "README.md").read_text()
+
+
+def test_until_it_is_published_every_install_is_from_a_checkout() -> None:
+    """`gitmem-verified` is not on the package index yet: no doc may tell anyone to
+    install it from there, and the README opens with the install from the checkout."""
+    from_index = re.compile(r"pip install(\s+-\S+)*\s+['\"]?gitmem-verified", re.MULTILINE)
+    files = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "gitmem").rglob("*.py")]
+    assert [str(f.relative_to(ROOT)) for f in files if from_index.search(f.read_text())] == []
+    head = (ROOT / "README.md").read_text().split("\n## ")[0]
+    assert "not on the package index yet" in head and "pip install '.[mcp]'" in head

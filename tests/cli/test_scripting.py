@@ -201,7 +201,8 @@ def test_every_command_that_reports_or_writes_takes_json() -> None:
         "mcp",
         "serve",
         "hook",
-    }  # walkthrough, script, servers, internal
+        "help",
+    }  # walkthrough, script, servers, internal, help
 
     def walk(group: click.Group, prefix: str) -> list[tuple[str, click.Command]]:
         found: list[tuple[str, click.Command]] = []

@@ -10,6 +10,7 @@ Content-Security-Policy forbids everything else (see :mod:`gitmem.agents.viewer.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from urllib.parse import quote
 
@@ -59,6 +60,37 @@ def esc(value: object) -> str:
     """*value* as text safe anywhere in a page: in an element or a quoted attribute.
     Raises nothing."""
     return html.escape(str(value), quote=True)
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_STRONG = re.compile(r"\*\*(\S(?:[^*\n]*\S)?)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])[*_](\S(?:[^*_\n]*\S)?)[*_](?![\w*])")
+_LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
+
+
+def markdown(text: str) -> str:
+    """Memory text's inline markdown as markup, safely: the text is escaped first, so no
+    tag, attribute or script of it survives; then code spans, strong and emphasis become
+    ``<code>``, ``<strong>``, ``<em>``, and a link shows its text with its address beside
+    it as text (never a link: no URL from memory is followed). Raises nothing."""
+    spans: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        spans.append(f"<code>{match.group(1)}</code>")
+        return f"\x00{len(spans) - 1}\x00"
+
+    out = _CODE.sub(keep, esc(text))  # code first: nothing inside it is markup
+    out = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", out)
+    out = _STRONG.sub(r"<strong>\1</strong>", out)
+    out = _EMPHASIS.sub(r"<em>\1</em>", out)
+    return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m.group(1))], out)
+
+
+def yes_no(value: object) -> str:
+    """``yes``/``no`` for a truth value, anything else as text. Raises nothing."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def tag(name: str, content: str, cls: str | None = None, **attrs: str) -> str:

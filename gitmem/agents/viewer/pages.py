@@ -15,8 +15,18 @@ from typing import Any
 from gitmem.agents.recall import RecallResult
 from gitmem.agents.recall.search import RecallHit
 from gitmem.agents.viewer.content import ItemView
-from gitmem.agents.viewer.markup import bullet_list, esc, item_path, link, page, tag
+from gitmem.agents.viewer.markup import (
+    bullet_list,
+    esc,
+    item_path,
+    link,
+    markdown,
+    page,
+    tag,
+    yes_no,
+)
 from gitmem.brief.alarms import EXAMPLES, alarm_lines
+from gitmem.brief.placement import age_label
 from gitmem.brief.render import badge, contradiction_hint, item_marks, summary
 from gitmem.brief.select import SECTIONS, Brief, BriefItem
 from gitmem.core.items import badge_of
@@ -34,7 +44,7 @@ def item_line(item: BriefItem) -> str:
     a link to its history; the ``⚠`` line below when something contradicts it."""
     trust = "t-degraded" if item.degraded_label is not None else f"t-{item.trust}"
     parts = [tag("span", esc(badge(item)), f"badge {trust}"), " "]
-    text = tag("span", esc(item.text), "text")
+    text = tag("span", markdown(item.text), "text")
     if item.quote is None:
         parts.append(text)
     else:
@@ -42,7 +52,8 @@ def item_line(item: BriefItem) -> str:
         parts += [said] if item.quote == item.text else [text, " — ", said]
     for mark in item_marks(item):
         parts += [" ", tag("span", esc(mark), "mark")]
-    parts += [" (", link(item_path(item.id), item.id[:8], "id"), ")"]
+    age = "" if item.age is None else esc(f", {age_label(item.age)}")
+    parts += [" (", link(item_path(item.id), item.id[:8], "id"), age, ")"]
     if item.contradiction is not None:
         warning = f"⚠ {item.contradiction} — {contradiction_hint(item)}"
         parts.append(tag("div", esc(warning), "contradiction"))
@@ -145,11 +156,11 @@ def item_page(view: ItemView, repo: str) -> str:
         ("kind", esc(report["kind"])),
         ("trust", esc(f"{line.trust} (captured {report['captured_trust']})")),
         ("status", esc(report["status"])),
-        ("open", esc(report["open"])),
-        ("resolved", esc(report["resolved"])),
+        ("open", esc(yes_no(report["open"]))),
+        ("resolved", esc(yes_no(report["resolved"]))),
         ("superseded by", esc(report["superseded_by"] or "—")),
         ("corroboration", esc(report["corroboration"])),
-        ("carried", esc(report["carried"])),
+        ("carried", esc(yes_no(report["carried"]))),
         ("origin", esc(f"session {origin['session']}, {origin['created']}, by {origin['writer']}")),
         ("origin checkpoint", tag("code", esc(origin["checkpoint"]))),
     ]
@@ -203,7 +214,7 @@ def hit_line(hit: RecallHit) -> str:
     """One recall hit: badge, text, verified quote, where it stands, a link to it."""
     trust = "t-degraded" if hit.degraded else f"t-{hit.trust}"
     parts = [tag("span", esc(badge_of(hit.trust)), f"badge {trust}"), " "]
-    parts.append(tag("span", esc(hit.text), "text"))
+    parts.append(tag("span", markdown(hit.text), "text"))
     if hit.quote is not None:
         parts += [" — ", tag("span", esc('"' + " ".join(hit.quote.split()) + '"'), "quote")]
     where = f"{hit.kind}, {hit.status}, {hit.epistemic}; session {hit.session}"

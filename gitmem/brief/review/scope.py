@@ -9,7 +9,10 @@ to the range when
 1. its commit is one of the range's commits, or
 2. it is of a session that has a checkpoint of (1), and its commit is where the range
    starts (a parent of the range's first commits): what that session said before its
-   first commit on the branch.
+   first commit on the branch; or
+3. its commit is where the range starts and it was captured on a branch of the range
+   (a local branch whose tip is one of its commits, ``feature`` of ``main..feature``):
+   a session on the branch before its first commit, even one that never committed.
 
 The same session's captures anywhere else (another branch, the main line) are outside
 the range and left out, as is every other checkpoint. A record that failed its check is
@@ -75,7 +78,8 @@ def in_range(checks: Iterable[RecordCheck], scope: RangeScope) -> InRange:
     chosen = [
         (check, cp)
         for check, cp, commit in placed
-        if commit in members or (cp.session in sessions and commit in boundary)
+        if commit in members
+        or (commit in boundary and (cp.session in sessions or cp.branch in scope.branches))
     ]
     verified = [(check.address, cp) for check, cp in chosen if check.ok]
     return InRange(
