@@ -63,3 +63,18 @@ def test_a_json_object_that_is_no_session_is_refused_as_gemini() -> None:
     with pytest.raises(InputError, match="not a Gemini CLI session"):
         parse_transcript(b'{"sessionId": "x", "projectHash": "y", "messages": 3}', "x", "gemini")
     assert detect_format(b'{"hello": "world"}\n', "x.json") == "text"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"assistant.message","id":"e","timestamp":"x","data":{"content":"a",'
+        '"toolRequests":5}}\n',
+        '{"sessionId":"s","projectHash":"h","messages":[{"type":"gemini","id":"1",'
+        '"content":"a","toolCalls":[{"name":"x","result":7}]},'
+        '{"type":"gemini","id":"2","content":"b","toolCalls":{"a":1}}]}',
+    ],
+)
+def test_fields_of_the_wrong_shape_are_skipped_not_a_crash(text: str) -> None:
+    t = parse_transcript(text.encode(), "x.json")
+    assert t.format in ("copilot", "gemini") and t.messages

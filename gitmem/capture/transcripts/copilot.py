@@ -50,7 +50,7 @@ def parse(text: str, name: str) -> Transcript:
     session: str | None = None
     cwd: str | None = None
     messages: list[Message] = []
-    records, skipped = read_records(text, name, TOOL, recognise)
+    records, skipped, _ = read_records(text, name, TOOL, recognise)
     for record in records:
         kind, data = record["type"], record["data"]
         when = host_time(record.get("timestamp"))
@@ -62,7 +62,8 @@ def parse(text: str, name: str) -> Transcript:
             messages += _message("user", data.get("content"), when)
         elif kind == "assistant.message":
             messages += _message("assistant", data.get("content"), when)
-            for request in data.get("toolRequests") or ():
+            requests = data.get("toolRequests")
+            for request in requests if isinstance(requests, list) else ():
                 if isinstance(request, dict):
                     call = f"{_str(request.get('name')) or ''}\n"
                     call += compact_json(request.get("arguments", {}))

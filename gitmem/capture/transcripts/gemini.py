@@ -57,7 +57,7 @@ def parse(text: str, name: str) -> Transcript:
     elif isinstance(whole, dict) and ("messages" in whole or not recognise(whole)):
         raise InputError(f"transcript {name} is not a {TOOL} session: no list of messages")
     else:
-        records, skipped = read_records(text, name, TOOL, recognise)
+        records, skipped, _ = read_records(text, name, TOOL, recognise)
         meta = next((r for r in records if "type" not in r), {})
         by_id: dict[object, Record] = {}
         for record in records:
@@ -86,12 +86,14 @@ def _messages(message: Record) -> list[Message]:
     if kind != "gemini":
         return []
     found = _one("assistant", _content(message.get("content")), when)
-    for call in message.get("toolCalls") or ():
+    calls = message.get("toolCalls")
+    for call in calls if isinstance(calls, list) else ():
         if not isinstance(call, dict):
             continue
         name = call.get("name") if isinstance(call.get("name"), str) else ""
         found += _one("tool_use", f"{name}\n{compact_json(call.get('args', {}))}", when)
-        for result in call.get("result") or ():
+        results = call.get("result")
+        for result in results if isinstance(results, list) else ():
             found += _one("tool_result", _response(result), when)
     return found
 
