@@ -46,8 +46,10 @@ LEVELS: dict[str, tuple[Wrap, ...]] = {
     "1 sh'": (in_single_quotes,),
     "2 json>sh": (in_json, in_double_quotes),
     "2 sh>json": (in_double_quotes, in_json),
+    "2 sh'>sh'": (in_single_quotes, in_single_quotes),
     "3 json>sh>json": (in_json, in_double_quotes, in_json),
     "3 sh>json>sh": (in_double_quotes, in_json, in_double_quotes),
+    "3 sh>json>sh'": (in_double_quotes, in_json, in_single_quotes),
     "4 json>sh>json>sh": (in_json, in_double_quotes, in_json, in_double_quotes),
 }
 """Escaping levels, innermost wrapping first."""

@@ -15,10 +15,11 @@ The views of a text, level by level (level 0 is the text as written):
    up to :data:`MAX_LEVELS`. One decoding serves JSON strings and shell quoting alike:
    the JSON escapes (``\\"``, ``\\\\``, ``\\/``, ``\\b``, ``\\f``, ``\\n``, ``\\r``,
    ``\\t``, ``\\uXXXX``) and those of shell double quotes and unquoted words (``\\$``,
-   ``\\```, ``\\'``, and a backslash before a line break, which joins two lines); any
-   other backslash is kept. Decoding the whole text, not only the inside of its strings,
-   is what finds a JSON document held in a string (a file's contents, arguments passed
-   as a string): one level down it reads as plain JSON, names and values side by side.
+   ``\\```, ``\\'``, and a backslash before a line break, which joins two lines), and
+   ``'\\''``, the shell's quote inside single quotes; any other backslash is kept.
+   Decoding the whole text, not only the inside of its strings, is what finds a JSON
+   document held in a string (a file's contents, arguments passed as a string): one
+   level down it reads as plain JSON, names and values side by side.
 2. **shell words**: each level read as a shell reads its words. Every double-quoted
    string is unwrapped and its escapes decoded, and what it held is read as shell words
    in turn (the command a tool call holds in a JSON string is a command); outside, single
@@ -45,7 +46,9 @@ MAX_LEVELS = 6
 a tool call's JSON arguments is three; each level doubles the backslashes, so no real
 text needs more."""
 
-_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{4}|[\"\\/'`$bfnrt\n])")
+_ESCAPE = re.compile(r"'\\''|\\(?:u[0-9A-Fa-f]{4}|'(?!\\'')|[\"\\/`$bfnrt\n])")
+"""One escape: a backslash escape of JSON or the shell, or ``'\\''`` (a quote inside single
+quotes), which wins over a ``\\'`` whose quote begins one (a quoted text quoted again)."""
 _STRING = re.compile(r'(?P<double>"(?:[^"\\]++|\\[\s\S])*+")|(?:\\[\s\S])++')
 """A double-quoted string, or escapes outside one (so that the quote of ``\\"`` never
 opens a string: each quote is tried once, and the scan stays linear)."""
@@ -206,6 +209,8 @@ def _backslash_lines(text: str) -> list[tuple[int, int]]:
 
 
 def _char(escape: str) -> str:
+    if escape[0] == "'":  # the shell's way to write a quote inside single quotes: '\''
+        return "'"
     if escape[1] == "u":
         return chr(int(escape[2:], 16))
     return _DECODED[escape[1]]
@@ -220,7 +225,7 @@ def _decode(text: str) -> str:
 
 
 def _decode_part(part: str) -> str:
-    if "\\u" in part:  # a joined continuation could complete one: decoded in one scan
+    if "\\u" in part or "'\\''" in part:  # they overlap others: decoded in one scan
         return _ESCAPE.sub(lambda match: _char(match.group()), part)
     for escape, char in _SIMPLE:
         part = part.replace(escape, char)
