@@ -42,6 +42,7 @@ MAX_MODULE_LINES = 500
 CORE_STDLIB = frozenset(
     {
         "__future__",
+        "array",
         "base64",
         "binascii",
         "bisect",

@@ -25,6 +25,45 @@ def test_fold_map_folds_as_fold_does(text: str) -> None:
         assert 0 <= at < len(mapped.folded)
 
 
+def listed_origin(raw: str) -> list[int]:
+    """The origin map as one int per character, the way fold_map kept it before it kept
+    runs: the reference the runs must give back, character by character."""
+    import re
+
+    from gitmem.core import folding as f
+
+    text = raw.casefold()
+    origin = [n for n, char in enumerate(raw) for _ in char.casefold()]
+
+    def delete(matches: object) -> None:
+        nonlocal text, origin
+        kept_text, kept_origin, pos = [], [], 0
+        for match in matches:  # type: ignore[attr-defined]
+            kept_text.append(text[pos : match.start()])
+            kept_origin += origin[pos : match.start()]
+            pos = match.end()
+        text, origin = "".join([*kept_text, text[pos:]]), kept_origin + origin[pos:]
+
+    delete(re.finditer(r"\r(?=\n)", text))
+    for old, new in f._REPLACEMENTS:
+        text = text.replace(old, new)
+    for pattern in (f._STAR_TICK_RE, f._EMPHASIS_UNDERSCORE_RE, f._STRIKE_RE):
+        delete(list(pattern.finditer(text)))
+    delete(list(f._LINE_MARKERS_RE.finditer(text)))
+    text = text.replace("\n", " ")
+    delete(list(f._EXTRA_SPACES_RE.finditer(text)))
+    return origin
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.text(), MARKDOWN))
+def test_the_origin_runs_give_each_characters_raw_offset(text: str) -> None:
+    mapped = fold_map(text)
+    assert list(mapped.origin) == listed_origin(text)
+    if mapped.origin:
+        assert mapped.origin[-1] == listed_origin(text)[-1]
+
+
 def test_origin_points_at_the_raw_character() -> None:
     raw = "- **We** DECIDED\r\nto use `x`"
     mapped = fold_map(raw)
