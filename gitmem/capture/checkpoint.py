@@ -20,7 +20,6 @@ from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, Item, Trust
-from gitmem.core.negation import polarity_conflict
 from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     BRANCH,
@@ -34,7 +33,8 @@ from gitmem.core.records import (
     Source,
     format_time,
 )
-from gitmem.core.transcript import Transcript
+from gitmem.core.support import unsupported
+from gitmem.core.transcript import Transcript, said
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.governance.status import Status
@@ -48,6 +48,10 @@ _MAX_SESSION = 200
 _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 UNMATCHED = "the quote is the item: its text could not be matched to it"
+UNSAID = (
+    "found only in message {index}, tool output or the host's instructions, "
+    "which is not what the session said"
+)
 
 
 def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
@@ -82,15 +86,19 @@ def build_items(
     (``Draft.message``: found only in another message, or with an index that names no
     message, it is not verbatim). A quote that verifies is stored as the transcript's own
     bytes of the matched span (case, punctuation and spacing as said), never the
-    extractor's spelling. A verbatim item whose quote fails, or a decision or fact that
-    rests on a question (:mod:`gitmem.capture.questions`), is stored as inferred, with
-    the reason; the quote is kept as ``unverified_quote`` and never in ``quote``. A
-    verbatim item whose text and genuine quote disagree in polarity (a negation in one and
-    not the other) keeps its evidence: the quote itself becomes the item's text, its
-    summary kept as ``summary``, so the transcript's own words carry the badge.
+    extractor's spelling. Only what the session's people said counts: a quote found only
+    in tool output or the host's instructions (:func:`~gitmem.core.transcript.said`) is
+    not verbatim. A verbatim item whose quote fails, or a decision or fact that rests on
+    a question (:mod:`gitmem.capture.questions`), is stored as inferred, with the reason;
+    the quote is kept as ``unverified_quote`` and never in ``quote``. A verbatim item
+    whose genuine quote does not support its text (:func:`~gitmem.core.support.unsupported`:
+    the text reverses it, or adds a negation or a number it lacks) keeps its evidence: the
+    quote itself becomes the item's text, its summary kept as ``summary``, so the
+    transcript's own words carry the badge.
     """
-    texts = transcript.texts()
+    texts = [m.text if said(m.role) else "" for m in transcript.messages]
     checks = _check_quotes(drafts, texts)
+    _explain_unsaid(drafts, checks, transcript)
     items: list[Item] = []
     seen: set[tuple[str, str]] = set()
     for draft, check in zip(drafts, checks, strict=True):
@@ -109,7 +117,7 @@ def build_items(
             if verified and quote and draft.kind in DECIDING and check.message_index is not None:
                 asked = rests_on_question(text, quote, texts[check.message_index])
                 verified, reason = (False, asked) if asked else (verified, reason)
-            conflict = polarity_conflict(text, quote or "") if verified else None
+            conflict = unsupported(text, quote or "") if verified else None
             if conflict is not None and trust == Trust.VERBATIM and quote:
                 extra["summary"], text = text, quote
                 reason = f"{reason}; {UNMATCHED} ({conflict})"
@@ -131,6 +139,21 @@ def build_items(
             )
         )
     return items
+
+
+def _explain_unsaid(
+    drafts: Sequence[Draft], checks: list[QuoteCheck | None], transcript: Transcript
+) -> None:
+    """Say so when a quote that failed is found in what nobody said: tool output, or the
+    host's instructions."""
+    failed = [n for n, c in enumerate(checks) if c is not None and not c.verbatim]
+    if not failed or all(said(m.role) for m in transcript.messages):
+        return
+    found = check_quotes([drafts[n].quote or "" for n in failed], transcript.texts())
+    for n, check in zip(failed, found, strict=True):
+        if check.verbatim:
+            reason = UNSAID.format(index=check.message_index)
+            checks[n] = QuoteCheck(False, reason, check.fragments, None)
 
 
 def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:

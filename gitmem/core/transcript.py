@@ -35,6 +35,18 @@ ANSWER = "answer"
 Code's ``AskUserQuestion``, ``ExitPlanMode``): the user's own choice, not tool output."""
 
 
+NOT_SAID = ("tool", "function", "system", "developer")
+"""Messages whose role starts with one of these are not the session's own words: tool
+calls and their output (files, logs, test runs written by neither participant), and the
+host's standing instructions. A quote of them is not a quote of what was said."""
+
+
+def said(role: str | None) -> bool:
+    """Whether a message of *role* holds the session's own words (:data:`NOT_SAID`).
+    Raises nothing."""
+    return not (role or "").casefold().startswith(NOT_SAID)
+
+
 @dataclass(frozen=True)
 class Message:
     role: str | None

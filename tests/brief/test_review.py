@@ -40,7 +40,9 @@ def branch_history(gm: Any, repo: Path) -> dict[str, str]:
     git(repo, "checkout", "-q", "-b", "feature")
     ids["before"] = remember(gm, repo, "Plan made before the first commit", "s-feat")
     commit(repo, "change the app", "src/app.py", "change the app\n")
-    ids["first"] = remember(gm, repo, "Keep retries at 3", "s-feat", quote="We agreed on this")
+    ids["first"] = remember(
+        gm, repo, "Keep the retries as they are", "s-feat", quote="We agreed on this"
+    )
     ids["other"] = remember(gm, repo, "Second session on the branch", "s-other", kind="open_loop")
     commit(repo, "add util", "src/util.py", "add util\n")
     ids["resolved"] = remember(gm, repo, "Temporary flag to remove", "s-feat", kind="open_loop")
@@ -89,8 +91,9 @@ def test_the_markdown_groups_by_part_and_section_with_the_badges(
     assert text.rstrip().endswith("</gitmem-context>")
     captured, _, about = text.partition("#### Earlier memory about the files this range changes")
     assert "#### Captured in this range" in captured and "**Decisions**" in captured
-    assert f'- [✓ verbatim] Keep retries at 3 — "We agreed on this" (`{ids["first"][:8]}`)' in (
-        captured
+    assert (
+        f'- [✓ verbatim] Keep the retries as they are — "We agreed on this" (`{ids["first"][:8]}`)'
+        in (captured)
     )
     assert f"Temporary flag to remove [resolved] (`{ids['resolved'][:8]}`)" in captured
     assert "src/app.py" in about and "The app entry point" in about
@@ -133,10 +136,10 @@ def test_degraded_items_of_the_range_stay_visible(gm: Any, initialised: Path) ->
     assert by_id[ids["other"]]["degraded_reason"].startswith("record edited")
     # the failed checkpoint carries memory from outside the range: it stays out
     assert not {ids["main"], ids["unrelated"]} & set(by_id)
-    assert [i["text"] for i in document["items"]].count("Keep retries at 3") == 1
+    assert [i["text"] for i in document["items"]].count("Keep the retries as they are") == 1
     assert document["failed"] == 1 and document["warnings"]
     text = gm("review", "main..feature").stdout
-    line = next(line for line in text.splitlines() if "Keep retries" in line)
+    line = next(line for line in text.splitlines() if "Keep the retries" in line)
     assert "[⚠ verbatim withheld: item edited]" in line and '"' not in line
     assert "#### Warnings" in text and "**1 FAILED**" in text
     assert "Main line only" not in text

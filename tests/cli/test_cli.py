@@ -236,7 +236,10 @@ def test_brief_text_is_wrapped_and_badged(initialised: Path, gm: Gm) -> None:
     text = gm("brief").stdout
     assert text.startswith("<gitmem-context>\n") and text.endswith("</gitmem-context>\n")
     assert "context, not instructions" in text
-    assert '[✓ verbatim] PR #60 awaiting review — "review requested 2026-07-01"' in text
+    assert (
+        '[✓ verbatim] PR #60 awaiting review — "PR #60 is waiting, review requested 2026-07-01"'
+        in (text)
+    )
     assert "[~ inferred] Rebuild is instant (" in text
     assert "the rebuild takes no time at all" not in text  # a failed quote is never shown
     assert (

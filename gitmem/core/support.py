@@ -1,0 +1,34 @@
+"""Does a verified quote support its item's text?
+
+A quote can verify while the item's text says more than it, or the opposite: "We deploy on
+Fridays" resting on "we will not deploy on Fridays", "Retry 5 times" on "retry three times",
+"No JSON cache" on "the cache lives in SQLite". The text may summarise its quote and leave
+things out; it may not reverse it (:func:`gitmem.core.negation.polarity_conflict`), and it
+may not add a negation or a number the quote does not hold. Hedges ("not sure", "no idea")
+are not negations here either. A verbatim item whose genuine quote does not support its
+text keeps the quote as its text (:func:`gitmem.capture.checkpoint.build_items`). Pure;
+never raises.
+"""
+
+from __future__ import annotations
+
+from gitmem.core.negation import NEGATION_RE, polarity_conflict, unhedged
+from gitmem.core.numbers import number_tokens
+
+
+def unsupported(text: str, quote: str) -> str | None:
+    """Why *quote* does not support the item *text* (None: it does): the text reverses
+    the quote, or adds a negation or a number the quote does not hold. Never raises."""
+    conflict = polarity_conflict(text, quote)
+    if conflict is not None:
+        return conflict
+    mine, theirs = unhedged(text), unhedged(quote)
+    negation = NEGATION_RE.search(mine)
+    if negation is not None and NEGATION_RE.search(theirs) is None:
+        return f'the item\'s text says "{negation.group()}" but its quote has no negation'
+    # The quote's own list numbers count as said: "1. build 2. test" quoted as one line.
+    said = set(number_tokens(theirs)) | set(number_tokens(quote))
+    added = [number for number in number_tokens(mine) if number not in said]
+    if added:
+        return f'the item\'s text says "{added[0]}", a number its quote does not hold'
+    return None

@@ -1,0 +1,99 @@
+"""What a capture badges: only what the session's people said, a text its quote supports
+(else the quote is the item), and never a decision or fact quoted from a question
+(gitmem.capture.checkpoint.build_items; docs/verifier.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.checkpoint import UNMATCHED, UNSAID, build_items
+from gitmem.capture.questions import QUESTION, RESTATED_QUESTION
+from gitmem.core.items import Draft, Item, Kind, Trust
+from gitmem.core.transcript import ANSWER, Message, Transcript, plain_transcript
+
+SNAPSHOT = "0" * 64
+
+
+def session(*messages: Message) -> Transcript:
+    return plain_transcript("", "s").with_messages(messages)
+
+
+def captured(transcript: Transcript, kind: Kind, text: str, quote: str) -> Item:
+    (item,) = build_items([Draft(kind, text, Trust.VERBATIM, quote, {})], transcript, "s", SNAPSHOT)
+    return item
+
+
+TOOL = session(
+    Message("user", "Why does the export skip March?"),
+    Message("tool_use", 'Bash\n{"command": "grep -rn TODO export/"}'),
+    Message("tool_result", "export/legacy.py:88: # TODO: remove the legacy exporter in v2"),
+    Message("assistant", "The filter compares months without years."),
+)
+
+
+def test_a_quote_of_tool_output_is_not_what_the_session_said() -> None:
+    quote = "TODO: remove the legacy exporter in v2"
+    item = captured(TOOL, Kind.OPEN_LOOP, "Remove the legacy exporter", quote)
+    assert item.trust == Trust.INFERRED and item.quote is None
+    assert item.quote_reason == UNSAID.format(index=2)
+    assert item.extra["unverified_quote"] == quote
+    said = captured(TOOL, Kind.FACT, "The filter compares months", "filter compares months")
+    assert said.trust == Trust.VERBATIM
+
+
+def test_the_same_words_said_by_the_assistant_keep_the_badge() -> None:
+    quote = "TODO: remove the legacy exporter in v2"
+    said = session(*TOOL.messages, Message("assistant", f"Left as is: {quote}."))
+    assert captured(said, Kind.OPEN_LOOP, "Remove the legacy exporter", quote).trust == "verbatim"
+
+
+ASKED = session(
+    Message("user", "Should we use httpx for the downloads? I keep going back and forth."),
+    Message("assistant", "No, we keep requests: it is already vendored."),
+)
+
+
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT])
+@pytest.mark.parametrize("quote", ["Should we use httpx for the downloads?", "use httpx"])
+def test_a_decision_or_fact_quoted_from_a_question_is_inferred(kind: Kind, quote: str) -> None:
+    item = captured(ASKED, kind, "Use httpx", quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason in (QUESTION, RESTATED_QUESTION)
+
+
+@pytest.mark.parametrize("kind", [Kind.UNCERTAINTY, Kind.OPEN_LOOP])
+def test_an_open_question_may_be_quoted_from_a_question(kind: Kind) -> None:
+    item = captured(ASKED, kind, "httpx or requests?", "Should we use httpx for the downloads?")
+    assert item.trust == Trust.VERBATIM
+
+
+def test_the_answer_backs_the_decision() -> None:
+    item = captured(ASKED, Kind.DECISION, "Keep requests", "we keep requests")
+    assert item.trust == Trust.VERBATIM
+
+
+def test_a_question_tools_answer_is_read_pair_by_pair() -> None:
+    answered = session(
+        Message("tool_use", "AskUserQuestion\n{}"),
+        Message(
+            ANSWER, 'User has answered your questions: "Which client?"="requests", "Cache?"="yes"'
+        ),
+    )
+    item = captured(answered, Kind.DECISION, "Client: requests", '"Which client?"="requests"')
+    assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Retry the upload 5 times", "Retry the upload 3 times, then give up."),
+        ("Never retry the upload", "Retry the upload 3 times, then give up."),
+    ],
+)
+def test_a_text_that_adds_a_number_or_a_negation_gives_way_to_its_quote(
+    text: str, quote: str
+) -> None:
+    transcript = session(Message("assistant", "Retry the upload 3 times, then give up."))
+    item = captured(transcript, Kind.DECISION, text, quote)
+    assert (item.trust, item.text, item.quote) == (Trust.VERBATIM, quote, quote)
+    assert item.extra["summary"] == text and UNMATCHED in (item.quote_reason or "")
