@@ -64,7 +64,7 @@ def model(script: str) -> str:
 
 @pytest.mark.parametrize(
     ("fixture", "found"),
-    [("claude_session.jsonl", 1), ("codex_rollout.jsonl", 0), ("generic.json", 1), ("plain.md", 1)],
+    [("claude_session.jsonl", 1), ("codex_rollout.jsonl", 1), ("generic.json", 1), ("plain.md", 1)],
 )
 def test_each_format_captures_with_the_heuristic_by_default(
     initialised: Path, gm: Gm, fixture: str, found: int

@@ -83,7 +83,7 @@ def test_twelve_captures_of_one_growing_session_are_one_session(
     lines: list[tuple[str, str]] = []
     sessions = set()
     for turn in range(12):
-        lines += [("user", f"Step {turn}, please."), ("assistant", f"Done with step {turn}.")]
+        lines += [("user", f"Step {turn}, please."), ("assistant", f"Let me do step {turn}.")]
         path = session_file(tmp_path, "growing", lines, NOW + timedelta(hours=1))
         data = capture(gm, path)
         sessions.add(data["session"])
@@ -135,3 +135,4 @@ def test_a_part_that_adds_nothing_to_a_known_session_writes_nothing(
     data = capture(gm, session_file(tmp_path, "s", lines, NOW))
     assert data["written"] is False and "nothing" in data["skipped"]
     assert Store.discover(initialised).tip() == tip
+

@@ -19,18 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from gitmem.capture.extract.heuristic.answers import answer_items
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     IMPORTANCE,
     MAX_QUOTE_CHARS,
     MAX_TEXT_CHARS,
 )
+from gitmem.capture.extract.heuristic.lastword import last_word
+from gitmem.capture.extract.heuristic.report import pending_request, report_items
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Candidate, select
-from gitmem.capture.extract.heuristic.turns import host_text, readings
+from gitmem.capture.extract.heuristic.turns import (
+    host_text,
+    pending_index,
+    readings,
+    report_index,
+)
 from gitmem.core.items import Draft
-from gitmem.core.transcript import ANSWER, Message
+from gitmem.core.transcript import ANSWER, NOT_SAID, Message
 
 __all__ = [
     "FORGE_IMPORTANCE",
@@ -41,7 +47,7 @@ __all__ = [
     "extract",
 ]
 
-SKIPPED_ROLES = ("tool", "function", "system", "developer")
+SKIPPED_ROLES = NOT_SAID
 """Messages whose role starts with one of these are not read (see docs/heuristic.md)."""
 
 
@@ -58,18 +64,27 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     """
     if max_items < 0:
         raise ValueError(f"max_items must be 0 or more (got {max_items})")
-    return select(_candidates(messages), max_items)
-
-
-def _candidates(messages: Sequence[Message]) -> Iterator[Candidate]:
     read = [
         index
         for index, message in enumerate(messages)
         if not (message.role or "").casefold().startswith(SKIPPED_ROLES) and not host_text(message)
     ]
+    report = report_index(messages, read)
+    return select(last_word(list(_candidates(messages, read, report)), report), max_items)
+
+
+def _candidates(
+    messages: Sequence[Message], read: Sequence[int], report: int | None
+) -> Iterator[Candidate]:
     for index, reading in readings(messages, read).items():
         role = (messages[index].role or "").casefold()
         if role == ANSWER:
-            yield from answer_items(index, messages)
-        else:
-            yield from Scan(index, messages[index].text, role, reading).items()
+            continue  # a question tool's answer: the text around it says what was decided
+        found = list(Scan(index, messages[index].text, role, reading).items())
+        yield from found
+        if index == pending_index(messages, read):
+            yield from pending_request(index, messages[index].text)
+        if index == report:
+            text = messages[index].text
+            taken = [(at, at + len(c.quote)) for c in found if (at := text.find(c.quote)) >= 0]
+            yield from report_items(index, text, taken)

@@ -10,6 +10,7 @@ from gitmem.capture.extract.heuristic.markers import WORD_RE
 from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
 from gitmem.core.claims import references
 from gitmem.core.items import Kind
+from gitmem.core.negation import NEGATION_RE
 from gitmem.core.quotes import MIN_PIN_CHARS, fold
 
 MAX_QUOTE_CHARS = 280
@@ -21,6 +22,7 @@ FORGE_IMPORTANCE = 2
 """Any item naming a PR, merge request or issue."""
 
 _SPACES_RE = re.compile(r"\s+")
+_FORGE_FORM_RE = re.compile(r"[#!]\d|://")
 _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
 
@@ -39,6 +41,8 @@ def make_item(
     start, end = _trim(block, start, end)
     quote = block[start:end]
     claims, forge, state = references(quote)
+    # "PR 1" of a plan is a step, not a pull request: a forge reference has "#", "!" or a URL.
+    forge = forge and _FORGE_FORM_RE.search(quote) is not None
     if kind is None:
         if forge:
             kind = Kind.FACT if state in ("merged", "closed") else Kind.OPEN_LOOP
@@ -46,6 +50,8 @@ def make_item(
             kind = Kind.FACT
         else:
             return None
+    if content and NEGATION_RE.search(fold(block[start : start + content])):
+        content = 0  # "Not yet done: the migration" keeps its label: without it, it is reversed
     body_start, _ = _trim(block, min(start + content, end), end)
     text = statement(block[body_start:end] if content else quote)
     # A quote under MIN_PIN_CHARS folded characters fails the check in Scan._unit.

@@ -32,6 +32,9 @@ _TRIGGER_WORDS = (
     *("renamed", "copied", "wrote", "written", "introduced", "instead", "rather", "pushed"),
     *("uncommitted", "unstaged", "unpushed", "unresolved", "outstanding", "blocking", "always"),
     *("never", "prefer", "we'll", "we’ll", "i'd", "i’d", "filed", "paste", "ahead"),
+    *("should", "must", "only", "just", "instead", "anymore", "important", "wiser", "want"),
+    *("don't", "don’t", "sure", "need", "have", "acceptable", "unacceptable", "allowed"),
+    *("forbidden", "mandatory"),
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
@@ -65,7 +68,12 @@ _LABEL_RE = re.compile(
     rf"{_EMPH}(?:{_LABEL_GROUPS})(?:\([^()]*\))?{_EMPH}(?:[ \t]*:|[ \t]+[-–—][ \t]+){_EMPH}\s*",
     re.IGNORECASE,
 )
-_BARE_TODO_RE = re.compile(r"(?:TODO|FIXME)(?:\([^()]*\))?[ \t]+(?=\w)")
+# A bare "TODO fix the parser" is a label; "TODO is not acceptable" has TODO as its subject.
+_BARE_TODO_RE = re.compile(
+    r"(?:TODO|FIXME)(?:\([^()]*\))?[ \t]+(?!(?:is|are|was|were|isn['’]t|aren['’]t|must|should|"
+    r"will|would|can|cannot|could|may|might|has|have|had|does|do|did|comments?|items?|markers?|"
+    r"lists?|sweeps?|stubs?|placeholders?)\b)(?=\w)"
+)
 # An emoji or symbol may stand before a heading's label ("### 🚀 Next Steps").
 _SYMBOL = r"(?:[^\w\s*_#>`'\"(\[]{1,3}[ \t]*)?"
 SECTION_RE = re.compile(
@@ -102,21 +110,36 @@ _DECISION_START_RE = re.compile(
     r"|going\s+forward\b)",
     re.IGNORECASE,
 )
-# What a user asks for: "let's update the default to 90". From the assistant the same words
-# are usually its next step ("Let's check the logs"), so this is read for users only.
-_USER_DECISION_RE = re.compile(
-    rf"{_EMPH}{_DISCOURSE}(?:but\s+first,?\s+)?let{_A}?s\s+(?!(?:see|check|look|try|think|"
-    r"discuss|talk|start|begin|continue|get|do|figure|wait|find|make\s+sure|review|test|run|"
-    r"debug|investigate|explore|focus|understand|compare|recap|summari[sz]e|go|say|assume|"
-    r"imagine|pretend|just|first|now|also)\b)[a-z]+\b",
+# What the user rules: "we should only run it on unique commits", "only the first response",
+# "just do the other changes first", "this skill is now called X, not Y anymore". From the
+# user only: the assistant's "we should …" is a proposal.
+_USER_RULE_START_RE = re.compile(
+    rf"{_EMPH}(?:(?:ok(?:ay)?|yes|yeah|no|nope|and|also|but|so|then|actually|well|right|"
+    rf"first\s+and\s+foremost)\b[,.!:]?\s+)*(?:(?:i\s+think\s+)?(?:we|you|it|this|that|they|"
+    rf"these|the\s+\w+)\s+(?:should|must|need\s+to|have\s+to|shouldn{_A}t|must\s+not|"
+    rf"don{_A}t\s+need)|always|never|don{_A}t|do\s+not|only|just|instead|make\s+sure|"
+    rf"please\s+(?:don{_A}t|always|never|only|keep|use)|i\s+(?:want|prefer|{_A}d\s+(?:like|prefer|"
+    r"rather)))\b",
     re.IGNORECASE,
 )
-# A choice between two ways, said as one: "I'll use the alias instead", "Fixed by using X
-# rather than Y". A bold label may come first ("**Key fix:** Resolved it by using X instead").
+_USER_RULE_RE = re.compile(
+    r"\b(?:should\s+(?:only|always|never)|is\s+important|not\s+[\w-]+\s+anymore|"
+    r"is\s+(?:not\s+(?:acceptable|allowed|an\s+option)|unacceptable|forbidden|mandatory|a\s+must)|"
+    r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice|instead\s+of|rather\s+than)\b",
+    re.IGNORECASE,
+)
+_WANTS_TO_KNOW_RE = re.compile(
+    rf"{_EMPH}(?:i\s+(?:want|{_A}d\s+like)\s+to\s+(?:see|know|understand|look|check|learn|read|"
+    r"try|ask)|i\s+(?:need|want)\s+to\s+(?:understand|know))\b",
+    re.IGNORECASE,
+)
+"""A user asking to be shown something ("I want to see all options"): a request, not a rule."""
+# A choice between two ways, reported as made: "Switched to the alias instead", "Fixed by
+# using X rather than Y" (a plan, "I'll use X instead", is narration). A bold label may come
+# first ("**Key fix:** Resolved it by using X instead").
 _CHOICE_RE = re.compile(
     rf"(?:\*\*[^*\n]{{1,60}}\*\*[ \t]*:?[ \t]*)?{_EMPH}{_DISCOURSE}"
-    rf"(?:(?:i|we)(?:{_A}ll|\s+will|{_A}m\s+going\s+to|\s+should)|let\s+me|let{_A}?s|"
-    r"use|used|switched|switch|replaced|resolved|fixed|chose|went\s+with|decided)\b"
+    r"(?:used|switched|replaced|resolved|fixed|chose|went\s+with|decided)\b"
     r"(?=(?:[^.!?\n]|[.!?](?=\S))*\b(?:instead(?!\s+and\b)|rather\s+than)\b)",
     re.IGNORECASE,
 )
@@ -177,7 +200,6 @@ _PHRASES = (
         "unclear",
         rf"\bunclear\s+{_WH}\b|\b(?:it{_A}s|it\s+is|it\s+was|still|remains)\s+unclear\b",
     ),
-    *_phrases(Kind.UNCERTAINTY, "might", r"\bmight\s+be\b"),
     *_phrases(Kind.UNCERTAINTY, "unverified|untested", r"\bun(?:verified|tested)\b"),
     *_phrases(
         Kind.UNCERTAINTY,
@@ -203,13 +225,6 @@ _PHRASES = (
         r"\bundecided\b|\bto\s+be\s+(?:decided|determined|confirmed)\b",
     ),
     *_phrases(Kind.UNCERTAINTY, "tbd", r"\btbd\b"),
-    # What a session's last turn says is pushed (not what it will push).
-    *_phrases(
-        Kind.FACT,
-        "pushed",
-        r"^(?!.*\b(?:will|once|if|when|until|should|need|needs|before|after|to\s+be|wants?|"
-        r"asked|requested)\b).*\bpushed\b",
-    ),
 )
 _QUESTION_RE = re.compile(
     r"[*_\"“]*(?:(?:so|and|but|also|ok(?:ay)?|then|now)\b,?\s+)?(?P<w>what|which|where|when|why|"
@@ -235,6 +250,24 @@ _STOPWORDS = frozenset(
 WORD_RE = re.compile(r"[^\W\d_]+")
 
 
+SUBJECTLESS_RE = re.compile(
+    rf"{_EMPH}(?:(?:and|but|so)\s+)?(?:(?:it|its|it{_A}s|this|that|these|those|they|they{_A}re|"
+    r"which)\b|(?:is|are|was|were|has|have|had|does|do|did|can|could|should|must|will|would|needs?|"
+    r"seems?)\b(?!\s+(?:we|i|you|it|they|he|she|there|the|this|that|a|an|our|your|my)\b))",
+    re.IGNORECASE,
+)
+"""A sentence that takes its subject from the sentence before ("It still fails on Windows")."""
+NARRATION_RE = re.compile(
+    rf"{_EMPH}(?:(?:now|first|next|so|then|ok(?:ay)?|alright|great|good|perfect)\b[,!.]?\s+)*"
+    rf"(?:let\s+me|let{_A}s\s+(?:see|check|look|try|run|start|verify|confirm|find)|i{_A}ll|i\s+will|"
+    rf"i{_A}m\s+(?:going\s+to|about\s+to|now\s+\w+ing|\w+ing)\b|i\s+am\s+(?:going\s+to|\w+ing\b)|"
+    r"i\s+need\s+to|i\s+want\s+to|i\s+should)\b",
+    re.IGNORECASE,
+)
+"""The assistant saying what it does next ("Let me fix it by …", "I'll update the docs",
+"I'm checking the logs"): narration, not something to carry."""
+
+
 @dataclass(frozen=True)
 class Marker:
     kind: Kind
@@ -256,10 +289,12 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
         kind = Kind(group) if group else Kind.OPEN_LOOP
         return Marker(kind, label.end(), True)
     decision = _DECISION_START_RE.match(sentence)
-    if decision is None and by_user:
-        decision = _USER_DECISION_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False)
+    if by_user and "?" not in sentence and not _WANTS_TO_KNOW_RE.match(sentence):
+        rule = _USER_RULE_START_RE.match(sentence) or _USER_RULE_RE.search(sentence)
+        if rule is not None and _says_something(sentence):
+            return Marker(Kind.DECISION, 0, False)
     if _CHOICE_RE.match(sentence):
         return Marker(Kind.DECISION, 0, False)
     if _AWAITING_RE.match(sentence):
@@ -267,7 +302,7 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     low = sentence.lower()
     searched: set[re.Pattern[str]] = set()
     for kind, gate, pattern in _PHRASES:
-        if gate not in low or pattern in searched:
+        if gate not in low or pattern in searched or (by_user and kind == Kind.UNCERTAINTY):
             continue
         searched.add(pattern)
         # Offsets in the lowercased text have the same backticks before them.
@@ -275,7 +310,7 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
             continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
             return Marker(kind, 0, False, weak=kind != Kind.DECISION)
-    if "?" in sentence and _is_open_question(sentence):
+    if "?" in sentence and not by_user and _is_open_question(sentence):
         return Marker(Kind.UNCERTAINTY, 0, False, weak=True)
     return None
 

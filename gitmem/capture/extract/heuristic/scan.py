@@ -12,7 +12,9 @@ from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, Item, make_it
 from gitmem.capture.extract.heuristic.markers import (
     FENCE_NEEDLES,
     LINE_NEEDLES,
+    NARRATION_RE,
     NUMBER_RE,
+    SUBJECTLESS_RE,
     TRIGGER_SET,
     find_marker,
     is_triggered,
@@ -22,6 +24,7 @@ from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
     BULLET_RE,
     CHROME_RE,
+    FILE_ITEM_RE,
     NUMBERED_RE,
     SPEAKER_RE,
     SPEAKERS,
@@ -101,11 +104,18 @@ class Scan:
 
     def items(self) -> Iterator[Candidate]:
         done = -1
+        loops = False  # has an open-loop section been read in this message?
         for n in self.hits:
-            if n <= done or self._fenced(n):
-                continue
+            if n <= done or self._fenced(n) or self.lines[n].lstrip().startswith("|"):
+                continue  # fenced code and table rows are not read
             section = section_kind(self.lines[n])
             if section is not None:
+                if section == Kind.OPEN_LOOP and loops:
+                    # A second list of what is left ("Pending Tasks", then "Next Step")
+                    # says the first again in other words.
+                    done = _skipped(self._section(n, section))
+                    continue
+                loops = loops or section == Kind.OPEN_LOOP
                 done = yield from self._section(n, section)
                 continue
             first = n
@@ -123,6 +133,7 @@ class Scan:
         line."""
         header, done, m = self.lines[n], n, n + 1
         numbered, intro = NUMBERED_RE.match(header) is not None, is_intro(header)
+        top: int | None = None  # the indentation of the section's own list items
         while m < len(self.lines) and m - n < 200:
             line = self.lines[m]
             if self._fenced(m) or not line.strip():
@@ -134,7 +145,9 @@ class Scan:
                 break  # a sibling, the enclosing list going on, or the next section
             if BULLET_RE.match(line):
                 done = self._unit_end(m)
-                yield from self._unit(m, done, kind)
+                top = indent(line) if top is None else top
+                if indent(line) <= top:  # a nested item is a step of the one above it
+                    yield from self._unit(m, done, kind)
             elif SUBHEADING_RE.fullmatch(line.strip()):
                 done = m
             elif (deeper or intro) and not starts_block(line):
@@ -186,6 +199,15 @@ class Scan:
             yield Candidate(kind, text, quote, importance, extra, position, by_user)
 
 
+def _skipped(section: Generator[Candidate, None, int]) -> int:
+    """Run *section* to its end, yielding none of its items; returns its last line."""
+    while True:
+        try:
+            next(section)
+        except StopIteration as end:
+            return int(end.value)
+
+
 def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Line ranges merged where they overlap (a code fence inside an analysis block)."""
     merged: list[tuple[int, int]] = []
@@ -208,6 +230,8 @@ def _unit_items(
     box = chrome.group("box") if chrome else None
     if box in ("x", "X"):
         return  # a finished task
+    if chrome is not None and chrome["bullet"] is not None and FILE_ITEM_RE.match(block, start):
+        return  # an entry of a file list ("- `src/x.py` (new, not committed)")
     speaker = SPEAKER_RE.match(block, start)
     if speaker is not None:
         start = speaker.end()
@@ -239,6 +263,8 @@ def _unit_items(
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
         if marker is None and not triggered[k]:
             continue
+        if not by_user and NARRATION_RE.match(block, s) and not (marker and marker.label):
+            continue  # the assistant narrating its next step
         if marker is not None and (
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
         ):
@@ -255,6 +281,14 @@ def _unit_items(
                 if claims or forge or next_end - s > MAX_QUOTE_CHARS:
                     break
                 e = next_end
+        if marker is None and block[s:e].rstrip(" *_`\"')").endswith((":", "?")):
+            continue  # a lead-in or a question names a reference, it says nothing of it
+        if k > 0 and SUBJECTLESS_RE.match(block, s) and not (marker and marker.label):
+            # The subject is in the sentence before: quote both, so the item names it.
+            before, before_end = sentences[k - 1]
+            question = block[before:before_end].rstrip(" *_`\"')").endswith("?")
+            if e - before <= MAX_QUOTE_CHARS and "\n\n" not in block[before:s] and not question:
+                s = before
         if marker is None:
             # A PR or issue reference counts wherever it stands (the world can check it).
             # A file, branch or commit counts in prose of the last replies only: a list

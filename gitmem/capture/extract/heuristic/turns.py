@@ -69,3 +69,30 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
         else:
             out[i] = Reading(loops=i >= closing, weak=i >= closing and i in last)
     return out
+
+
+def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None:
+    """The message that reports the session's outcome: the assistant's last reply, when it
+    closes a turn the user opened (None: the session ends with the user, or no user spoke:
+    a lone reply or a commit message is read for its markers only)."""
+    report = None
+    for i in reversed(read):
+        role = (messages[i].role or "").casefold()
+        if not role:
+            return None
+        if role in USER_ROLES:
+            return report
+        if role != ANSWER and report is None:
+            report = i
+    return None
+
+
+def pending_index(messages: Sequence[Message], read: Sequence[int]) -> int | None:
+    """The user's last message when the session ends with it, unanswered (None: it does
+    not, or no assistant spoke: a user's notes are read for their markers only)."""
+    if not read or not any(
+        (messages[i].role or "").casefold() not in (*USER_ROLES, "") for i in read
+    ):
+        return None
+    last = read[-1]
+    return last if (messages[last].role or "").casefold() in USER_ROLES else None

@@ -1,0 +1,353 @@
+"""The session's outcome: the report the assistant closes a session with.
+
+What a session leaves behind is mostly said once, at its end: the reply that closes the
+last turn ("All done. The epic is complete …", "Committed as `900b1aa` …", a "What's
+left" section), a subagent's report to its parent, a compaction's recap. That message is
+read whole, unit by unit (a paragraph or a list item), rather than only where a marker
+stands:
+
+- a short report (at most :data:`SHORT_REPORT` units worth reading) gives one item per
+  unit; a longer one gives its lead (the first unit worth reading) and the units of its
+  status sections ("Summary", "Changes", "Next steps", "What's left", "Not done",
+  "Decisions", "Remaining" …, see :data:`OUTCOME_HEADINGS` and
+  :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`), at most
+  :data:`SECTION_UNITS` of each;
+- not worth reading: fenced code, tables, a compaction's ``<analysis>`` notes, headings,
+  interjections ("Perfect!"), narration of what comes next ("Let me …", "Now I have all
+  the information …", "Here's a summary:"), a list item that starts with a file path or
+  link (a file list), and tool output echoed in the reply;
+- each unit is quoted from its start, at most
+  :data:`~gitmem.capture.extract.heuristic.item.MAX_QUOTE_CHARS` (cut at a sentence end);
+  its kind is the section's when it sits in a status section, an open loop when it offers
+  or asks for the next step ("Want me to …?"), else a decision when it says what was
+  changed or chosen, else a fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gitmem.capture.extract.heuristic.item import make_item
+from gitmem.capture.extract.heuristic.markers import find_marker
+from gitmem.capture.extract.heuristic.select import Candidate
+from gitmem.capture.extract.heuristic.sentences import (
+    BULLET_RE,
+    CHROME_RE,
+    FILE_ITEM_RE,
+    indent,
+    section_kind,
+    split_sentences,
+)
+from gitmem.core.items import Kind
+from gitmem.core.quotes import check_quotes, strip_gitmem_context
+
+SHORT_REPORT = 10
+"""A report with at most this many units worth reading is read whole."""
+SECTION_UNITS = 2
+"""The most units taken from one status section of a longer report."""
+PENDING_WORDS = 4
+"""A user's unanswered last message shorter than this is not a request to carry."""
+LIST_ITEMS = 2
+"""The most items taken from one list of a report (a list says one thing in parts)."""
+REPORT_IMPORTANCE = 2
+
+_FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})")
+_RULE_RE = re.compile(r"[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$")
+_ATX_RE = re.compile(r"[ \t]*#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$")
+_BOLD_LINE_RE = re.compile(
+    r"[ \t]*(?:\*\*|__)(?P<title>[^*_\n]{1,80}?)[ \t]*:?[ \t]*(?:\*\*|__)[ \t]*:?[ \t]*$"
+)
+_TABLE_RE = re.compile(r"[ \t]*\|")
+_NUMBERED_LABEL_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]+[^.!?:\n]{1,50}:[ \t]*$")
+"""A recap's numbered section label ("8. Current Work:")."""
+_TAG_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:[ \t][^<>\n]*)?>")
+_STATUS_RE = re.compile(
+    r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
+    r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
+    r"(?:clean|passes|passing|green|succeeds|ok)\b|\d+\s+tests?\s+passing\b"
+    r"|(?:the\s+)?(?:working\s+tree|worktree|git\s+status)\s+is\s+clean\b"
+    r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?working(?:\s+now)?\b"
+    r"|(?:both|all|the)\s+(?:\w+\s+)?(?:issues|errors|problems|warnings|failures)\s+(?:are\s+|were\s+)?"
+    r"(?:resolved|fixed|gone)\b|(?:\w+\s+){0,2}(?:errors|warnings|issues)\s+fixed\b"
+    r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b",
+    re.IGNORECASE,
+)
+"""A sentence that only says the checks pass, or that a fix is in."""
+_INTERJECTION_RE = re.compile(
+    r"(?:(?:perfect|excellent|great|good|nice|awesome|ok(?:ay)?|alright|sure|got\s+it|"
+    r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
+    re.IGNORECASE,
+)
+_NARRATION_RE = re.compile(
+    r"(?:now\s+|first,?\s+|next,?\s+|so\s+)?(?:let\s+me|let['’]s|i['’]ll|i\s+will|i['’]m\s+going\s+to|"
+    r"i\s+am\s+going\s+to|i\s+need\s+to|now\s+i\s+(?:have|understand|can|see|know)|"
+    r"i\s+(?:now\s+)?have\s+(?:all|enough|a\s+(?:comprehensive|complete|clear|good))|"
+    r"i['’]ve\s+(?:thoroughly\s+|now\s+)?(?:explored|analy[sz]ed|reviewed|gathered|read|looked|"
+    r"identified)|(?:the\s+)?user(?:['’]s\s+original\s+request\s+was|\s+(?:asked|requested|said|"
+    r"wants|wanted|approved|chose|confirmed))|"
+    r"here['’]s|here\s+is|here\s+are|below\s+is|the\s+following|based\s+on\s+(?:my|the|this|"
+    r"these|all)\b[^.!?:]*,\s*here)\b",
+    re.IGNORECASE,
+)
+_ECHO_RE = re.compile(r"[ \t]*(?:\$[ \t]|>>>[ \t]|[A-Z][\w-]*@[\w-]+[:$]|PS [A-Z]:\\)")
+_OFFER_RE = re.compile(
+    r"(?:want\s+me\s+to|would\s+you\s+like\s+(?:me\s+)?to|shall\s+i|should\s+i|do\s+you\s+want\s+"
+    r"(?:me\s+)?to|let\s+me\s+know\s+(?:if|whether|when))\b",
+    re.IGNORECASE,
+)
+_CHANGED_RE = re.compile(
+    r"\b(?:now|changed|added|removed|renamed|replaced|moved|switched|implemented|introduced|"
+    r"refactored|converted|extracted|dropped|uses|using|chose|decided|configured|set\s+to|"
+    r"defaults?\s+to|instead)\b",
+    re.IGNORECASE,
+)
+
+OUTCOME_HEADINGS = re.compile(
+    r"(?:(?:final\s+|short\s+|quick\s+)?summary(?:\s+of\s+(?:changes|what\s+(?:was\s+)?"
+    r"(?:done|changed|accomplished)))?|(?:key\s+|main\s+|code\s+)?changes(?:\s+made)?|"
+    r"what\s+(?:changed|was\s+(?:done|changed|accomplished|fixed))|what\s+i\s+(?:did|changed)|"
+    r"(?:key\s+)?(?:decisions?|fix(?:es)?|findings|results?|outcome|status|current\s+state)|"
+    r"(?:completed|done|accomplished)(?:\s+tasks)?|limitations?|caveats?|notes?|"
+    r"important(?:\s+notes?)?)",
+    re.IGNORECASE,
+)
+"""Headings of a report's outcome sections (besides the open-loop and decision sections
+of :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`)."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A paragraph or list item of a report: its text's [start, end) and its section."""
+
+    start: int
+    end: int
+    depth: int
+    """0 for a paragraph or a top-level list item; more for a nested item."""
+    heading: str | None
+    """The title of the heading it stands under (None: none)."""
+
+
+def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator[Candidate]:
+    """The items of the report *raw* (message *index*): one per unit worth reading, as the
+    module says; units overlapping a span of *taken* (quotes found already by the marker
+    scan, offsets in *raw*) are left to those."""
+    text = strip_gitmem_context(raw)
+    units = [u for u in _units(text) if u.depth == 0 and _worth_reading(text, u)]
+    if len(units) > SHORT_REPORT:
+        units = _outcome(units)
+    units = _heads_of_lists(text, units)
+    found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
+    for unit in units:
+        if any(unit.start < end and start < unit.end for start, end in taken):
+            continue
+        item = _item(text, unit)
+        if item is not None:
+            found.append((unit, item))
+    checks = check_quotes([item[2] for _, item in found], raw)
+    for (unit, (kind, item_text, quote, _, extra)), check in zip(found, checks, strict=True):
+        if check.verbatim and quote in raw:
+            position = (index, text.count("\n", 0, unit.start), 0)
+            yield Candidate(kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False)
+
+
+def pending_request(index: int, raw: str) -> Iterator[Candidate]:
+    """The user's last message when nothing answered it: what they asked is left to do
+    (an open loop; a question when it asks one). A short word ("commit", "thanks") is not
+    a request worth carrying."""
+    text = strip_gitmem_context(raw)
+    unit = next((u for u in _units(text) if _start(text[u.start : u.end]) is not None), None)
+    if unit is None:
+        return
+    block = text[unit.start : unit.end]
+    start = _start(block) or 0
+    if len(block[start:].split()) < PENDING_WORDS:
+        return
+    ends = block.rstrip(" *_`\"')”’")
+    kind = Kind.UNCERTAINTY if ends.endswith("?") else Kind.OPEN_LOOP
+    item = make_item(block, start, len(block), kind, 0)
+    if item is None or item[2] not in raw or not check_quotes([item[2]], raw)[0].verbatim:
+        return
+    position = (index, text.count("\n", 0, unit.start), 0)
+    yield Candidate(item[0], item[1], item[2], REPORT_IMPORTANCE, dict(item[4]), position, True)
+
+
+def _outcome(units: list[Unit]) -> list[Unit]:
+    """The lead and the status sections' units of a long report."""
+    kept = units[:1]
+    per: dict[str | None, int] = {}
+    for unit in units[1:]:
+        if unit.heading is None or unit.depth > 0 or not _status_heading(unit.heading):
+            continue
+        per[unit.heading] = per.get(unit.heading, 0) + 1
+        if per[unit.heading] <= SECTION_UNITS:
+            kept.append(unit)
+    return kept
+
+
+def _heads_of_lists(text: str, units: list[Unit]) -> list[Unit]:
+    """At most :data:`LIST_ITEMS` items of one list (the items that follow one another
+    under one heading); an open-loop section keeps every item."""
+    kept: list[Unit] = []
+    run = 0
+    for n, unit in enumerate(units):
+        item = BULLET_RE.match(text, unit.start) is not None
+        follows = n > 0 and item and units[n - 1].heading == unit.heading
+        follows = follows and BULLET_RE.match(text, units[n - 1].start) is not None
+        run = run + 1 if follows else 1
+        loops = unit.heading is not None and section_kind(unit.heading) in (Kind.OPEN_LOOP,)
+        if not item or run <= LIST_ITEMS or loops:
+            kept.append(unit)
+    return kept
+
+
+def _status_heading(title: str) -> bool:
+    return section_kind(title) is not None or OUTCOME_HEADINGS.fullmatch(_title(title)) is not None
+
+
+def _title(title: str) -> str:
+    """A heading's words: emphasis, numbering, a leading symbol and the colon gone."""
+    title = re.sub(r"[*_`#]", "", title).strip()
+    title = re.sub(r"^(?:\d{1,2}[.)]\s*)?(?:[^\w\s]{1,3}\s*)?", "", title)
+    return title.rstrip(" :").strip()
+
+
+def _units(text: str) -> Iterator[Unit]:
+    """Paragraphs and list items of *text*, outside fenced code, tables and analysis."""
+    heading: str | None = None
+    fence: str | None = None
+    analysis = False
+    start: int | None = None
+    depth = 0
+    base: int | None = None  # the indentation of the current list's top level
+    pos = 0
+    for line in text.split("\n"):
+        here, pos = pos, pos + len(line) + 1
+        stripped = line.strip()
+        fenced = _FENCE_RE.match(line)
+        boundary = (
+            fence is not None
+            or analysis
+            or fenced is not None
+            or stripped.startswith("<analysis>")
+            or not stripped
+            or _RULE_RE.match(line) is not None
+            or _TABLE_RE.match(line) is not None
+        )
+        title = None if boundary else _heading(line)
+        bullet = not boundary and title is None and BULLET_RE.match(line) is not None
+        if start is not None and (boundary or title is not None or bullet):
+            yield Unit(start, here - 1, depth, heading)
+            start = None
+        if fence is not None:
+            if fenced and fenced.group(1)[0] == fence[0] and len(fenced.group(1)) >= len(fence):
+                fence = None
+        elif fenced is not None:
+            fence = fenced.group(1)
+        elif analysis or stripped.startswith("<analysis>"):
+            analysis = not stripped.endswith("</analysis>")
+        elif title is not None:
+            heading, base = title, None
+        elif bullet:
+            base = indent(line) if base is None else min(base, indent(line))
+            start, depth = here, 0 if indent(line) <= base else 1
+        elif not boundary and start is None:
+            deeper = base is not None and indent(line) > base
+            start, depth = here, 1 if deeper else 0
+            base = base if deeper else None
+    if start is not None:
+        yield Unit(start, len(text), depth, heading)
+
+
+def _heading(line: str) -> str | None:
+    """The title when *line* is a heading: ``## Title``, a bold-only line, or a short label
+    line of a status section ("Next steps:", "7. Pending Tasks:")."""
+    atx = _ATX_RE.match(line)
+    if atx is not None:
+        return atx.group("title")
+    bold = _BOLD_LINE_RE.match(line)
+    if bold is not None:
+        return bold.group("title")
+    if section_kind(line) is not None or _NUMBERED_LABEL_RE.match(line):
+        return line.strip()
+    stripped = line.strip()
+    if (
+        len(stripped) <= 40
+        and stripped.endswith(":")
+        and OUTCOME_HEADINGS.fullmatch(_title(stripped))
+    ):
+        return stripped
+    return None
+
+
+def _worth_reading(text: str, unit: Unit) -> bool:
+    block = text[unit.start : unit.end]
+    start = _start(block)
+    if start is None or _ECHO_RE.match(block) or _TAG_RE.match(block.strip()):
+        return False
+    return not (BULLET_RE.match(block) and FILE_ITEM_RE.match(block, _chrome_end(block)))
+
+
+def _chrome_end(block: str) -> int:
+    chrome = CHROME_RE.match(block)
+    return chrome.end() if chrome is not None else 0
+
+
+def _start(block: str) -> int | None:
+    """Where a unit's statement starts: past its chrome, and past leading sentences that
+    say nothing to carry (an interjection, "all tests pass"); None when nothing is left,
+    or what is left narrates ("Let me …") or only leads in to what follows ("Files:")."""
+    start = _chrome_end(block)
+    sentences = split_sentences(block, start)
+    while sentences:
+        first, end = sentences[0]
+        sentence = block[first:end]
+        lead = _INTERJECTION_RE.match(sentence)
+        if lead is not None and lead.end() < len(sentence):
+            sentences[0] = (first + lead.end(), end)
+            continue
+        if lead is None and _STATUS_RE.match(sentence.lstrip("*_ ")) is None:
+            break
+        sentences.pop(0)
+    if not sentences:
+        return None
+    first, end = sentences[0]
+    sentence = block[first:end].strip()
+    if _NARRATION_RE.match(sentence.lstrip("*_ ")) is not None:
+        return None
+    if len(sentences) == 1 and sentence.rstrip("*_ ").endswith(":"):
+        return None
+    if sentence[:1].islower():
+        return None  # a fragment or a command line, not a statement
+    return first
+
+
+def _item(text: str, unit: Unit) -> tuple[Kind, str, str, int, dict[str, object]] | None:
+    block = text[unit.start : unit.end]
+    start = _start(block)
+    if start is None:
+        return None
+    sentences = split_sentences(block, start)
+    first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
+    kind = _kind(unit, block[start:], first)
+    marker = find_marker(first)
+    content = marker.content if marker is not None and marker.label else 0
+    item = make_item(block, start, len(block), kind, content)
+    if item is None:
+        return None
+    return item[0], item[1], item[2], item[3], dict(item[4])
+
+
+def _kind(unit: Unit, body: str, first: str) -> Kind:
+    section = section_kind(unit.heading) if unit.heading is not None else None
+    if section is not None:
+        return section
+    marker = find_marker(first)
+    if marker is not None and marker.kind in (Kind.OPEN_LOOP, Kind.DECISION):
+        return marker.kind
+    if _OFFER_RE.search(first) and first.rstrip(" *_)").endswith("?"):
+        return Kind.OPEN_LOOP
+    if _CHANGED_RE.search(first):
+        return Kind.DECISION
+    return Kind.FACT
