@@ -1,0 +1,410 @@
+"""The verified-model path under a noisy model: correct quotes keep their badge, wrong ones lose it.
+
+    python benchmarks/model_path.py [--split test|dev] [--backend command|openai]
+
+A scripted model answers for every labelled session of the split (the test split by
+default; labels in ``benchmarks/data/extract/labels/``) with the session's labelled items,
+written as a real model writes them, errors included. The answer goes through the real
+model path: ``--backend command`` puts a small stand-in CLI on ``PATH`` and runs gitmem's
+``command`` extractor (a real subprocess reading the prompt on stdin); ``--backend openai``
+serves the answer from a loopback HTTP server to gitmem's ``openai`` extractor (a real
+socket). Then the capture's own steps turn the drafts into items: masking, quote
+verification, the degrade rules (:func:`gitmem.capture.checkpoint.build_items`, the pure
+step of a capture; nothing is written).
+
+Each labelled item gets one mutation, in turn, from those that apply to it; the script
+knows which are still correct quotes and which are not:
+
+* correct, only reformatted — must keep ``✓ verbatim`` (**retention**): ``exact``;
+  ``curly`` (straight and curly quotes swapped, dashes made hyphens, line breaks and runs of
+  spaces changed); ``markdown`` (emphasis, backticks, list, heading and quote markers
+  dropped); ``joined`` (the sentence
+  with the one after it in the same message, the line break between them a space);
+* altered or invented — must lose it (**false verbatim** when kept): ``merged`` (two
+  sentences of different messages merged into one quote); ``elision`` (an ellipsis
+  where a "not" stood); ``number`` (a number changed, in the quote and the text);
+  ``paraphrase`` (the item's own summary passed off as the quote); ``invented`` (a
+  sentence nobody said); ``question`` and ``question-part`` (a decision quoted from an
+  interrogative sentence of the session, whole or without its question words: "use httpx"
+  from "Should we use httpx?"); ``asked-label`` (a labelled decision or fact whose quote is
+  a question, which the verifier must not badge either); ``tool-result`` (a line of tool
+  output, a TODO in a file the agent read, quoted as what was said: the session gets one
+  tool call and its output, since the corpus keeps only the conversation).
+
+An item's text is its quote in plain words (markdown and line breaks gone), so that only
+the quote is on trial. Printed per mutation: items, how many kept ``✓ verbatim``, and the
+retention or the false verbatim count; totals last. Only totals are printed, never an item
+(the test split is not read item by item). Exit status 1 when a false verbatim is found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import os
+import re
+import socketserver
+import stat
+import sys
+import tempfile
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from extract_quality import DEV, TEST, Label, corpus_files, false_verbatim, load_labels
+
+from gitmem.capture.checkpoint import build_items, mask_draft
+from gitmem.capture.prepare import Prepared, prepare
+from gitmem.capture.run import run_extractor
+from gitmem.capture.transcripts import load_transcript
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.items import Item, Trust
+from gitmem.core.negation import NEGATION_RE
+from gitmem.core.numbers import NUMBER_RE
+from gitmem.core.quotes import fold
+from gitmem.core.transcript import Message, Transcript
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import Settings
+
+KEEP = ("exact", "curly", "markdown", "joined")
+DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
+DEGRADE += ("asked-label", "tool-result")
+PER_LABEL = ("exact", "curly", "markdown", "joined", "merged", "elision", "number")
+PER_LABEL += ("paraphrase", "invented")
+QUESTIONS_PER_FILE = 2
+MAX_ITEMS = 50
+KIND_OF_LABEL = {"question": "uncertainty"}
+
+_SENTENCE_RE = re.compile(r"[^.!?\n]{12,}?[.!?](?=\s|$)")
+_QUESTION_RE = re.compile(r"(?:^|(?<=[.!\n] ))([A-Z][^.!?\n]{15,160}\?)")
+_QUESTION_WORDS_RE = re.compile(
+    r"^(?:should|shall|can|could|would|will|do|does|did|is|are)\s+(?:we|i|you|it|the\s+\w+)\s+",
+    re.IGNORECASE,
+)
+_EMPHASIS_RE = re.compile(r"\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|`")
+_LIST_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+", re.MULTILINE)
+_CLOSERS = " \t*_`\"')]”’"
+_CURLY = str.maketrans({"'": "’", '"': "”", "’": "'", "‘": "'", "“": '"', "”": '"'})
+
+TOOL_OUTPUT = (
+    "export/legacy.py:88:    # TODO: remove the legacy exporter once the v2 format ships\n"
+    "export/legacy.py:91:    raise NotImplementedError('legacy rows are read-only')\n"
+    "tests: 143 passed, 2 skipped in 8.31s\n"
+)
+TOOL_QUOTES = (
+    ("open_loop", "TODO: remove the legacy exporter once the v2 format ships"),
+    ("fact", "tests: 143 passed, 2 skipped in 8.31s"),
+)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    mutation: str
+    kind: str
+    text: str
+    quote: str
+
+    def answer(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "trust": "verbatim", "quote": self.quote}
+
+
+# ----------------------------------------------------------------------- the mutations
+
+
+def plain(quote: str) -> str:
+    """The quote in plain words: what a model writes as the item's text."""
+    text = _LIST_RE.sub("", _EMPHASIS_RE.sub("", quote))
+    return " ".join(text.split())[:400] or quote
+
+
+def occurrences(quote: str, texts: list[str]) -> int:
+    """How many times *quote* is said in *texts*, folded."""
+    folded = fold(quote)
+    return sum(fold(text).count(folded) for text in texts)
+
+
+def said_anywhere(quote: str, texts: list[str]) -> bool:
+    folded = fold(quote)
+    return any(folded in fold(text) for text in texts)
+
+
+def mutate(mutation: str, label: Label, texts: list[str], n: int) -> Proposal | None:
+    """The *mutation* of *label*'s quote, or None when it does not apply to it."""
+    quote, kind = label.quote, KIND_OF_LABEL.get(label.kind, label.kind)
+    made: str | None = None
+    if mutation == "exact":
+        made = quote
+    elif mutation == "curly":
+        made = quote.translate(_CURLY).replace("—", "-").replace("–", "-")
+        made = made.replace("\n", " ").replace(" ", "  ", 1).replace("\t", " ")
+    elif mutation == "markdown":
+        made = plain(quote)
+        if made == " ".join(quote.split()):
+            return None
+    elif mutation == "joined":
+        made = _joined(quote, texts)
+    elif mutation == "merged":
+        other = _other_sentence(quote, texts, n)
+        made = None if other is None else f"{quote.rstrip()} {other}"
+    elif mutation == "elision":
+        made = _elided(quote)
+    elif mutation == "number":
+        made = _renumbered(quote)
+    elif mutation == "paraphrase":
+        made = label.text if not said_anywhere(label.text, texts) else None
+        return None if made is None else Proposal(mutation, kind, label.text, made)
+    elif mutation == "invented":
+        word = max(re.findall(r"[A-Za-z]{5,}", quote) or ["module"], key=len)
+        made = f"We agreed to rewrite the {word} layer in Rust before release 9.{n}."
+    if made is None or made == "":
+        return None
+    return Proposal(mutation, kind, plain(made), made)
+
+
+def _joined(quote: str, texts: list[str]) -> str | None:
+    """The quote and the sentence after it in its message, the gap between them a space."""
+    for text in texts:
+        at = text.find(quote)
+        if at < 0:
+            continue
+        end = at + len(quote)
+        gap = re.match(r"[ \t]*\n?[ \t]*", text[end:])
+        width = gap.end() if gap is not None else 0
+        after = _SENTENCE_RE.match(text, end + width)
+        if width == 0 or after is None or after.group().endswith("?"):
+            return None
+        return f"{quote} {after.group().strip()}"
+    return None
+
+
+def _other_sentence(quote: str, texts: list[str], n: int) -> str | None:
+    """A sentence of another message than the quote's."""
+    own = next((i for i, text in enumerate(texts) if quote in text), None)
+    candidates = [
+        m.group().strip()
+        for i, text in enumerate(texts)
+        if i != own
+        for m in _SENTENCE_RE.finditer(text)
+        if len(m.group().split()) >= 5
+    ]
+    return candidates[n % len(candidates)] if candidates else None
+
+
+def _elided(quote: str) -> str | None:
+    """An ellipsis where a negation word stood, with words on both sides."""
+    for match in NEGATION_RE.finditer(quote.casefold()):
+        before, after = quote[: match.start()].rstrip(), quote[match.end() :].lstrip()
+        if len(fold(before)) >= 8 and len(fold(after)) >= 3:
+            return f"{before} … {after}"
+    return None
+
+
+def _renumbered(quote: str) -> str | None:
+    match = next(NUMBER_RE.finditer(quote), None)
+    if match is None:
+        return None
+    number = match.group()
+    digit = next(i for i in range(len(number) - 1, -1, -1) if number[i].isdigit())
+    changed = number[:digit] + str((int(number[digit]) + 1) % 10) + number[digit + 1 :]
+    return quote[: match.start()] + changed + quote[match.end() :]
+
+
+def questions(messages: list[Message]) -> Iterator[str]:
+    """Interrogative sentences the session's people said."""
+    for message in messages:
+        if message.role in ("user", "assistant"):
+            for match in _QUESTION_RE.finditer(message.text):
+                yield match.group(1)
+
+
+def proposals(labels: list[Label], messages: list[Message]) -> list[Proposal]:
+    """One proposal per label, each with the next mutation in turn that applies; then a
+    few quotes of questions and of tool output."""
+    texts = [m.text for m in messages]
+    out: list[Proposal] = []
+    turn = 0
+    for n, label in enumerate(labels):
+        kind = KIND_OF_LABEL.get(label.kind, label.kind)
+        if kind in ("decision", "fact") and label.quote.rstrip(_CLOSERS).endswith("?"):
+            # A decision or fact quoted from a question may not keep the badge.
+            out.append(Proposal("asked-label", kind, plain(label.quote), label.quote))
+            continue
+        for step in range(len(PER_LABEL)):
+            mutation = PER_LABEL[(turn + step) % len(PER_LABEL)]
+            made = mutate(mutation, label, texts, n)
+            if made is not None:
+                out.append(made)
+                turn = (turn + step + 1) % len(PER_LABEL)
+                break
+    asked = 0
+    for question in questions(messages):
+        quote = question if asked % 2 == 0 else _QUESTION_WORDS_RE.sub("", question).rstrip("?")
+        if asked == QUESTIONS_PER_FILE or occurrences(quote, texts) != 1:
+            continue  # said once, so no statement elsewhere can back it
+        text = _QUESTION_WORDS_RE.sub("", question).rstrip("?").strip()
+        mutation = "question" if asked % 2 == 0 else "question-part"
+        out.append(Proposal(mutation, "decision", text[:1].upper() + text[1:], quote))
+        asked += 1
+    for kind, quote in TOOL_QUOTES:
+        out.append(Proposal("tool-result", kind, quote, quote))
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for proposal in out:  # a capture keeps one item per (kind, text)
+        if (proposal.kind, proposal.text) not in seen:
+            seen.add((proposal.kind, proposal.text))
+            unique.append(proposal)
+    return unique[:MAX_ITEMS]
+
+
+def with_tool_output(transcript: Transcript) -> Transcript:
+    """The session with one tool call and its output added before its last message."""
+    call = Message("tool_use", 'Bash\n{"command": "grep -rn TODO export/; pytest -q"}')
+    result = Message("tool_result", TOOL_OUTPUT)
+    messages = list(transcript.messages)
+    return transcript.with_messages([*messages[:-1], call, result, *messages[-1:]])
+
+
+# --------------------------------------------------------------------------- backends
+
+STAND_IN = """#!{python}
+import sys
+sys.stdin.buffer.read()  # the prompt, as a real CLI reads it
+with open(sys.argv[1], "rb") as answer:
+    sys.stdout.buffer.write(answer.read())
+"""
+
+
+def command_backend(folder: Path) -> Callable[[bytes], Settings]:
+    """A stand-in model CLI on PATH; each call answers with the bytes given."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "scripted-model"
+    script.write_text(STAND_IN.format(python=sys.executable), encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    answer = folder / "answer.json"
+
+    def settings(raw: bytes) -> Settings:
+        answer.write_bytes(raw)
+        return Settings({"command": f"scripted-model {answer}", "timeout": 60}, {})
+
+    return settings
+
+
+class _Answer(http.server.BaseHTTPRequestHandler):
+    reply = b""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        content = type(self).reply.decode("utf-8")
+        body = json.dumps({"choices": [{"message": {"content": content}}]}).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+def openai_backend() -> tuple[Callable[[bytes], Settings], socketserver.TCPServer]:
+    """A loopback OpenAI-compatible server; each call answers with the bytes given."""
+    server = socketserver.TCPServer(("127.0.0.1", 0), _Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+    def settings(raw: bytes) -> Settings:
+        _Answer.reply = raw
+        values = {"openai.base_url": base, "openai.model": "scripted", "timeout": 60}
+        return Settings(values, {})
+
+    return settings, server
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+def captured(
+    prepared: Prepared, answer: bytes, name: str, settings: Settings, log: CaptureLog
+) -> list[Item]:
+    drafts = run_extractor(name, prepared, settings(answer), log, "model_path")
+    masked = [mask_draft(d, prepared.secrets) for d in drafts]
+    snapshot = sha256_hex(prepared.snapshot)
+    return build_items(masked, prepared.transcript, "model-path", snapshot)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=(TEST, DEV), default=TEST)
+    parser.add_argument("--backend", choices=("command", "openai"), default="command")
+    parser.add_argument("-v", action="store_true", help="list every miss (dev split only)")
+    args = parser.parse_args(argv)
+    if args.v and args.split != DEV:
+        parser.error("-v lists items, and only the dev split is read item by item")
+    items: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    false: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory(prefix="gitmem-model-path-") as tmp:
+        folder = Path(tmp)
+        log = CaptureLog(folder / "local")
+        server = None
+        if args.backend == "command":
+            settings = command_backend(folder)
+        else:
+            settings, server = openai_backend()
+        try:
+            for path in corpus_files()[args.split]:
+                labels = load_labels(path)
+                transcript = with_tool_output(load_transcript(path))
+                prepared = prepare(transcript, {}, None)
+                said = list(prepared.clean_messages())
+                proposed = proposals(labels, said)
+                answer = json.dumps({"items": [p.answer() for p in proposed]}).encode("utf-8")
+                stored = captured(prepared, answer, args.backend, settings, log)
+                texts = [m.text for m in prepared.transcript.messages]
+                by_text = {(i.kind, i.text): i for i in stored}
+                for proposal in proposed:
+                    item = by_text[(proposal.kind, proposal.text)]
+                    items[proposal.mutation] += 1
+                    verbatim = item.trust == Trust.VERBATIM
+                    kept[proposal.mutation] += verbatim
+                    wrong = proposal.mutation in DEGRADE and verbatim
+                    # and the scorer's own check, made without the verifier
+                    if wrong or false_verbatim(item, texts) is not None:
+                        false[proposal.mutation] += 1
+                    if args.v and (wrong or (proposal.mutation in KEEP and not verbatim)):
+                        print(f"  {proposal.mutation}: {proposal.quote!r} ({item.quote_reason})")
+        finally:
+            if server is not None:
+                server.shutdown()
+    report(items, kept, false, args)
+    return 1 if sum(false.values()) else 0
+
+
+def report(items: Counter[str], kept: Counter[str], false: Counter[str], args: Any) -> None:
+    print(f"model path ({args.backend} backend), {args.split} split")
+    print(f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}")
+    for mutation in (*KEEP, *DEGRADE):
+        must = "keep" if mutation in KEEP else "degrade"
+        share = f"{kept[mutation] / items[mutation]:10.3f}" if mutation in KEEP else f"{'':10}"
+        if not items[mutation]:
+            share = f"{'-':>10}"
+        line = f"{mutation:13} {must:8} {items[mutation]:6} {kept[mutation]:7} {share}"
+        print(f"{line} {false[mutation]:7}")
+    correct = sum(items[m] for m in KEEP)
+    retained = sum(kept[m] for m in KEEP)
+    wrong = sum(items[m] for m in DEGRADE)
+    print(
+        f"{'total':13} {'':8} {correct + wrong:6} {retained + sum(kept[m] for m in DEGRADE):7} "
+        f"{retained / correct if correct else 1.0:10.3f} {sum(false.values()):7}"
+    )
+    print(f"retention of correct quotes: {retained}/{correct}; altered or invented: {wrong}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
