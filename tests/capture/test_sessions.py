@@ -135,4 +135,3 @@ def test_a_part_that_adds_nothing_to_a_known_session_writes_nothing(
     data = capture(gm, session_file(tmp_path, "s", lines, NOW))
     assert data["written"] is False and "nothing" in data["skipped"]
     assert Store.discover(initialised).tip() == tip
-
