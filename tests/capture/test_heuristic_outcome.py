@@ -238,3 +238,44 @@ def test_one_message_does_not_override_itself() -> None:
     a = candidate(Kind.DECISION, "We decided to keep `index.json` for the cache.", 2)
     b = candidate(Kind.DECISION, "We now use `index.json` instead for the config.", 2)
     assert last_word([a, b]) == [a, b]
+
+
+# --- the user's last word, and requests ----------------------------------------------------
+
+
+def test_an_unanswered_last_request_is_an_open_loop() -> None:
+    messages = [
+        Message("user", "Pin the parser to 1.14."),
+        Message("assistant", "Pinned it in the lockfile."),
+        Message("user", "Good. Open a ticket so we remove the pin once the wheels exist."),
+    ]
+    # The reply before the user's last message is no report: what came after is unknown.
+    assert summary(extract(messages)) == [
+        ("open_loop", "Open a ticket so we remove the pin once the wheels exist."),
+    ]
+    asked = [*messages[:2], Message("user", "Does the pin also hold on the arm64 runner?")]
+    assert summary(extract(asked))[-1] == (
+        "uncertainty",
+        "Does the pin also hold on the arm64 runner?",
+    )
+    for short in ("commit", "thanks!", "ok, push it"):
+        assert extract([*messages[:2], Message("user", short)]) == []
+
+
+def test_a_users_request_that_names_an_issue_is_not_an_open_loop() -> None:
+    messages = [
+        Message("user", "can you read this and tell me what is going on in issue #3"),
+        Message("assistant", "The reporter installs the skills by hand."),
+        Message("user", "thanks"),
+    ]
+    assert extract(messages) == []
+
+
+def test_only_the_first_list_of_what_is_left_counts_in_a_message() -> None:
+    text = (
+        "Pending Tasks:\n- Wire the hook into the installer\n\n"
+        "Next Step:\n- Run the installer tests once the hook is wired\n"
+    )
+    assert summary(extract([Message("user", text)])) == [
+        ("open_loop", "Wire the hook into the installer")
+    ]

@@ -250,6 +250,12 @@ _STOPWORDS = frozenset(
 WORD_RE = re.compile(r"[^\W\d_]+")
 
 
+REQUEST_RE = re.compile(
+    rf"{_EMPH}(?:(?:ok(?:ay)?|so|and|also|now|then)\b[,.]?\s+)*(?:can|could|would|will)\s+you\b|"
+    rf"{_EMPH}please\b",
+    re.IGNORECASE,
+)
+"""A user asking the assistant for something ("can you read this", "please check")."""
 SUBJECTLESS_RE = re.compile(
     rf"{_EMPH}(?:(?:and|but|so)\s+)?(?:(?:it|its|it{_A}s|this|that|these|those|they|they{_A}re|"
     r"which)\b|(?:is|are|was|were|has|have|had|does|do|did|can|could|should|must|will|would|needs?|"

@@ -14,6 +14,7 @@ from gitmem.capture.extract.heuristic.markers import (
     LINE_NEEDLES,
     NARRATION_RE,
     NUMBER_RE,
+    REQUEST_RE,
     SUBJECTLESS_RE,
     TRIGGER_SET,
     find_marker,
@@ -281,8 +282,11 @@ def _unit_items(
                 if claims or forge or next_end - s > MAX_QUOTE_CHARS:
                     break
                 e = next_end
-        if marker is None and block[s:e].rstrip(" *_`\"')").endswith((":", "?")):
-            continue  # a lead-in or a question names a reference, it says nothing of it
+        asked = block[s:e].rstrip(" *_`\"')").endswith((":", "?"))
+        if marker is None and (asked or (by_user and REQUEST_RE.match(block, s))):
+            # A lead-in, a question or a request ("can you read issue #3") names a
+            # reference; it says nothing of it.
+            continue
         if k > 0 and SUBJECTLESS_RE.match(block, s) and not (marker and marker.label):
             # The subject is in the sentence before: quote both, so the item names it.
             before, before_end = sentences[k - 1]
