@@ -96,7 +96,7 @@ def build_items(
     quote itself becomes the item's text, its summary kept as ``summary``, so the
     transcript's own words carry the badge.
     """
-    texts = [m.text if said(m.role) else "" for m in transcript.messages]
+    texts = said_texts(transcript)
     checks = _check_quotes(drafts, texts)
     _explain_unsaid(drafts, checks, transcript)
     items: list[Item] = []
@@ -139,6 +139,24 @@ def build_items(
             )
         )
     return items
+
+
+def said_texts(transcript: Transcript) -> list[str]:
+    """The messages' texts, with what nobody said (tool output, the host's instructions:
+    :func:`~gitmem.core.transcript.said`) blanked, so that indices still name messages.
+    Raises nothing."""
+    return [m.text if said(m.role) else "" for m in transcript.messages]
+
+
+def unsaid_check(quote: str, transcript: Transcript) -> QuoteCheck | None:
+    """When *quote* is found only in what nobody said, the failed check that says so;
+    else None. Raises nothing."""
+    if all(said(m.role) for m in transcript.messages):
+        return None
+    check = check_quote(quote, transcript.texts())
+    if not check.verbatim:
+        return None
+    return QuoteCheck(False, UNSAID.format(index=check.message_index), check.fragments, None)
 
 
 def _explain_unsaid(

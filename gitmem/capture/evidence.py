@@ -6,8 +6,9 @@ MCP ``resolve`` and ``verify_quote`` tools:
 1. the transcript is prepared as capture prepares it (:mod:`gitmem.capture.prepare`):
    inside a repository, lines that echo what gitmem emitted (the emission ledger) count
    no more than ``<gitmem-context>`` spans, and secrets are masked;
-2. the quote is masked the same way and checked against the prepared messages
-   (:func:`gitmem.core.quotes.check_quote`);
+2. the quote is masked the same way and checked against the prepared messages that hold
+   what the session's people said (:func:`gitmem.core.quotes.check_quote`; a quote found
+   only in tool output or the host's instructions does not count, as in a capture);
 3. a quote that is verbatim only over a masked secret does not count: what it says
    cannot be shown as said.
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.capture.checkpoint import OVERLAPS_SECRET
+from gitmem.capture.checkpoint import OVERLAPS_SECRET, said_texts, unsaid_check
 from gitmem.capture.masking import contains_mask, mask
 from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
@@ -69,7 +70,9 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     emitted = {} if store is None else Ledger(store.local_dir).load()
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
     masked = mask(quote).text
-    result = check_quote(masked, prepared.transcript.texts(), with_span=True)
+    result = check_quote(masked, said_texts(prepared.transcript), with_span=True)
+    if not result.verbatim:
+        result = unsaid_check(masked, prepared.transcript) or result
     said = result.span if result.verbatim and result.span else masked  # the transcript's bytes
     overlaps = result.verbatim and contains_mask(said)
     if overlaps:

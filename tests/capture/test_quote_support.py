@@ -4,9 +4,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from gitmem.capture.checkpoint import UNMATCHED, UNSAID, build_items
+from gitmem.capture.evidence import check_in_file
 from gitmem.capture.questions import QUESTION, RESTATED_QUESTION
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import ANSWER, Message, Transcript, plain_transcript
@@ -97,3 +101,19 @@ def test_a_text_that_adds_a_number_or_a_negation_gives_way_to_its_quote(
     item = captured(transcript, Kind.DECISION, text, quote)
     assert (item.trust, item.text, item.quote) == (Trust.VERBATIM, quote, quote)
     assert item.extra["summary"] == text and UNMATCHED in (item.quote_reason or "")
+
+
+def test_evidence_from_tool_output_does_not_count(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    path.write_text(
+        json.dumps(
+            [
+                {"role": "user", "content": "Why does the export skip March?"},
+                {"role": "tool", "content": "export/legacy.py:88: # TODO: drop the exporter"},
+                {"role": "assistant", "content": "The filter compares months without years."},
+            ]
+        )
+    )
+    tool = check_in_file("TODO: drop the exporter", path, None, None)
+    assert not tool.check.verbatim and tool.check.reason == UNSAID.format(index=1)
+    assert check_in_file("compares months without years", path, None, None).check.verbatim
