@@ -1,0 +1,70 @@
+"""The corpus scorer (benchmarks/extract_quality.py) matches and counts by LABELLING.md."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+
+import pytest
+from helpers import ROOT
+
+from gitmem.core.items import Item, Kind, Trust
+
+
+def scorer() -> ModuleType:
+    path = ROOT / "benchmarks" / "extract_quality.py"
+    spec = importlib.util.spec_from_file_location("extract_quality", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("extract_quality", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+EQ = scorer()
+
+
+def label(quote: str, importance: int = 2) -> object:
+    return EQ.Label("decision", importance, quote, "", EQ.norm(quote), EQ.words(quote))
+
+
+def item(quote: str | None, text: str = "x", trust: Trust = Trust.VERBATIM) -> Item:
+    return Item(
+        kind=Kind.DECISION, text=text, trust=trust, origin_session="s", snapshot="0" * 64,
+        quote=quote, quote_verified=quote is not None,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("side", "quote", "found"),
+    [
+        ("We keep **the index** in `SQLite` for now.", "keep the index in SQLite", True),
+        ("We keep the index in SQLitex for now.", "keep the index in SQLite", False),
+        ("the index in SQLite", "We keep the index in SQLite for now.", True),
+        ("in SQLite", "We keep the index in SQLite for now.", False),
+        ("We keep the cache index in SQLite", "keep the index in SQLite", True),
+        ("We drop the JSON cache entirely", "keep the index in SQLite", False),
+        ("It’s “done”", 'it\'s "done"', True),
+    ],
+)
+def test_the_matching_rule(side: str, quote: str, found: bool) -> None:
+    assert EQ.matches([side], label(quote)) is found
+
+
+def test_a_second_item_on_a_credited_label_is_noise_and_recall_counts_importance_two() -> None:
+    labels = [label("keep the index in SQLite"), label("drop the JSON cache", importance=1)]
+    items = [item("keep the index in SQLite"), item("we keep the index in SQLite for now")]
+    assert len(EQ.credit(items, labels)) == 1
+    both = [item("keep the index in SQLite"), item("drop the JSON cache")]
+    assert EQ.credit(both, labels) == {0: 0, 1: 1}
+
+
+def test_false_verbatim() -> None:
+    texts = ["We keep the index in SQLite. Retry 3 times."]
+    assert EQ.false_verbatim(item("keep the index in SQLite", "Keep the index"), texts) is None
+    assert EQ.false_verbatim(item("keep the index in Postgres"), texts) is not None
+    assert EQ.false_verbatim(item("Retry 3 times", "Retry 5 times"), texts) is not None
+    assert EQ.false_verbatim(item("Retry 3 times", "Never retry"), texts) is not None
+    inferred = item(None, "Retry 5 times", trust=Trust.INFERRED)
+    assert EQ.false_verbatim(inferred, texts) is None
