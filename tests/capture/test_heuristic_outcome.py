@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from gitmem.capture.checkpoint import build_items
 from gitmem.capture.extract.heuristic import extract
 from gitmem.capture.extract.heuristic.lastword import last_word, same_claim
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quote
-from gitmem.core.transcript import Message
+from gitmem.core.transcript import Message, plain_transcript
 
 
 def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
@@ -279,3 +280,26 @@ def test_only_the_first_list_of_what_is_left_counts_in_a_message() -> None:
     assert summary(extract([Message("user", text)])) == [
         ("open_loop", "Wire the hook into the installer")
     ]
+
+
+# --- the capture keeps every badge the extractor gives ---------------------------------
+
+
+def test_a_question_the_report_leaves_is_an_uncertainty_not_a_fact() -> None:
+    said = "The cache key now includes the locale, but is the time zone needed in it too?"
+    assert summary(extract(session(said))) == [("uncertainty", said)]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        session(SHORT_REPORT),
+        session("Going with SQLite for the index?", Message("user", "We decided to use SQLite?")),
+        [Message("user", "Should we go with SQLite? no, we keep JSON files for now")],
+    ],
+)
+def test_every_draft_stays_verbatim_when_captured(messages: list[Message]) -> None:
+    transcript = plain_transcript("", "s").with_messages(messages)
+    drafts = extract(messages)
+    items = build_items(drafts, transcript, "s", "0" * 64)
+    assert [(i.trust, i.quote_reason) for i in items if i.trust != "verbatim"] == []

@@ -13,12 +13,13 @@ from helpers.drafts import assert_verbatim
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gitmem.capture.checkpoint import build_items
 from gitmem.capture.extract.heuristic import extract
 from gitmem.capture.extract.heuristic.turns import HOST_TEXT
 from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.items import Draft
-from gitmem.core.transcript import ANSWER, Message
+from gitmem.core.transcript import ANSWER, Message, plain_transcript
 
 REAL = TESTS / "data" / "heuristic" / "real"
 
@@ -311,3 +312,7 @@ def test_every_quote_is_verbatim_in_generated_sessions(messages: list[Message]) 
     drafts = extract(messages)
     assert_verbatim(drafts, messages)
     assert extract(messages) == drafts
+    # and a capture keeps every badge: no quote of tool output, none a question backs
+    transcript = plain_transcript("", "s").with_messages(messages)
+    items = build_items(drafts, transcript, "s", "0" * 64)
+    assert [i.quote_reason for i in items if i.trust != "verbatim"] == []

@@ -46,8 +46,10 @@ from gitmem.capture.extract.heuristic.turns import Reading
 from gitmem.core.claims import references
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
+from gitmem.core.support import asks
 
 FULL = Reading(loops=True, weak=True)
+ASSERTED = (Kind.DECISION, Kind.FACT)
 LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
 # A paragraph under a "Next step:" section is an item when it says what to do, not when it
 # reports ("The user's original request was: …").
@@ -301,5 +303,7 @@ def _unit_items(
             item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
+        if item is not None and item[0] in ASSERTED and asks(block, item[2]):
+            continue  # "Going with SQLite?" decides nothing
         if item is not None:
             yield s, item
