@@ -58,8 +58,8 @@ from typing import Any
 from extract_quality import DEV, TEST, Label, corpus_files, false_verbatim, load_labels
 
 from gitmem.capture.checkpoint import build_items, mask_draft
+from gitmem.capture.extract import run_extractor
 from gitmem.capture.prepare import Prepared, prepare
-from gitmem.capture.run import run_extractor
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Item, Trust
@@ -332,7 +332,7 @@ def openai_backend() -> tuple[Callable[[bytes], Settings], socketserver.TCPServe
 def captured(
     prepared: Prepared, answer: bytes, name: str, settings: Settings, log: CaptureLog
 ) -> list[Item]:
-    drafts = run_extractor(name, prepared, settings(answer), log, "model_path")
+    drafts = run_extractor(name, prepared.clean_messages(), settings(answer), log, "model_path")
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     snapshot = sha256_hex(prepared.snapshot)
     return build_items(masked, prepared.transcript, "model-path", snapshot)
