@@ -21,7 +21,8 @@ the pure step of :func:`~gitmem.capture.checkpoint.build_checkpoint` that turns 
 the item blobs a checkpoint stores; carry, signing and the store are left out since they do
 not change an item). Extractors:
 
-* ``heuristic``: :func:`gitmem.capture.extract.heuristic.extract`, the default;
+* ``heuristic``: the default extractor as :func:`gitmem.capture.extract.run_extractor` runs
+  it (the session's last word included);
 * ``labels``: a scripted model that answers with the file's own labels, in the model
   extractor's output schema (kind, text, ``verbatim``, quote, importance), read by the
   model path's own parser (:func:`gitmem.capture.extract.schema.parse_output`). Its figures
@@ -67,6 +68,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -74,7 +76,8 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.capture.checkpoint import build_items, mask_draft
-from gitmem.capture.extract.heuristic import extract
+from gitmem.capture.extract import run_extractor
+from gitmem.capture.extract.lastword import last_word
 from gitmem.capture.extract.schema import parse_output
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.run import default_session
@@ -83,6 +86,8 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Draft, Item, Trust
 from gitmem.core.negation import NEGATION_RE
 from gitmem.core.numbers import number_tokens
+from gitmem.store.capturelog import CaptureLog
+from gitmem.store.config import Settings
 
 CORPUS = Path(__file__).parent / "data" / "extract"
 LABELS = CORPUS / "labels"
@@ -94,6 +99,7 @@ MIN_CONTAINED_CHARS = 16
 MIN_CONTAINED_WORDS = 3
 MIN_JACCARD = 0.5
 RECALL_IMPORTANCE = 2
+NO_SETTINGS = Settings({}, {})
 
 
 # ---------------------------------------------------------------------------- the corpus
@@ -262,7 +268,12 @@ def _in_order(pieces: list[str], text: str) -> bool:
 
 
 def heuristic(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
-    return extract(prepared.clean_messages())
+    """The heuristic as a capture runs it, the session's last word included."""
+    with tempfile.TemporaryDirectory() as log:
+        found = run_extractor(
+            "heuristic", prepared.clean_messages(), NO_SETTINGS, CaptureLog(Path(log)), "q"
+        )
+    return found.drafts
 
 
 def replay_labels(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
@@ -279,7 +290,8 @@ def replay_labels(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
             for label in labels
         ]
     }
-    return parse_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+    drafts = parse_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+    return last_word(drafts, prepared.clean_messages())  # as run_extractor does a reply
 
 
 RUN: dict[str, Callable[[Prepared, Sequence[Label]], list[Draft]]] = {

@@ -32,9 +32,11 @@ knows which are still correct quotes and which are not:
   tool call and its output, since the corpus keeps only the conversation).
 
 An item's text is its quote in plain words (markdown and line breaks gone), so that only
-the quote is on trial. Printed per mutation: items, how many kept ``✓ verbatim``, and the
-retention or the false verbatim count; totals last. Only totals are printed, never an item
-(the test split is not read item by item). Exit status 1 when a false verbatim is found.
+the quote is on trial. Printed per mutation: items stored, how many kept ``✓ verbatim``, the
+retention or the false verbatim count, and how many proposals the session's last word
+left out (a later item said the same or superseded it: stored neither way); totals last.
+Only totals are printed, never an item (the test split is not read item by item). Exit
+status 1 when a false verbatim is found.
 """
 
 from __future__ import annotations
@@ -332,7 +334,8 @@ def openai_backend() -> tuple[Callable[[bytes], Settings], socketserver.TCPServe
 def captured(
     prepared: Prepared, answer: bytes, name: str, settings: Settings, log: CaptureLog
 ) -> list[Item]:
-    drafts = run_extractor(name, prepared.clean_messages(), settings(answer), log, "model_path")
+    found = run_extractor(name, prepared.clean_messages(), settings(answer), log, "model_path")
+    drafts = found.drafts
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     snapshot = sha256_hex(prepared.snapshot)
     return build_items(masked, prepared.transcript, "model-path", snapshot)
@@ -347,6 +350,7 @@ def main(argv: list[str]) -> int:
     if args.v and args.split != DEV:
         parser.error("-v lists items, and only the dev split is read item by item")
     items: Counter[str] = Counter()
+    dropped: Counter[str] = Counter()
     kept: Counter[str] = Counter()
     false: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="gitmem-model-path-") as tmp:
@@ -367,9 +371,13 @@ def main(argv: list[str]) -> int:
                 answer = json.dumps({"items": [p.answer() for p in proposed]}).encode("utf-8")
                 stored = captured(prepared, answer, args.backend, settings, log)
                 texts = [m.text for m in prepared.transcript.messages]
-                by_text = {(i.kind, i.text): i for i in stored}
+                # An item whose text gave way to its quote keeps the text as its summary.
+                by_text = {(i.kind, i.extra.get("summary", i.text)): i for i in stored}
                 for proposal in proposed:
-                    item = by_text[(proposal.kind, proposal.text)]
+                    item = by_text.get((proposal.kind, proposal.text))
+                    if item is None:  # a later item had the last word on it
+                        dropped[proposal.mutation] += 1
+                        continue
                     items[proposal.mutation] += 1
                     verbatim = item.trust == Trust.VERBATIM
                     kept[proposal.mutation] += verbatim
@@ -382,26 +390,30 @@ def main(argv: list[str]) -> int:
         finally:
             if server is not None:
                 server.shutdown()
-    report(items, kept, false, args)
+    report(items, kept, false, dropped, args)
     return 1 if sum(false.values()) else 0
 
 
-def report(items: Counter[str], kept: Counter[str], false: Counter[str], args: Any) -> None:
+def report(
+    items: Counter[str], kept: Counter[str], false: Counter[str], dropped: Counter[str], args: Any
+) -> None:
     print(f"model path ({args.backend} backend), {args.split} split")
-    print(f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}")
+    head = f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}"
+    print(f"{head} {'dropped':>8}")
     for mutation in (*KEEP, *DEGRADE):
         must = "keep" if mutation in KEEP else "degrade"
         share = f"{kept[mutation] / items[mutation]:10.3f}" if mutation in KEEP else f"{'':10}"
         if not items[mutation]:
             share = f"{'-':>10}"
         line = f"{mutation:13} {must:8} {items[mutation]:6} {kept[mutation]:7} {share}"
-        print(f"{line} {false[mutation]:7}")
+        print(f"{line} {false[mutation]:7} {dropped[mutation]:8}")
     correct = sum(items[m] for m in KEEP)
     retained = sum(kept[m] for m in KEEP)
     wrong = sum(items[m] for m in DEGRADE)
     print(
         f"{'total':13} {'':8} {correct + wrong:6} {retained + sum(kept[m] for m in DEGRADE):7} "
-        f"{retained / correct if correct else 1.0:10.3f} {sum(false.values()):7}"
+        f"{retained / correct if correct else 1.0:10.3f} {sum(false.values()):7} "
+        f"{sum(dropped.values()):8}"
     )
     print(f"retention of correct quotes: {retained}/{correct}; altered or invented: {wrong}")
 

@@ -20,8 +20,10 @@ DECIDING = (Kind.DECISION, Kind.FACT)
 QUESTION = "the quote is a question, and a question decides nothing"
 RESTATED_QUESTION = "the item's text restates the question its quote asks, not the answer"
 
-_BOUNDARY = re.compile(r"[.!?](?=\s|$)|\n")
-_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?](?=\s|$)|\n|$)")
+# A sentence ends at "." or "!" before a space (not in "2.5" or "x.py"), at a line break,
+# and at "?" whatever follows it ("**Should we?**", "(why?)", '"why?" he asked', "?,"),
+# except inside a question tool's answer, where "Q?"="A" is one pair.
+_BOUNDARY = re.compile(r"\?(?![\"”]=)|[.!](?=\s|$)|\n")
 _ELISION = " … "
 
 
@@ -36,9 +38,9 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     start = end if start < 0 or start > end else start
     end += len(last)
     before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
-    after = _BOUNDARY.search(message, end)
+    after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
     passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
-    sentences = [s.strip() for s in _SENTENCE.findall(passage) if s.strip()]
+    sentences = [s.strip() for s in _sentences(passage) if s.strip()]
     asked = [s for s in sentences if s.endswith("?")]
     if not asked:
         return None
@@ -49,6 +51,12 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     if words & _words(asked) and not words & _words(said):
         return RESTATED_QUESTION
     return None
+
+
+def _sentences(passage: str) -> list[str]:
+    """*passage* cut after each sentence end (:data:`_BOUNDARY`), each with its end mark."""
+    cuts = [m.end() for m in _BOUNDARY.finditer(passage)]
+    return [passage[a:b] for a, b in zip([0, *cuts], [*cuts, len(passage)], strict=True)]
 
 
 def _words(sentences: list[str]) -> frozenset[str]:

@@ -73,3 +73,23 @@ def test_a_reversing_text_on_an_elided_negation_stays_unverified() -> None:
     said = "We will not deploy on Fridays, ever."
     (item,) = items(said, decision("We deploy on Fridays", "We will… deploy on Fridays"))
     assert item.trust == "inferred" and item.quote is None and "summary" not in item.extra
+
+
+def test_a_question_ends_at_its_mark_whatever_follows_and_pulls_in_no_next_sentence() -> None:
+    for said in (
+        "**Should we use httpx for the downloads?** I keep going back and forth.",
+        "Should we use httpx for the downloads? httpx downloads are faster, I read.",
+        "(Should we use httpx for the downloads?), asked Ann.",
+    ):
+        reason = rests_on_question(
+            "Use httpx for the downloads", "Should we use httpx for the downloads?", said
+        )
+        assert reason == QUESTION, said
+    # a statement's span ends on its own full stop: the question after it is not its passage
+    said = "We keep requests for the downloads. Should we revisit requests for the downloads?"
+    assert rests_on_question("Keep requests", "We keep requests for the downloads.", said) is None
+
+
+def test_a_question_tools_answer_pair_is_one_sentence() -> None:
+    answered = 'User has answered your questions: "Which client?"="requests", "Cache?"="yes"'
+    assert rests_on_question("Client: requests", '"Which client?"="requests"', answered) is None

@@ -40,9 +40,9 @@ from gitmem.capture.extract.heuristic.sentences import (
     section_kind,
     split_sentences,
 )
+from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.support import asks
 
 SHORT_REPORT = 10
 """A report with at most this many units worth reading is read whole."""
@@ -337,7 +337,7 @@ def _item(text: str, unit: Unit) -> tuple[Kind, str, str, int, dict[str, object]
     item = make_item(block, start, len(block), kind, content)
     if item is None:
         return None
-    if item[0] in (Kind.DECISION, Kind.FACT) and asks(block, item[2]):
+    if item[0] in DECIDING and rests_on_question(item[1], item[2], block):
         # A question the report leaves is open; it backs no decision or fact.
         return Kind.UNCERTAINTY, item[1], item[2], item[3], dict(item[4])
     return item[0], item[1], item[2], item[3], dict(item[4])

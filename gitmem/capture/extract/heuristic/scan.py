@@ -43,13 +43,12 @@ from gitmem.capture.extract.heuristic.sentences import (
     tagged_ranges,
 )
 from gitmem.capture.extract.heuristic.turns import Reading
+from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core.claims import references
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
-from gitmem.core.support import asks
 
 FULL = Reading(loops=True, weak=True)
-ASSERTED = (Kind.DECISION, Kind.FACT)
 LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
 # A paragraph under a "Next step:" section is an item when it says what to do, not when it
 # reports ("The user's original request was: …").
@@ -303,7 +302,7 @@ def _unit_items(
             item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
-        if item is not None and item[0] in ASSERTED and asks(block, item[2]):
+        if item is not None and item[0] in DECIDING and rests_on_question(item[1], item[2], block):
             continue  # "Going with SQLite?" decides nothing
         if item is not None:
             yield s, item
