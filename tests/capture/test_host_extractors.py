@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import FAKES, Result
+from helpers import DATA, FAKES, Result
 from helpers.capturing import capture
 
 from gitmem.capture.extract import WINDOW_CHARS, windows
@@ -272,3 +272,13 @@ def test_hooks_install_sets_the_hosts_own_model_as_the_extractor(
     assert Path(user.json()["extractor"]["file"]).parent == tmp_path / "gitmem-home"  # type: ignore[index]
     refused = gm("hooks", "install", "--extractor", "claude")
     assert refused.exit_code == 2 and "go with --agent" in refused.stderr
+
+
+def test_a_chat_import_asks_the_host_cli_with_its_own_model_setting(
+    initialised: Path, gm: Gm, hosts: Hosts
+) -> None:
+    assert gm("config", "--repo", "claude.model", "haiku").exit_code == 0
+    chat = DATA / "chat" / "telegram_export.json"
+    gm("import-chat", str(chat), "--extractor", "claude")
+    (call,) = hosts.calls()
+    assert call["argv"][call["argv"].index("--model") + 1] == "haiku"

@@ -87,7 +87,7 @@ def _model(
     from gitmem.llm import backend_for
     from gitmem.llm.call import call_model
 
-    backend = backend_for(extractor, model_settings(settings, overrides))
+    backend = backend_for(extractor, model_settings(settings, overrides, extractor))
     shown = [PromptMessage(m.role or ME, chat.said_at(i), m.text) for i, m in enumerate(messages)]
     found: list[tuple[int, Draft]] = []
     for part in build_parts(shown):
