@@ -99,19 +99,17 @@ def test_a_later_occurrence_without_a_negation_in_between_verifies() -> None:
     assert [f.offset for f in check.fragments] == [18, 38]
 
 
-def test_a_negation_kept_inside_a_fragment_is_fine() -> None:
-    message = "we will not, after a long talk, deploy on fridays"
-    assert check_quote("we will not… deploy on fridays", [message]).verbatim
-
-
-def test_a_negation_outside_the_elided_gap_is_fine() -> None:
-    message = "no. we agreed, after a long talk, to ship the parser"
-    assert check_quote("we agreed… to ship the parser", [message]).verbatim
-
-
-def test_a_negation_word_inside_a_longer_word_is_not_skipped() -> None:
-    message = "we tied a knot, then we shipped the parser"
-    assert check_quote("we tied… we shipped the parser", [message]).verbatim
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        ("we will not… deploy on fridays", "we will not, after a long talk, deploy on fridays"),
+        ("we agreed… to ship the parser", "no. we agreed, after a long talk, to ship the parser"),
+        ("we tied… we shipped the parser", "we tied a knot, then we shipped the parser"),
+    ],
+    ids=["kept inside a fragment", "outside the elided gap", "inside a longer word"],
+)
+def test_a_negation_the_ellipsis_does_not_skip_is_fine(quote: str, message: str) -> None:
+    assert check_quote(quote, [message]).verbatim
 
 
 def test_the_negation_reason_names_the_closest_message_when_there_are_several() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from helpers import Gm, git
-from helpers.capturing import brief_items, capture
+from helpers.capturing import brief_items, capture, capture_text
 
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
@@ -386,47 +386,50 @@ def test_an_item_that_instructs_its_reader_never_authorises_use(
     assert gated.exit_code == 4 and gated.json()["decision"] == "quarantine"  # type: ignore[index]
 
 
-def test_a_new_number_from_another_session_supersedes_never_corroborates(
-    initialised: Path, gm: Gm, tmp_path: Path
+SUPERSEDED = {
+    "a new number from another session": [
+        (
+            "We agreed to set the retry limit to 3 for now.",
+            "Set the retry limit to 3",
+            "set the retry limit to 3",
+        ),
+        (
+            "Change of plan: set the retry limit to 30.",
+            "Set the retry limit to 30",
+            "set the retry limit to 30",
+        ),
+    ],
+    "a reversal inside the original words": [
+        (
+            "Decision: we will not ship the parser on friday.",
+            "No parser release on Friday",
+            "we will not ship the parser on friday",
+        ),
+        (
+            "OK then, ship the parser on friday.",
+            "Ship the parser on Friday",
+            "ship the parser on friday",
+        ),
+    ],
+}
+"""Two sessions each: what was said, and the item captured from it (its text, its quote)."""
+
+
+@pytest.mark.parametrize("sessions", SUPERSEDED.values(), ids=SUPERSEDED)
+def test_a_change_supersedes_and_never_corroborates(
+    initialised: Path, gm: Gm, tmp_path: Path, sessions: list[tuple[str, str, str]]
 ) -> None:
-    first = say(tmp_path, "a.md", "We agreed to set the retry limit to 3 for now.\n")
-    second = say(tmp_path, "b.md", "Change of plan: set the retry limit to 30.\n")
-    (old,) = capture(
-        gm, first, [verbatim("Set the retry limit to 3", "set the retry limit to 3")], session="s-a"
-    )["items"]
-    (new,) = capture(
-        gm,
-        second,
-        [verbatim("Set the retry limit to 30", "set the retry limit to 30")],
-        session="s-b",
-    )["items"]
+    ids = []
+    for n, (said, text, quote) in enumerate(sessions):
+        items = [verbatim(text, quote)]
+        data = capture_text(gm, tmp_path / f"{n}.md", f"{said}\n", items, session=f"s-{n}")
+        ids.append(data["items"][0]["id"])
+    old, new = ids
     shown = brief_items(gm)
-    assert shown[new["id"]]["trust"] == "verbatim" and shown[new["id"]]["corroboration"] == 1
-    assert shown[old["id"]]["corroboration"] == 0  # never ×2
-    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
+    assert shown[new]["trust"] == "verbatim" and shown[new]["corroboration"] == 1
+    assert shown[old]["corroboration"] == 0  # never ×2
+    assert shown[old]["contradiction"] == f"likely superseded by {new[:8]}"
     assert "[≈ corroborated" not in gm("brief").stdout
-
-
-def test_a_reversal_inside_the_original_words_never_corroborates(
-    initialised: Path, gm: Gm, tmp_path: Path
-) -> None:
-    first = say(tmp_path, "a.md", "Decision: we will not ship the parser on friday.\n")
-    second = say(tmp_path, "b.md", "OK then, ship the parser on friday.\n")
-    (old,) = capture(
-        gm,
-        first,
-        [verbatim("No parser release on Friday", "we will not ship the parser on friday")],
-        session="s-a",
-    )["items"]
-    (new,) = capture(
-        gm,
-        second,
-        [verbatim("Ship the parser on Friday", "ship the parser on friday")],
-        session="s-b",
-    )["items"]
-    shown = brief_items(gm)
-    assert shown[old["id"]]["corroboration"] == 0
-    assert shown[old["id"]]["contradiction"] == f"likely superseded by {new['id'][:8]}"
 
 
 def test_a_deeply_nested_policy_is_one_problem_never_a_traceback(

@@ -16,14 +16,20 @@ def test_filler_words_and_word_order_do_not_make_another_claim() -> None:
     assert same("Use SQLite for the cache", "for the cache, use SQLite")
 
 
-def test_a_different_name_or_path_is_another_claim() -> None:
-    assert not same(
-        "Keep the parser module in src/parser.py", "Keep the tokenizer module in src/tokenizer.py"
-    )
-
-
-def test_an_extra_content_word_is_another_claim() -> None:
-    assert not same("Use SQLite for the cache", "Use SQLite for the search cache")
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        (
+            "Keep the parser module in src/parser.py",
+            "Keep the tokenizer module in src/tokenizer.py",
+        ),
+        ("Use SQLite for the cache", "Use SQLite for the search cache"),
+        ("the", "a"),
+    ],
+    ids=["a different name or path", "an extra content word", "an empty statement"],
+)
+def test_another_claim(text: str, other: str) -> None:
+    assert not same(text, other)
 
 
 def test_different_kinds_never_match_on_words() -> None:
@@ -48,10 +54,6 @@ def test_content_words_fold_case_punctuation_and_dashes() -> None:
         'we\'ll use the "fast" path - ok'
     )
     assert "src/parser.py" in content_words("keep src/parser.py")
-
-
-def test_an_empty_statement_matches_nothing() -> None:
-    assert not same("the", "a")
 
 
 @pytest.mark.parametrize(

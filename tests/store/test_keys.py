@@ -38,20 +38,17 @@ def test_load_identity_before_init() -> None:
 
 
 @needs_ssh_keygen
-def test_passphrase_protected_keys_are_refused(tmp_path: Path) -> None:
-    key = tmp_path / "locked"
-    subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(key)], check=True
-    )
-    with pytest.raises(SigningKeyError, match="passphrase"):
-        load_private_key(key)
-
-
-@needs_ssh_keygen
-def test_non_ed25519_keys_are_refused(tmp_path: Path) -> None:
-    key = tmp_path / "ecdsa"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ecdsa", "-N", "", "-f", str(key)], check=True)
-    with pytest.raises(SigningKeyError, match="Ed25519"):
+@pytest.mark.parametrize(
+    ("kind", "passphrase", "refusal"),
+    [("ed25519", "secret", "passphrase"), ("ecdsa", "", "Ed25519")],
+    ids=["passphrase-protected", "not-ed25519"],
+)
+def test_unusable_keys_are_refused(
+    tmp_path: Path, kind: str, passphrase: str, refusal: str
+) -> None:
+    key = tmp_path / "key"
+    subprocess.run(["ssh-keygen", "-q", "-t", kind, "-N", passphrase, "-f", str(key)], check=True)
+    with pytest.raises(SigningKeyError, match=refusal):
         load_private_key(key)
 
 
