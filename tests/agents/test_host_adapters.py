@@ -15,12 +15,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import TESTS, Result
+from helpers import DATA, Gm
 from helpers.polling import wait_for
 
 from gitmem.agents.host_specs import HOSTS
@@ -28,8 +27,6 @@ from gitmem.brief.budget import HOST_CAPS, REBRIEF_SHARE, host_budget
 
 pytestmark = pytest.mark.slow  # every test runs the hooks as real subprocesses
 
-GM = Callable[..., Result]
-DATA = TESTS / "data"
 SESSION = "5b2f0c1e-aaaa-4bbb-8ccc-0123456789ab"
 EARLIER = "0f0f0f0f-earlier-session"
 
@@ -48,7 +45,7 @@ def hosts_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def memory(initialised: Path, gm: GM, tmp_path: Path) -> Path:
+def memory(initialised: Path, gm: Gm, tmp_path: Path) -> Path:
     """A repository with memory of two sessions: an earlier one with many items (so a
     brief must leave some out), and SESSION with one decision and one open loop."""
     earlier = [
@@ -77,7 +74,7 @@ def memory(initialised: Path, gm: GM, tmp_path: Path) -> Path:
     return initialised
 
 
-def installed(gm: GM, agent: str, *args: str) -> dict[str, Any]:
+def installed(gm: Gm, agent: str, *args: str) -> dict[str, Any]:
     done = gm("hooks", "install", "--agent", agent, "--json", *args)
     assert done.exit_code == 0, done.stderr
     data = done.json()
@@ -140,7 +137,7 @@ def context_of(agent: str, stdout: str) -> str:
 
 @pytest.mark.parametrize("agent", HOSTS)
 def test_the_session_start_hook_gives_each_host_the_brief_it_reads_within_its_cap(
-    agent: str, memory: Path, gm: GM, hosts_home: Path
+    agent: str, memory: Path, gm: Gm, hosts_home: Path
 ) -> None:
     data = installed(gm, agent)
     start = HOSTS[agent].session[0].event
@@ -158,7 +155,7 @@ def test_the_session_start_hook_gives_each_host_the_brief_it_reads_within_its_ca
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])
 def test_after_a_compaction_the_host_gets_this_sessions_short_re_brief(
-    agent: str, memory: Path, gm: GM, hosts_home: Path
+    agent: str, memory: Path, gm: Gm, hosts_home: Path
 ) -> None:
     data = installed(gm, agent)
     command = commands_of(agent, Path(data["file"]))["SessionStart"]
@@ -202,7 +199,7 @@ def end_event(agent: str, repo: Path, transcript: Path | None, session: str) -> 
     ],
 )
 def test_the_session_end_hook_captures_the_hosts_own_transcript(
-    agent: str, fixture: str, session: str, initialised: Path, gm: GM, hosts_home: Path
+    agent: str, fixture: str, session: str, initialised: Path, gm: Gm, hosts_home: Path
 ) -> None:
     if agent == "copilot":
         transcript = hosts_home / ".copilot" / "session-state" / session / "events.jsonl"
@@ -226,7 +223,7 @@ def test_the_session_end_hook_captures_the_hosts_own_transcript(
 
 @pytest.mark.parametrize("agent", HOSTS)
 def test_each_host_captures_before_a_compaction(
-    agent: str, gm: GM, initialised: Path, hosts_home: Path
+    agent: str, gm: Gm, initialised: Path, hosts_home: Path
 ) -> None:
     data = installed(gm, agent)
     events = commands_of(agent, Path(data["file"]))
@@ -240,7 +237,7 @@ def test_each_host_captures_before_a_compaction(
 
 
 def test_gemini_cli_gets_prompt_recall_as_its_before_agent_context(
-    memory: Path, gm: GM, hosts_home: Path
+    memory: Path, gm: Gm, hosts_home: Path
 ) -> None:
     data = installed(gm, "gemini", "--prompt-recall")
     command = commands_of("gemini", Path(data["file"]))["BeforeAgent"]
@@ -261,7 +258,7 @@ def test_gemini_cli_gets_prompt_recall_as_its_before_agent_context(
 
 
 def test_copilot_cli_gets_no_prompt_hook_it_would_not_read(
-    gm: GM, initialised: Path, hosts_home: Path
+    gm: Gm, initialised: Path, hosts_home: Path
 ) -> None:
     refused = gm("hooks", "install", "--agent", "copilot", "--prompt-recall")
     assert refused.exit_code == 2 and "userPromptSubmitted" in refused.stderr
@@ -270,7 +267,7 @@ def test_copilot_cli_gets_no_prompt_hook_it_would_not_read(
 
 
 def test_a_copilot_cli_hook_file_is_gitmems_own_and_goes_whole(
-    gm: GM, initialised: Path, hosts_home: Path
+    gm: Gm, initialised: Path, hosts_home: Path
 ) -> None:
     data = installed(gm, "copilot", "--scope", "project")
     path = initialised / ".github" / "hooks" / "gitmem.json"
@@ -286,7 +283,7 @@ def test_a_copilot_cli_hook_file_is_gitmems_own_and_goes_whole(
 
 
 def test_gemini_cli_with_its_hooks_turned_off_is_refused(
-    gm: GM, initialised: Path, hosts_home: Path
+    gm: Gm, initialised: Path, hosts_home: Path
 ) -> None:
     settings = initialised / ".gemini" / "settings.json"
     settings.parent.mkdir()
