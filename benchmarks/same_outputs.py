@@ -22,7 +22,8 @@ in fresh processes (``PYTHONPATH=TREE``, the same ``GITMEM_HOME``, ``HOME``, ``T
 
 With ``--writes`` the two trees *write* instead, each from scratch for the same inputs:
 one key (made once, copied), one pinned clock (``datetime.now`` fixed by a
-``sitecustomize`` on ``PYTHONPATH``), one hash seed, the same paths. Every writer runs
+``sitecustomize`` on ``PYTHONPATH``), the same paths, and a different hash seed for each
+tree (what is stored must not depend on set iteration order). Every writer runs
 once through the command line or its library entry: ``capture`` (the heuristic,
 ``--items``, a scripted ``--extractor command``, and the same transcript again),
 ``import``, ``import-chat`` then ``pending approve --all``, the MCP tools' ``remember``,
@@ -250,7 +251,7 @@ def write_inputs(where: Path) -> None:
         os.utime(path, (fixed, fixed))
 
 
-def write_tree(tree: Path, inputs: Path, scratch: Path) -> dict[str, Output]:
+def write_tree(tree: Path, inputs: Path, scratch: Path, seed: int) -> dict[str, Output]:
     """Every writer's output under *tree*, from scratch at *scratch*, then what it wrote."""
     for name in ("repo", "home", "user"):
         shutil.rmtree(scratch / name, ignore_errors=True)
@@ -262,9 +263,9 @@ def write_tree(tree: Path, inputs: Path, scratch: Path) -> dict[str, Output]:
     env.update({"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.com"})
     env.update({"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.com"})
     env.update({"GIT_AUTHOR_DATE": CLOCK, "GIT_COMMITTER_DATE": CLOCK})
-    # The order of items a checkpoint carries with equal rank follows set iteration,
-    # which the hash seed varies from run to run: one seed, so that runs compare.
-    env["PYTHONHASHSEED"] = "0"
+    # A different hash seed for each tree: what a tree stores must not depend on set
+    # iteration order (it once did, for items carried with equal rank).
+    env["PYTHONHASHSEED"] = str(seed)
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True, env=env)
     git = ["git", "-C", str(repo)]
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], check=True, env=env)
@@ -339,7 +340,7 @@ def main() -> int:
             say("writing the inputs")
             write_inputs(root / "given")
             (root / "run").mkdir()
-            a, b = (write_tree(t, root / "given", root / "run") for t in trees)
+            a, b = (write_tree(t, root / "given", root / "run", seed) for seed, t in enumerate(trees, 1))
         else:
             a, b = read_trees(trees, args.store, args.checkpoints, root)
     finally:

@@ -156,7 +156,9 @@ def _carry(
             keep.append(state)
         else:
             aged.append((state, reason))
-    keep.sort(key=lambda s: (s.id in corroborated, _importance(s), s.last_seen), reverse=True)
+    # The address breaks ties, so that the stored checkpoint does not depend on the order
+    # the states arrived in (set iteration varies with the interpreter's hash seed).
+    keep.sort(key=lambda s: (s.id in corroborated, _importance(s), s.last_seen, s.id), reverse=True)
     for state in keep[policy.max_carried :]:
         aged.append(
             (

@@ -85,6 +85,22 @@ def test_the_carry_cap_drops_the_oldest_and_least_important_first() -> None:
     assert dropped.id == old.id and "more than 2 open items" in reason
 
 
+def test_items_of_equal_rank_are_carried_in_one_order_whatever_order_they_arrive_in() -> None:
+    """What a checkpoint stores must not follow the order states arrive in (which once
+    followed set iteration, so two runs of one capture stored different bytes)."""
+    loops = [item(f"Open loop {n}", kind="open_loop") for n in range(6)]
+    forward = replay([checkpoint(*loops, created=at(0))])
+    backward = replay([checkpoint(*reversed(loops), created=at(0))])
+    later = T0 + timedelta(hours=1)
+    plans = [plan(s, [], "s2", snapshot("s2"), later) for s in (forward, backward)]
+    assert plans[0].carried == plans[1].carried and len(plans[0].carried) == 6
+    capped = [
+        plan(s, [], "s2", snapshot("s2"), later, CarryPolicy(max_carried=3))
+        for s in (forward, backward)
+    ]
+    assert capped[0].carried == capped[1].carried
+
+
 def test_a_new_value_for_an_open_claim_is_its_own_item_and_a_likely_supersession() -> None:
     limit = item("Set the retry limit to 3", quote="set the retry limit to 3")
     state = replay([checkpoint(limit, created=at(0))])
