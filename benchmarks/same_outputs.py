@@ -340,7 +340,9 @@ def main() -> int:
             say("writing the inputs")
             write_inputs(root / "given")
             (root / "run").mkdir()
-            a, b = (write_tree(t, root / "given", root / "run", seed) for seed, t in enumerate(trees, 1))
+            a, b = (
+                write_tree(t, root / "given", root / "run", seed) for seed, t in enumerate(trees, 1)
+            )
         else:
             a, b = read_trees(trees, args.store, args.checkpoints, root)
     finally:
