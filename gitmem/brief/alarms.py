@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gitmem.brief.select import BriefWarning
-from gitmem.core.integrity import UNTRUSTED_KEY
+from gitmem.core.integrity import OTHER_REPOSITORY, UNTRUSTED_KEY
 
 EXAMPLES = 3
 """Records named under a cause at the most detailed level (the most recent first)."""
@@ -33,6 +33,10 @@ _UNTRUSTED_FIX = (
     ".gitmem/allowed_signers on the trust branch"
 )
 _REVOKED_FIX = "a revoked key vouches for nothing it ever signed; their items stay degraded"
+_FOREIGN_FIX = (
+    "signed, but for a repository whose history is not this one's (copied here by someone "
+    "who can push): their items are never shown as verbatim; `gitmem verify` lists them"
+)
 
 
 class _Cause(NamedTuple):
@@ -97,6 +101,8 @@ def _headline(key: str, members: list[BriefWarning]) -> str:
         )
     if key == "revoked":
         return f"{n} record(s) signed by revoked keys: {_REVOKED_FIX}."
+    if key == OTHER_REPOSITORY:
+        return f"{n} record(s) written for another repository: {_FOREIGN_FIX}."
     if n == 1:
         return first.message
     return f"{n} record(s) failed verification ({key}): {_RECORD_FIX}."

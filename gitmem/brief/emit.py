@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gitmem.brief.budget import DEFAULT_BUDGET, Budget, as_budget
+from gitmem.brief.notices import store_notices
 from gitmem.brief.placement import Placement
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.brief.select import (
@@ -30,7 +31,7 @@ from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import parse_time
 from gitmem.lifecycle.asof import open_index
-from gitmem.lifecycle.fetched import unfetched_hint, with_fetched
+from gitmem.lifecycle.fetched import StoreWithFetched, unfetched_hint, with_fetched
 from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
@@ -79,13 +80,16 @@ def make_brief(
         checkpoints, stale, latest = index.counts()
         failed = index.failed(DEGRADED_CHECKPOINTS, DEGRADED_IN_ALL)
         failed_items, strays = index.failed_items(), index.strays()
+        orphans, purges = index.orphans(), index.failed_purges()
     finally:
         index.close()
+    pending = view.pending if isinstance(view, StoreWithFetched) else []
+    notices = store_notices(view, roots, strays, orphans, purges, pending)
     brief = verified_brief(
         view,
         roots,
         state,
-        IndexFindings(checkpoints, failed, failed_items, reading_notices(roots, strays) + hint),
+        IndexFindings(checkpoints, failed, failed_items, notices + hint),
         world_probe(store) if world_check and moment is None else None,
         stale=stale,
         latest=latest,
@@ -155,22 +159,6 @@ def placement(store: Store, home: Path, now: datetime | None = None) -> Placemen
         return branches.place((s.branch, s.commit) for s in state.sightings)
 
     return Placement(now or datetime.now(UTC), place, days)
-
-
-def reading_notices(roots: TrustRoots, strays: Sequence[str]) -> list[BriefWarning]:
-    """Warnings about what memory was read with: the trust branch, a trust root's bad
-    lines, paths outside the store's layout. Raises nothing."""
-    notices = [BriefWarning("trust-branch", notice) for notice in roots.notices]
-    notices += [
-        BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
-        for root in roots.signers
-        for problem in root.problems
-    ]
-    notices += [
-        BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)
-        for stray in strays
-    ]
-    return notices
 
 
 def rendered_quote_failures(store: Store, state: MemoryState, brief: Brief) -> dict[str, str]:

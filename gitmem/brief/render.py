@@ -20,6 +20,7 @@ from gitmem.brief.budget import (
     fit,
     priority,
 )
+from gitmem.brief.notices import FIRST_LINES, store_problems
 from gitmem.brief.placement import age_label
 from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
@@ -195,7 +196,7 @@ def _compose(
     preamble: str,
 ) -> str:
     measure = (limit or Budget(0)).size
-    head = [OPEN_TAG, summary(brief), preamble]
+    head = [OPEN_TAG, summary(brief), *_first_lines(brief), preamble]
     notes = _notes(brief)
     # The note of what is left out is reserved at its longest.
     longest = _left_out(len(brief.items), len(brief.warnings), limit)
@@ -223,7 +224,7 @@ def _compose(
             body += ["", heading(title), *lines]
     body += purged
     body += notes
-    shown_warnings = len(brief.warnings) if warnings else 0
+    shown_warnings = len(brief.warnings) if warnings else len(_first_lines(brief))
     left_out = _left_out(fitted.dropped, len(brief.warnings) - shown_warnings, limit)
     return "\n".join([*head, *body, *warnings, *left_out, CLOSE_TAG]) + "\n"
 
@@ -232,7 +233,7 @@ def _minimal(brief: Brief, budget: Budget) -> str:
     """The last resort for a budget near its minimum: the summary, one warning line cut
     at a word when something failed, and the note of what is left out; no items."""
     head = [OPEN_TAG, summary(brief), _SHORT_PREAMBLE]
-    lines = alarm_lines(brief.warnings, LEVELS[-1])
+    lines = [*_first_lines(brief), *alarm_lines(brief.warnings, LEVELS[-1])]
     note = _left_out(len(brief.items), len(brief.warnings), budget)
     room = budget.limit - budget.size([*head, *note, CLOSE_TAG])
     alarm = _cut(f"- {lines[0]}", room, budget) if lines and room > 0 else ""
@@ -253,16 +254,23 @@ def _cut(line: str, room: int, budget: Budget) -> str:
     return ""
 
 
+def _first_lines(brief: Brief) -> list[str]:
+    """The warnings a brief opens with (:data:`FIRST_LINES`): why memory looks as it
+    does, before anything else is read."""
+    return [f"⚠ {w.message}" for w in brief.warnings if w.code in FIRST_LINES]
+
+
 def _warning_block(
     brief: Brief, title: str, room: int | None, measure: Callable[[list[str]], int]
 ) -> list[str]:
     """The warnings at the most detailed level that fits in its share of *room*."""
-    if not brief.warnings:
+    rest = [w for w in brief.warnings if w.code not in FIRST_LINES]
+    if not rest:
         return []
     share = None if room is None else max(int(room * WARNING_SHARE), 0)
     block: list[str] = []
     for examples in LEVELS:
-        lines = alarm_lines(brief.warnings, examples)
+        lines = alarm_lines(rest, examples)
         block = ["", title, *(f"- {line}" if line.startswith("⚠") else line for line in lines)]
         if share is None or measure(block) <= share:
             return block
@@ -308,8 +316,10 @@ def _notes(brief: Brief) -> list[str]:
             f"{brief.stale} open item(s) aged out and are not shown "
             "(`gitmem show ID`; `gitmem reverify ID` brings one back).",
         ]
-    if not brief.items:
+    if not brief.items and not _first_lines(brief):
         notes += ["", "No memory yet: `gitmem capture --transcript PATH` writes the first one."]
+    elif not brief.items:
+        notes += ["", "Nothing to show here: the first lines say why."]
     return notes
 
 
@@ -323,11 +333,13 @@ def summary(brief: Brief) -> str:
     )
     if brief.checkpoints == 0:
         return f"{title}: nothing stored yet."
-    state = (
-        f"all {brief.verified} receipts verified"
-        if brief.failed == 0
-        else f"{brief.verified} receipts verified, {brief.failed} FAILED (see warnings)"
-    )
+    problems = store_problems(brief.warnings)
+    if brief.failed:
+        state = f"{brief.verified} receipts verified, {brief.failed} FAILED (see warnings)"
+    elif problems:
+        state = f"{brief.verified} receipts verified; {problems} problem(s) (see warnings)"
+    else:
+        state = f"all {brief.verified} receipts verified"
     withheld = sum(1 for w in brief.warnings if w.code == QUOTE_NOT_IN_TRANSCRIPT)
     if withheld:
         state += f"; {withheld} quote(s) not in their transcripts, WITHHELD (see warnings)"

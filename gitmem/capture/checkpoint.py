@@ -27,6 +27,7 @@ from gitmem.core.records import (
     EVENT_LIKELY_SUPERSEDED,
     EVENT_STATUS,
     NAMESPACE,
+    REPOSITORY,
     TRANSCRIPT_TIME,
     Checkpoint,
     Event,
@@ -317,6 +318,8 @@ def build_checkpoint(
     extra: dict[str, Any] = {**_lineage(transcript, session), TRANSCRIPT_TIME: format_time(said)}
     if branch is not None:
         extra[BRANCH] = branch
+    if identity.repository is not None:
+        extra[REPOSITORY] = identity.repository
     checkpoint = seal(
         Checkpoint(
             session=session,

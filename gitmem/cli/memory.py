@@ -309,7 +309,10 @@ def review(
 
 @cli.command()
 @click.option(
-    "--strict", is_flag=True, help="Also exit 3 when a record is by a key no trust root knows."
+    "--strict",
+    is_flag=True,
+    help="Also exit 3 when a record is by a key no trust root knows or written for another "
+    "repository, and list the records that name no repository.",
 )
 @click.option(
     "--attest",
@@ -336,7 +339,7 @@ def verify(ctx: click.Context, strict: bool, attest: bool, as_json: bool) -> Non
     if as_json:
         emit(report.to_json())
     else:
-        click.echo(render_verify(report), nl=False)
+        click.echo(render_verify(report, strict), nl=False)
     sys.exit(report.exit_code(strict))
 
 

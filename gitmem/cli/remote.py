@@ -73,6 +73,15 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
                 f"pushed to {remote}" + (" (a purge: forced, with a lease)" if r.lease else "")
             )
         click.echo(f"✓ {r.ref}: {', '.join(parts)}")
+        if r.quarantined:
+            click.echo(
+                f"  ⚠ {len(r.quarantined)} path(s) from {remote} fail their checks: "
+                "quarantined (taken with the rest, never read as genuine)",
+                err=True,
+            )
+        for q in r.quarantined[:5]:
+            who = "" if q.commit is None else f" (added in {q.commit[:12]} by {q.author})"
+            click.echo(f"    {q.path}: {q.problem}{who}", err=True)
     sys.exit(report.exit_code)
 
 

@@ -275,6 +275,8 @@ def _parse_line(text: str, source: str, number: int) -> AllowedSigner:
             raise _LineError("the principals have a stray double quote")
     if not principals:
         raise _LineError("the principals are empty")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in principals):
+        raise _LineError("the principals hold a control character (a NUL byte, say)")
     # Field 2 (optional): options; then the key type, base64 key and comment.
     first, after_first = _split_token(rest)
     options = ""

@@ -17,7 +17,15 @@ from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError, TrustError
 from gitmem.core.items import Item, parse_item
 from gitmem.core.receipts import verify
-from gitmem.core.records import NAMESPACE, Record, parse_record, parse_time
+from gitmem.core.records import (
+    EVENT_PURGE,
+    NAMESPACE,
+    Event,
+    Record,
+    parse_record,
+    parse_time,
+    repository_of,
+)
 from gitmem.core.revocation import Revocations, revoked_reason
 from gitmem.core.types import Sha256Hex
 
@@ -28,6 +36,12 @@ RECEIPT_MISSING = "receipt missing"
 RECEIPT_INVALID = "receipt invalid"
 UNTRUSTED_KEY = "untrusted key"
 WRITER_MISMATCH = "writer mismatch"
+WRONG_FOLDER = "record in the wrong folder"
+OTHER_REPOSITORY = "written for another repository"
+NOT_HERE = frozenset({UNTRUSTED_KEY, OTHER_REPOSITORY})
+"""The verdicts on an intact record this reader does not take as written here: a key
+no root vouches for, or another repository. Not failures of the store: sync and restore
+carry such records, and every reader shows them degraded."""
 
 
 class RecordCheck(NamedTuple):
@@ -68,7 +82,21 @@ class TrustRoots:
     branch: str | None = None
     """The trust branch the team root was read from (None outside a repository)."""
     notices: tuple[str, ...] = ()
-    """Sentences a reader should see: keys this branch adds that grant nothing yet."""
+    """Sentences a reader should see: keys this branch adds that grant nothing yet, lines
+    skipped in the repository file, a shallow clone."""
+    repositories: frozenset[str] | None = None
+    """The repository ids a record may name to be read as written here: the trust
+    branch's root commits and the former ones the team lists; None when it cannot be
+    told (outside a repository, a shallow clone): then a record's repository is not
+    checked."""
+    repository: str | None = None
+    """What a record written here names (None: nothing, as outside a repository)."""
+    team_root: str | None = None
+    """The source of the team root among :attr:`signers` (None: no team root)."""
+    kept: frozenset[str] = frozenset()
+    """The purge events this clone applied while their keys were trusted: they stay
+    applied when a key is revoked afterwards (revocation changes whom the reader
+    trusts from now on, not what history already removed)."""
 
     def digest(self) -> str:
         """A digest of the roots: a verdict cached under one set of roots holds only under
@@ -76,6 +104,10 @@ class TrustRoots:
         material = "\n".join(
             f"{root.source}\0{entry.to_line()}" for root in self.signers for entry in root.entries
         )
+        if self.repositories is not None:
+            material += "\nrepositories\0" + ",".join(sorted(self.repositories))
+        if self.kept:
+            material += "\nkept\0" + ",".join(sorted(self.kept))
         return hashlib.sha256(material.encode()).hexdigest()
 
     def listed_keys(self) -> frozenset[str]:
@@ -88,9 +120,32 @@ class TrustRoots:
             if not entry.cert_authority
         )
 
-    def check(self, address: Sha256Hex, data: bytes, receipt: bytes | None) -> RecordCheck:
-        """:func:`check_record` of one memory record under these roots. Raises nothing."""
-        return check_record(address, data, receipt, self.signers, revoked=self.revoked)
+    def check(
+        self, address: Sha256Hex, data: bytes, receipt: bytes | None, kind: str | None = None
+    ) -> RecordCheck:
+        """:func:`check_record` of one memory record under these roots (*kind*: the
+        record type its folder holds, when known). A purge event in :attr:`kept` holds
+        whatever its key's trust is now. Raises nothing."""
+        check = check_record(
+            address, data, receipt, self.signers, NAMESPACE, self.revoked, self.repositories, kind
+        )
+        record = check.record
+        if (
+            check.problem == UNTRUSTED_KEY
+            and address in self.kept
+            and isinstance(record, Event)
+            and record.event == EVENT_PURGE
+            and record.item is None
+        ):
+            detail = f"a purge applied here while its key was trusted; now {check.detail}"
+            return check._replace(problem=None, detail=detail)
+        return check
+
+    def team_only(self) -> TrustRoots:
+        """These roots without the personal one: what the team as a whole trusts. Raises
+        nothing."""
+        team = tuple(r for r in self.signers if r.source == self.team_root)
+        return TrustRoots(team, self.revoked, self.branch, (), self.repositories, self.repository)
 
 
 def check_record(
@@ -100,11 +155,16 @@ def check_record(
     roots: Sequence[AllowedSignersFile],
     namespace: str = NAMESPACE,
     revoked: Revocations | None = None,
+    repositories: frozenset[str] | None = None,
+    kind: str | None = None,
 ) -> RecordCheck:
     """Check one record end to end. Never raises on bad bytes; it reports them.
 
     With *revoked*, a record that fails on trust because its key was revoked says so
-    (the roots no longer list a revoked key at all)."""
+    (the roots no longer list a revoked key at all). With *repositories*, a record that
+    names another repository is not taken as written here. With *kind*, the record must
+    be of the type its folder holds (an event stored under ``checkpoints/`` is never
+    read as one)."""
     record: Record | None
     try:
         record, unreadable = parse_record(data), ""
@@ -124,9 +184,14 @@ def check_record(
     # 2. A receipt must exist for exactly these bytes.
     if receipt is None:
         return RecordCheck(address, RECEIPT_MISSING, "no receipt is stored for it", record)
-    # 3. The bytes must be a well-formed record (we need its writer and time).
+    # 3. The bytes must be a well-formed record (we need its writer and time), of the
+    #    type its folder holds.
     if record is None:
         return RecordCheck(address, RECORD_UNREADABLE, unreadable, None)
+    if kind is not None and record.type != kind:
+        folder = {"checkpoint": "checkpoints", "event": "events"}.get(record.type, "another")
+        detail = f"it holds a record of type {record.type!r}, which belongs under {folder}/"
+        return RecordCheck(address, WRONG_FOLDER, detail, record)
     # 4. The SSHSIG signature must verify over the exact stored bytes.
     try:
         signature = verify(data, receipt, namespace)
@@ -150,6 +215,15 @@ def check_record(
     if not verdict.trusted:
         why = None if revoked is None else revoked_reason(receipt, revoked)
         return RecordCheck(address, UNTRUSTED_KEY, why or verdict.reason, record)
+    # 7. It must have been written for this repository, when it names one.
+    named = repository_of(record)
+    if repositories is not None and named is not None and named not in repositories:
+        return RecordCheck(
+            address,
+            OTHER_REPOSITORY,
+            f"it names repository {named[:12]}, whose history is not this one's ({verdict.reason})",
+            record,
+        )
     return RecordCheck(address, None, verdict.reason, record)
 
 

@@ -61,6 +61,8 @@ class Purge:
     address: Sha256Hex = UNSEALED
     """The purge event's address."""
     writer: str = ""
+    key: str = ""
+    """The fingerprint of the key that signed its event."""
     created: str = ""
 
     def to_extra(self) -> dict[str, Any]:
@@ -114,6 +116,7 @@ class Purge:
             before=before if isinstance(before, str) else None,
             address=address,
             writer=event.writer,
+            key=event.key,
             created=event.created,
         )
 

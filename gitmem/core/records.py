@@ -68,6 +68,10 @@ TRANSCRIPT_TIME = "transcript_time"
 """A checkpoint's optional field: when its session said what it holds (docs/storage.md)."""
 BRANCH = "branch"
 """A checkpoint's optional field: the branch checked out where it was captured."""
+REPOSITORY = "repository"
+"""A checkpoint's and an event's optional field: the repository it was written for, as
+its first commit names it (a root commit id of the trust branch; docs/storage.md). A
+record written before records named it has none."""
 
 
 def format_time(when: datetime) -> str:
@@ -331,6 +335,14 @@ class Event:
 
 
 Record = Checkpoint | Event
+
+
+def repository_of(record: Record) -> str | None:
+    """The repository *record* names (:data:`REPOSITORY`), None when it names none; a
+    value that is not a string is returned as its text, so it matches no repository.
+    Raises nothing."""
+    value = record.extra.get(REPOSITORY)
+    return None if value is None else value if isinstance(value, str) else repr(value)
 
 
 def record_time(record: Record) -> str:

@@ -6,11 +6,17 @@ origin main``, ``git push -u origin HEAD`` alike. It
 1. waits, at most :data:`CAPTURE_WAIT` seconds, for the post-commit captures in flight
    (their markers, :mod:`gitmem.hooks.inflight`), so the pushed commit's checkpoint
    goes with it;
-2. pushes every ``refs/gitmem/*`` ref the remote (as last fetched) lacks, unforced,
-   with ``--no-verify`` and :data:`GUARD` set, so the push it runs never runs this hook;
+2. pushes every ``refs/gitmem/*`` ref the remote (as last fetched) lacks, unforced and
+   only over the tip it last fetched (``--force-with-lease`` on that tip, for a push that
+   is a fast-forward of it), with ``--no-verify`` and :data:`GUARD` set, so the push it
+   runs never runs this hook;
 3. when the remote holds memory this clone has not merged (the push is refused as not
-   a fast-forward), runs ``gitmem sync`` with it — fetch, check, union-merge, push —
-   exactly as the command would. With ``sync_on_push`` set it always does.
+   a fast-forward, or the remote moved since it was fetched), or its tip as fetched no
+   longer descends from the last tip accepted there (a rollback or a rewrite), runs
+   ``gitmem sync`` with it — fetch, check, union-merge, push — and gives sync's answer:
+   a rolled-back remote is reported, and local records are pushed back only when the
+   user asks (``gitmem sync --accept-rewrite``). With ``sync_on_push`` set it always
+   runs sync.
 
 A push to a URL rather than a named remote pushes memory unforced and merges nothing
 (tracking refs need a name). Nothing here ever fails the user's push: a failure is one
@@ -29,6 +35,7 @@ from typing import Any
 
 from gitmem.core import boundedjson
 from gitmem.core.errors import GitmemError
+from gitmem.core.types import GitOid
 from gitmem.hooks import inflight
 from gitmem.hooks.run import masked
 from gitmem.store.files import atomic_write
@@ -121,24 +128,38 @@ def wait_for_captures(local_dir: Path, seconds: float) -> int:
 
 
 def _push_new(store: Store, remote: str) -> str | None:
-    """Push each local ``refs/gitmem/*`` ref the tracking ref says *remote* lacks; None
-    when every one went (or none had to), else git's reason for the first refused."""
+    """Push each local ``refs/gitmem/*`` ref the tracking ref says *remote* lacks, as a
+    fast-forward of the tip last fetched; None when every one went (or none had to), else
+    why the first did not (then sync decides)."""
     from gitmem.store.files import locked
     from gitmem.store.pushing import push_refs, record_push
+    from gitmem.store.shape import BrokenRef, commit_at
     from gitmem.store.watermarks import SYNC_LOCK, Watermarks, tracking_prefix
 
     prefix = tracking_prefix(remote)
     tips = {ref: store.at(ref).tip() for ref in store.refs()}
-    wanted = [
-        ref
-        for ref, tip in tips.items()
-        if tip is not None and store.at(prefix + ref.removeprefix(REFS_PREFIX)).tip() != tip
-    ]
+    try:
+        seen = {ref: store.at(prefix + ref.removeprefix(REFS_PREFIX)).tip() for ref in tips}
+        for ref, there in seen.items():
+            if there is not None:
+                commit_at(store.repo, ref, there)
+    except BrokenRef as e:
+        return f"{e.ref} {e.detail}"  # a junk ref there: sync skips it and says so
+    wanted = [ref for ref, tip in tips.items() if tip is not None and seen[ref] != tip]
     if not wanted:
         return None
     with locked(store.local_dir, SYNC_LOCK):  # the watermarks are sync's
-        results = push_refs(store, remote, wanted)
         marks = Watermarks(store.local_dir)
+        for ref in wanted:
+            mark, there = marks.get(remote, ref), seen[ref]
+            if mark is not None and (there is None or not _descends(store, mark, there)):
+                return f"{remote}'s {ref} no longer descends from the last tip seen there"
+            if there is not None and not _descends(store, there, tips[ref] or there):
+                return f"{ref} does not descend from {remote}'s"
+        # Each push replaces exactly the tip last fetched (or asks that there be none):
+        # a remote that moved since, a rollback included, refuses it and sync decides.
+        leases = {ref: seen[ref] or "" for ref in wanted}
+        results = push_refs(store, remote, wanted, leases)
         for ref in wanted:
             if results[ref][0]:
                 record_push(store, remote, ref, tips[ref], marks)
@@ -146,6 +167,13 @@ def _push_new(store: Store, remote: str) -> str | None:
     _remember(store, remote, {r: tips[r] for r in wanted if results[r][0]})
     refused = [results[r][1] for r in wanted if not results[r][0]]
     return refused[0] if refused else None
+
+
+def _descends(store: Store, older: GitOid, newer: GitOid) -> bool:
+    try:
+        return store.is_ancestor(older, newer)
+    except GitmemError:
+        return False
 
 
 def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str) -> None:

@@ -16,11 +16,21 @@ reason, by these rules in order:
    lacks is applied to the local history, and every one the local history holds and
    the remote lacks to what was fetched, so a merge never brings back what either side
    purged. The merged tip then no longer descends from the remote's: the push replaces
-   it with a lease (:attr:`Accepted.lease`).
-4. **Checked.** Everything the merge would add passes :func:`gitmem.store.verify.check_ref`
-   under the reader's checker (addresses, receipts, signatures, quotes, layout, the
-   append-only history of the commits not seen before). Records by keys no root of the
-   reader knows are intact: accepted, counted in ``untrusted``, and shown degraded.
+   it with a lease (:attr:`Accepted.lease`) — but only when the team root (the trust
+   branch's ``.gitmem/allowed_signers``) trusts every purge it carries: a purge that only
+   this clone's personal root trusts stays here (:attr:`Accepted.held`), and so does the
+   merge, until the team trusts its key.
+4. **Checked.** Everything the merge would add is checked by
+   :func:`gitmem.store.verify.check_ref` under the reader's checker (addresses, receipts,
+   signatures, quotes, layout, the append-only history of the commits not seen before).
+   A commit of those that removed or changed a path is a rewrite: refused. A path that
+   fails its own check (a record edited or unsigned, a stray file, a symlink) does not
+   hold back the rest: it is **quarantined** — taken with everything else (the history
+   stays one append-only history in every clone, so nobody's push is ever forced), never
+   read as genuine (every reader shows it degraded, ``verify`` lists it), and reported
+   with the commit that added it and who that commit says made it. One bad push cannot
+   freeze a team. Records by keys no root of the reader knows, or written for another
+   repository, are intact: accepted, counted in ``untrusted``, and shown degraded.
 5. **No conflict.** No path holds other bytes on the two sides.
 
 With *accept_rewrite* (``gitmem sync --accept-rewrite``) rules 1 and 2 give way: the
@@ -41,6 +51,7 @@ from gitmem.core.errors import GitError, GitmemError
 from gitmem.core.integrity import describe
 from gitmem.core.purge import Purge
 from gitmem.core.types import GitOid
+from gitmem.store.history import HISTORY, introduced
 from gitmem.store.merge import added_paths, union_tree
 from gitmem.store.purge import Checker, apply_purges, purges_at, removed_texts
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
@@ -67,6 +78,11 @@ class Accepted(NamedTuple):
     """The addresses of the remote's purge events applied to the local history."""
     scrub: tuple[str, ...] = ()
     """The words of the items they removed here, to scrub from ``.git/gitmem/``."""
+    quarantined: tuple[Quarantined, ...] = ()
+    """The paths it adds that fail their checks (rule 4)."""
+    held: tuple[Purge, ...] = ()
+    """This clone's purges the remote lacks that the team root does not trust (rule 3):
+    never forced onto the remote."""
 
     @property
     def lease(self) -> GitOid | None:
@@ -78,6 +94,19 @@ class Accepted(NamedTuple):
     def needs_sync(self) -> bool:
         """Whether taking it needs a purge applied on one side (only sync rewrites)."""
         return self.local != self.before or self.lease is not None
+
+
+class Quarantined(NamedTuple):
+    """A path a fetched tip adds that fails its check, and who its history says added it."""
+
+    path: str
+    problem: str
+    detail: str
+    commit: str | None
+    author: str | None
+
+    def to_json(self) -> dict[str, str | None]:
+        return self._asdict()
 
 
 class Refused(NamedTuple):
@@ -103,10 +132,13 @@ def decide(
     tip: GitOid,
     mark: GitOid | None,
     accept_rewrite: bool = False,
+    team: Checker | None = None,
 ) -> Decision:
     """The decision on *remote*'s *tip* of *ref* (fetched into its tracking ref), for
-    the local tip as it is now and the watermark *mark* (see the module's rules).
-    Raises nothing: a history that cannot be read or rewritten is a refusal."""
+    the local tip as it is now and the watermark *mark* (see the module's rules); with
+    *team*, the checker of the team root alone, which says which of this clone's purges
+    may be forced onto the remote. Raises nothing: a history that cannot be read or
+    rewritten is a refusal."""
     try:
         before = store.at(ref).tip()
         if mark is not None and not accept_rewrite and not _descends(store, mark, tip):
@@ -122,7 +154,7 @@ def decide(
                     rewrite=True,
                 )
         if ref == MEMORY_REF:
-            plan = _reconciled(store, before, tip, checker)
+            plan = _reconciled(store, before, tip, checker, team)
         else:
             plan = Accepted(before, tip, tip, before)
         tracking = store.at(tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX))
@@ -149,10 +181,11 @@ def _checked(
     """
     hide = [t for t in (plan.before, mark) if t is not None and store.repo.get(t) is not None]
     report = check_ref(tracking, checker, added_paths(store.repo, plan.local, plan.merge), hide)
-    if report.problems:
-        first = report.problems[0]
+    rewrites = [p for p in report.problems if p.problem.startswith(HISTORY)]
+    if rewrites:
+        first = rewrites[0]
         return Refused(
-            f"{len(report.problems)} problem(s), first {first.path}: "
+            f"{len(rewrites)} problem(s), first {first.path}: "
             f"{describe(first.problem, first.detail)}",
             records=report.records,
         )
@@ -166,7 +199,14 @@ def _checked(
                 f"{len(conflicts)} path(s) hold other bytes than the local memory ({shown}); "
                 "content-addressed paths never differ unless one side was edited"
             )
-    return plan._replace(records=report.records, untrusted=len(report.untrusted))
+    who = introduced(tracking, {p.path for p in report.problems}, hide)
+    quarantined = tuple(
+        Quarantined(p.path, p.problem, p.detail, *(who.get(p.path) or (None, None)))
+        for p in report.problems
+    )
+    return plan._replace(
+        records=report.records, untrusted=len(report.untrusted), quarantined=quarantined
+    )
 
 
 def _descends(store: Store, mark: GitOid, tip: GitOid) -> bool:
@@ -176,7 +216,9 @@ def _descends(store: Store, mark: GitOid, tip: GitOid) -> bool:
         return False  # the commit we saw is gone: the remote's history cannot hold it
 
 
-def _reconciled(store: Store, local: GitOid | None, remote: GitOid, checker: Checker) -> Accepted:
+def _reconciled(
+    store: Store, local: GitOid | None, remote: GitOid, checker: Checker, team: Checker | None
+) -> Accepted:
     """Rule 3: the local tip with the remote's trusted purges applied, and the fetched
     tip with this clone's. Nothing is written but rewritten commits.
 
@@ -189,11 +231,14 @@ def _reconciled(store: Store, local: GitOid | None, remote: GitOid, checker: Che
     if local is not None and to_local:
         after = apply_purges(store, local, to_local, remote)
     to_remote = () if local is None else purges_at(store, local, checker, since=remote).found
-    image = remote
+    image, held = remote, tuple[Purge, ...]()
     if local is not None and to_remote:
         image = apply_purges(store, remote, to_remote, local)
+        if team is not None:
+            shared = {p.address for p in purges_at(store, local, team, since=remote).found}
+            held = tuple(p for p in to_remote if p.address not in shared)
     applied = tuple(p.address for p in to_local)
-    return Accepted(after, remote, image, local, applied=applied, scrub=scrub)
+    return Accepted(after, remote, image, local, applied=applied, scrub=scrub, held=held)
 
 
 def _unexplained(

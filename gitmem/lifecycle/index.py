@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
@@ -31,7 +32,7 @@ from typing import Any, NamedTuple, TypeVar
 from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
-from gitmem.core.records import Checkpoint, parse_record
+from gitmem.core.records import EVENT_PURGE, Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.index_build import (
     brought_up_to_date,
@@ -48,6 +49,7 @@ from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
 from gitmem.store.layout import record_path
 from gitmem.store.repo import Store
+from gitmem.store.roots import keep_purges
 
 # The file's name and the version in its key are stored bytes: they keep the words of the
 # format that wrote them ("memory", "read model"), whatever the code calls the index.
@@ -163,11 +165,24 @@ class Index:
 
         try:
             with locked(store.local_dir, LOCK_FILE):
-                return cls(*brought_up_to_date(path, store, roots, key), heal=afresh)
+                index = cls(*brought_up_to_date(path, store, roots, key), heal=afresh)
         except _NOT_WRITABLE:
             # A repository this user cannot write to, or a file that fails even rebuilt:
             # the index lives in memory for now.
-            return cls(in_memory(), True, heal=in_memory)
+            index = cls(in_memory(), True, heal=in_memory)
+        index._keep_purges(store, roots)
+        return index
+
+    def _keep_purges(self, store: Store, roots: TrustRoots) -> None:
+        """Remember each purge this index applies, so that it stays applied here should
+        its key be revoked later (:attr:`TrustRoots.kept`). Raises nothing."""
+        try:
+            purged = json.loads(self._meta("purged") or "{}")
+            new = {str(mark[2]) for mark in purged.values()} - roots.kept
+        except (sqlite3.Error, ValueError, TypeError, IndexError, AttributeError):
+            return  # a damaged index: the next command rebuilds it, and keeps them then
+        if new:
+            keep_purges(store, new)
 
     def close(self) -> None:
         self._db.close()
@@ -310,7 +325,29 @@ class Index:
 
     @_healing
     def strays(self) -> tuple[str, ...]:
+        """Paths that are not content of the layout: outside it, or entries that are not
+        plain files (a symlink, an executable)."""
         return tuple(p for (p,) in self._db.execute("SELECT path FROM strays ORDER BY path"))
+
+    @_healing
+    def orphans(self) -> tuple[str, ...]:
+        """Item blobs no record names (never shown: nothing vouches for them)."""
+        rows = self._db.execute(
+            "SELECT address FROM blobs WHERE address NOT IN (SELECT address FROM named) "
+            "ORDER BY address"
+        )
+        return tuple(a for (a,) in rows)
+
+    @_healing
+    def failed_purges(self) -> list[tuple[str, str, bytes]]:
+        """(address, problem, bytes) of every purge event that failed its check: intact
+        ones by keys no root of the reader trusts among them, whose removals count for
+        nothing here."""
+        return self._db.execute(
+            "SELECT address, problem, data FROM records WHERE type = 'event' AND problem IS "
+            "NOT NULL AND instr(data, CAST(? AS BLOB)) > 0 ORDER BY created, address",
+            (f'"event":"{EVENT_PURGE}"',),
+        ).fetchall()
 
     @_healing
     def search(self, query: str, limit: int) -> tuple[int, list[ItemState]]:

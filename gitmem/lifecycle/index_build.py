@@ -15,6 +15,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pygit2
+
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
 from gitmem.core.items import Item, parse_item
@@ -44,6 +46,7 @@ from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered,
 from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
 from gitmem.store.parallel import Background, gc_paused
 from gitmem.store.repo import Store, StoredRecord
+from gitmem.store.shape import odd_entries
 
 
 def brought_up_to_date(
@@ -121,7 +124,8 @@ def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, ke
     # only if exactly those records hold; otherwise what holds is replayed and written
     # again.
     with Background(verdict_of(roots), records) as pending, transaction(connection) as db:
-        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in contents.strays])
+        misfits = [*contents.strays, *(path for path, _ in contents.odd_entries)]
+        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in misfits])
         blobs = read_items()  # while the child checks the records
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(blobs.items()))
         item_checks = {a: check_item(a, data) for a, data in blobs.items()}
@@ -145,7 +149,7 @@ def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, ke
                 )
             ]
         else:
-            checks = [roots.check(r.address, r.data, r.receipt) for r in records]
+            checks = [roots.check(r.address, r.data, r.receipt, r.type) for r in records]
         items = ItemChecks(db, blobs)
         items.known(item_checks)
         good = verify_into(db, records, roots, items, checks)
@@ -194,6 +198,9 @@ def _advance(
             receipts.add(place[1])
     wanted = [p for group in kinds.values() for p, _ in group] + [p for p, _ in blobs]
     data = store.read_paths(wanted + [receipt_path(d) for d in receipts], tip)
+    commit = store.repo.get(tip)
+    if isinstance(commit, pygit2.Commit):  # a symlink, say: never read as content
+        strays += odd_entries(commit.tree, added)
     with transaction(connection) as db:
         db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", [(s,) for s in strays])
         late = {a for (a,) in db.execute("SELECT address FROM named WHERE problem IS NOT NULL")}

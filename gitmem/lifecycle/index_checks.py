@@ -29,7 +29,7 @@ def verdict_of(roots: TrustRoots) -> Callable[[StoredRecord], RecordVerdict]:
     verdict says whether they parse)."""
 
     def verdict(stored: StoredRecord) -> RecordVerdict:
-        check = roots.check(stored.address, stored.data, stored.receipt)
+        check = roots.check(stored.address, stored.data, stored.receipt, stored.type)
         return check.problem, check.detail, check.record is not None
 
     return verdict
@@ -51,7 +51,7 @@ def verify_into(
     rows: list[tuple[object, ...]] = []
     stored = list(stored)
     if checks is None:
-        checks = [roots.check(r.address, r.data, r.receipt) for r in stored]
+        checks = [roots.check(r.address, r.data, r.receipt, r.type) for r in stored]
     for record, check in zip(stored, checks, strict=True):
         parsed = check.record
         created = "" if parsed is None else record_time(parsed)

@@ -69,6 +69,7 @@ from gitmem.store.purge import (
     scrub_local,
 )
 from gitmem.store.repo import StoreContents
+from gitmem.store.roots import keep_purges
 from gitmem.store.seal import new_event, seal
 
 _ATTEMPTS = 20
@@ -340,6 +341,8 @@ def _run(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool) -> PurgeResult
         time.sleep(random.uniform(0.001, 0.005) * min(attempt + 1, 10))
     else:
         raise NegativeResult(f"{store.ref} kept moving; nothing was purged")
+    if ws.roots.check(sealed.address, sealed.data, sealed.receipt, "event").ok:
+        keep_purges(store, [sealed.address])  # trusted now: it stays applied here
     refs = (store.ref, *edit_tracking(store, editor))
     scrubbed = scrub_local(store.local_dir, plan.scrub)
     error = collect_garbage(store) if gc else None

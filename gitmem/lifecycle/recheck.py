@@ -50,7 +50,7 @@ def checked_now(
             path = record_path(kind, address)
             if path in data:
                 receipt = data.get(receipt_path(address))
-                checks[address] = roots.check(address, data[path], receipt)
+                checks[address] = roots.check(address, data[path], receipt, kind)
     return checks
 
 

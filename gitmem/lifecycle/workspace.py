@@ -12,6 +12,7 @@ everything again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -73,6 +74,9 @@ class Workspace:
         """
         if self._identity is None:
             self._identity = load_identity(self.home)
+        if self._identity.repository is None and self.roots.repository is not None:
+            # Its records name the repository they are written for.
+            self._identity = replace(self._identity, repository=self.roots.repository)
         return self._identity
 
     def memory(self) -> MemoryState:

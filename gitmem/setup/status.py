@@ -19,6 +19,7 @@ from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog, LogEntry
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
+from gitmem.store.quarantine import quarantined
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -66,6 +67,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
     finally:
         index.close()
     report["remotes"] = remotes_report(store, roots)
+    report["quarantined"] = quarantined(store.local_dir)
     log = CaptureLog(store.local_dir)
     entries = log.entries()
     last_ok = next((e for e in entries if e.outcome == "ok"), None)
@@ -127,6 +129,9 @@ def describe_run(run: dict[str, Any]) -> str:
     if run.get("fallback"):
         said += f"; fell back to the heuristic ({run['fallback']})"
     return said
+
+
+_QUARANTINE_SHOWN = 10
 
 
 def _background(store: Store) -> list[dict[str, Any]]:
@@ -215,6 +220,15 @@ def render_text(report: dict[str, Any]) -> str:
             f"at {store['tip'][:12]}"
         )
     lines += render_remotes(report["remotes"])
+    bad = report["quarantined"]
+    if bad:
+        lines.append(f"quarantined: {len(bad)} path(s) a sync took that fail their checks")
+        lines += [
+            f"  ⚠ {q['path']}: {q['problem']} (from {q['remote']}"
+            + ("" if q["commit"] is None else f", added in {q['commit'][:12]} by {q['author']}")
+            + ")"
+            for q in bad[-_QUARANTINE_SHOWN:]
+        ]
     last = report["last_capture"]
     lines.append(
         "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"

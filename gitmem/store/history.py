@@ -7,13 +7,18 @@ in C, skipping the subtrees they share, where a diff per commit through pygit2 c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.core.errors import GitError
 from gitmem.core.types import GitOid
 from gitmem.store.git import last_line, run_git
 from gitmem.store.repo import Store
+
+HISTORY = "history "
+"""How the problem of every path a commit removed or changed begins (``history removed``,
+``history changed``), as :func:`gitmem.store.verify.check_ref` reports it."""
 
 
 @dataclass(frozen=True)
@@ -75,3 +80,56 @@ def parse_raw_log(output: str) -> list[HistoryProblem]:
         change = "removed" if status == "D" else "changed"
         problems.append(HistoryProblem(GitOid(commit), path, change))
     return problems
+
+
+class Introduced(NamedTuple):
+    """The commit that added a path, and who its history says made it."""
+
+    commit: GitOid
+    author: str
+    """``Name <email>`` of its author (and of its committer, when another)."""
+
+
+def introduced(
+    store: Store, paths: Collection[str], hide: Sequence[GitOid] = ()
+) -> dict[str, Introduced]:
+    """For each of *paths*, the commit of the store's ref (not reachable from *hide*) that
+    added it, as its history says: who made a commit is what the commit claims, not who
+    pushed it. One ``git log``; a path it does not find is left out. Raises nothing."""
+    tip = store.tip() if paths else None
+    if tip is None:
+        return {}
+    try:
+        done = run_git(
+            store,
+            "log",
+            "--no-show-signature",
+            "--no-color",
+            "-z",
+            "--format=%H%x00%an <%ae>%x00%cn <%ce>",
+            "--raw",
+            "--no-renames",
+            "--diff-filter=A",
+            "--end-of-options",
+            tip,
+            *(f"^{seen}" for seen in hide),
+            timeout=300,
+        )
+    except GitError:
+        return {}
+    if done.returncode != 0:
+        return {}
+    found: dict[str, Introduced] = {}
+    fields = iter(done.stdout.split("\0"))
+    current: Introduced | None = None
+    for field in fields:
+        field = field.lstrip("\n")
+        if not field.startswith(":"):
+            author, committer = next(fields, ""), next(fields, "")
+            who = author if committer in ("", author) else f"{author}, committed by {committer}"
+            current = Introduced(GitOid(field), who)
+            continue
+        path = next(fields, "")
+        if current is not None and path in paths:
+            found[path] = current  # the log runs newest first: the oldest adding one wins
+    return found

@@ -33,6 +33,9 @@ class Identity:
     principal: str
     signer: Ed25519Signer
     key_path: Path
+    repository: str | None = None
+    """The repository its records are written for (:mod:`gitmem.store.repository`);
+    None outside one."""
 
     def sign(self, message: bytes, namespace: str) -> bytes:
         """The armored SSHSIG of *message* in *namespace*, by this identity's key.

@@ -48,7 +48,7 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
     ``captured_commit`` is the commit the record itself names.
     """
     checks = [
-        (stored, roots.check(stored.address, stored.data, stored.receipt))
+        (stored, roots.check(stored.address, stored.data, stored.receipt, stored.type))
         for stored in store.read().records
     ]
     rewrites = rewrite_map(c.record for _, c in checks if c.ok and c.record is not None)

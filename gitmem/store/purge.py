@@ -58,7 +58,9 @@ GC_COMMANDS = ("git reflog expire --expire=now --all", "git gc --prune=now")
 """What makes git drop the objects a purge left unreachable (every reflog of the
 repository is expired: the reflogs still name the old tips)."""
 RETITLED = "gitmem: commit rewritten by a purge"
-KEPT = frozenset({"config.json", "watermarks.json", "cursors.json", "release-seen.json"})
+KEPT = frozenset(
+    {"config.json", "watermarks.json", "cursors.json", "release-seen.json", "purges.json"}
+)
 """Settings and positions: written by people or by sync, never holding captured text."""
 Checker = Callable[[StoredRecord], RecordCheck | None]
 _MARKER = f'"event":"{EVENT_PURGE}"'.encode()

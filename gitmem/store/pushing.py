@@ -5,7 +5,7 @@ sync`` and the pre-push hook, which must import little (it runs inside ``git pus
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gitmem.core.types import GitOid
 from gitmem.store.git import last_line, run_git
@@ -14,11 +14,11 @@ from gitmem.store.watermarks import Watermarks, tracking_prefix
 
 
 def push_refs(
-    store: Store, remote: str, refs: Sequence[str], leases: dict[str, GitOid] | None = None
+    store: Store, remote: str, refs: Sequence[str], leases: Mapping[str, str] | None = None
 ) -> dict[str, tuple[bool, str]]:
-    """Push *refs*, unforced except those in *leases* (a purge): each of those replaces
-    the remote tip named there and nothing else (``--force-with-lease``); per ref:
-    (accepted, git's summary)."""
+    """Push *refs*, unforced except those in *leases*: each of those replaces the remote
+    tip named there and nothing else (``--force-with-lease``; an empty tip: only where the
+    remote has no such ref); per ref: (accepted, git's summary)."""
     leases = leases or {}
     forced = [f"--force-with-lease={r}:{leases[r]}" for r in refs if r in leases]
     specs = (f"{r}:{r}" for r in refs)

@@ -16,19 +16,27 @@ Everything is loaded once, as one :class:`TrustRoots` value the caller hands to 
 
 from __future__ import annotations
 
+import contextlib
+import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 import pygit2
 
+from gitmem.core import boundedjson
 from gitmem.core.allowed_signers import AllowedSignersFile, parse_allowed_signers
 from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.revocation import Revocations, combine, parse_revoked_keys, without_revoked
 from gitmem.core.types import GitOid
+from gitmem.store.files import atomic_write
 from gitmem.store.home import ALLOWED_SIGNERS
 from gitmem.store.repo import Store
+from gitmem.store.repository import repository_at
 
+KEPT_PURGES = "purges.json"
+"""In ``.git/gitmem/``: the purge events this clone applied while their keys were trusted."""
 TEAM_SIGNERS = ".gitmem/allowed_signers"
 TEAM_REVOKED = ".gitmem/revoked_keys"
 PERSONAL_REVOKED = "revoked_keys"
@@ -143,7 +151,8 @@ def load_revoked(home: Path, store: Store | None, branch: TrustBranch | None = N
 def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
     """The personal trust root and, inside a repository, the team root as committed on the
     trust branch, without any revoked key, and the revocations. Keys that HEAD's team file
-    adds but the trust branch's does not grant nothing; each is named in ``notices``.
+    adds but the trust branch's does not grant nothing; each is named in ``notices``. The
+    repository records may name is the trust branch's (:mod:`gitmem.store.repository`).
     Raises nothing."""
     roots: list[AllowedSignersFile] = []
     personal = home / ALLOWED_SIGNERS
@@ -155,12 +164,47 @@ def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
     branch = trust_branch(store, _configured_trust_ref(home, store))
     revoked = load_revoked(home, store, branch)
     team = None if branch.commit is None else store.blob_at(branch.commit, TEAM_SIGNERS)
+    source = f"{branch.name}:{TEAM_SIGNERS}"
     if team is not None:
-        roots.append(parse_allowed_signers(read_text(team), f"{branch.name}:{TEAM_SIGNERS}"))
-    notices = _branch_only_keys(store, branch, team)
+        roots.append(parse_allowed_signers(read_text(team), source))
+    repository = repository_at(store, branch.commit, branch.name)
     return TrustRoots(
-        tuple(without_revoked(root, revoked) for root in roots), revoked, branch.name, notices
+        tuple(without_revoked(root, revoked) for root in roots),
+        revoked,
+        branch.name,
+        _branch_only_keys(store, branch, team) + repository.notices,
+        repository.ids,
+        repository.own,
+        source if team is not None else None,
+        kept_purges(store),
     )
+
+
+def kept_purges(store: Store) -> frozenset[str]:
+    """The purge events this clone applied while their keys were trusted (see
+    :attr:`TrustRoots.kept`). Raises nothing: an unreadable file keeps none."""
+    try:
+        data = boundedjson.loads((store.local_dir / KEPT_PURGES).read_bytes(), max_depth=3)
+    except (OSError, ValueError):
+        return frozenset()
+    found = data.get("purges") if isinstance(data, dict) else None
+    return (
+        frozenset(a for a in found if isinstance(a, str))
+        if isinstance(found, list)
+        else frozenset()
+    )
+
+
+def keep_purges(store: Store, addresses: Iterable[str]) -> None:
+    """Remember that this clone applied the purge events at *addresses* (their keys
+    trusted now). Raises nothing: a clone that cannot write keeps fewer."""
+    kept = kept_purges(store)
+    wanted = kept | frozenset(addresses)
+    if wanted == kept:
+        return
+    data = json.dumps({"version": 1, "purges": sorted(wanted)}, indent=1)
+    with contextlib.suppress(OSError):
+        atomic_write(store.local_dir / KEPT_PURGES, (data + "\n").encode(), 0o644)
 
 
 def _configured_trust_ref(home: Path, store: Store) -> str | None:

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from gitmem.core import canonical
-from gitmem.core.records import NAMESPACE, Event, Record, format_time
+from gitmem.core.records import NAMESPACE, REPOSITORY, Event, Record, format_time
 from gitmem.core.types import Sha256Hex
 from gitmem.store.keys import Identity
 from gitmem.store.layout import content_path, record_path
@@ -78,7 +78,9 @@ def new_event(
     commit: str | None,
     extra: Mapping[str, Any] | None = None,
 ) -> Event:
-    """An event written by *identity* now (unsealed). Raises nothing."""
+    """An event written by *identity* now (unsealed), naming the repository it is
+    written for. Raises nothing."""
+    bound = {} if identity.repository is None else {REPOSITORY: identity.repository}
     return Event(
         event=name,
         item=item,
@@ -87,7 +89,7 @@ def new_event(
         key=identity.signer.public_key.fingerprint(),
         created=format_time(now),
         commit=commit,
-        extra=dict(extra or {}),
+        extra={**bound, **(extra or {})},
     )
 
 

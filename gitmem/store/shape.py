@@ -9,6 +9,8 @@ reports both as integrity problems, with these names.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pygit2
 
 from gitmem.core.errors import IntegrityError
@@ -60,3 +62,17 @@ def commit_at(repo: pygit2.Repository, ref: str, oid: str) -> pygit2.Commit:
         kind = type(obj).__name__.lower()
         raise BrokenRef(ref, REF_NOT_A_COMMIT, f"points at {oid}, a {kind}, not a commit")
     return obj
+
+
+def odd_entries(tree: pygit2.Tree, paths: Iterable[str]) -> list[str]:
+    """Those of *paths* that are entries of *tree* but not plain files (a symlink, an
+    executable, a submodule). Raises nothing."""
+    found = []
+    for path in paths:
+        try:
+            entry = tree[path]
+        except KeyError:
+            continue
+        if odd_entry(entry.filemode) is not None:
+            found.append(path)
+    return found

@@ -23,7 +23,8 @@ from typing import Any
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
-    UNTRUSTED_KEY,
+    NOT_HERE,
+    WRONG_FOLDER,
     ItemCheck,
     RecordCheck,
     TrustRoots,
@@ -33,16 +34,13 @@ from gitmem.core.integrity import (
 from gitmem.core.items import Item
 from gitmem.core.purge import Purges, resolve_snapshot
 from gitmem.core.quotes import SNAPSHOT_MISSING, check_stored_quotes
-from gitmem.core.records import Checkpoint, parse_record
+from gitmem.core.records import Checkpoint, parse_record, repository_of
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.store.history import history_problems
+from gitmem.store.history import HISTORY, history_problems
 from gitmem.store.layout import RECORD_PATHS, content_path
 from gitmem.store.purge import purges_among
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, BrokenRef
-
-WRONG_FOLDER = "record in the wrong folder"
-"""A problem of a path: a checkpoint under ``events/`` or an event under ``checkpoints/``."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,9 @@ class Problem:
 
     @property
     def integrity(self) -> bool:
-        """A failure of the store itself; False for an intact record no root trusts."""
-        return self.problem != UNTRUSTED_KEY
+        """A failure of the store itself; False for an intact record this reader does not
+        take as written here (a key no root trusts, another repository)."""
+        return self.problem not in NOT_HERE
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "problem": self.problem, "detail": self.detail, "ref": self.ref}
@@ -78,7 +77,10 @@ class RefReport:
     problems: tuple[Problem, ...]
     """Integrity failures."""
     untrusted: tuple[Problem, ...] = ()
-    """Intact records by keys no trust root of this reader vouches for."""
+    """Intact records this reader does not take as written here: by keys no trust root
+    of this reader vouches for, or for another repository."""
+    unbound: int = 0
+    """Intact memory records that name no repository (written before records did)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +91,7 @@ class RefReport:
             "receipts": self.receipts,
             "snapshots": self.snapshots,
             "untrusted": len(self.untrusted),
+            "unbound": self.unbound,
         }
 
 
@@ -101,7 +104,12 @@ class VerifyReport:
     """Integrity failures: the store does not hold what it claims."""
     refs: tuple[RefReport, ...] = ()
     untrusted: tuple[Problem, ...] = ()
-    """Intact records signed by keys this reader's trust roots do not vouch for."""
+    """Intact records this reader does not take as written here (see :class:`RefReport`)."""
+
+    @property
+    def unbound(self) -> int:
+        """Intact memory records that name no repository."""
+        return sum(r.unbound for r in self.refs)
 
     @property
     def ok(self) -> bool:
@@ -122,6 +130,7 @@ class VerifyReport:
             "problems": [p.to_json() for p in self.problems],
             "untrusted": [p.to_json() for p in self.untrusted],
             "untrusted_records": len(self.untrusted),
+            "unbound_records": self.unbound,
             "refs": [r.to_json() for r in self.refs],
         }
 
@@ -133,7 +142,7 @@ RecordChecker = Callable[[StoredRecord], RecordCheck | None]
 def memory_checker(roots: TrustRoots) -> RecordChecker:
     """How a memory record is checked: end to end under *roots*. Raises nothing; the
     checker it returns never raises on bad bytes either."""
-    return lambda stored: roots.check(stored.address, stored.data, stored.receipt)
+    return lambda stored: roots.check(stored.address, stored.data, stored.receipt, stored.type)
 
 
 def verify_store(store: Store, checker_for: Callable[[str], RecordChecker]) -> VerifyReport:
@@ -225,7 +234,11 @@ def check_ref(
             continue
         if not check.ok:
             problems.append(Problem(stored.path, check.problem or "failed", check.detail, ref))
-        if check.record is not None and check.record.type != stored.type:
+        if (
+            check.record is not None
+            and check.record.type != stored.type
+            and check.problem != WRONG_FOLDER
+        ):
             kind = check.record.type
             belongs = RECORD_PATHS.get(kind, "another folder")
             detail = f"it holds a record of type {kind!r}, which belongs under {belongs}/"
@@ -260,13 +273,16 @@ def check_ref(
         problems.append(
             Problem(
                 change.path,
-                f"history {change.change}",
+                f"{HISTORY}{change.change}",
                 f"commit {change.commit[:12]} of {ref} {change.change} it; "
                 "the store is append-only",
                 ref,
             )
         )
     failures, untrusted = _split(problems)
+    unbound = [
+        c for _, c in checks if c is not None and c.ok and c.record and not repository_of(c.record)
+    ]
     return RefReport(
         ref,
         contents.tip,
@@ -275,6 +291,7 @@ def check_ref(
         len([d for d in contents.snapshots if _touched(content_path("snapshots", d), only)]),
         failures,
         untrusted,
+        len(unbound) if ref.endswith("/memory") else 0,
     )
 
 
@@ -346,9 +363,10 @@ def _item_problems(
 _SHOWN_UNTRUSTED = 10
 
 
-def render_verify(report: VerifyReport) -> str:
-    """The text of ``gitmem verify``: the counts, every integrity problem, and the untrusted
-    records grouped by what their keys lack (the first few of each listed). Raises nothing."""
+def render_verify(report: VerifyReport, strict: bool = False) -> str:
+    """The text of ``gitmem verify``: the counts, every integrity problem, and the records
+    not taken as written here grouped by why (the first few of each listed); with
+    *strict*, the records that name no repository too. Raises nothing."""
     verdict = "intact" if report.ok else f"{len(report.problems)} integrity problem(s)"
     lines = [
         f"{report.records} records, {report.receipts} receipts, "
@@ -358,7 +376,8 @@ def render_verify(report: VerifyReport) -> str:
     if report.untrusted:
         lines.append(
             f"{len(report.untrusted)} intact record(s) by keys no trust root of this clone "
-            "vouches for (shown degraded in the brief; `--strict` fails on them):"
+            "vouches for, or written for another repository (shown degraded in the brief; "
+            "`--strict` fails on them):"
         )
         groups: dict[str, list[Problem]] = {}
         for p in report.untrusted:
@@ -368,4 +387,10 @@ def render_verify(report: VerifyReport) -> str:
             lines += [f"      {p.path}" for p in members[:_SHOWN_UNTRUSTED]]
             if len(members) > _SHOWN_UNTRUSTED:
                 lines.append(f"      … and {len(members) - _SHOWN_UNTRUSTED} more")
+    if strict and report.unbound:
+        lines.append(
+            f"{report.unbound} intact record(s) name no repository: written before records "
+            "named the one they were written for, they are read as before, and one copied "
+            "here from another repository cannot be told from them (capture again to bind)"
+        )
     return "\n".join(lines) + "\n"

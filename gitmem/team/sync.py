@@ -32,13 +32,17 @@ import pygit2
 
 from gitmem.core.errors import GitmemError, InputError, NegativeResult
 from gitmem.core.types import GitOid
-from gitmem.lifecycle.acceptance import Decision, Refused, decide, removed
+from gitmem.lifecycle.acceptance import Decision, Quarantined, Refused, decide, removed
 from gitmem.store.files import locked
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import merge_into
 from gitmem.store.purge import LOCK_FILE, scrub_local
 from gitmem.store.pushing import push_refs, record_push
-from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.quarantine import quarantine
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
+from gitmem.store.roots import TEAM_SIGNERS, keep_purges
+from gitmem.store.shape import BrokenRef, commit_at
+from gitmem.store.verify import memory_checker
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 from gitmem.team.checkers import RefCheckers, load_checkers
 
@@ -57,9 +61,12 @@ _RETRYABLE = (
 )
 
 INTEGRITY = "integrity"
-"""A problem kind: rewritten or removed history, a refused fetch, a conflicting path."""
+"""A problem kind: rewritten or removed history, a refused fetch, a conflicting path, a
+junk ref."""
 REMOTE = "remote"
 """A problem kind: the remote refused a push."""
+HELD = "held"
+"""A problem kind: memory not pushed because it carries a purge only this clone trusts."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +86,18 @@ class RefSync:
     """The remote's purge events applied to the local history."""
     lease: GitOid | None = None
     """Set when the push must replace this remote tip (a purge): forced, with a lease."""
+    quarantined: tuple[Quarantined, ...] = ()
+    """What it took that fails its checks (:mod:`gitmem.lifecycle.acceptance`, rule 4)."""
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k not in ("problem_kind", "lease")}
-        return {**data, "purged": list(self.purged), "forced": self.lease is not None}
+        hidden = ("problem_kind", "lease", "quarantined")
+        data = {k: v for k, v in asdict(self).items() if k not in hidden}
+        return {
+            **data,
+            "purged": list(self.purged),
+            "forced": self.lease is not None,
+            "quarantined": [q.to_json() for q in self.quarantined],
+        }
 
 
 @dataclass(frozen=True)
@@ -97,9 +112,12 @@ class SyncReport:
 
     @property
     def exit_code(self) -> int:
-        """0 when everything synced, 3 for integrity problems, 1 for a refused push."""
+        """0 when everything synced, 3 for integrity problems (anything quarantined
+        included, though the rest was exchanged), 1 for a push refused or held back."""
         kinds = {r.problem_kind for r in self.refs if r.problem is not None}
-        return 3 if INTEGRITY in kinds else 1 if kinds else 0
+        if INTEGRITY in kinds or any(r.quarantined for r in self.refs):
+            return 3
+        return 1 if kinds else 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -118,7 +136,13 @@ def check_remote(store: Store, remote: str) -> None:
         raise InputError(f"remote name {remote!r} cannot name a ref namespace")
 
 
-def _fetch(store: Store, remote: str) -> dict[str, GitOid]:
+def _fetch(store: Store, remote: str) -> tuple[dict[str, GitOid], dict[str, str]]:
+    """Fetch every ``refs/gitmem/*`` of *remote*; each ref's tip, and why each ref that is
+    not a plain ref to a commit (a junk ref) cannot be read.
+
+    Raises:
+        NegativeResult: the fetch failed (network, access).
+    """
     prefix = tracking_prefix(remote)
     done = run_git(
         store,
@@ -134,11 +158,19 @@ def _fetch(store: Store, remote: str) -> dict[str, GitOid]:
     if done.returncode != 0:
         raise NegativeResult(f"git fetch {remote} failed: {last_line(done.stderr)}")
     tips: dict[str, GitOid] = {}
+    junk: dict[str, str] = {}
     for name in store.refs(prefix):
-        tip = store.at(name).tip()
+        ref = REFS_PREFIX + name.removeprefix(prefix)
+        try:
+            tip = store.at(name).tip()
+            if tip is not None:
+                commit_at(store.repo, name, tip)
+        except BrokenRef as e:
+            junk[ref] = e.detail
+            continue
         if tip is not None:
-            tips[REFS_PREFIX + name.removeprefix(prefix)] = tip
-    return tips
+            tips[ref] = tip
+    return tips, junk
 
 
 def _take(
@@ -153,7 +185,13 @@ def _take(
 ) -> RefSync:
     """Steps 2-4 for one ref: watermark, check (:mod:`gitmem.lifecycle.acceptance`), merge."""
     local = store.at(ref)
-    before = local.tip()
+    try:
+        before = local.tip()
+        if before is not None:
+            commit_at(store.repo, ref, before)
+    except BrokenRef as e:
+        why = _junk(ref, e.detail, "this clone")
+        return RefSync(ref, tip, None, None, "skipped", problem=why, problem_kind=INTEGRITY)
     mark = marks.get(remote, ref)
     base = RefSync(ref, tip, before, before, "local-only")
     tracking = tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX)
@@ -162,14 +200,15 @@ def _take(
             return base
         decision: Decision = removed(remote, ref, mark)
     else:
-        decision = decide(store, checkers.for_ref(tracking), remote, ref, tip, mark, accept_rewrite)
+        team = memory_checker(checkers.memory.team_only()) if ref == MEMORY_REF else None
+        checker = checkers.for_ref(tracking)
+        decision = decide(store, checker, remote, ref, tip, mark, accept_rewrite, team)
     if isinstance(decision, Refused):
-        if tip is None:
-            problem = f"{decision.reason}; local records stay and are not pushed back "
-            problem += "(`gitmem sync --accept-rewrite` pushes them again)"
-        elif decision.rewrite:
-            problem = f"{decision.reason}; not merged, local records stay (inspect {tracking}; "
-            problem += "`gitmem sync --accept-rewrite` union-merges it anyway)"
+        if decision.rewrite:
+            look = "" if tip is None else f"inspect {tracking}; "
+            problem = f"{decision.reason}; not merged, local records stay and are not pushed "
+            problem += f"back ({look}`gitmem sync --accept-rewrite` merges it anyway and "
+            problem += "pushes them back)"
         else:
             problem = f"{remote}'s {ref} was not merged: {decision.reason}"
         return replace(
@@ -190,13 +229,15 @@ def _take(
                 problem=f"{ref} moved while a purge from {remote} was applied; run sync again",
             )
         scrub_local(store.local_dir, decision.scrub)
+        keep_purges(store, decision.applied)
     try:
         result = merge_into(local, decision.merge, f"gitmem: sync {ref} from {remote}", author)
     except GitmemError as e:
         kind = INTEGRITY if e.exit_code == 3 else REMOTE
         return replace(base, merge="refused", problem_kind=kind, problem=str(e))
     marks.set(remote, ref, tip)
-    return replace(
+    quarantine(store.local_dir, remote, [q.to_json() for q in decision.quarantined])
+    taken = replace(
         base,
         local_after=result.after,
         merge=result.outcome,
@@ -204,13 +245,35 @@ def _take(
         untrusted=decision.untrusted,
         purged=decision.applied,
         lease=decision.lease,
+        quarantined=decision.quarantined,
+    )
+    if not decision.held:
+        return taken
+    named = ", ".join(f"{p.address[:12]} by {p.writer}" for p in decision.held)
+    return replace(
+        taken,
+        lease=None,
+        problem_kind=HELD,
+        problem=f"{ref} was merged here but not pushed to {remote}: it carries purge(s) "
+        f"{named} that only this clone's personal trust root vouches for, and only a purge "
+        f"the team root ({TEAM_SIGNERS} on the trust branch) trusts is ever forced onto a "
+        "remote; it stays in this clone until that key is committed there",
+    )
+
+
+def _junk(ref: str, detail: str, where: str) -> str:
+    return (
+        f"{where}'s {ref} {detail}: skipped, a ref that is not a plain ref to a commit "
+        "holds no memory (every other ref is exchanged)"
     )
 
 
 def sync(
     store: Store, remote: str, home: Path, author: str, accept_rewrite: bool = False
 ) -> SyncReport:
-    """Fetch, check, union-merge and push every ``refs/gitmem/*`` ref with *remote*.
+    """Fetch, check, union-merge and push every ``refs/gitmem/*`` ref with *remote*, one
+    ref at a time and ``refs/gitmem/memory`` first: a junk ref is reported and skipped,
+    what fails its checks is quarantined, and neither holds back the others.
 
     Raises:
         InputError: no such remote.
@@ -224,9 +287,14 @@ def sync(
         outcomes: dict[str, RefSync] = {}
         went: set[str] = set()
         for attempt in range(_ATTEMPTS):
-            remote_tips = _fetch(store, remote)
-            names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote))
-            for ref in sorted(names):
+            remote_tips, junk = _fetch(store, remote)
+            names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote)) | set(junk)
+            for ref in sorted(names, key=lambda r: (r != MEMORY_REF, r)):
+                if ref in junk:
+                    why = _junk(ref, junk[ref], remote)
+                    outcomes[ref] = RefSync(ref, None, None, None, "skipped", problem=why)
+                    outcomes[ref] = replace(outcomes[ref], problem_kind=INTEGRITY)
+                    continue
                 outcomes[ref] = _take(
                     store,
                     remote,
@@ -272,6 +340,5 @@ def sync(
             # Another clone pushed first: back off a random while, fetch its records and
             # merge them, then push again (as a capture's append retries a lost race).
             time.sleep(random.uniform(0.01, 0.05) * min(attempt + 1, 10))
-    return SyncReport(
-        remote, tuple(replace(outcomes[r], pushed=r in went) for r in sorted(outcomes))
-    )
+    order = sorted(outcomes, key=lambda r: (r != MEMORY_REF, r))
+    return SyncReport(remote, tuple(replace(outcomes[r], pushed=r in went) for r in order))

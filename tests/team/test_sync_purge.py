@@ -20,9 +20,10 @@ from gitmem.store.repo import MEMORY_REF, Store
 
 @pytest.fixture
 def team(alice: Clone, bob: Clone) -> tuple[Clone, Clone]:
-    """Alice and Bob, each trusting the other's key."""
-    alice.trust(bob)
-    bob.trust(alice)
+    """Alice and Bob, whose keys the team root trusts: committed to .gitmem/allowed_signers
+    on the trust branch (only a purge the team root trusts is ever forced onto a remote)."""
+    alice.commit_file(".gitmem/allowed_signers", f"{alice.export_key()}\n{bob.export_key()}\n")
+    bob.git("pull", "-q")
     return alice, bob
 
 
@@ -100,7 +101,12 @@ def test_a_purge_by_an_untrusted_key_is_refused_and_local_records_stay(
     carol = make_clone(tmp_path, remote, "carol")  # bob trusts no key of hers
     carol.ok("sync")
     carol.ok("purge", secret[:8], "--yes")
-    assert sync_json(carol)["forced"]
+    # Her own sync never forces a purge the team root does not trust: it stays local.
+    held = sync_json(carol)
+    assert held["exit"] == 1 and not held["forced"] and not held["pushed"]
+    assert "only this clone's personal trust root vouches for" in held["problem"]
+    # Anyone who can push can still force it by hand.
+    carol.git("push", "-q", "--force", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
     before = bob.tip()
 
     refused = sync_json(bob)

@@ -147,7 +147,7 @@ def _signed(
     data = store.read_path(record_path("event", address))
     if data is None:
         return None
-    check = roots.check(address, data, store.read_path(content_path("receipts", address)))
+    check = roots.check(address, data, store.read_path(content_path("receipts", address)), "event")
     record = check.record
     if not check.ok or not isinstance(record, Event):
         return None

@@ -106,6 +106,7 @@ def ask(
             text, excerpts, widened, sources, backend, log, checker, head, bool(documents)
         )
     if identity is not None:
+        identity = replace(identity, repository=roots.repository)
         info = record_ask(store, identity, result, session, key, now)
     else:
         info = keep_local(store, result, key, now)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from gitmem.brief.emit import IndexFindings, reading_notices, verified_brief, world_probe
+from gitmem.brief.emit import IndexFindings, verified_brief, world_probe
+from gitmem.brief.notices import reading_notices
 from gitmem.brief.review.scope import InRange, files_named, in_range
 from gitmem.brief.select import Brief, BriefWarning
 from gitmem.core.integrity import RECORD_UNREADABLE
