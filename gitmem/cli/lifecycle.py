@@ -268,7 +268,15 @@ def purge(
             click.echo(f"scrubbed .git/gitmem/: {', '.join(gone)}")
         for left in result.scrubbed.left:
             click.echo(f"⚠ .git/gitmem/{left} holds the purged text: edit it yourself", err=True)
-        click.echo("`gitmem sync` pushes the purge to each remote (sync's only forced push).")
+        if result.shared:
+            click.echo("`gitmem sync` pushes the purge to each remote (sync's only forced push).")
+        else:
+            click.echo(
+                "⚠ the team root (.gitmem/allowed_signers on the trust branch) does not trust "
+                "your key: this purge stays in this clone, and `gitmem sync` will not force it "
+                "onto a remote until that key is committed there",
+                err=True,
+            )
         click.echo(
             "a transcript file that still holds it stores it again if captured again: "
             "edit or delete it (and rotate a leaked secret)"

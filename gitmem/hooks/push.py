@@ -194,6 +194,9 @@ def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str
     )
     if problems:
         say(f"memory not pushed to {remote}: {masked(problems[0])}")
+    bad = sum(len(r.quarantined) for r in report.refs)
+    if bad:
+        say(f"{bad} path(s) from {remote} fail their checks: quarantined (`gitmem status`)")
 
 
 def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:

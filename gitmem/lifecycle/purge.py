@@ -109,6 +109,8 @@ class PurgeResult:
     scrubbed: Scrubbed
     gc_ran: bool = False
     gc_error: str | None = None
+    shared: bool = True
+    """Whether the team root trusts its key: only then does sync force it onto a remote."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -126,6 +128,7 @@ class PurgeResult:
                 "left": list(self.scrubbed.left),
             },
             "gc": {"commands": list(GC_COMMANDS), "ran": self.gc_ran, "error": self.gc_error},
+            "team_trusted": self.shared,
         }
 
 
@@ -343,7 +346,8 @@ def _run(ws: Workspace, plan: PurgePlan, now: datetime, gc: bool) -> PurgeResult
         raise NegativeResult(f"{store.ref} kept moving; nothing was purged")
     if ws.roots.check(sealed.address, sealed.data, sealed.receipt, "event").ok:
         keep_purges(store, [sealed.address])  # trusted now: it stays applied here
+    team = ws.roots.team_only().check(sealed.address, sealed.data, sealed.receipt, "event")
     refs = (store.ref, *edit_tracking(store, editor))
     scrubbed = scrub_local(store.local_dir, plan.scrub)
     error = collect_garbage(store) if gc else None
-    return PurgeResult(sealed.address, before, tip, purge, refs, scrubbed, gc, error)
+    return PurgeResult(sealed.address, before, tip, purge, refs, scrubbed, gc, error, team.ok)

@@ -21,10 +21,10 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.hooks.install import HookState, install, uninstall
 from gitmem.hooks.push import last_pushes
 from gitmem.lifecycle.fetched import tracking_memory, unmerged
-from gitmem.store.git import last_line, run_git
+from gitmem.store.git import last_line
 from gitmem.store.refspecs import (
     add_fetch_refspecs,
-    fetch_refspec,
+    fetch_memory,
     has_fetch_refspec,
     restore_config,
     usable_remotes,
@@ -81,16 +81,7 @@ def _first_fetch(store: Store, configured: Sequence[str]) -> list[str]:
     for line in configured:
         remote = line.removeprefix("remote.").split(".fetch", 1)[0]
         try:
-            done = run_git(
-                store,
-                "fetch",
-                "--quiet",
-                "--no-tags",
-                "--no-write-fetch-head",
-                remote,
-                fetch_refspec(remote),
-                timeout=120,
-            )
+            done = fetch_memory(store, remote, timeout=120)
         except GitmemError as e:
             problems.append(str(e))
             continue

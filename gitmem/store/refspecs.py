@@ -11,6 +11,7 @@ those values again, and only when they are still there.
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pygit2
 
@@ -27,6 +28,29 @@ CHANGES_FILE = "git-config.json"
 def fetch_refspec(remote: str) -> str:
     """The refspec that fetches *remote*'s ``refs/gitmem/*`` to its tracking refs."""
     return f"+{REFS_PREFIX}*:{tracking_prefix(remote)}*"
+
+
+def fetch_memory(
+    store: Store, remote: str, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """``git fetch`` of *remote*'s ``refs/gitmem/*`` into its tracking refs (a mirror:
+    forced, pruned; no tags, no FETCH_HEAD, no submodules).
+
+    Raises:
+        GitError: git could not run.
+    """
+    return run_git(
+        store,
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        "--prune",
+        remote,
+        fetch_refspec(remote),
+        timeout=timeout,
+    )
 
 
 def has_fetch_refspec(store: Store, remote: str) -> bool:

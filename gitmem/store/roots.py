@@ -78,12 +78,8 @@ def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
     if configured:
         return TrustBranch(configured, store.resolve(configured), "configured")
     repo = store.repo
-    try:
-        origin = repo.references.get(ORIGIN_HEAD)
-        target = origin.target if origin is not None else None
-    except (pygit2.GitError, ValueError):
-        target = None
-    if isinstance(target, str):
+    target = _origin_head(repo)
+    if target is not None:
         name = target.removeprefix("refs/remotes/")
         commit = store.resolve(target)
         if commit is not None:
@@ -102,18 +98,24 @@ def default_branch(store: Store) -> str | None:
     default branch (``init.defaultBranch``, ``main`` or ``master``), when that branch
     exists here; None when none does. Raises nothing."""
     repo = store.repo
-    try:
-        origin = repo.references.get(ORIGIN_HEAD)
-        target = origin.target if origin is not None else None
-    except (pygit2.GitError, ValueError):
-        target = None
+    target = _origin_head(repo)
     names = _default_branch_names(repo)
-    if isinstance(target, str) and target.startswith("refs/remotes/origin/"):
+    if target is not None and target.startswith("refs/remotes/origin/"):
         names = [target.removeprefix("refs/remotes/origin/")]
     for name in names:
         if store.resolve(f"refs/heads/{name}") is not None:
             return f"refs/heads/{name}"
     return None
+
+
+def _origin_head(repo: pygit2.Repository) -> str | None:
+    """The ref ``refs/remotes/origin/HEAD`` names, or None. Raises nothing."""
+    try:
+        origin = repo.references.get(ORIGIN_HEAD)
+        target = origin.target if origin is not None else None
+    except (pygit2.GitError, ValueError):
+        return None
+    return target if isinstance(target, str) else None
 
 
 def _default_branch_names(repo: pygit2.Repository) -> list[str]:

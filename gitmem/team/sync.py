@@ -34,11 +34,12 @@ from gitmem.core.errors import GitmemError, InputError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.lifecycle.acceptance import Decision, Quarantined, Refused, decide, removed
 from gitmem.store.files import locked
-from gitmem.store.git import last_line, run_git
+from gitmem.store.git import last_line
 from gitmem.store.merge import merge_into
 from gitmem.store.purge import LOCK_FILE, scrub_local
 from gitmem.store.pushing import push_refs, record_push
 from gitmem.store.quarantine import quarantine
+from gitmem.store.refspecs import fetch_memory
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.roots import TEAM_SIGNERS, keep_purges
 from gitmem.store.shape import BrokenRef, commit_at
@@ -144,17 +145,7 @@ def _fetch(store: Store, remote: str) -> tuple[dict[str, GitOid], dict[str, str]
         NegativeResult: the fetch failed (network, access).
     """
     prefix = tracking_prefix(remote)
-    done = run_git(
-        store,
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-recurse-submodules",
-        "--prune",
-        remote,
-        f"+{REFS_PREFIX}*:{prefix}*",
-    )
+    done = fetch_memory(store, remote)
     if done.returncode != 0:
         raise NegativeResult(f"git fetch {remote} failed: {last_line(done.stderr)}")
     tips: dict[str, GitOid] = {}
