@@ -316,7 +316,13 @@ def _notes(brief: Brief) -> list[str]:
             f"{brief.stale} open item(s) aged out and are not shown "
             "(`gitmem show ID`; `gitmem reverify ID` brings one back).",
         ]
-    if not brief.items and not _first_lines(brief):
+    if not brief.items and brief.checkpoints and not _first_lines(brief):
+        notes += [
+            "",
+            "Nothing open: no stored checkpoint holds an item that is open now "
+            "(`gitmem log` lists them).",
+        ]
+    elif not brief.items and not _first_lines(brief):
         notes += ["", "No memory yet: `gitmem capture --transcript PATH` writes the first one."]
     elif not brief.items:
         notes += ["", "Nothing to show here: the first lines say why."]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, Gm, git, needs_ssh_keygen, run, tamper
-from helpers.capturing import SAMPLE, SAMPLE_ITEMS, brief_items, capture_sample
+from helpers.capturing import SAMPLE, SAMPLE_ITEMS, brief_items, capture_sample, capture_text
 
 from gitmem.cli.app import cli
 from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands
@@ -256,6 +256,16 @@ def test_brief_markdown_and_empty_store(initialised: Path, gm: Gm) -> None:
     capture_sample(gm)
     markdown = gm("brief", "--format", "markdown").stdout
     assert "### Decisions" in markdown and "<gitmem-context>" in markdown
+
+
+def test_a_store_with_nothing_open_is_not_called_empty(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    """A checkpoint whose session held nothing worth carrying is memory, not its absence."""
+    capture_text(gm, tmp_path / "idle.md", "user: hello\nassistant: hi, how can I help?\n", [])
+    text = gm("brief").stdout
+    assert "from 1 checkpoint(s)" in text and "Nothing open" in text
+    assert "No memory yet" not in text
 
 
 def test_brief_json_fields(initialised: Path, gm: Gm) -> None:
