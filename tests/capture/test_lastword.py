@@ -104,3 +104,60 @@ def test_what_no_later_statement_reverses_stays() -> None:
         Draft("belief", "The parser is slow", "inferred", None, {}),
     ]
     assert kept(drafts, messages) == [d.text for d in drafts]
+
+
+def test_a_user_turning_away_from_a_word_of_another_decision_leaves_it() -> None:
+    # The user's later sentences turn away from "only" and "commit", words the earlier
+    # decisions hold, but they speak of other things: nothing is reversed.
+    messages = [
+        Message("user", "We should only run explain on unique commits."),
+        Message("assistant", "Decision: metadata must not include the commit SHA."),
+        Message("user", "Show the whole output, not only the summary. Replace the commit hook."),
+    ]
+    drafts = [
+        said(
+            "decision",
+            "Run explain only on unique commits",
+            "We should only run explain on unique commits.",
+        ),
+        said(
+            "decision",
+            "Metadata must not include the commit SHA",
+            "metadata must not include the commit SHA.",
+        ),
+    ]
+    assert kept(drafts, messages) == [d.text for d in drafts]
+
+
+def test_a_user_turning_away_from_the_decision_itself_reverses_it() -> None:
+    messages = [
+        Message("user", "We should only run explain on unique commits."),
+        Message("assistant", "Done."),
+        Message(
+            "user", "Thanks. On second thought, run explain on every commit, not only unique ones."
+        ),
+    ]
+    rule = said(
+        "decision",
+        "Run explain only on unique commits",
+        "We should only run explain on unique commits.",
+    )
+    assert kept([rule], messages) == []
+
+
+def test_a_later_decision_turning_away_from_a_shared_word_leaves_the_earlier() -> None:
+    messages = [
+        Message("user", "Decision: keep the pricing table sorted by date."),
+        Message("user", "Decision: render the changelog as bullets instead of the table."),
+    ]
+    table = said(
+        "decision",
+        "Keep the pricing table sorted by date",
+        "keep the pricing table sorted by date.",
+    )
+    bullets = said(
+        "decision",
+        "Render the changelog as bullets instead of the table",
+        "render the changelog as bullets instead of the table.",
+    )
+    assert kept([table, bullets], messages) == [table.text, bullets.text]

@@ -10,10 +10,14 @@ statement then supersedes an earlier one, which is dropped:
 2. **A changed value** — a decision, fact or belief about the same subject with other
    numbers or the other polarity (:func:`~gitmem.lifecycle.sameclaim.same_subject`:
    "retry limit 30" after "3"). Two open loops about one subject are two loops.
-3. **A reversal or replacement**: a later decision, or a later message of the user, that
-   turns away from a thing an earlier decision chose ("use requests *instead of* httpx",
-   "keep requests, *not* httpx", "*switch from* httpx", "*drop* httpx") — an answer to a
-   question tool that the user overrode two messages later, a plan that was changed.
+3. **A reversal or replacement**: a later decision, or a sentence of a later message of
+   the user, that turns away from a thing an earlier decision chose ("use requests
+   *instead of* httpx", "keep requests, *not* httpx", "*switch from* httpx", "*drop*
+   httpx") and speaks of that decision — an answer to a question tool that the user
+   overrode two messages later, a plan that was changed. Naming the thing is not enough:
+   "show the output, not only the summary" turns away from "only", and "replace the
+   commit message" from "commit", in a decision about neither; the statement must also
+   name a good part (:data:`_SAME_DECISION`) of the decision's other words.
 4. **A closed loop**: an open loop that a later message reports done (a completion word —
    done, finished, fixed, implemented, merged… — in a sentence that names most of the
    loop's words), and every open loop before the session's final assistant message when
@@ -47,10 +51,15 @@ _ALL_DONE = re.compile(
 _TURNS_AWAY = re.compile(
     r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
     r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from)"
-    r"|,\s*not)\s+(?:the\s+|using\s+)?([\w./#@-]+)"
+    r"|,\s*not)\s+(?:the\s+|an?\s+|using\s+)?([\w./#@-]+)"
 )
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
+"""Where a statement that turns away from something is cut into its sentences."""
+_SAME_DECISION = 1 / 3
+"""How much of an earlier decision's other words (besides what is turned away from) a
+statement must name to reverse it."""
 _CLOSING_SHARE = 0.6
 """How much of an open loop's words a completion sentence must name to close it."""
 _ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
@@ -70,17 +79,18 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     final = _final_assistant(messages)
     folded = [fold(m.text) for m in messages]
     users = [(m.role or "").casefold() == "user" for m in messages]
-    # What each message says, read once: the things a user turns away from, and the
-    # words of each sentence that reports something done.
-    turned = [
-        _turned(text) if user else frozenset() for text, user in zip(folded, users, strict=True)
-    ]
+    # What each message says, read once: the sentences in which a user turns away from
+    # something, and the words of each sentence that reports something done.
+    turned = [_turns(text) if user else [] for text, user in zip(folded, users, strict=True)]
     done = [_done(text) for text in folded]
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
-            chosen = content_words(draft.text)
-            reversed_ = any(chosen & words for words in turned[place + 1 :])
+            reversed_ = any(
+                _reverses(away, words, draft)
+                for sentences in turned[place + 1 :]
+                for away, words in sentences
+            )
         elif draft.kind == Kind.OPEN_LOOP:
             wanted = content_words(draft.text) - _ACTIONS
             closing = [w for sentences in done[place + 1 :] for w in sentences]
@@ -124,8 +134,36 @@ def _supersedes(later: Draft, earlier: Draft) -> bool:
 
 
 def _turns_away(said: str, earlier: Draft) -> bool:
-    """Does *said* turn away from a thing the decision *earlier* chose?"""
-    return bool(_turned(fold(said)) & content_words(earlier.text))
+    """Does *said* (a later decision) turn away from a thing the decision *earlier* chose?"""
+    folded = fold(said)
+    away = _turned(folded)
+    return bool(away) and _reverses(away, content_words(folded) - away, earlier)
+
+
+def _turns(folded: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """For each sentence of *folded* text that turns away from something: what it turns
+    away from, and its other words."""
+    found = []
+    for sentence in _SENTENCES.split(folded):
+        away = _turned(sentence)
+        if away:
+            found.append((away, content_words(sentence) - away))
+    return found
+
+
+def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> bool:
+    """Does a statement that turns away from *away* and says *words* besides reverse
+    *decision*? It must turn away from a thing the decision names, and name a good part
+    of the decision's other words (by its text or its quote): the same decision, not
+    another that happens to share a word."""
+    for side in (decision.text, decision.quote or ""):
+        chosen = content_words(side)
+        if not away & chosen:
+            continue
+        rest = chosen - away
+        if not rest or len(words & rest) >= _SAME_DECISION * len(rest):
+            return True
+    return False
 
 
 def _turned(folded: str) -> frozenset[str]:
