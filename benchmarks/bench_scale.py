@@ -1,17 +1,19 @@
-"""Benchmark: issue 11's speed and size figures, each a ratio measured in one run.
+"""Benchmark: issue 11's speed and size figures (and issue 31's), each a ratio measured
+in one run.
 
-    python benchmarks/bench_scale.py [--quick] [--big | --checkpoints N] [--runs R]
-                                     [--daimon-wheel WHEEL] [--cache DIR]
+    python benchmarks/bench_scale.py [--quick] [--runs R] [--daimon-wheel WHEEL] [--cache DIR]
+    python benchmarks/bench_scale.py --big | --huge | --checkpoints N
+                                     [--build import|library] [--import-sample N]
 
-Builds one scratch store through the library's capture path (signed checkpoints of the
-shape bench_brief.py writes: a decision with a checkable file claim, an open TODO and an
+Without ``--big``, ``--huge`` or ``--checkpoints``: issue 11's figures. Builds one
+scratch store through the library's capture path (signed checkpoints of the shape
+bench_brief.py writes: a decision with a checkable file claim, an open TODO and an
 uncertainty said verbatim, two inferred items; open items carried, up to 50 a
 checkpoint), copying the repository when it holds 40 checkpoints, then times the real
 ``gitmem`` commands in fresh processes, world-check on (the default):
 
 - floor: ``python -c "import pygit2, nacl.signing, click"``, median of every round;
-- ``gitmem brief`` at 40 and 1,000 checkpoints, warm (index up to date), and at
-  10,000 with ``--big`` (or at N with ``--checkpoints N``);
+- ``gitmem brief`` at 40 and 1,000 checkpoints, warm (index up to date);
 - ``gitmem brief`` at 1,000 with no local state (``.git/gitmem/`` deleted before each
   run: the first brief after a clone);
 - ``gitmem brief`` at 1,000, warm, by a reader whose roots trust none of the store's
@@ -26,6 +28,10 @@ checkpoint), copying the repository when it holds 40 checkpoints, then times the
   zlib-compressed loose object git keeps of it);
 - benchmarks/startup.py's entry points (``gitmem --version``, the hooks) against its
   own floor, ``python -c "import pygit2"``.
+
+With ``--big`` (10,000 checkpoints), ``--huge`` (50,000) or ``--checkpoints N``: issue
+31's figures instead, a team-year of memory built with ``gitmem import`` as a user builds
+it (benchmarks/teamyear.py says what each is), every figure with its peak memory.
 
 Timed commands run interleaved, round after round, so machine noise hits all alike.
 Prints a table (figure, value, target, pass/fail); exits non-zero only on an error,
@@ -62,6 +68,8 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 import daimon_ref  # noqa: E402
 import pygit2  # noqa: E402
 import startup  # noqa: E402
+import teamyear  # noqa: E402
+from teamyear import Row  # noqa: E402
 
 from gitmem.capture.run import CaptureResult, Context, capture_transcript  # noqa: E402
 from gitmem.capture.transcripts import parse_transcript  # noqa: E402
@@ -247,27 +255,26 @@ def checkpoint_sizes(repo: Path, carried: int) -> list[tuple[int, int]]:
     ]
 
 
-@dataclass(frozen=True)
-class Row:
-    figure: str
-    value: float
-    unit: str
-    limit: float | None
-
-    def line(self) -> str:
-        verdict = "-" if self.limit is None else ("pass" if self.value <= self.limit else "FAIL")
-        target = "" if self.limit is None else f"<= {self.limit:g}{self.unit}"
-        value = f"{self.value:.2f}{self.unit}" if self.unit != " B" else f"{self.value:.0f} B"
-        return f"{self.figure:58} {value:>10} {target:>12}  {verdict}"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="300 checkpoints, fewer rounds")
-    parser.add_argument("--big", action="store_true", help="also brief at 10,000 checkpoints")
     parser.add_argument(
-        "--checkpoints", type=int, metavar="N", help="also brief at N checkpoints (as --big)"
+        "--big", action="store_true", help="issue 31's figures at 10,000 checkpoints instead"
     )
+    parser.add_argument(
+        "--huge", action="store_true", help="issue 31's figures at 50,000 checkpoints instead"
+    )
+    parser.add_argument(
+        "--checkpoints", type=int, metavar="N", help="issue 31's figures at N checkpoints"
+    )
+    parser.add_argument(
+        "--build",
+        choices=("import", "library"),
+        default="import",
+        help="how issue 31's store is built: `gitmem import` (default) or the library's "
+        "capture path, the import then timed on --import-sample sessions",
+    )
+    parser.add_argument("--import-sample", type=int, default=500, metavar="N")
     parser.add_argument("--runs", type=int, help="rounds of the warm figures (default 9; 3)")
     parser.add_argument(
         "--loose", action="store_true", help="leave every object loose (git gc never ran)"
@@ -283,9 +290,9 @@ def main() -> int:
     large = 300 if args.quick else 1000
     runs = args.runs or (3 if args.quick else 9)
     few = 2 if args.quick else 5  # a median of three moved by a whole figure here
-    huge = args.checkpoints or (10_000 if args.big else None)
-    if huge is not None and huge <= large:
-        parser.error(f"--checkpoints must be more than {large}")
+    team = args.checkpoints or (50_000 if args.huge else 10_000 if args.big else None)
+    if team is not None and team <= 2 * teamyear.SMALL:
+        parser.error(f"--checkpoints must be more than {2 * teamyear.SMALL}")
 
     def say(message: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
@@ -298,7 +305,10 @@ def main() -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
     try:
-        rows = measure(root, args, large, huge, runs, few, say)
+        if team is not None:
+            rows = team_year(root, args, team, runs, few, say)
+        else:
+            rows = measure(root, args, large, runs, few, say)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"{'figure':58} {'value':>10} {'target':>12}  result")
@@ -311,7 +321,6 @@ def measure(
     root: Path,
     args: argparse.Namespace,
     large: int,
-    huge: int | None,
     runs: int,
     few: int,
     say: Callable[[str], None],
@@ -329,7 +338,7 @@ def measure(
     if not args.loose:
         say("packing the objects")
         build.pack()
-    large_repo = build.copy(root / f"repo-{large}") if huge is not None else build.repo_dir
+    large_repo = build.repo_dir
     say(f"built {large} checkpoints, {build.seconds / large * 1000:.0f} ms each in-process")
     env = {**os.environ, "GITMEM_HOME": str(build.home)}
     t = Timings(env)
@@ -376,28 +385,15 @@ def measure(
     for _ in range(few):
         t.run("untrusted", gitmem(large_repo, "brief"), large_repo, untrusted)
         t.run("floor", FLOOR, root)
-    if huge is not None:
-        say(f"building {huge} checkpoints")
-        build.grow(huge, say)
-        if not args.loose:
-            build.pack()
-        say(f"built {huge}: {build.seconds / huge * 1000:.0f} ms a checkpoint on average")
-        command = gitmem(build.repo_dir, "brief")
-        t.run(f"brief@{huge}", command, build.repo_dir)  # warm its index
-        t.times.pop(f"brief@{huge}")
-        for _ in range(few):
-            t.run(f"brief@{huge}", command, build.repo_dir)
-            t.run("floor", FLOOR, root)
     say("start-up entry points (benchmarks/startup.py)")
     starts = startup.measure(runs)
-    return rows(t, starts, large, huge, per_capture, sizes, daimon)
+    return rows(t, starts, large, per_capture, sizes, daimon)
 
 
 def rows(
     t: Timings,
     starts: dict[str, list[float]],
     large: int,
-    huge: int | None,
     per_capture: float,
     sizes: list[tuple[int, int]],
     daimon: daimon_ref.Daimon,
@@ -412,8 +408,6 @@ def rows(
         Row(f"brief@{large} / brief@{SMALL}", brief / t.median(f"brief@{SMALL}"), "x", 1.2),
         Row(f"brief@{large} warm, no key trusted / floor", untrusted / floor, "x", None),
     ]
-    if huge is not None:
-        out.append(Row(f"brief@{huge} warm / floor", t.median(f"brief@{huge}") / floor, "x", 2.5))
     capture_ratio = t.median(f"capture@{large}") / t.median(f"capture@{SMALL}")
     out += [
         Row(f"brief@{large} no local state / floor", t.median("cold") / floor, "x", 8.0),
@@ -443,6 +437,45 @@ def rows(
             out.append(Row(f"{name} / import pygit2", statistics.median(xs) / base, "x", 1.2))
     assert daimon.verbatim > 0, "daimon's scripted quotes did not verify"
     return out
+
+
+def team_year(
+    root: Path,
+    args: argparse.Namespace,
+    size: int,
+    runs: int,
+    few: int,
+    say: Callable[[str], None],
+) -> list[Row]:
+    """Issue 31's figures at *size* checkpoints (benchmarks/teamyear.py)."""
+    t = teamyear.Runner()
+    if args.build == "import":
+        home = root / "home"
+        init_identity(home, "bench@example.com", None)
+        env = {**os.environ, "GITMEM_HOME": str(home)}
+        writer = root / "writer"
+        teamyear.git(root, "init", "-q", "-b", "main", str(writer))
+        (writer / "README.md").write_text("bench\n")
+        teamyear.git(writer, "add", "README.md")
+        teamyear.git(writer, "commit", "-q", "-m", "init")
+        say(f"importing {size} sessions with `gitmem import`")
+        slices, small = teamyear.import_store(writer, root / "sessions", size, env, t, say)
+    else:
+        build = Builder(root / "build")
+        env = {**os.environ, "GITMEM_HOME": str(build.home)}
+        build.grow(teamyear.SMALL, say)
+        small = build.copy(root / f"repo-{teamyear.SMALL}")
+        say(f"building {size} checkpoints through the library")
+        build.grow(size, say)
+        writer = build.repo_dir
+        say(f"importing {args.import_sample} sessions into an empty store")
+        slices = teamyear.sample_import(root, args.import_sample, env, t, say)
+    if not args.loose:
+        say("packing the objects")
+        for repo in (writer, small):
+            subprocess.run(["git", "-C", str(repo), "repack", "-adq"], check=True)
+    teamyear.measure(root, size, writer, small, env, t, runs, few, say)
+    return teamyear.rows(t, size, slices, sampled=args.build != "import")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ LEVELS = {
 }
 """A folder may import the folders of a lower level only."""
 
-PURE_LIFECYCLE = ("replay", "carry", "sameclaim", "governance")
+PURE_LIFECYCLE = ("replay", "late", "carry", "sameclaim", "governance")
 """The lifecycle modules that are pure: records and values in, state out."""
 
 MAX_LOOSE_MODULES = 6

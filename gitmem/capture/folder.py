@@ -70,13 +70,19 @@ def import_folder(
     progress: Callable[[FileOutcome], None] = lambda _: None,
 ) -> list[FileOutcome]:
     """Capture each file unless its snapshot is already stored; one failure never
-    stops the rest."""
-    known = set(ctx.store.read().snapshots)
+    stops the rest. The files are one batch (:meth:`~gitmem.lifecycle.workspace.Workspace.batch`):
+    each costs the same however much the store holds.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    known = set(ctx.store.addresses("snapshots"))
     outcomes: list[FileOutcome] = []
-    for path in files:
-        outcome = _one(ctx, path, format, extractor, overrides, known)
-        outcomes.append(outcome)
-        progress(outcome)
+    with ctx.batch():
+        for path in files:
+            outcome = _one(ctx, path, format, extractor, overrides, known)
+            outcomes.append(outcome)
+            progress(outcome)
     return outcomes
 
 

@@ -17,7 +17,7 @@ from gitmem.core.records import Event
 from gitmem.lifecycle.governance.status import Status
 from gitmem.lifecycle.replay import Corroboration, ItemState, QuoteSource, Sighting
 
-_VERSION = 4
+_VERSION = 5
 
 
 def encode_state(state: ItemState) -> dict[str, Any]:
@@ -40,6 +40,7 @@ def encode_state(state: ItemState) -> dict[str, Any]:
         "events": [address for address, _ in state.events],
         "carried": state.carried,
         "carry_count": state.carry_count,
+        "latest_time": state.latest_time,
         "unseen_in": list(state.unseen_in),
         "seen_session": state.seen_session,
         "resolved": state.resolved,
@@ -86,6 +87,7 @@ def decode_state(data: dict[str, Any], item: Item, events: Mapping[str, Event]) 
         events=[(address, _event_for(events[address], item)) for address in data["events"]],
         carried=bool(data["carried"]),
         carry_count=int(data["carry_count"]),
+        latest_time=str(data["latest_time"]),
         unseen_in=[str(s) for s in data["unseen_in"]],
         seen_session=str(data["seen_session"]),
         resolved=bool(data["resolved"]),

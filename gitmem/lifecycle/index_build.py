@@ -42,7 +42,8 @@ from gitmem.lifecycle.index_file import (
     sound,
     transaction,
 )
-from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, ordered, replay
+from gitmem.lifecycle.late import dangling, replay_late
+from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
 from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
 from gitmem.store.parallel import Background, gc_paused
 from gitmem.store.repo import Store, StoredRecord
@@ -213,16 +214,15 @@ def _advance(
         stored, rechecked = _stored(db, kinds, receipts, data)
         before = meta_value(db, "replayed_until")
         fresh = verify_into(db, stored, roots)
-        # An item or a receipt that arrived after the record naming it, or a record older
-        # than what was replayed already (a sync), changes history: replay it all again.
+        # An item or a receipt that arrived after the record naming it changes history:
+        # replay it all again. So does a record older than what was replayed already (a
+        # sync, an import of past sessions), unless it commutes with what came after it.
         late_item = any(a in late for _, a in blobs) or bool(edited)
         out_of_order = any(record_time(r.record) < before for r in fresh if before)
         # A purge (merged in by a sync) removes states and redirects quote sources: rare.
         purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
-        if late_item or rechecked or out_of_order or purge:
+        if late_item or rechecked or purge or not _replay_onto(db, fresh, out_of_order):
             _replay_all(db)
-        else:
-            _replay_onto(db, fresh)
         set_meta(db, {"tip": tip, "shape": shape(db)})
 
 
@@ -289,6 +289,8 @@ class _Replayed(NamedTuple):
     """Its item states' rows of the states table, in the state's order."""
     until: str
     """The time of the newest record replayed."""
+    dangling: set[str]
+    """The items its events named while no state held them (:func:`late.dangling`)."""
 
 
 def _replayed(records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]) -> _Replayed:
@@ -298,6 +300,7 @@ def _replayed(records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]) ->
         state,
         [_state_row(s) for s in state.items.values()],
         max((record_time(r.record) for r in records), default=""),
+        dangling(records, state),
     )
 
 
@@ -323,13 +326,16 @@ def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
     )
     if any(s.forgotten for s in states):
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
-    set_meta(db, {"replayed_until": replayed.until, **_state_meta(replayed.state)})
+    meta = {"replayed_until": replayed.until, "dangling": json.dumps(sorted(replayed.dangling))}
+    set_meta(db, {**meta, **_state_meta(replayed.state)})
 
 
-def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
-    """Replay records newer than everything replayed so far onto the states they touch."""
+def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable], late: bool) -> bool:
+    """Replay records newer than everything replayed so far onto the states they touch;
+    with *late*, some are older (:mod:`gitmem.lifecycle.late`): False, writing nothing,
+    when those do not commute with what was replayed after them."""
     if not fresh:
-        return
+        return True
     touched: set[str] = set()
     for entry in fresh:
         record = entry.record
@@ -342,11 +348,18 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable]) -> None:
             if isinstance(batch, dict):
                 touched.update(str(k) for k in batch)
     onto = stored_state(db, load_states(db, sorted(touched)))
-    state = replay(fresh, genuine_items(db, touched), onto=onto)
+    items = genuine_items(db, touched)
+    skipped = set(json.loads(meta_value(db, "dangling") or "[]"))
+    if late and not replay_late(fresh, items, onto, skipped):
+        return False
+    state = onto if late else replay(fresh, items, onto=onto)
     _save(db, state, [state.items[a] for a in touched if a in state.items])
-    newest = max(record_time(r.record) for r in ordered(fresh))
+    newest = max(record_time(r.record) for r in fresh)
     until = max(newest, meta_value(db, "replayed_until"))
-    set_meta(db, {"replayed_until": until, **_state_meta(state)})
+    skipped |= dangling(fresh, state)
+    meta = {"replayed_until": until, "dangling": json.dumps(sorted(skipped))}
+    set_meta(db, {**meta, **_state_meta(state)})
+    return True
 
 
 def _state_meta(state: MemoryState) -> dict[str, str]:

@@ -8,14 +8,14 @@ records that verified are replayed; the caller decides that.
 Corroboration (DESIGN.md, seed 000) is counted here and nowhere else: the origin plus
 every later corroboration from a different session with a different transcript snapshot,
 whose own verified verbatim quote stated the item's claim again (a ``corroboration``
-event). Carry
-is not a sighting. Any contradiction sets the count to zero from that moment; reopening
-does not restore it.
+event). Carry is not a sighting. Any contradiction sets the count to zero from that
+moment; reopening does not restore it. Records that arrive late: :mod:`.late`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import insort
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -109,10 +109,12 @@ class ItemState:
     events: list[tuple[str, Event]] = field(default_factory=list)
     carried: bool = False
     carry_count: int = 0
+    latest_time: str = ""
+    """The session time of :attr:`latest_checkpoint` (where it stands in replay order)."""
     unseen_in: list[str] = field(default_factory=list)
-    """The distinct sessions (other than the one that last sighted it) whose checkpoints
-    carried the item since it was last sighted or corroborated: ageing counts sessions,
-    never captures, so a session captured at every turn is one."""
+    """The distinct sessions, sorted (other than the one that last sighted it), whose
+    checkpoints carried the item since it was last sighted or corroborated: ageing
+    counts sessions, never captures, so a session captured at every turn is one."""
     seen_session: str = ""
     """The session that last sighted it."""
     resolved: bool = False
@@ -218,9 +220,6 @@ class MemoryState:
     replaced: dict[str, str] = field(default_factory=dict)
     """Snapshot addresses a replayed purge replaced by a redacted copy: old → new."""
 
-    def active(self) -> list[ItemState]:
-        return [s for s in self.items.values() if s.active]
-
     def statement(self, session: str, kind: str, text: str) -> ItemState | None:
         """The item that says *text* as a *kind* first said in *session*, if any."""
         wanted = statement_id(session, kind, text)
@@ -265,13 +264,13 @@ def replay(
                 latest, newest = entry.address, record.transcript_time
             # an item matters only where first named: collect them, never copy per record
             known.update(entry.items)
-            _apply_checkpoint(states, entry.address, record, known, state.purged)
+            apply_checkpoint(states, entry.address, record, known, state.purged)
         elif isinstance(record, Event) and record.event == EVENT_PURGE:
             _apply_purge(state, entry.address, record)
         elif isinstance(record, Event):
-            _apply_event(states, entry.address, record)
+            apply_event(states, entry.address, record)
     if state.replaced:
-        _follow_replaced(states.values(), state.replaced)
+        follow_replaced(states.values(), state.replaced)
     state.latest_checkpoint, state.newest = latest, newest
     return state
 
@@ -288,9 +287,9 @@ def _apply_purge(state: MemoryState, address: str, event: Event) -> None:
     state.replaced.update((old, new) for old, new in purge.snapshots.items())
 
 
-def _follow_replaced(states: Iterable[ItemState], replaced: Mapping[str, str]) -> None:
+def follow_replaced(states: Iterable[ItemState], replaced: Mapping[str, str]) -> None:
     """Point every quote source at the snapshot that now stands for it, so quotes are
-    checked against the redacted copy a purge left."""
+    checked against the redacted copy a purge left. Raises nothing."""
     for state in states:
         state.origin_source = _followed(state.origin_source, replaced)
         state.evidence_source = _followed(state.evidence_source, replaced)
@@ -302,19 +301,21 @@ def _followed(source: QuoteSource | None, replaced: Mapping[str, str]) -> QuoteS
     return source._replace(snapshot=resolve_snapshot(replaced, source.snapshot))
 
 
-def _apply_checkpoint(
+def apply_checkpoint(
     states: dict[str, ItemState],
     address: str,
     checkpoint: Checkpoint,
     items: Mapping[Sha256Hex, Item],
     purged: Mapping[str, Purge],
+    only: Container[str] | None = None,
 ) -> None:
+    """*checkpoint* applied to the items it names (in *only*, when given). Raises nothing."""
     snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
     created, session = checkpoint.transcript_time, checkpoint.session
     at = (checkpoint.branch, checkpoint.commit)
     added = set(checkpoint.items)
     for named in checkpoint.named:
-        if named in purged:
+        if named in purged or (only is not None and named not in only):
             continue  # a purge holds, even against a copy of the blob stored again
         is_carry = named not in added
         state = states.get(named)
@@ -334,18 +335,19 @@ def _apply_checkpoint(
                 if source is None
                 else QuoteSource(item.snapshot or source.snapshot, source.format, source.name),
             )
-        state.latest_checkpoint = address
+        state.latest_checkpoint, state.latest_time = address, created
         state.carried = is_carry  # what its latest mention was
         if is_carry:
             state.carry_count += 1
             if session != state.seen_session and session not in state.unseen_in:
-                state.unseen_in.append(session)
+                insort(state.unseen_in, session)
         else:
             state.sighted(created, session)
             state.sightings.append(Sighting(address, session, snapshot, created, *at))
 
 
-def _apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
+def apply_event(items: dict[str, ItemState], address: str, event: Event) -> None:
+    """*event* applied to each item it is about that replay holds. Raises nothing."""
     # One event may be about several items (ageing, supersessions): each item keeps
     # only its own part, no copy of the others' in every state. An event about an item
     # this store never held has nothing to apply to.

@@ -47,17 +47,24 @@ FILLER = frozenset(
     agreed agree decided decide decision decisions confirm confirmed confirms okay ok
     yes please note noted todo next step steps""".split()  # noqa: SIM905 - a word list reads best as text
 )
+_CACHED = 4096
+"""Texts whose words are kept once worked out: a capture compares each new item with
+every open one, and an import does it for thousands of captures in a row."""
 _MIN_QUOTE = 8
 _MIN_SUBJECT = 2
 """A subject needs this many content words before two claims about it can be compared."""
 
 
-@functools.lru_cache(maxsize=4096)
+_folded = functools.lru_cache(maxsize=_CACHED)(fold)
+
+
+@functools.lru_cache(maxsize=_CACHED)
 def content_words(text: str) -> frozenset[str]:
     """The words that carry a statement's meaning (folded, filler dropped)."""
     return frozenset(t for t in _TOKEN.findall(fold(text)) if t not in FILLER)
 
 
+@functools.lru_cache(maxsize=_CACHED)
 def values(text: str) -> tuple[tuple[str, ...], bool]:
     """What a claim asserts beyond its subject: its numbers (sorted, as written) and
     whether it is negated (hedges such as "not sure" aside). Raises nothing."""
@@ -76,7 +83,7 @@ def same_claim(
     """Rule 1 or rule 2 of the module docstring. *quote* arguments are verified quotes
     (None when there is none)."""
     if quote and other_quote:
-        mine, theirs = fold(quote), fold(other_quote)
+        mine, theirs = _folded(quote), _folded(other_quote)
         if values(mine) == values(theirs) and (_contains(mine, theirs) or _contains(theirs, mine)):
             return True
     if kind != other_kind:
@@ -109,7 +116,7 @@ def _about_the_same(text: str, other: str) -> bool:
     return len(subject) >= _MIN_SUBJECT and subject == _subject(other)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED)
 def _subject(text: str) -> frozenset[str]:
     """The content words without the values: numbers, negations, and named things
     (words holding a digit, a dot or a slash: paths, versions, identifiers)."""

@@ -11,7 +11,8 @@ everything again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any, NamedTuple
 
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
+from gitmem.core.records import Checkpoint
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import Index, memory_state
@@ -44,6 +46,26 @@ class Holders(NamedTuple):
     """Whether the session has a genuine checkpoint already."""
 
 
+class _Batch:
+    """Many captures in a row (:meth:`Workspace.batch`): the index as it was when the
+    batch began, and what the batch has written since."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.holders: dict[tuple[str, str], Sha256Hex] = {}
+        """(session, snapshot) → the first checkpoint the batch wrote for them."""
+        self.commits: set[str] = set()
+        self.sessions: set[str] = set()
+
+    def add(self, address: str, checkpoint: Checkpoint) -> None:
+        snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
+        if snapshot is not None:
+            self.holders.setdefault((checkpoint.session, snapshot), Sha256Hex(address))
+        if checkpoint.commit is not None:
+            self.commits.add(checkpoint.commit)
+        self.sessions.add(checkpoint.session)
+
+
 class Workspace:
     """A store and a home, with the trust roots, memory and identity they give."""
 
@@ -64,6 +86,7 @@ class Workspace:
         self._identity = identity
         self._memory: MemoryState | None = None
         self._current: MemoryState | None = None
+        self._batch: _Batch | None = None
 
     @property
     def identity(self) -> Identity:
@@ -125,31 +148,71 @@ class Workspace:
         self, snapshot: str, commit: str | None, session: str
     ) -> tuple[MemoryState, Holders]:
         """The current memory (:meth:`current`) and what it holds of a capture already
-        (:class:`Holders`), from one opening of the index.
+        (:class:`Holders`), from one opening of the index (in a :meth:`batch`, from the
+        index as it began and what the batch wrote since).
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        if self._batch is not None:
+            return self.current(), self._held(self._batch.index, snapshot, commit, session)
+        index = Index.open(self.store, self.roots)
+        try:
+            if self._memory is None and self._current is None:
+                self._current = index.state(current_only=True)
+            held = self._held(index, snapshot, commit, session)
+        finally:
+            index.close()
+        return self.current(), held
+
+    def _held(self, index: Index, snapshot: str, commit: str | None, session: str) -> Holders:
+        batch = self._batch or _Batch(index)
+        holder = index.checkpoint_of(snapshot=snapshot, session=session)
+        return Holders(
+            batch.holders.get((session, snapshot)) if holder is None else Sha256Hex(holder),
+            commit is not None
+            and (commit in batch.commits or index.checkpoint_of(commit=commit) is not None),
+            session in batch.sessions or index.checkpoint_of(session=session) is not None,
+        )
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many captures in a row (``gitmem import``) at a cost that does not grow with
+        the store: the index is read when the batch begins and brought up to date once
+        when it ends, never between captures; meanwhile the current items are kept in
+        memory (:meth:`written`) and :meth:`holding` answers from the index as it began
+        and what the batch wrote.
 
         Raises:
             GitError: the memory ref cannot be read.
         """
         index = Index.open(self.store, self.roots)
+        if self._memory is None and self._current is None:
+            self._current = index.state(current_only=True)
+        self._batch = _Batch(index)
         try:
-            if self._memory is None and self._current is None:
-                self._current = index.state(current_only=True)
-            holder = index.checkpoint_of(snapshot=snapshot, session=session)
-            held = Holders(
-                None if holder is None else Sha256Hex(holder),
-                commit is not None and index.checkpoint_of(commit=commit) is not None,
-                index.checkpoint_of(session=session) is not None,
-            )
+            yield
         finally:
+            self._batch = None
             index.close()
-        return self.current(), held
+        Index.open(self.store, self.roots).close()  # one update for the whole batch
 
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying
-        it all (nothing to do before it is loaded). Raises nothing."""
+        it all (nothing to do before it is loaded); the current items stay only the
+        current ones, so that a long batch does not carry every item it ever wrote.
+        Raises nothing."""
         for state in (self._memory, self._current):
             if state is not None:
                 replay(records, onto=state)
+        if self._current is not None:
+            gone = [a for a, s in self._current.items.items() if not s.current]
+            for address in gone:
+                del self._current.items[address]
+        if self._batch is not None:
+            for entry in records:
+                if isinstance(entry.record, Checkpoint):
+                    self._batch.add(entry.address, entry.record)
 
     def item(self, prefix: str) -> ItemState:
         """The one item whose id starts with *prefix*.

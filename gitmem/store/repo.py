@@ -170,16 +170,25 @@ class Store:
         Raises:
             GitError: the ref points at something that is not a commit.
         """
+        top = self._top(directory)
+        return 0 if top is None else sum(len(fan) for fan in top if isinstance(fan, pygit2.Tree))
+
+    def addresses(self, directory: str) -> frozenset[Sha256Hex]:
+        """The addresses under *directory* in the tip's tree, by name alone (no bytes read;
+        misfits left out). Raises GitError when the ref is not at a commit."""
+        top = self._top(directory)
+        walked = () if top is None else walk_content(top, directory, [], [])
+        return frozenset(digest for digest, _ in walked)
+
+    def _top(self, directory: str) -> pygit2.Tree | None:
         tip = self.tip()
         if tip is None:
-            return 0
+            return None
         try:
             top = self._commit(tip).tree[directory]
         except KeyError:
-            return 0
-        if not isinstance(top, pygit2.Tree):
-            return 0
-        return sum(len(fan) for fan in top if isinstance(fan, pygit2.Tree))
+            return None
+        return top if isinstance(top, pygit2.Tree) else None
 
     def tip(self) -> GitOid | None:
         """The commit the memory ref points at, or None when nothing was stored yet.

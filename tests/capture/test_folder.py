@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers import DATA, Gm
+
+from gitmem.lifecycle import index, index_build
+from gitmem.lifecycle.codec import encode_state
+from gitmem.lifecycle.index import INDEX_FILE, memory_state
+from gitmem.store.repo import Store
+from gitmem.store.roots import load_trust_roots
 
 
 def folder_of_transcripts(tmp_path: Path) -> Path:
@@ -53,3 +64,80 @@ def test_forced_format_applies_to_every_file(initialised: Path, gm: Gm, tmp_path
     data = gm("import", str(folder), "--format", "claude", "--json").json()
     assert isinstance(data, dict)
     assert (data["captured"], data["failed"]) == (1, 1)
+
+
+def claude_session(n: int, when: datetime) -> str:
+    """A Claude Code session said at *when*: a decision and an uncertainty."""
+    said = [
+        ("user", f"Where should module_{n} live?"),
+        ("assistant", f"We decided to keep module_{n} in src/module_{n}.py for now."),
+        ("user", "And the cache?"),
+        ("assistant", f"I am not sure whether cache {n} survives a restart."),
+    ]
+    return "".join(
+        json.dumps(
+            {
+                "type": role,
+                "sessionId": f"past-{n}",
+                "uuid": f"{n}-{k}",
+                "timestamp": (when + timedelta(seconds=k)).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                "message": {
+                    "role": role,
+                    "content": text if role == "user" else [{"type": "text", "text": text}],
+                },
+            }
+        )
+        + "\n"
+        for k, (role, text) in enumerate(said)
+    )
+
+
+def past_sessions(folder: Path, numbers: range) -> Path:
+    """Sessions of weeks ago, an hour apart, each file modified when it was said."""
+    folder.mkdir()
+    began = datetime.now(UTC) - timedelta(days=30)
+    for n in numbers:
+        when = began + timedelta(hours=n)
+        path = folder / f"session-{n:03d}.jsonl"
+        path.write_text(claude_session(n, when))
+        os.utime(path, (when.timestamp(), when.timestamp()))
+    return folder
+
+
+def test_an_import_reads_and_updates_the_index_once_however_many_files(
+    initialised: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A backfill costs the same per session at its end as at its start: the index is
+    brought up to date once before the files and once after them, and each later
+    import's sessions (older than the events the last one wrote) are replayed onto it in
+    place, never the whole history again; the index equals a rebuild throughout."""
+    opened: list[str] = []
+    replayed_all: list[int] = []
+    real_open, real_all = index_build.brought_up_to_date, index_build._replay_all
+
+    def counting_open(*args: Any) -> Any:
+        opened.append("open")
+        return real_open(*args)
+
+    def counting_all(db: Any) -> None:
+        replayed_all.append(1)
+        real_all(db)
+
+    monkeypatch.setattr(index, "brought_up_to_date", counting_open)
+    monkeypatch.setattr(index_build, "_replay_all", counting_all)
+    for start in (0, 6, 12):
+        opened.clear()
+        folder = past_sessions(tmp_path / f"past-{start}", range(start, start + 6))
+        data = gm("import", str(folder), "--json").json()
+        assert isinstance(data, dict) and data["captured"] == 6, data
+        assert len(opened) == 2  # before the six files, and once after them
+    assert not replayed_all
+    store = Store.discover(initialised)
+    roots = load_trust_roots(Path(os.environ["GITMEM_HOME"]), store)
+    advanced = memory_state(store, roots)
+    (store.local_dir / INDEX_FILE).unlink()
+    rebuilt = memory_state(store, roots)
+    assert {a: encode_state(s) for a, s in advanced.items.items()} == {
+        a: encode_state(s) for a, s in rebuilt.items.items()
+    }
+    assert len(rebuilt.items) == 36
