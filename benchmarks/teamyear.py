@@ -114,6 +114,12 @@ def write_sessions(folder: Path, numbers: range, base: datetime) -> None:
         os.utime(path, (stamp, stamp))
 
 
+TIME = shutil.which("time", path="/usr/bin:/bin") or ""
+"""GNU time, which reports the peak memory of the command it runs. A process forked from
+this one (large, after a build in-process) would count this one's pages as its own, so
+``wait4`` alone overstates every command's peak; GNU time is small when it forks."""
+
+
 class Runner:
     """Named wall times (s) and peak memories (bytes) of fresh processes."""
 
@@ -133,10 +139,15 @@ class Runner:
         stdout. Raises RuntimeError when it fails."""
         import tempfile
 
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with (
+            tempfile.TemporaryFile() as out,
+            tempfile.TemporaryFile() as err,
+            tempfile.NamedTemporaryFile() as peak,
+        ):
+            timed = [TIME, "-q", "-f", "%M", "-o", peak.name, *command] if TIME else command
             began = time.perf_counter()
             process = subprocess.Popen(
-                command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=out, stderr=err
+                timed, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=out, stderr=err
             )
             assert process.stdin is not None
             process.stdin.write(stdin.encode())
@@ -147,12 +158,16 @@ class Runner:
             out.seek(0)
             err.seek(0)
             text, error = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+            kilobytes = usage.ru_maxrss
+            if TIME:
+                written = Path(peak.name).read_text().split()
+                kilobytes = int(written[-1]) if written and written[-1].isdigit() else 0
         if code != 0:
             shown = " ".join(map(str, command))
             raise RuntimeError(f"{shown} exited {code}: {error[-2000:]}")
         if name is not None:
             self.times.setdefault(name, []).append(elapsed)
-            self.peaks.setdefault(name, []).append(usage.ru_maxrss * 1024)
+            self.peaks.setdefault(name, []).append(kilobytes * 1024)
         return text
 
     def median(self, name: str) -> float:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.core import boundedjson
-from gitmem.hooks.detach import spawn_detached
+from gitmem.store.spawn import spawn_detached
 
 
 def event_of(payload: str) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import parse_time
 from gitmem.lifecycle.asof import open_index
 from gitmem.lifecycle.fetched import StoreWithFetched, unfetched_hint, with_fetched
+from gitmem.lifecycle.head import Head, build_in_background, open_for_brief
 from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
@@ -72,7 +73,11 @@ def make_brief(
     roots = load_trust_roots(home, store)
     if moment is None:
         view = with_fetched(view, roots)  # fetched memory too, verified (lifecycle/fetched.py)
-    index = open_index(view, roots)
+    # A clone's first brief reads the newest checkpoints only while the whole index is
+    # built in the background (lifecycle/head.py); it says so in its first line.
+    opened = open_index(view, roots) if moment is not None else open_for_brief(view, roots)
+    head = opened if isinstance(opened, Head) else None
+    index = opened.window if isinstance(opened, Head) else opened
     missing = unfetched_hint(store) if moment is None else None
     hint = [] if missing is None else [BriefWarning("not-fetched", missing)]
     try:
@@ -95,6 +100,9 @@ def make_brief(
         latest=latest,
         placement=placement(store, home, None if moment is None else parse_time(moment.time)),
     )
+    if head is not None:
+        build_in_background(view)
+        brief = brief._replace(stored=head.stored)
     return brief if moment is None else brief._replace(as_of=moment)
 
 

@@ -152,6 +152,8 @@ def _json_document(
     }
     if brief.as_of is not None:
         document["as_of"] = brief.as_of.to_json()
+    if brief.stored is not None:
+        document["partial"] = {"read": brief.checkpoints, "stored": brief.stored}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -350,7 +352,10 @@ def summary(brief: Brief) -> str:
     if withheld:
         state += f"; {withheld} quote(s) not in their transcripts, WITHHELD (see warnings)"
     latest = f", latest {brief.latest[:19]}Z" if brief.latest else ""  # seconds suffice
-    return (
-        f"{title}: {len(brief.items)} item(s) from "
-        f"{brief.checkpoints} checkpoint(s){latest}; {state}."
-    )
+    read = f"{brief.checkpoints} checkpoint(s)"
+    if brief.stored is not None:
+        read = (
+            f"the newest {brief.checkpoints} of {brief.stored} checkpoint(s) (PARTIAL: the "
+            "index of the rest is being built; what older history adds shows once it is)"
+        )
+    return f"{title}: {len(brief.items)} item(s) from {read}{latest}; {state}."

@@ -149,6 +149,9 @@ class Brief(NamedTuple):
     purged: tuple[PurgedItem, ...] = ()
     as_of: AsOf | None = None
     """The moment this is memory as of (None: as it is now)."""
+    stored: int | None = None
+    """Set when the index was not whole yet: how many checkpoints the store holds, of
+    which it was read from the newest :attr:`checkpoints` (:mod:`gitmem.lifecycle.head`)."""
 
 
 def build_brief(

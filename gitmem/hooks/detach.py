@@ -1,4 +1,5 @@
-"""Leaving the process that fired a hook, and starting gitmem detached from it.
+"""Leaving the process that fired a hook (gitmem started detached from it:
+:mod:`gitmem.store.spawn`).
 
 Cheap to import (standard library only): every hook entry point runs this first.
 """
@@ -7,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-from collections.abc import Sequence
 
 
 def leave_caller() -> None:
@@ -24,20 +23,6 @@ def leave_caller() -> None:
                 os.close(fd)
     with contextlib.suppress(OSError):  # already a session leader: setsid(1) did it
         os.setsid()
-
-
-def spawn_detached(argv: Sequence[str]) -> None:
-    """Start ``gitmem <argv>`` in a new session, holding none of our file descriptors."""
-    import subprocess  # not for leave_caller, which every hook runs first
-
-    subprocess.Popen(
-        [sys.executable, "-m", "gitmem", *argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        start_new_session=True,
-    )
 
 
 def _open_fds() -> list[int]:

@@ -34,6 +34,7 @@ HOOKS: dict[str, tuple[str, str, int]] = {
     "post-rewrite": ("gitmem.hooks.worker", "post_rewrite", 2),
     "pre-push": ("gitmem.hooks.push", "pre_push", 2),
     "capture-session": ("gitmem.hooks.worker", "capture_session", 2),
+    "index": ("gitmem.hooks.indexing", "build_index", 0),
 }
 """Each hook: the module and function doing its work, and how many arguments it takes."""
 FOREGROUND = frozenset({"pre-push"})

@@ -34,17 +34,15 @@ from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
 from gitmem.core.records import EVENT_PURGE, Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.index_build import (
-    brought_up_to_date,
+from gitmem.lifecycle.index_build import brought_up_to_date, rebuild, rebuilt_file
+from gitmem.lifecycle.index_file import DAMAGE, connect
+from gitmem.lifecycle.index_states import (
     decode_states,
     load_states,
-    rebuild,
-    rebuilt_file,
     row_check,
     sessions_column,
     stored_state,
 )
-from gitmem.lifecycle.index_file import DAMAGE, connect
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.files import locked
 from gitmem.store.layout import record_path

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pygit2
 
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import RecordCheck, TrustRoots, check_item
-from gitmem.core.items import Item, parse_item
-from gitmem.core.purge import Purge
+from gitmem.core.items import Item
+from gitmem.core.purge import purge_of
 from gitmem.core.records import (
     EVENT_PURGE,
     Checkpoint,
@@ -30,7 +30,6 @@ from gitmem.core.records import (
     record_time,
 )
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
 from gitmem.lifecycle.index_checks import ItemChecks, genuine_items, verdict_of, verify_into
 from gitmem.lifecycle.index_file import (
     DAMAGE,
@@ -42,11 +41,21 @@ from gitmem.lifecycle.index_file import (
     sound,
     transaction,
 )
+from gitmem.lifecycle.index_states import (
+    load_states,
+    rows_at,
+    save_states,
+    state_meta,
+    state_row,
+    stored_state,
+)
 from gitmem.lifecycle.late import dangling, replay_late
-from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
+from gitmem.lifecycle.replay import MemoryState, Replayable, follow_replaced, replay
+from gitmem.store.asof import PinnedStore
 from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
 from gitmem.store.parallel import Background, gc_paused
-from gitmem.store.repo import Store, StoredRecord
+from gitmem.store.recent import first_parents
+from gitmem.store.repo import Store, StoreContents, StoredRecord
 from gitmem.store.shape import odd_entries
 
 
@@ -69,17 +78,19 @@ def brought_up_to_date(
     except DAMAGE:
         meta = {}  # damaged, or something else: rebuilt below
     if connection is not None and meta.get("key") == key and sound(connection, meta):
-        seen = meta.get("tip") or None
+        seen = GitOid(meta.get("tip") or "") or None
         tip = store.tip()
         if seen == tip:
             return connection, False
-        added = None if seen is None or tip is None else store.added_since(GitOid(seen), tip)
-        if added is not None and tip is not None:
-            try:
+        try:
+            if seen is not None and tip is not None and _stepped(connection, store, roots, seen):
+                return connection, False
+            added = None if seen is None or tip is None else store.added_since(seen, tip)
+            if added is not None and tip is not None:
                 _advance(connection, store, roots, tip, added)
                 return connection, False
-            except DAMAGE:
-                pass  # a damaged file is rebuilt below
+        except DAMAGE:
+            pass  # a damaged file is rebuilt below
     if connection is not None:
         with suppress(sqlite3.Error):
             connection.close()
@@ -87,23 +98,90 @@ def brought_up_to_date(
 
 
 def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlite3.Connection:
-    """A fresh index at *path* (whatever was there removed first), rebuilt. The caller
-    holds the writers' lock."""
+    """A fresh index at *path* (whatever was there removed first), rebuilt: a large
+    store's in steps (see :data:`LARGE`). The caller holds the writers' lock."""
     discard(path)
     connection = connect(path)
-    rebuild(connection, store, roots, key)
+    tip = store.tip()
+    large = store.count("checkpoints") + store.count("events") > LARGE
+    chain, whole = (
+        ([], False) if tip is None or not large else first_parents(store, tip, None, 1 << 30)
+    )
+    if len(chain) > STEP and whole:
+        first = chain[-STEP]  # the first step: the root's STEP commits
+        rebuild(connection, PinnedStore(store, first), roots, key)
+        _stepped(connection, store, roots, first)
+    else:
+        rebuild(connection, store, roots, key)
     return connection
+
+
+LARGE = 6000
+"""Records above which a fresh index is built in steps along the ref's first parents
+(each step a whole index of the commit it reaches, written in one transaction): memory
+bounded by a step at any size, and a build killed midway goes on from its last step
+rather than from nothing. A fresh build of fewer runs in one go, on two cores, faster."""
+STEP = 400
+"""Commits a step goes forward at most (about 1,200 records of captures)."""
+
+
+def _stepped(connection: sqlite3.Connection, store: Store, roots: TrustRoots, seen: GitOid) -> bool:
+    """Advance the index from *seen* to the tip in steps of :data:`STEP` first-parent
+    commits, when it is further behind than one; False (nothing done) when it is not, or
+    when *seen* is not a first parent of the tip."""
+    tip = store.tip()
+    if tip is None:
+        return False
+    chain, found = first_parents(store, tip, seen, STEP)
+    if found:
+        return False  # one step: the plain advance
+    chain, found = first_parents(store, tip, seen, 1 << 30)
+    if not found:
+        return False
+    stops = chain[::-1][STEP - 1 :: STEP]
+    if stops[-1] != tip:
+        stops.append(tip)
+    before = seen
+    for stop in stops:
+        added = store.added_since(before, stop)
+        if added is None:
+            return False
+        _advance(connection, store, roots, stop, added)
+        before = stop
+    return True
 
 
 def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
     """Fill an empty index from the tip's tree: every record verified, every item
-    checked, the whole history replayed."""
-    with gc_paused():  # it keeps everything it makes until it is written
-        _rebuild(connection, store, roots, key)
+    checked, the whole history replayed.
 
-
-def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:
+    Raises:
+        BrokenRef: the ref is symbolic or points at something that is not a commit.
+    """
     contents, read_items = store.read_deferred()
+    rebuild_from(connection, contents, read_items, roots, key)
+
+
+def rebuild_from(
+    connection: sqlite3.Connection,
+    contents: StoreContents,
+    read_items: Callable[[], dict[Sha256Hex, bytes]],
+    roots: TrustRoots,
+    key: str,
+) -> None:
+    """:func:`rebuild` from *contents* read already (their item blobs by *read_items*,
+    asked once the record checks have started). Raises nothing of its own."""
+    with gc_paused():  # it keeps everything it makes until it is written
+        _rebuild(connection, contents, read_items, roots, key)
+
+
+def _rebuild(
+    connection: sqlite3.Connection,
+    contents: StoreContents,
+    read_items: Callable[[], dict[Sha256Hex, bytes]],
+    roots: TrustRoots,
+    key: str,
+) -> None:
     records = list(contents.records)
     hoped: _Replayed | None = None
     # A fresh file has nothing to roll back to: its pages are written once, not through
@@ -166,6 +244,21 @@ def _rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, ke
     connection.execute("PRAGMA synchronous=NORMAL")  # what every later writer keeps
 
 
+def _checks(stored: Sequence[StoredRecord], roots: TrustRoots) -> list[RecordCheck]:
+    """Each of *stored* checked under *roots*: on two cores when there are many (a step
+    of a large build, a sync of thousands), the parse left here."""
+    with Background(verdict_of(roots), stored) as pending:
+        if not pending.forked:
+            return [roots.check(r.address, r.data, r.receipt) for r in stored]
+        parsed = [_parsed(r.data) for r in stored]
+        return [
+            RecordCheck(r.address, problem, detail, p if parses else None)
+            for r, (problem, detail, parses), p in zip(
+                stored, pending.result(), parsed, strict=True
+            )
+        ]
+
+
 def _parsed(data: bytes) -> Record | None:
     """*data* parsed, its canonical form left to the child's check (a record that does not
     parse there is taken as unparsed, whatever this gave)."""
@@ -213,7 +306,7 @@ def _advance(
         edited = [a for p, a in blobs if p in data and _recheck_named(db, a, data[p])]
         stored, rechecked = _stored(db, kinds, receipts, data)
         before = meta_value(db, "replayed_until")
-        fresh = verify_into(db, stored, roots)
+        fresh = verify_into(db, stored, roots, checks=_checks(stored, roots))
         # An item or a receipt that arrived after the record naming it changes history:
         # replay it all again. So does a record older than what was replayed already (a
         # sync, an import of past sessions), unless it commutes with what came after it.
@@ -271,12 +364,38 @@ def _stored(
 
 
 def _replay_all(db: sqlite3.Connection) -> None:
-    """Replay every record that holds, from the stored bytes (verdicts kept)."""
-    records = [
-        Replayable(address, parse_record(data))
-        for address, data in db.execute("SELECT address, data FROM records WHERE problem IS NULL")
-    ]
-    _write_whole(db, _replayed(records, genuine_items(db)))
+    """Replay every record that holds, from the stored bytes (verdicts kept): at once up
+    to :data:`LARGE` records, else a batch at a time in replay order, each onto the
+    states the batches before it left (memory bounded by a batch at any size)."""
+    order = db.execute("SELECT created, address FROM records WHERE problem IS NULL").fetchall()
+    if len(order) <= LARGE:
+        records = [
+            Replayable(address, parse_record(data))
+            for address, data in db.execute(
+                "SELECT address, data FROM records WHERE problem IS NULL"
+            )
+        ]
+        _write_whole(db, _replayed(records, genuine_items(db)))
+        return
+    db.execute("DELETE FROM states")
+    db.execute("DELETE FROM recall")
+    set_meta(db, {"replayed_until": "", "dangling": "[]", **state_meta(MemoryState({}, None))})
+    order.sort()
+    for start in range(0, len(order), _BATCH):
+        wanted = [address for _, address in order[start : start + _BATCH]]
+        found = dict(rows_at(db, "SELECT address, data FROM records WHERE address IN", wanted))
+        _replay_onto(db, [Replayable(a, parse_record(found[a])) for a in wanted], late=False)
+    replaced = json.loads(meta_value(db, "replaced") or "{}")
+    if replaced:  # a purge redirects quote sources, the states it did not touch too
+        every = [address for (address,) in db.execute("SELECT address FROM states")]
+        for start in range(0, len(every), _BATCH):
+            states = load_states(db, every[start : start + _BATCH])
+            follow_replaced(states.values(), replaced)
+            save_states(db, stored_state(db, states), states.values())
+
+
+_BATCH = 2000
+"""Records replayed at once when a large index is replayed again in batches."""
 
 
 class _Replayed(NamedTuple):
@@ -298,7 +417,7 @@ def _replayed(records: Sequence[Replayable], items: Mapping[Sha256Hex, Item]) ->
     return _Replayed(
         [r.address for r in records],
         state,
-        [_state_row(s) for s in state.items.values()],
+        [state_row(s) for s in state.items.values()],
         max((record_time(r.record) for r in records), default=""),
         dangling(records, state),
     )
@@ -327,7 +446,7 @@ def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
     if any(s.forgotten for s in states):
         db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
     meta = {"replayed_until": replayed.until, "dangling": json.dumps(sorted(replayed.dangling))}
-    set_meta(db, {**meta, **_state_meta(replayed.state)})
+    set_meta(db, {**meta, **state_meta(replayed.state)})
 
 
 def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable], late: bool) -> bool:
@@ -347,148 +466,25 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable], late: bool
             batch = record.extra.get("items")
             if isinstance(batch, dict):
                 touched.update(str(k) for k in batch)
+            purge = purge_of(record, Sha256Hex(entry.address))
+            if purge is not None:
+                touched.update(purge.items)
     onto = stored_state(db, load_states(db, sorted(touched)))
     items = genuine_items(db, touched)
     skipped = set(json.loads(meta_value(db, "dangling") or "[]"))
     if late and not replay_late(fresh, items, onto, skipped):
         return False
     state = onto if late else replay(fresh, items, onto=onto)
-    _save(db, state, [state.items[a] for a in touched if a in state.items])
+    save_states(db, state, [state.items[a] for a in touched if a in state.items])
+    for address in touched & state.purged.keys():
+        db.execute(
+            "DELETE FROM recall WHERE rowid = (SELECT rowid FROM states WHERE address = ?)",
+            (address,),
+        )
+        db.execute("DELETE FROM states WHERE address = ?", (address,))
     newest = max(record_time(r.record) for r in fresh)
     until = max(newest, meta_value(db, "replayed_until"))
     skipped |= dangling(fresh, state)
     meta = {"replayed_until": until, "dangling": json.dumps(sorted(skipped))}
-    set_meta(db, {**meta, **_state_meta(state)})
+    set_meta(db, {**meta, **state_meta(state)})
     return True
-
-
-def _state_meta(state: MemoryState) -> dict[str, str]:
-    """What the index keeps of a replayed state beside the item states: the latest
-    checkpoint and its session time, and what trusted purges removed (who, when) and redirected."""
-    purged = {a: [p.writer, p.created, p.address] for a, p in sorted(state.purged.items())}
-    return {
-        "latest_checkpoint": state.latest_checkpoint or "",
-        "newest": state.newest,
-        "purged": json.dumps(purged),
-        "replaced": json.dumps(dict(sorted(state.replaced.items()))),
-    }
-
-
-def stored_state(db: sqlite3.Connection, items: dict[str, ItemState]) -> MemoryState:
-    """A replayed state as the index keeps it, with *items* as its item states."""
-    purged = json.loads(meta_value(db, "purged") or "{}")
-    return MemoryState(
-        items,
-        meta_value(db, "latest_checkpoint") or None,
-        meta_value(db, "newest"),
-        # The index keeps who purged each item, when, and by which event.
-        {
-            a: Purge((Sha256Hex(a),), address=e, writer=w, created=c)
-            for a, (w, c, e) in purged.items()
-        },
-        json.loads(meta_value(db, "replaced") or "{}"),
-    )
-
-
-def load_states(db: sqlite3.Connection, addresses: Sequence[str]) -> dict[str, ItemState]:
-    """The stored states of the items at *addresses* (those it has)."""
-    rows = [
-        row
-        for address in addresses
-        for row in db.execute(
-            "SELECT s.state, b.data FROM states s JOIN blobs b USING (address) WHERE s.address = ?",
-            (address,),
-        )
-    ]
-    return decode_states(db, rows)
-
-
-def decode_states(
-    db: sqlite3.Connection, rows: Iterable[tuple[str, bytes]]
-) -> dict[str, ItemState]:
-    """The item states of (state, item blob) rows of the states table, keyed by item
-    address; the events they name read from the records table once each."""
-    decoded = [(json.loads(state), parse_item(data)) for state, data in rows]
-    events = _events(db, {a for state, _ in decoded for a in event_addresses(state)})
-    return {item.address: decode_state(state, item, events) for state, item in decoded}
-
-
-def _events(db: sqlite3.Connection, addresses: Iterable[str]) -> dict[str, Event]:
-    """The verified events at *addresses*, parsed."""
-    found: dict[str, Event] = {}
-    wanted = sorted(addresses)
-    for start in range(0, len(wanted), _CHUNK):
-        chunk = wanted[start : start + _CHUNK]
-        for address, data in db.execute(
-            "SELECT address, data FROM records WHERE problem IS NULL AND address IN "
-            f"({','.join('?' * len(chunk))})",
-            chunk,
-        ):
-            record = parse_record(data)
-            if isinstance(record, Event):
-                found[address] = record
-    return found
-
-
-_CHUNK = 500
-"""Addresses asked for in one statement (SQLite allows a few hundred parameters at least)."""
-
-
-def _save(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemState]) -> None:
-    """Write *changed* states and their full-text rows. A forgotten item has none, and
-    the index is merged so that its words leave the index's segments too."""
-    forgot = False
-    for item_state in changed:
-        address = item_state.id
-        # An upsert keeps the state's rowid, which is also its full-text row's: FTS5
-        # finds a row by rowid at once, by an unindexed column only by reading them all.
-        (row,) = db.execute(
-            "INSERT INTO states VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
-            "current = excluded.current, active = excluded.active, "
-            "last_seen = excluded.last_seen, state = excluded.state, "
-            "sessions = excluded.sessions RETURNING rowid",
-            _state_row(item_state),
-        ).fetchone()
-        db.execute("DELETE FROM recall WHERE rowid = ?", (row,))
-        if not item_state.forgotten:
-            db.execute(
-                "INSERT INTO recall (rowid, text, quote, address, last_seen) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (row, item_state.item.text, item_state.quote or "", address, item_state.last_seen),
-            )
-        forgot = forgot or item_state.forgotten
-    if forgot:
-        db.execute("INSERT INTO recall(recall) VALUES ('optimize')")
-
-
-def _state_row(state: ItemState) -> tuple[str, int, int, str, str, str]:
-    """A state's columns of the states table, in their order."""
-    return (
-        state.id,
-        int(state.current),
-        int(state.active),
-        state.last_seen,
-        _STATE_JSON.encode(encode_state(state)),
-        sessions_column({s.session for s in state.sightings}),
-    )
-
-
-_STATE_JSON = json.JSONEncoder(check_circular=False, separators=(",", ":"))
-"""States are trees of plain values, written by the thousand in a rebuild: no cycle check,
-no spaces."""
-
-
-def sessions_column(sessions: Iterable[str]) -> str:
-    """The sessions that sighted an item, as its ``sessions`` column holds them: each
-    between newlines, so that one is found with ``instr`` without decoding a state."""
-    return "".join(f"\n{session}" for session in sorted(sessions)) + "\n"
-
-
-def row_check(row: Sequence[Any]) -> RecordCheck:
-    """A stored verdict (address, problem, detail, record bytes) as a check."""
-    address, problem, detail, data = row
-    try:
-        record = parse_record(data)
-    except FormatError:
-        record = None
-    return RecordCheck(address, problem, detail, record)
