@@ -238,8 +238,10 @@ class Index:
         wanted = {"snapshot": snapshot, "commit_id": commit, "session": session}
         given = {column: value for column, value in wanted.items() if value is not None}
         where = "".join(f" AND {column} = ?" for column in given)
+        # `+type`: without statistics SQLite would take the index on type, every
+        # checkpoint of history, over the one on the column asked (a capture asks this).
         row = self._db.execute(
-            "SELECT address FROM records WHERE problem IS NULL AND type = 'checkpoint'"
+            "SELECT address FROM records WHERE problem IS NULL AND +type = 'checkpoint'"
             f"{where} ORDER BY created LIMIT 1",
             tuple(given.values()),
         ).fetchone()

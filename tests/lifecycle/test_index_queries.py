@@ -81,3 +81,31 @@ def test_recall_ranks_its_hits_from_the_full_text_index_alone(
     assert (total, [h.item.text for h in hits]) == (1, ["Retries back off exponentially"])
     # a common word matches thousands of items: no lookup in another table per hit
     assert [d.split()[:2] for d in plan] == [["SCAN", "recall"], ["USE", "TEMP"]], plan
+
+
+def test_what_a_capture_asks_is_looked_up_by_the_column_it_names(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """Whether memory holds a transcript, a commit or a session already (every capture
+    and every file of an import asks) is one lookup in that column's index, never a walk
+    of every checkpoint (which SQLite, without statistics, took the index on the record
+    type for)."""
+    said = "We agreed: retries back off.\n"
+    index = one_decision(gm, initialised, home, said, "Retries back off exponentially")
+    sent: list[str] = []
+    try:
+        index._db.set_trace_callback(sent.append)
+        index.checkpoint_of(snapshot="a" * 64, session="s")
+        index.checkpoint_of(commit="b" * 40)
+        index.checkpoint_of(session="s")
+        index._db.set_trace_callback(None)
+        plans = [index._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent]
+    finally:
+        index.close()
+    named = {"records_snapshot", "records_session", "records_commit"}
+    used = [[d for *_, d in rows if d.startswith(("SEARCH", "SCAN"))] for rows in plans]
+    assert len(used) == 3 and all(
+        len(steps) == 1 and steps[0].split()[:4] == ["SEARCH", "records", "USING", "INDEX"]
+        for steps in used
+    ), used
+    assert all(steps[0].split()[4] in named for steps in used), used
