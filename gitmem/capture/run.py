@@ -221,7 +221,7 @@ def capture_transcript(
         told = bool(drafts)
         if held is not None and (why := skip_reason(built, state, held, named=named, told=told)):
             return _skipped(ctx, source, session, snapshot, why, held.snapshot)
-        ctx.store.append(built.entries, message=built.message, author=ctx.identity.principal)
+        ctx.append(built.entries, message=built.message, author=ctx.identity.principal)
     except GitmemError as e:
         if not isinstance(e, ModelError):  # a model's failure is logged with its reply
             ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)

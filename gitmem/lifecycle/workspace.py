@@ -26,11 +26,13 @@ from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import Index, memory_state
 from gitmem.lifecycle.replay import ItemState, MemoryState, Replayable, replay
 from gitmem.store.keys import Identity, load_identity
-from gitmem.store.repo import Store
+from gitmem.store.repo import Entry, Store
 from gitmem.store.roots import load_trust_roots
 from gitmem.store.seal import write_event
 
 HUMAN_SESSION = "human"
+BATCH_COMMIT = 100
+"""Captures a :meth:`Workspace.batch` writes in one commit of the memory ref."""
 MIN_PREFIX = 4
 
 
@@ -56,6 +58,9 @@ class _Batch:
         """(session, snapshot) → the first checkpoint the batch wrote for them."""
         self.commits: set[str] = set()
         self.sessions: set[str] = set()
+        self.pending: list[Entry] = []
+        """What the batch's captures appended since its last commit."""
+        self.messages: list[str] = []
 
     def add(self, address: str, checkpoint: Checkpoint) -> None:
         snapshot = None if checkpoint.source is None else checkpoint.source.snapshot
@@ -193,9 +198,40 @@ class Workspace:
         try:
             yield
         finally:
-            self._batch = None
-            index.close()
+            try:
+                self._commit_batch()  # what the captures so far wrote is kept, come what may
+            finally:
+                self._batch = None
+                index.close()
         Index.open(self.store, self.roots).close()  # one update for the whole batch
+
+    def append(self, entries: Sequence[Entry], message: str, author: str) -> None:
+        """Append *entries* to the store (a capture's records, items and snapshot); in a
+        :meth:`batch`, with the next :data:`BATCH_COMMIT` captures' in one commit: each
+        commit writes the store's fan-out folders it touches anew, and one for a
+        hundred captures writes each once rather than a hundred times.
+
+        Raises:
+            NegativeResult: the ref kept moving under us.
+            GitError: git refused to write.
+        """
+        if self._batch is None:
+            self.store.append(entries, message=message, author=author)
+            return
+        self._batch.pending += entries
+        self._batch.messages.append(message)
+        if len(self._batch.messages) >= BATCH_COMMIT:
+            self._commit_batch(author)
+
+    def _commit_batch(self, author: str | None = None) -> None:
+        batch = self._batch
+        if batch is None or not batch.messages:
+            return
+        said = [m.strip().splitlines()[0] for m in batch.messages if m.strip()]
+        message = f"gitmem: {len(batch.messages)} captures\n\n" + "\n".join(said) + "\n"
+        who = author or self.identity.principal
+        self.store.append(batch.pending, message=message, author=who)
+        batch.pending, batch.messages = [], []
 
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying
