@@ -319,23 +319,39 @@ def review(
     is_flag=True,
     help="Print the result as a signed in-toto Test Result (a DSSE envelope, one JSON line).",
 )
+@click.option(
+    "--since",
+    "since",
+    metavar="REV",
+    help="Check only what memory holds that REV (a commit of the memory ref) did not, "
+    "and the history after it: what a CI run checks of a push.",
+)
 @json_option
 @click.pass_context
-def verify(ctx: click.Context, strict: bool, attest: bool, as_json: bool) -> None:
+def verify(
+    ctx: click.Context, strict: bool, attest: bool, since: str | None, as_json: bool
+) -> None:
     """Check the store's integrity (exit 3 on any failure) and list untrusted records."""
     from gitmem.store.verify import render_verify, verify_store
     from gitmem.team.checkers import load_checkers
 
     store = store_of(ctx)
+    start = None
+    if since is not None:
+        start = store.resolve(since)
+        if start is None:
+            raise InputError(f"--since {since}: no such commit in this repository")
     if attest:
         if as_json:
             raise InputError("--json and --attest do not go together")
+        if start is not None:
+            raise InputError("--since and --attest do not go together")
         from gitmem.team.attest.verify import attest_verify
 
         attested = attest_verify(store, home(), strict)
         click.echo(attested.envelope, nl=False)
         sys.exit(attested.exit_code)
-    report = verify_store(store, load_checkers(home(), store).for_ref)
+    report = verify_store(store, load_checkers(home(), store).for_ref, start)
     if as_json:
         emit(report.to_json())
     else:

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.core.integrity import TrustRoots
+from gitmem.store.checking import RecordChecker
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
-from gitmem.store.verify import RecordChecker, memory_checker
+from gitmem.store.verify import memory_checker
 from gitmem.team.release.records import check_release
 from gitmem.team.release.roots import ReleaseRoots, load_release_roots
 

@@ -1,0 +1,436 @@
+"""The check of one ref's content, read once and a part at a time
+(:func:`gitmem.store.verify.check_ref` reports it).
+
+A team-year of memory is tens of thousands of records and item blobs: read all at once
+they take hundreds of megabytes, and checked one by one a core does it all. So the
+records are read a chunk at a time from the tree's fan-out folders, events first (the
+purges among them say what is gone on purpose before any checkpoint naming it is
+checked), and each chunk's signatures are checked by a forked child
+(:class:`~gitmem.store.parallel.Background`) while this process reads and checks the
+item blobs its checkpoints name; each blob is read and checked once however many
+checkpoints name it, and only its verdict is kept. The quotes to check again are put
+together by snapshot, and each snapshot is read once, checked, and let go. The problems
+come out in the order the whole-store read gave them: each record's (its own, then its
+items', then its quotes') in the tree's order, then orphans, strays and history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+import pygit2
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.core.errors import FormatError
+from gitmem.core.integrity import (
+    ITEM_MISSING,
+    UNTRUSTED_KEY,
+    WRONG_FOLDER,
+    RecordCheck,
+    check_item,
+)
+from gitmem.core.purge import Purge, Purges, purge_of, resolve_snapshot
+from gitmem.core.quotes import SNAPSHOT_MISSING, check_stored_quotes
+from gitmem.core.records import (
+    EVENT_PURGE,
+    Checkpoint,
+    Event,
+    Record,
+    parse_record,
+    repository_of,
+)
+from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.layout import (
+    EXTENSIONS,
+    RECORD_DIRS,
+    RECORD_PATHS,
+    blob_bytes,
+    content_path,
+    parse_path,
+    plain_file_bytes,
+    receipt_path,
+    walk_content,
+)
+from gitmem.store.parallel import Background
+from gitmem.store.purge import purges_at
+from gitmem.store.repo import Store, StoredRecord
+from gitmem.store.shape import UNEXPECTED_ENTRY, odd_entry
+
+CHUNK = 2000
+"""Records read, checked and let go at a time."""
+
+
+class Found(NamedTuple):
+    """A problem found at a path (the ref is the caller's)."""
+
+    path: str
+    problem: str
+    detail: str
+
+
+class Checked(NamedTuple):
+    """What checking one ref's content found."""
+
+    problems: list[Found]
+    records: int
+    receipts: int
+    snapshots: int
+    unbound: int = 0
+    """Intact records that name no repository (written before records did)."""
+
+
+RecordChecker = Callable[[StoredRecord], RecordCheck | None]
+"""The check of one stored record; None for a record that is unsigned by design."""
+
+_Verdict = tuple[str | None, str, bool] | None
+"""A record's check, small to send back from a child: (problem, detail, parses); None
+for a record its checker does not sign."""
+
+
+def check_content(
+    store: Store, checker: RecordChecker, only: frozenset[str] | None = None
+) -> Checked:
+    """Check the content of *store*'s ref at its tip (only the paths in *only*, when
+    given: what a fetch would add) with *checker*, the check of one stored record.
+
+    Raises:
+        BrokenRef: the ref is symbolic or points at something that is not a commit.
+    """
+    return _Checking(store, checker, only).run()
+
+
+class _Checking:
+    def __init__(self, store: Store, checker: RecordChecker, only: frozenset[str] | None) -> None:
+        self.store, self.only, self.check = store, only, checker
+        tip = store.tip()
+        self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
+        self.tip: GitOid | None = tip
+        self.by_record: dict[str, list[Found]] = {}
+        self.strays: dict[str, list[str]] = {}
+        """Misfits found under each top folder (in the order found)."""
+        self.odd: dict[str, list[tuple[str, str]]] = {}
+        self.named: set[Sha256Hex] = set()
+        self.addresses: set[Sha256Hex] = set()
+        self.verdicts: dict[Sha256Hex, tuple[str | None, str, str | None, str | None]] = {}
+        """item → (problem, detail, quote, snapshot) of its blob (quote when verified)."""
+        self.quotes: dict[Sha256Hex, list[tuple[str, str | None, str, list[Sha256Hex]]]] = {}
+        """snapshot → (checkpoint path, format, name, items whose quotes it holds)."""
+        self.found: list[Purge] = []
+        self.untrusted: list[Purge] = []
+        self.records = 0
+        self.unbound = 0
+
+    # -- the walk ---------------------------------------------------------------
+
+    def run(self) -> Checked:
+        if self.tree is None:
+            return Checked([], 0, 0, 0)
+        if self.only is not None:
+            self._purges_of_the_tip()
+        for directory in ("events", "checkpoints"):  # purges first
+            for chunk in self._chunks(directory):
+                self._check_records(chunk)
+        receipts = self._receipts()
+        snapshots = self._snapshots()
+        orphans = self._orphan_items()
+        problems: list[Found] = []
+        problems += self._snapshot_problems
+        for directory in RECORD_DIRS:
+            for path in sorted(p for p in self.by_record if p.startswith(directory + "/")):
+                problems += self.by_record[path]
+        problems += orphans
+        problems += self._orphan_receipts
+        strays, odd = self._misfits()
+        problems += [Found(s, "stray path", "it does not fit the store layout") for s in strays]
+        problems += [
+            Found(p, UNEXPECTED_ENTRY, f"{what} where the layout holds plain files only")
+            for p, what in odd
+        ]
+        return Checked(problems, self.records, receipts, snapshots, self.unbound)
+
+    def _touched(self, path: str) -> bool:
+        only = self.only
+        if only is None or path in only:
+            return True
+        return any(p.startswith(path + "/") for p in only)
+
+    def _top(self, directory: str) -> pygit2.Tree | None:
+        assert self.tree is not None
+        try:
+            top = self.tree[directory]
+        except KeyError:
+            return None
+        return top if isinstance(top, pygit2.Tree) else None
+
+    def _entries(self, directory: str) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
+        """Each (address, blob) under *directory* (those *only* names, when given)."""
+        top = self._top(directory)
+        if self.only is None:
+            if top is not None:
+                yield from walk_content(
+                    top,
+                    directory,
+                    self.strays.setdefault(directory, []),
+                    self.odd.setdefault(directory, []),
+                )
+            return
+        assert self.tree is not None
+        for path in sorted(p for p in self.only if p.startswith(directory + "/")):
+            place = parse_path(path)
+            try:
+                entry = self.tree[path]
+            except KeyError:
+                continue
+            if place is None:
+                self.strays.setdefault(directory, []).append(_misfit(path))
+            elif (what := odd_entry(entry.filemode)) is not None:
+                self.odd.setdefault(directory, []).append((path, what))
+            elif isinstance(entry, pygit2.Blob):
+                yield place[1], entry
+
+    def _misfits(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """The strays and the entries that are not plain files, in the tree's order: a
+        top-level name outside the layout, then each folder's own misfits."""
+        assert self.tree is not None
+        strays: list[str] = []
+        odd: list[tuple[str, str]] = []
+        for top in self.tree:
+            name = top.name or ""
+            if name in EXTENSIONS and isinstance(top, pygit2.Tree):
+                strays += dict.fromkeys(self.strays.get(name, []))
+                odd += self.odd.get(name, [])
+            elif self._touched(name):
+                strays.append(name)
+        return strays, odd
+
+    def _chunks(self, directory: str) -> Iterator[list[StoredRecord]]:
+        kind = RECORD_DIRS[directory]
+        chunk: list[StoredRecord] = []
+        for address, blob in self._entries(directory):
+            data = blob_bytes(blob)  # None: git refuses an object edited in place
+            if data is None:
+                continue
+            path = content_path(directory, address)
+            receipt = self._read(receipt_path(address))
+            chunk.append(StoredRecord(kind, address, path, data, receipt))
+            if len(chunk) >= CHUNK:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+    def _read(self, path: str) -> bytes | None:
+        assert self.tree is not None
+        try:
+            return plain_file_bytes(self.tree[path])
+        except KeyError:
+            return None
+
+    # -- records ------------------------------------------------------------------
+
+    def _check_records(self, chunk: list[StoredRecord]) -> None:
+        """One chunk's records checked (their signatures by a child when it is worth it),
+        and meanwhile the items their checkpoints name."""
+        self.records += len(chunk)
+        with Background(self._verdict, chunk) as pending:
+            parsed = [_parsed(r.data) for r in chunk]
+            for record in parsed:
+                if isinstance(record, Checkpoint):
+                    for address in record.named:
+                        self._item(Sha256Hex(address))
+            verdicts = pending.result()
+        for stored, verdict, record in zip(chunk, verdicts, parsed, strict=True):
+            self.addresses.add(stored.address)
+            if verdict is None:
+                continue
+            problem, detail, parses = verdict
+            check = RecordCheck(stored.address, problem, detail, record if parses else None)
+            self._record(stored, check)
+
+    def _verdict(self, stored: StoredRecord) -> _Verdict:
+        check = self.check(stored)
+        return None if check is None else (check.problem, check.detail, check.record is not None)
+
+    def _record(self, stored: StoredRecord, check: RecordCheck) -> None:
+        found = self.by_record.setdefault(stored.path, [])
+        if not check.ok:
+            found.append(Found(stored.path, check.problem or "failed", check.detail))
+        record = check.record
+        if check.ok and record is not None and not repository_of(record):
+            self.unbound += 1
+        if record is not None and record.type != stored.type and check.problem != WRONG_FOLDER:
+            belongs = RECORD_PATHS.get(record.type, "another folder")
+            detail = f"it holds a record of type {record.type!r}, which belongs under {belongs}/"
+            found.append(Found(stored.path, WRONG_FOLDER, detail))
+        if isinstance(record, Event) and self.only is None:
+            self._purge(stored.address, record, check)
+        if isinstance(record, Checkpoint):
+            self.named.update(Sha256Hex(a) for a in record.named)
+            found += self._items_of(stored.path, record)
+
+    def _purge(self, address: Sha256Hex, event: Event, check: RecordCheck) -> None:
+        purge = purge_of(event, address) if event.event == EVENT_PURGE else None
+        if purge is None:
+            return
+        if check.ok:
+            self.found.append(purge)
+        elif check.problem == UNTRUSTED_KEY:
+            self.untrusted.append(purge)
+
+    def _purges_of_the_tip(self) -> None:
+        """The purge events of the whole tip (a check of some paths still knows what
+        every trusted purge removed)."""
+        assert self.tip is not None
+        purges = purges_at(self.store, self.tip, self.check)
+        self.found, self.untrusted = list(purges.found), list(purges.untrusted)
+
+    @property
+    def purges(self) -> Purges:
+        return Purges.of(self.found, self.untrusted)
+
+    # -- items and quotes ---------------------------------------------------------
+
+    def _item(self, address: Sha256Hex) -> None:
+        """The verdict on the item blob at *address*, read and checked once."""
+        if address in self.verdicts or not self._touched(content_path("items", address)):
+            return
+        verdict = check_item(address, self._read(content_path("items", address)))
+        item = verdict.item
+        quote = item.quote if item is not None and item.quote_verified else None
+        self.verdicts[address] = (
+            verdict.problem,
+            verdict.detail,
+            quote,
+            None if item is None else item.snapshot,
+        )
+
+    def _items_of(self, path: str, checkpoint: Checkpoint) -> list[Found]:
+        """Every item blob *checkpoint* names must be stored (unless a trusted purge
+        removed it) and hash to its address; the verified quotes of the items it adds are
+        put by for their snapshot's check."""
+        purges = self.purges
+        untrusted = {a: p for p in purges.untrusted for a in p.items}
+        problems: list[Found] = []
+        quoted: list[tuple[Sha256Hex, str | None]] = []
+        for named in checkpoint.named:
+            address = Sha256Hex(named)
+            item_path = content_path("items", address)
+            if not self._touched(item_path) or address in purges.items:
+                continue
+            self._item(address)
+            problem, detail, quote, snapshot = self.verdicts[address]
+            if problem is not None:
+                if address in untrusted and problem == ITEM_MISSING:
+                    detail += (
+                        f"; purge event {untrusted[address].address[:12]} lists it, but its "
+                        "key is not trusted here, so that purge does not count"
+                    )
+                problems.append(Found(item_path, problem, detail))
+            elif address in checkpoint.items and quote:
+                quoted.append((address, snapshot))
+        source = checkpoint.source
+        by_snapshot: dict[Sha256Hex, list[Sha256Hex]] = {}
+        for address, snapshot in quoted:
+            digest = snapshot or (None if source is None else source.snapshot)
+            if digest is None:
+                problems.append(
+                    Found(content_path("items", address), SNAPSHOT_MISSING, "no snapshot")
+                )
+                continue
+            by_snapshot.setdefault(
+                resolve_snapshot(purges.snapshots, Sha256Hex(digest)), []
+            ).append(address)
+        for digest, items in by_snapshot.items():
+            assert source is not None
+            self.quotes.setdefault(digest, []).append((path, source.format, source.name, items))
+        return problems
+
+    def _snapshots(self) -> int:
+        """Each snapshot read once: checked against its address when it is checked, and
+        the quotes put by for it checked; how many were checked."""
+        self._snapshot_problems: list[Found] = []
+        checked = 0
+        seen: set[Sha256Hex] = set()
+        for digest, blob in self._entries("snapshots"):
+            seen.add(digest)
+            checked += 1
+            data = blob_bytes(blob) or b""
+            if sha256_hex(data) != digest:
+                path = content_path("snapshots", digest)
+                self._snapshot_problems.append(
+                    Found(
+                        path, "snapshot edited", "its bytes do not hash to the address in its path"
+                    )
+                )
+            self._quotes_against(digest, data)
+        for digest in sorted(set(self.quotes) - seen):
+            self._quotes_against(digest, self._read(content_path("snapshots", digest)))
+        self._snapshot_problems.sort(key=lambda f: f.path)
+        return checked
+
+    def _quotes_against(self, digest: Sha256Hex, data: bytes | None) -> None:
+        for path, fmt, name, items in self.quotes.pop(digest, []):
+            quotes = [self.verdicts[a][2] or "" for a in items]
+            checks = check_stored_quotes(quotes, data, fmt, digest, name)
+            self.by_record.setdefault(path, []).extend(
+                Found(content_path("items", a), check.problem, check.reason)
+                for a, check in zip(items, checks, strict=True)
+                if check.problem is not None
+            )
+
+    # -- orphans ------------------------------------------------------------------
+
+    def _orphan_items(self) -> list[Found]:
+        return [
+            Found(content_path("items", a), "orphan item", "an item blob no checkpoint names")
+            for a, _ in sorted(self._entries("items"), key=lambda e: e[0])
+            if a not in self.named
+        ]
+
+    def _receipts(self) -> int:
+        self._orphan_receipts: list[Found] = []
+        count = 0
+        for address, _ in self._entries("receipts"):
+            count += 1
+            if address not in self.addresses and (self.only is None or not self._stored(address)):
+                self._orphan_receipts.append(
+                    Found(
+                        content_path("receipts", address),
+                        "orphan receipt",
+                        "a receipt whose record is not in the store",
+                    )
+                )
+        self._orphan_receipts.sort(key=lambda f: f.path)
+        return count
+
+    def _stored(self, address: Sha256Hex) -> bool:
+        """Whether the tip holds a readable record at *address* as a plain file (one the
+        check did not read)."""
+        assert self.tree is not None
+        for directory in RECORD_DIRS:
+            try:
+                entry = self.tree[content_path(directory, address)]
+            except KeyError:
+                continue
+            if odd_entry(entry.filemode) is None and blob_bytes(entry) is not None:
+                return True
+        return False
+
+
+def _parsed(data: bytes) -> Record | None:
+    """*data* parsed, its canonical form left to the record's check (a record that does
+    not parse there is taken as unparsed)."""
+    try:
+        return parse_record(data, form_checked=True)
+    except FormatError:
+        return None
+
+
+def _misfit(path: str) -> str:
+    """The misfit a walk of the tree names for *path* under a layout folder: a fan-out
+    name that is not two characters, a folder where a file belongs, or the path."""
+    parts = path.split("/")
+    if len(parts) == 2 or len(parts[1]) != 2:
+        return "/".join(parts[:2])
+    return "/".join(parts[:3])
