@@ -31,8 +31,10 @@ This module decides nothing about what may be removed.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,8 +84,10 @@ def purges_at(
     if commit is None:
         return Purges()
     tree = _tree_of(store, commit)
-    older = None if since is None else _events(_tree_of(store, since))
-    paths = _event_paths(_events(tree), older)
+    if since is None:
+        paths = _purge_paths(store, commit, tree)
+    else:
+        paths = _event_paths(_events(tree), _events(_tree_of(store, since)))
     stored = []
     for path in paths:
         data = _blob(tree, path)
@@ -93,6 +97,33 @@ def purges_at(
             receipt = _blob(tree, content_path("receipts", Sha256Hex(address)))
             stored.append(StoredRecord("event", Sha256Hex(address), path, data, receipt))
     return purges_among(stored, checker)
+
+
+PURGE_EVENTS_FILE = "purge-events.json"
+"""The event paths of one commit's tree that hold a purge event (by their bytes; trust is
+decided when they are read): another tree's are those it shares with it plus those among
+the events it adds, so finding a tree's purges reads what moved, not every event."""
+
+
+def _purge_paths(store: Store, commit: GitOid, tree: pygit2.Tree) -> list[str]:
+    """The paths of *tree* (*commit*'s) that hold a purge event, from the last tree's.
+    Raises nothing of its own."""
+    cache = store.local_dir / PURGE_EVENTS_FILE
+    try:
+        data = json.loads(cache.read_text())
+        seen, known = GitOid(str(data["commit"])), [str(p) for p in data["paths"]]
+        older = _events(_tree_of(store, seen))
+    except (OSError, ValueError, KeyError, TypeError, GitError):
+        seen, known, older = None, [], None
+    if seen == commit:
+        return known
+    kept = [p for p in known if _blob(tree, p) is not None]
+    added = _event_paths(_events(tree), older)
+    paths = sorted({*kept, *(p for p in added if _MARKER in (_blob(tree, p) or b""))})
+    with suppress(OSError):
+        text = json.dumps({"commit": commit, "paths": paths})
+        atomic_write(cache, text.encode(), 0o644)
+    return paths
 
 
 def purges_among(records: Iterable[StoredRecord], checker: Checker) -> Purges:
