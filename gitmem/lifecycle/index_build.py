@@ -8,6 +8,7 @@ full-text row) does not linger in free pages.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -54,7 +55,7 @@ from gitmem.lifecycle.replay import MemoryState, Replayable, follow_replaced, re
 from gitmem.store.asof import PinnedStore
 from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
 from gitmem.store.parallel import Background, gc_paused
-from gitmem.store.recent import first_parents
+from gitmem.store.recent import records_at, stops_between
 from gitmem.store.repo import Store, StoreContents, StoredRecord
 from gitmem.store.shape import odd_entries
 
@@ -83,11 +84,11 @@ def brought_up_to_date(
         if seen == tip:
             return connection, False
         try:
-            if seen is not None and tip is not None and _stepped(connection, store, roots, seen):
-                return connection, False
             added = None if seen is None or tip is None else store.added_since(seen, tip)
-            if added is not None and tip is not None:
-                _advance(connection, store, roots, tip, added)
+            if added is not None and seen is not None and tip is not None:
+                far = sum(1 for p in added if p.split("/", 1)[0] in RECORD_DIRS) > STEP
+                if not (far and _stepped(connection, store, roots, seen, tip)):
+                    _advance(connection, store, roots, tip, added)
                 return connection, False
         except DAMAGE:
             pass  # a damaged file is rebuilt below
@@ -103,14 +104,14 @@ def rebuilt_file(path: Path, store: Store, roots: TrustRoots, key: str) -> sqlit
     discard(path)
     connection = connect(path)
     tip = store.tip()
-    large = store.count("checkpoints") + store.count("events") > LARGE
-    chain, whole = (
-        ([], False) if tip is None or not large else first_parents(store, tip, None, 1 << 30)
+    stops = (
+        []
+        if tip is None or records_at(store, tip) <= LARGE
+        else stops_between(store, None, tip, STEP)
     )
-    if len(chain) > STEP and whole:
-        first = chain[-STEP]  # the first step: the root's STEP commits
-        rebuild(connection, PinnedStore(store, first), roots, key)
-        _stepped(connection, store, roots, first)
+    if len(stops) > 1:
+        rebuild(connection, PinnedStore(store, stops[0]), roots, key)
+        _advance_through(connection, store, roots, stops)
     else:
         rebuild(connection, store, roots, key)
     return connection
@@ -121,34 +122,31 @@ LARGE = 6000
 (each step a whole index of the commit it reaches, written in one transaction): memory
 bounded by a step at any size, and a build killed midway goes on from its last step
 rather than from nothing. A fresh build of fewer runs in one go, on two cores, faster."""
-STEP = 400
-"""Commits a step goes forward at most (about 1,200 records of captures)."""
+STEP = 3000
+"""Records a step adds at most (unless one commit adds more: a merge of a long history)."""
 
 
-def _stepped(connection: sqlite3.Connection, store: Store, roots: TrustRoots, seen: GitOid) -> bool:
-    """Advance the index from *seen* to the tip in steps of :data:`STEP` first-parent
-    commits, when it is further behind than one; False (nothing done) when it is not, or
-    when *seen* is not a first parent of the tip."""
-    tip = store.tip()
-    if tip is None:
+def _stepped(
+    connection: sqlite3.Connection, store: Store, roots: TrustRoots, seen: GitOid, tip: GitOid
+) -> bool:
+    """Advance the index from *seen* to *tip* in steps of :data:`STEP` records along the
+    first parents; False (nothing done) when *seen* is not a first parent of *tip*."""
+    stops = stops_between(store, seen, tip, STEP)
+    if not stops:
         return False
-    chain, found = first_parents(store, tip, seen, STEP)
-    if found:
-        return False  # one step: the plain advance
-    chain, found = first_parents(store, tip, seen, 1 << 30)
-    if not found:
-        return False
-    stops = chain[::-1][STEP - 1 :: STEP]
-    if stops[-1] != tip:
-        stops.append(tip)
-    before = seen
-    for stop in stops:
+    _advance_through(connection, store, roots, [seen, *stops])
+    return True
+
+
+def _advance_through(
+    connection: sqlite3.Connection, store: Store, roots: TrustRoots, stops: Sequence[GitOid]
+) -> None:
+    """Advance an index of ``stops[0]`` to each next stop in turn (each a descendant)."""
+    for before, stop in itertools.pairwise(stops):
         added = store.added_since(before, stop)
         if added is None:
-            return False
+            raise ValueError(f"{stop[:12]} does not descend from {before[:12]}")
         _advance(connection, store, roots, stop, added)
-        before = stop
-    return True
 
 
 def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key: str) -> None:

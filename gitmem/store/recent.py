@@ -1,7 +1,8 @@
-"""The memory ref's history read a commit at a time, newest first, without reading all
-of it: how far one commit lies behind another along the first parents (the index is
-built and advanced in steps along them), and what the newest commits added (the first
-brief after a clone reads the newest checkpoints only). Git I/O that decides nothing.
+"""The memory ref's history read a commit at a time, without reading all of it: the
+first parents of a commit and where to stop along them every so many records (the index
+is built and advanced in steps along them), and what the newest commits added (the
+first brief after a clone reads the newest checkpoints only). Git I/O that decides
+nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 import pygit2
 
 from gitmem.core.types import GitOid
+from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.repo import Store
 
 
@@ -55,3 +57,48 @@ def additions_newest_first(store: Store, tip: GitOid) -> Iterator[list[str]]:
             yield [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
     except (KeyError, ValueError, pygit2.GitError):
         return
+
+
+def stops_between(store: Store, seen: GitOid | None, tip: GitOid, step: int) -> list[GitOid]:
+    """The first parents of *tip* after *seen* (from the root, without it) to stop at,
+    the last *tip*: each the furthest that adds at most *step* records to the one before,
+    or the next one when it alone adds more (found by bisection: a first parent holds no
+    more records than its child). None when *seen* is not a first parent of *tip*.
+    Raises nothing."""
+    newest_first, found = first_parents(store, tip, seen, 1 << 30)
+    if not found or not newest_first:
+        return []
+    chain = newest_first[::-1]
+    stops: list[GitOid] = []
+    at, held = -1, 0 if seen is None else records_at(store, seen)
+    while at < len(chain) - 1:
+        low, high = at + 1, len(chain) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if records_at(store, chain[middle]) - held <= step:
+                low = middle
+            else:
+                high = middle - 1
+        at, held = low, records_at(store, chain[low])
+        stops.append(chain[low])
+    return stops
+
+
+def records_at(store: Store, commit: GitOid) -> int:
+    """How many records *commit*'s tree holds (its fan-out folders counted, not read).
+    Raises nothing: an unreadable commit holds none."""
+    try:
+        found = store.repo.get(commit)
+    except (ValueError, pygit2.GitError):
+        return 0
+    if not isinstance(found, pygit2.Commit):
+        return 0
+    count = 0
+    for directory in RECORD_DIRS:
+        try:
+            top = found.tree[directory]
+        except KeyError:
+            continue
+        if isinstance(top, pygit2.Tree):
+            count += sum(len(fan) for fan in top if isinstance(fan, pygit2.Tree))
+    return count
