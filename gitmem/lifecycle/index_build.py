@@ -247,7 +247,7 @@ def _checks(stored: Sequence[StoredRecord], roots: TrustRoots) -> list[RecordChe
     of a large build, a sync of thousands), the parse left here."""
     with Background(verdict_of(roots), stored) as pending:
         if not pending.forked:
-            return [roots.check(r.address, r.data, r.receipt) for r in stored]
+            return [roots.check(r.address, r.data, r.receipt, r.type) for r in stored]
         parsed = [_parsed(r.data) for r in stored]
         return [
             RecordCheck(r.address, problem, detail, p if parses else None)
