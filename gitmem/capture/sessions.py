@@ -15,7 +15,6 @@ file that names it. Cursors live in ``.git/gitmem/cursors.json``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 from gitmem.core import boundedjson
 from gitmem.core.transcript import Transcript
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 
 CURSORS_FILE = "cursors.json"
 RECENT_SECONDS = 2 * 24 * 3600
@@ -159,10 +158,8 @@ class Cursors:
 
     def __init__(self, local_dir: Path) -> None:
         self.path = local_dir / CURSORS_FILE
-        try:
-            data = boundedjson.loads(self.path.read_bytes(), max_depth=2, max_int_digits=18)
-        except (OSError, ValueError):
-            data = {}  # unreadable: every transcript is taken whole again, once
+        # unreadable: every transcript is taken whole again, once
+        data = read_state(self.path, max_depth=2, max_int_digits=18)
         self.positions: dict[str, int] = (
             {
                 k: v
@@ -198,8 +195,7 @@ class Cursors:
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(self.positions, indent=1, sort_keys=True) + "\n"
-        atomic_write(self.path, data.encode(), 0o644)
+        write_state(self.path, self.positions, sort_keys=True)
 
 
 def _size(transcript: Transcript) -> int:

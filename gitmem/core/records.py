@@ -212,9 +212,7 @@ class Checkpoint:
         raw_source = data.get("source")
         if raw_source is not None and not isinstance(raw_source, dict):
             raise FormatError("checkpoint source must be an object or null")
-        commit = data.get("commit")
-        if commit is not None and not isinstance(commit, str):
-            raise FormatError("checkpoint commit must be a string or null")
+        commit = _str_or_none(data, "checkpoint", "commit")
         created = _str(data, "created")
         parse_time(created)
         said = data.get(TRANSCRIPT_TIME)
@@ -314,12 +312,8 @@ class Event:
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
         """Raises FormatError on a malformed event."""
         _expect_schema(data, "event", EVENT_SCHEMA)
-        item = data.get("item")
-        if item is not None and not isinstance(item, str):
-            raise FormatError("event item must be a string or null")
-        commit = data.get("commit")
-        if commit is not None and not isinstance(commit, str):
-            raise FormatError("event commit must be a string or null")
+        item = _str_or_none(data, "event", "item")
+        commit = _str_or_none(data, "event", "commit")
         created = _str(data, "created")
         parse_time(created)
         return cls(
@@ -393,6 +387,13 @@ def _addresses(data: Mapping[str, Any], key: str) -> tuple[Sha256Hex, ...]:
     if not isinstance(value, list) or not are_sha256_hex(value):
         raise FormatError(f"checkpoint {key} must be a list of item addresses")
     return cast(tuple[Sha256Hex, ...], tuple(value))  # not a call per address
+
+
+def _str_or_none(data: Mapping[str, Any], record: str, key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise FormatError(f"{record} {key} must be a string or null")
+    return value
 
 
 def _str(data: Mapping[str, Any], key: str) -> str:

@@ -77,6 +77,27 @@ class Transcript:
     skipped: tuple[str, ...] = ()
     """One sentence per line a lenient parser skipped ("line 7 is not JSON"), in order."""
 
+    @classmethod
+    def of(
+        cls,
+        format: str,
+        name: str,
+        messages: Sequence[Message],
+        session: str | None = None,
+        cwd: str | None = None,
+        agent: str | None = None,
+        skipped: Sequence[str] = (),
+    ) -> Transcript:
+        """The transcript of *messages* parsed from *format*, its snapshot rendered from
+        them (:func:`render_snapshot`; the one place a parsed transcript gets its
+        snapshot).
+
+        Raises:
+            InputError: an unknown format.
+        """
+        snapshot = render_snapshot(format, messages)
+        return cls(format, name, tuple(messages), snapshot, session, cwd, agent, tuple(skipped))
+
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
 
@@ -197,8 +218,9 @@ def parse_messages(text: str, name: str) -> Transcript:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the newline that ends the last line
-    messages = tuple(_message(line, name, number) for number, line in enumerate(lines, 1))
-    return Transcript(MESSAGES, name, messages, render_snapshot(MESSAGES, messages))
+    return Transcript.of(
+        MESSAGES, name, [_message(line, name, n) for n, line in enumerate(lines, 1)]
+    )
 
 
 def _message(line: str, name: str, number: int) -> Message:

@@ -16,7 +16,6 @@ it names (:func:`gitmem.hooks.capturing.recover`); ``gitmem status`` shows them 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import time
@@ -26,7 +25,7 @@ from typing import NamedTuple
 
 from gitmem.core import boundedjson
 from gitmem.hooks import queue
-from gitmem.store.files import atomic_write
+from gitmem.store.files import write_state
 
 RUNNING_DIR = "running"
 START_GRACE = 60.0
@@ -88,7 +87,7 @@ def start(local_dir: Path, hook: str, sha: str) -> Path:
     path = marker_path(local_dir, hook, sha)
     data = {"hook": hook, "sha": sha, "pid": os.getpid(), "started": round(time.time(), 3)}
     with contextlib.suppress(OSError):
-        atomic_write(path, (json.dumps(data) + "\n").encode(), 0o644)
+        write_state(path, data, indent=None)
     return path
 
 

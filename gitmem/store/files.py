@@ -8,11 +8,14 @@ agent settings) goes through :func:`atomic_write`; every writer that must be alo
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from gitmem.core import boundedjson
 from gitmem.core.errors import UnwritableError
 
 
@@ -41,6 +44,34 @@ def atomic_write(path: Path, data: bytes, mode: int, dir_mode: int = 0o700) -> N
         if isinstance(e, OSError) and not isinstance(e, UnwritableError):
             raise unwritable(path, e) from e
         raise
+
+
+def read_state(
+    path: Path,
+    max_depth: int = boundedjson.MAX_DEPTH,
+    max_int_digits: int = boundedjson.MAX_INT_DIGITS,
+) -> Any:
+    """The JSON value of the local state file at *path*; None when it is missing,
+    unreadable or not JSON within those bounds (local state is then as if never
+    written: each caller says what that costs). Raises nothing."""
+    try:
+        return boundedjson.loads(
+            path.read_bytes(), max_depth=max_depth, max_int_digits=max_int_digits
+        )
+    except (OSError, ValueError):
+        return None
+
+
+def write_state(
+    path: Path, value: object, indent: int | None = 1, sort_keys: bool = False, mode: int = 0o644
+) -> None:
+    """Write *value* as the JSON of the local state file at *path* (a newline after it).
+
+    Raises:
+        UnwritableError: as :func:`atomic_write`.
+    """
+    text = json.dumps(value, indent=indent, sort_keys=sort_keys) + "\n"
+    atomic_write(path, text.encode(), mode)
 
 
 def unwritable(path: Path, error: OSError) -> UnwritableError:

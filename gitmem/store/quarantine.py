@@ -11,13 +11,11 @@ attribution, never the check (every reader checks every record again).
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gitmem.core import boundedjson
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 
 QUARANTINE_FILE = "quarantine.json"
 _KEPT = 500
@@ -27,10 +25,7 @@ _FIELDS = ("path", "problem", "detail", "commit", "author", "remote")
 
 def quarantined(local_dir: Path) -> list[dict[str, str | None]]:
     """The quarantined paths, oldest first. Raises nothing (an unreadable file: none)."""
-    try:
-        data = boundedjson.loads((local_dir / QUARANTINE_FILE).read_bytes(), max_depth=4)
-    except (OSError, ValueError):
-        return []
+    data = read_state(local_dir / QUARANTINE_FILE, max_depth=4)
     entries = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         return []
@@ -49,9 +44,10 @@ def quarantine(local_dir: Path, remote: str, entries: Iterable[Mapping[str, Any]
         return
     paths = {e["path"] for e in new}
     kept = [e for e in quarantined(local_dir) if e["path"] not in paths] + new
-    data = json.dumps({"version": 1, "paths": kept[-_KEPT:]}, indent=1, sort_keys=True)
     with contextlib.suppress(OSError):
-        atomic_write(local_dir / QUARANTINE_FILE, (data + "\n").encode(), 0o644)
+        write_state(
+            local_dir / QUARANTINE_FILE, {"version": 1, "paths": kept[-_KEPT:]}, sort_keys=True
+        )
 
 
 def _text(value: object) -> str | None:

@@ -10,14 +10,12 @@ those values again, and only when they are still there.
 
 from __future__ import annotations
 
-import json
 import subprocess
 
 import pygit2
 
-from gitmem.core import boundedjson
 from gitmem.core.errors import GitError
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 from gitmem.store.git import last_line, run_git
 from gitmem.store.repo import REFS_PREFIX, Store
 from gitmem.store.watermarks import tracking_prefix
@@ -120,10 +118,7 @@ def restore_config(store: Store) -> list[str]:
 
 
 def _load(store: Store) -> list[dict[str, str]]:
-    try:
-        data = boundedjson.loads((store.local_dir / CHANGES_FILE).read_bytes(), max_depth=4)
-    except (OSError, ValueError):
-        return []
+    data = read_state(store.local_dir / CHANGES_FILE, max_depth=4)
     raw = data.get("changes") if isinstance(data, dict) else None
     if not isinstance(raw, list):
         return []
@@ -135,5 +130,4 @@ def _load(store: Store) -> list[dict[str, str]]:
 
 
 def _save(store: Store, changes: list[dict[str, str]]) -> None:
-    data = json.dumps({"version": 1, "changes": changes}, indent=1)
-    atomic_write(store.local_dir / CHANGES_FILE, (data + "\n").encode(), 0o644)
+    write_state(store.local_dir / CHANGES_FILE, {"version": 1, "changes": changes})

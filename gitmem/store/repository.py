@@ -20,15 +20,13 @@ branch moves on, only the commits it gained are walked.
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 from typing import NamedTuple
 
 import pygit2
 
-from gitmem.core import boundedjson
 from gitmem.core.types import GitOid
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 from gitmem.store.repo import Store
 
 REPOSITORY_FILE = ".gitmem/repository"
@@ -113,18 +111,14 @@ def _roots(store: Store, commit: GitOid) -> set[str]:
     else:
         roots = set()
     roots |= {str(c.id) for c in walker if not c.parent_ids}
-    data = json.dumps({"version": 1, "commit": commit, "roots": sorted(roots)})
     with contextlib.suppress(OSError):  # a read-only clone walks again next time
         store.local_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, (data + "\n").encode(), 0o644)
+        write_state(path, {"version": 1, "commit": commit, "roots": sorted(roots)}, indent=None)
     return roots
 
 
 def _cached(path: Path) -> tuple[str | None, set[str]]:
-    try:
-        data = boundedjson.loads(path.read_bytes(), max_depth=3)
-    except (OSError, ValueError):
-        return None, set()
+    data = read_state(path, max_depth=3)
     if not isinstance(data, dict) or data.get("version") != 1:
         return None, set()
     commit, roots = data.get("commit"), data.get("roots")

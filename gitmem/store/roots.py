@@ -17,20 +17,18 @@ Everything is loaded once, as one :class:`TrustRoots` value the caller hands to 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 import pygit2
 
-from gitmem.core import boundedjson
 from gitmem.core.allowed_signers import AllowedSignersFile, parse_allowed_signers
 from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.revocation import Revocations, combine, parse_revoked_keys, without_revoked
 from gitmem.core.types import GitOid
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 from gitmem.store.home import ALLOWED_SIGNERS
 from gitmem.store.repo import Store
 from gitmem.store.repository import repository_at
@@ -185,10 +183,7 @@ def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
 def kept_purges(store: Store) -> frozenset[str]:
     """The purge events this clone applied while their keys were trusted (see
     :attr:`TrustRoots.kept`). Raises nothing: an unreadable file keeps none."""
-    try:
-        data = boundedjson.loads((store.local_dir / KEPT_PURGES).read_bytes(), max_depth=3)
-    except (OSError, ValueError):
-        return frozenset()
+    data = read_state(store.local_dir / KEPT_PURGES, max_depth=3)
     found = data.get("purges") if isinstance(data, dict) else None
     return (
         frozenset(a for a in found if isinstance(a, str))
@@ -204,9 +199,8 @@ def keep_purges(store: Store, addresses: Iterable[str]) -> None:
     wanted = kept | frozenset(addresses)
     if wanted == kept:
         return
-    data = json.dumps({"version": 1, "purges": sorted(wanted)}, indent=1)
     with contextlib.suppress(OSError):
-        atomic_write(store.local_dir / KEPT_PURGES, (data + "\n").encode(), 0o644)
+        write_state(store.local_dir / KEPT_PURGES, {"version": 1, "purges": sorted(wanted)})
 
 
 def _configured_trust_ref(home: Path, store: Store) -> str | None:

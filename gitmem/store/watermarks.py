@@ -6,13 +6,11 @@ readers see)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from gitmem.core import boundedjson
 from gitmem.core.types import GitOid
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 from gitmem.store.repo import TRACKING_PREFIX
 
 WATERMARKS = "watermarks.json"
@@ -31,11 +29,8 @@ class Watermarks:
 
     def __init__(self, local_dir: Path) -> None:
         self.path = local_dir / WATERMARKS
-        try:
-            data = boundedjson.loads(self.path.read_bytes(), max_depth=4)
-            remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            remotes = {}  # unreadable: every remote is as if first seen
+        data = read_state(self.path, max_depth=4)  # unreadable: every remote as if first seen
+        remotes = data.get("remotes", {}) if isinstance(data, dict) else {}
         if not isinstance(remotes, dict):
             remotes = {}
         self.marks: dict[str, dict[str, str]] = {
@@ -59,5 +54,4 @@ class Watermarks:
             refs[ref] = tip
 
     def save(self) -> None:
-        data = json.dumps({"version": 1, "remotes": self.marks}, indent=1, sort_keys=True)
-        atomic_write(self.path, (data + "\n").encode(), 0o644)
+        write_state(self.path, {"version": 1, "remotes": self.marks}, sort_keys=True)

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.agents.ask.result import AskResult, Excerpt, RecordInfo
-from gitmem.core import boundedjson, canonical
+from gitmem.core import canonical
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Event, parse_time
 from gitmem.core.types import Sha256Hex
-from gitmem.store.files import atomic_write
+from gitmem.store.files import atomic_write, read_state
 from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import Store
 
@@ -134,10 +134,7 @@ def write_local(local_dir: Path, record: dict[str, Any]) -> Sha256Hex:
 
 
 def _load_lookup(local_dir: Path) -> dict[str, Any]:
-    try:
-        value = boundedjson.loads((folder(local_dir) / _LOOKUP_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    value = read_state(folder(local_dir) / _LOOKUP_FILE)
     return value if isinstance(value, dict) else {}
 
 

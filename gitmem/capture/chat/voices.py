@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gitmem.capture.chat.export import ChatExport
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
-from gitmem.core.transcript import Message, Transcript, render_snapshot
+from gitmem.core.transcript import Message, Transcript
 
 ME = "me"
 """The voice of the person who exported the chat."""
@@ -77,13 +77,7 @@ def settle_voices(export: ChatExport, me: str | None) -> Chat:
     ]
     material = f"gitmem/chat/1\0{export.format}\0{export.chat}"
     digest = hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
-    transcript = Transcript(
-        export.format,
-        export.name,
-        tuple(messages),
-        render_snapshot(export.format, messages),
-        session=f"chat-{digest[:16]}",
-    )
+    transcript = Transcript.of(export.format, export.name, messages, f"chat-{digest[:16]}")
     return Chat(export, chosen, transcript, f"chat-{digest[:16]}")
 
 

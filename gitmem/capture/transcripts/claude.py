@@ -35,7 +35,7 @@ from gitmem.capture.transcripts._jsonl import (
     parts_text,
     read_records,
 )
-from gitmem.core.transcript import ANSWER, Message, Transcript, host_time, render_snapshot
+from gitmem.core.transcript import ANSWER, Message, Transcript, host_time
 
 FORMAT = "claude"
 TOOL = "Claude Code"
@@ -101,15 +101,8 @@ def parse(text: str, name: str) -> Transcript:
     elif agent is None:
         stem = name.rsplit("/", 1)[-1].removesuffix(".jsonl")
         agent = stem if stem.startswith("agent-") else f"agent-{stem}"
-    return Transcript(
-        FORMAT,
-        name,
-        tuple(messages),
-        render_snapshot(FORMAT, messages),
-        session,
-        cwd,
-        agent,
-        skipped + tuple(malformed_lines),
+    return Transcript.of(
+        FORMAT, name, messages, session, cwd, agent, skipped + tuple(malformed_lines)
     )
 
 

@@ -36,7 +36,7 @@ from gitmem.capture.transcripts._jsonl import (
     read_records,
 )
 from gitmem.core import boundedjson
-from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
+from gitmem.core.transcript import Message, Transcript, host_time
 
 FORMAT = "codex"
 TOOL = "Codex"
@@ -104,14 +104,8 @@ def parse(text: str, name: str) -> Transcript:
             malformed_lines.append(f"line {number} {MALFORMED_PART}")
     if cwd is None:
         cwd = _cwd_from_context(messages)
-    return Transcript(
-        FORMAT,
-        name,
-        tuple(messages),
-        render_snapshot(FORMAT, messages),
-        session,
-        cwd,
-        skipped=skipped + tuple(malformed_lines),
+    return Transcript.of(
+        FORMAT, name, messages, session, cwd, skipped=skipped + tuple(malformed_lines)
     )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, read_records
-from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
+from gitmem.core.transcript import Message, Transcript, host_time
 
 FORMAT = "copilot"
 TOOL = "Copilot CLI"
@@ -70,8 +70,7 @@ def parse(text: str, name: str) -> Transcript:
                     messages += _message("tool_use", call, when)
         elif kind == "tool.execution_complete":
             messages += _message("tool_result", _result(data.get("result")), when)
-    snapshot = render_snapshot(FORMAT, messages)
-    return Transcript(FORMAT, name, tuple(messages), snapshot, session, cwd, skipped=skipped)
+    return Transcript.of(FORMAT, name, messages, session, cwd, skipped=skipped)
 
 
 def _message(role: str, text: object, when: str | None) -> list[Message]:

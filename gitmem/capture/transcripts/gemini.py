@@ -25,7 +25,7 @@ from typing import Any
 from gitmem.capture.transcripts._jsonl import Record, clean, compact_json, read_records
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
-from gitmem.core.transcript import Message, Transcript, host_time, render_snapshot
+from gitmem.core.transcript import Message, Transcript, host_time
 
 FORMAT = "gemini"
 TOOL = "Gemini CLI"
@@ -68,14 +68,8 @@ def parse(text: str, name: str) -> Transcript:
     for message in raw:
         messages += _messages(message)
     session = meta.get("sessionId")
-    return Transcript(
-        FORMAT,
-        name,
-        tuple(messages),
-        render_snapshot(FORMAT, messages),
-        session if isinstance(session, str) and session else None,
-        skipped=skipped,
-    )
+    own = session if isinstance(session, str) and session else None
+    return Transcript.of(FORMAT, name, messages, own, skipped=skipped)
 
 
 def _messages(message: Record) -> list[Message]:

@@ -15,7 +15,7 @@ import json
 from gitmem.capture.transcripts._jsonl import MALFORMED_PART, clean, parts_text
 from gitmem.core import boundedjson
 from gitmem.core.errors import InputError
-from gitmem.core.transcript import Message, Transcript, render_snapshot
+from gitmem.core.transcript import Message, Transcript
 
 FORMAT = "json"
 
@@ -60,5 +60,4 @@ def parse(text: str, name: str) -> Transcript:
             raise InputError(f'{where} has a "content" that is neither a string nor a list')
         if body.strip():
             messages.append(Message(clean(item["role"]), clean(body)))
-    snapshot = render_snapshot(FORMAT, messages)
-    return Transcript(FORMAT, name, tuple(messages), snapshot, skipped=tuple(skipped))
+    return Transcript.of(FORMAT, name, messages, skipped=skipped)

@@ -8,19 +8,18 @@ this clone has verified) is local state in ``.git/gitmem/release-seen.json``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pygit2
 
-from gitmem.core import boundedjson, canonical
+from gitmem.core import canonical
 from gitmem.core.errors import InputError, NegativeResult
 from gitmem.core.records import Event, format_time
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.store.files import atomic_write
+from gitmem.store.files import read_state, write_state
 from gitmem.store.keys import validate_principal
 from gitmem.store.layout import content_path
 from gitmem.store.repo import RELEASES_REF, Entry, Store, StoredRecord
@@ -78,16 +77,16 @@ def read_releases(store: Store, roots: ReleaseRoots) -> list[ReleaseRecord]:
 
 def load_seen(store: Store) -> Seen | None:
     """The rollback watermark, or None when this clone has verified no release yet."""
+    data = read_state(store.local_dir / SEEN_FILE)
     try:
-        data = boundedjson.loads((store.local_dir / SEEN_FILE).read_text(encoding="utf-8"))
         return Seen(int(data["sequence"]), str(data["commit"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def _save_seen(store: Store, seen: Seen) -> None:
-    data = json.dumps({"sequence": seen.sequence, "commit": seen.commit}) + "\n"
-    atomic_write(store.local_dir / SEEN_FILE, data.encode(), 0o644)
+    data = {"sequence": seen.sequence, "commit": seen.commit}
+    write_state(store.local_dir / SEEN_FILE, data, indent=None)
 
 
 def _append(
@@ -162,6 +161,28 @@ def _choose_sequence(
     )
 
 
+def _signed_event(
+    kind: str,
+    release: Release,
+    sequence: int,
+    principal: str,
+    key: HeldKey,
+    now: datetime,
+    **more: object,
+) -> Event:
+    """An approval or a pin of *release* by *principal*, to be signed with *key*."""
+    return Event(
+        event=kind,
+        item=None,
+        session=SESSION,
+        writer=principal,
+        key=key.fingerprint,
+        created=format_time(now),
+        commit=release.commit,
+        extra={"tree": release.tree, "sequence": sequence, **more},
+    )
+
+
 def _sign_and_store(
     store: Store, roots: ReleaseRoots, event: Event, key: HeldKey, rev: str
 ) -> Written:
@@ -174,7 +195,7 @@ def _sign_and_store(
             f"not stored, because this {event.event} of {rev} would not count: {detail}"
         )
     written = _append(store, sealed.address, event, sealed.entries, event.writer)
-    return Written(written.address, written.release, written.sequence, written.new, check.detail)
+    return replace(written, detail=check.detail)
 
 
 def _require_root(roots: ReleaseRoots) -> None:
@@ -209,16 +230,7 @@ def approve(
     _require_root(roots)
     records = read_releases(store, roots)
     chosen = _choose_sequence(records, release, load_seen(store), sequence)
-    event = Event(
-        event=APPROVAL,
-        item=None,
-        session=SESSION,
-        writer=principal,
-        key=key.fingerprint,
-        created=format_time(now),
-        commit=release.commit,
-        extra={"tree": release.tree, "sequence": chosen},
-    )
+    event = _signed_event(APPROVAL, release, chosen, principal, key, now)
     return _sign_and_store(store, roots, event, key, rev)
 
 
@@ -250,25 +262,16 @@ def pin(
     if not verdict.approved or verdict.sequence is None:
         why = "; ".join(r for r in verdict.reasons if not r.startswith("not pinned"))
         raise NegativeResult(f"{rev} is not an approved release, so it cannot be pinned: {why}")
-    release = resolve(store, rev)
-    event = Event(
-        event=PIN,
-        item=None,
-        session=SESSION,
-        writer=principal,
-        key=key.fingerprint,
-        created=format_time(now),
-        commit=release.commit,
-        extra={
-            "tree": release.tree,
-            "sequence": verdict.sequence,
-            "recovery_tested": True,
-            "evidence": {
-                "sha256": canonical.sha256_hex(proof),
-                "name": evidence.name,
-                "bytes": len(proof),
-            },
-        },
+    proven = {"sha256": canonical.sha256_hex(proof), "name": evidence.name, "bytes": len(proof)}
+    event = _signed_event(
+        PIN,
+        resolve(store, rev),
+        verdict.sequence,
+        principal,
+        key,
+        now,
+        recovery_tested=True,
+        evidence=proven,
     )
     return _sign_and_store(store, load_release_roots(home, store), event, key, rev)
 
