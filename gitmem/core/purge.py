@@ -77,10 +77,6 @@ class Purge:
         }
 
     @property
-    def empty(self) -> bool:
-        return not (self.items or self.snapshots or self.records)
-
-    @property
     def label(self) -> str:
         """How what it removed renders: ``[purged by WRITER on DATE]``. Raises nothing."""
         return purged_label(self.writer, self.created)

@@ -83,30 +83,6 @@ def discard(path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def is_corruption(error: sqlite3.DatabaseError) -> bool:
-    """Whether *error* is SQLite saying the file is damaged or is no database (not that it
-    is locked, full or misused). Two plain errors say so too: a full-text table whose own
-    tables are damaged fails to open with one, and a file whose tables are not the ones
-    :data:`SCHEMA` makes (edited, or written by another build under the same key) lacks
-    a table or a column."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if not isinstance(code, int):
-        return False
-    primary = code & 0xFF  # extended codes, e.g. SQLITE_CORRUPT_VTAB, keep it in the low byte
-    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return True
-    message = str(error)
-    return primary == sqlite3.SQLITE_ERROR and any(m in message for m in _NOT_THIS_SCHEMA)
-
-
-_NOT_THIS_SCHEMA = (
-    "vtable constructor failed",
-    "no such table",
-    "no such column",
-    "has no column named",
-)
-
-
 SHAPE = (
     "SELECT (SELECT COUNT(*) FROM records WHERE type = 'checkpoint'), "
     "(SELECT COUNT(*) FROM states WHERE current = 1), (SELECT MAX(rowid) FROM records), "

@@ -156,10 +156,6 @@ class Condition:
     negated: frozenset[str]
     asks_condition: bool = False
 
-    @property
-    def empty(self) -> bool:
-        return not self.words and not self.numbers
-
 
 _ASKS_CONDITION = re.compile(
     r"^\W*(?:(?:and|so|but|then) )?(?:when\b|under (?:what|which)\b"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from urllib.parse import quote
 
 CSS = """\
 :root { color-scheme: light dark; --fg: #1d1f23; --bg: #fbfbfa; --muted: #5f6670;
@@ -110,12 +109,6 @@ def link(path: str, text: str, cls: str | None = None) -> str:
 def item_path(item_id: str) -> str:
     """The viewer's page of one item: only hex characters reach the URL."""
     return "/item/" + "".join(c for c in item_id.lower() if c in "0123456789abcdef")[:64]
-
-
-def query_path(path: str, **params: str | None) -> str:
-    """*path* with the given query parameters (None ones left out), each encoded."""
-    pairs = [f"{key}={quote(value, safe='')}" for key, value in params.items() if value]
-    return path + ("?" + "&".join(pairs) if pairs else "")
 
 
 def bullet_list(entries: Iterable[str], cls: str | None = None) -> str:
