@@ -205,12 +205,7 @@ def load_json(path: Path) -> dict[str, Any]:
     Raises:
         InputError: unreadable, not JSON, or not an object.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read {path}: {e}") from e
+    text = _read_text(path)
     if not text.strip():
         return {}
     try:
@@ -222,18 +217,23 @@ def load_json(path: Path) -> dict[str, Any]:
     return data
 
 
+def _read_text(path: Path) -> str:
+    """*path*'s text, empty when it is absent. Raises InputError: unreadable, not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read {path}: {e}") from e
+
+
 def load_toml(path: Path) -> dict[str, Any]:
     """A TOML config file (empty when absent).
 
     Raises:
         InputError: unreadable or not TOML.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read {path}: {e}") from e
+    text = _read_text(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

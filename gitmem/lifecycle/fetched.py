@@ -21,16 +21,14 @@ so each fetch only adds what it brought.
 from __future__ import annotations
 
 import contextlib
-import json
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pygit2
 
-from gitmem.core import boundedjson
 from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.types import GitOid
-from gitmem.store.files import atomic_write
+from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
@@ -297,10 +295,7 @@ class _Verdicts:
         self.key = roots.digest()
         self.changed = False
         self.verdicts: dict[str, str | None] = {}
-        try:
-            data: Any = boundedjson.loads(self.path.read_bytes(), max_depth=3)
-        except (OSError, ValueError):
-            return
+        data = read_state(self.path, max_depth=3)
         if isinstance(data, dict) and data.get("roots") == self.key:
             raw = data.get("verdicts")
             if isinstance(raw, dict):
@@ -326,9 +321,8 @@ class _Verdicts:
         if not self.changed:
             return
         kept = dict(list(self.verdicts.items())[-_MAX_VERDICTS:])
-        data = json.dumps({"version": 1, "roots": self.key, "verdicts": kept}, indent=1)
         with contextlib.suppress(OSError):  # a read-only clone: checked again next time
-            atomic_write(self.path, (data + "\n").encode(), 0o644)
+            write_state(self.path, {"version": 1, "roots": self.key, "verdicts": kept})
 
 
 def unfetched_hint(store: Store) -> str | None:

@@ -50,14 +50,9 @@ class SupportReply:
 
 def parse_solver(raw: bytes) -> SolverReply:
     """Raises OutputRejected unless *raw* is exactly one solver reply."""
-    value = _object(raw)
-    status = value.get("status")
-    if status == "not_found":
-        _keys(value, ("status",), raw)
+    value = _answer(raw, "not_found", ("answer", "excerpt", "quote", "status"))
+    if value is None:
         return SolverReply(False)
-    if status != "answer":
-        raise OutputRejected('\'status\' must be "answer" or "not_found"', raw)
-    _keys(value, ("answer", "excerpt", "quote", "status"), raw)
     answer = _text(value, "answer", MAX_ANSWER_CHARS, raw)
     quote = _text(value, "quote", MAX_QUOTE_CHARS, raw)
     excerpt = value["excerpt"]
@@ -68,15 +63,24 @@ def parse_solver(raw: bytes) -> SolverReply:
 
 def parse_support(raw: bytes) -> SupportReply:
     """Raises OutputRejected unless *raw* is exactly one support reply."""
+    value = _answer(raw, "abstain", ("answer", "status"))
+    if value is None:
+        return SupportReply(False)
+    return SupportReply(True, _text(value, "answer", MAX_ANSWER_CHARS, raw))
+
+
+def _answer(raw: bytes, negative: str, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """The reply's object when its status is "answer" and it has exactly *keys*; None
+    when its status is *negative* and it has nothing else. Raises OutputRejected."""
     value = _object(raw)
     status = value.get("status")
-    if status == "abstain":
+    if status == negative:
         _keys(value, ("status",), raw)
-        return SupportReply(False)
+        return None
     if status != "answer":
-        raise OutputRejected('\'status\' must be "answer" or "abstain"', raw)
-    _keys(value, ("answer", "status"), raw)
-    return SupportReply(True, _text(value, "answer", MAX_ANSWER_CHARS, raw))
+        raise OutputRejected(f'\'status\' must be "answer" or "{negative}"', raw)
+    _keys(value, keys, raw)
+    return value
 
 
 def _object(raw: bytes) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from gitmem.capture.checkpoint import build_items, mask_draft
 from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.run import CaptureResult, Context, capture_transcript
+from gitmem.capture.transcripts import read_input
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, statement_id
@@ -38,7 +39,6 @@ from gitmem.core.transcript import Transcript, parse_snapshot, render_snapshot
 from gitmem.core.types import Sha256Hex
 from gitmem.store.files import locked
 
-MAX_BYTES = 256 * 1024 * 1024
 LOCK_FILE = "pending.lock"
 
 
@@ -142,7 +142,8 @@ def import_chat(
             audit failure is an item's ``failed`` verdict instead.
     """
     chosen_format = None if format is None else FORMAT_NAMES.get(format, format)
-    chat = settle_voices(parse_export(_read(path), path.name, chosen_format), me)
+    data = read_input(path, "chat export", "MB")
+    chat = settle_voices(parse_export(data, path.name, chosen_format), me)
     prepared = prepare(chat.transcript, ctx.emitted, path.stat().st_mtime)
     digest = sha256_hex(prepared.snapshot)
     name = extractor or str(ctx.settings.get("extractor"))
@@ -237,19 +238,6 @@ def message_of(imported: PendingImport, item: PendingItem) -> str | None:
     if index is None or not 0 <= index < len(messages.messages):
         return None
     return messages.messages[index].text
-
-
-def _read(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"chat export {path} is larger than {MAX_BYTES >> 20} MB")
-        return path.read_bytes()
-    except FileNotFoundError as e:
-        raise InputError(f"chat export not found: {path}") from e
-    except IsADirectoryError as e:
-        raise InputError(f"chat export is a folder, not a file: {path}") from e
-    except OSError as e:
-        raise InputError(f"cannot read chat export {path}: {e.strerror or e}") from e
 
 
 def _new_drafts(

@@ -36,19 +36,28 @@ def load_transcript(path: Path, format: str | None = None) -> Transcript:
         InputError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8,
             an unknown format, or a forced format the file does not fit.
     """
+    return parse_transcript(read_input(path, "transcript"), path.name, format)
+
+
+def read_input(path: Path, what: str, unit: str = "MiB") -> bytes:
+    """The bytes of the file *path* a user named as a *what* ("transcript", "chat
+    export"), at most :data:`MAX_BYTES` (*unit* names a MiB in the sentence that says so).
+
+    Raises:
+        InputError: missing, a folder, unreadable, or larger than :data:`MAX_BYTES`.
+    """
     try:
         if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"transcript {path} is larger than {MAX_BYTES >> 20} MiB")
-        data = path.read_bytes()
+            raise InputError(f"{what} {path} is larger than {MAX_BYTES >> 20} {unit}")
+        return path.read_bytes()
     except FileNotFoundError as e:
-        raise InputError(f"transcript not found: {path}") from e
+        raise InputError(f"{what} not found: {path}") from e
     except IsADirectoryError as e:
-        raise InputError(f"transcript is a folder, not a file: {path}") from e
+        raise InputError(f"{what} is a folder, not a file: {path}") from e
     except OSError as e:
-        raise InputError(f"cannot read transcript {path}: {e.strerror or e}") from e
+        raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from e
     except ValueError as e:  # a NUL in the path
-        raise InputError(f"cannot read transcript {str(path)!r}: {e}") from e
-    return parse_transcript(data, path.name, format)
+        raise InputError(f"cannot read {what} {str(path)!r}: {e}") from e
 
 
 def parse_transcript(data: bytes, name: str, format: str | None = None) -> Transcript:
