@@ -151,6 +151,25 @@ def test_a_users_lets_is_a_request_and_a_users_rule_is_a_decision() -> None:
     assert extract([Message("assistant", "We should only run it on unique commits.")]) == []
 
 
+def test_the_options_a_question_offers_are_not_decisions() -> None:
+    option = "Ask only once at enable, and do not ask anymore once the config holds the answer."
+    for asked in (
+        "Which approach do you think is better?",
+        "**What should we do here?**",
+    ):
+        for author in ("user", "assistant"):
+            for listed in (f"1. {option}\n2. something else?", f"- {option}\n  in every shell"):
+                message = Message(author, f"{asked}\n\n{listed}")
+                assert [d for d in extract([message]) if d.kind == "decision"] == [], message
+    # The same list under a statement, or under a heading that asks, says what was chosen.
+    for lead in ("We settled this:", "## Why?"):
+        decisions = extract([Message("user", f"{lead}\n1. {option}")])
+        assert summary(decisions) == [("decision", option)], lead
+    # The choice that follows the options is the decision.
+    chosen = "Which is better?\n1. Ask every time\n2. Ask once\n\nWe should only ask once."
+    assert summary(extract([Message("user", chosen)])) == [("decision", "We should only ask once.")]
+
+
 @pytest.mark.parametrize(
     "sentence",
     [

@@ -49,6 +49,8 @@ from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
 
 FULL = Reading(loops=True, weak=True)
+LEAD_LINES = 60
+"""How far above a list item its lead-in is looked for."""
 LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
 # A paragraph under a "Next step:" section is an item when it says what to do, not when it
 # reports ("The user's original request was: …").
@@ -164,6 +166,22 @@ class Scan:
             m = done + 1
         return done
 
+    def _offered(self, first: int) -> bool:
+        """Is the unit on line *first* an item of a list that a question leads in to (the
+        options it offers)? The lead is the nearest line above that is neither blank, a
+        list item nor indented under one; a heading that asks is a title, not a lead."""
+        if not BULLET_RE.match(self.lines[first]):
+            return False
+        for n in range(first - 1, max(-1, first - LEAD_LINES), -1):
+            line = self.lines[n]
+            if not line.strip() or BULLET_RE.match(line) or indent(line) > 0:
+                continue
+            lead = line.strip()
+            if lead.startswith("#") or SUBHEADING_RE.fullmatch(lead):
+                return False
+            return lead.rstrip(" *_`\"')”’:").endswith("?")
+        return False
+
     def _fenced(self, n: int) -> bool:
         at = bisect.bisect_right(self.fence_starts, n) - 1
         return at >= 0 and n <= self.fences[at][1]
@@ -187,6 +205,9 @@ class Scan:
         block = "\n".join(self.lines[first : last + 1])
         by_user = self.by_user or spoken_by_user(self.speakers, first)
         found = list(_unit_items(block, section, self.reading, by_user, paragraph))
+        if found and self._offered(first):
+            # An option a question offers ("Which is better? 1. Ask once …") is not chosen.
+            found = [(start, item) for start, item in found if item[0] not in DECIDING]
         if not found:
             return
         # The guarantee, checked rather than argued: whole lines fold the same way alone
