@@ -6,9 +6,10 @@ Builds clone A with N signed checkpoints (bench_brief's real write path) and a b
 remote holding them, then clone B of it. Each round adds one code commit and one new
 checkpoint to A (untimed), then times, as real subprocesses:
 
-- push: `git push origin main` from A with the pre-push hook (memory on: it pushes the
-  new checkpoint too) against the same push with hooks off (`-c core.hooksPath=…`
-  empty folder: memory off), alternating, each pushing one new commit;
+- push: `git push origin main` from A with the pre-push hook (memory on: it starts the
+  push of the new checkpoint detached, waited for untimed before the pull) against the
+  same push with hooks off (`-c core.hooksPath=…` empty folder: memory off),
+  alternating, each pushing one new commit;
 - pull: `git pull` in B with the memory fetch refspec (memory on) against the same pull
   in B' without it (memory off), each pulling the round's new commit;
 - the first `gitmem brief` in B after the pull (which checks the fetched checkpoint
@@ -37,6 +38,7 @@ from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import parse_transcript
 from gitmem.core.items import Draft
 from gitmem.hooks.install import install
+from gitmem.hooks.push import carries_in_flight
 from gitmem.store.refspecs import add_fetch_refspecs
 from gitmem.store.repo import Store
 
@@ -47,6 +49,12 @@ ENV = {
     "GIT_COMMITTER_EMAIL": "bench@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def carried(repo: Path) -> None:
+    """Wait (untimed) until the pre-push hook's detached carries in *repo* have ended."""
+    while carries_in_flight(repo / ".git" / "gitmem"):
+        time.sleep(0.02)
 
 
 def git(cwd: Path, *args: str, home: Path | None = None) -> float:
@@ -128,6 +136,7 @@ def main() -> None:
             code_commit(a, 2 * n)
             add_checkpoint(a, home, 2 * n)
             push_on.append(git(a, "push", "-q", "origin", "main", home=home))
+            carried(a)  # the hook carries memory detached: the pull must find it
             pull_on.append(git(b, "pull", "-q", "--ff-only", home=home_b))
             pull_off.append(git(plain, "pull", "-q", "--ff-only"))
             brief_new.append(brief(b, home_b))
@@ -136,6 +145,7 @@ def main() -> None:
             push_off.append(
                 git(a, "-c", f"core.hooksPath={no_hooks}", "push", "-q", "origin", "main")
             )
+        carried(a)
         remote_has = subprocess.run(
             ["git", "--git-dir", str(remote), "rev-parse", "refs/gitmem/memory"],
             capture_output=True,

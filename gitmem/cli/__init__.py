@@ -25,7 +25,9 @@ from collections.abc import Callable
 
 __all__ = ["main"]
 
-_HOOK_NAMES = frozenset({"post-commit", "post-rewrite", "pre-push", "capture-session", "index"})
+_HOOK_NAMES = frozenset(
+    {"post-commit", "post-rewrite", "pre-push", "push-memory", "capture-session", "index"}
+)
 _AGENTS = frozenset({"claude", "codex", "copilot", "gemini"})
 """The agent hosts (:data:`gitmem.brief.budget.HOSTS`; a test holds them equal)."""
 

@@ -193,7 +193,9 @@ def hooks_status(ctx: click.Context, as_json: bool) -> None:
 @cli.command("hook", hidden=True)
 @click.argument(
     "name",
-    type=click.Choice(["post-commit", "post-rewrite", "pre-push", "capture-session", "index"]),
+    type=click.Choice(
+        ["post-commit", "post-rewrite", "pre-push", "push-memory", "capture-session", "index"]
+    ),
 )
 @click.argument("args", nargs=-1)
 @click.pass_context

@@ -1,7 +1,11 @@
 """The pre-push hook: this clone's memory goes with every push, whatever was typed.
 
-git runs it (in the foreground) before it sends anything, for ``git push``, ``git push
-origin main``, ``git push -u origin HEAD`` alike. It
+git runs it in the foreground before it sends anything, for ``git push``, ``git push
+origin main``, ``git push -u origin HEAD`` alike, and waits for it: so the foreground
+(:func:`pre_push`) only decides whether memory needs carrying — a capture in flight
+(its commit's checkpoint must go), a ``refs/gitmem/*`` ref the remote (as last fetched)
+lacks, a push to a URL, or ``sync_on_push`` set — without the network, and starts
+``gitmem hook push-memory REMOTE URL`` detached when it does. That (:func:`push_memory`)
 
 1. waits, at most :data:`CAPTURE_WAIT` seconds, for the post-commit captures in flight
    (their markers, :mod:`gitmem.hooks.inflight`), so the pushed commit's checkpoint
@@ -19,8 +23,9 @@ origin main``, ``git push -u origin HEAD`` alike. It
    runs sync.
 
 A push to a URL rather than a named remote pushes memory unforced and merges nothing
-(tracking refs need a name). Nothing here ever fails the user's push: a failure is one
-line on stderr and an entry in the capture log (``gitmem status``).
+(tracking refs need a name). Nothing here ever fails the user's push: what the detached
+carry could not do is an entry in the capture log (``gitmem status``), and the next
+push's foreground says it, one line each on stderr.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +45,21 @@ from gitmem.core.types import GitOid
 from gitmem.hooks import inflight
 from gitmem.hooks.run import masked
 from gitmem.store.files import atomic_write
-from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.repo import REFS_PREFIX, TRACKING_PREFIX, Store
 
 GUARD = "GITMEM_IN_PRE_PUSH"
 """Set while the hook runs: a git push started inside it must not run the hook again."""
-CAPTURE_WAIT = 15.0
-"""Seconds the hook waits for captures in flight before pushing what memory holds."""
+CAPTURE_WAIT = 120.0
+"""Seconds the detached carry waits for captures in flight before pushing what memory
+holds (a push of thirty commits queues thirty captures)."""
 PUSHES_FILE = "pushes.json"
 _POLL = 0.05
 
 
 def pre_push(store: Store, remote: str, url: str) -> None:
-    """Carry memory with the push to *remote* (see the module docstring). Raises what
-    the work raises; :func:`gitmem.hooks.run.run_safely` logs it and prints one line."""
+    """The foreground (see the module docstring): say what the last carry to *remote*
+    could not do, and start the carry detached when memory needs it. Raises nothing
+    of its own."""
     if os.environ.get(GUARD):
         return
     os.environ[GUARD] = "1"  # inherited by every git this process runs
@@ -59,19 +67,147 @@ def pre_push(store: Store, remote: str, url: str) -> None:
         # The user pushes memory refs themselves (a deliberate force push, say): a push
         # of ours could move the remote ref under theirs and fail it.
         return
+    _tell(store, remote)
+    if _owed(store, remote):
+        _start_carry(store, remote, url)
+
+
+def push_memory(store: Store, remote: str, url: str) -> None:
+    """``gitmem hook push-memory REMOTE URL``, started detached by :func:`pre_push`:
+    carry memory to *remote* (steps 1 to 3 of the module), one carry at a time. Raises
+    what the work raises; :func:`gitmem.hooks.run.run_safely` logs it (and the next
+    push's foreground says it)."""
+    from gitmem.store.files import locked
+
+    os.environ[GUARD] = "1"
+    marker = _own_marker(store)
     try:
-        _carry(store, remote, url)
-    except GitmemError as e:
-        say(f"memory not pushed to {remote}: {masked(str(e))} (see `gitmem status`)")
+        with locked(store.local_dir, CARRY_LOCK):
+            _carry(store, remote, url)
+    except Exception as e:  # logged by run_safely; said at the next push
+        why = str(e) if isinstance(e, GitmemError) else f"internal error: {type(e).__name__}"
+        say(f"memory not pushed to {remote}: {masked(why)} (see `gitmem status`)", store, remote)
         raise
+    finally:
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+
+
+CARRYING_DIR = "carrying"
+"""``.git/gitmem/carrying/``: one file per carry started and not ended, named by the
+foreground that started it, holding the carry's pid once it runs."""
+MARKER_ENV = "GITMEM_CARRY_MARKER"
+"""The name of its marker, handed to the detached carry."""
+CARRY_LOCK = "carry.lock"
+"""Held by the carry that runs: one at a time per clone."""
+_MARKER_GRACE = 60.0
+"""Seconds a marker may wait, without a pid, for its carry to start."""
+
+
+def carries_in_flight(local_dir: Path) -> list[Path]:
+    """The markers of carries started and not ended (a dead carry's are removed, see
+    :func:`_prune`). Raises nothing."""
+    try:
+        return sorted((local_dir / CARRYING_DIR).iterdir())
+    except OSError:
+        return []
+
+
+def _start_carry(store: Store, remote: str, url: str) -> None:
+    """Write a marker and start ``gitmem hook push-memory`` detached. Raises nothing
+    of its own (an interpreter that cannot start is :func:`spawn_detached`'s OSError)."""
+    from gitmem.store.spawn import spawn_detached
+
+    _prune(store.local_dir)
+    name = f"{_safe(remote)}-{os.getpid()}-{time.time_ns()}"
+    marker = store.local_dir / CARRYING_DIR / name
+    with contextlib.suppress(OSError):
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    where = str(store.repo.workdir or store.common_dir)
+    os.environ[MARKER_ENV] = name
+    try:
+        spawn_detached(["-C", where, "hook", "push-memory", remote, url])
+    except OSError:
+        marker.unlink(missing_ok=True)
+        raise
+
+
+def _own_marker(store: Store) -> Path | None:
+    """The marker the foreground wrote for this carry, now holding this pid. Raises
+    nothing."""
+    name = os.environ.pop(MARKER_ENV, "")
+    if not name or "/" in name or name.startswith("."):
+        return None
+    marker = store.local_dir / CARRYING_DIR / name
+    with contextlib.suppress(OSError):
+        atomic_write(marker, f"{os.getpid()}\n".encode(), 0o644)
+    return marker
+
+
+def _prune(local_dir: Path) -> None:
+    """Remove the markers of carries that died (killed, the machine switched off): a
+    pid that runs no more, or no pid after :data:`_MARKER_GRACE` seconds. Raises
+    nothing."""
+    now = time.time()
+    for marker in carries_in_flight(local_dir):
+        try:
+            text = marker.read_text(errors="replace").strip()
+            age = now - marker.stat().st_mtime
+        except OSError:
+            continue
+        pid = int(text) if text.isdigit() and 0 < len(text) < 10 else None
+        if (pid is None and age > _MARKER_GRACE) or (pid is not None and not _alive(pid)):
+            marker.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _safe(remote: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in remote)
+
+
+def _owed(store: Store, remote: str) -> bool:
+    """Whether memory needs carrying to *remote* (see the module docstring): decided from
+    local refs and files, without the network. Raises nothing."""
+    now = time.time()
+    if any(m.hook == "post-commit" and not m.dead(now) for m in inflight.markers(store.local_dir)):
+        return True
+    try:
+        refs = store.refs()
+        if not refs:
+            return False  # no memory: nothing to carry, and nothing more to load
+        if remote not in store.repo.remotes.names():
+            return True  # a URL: no tracking refs to tell what it lacks
+        there = f"{TRACKING_PREFIX}{remote}/"
+        if any(store.at(r).tip() != store.at(there + r[len(REFS_PREFIX) :]).tip() for r in refs):
+            return True
+    except GitmemError:
+        return True  # a junk ref: the carry's sync says what it is
+    from gitmem.store.config import load_settings
+    from gitmem.store.home import gitmem_home
+
+    with contextlib.suppress(GitmemError):
+        return bool(load_settings(gitmem_home(), store.local_dir).get("sync_on_push"))
+    return False
 
 
 def _carry(store: Store, remote: str, url: str) -> None:
     still = wait_for_captures(store.local_dir, CAPTURE_WAIT)
     if still:
         say(
-            f"a capture is still running after {CAPTURE_WAIT:.0f}s; its checkpoint goes "
-            "with the next push"
+            f"a capture was still running after {CAPTURE_WAIT:.0f}s; its checkpoint goes "
+            "with the next push",
+            store,
+            remote,
         )
     if not store.refs():
         return  # no memory: nothing to carry, and nothing more to load
@@ -193,10 +329,14 @@ def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str
         error=masked("; ".join(problems)[:500]) if problems else None,
     )
     if problems:
-        say(f"memory not pushed to {remote}: {masked(problems[0])}")
+        say(f"memory not pushed to {remote}: {masked(problems[0])}", store, remote)
     bad = sum(len(r.quarantined) for r in report.refs)
     if bad:
-        say(f"{bad} path(s) from {remote} fail their checks: quarantined (`gitmem status`)")
+        say(
+            f"{bad} path(s) from {remote} fail their checks: quarantined (`gitmem status`)",
+            store,
+            remote,
+        )
 
 
 def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:
@@ -213,13 +353,56 @@ def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:
         error=masked("; ".join(refused)[:500]) if refused else None,
     )
     if refused:
-        say(f"memory not pushed to {masked(url)}: {masked(refused[0])}")
+        say(f"memory not pushed to {masked(url)}: {masked(refused[0])}", store, url)
 
 
-def say(line: str) -> None:
-    """One line on stderr, which git shows the user. Raises nothing."""
+def say(line: str, store: Store | None = None, remote: str | None = None) -> None:
+    """One line on stderr, which git shows the user; with *store* and *remote*, kept
+    for the next push's foreground to say (a detached carry's stderr goes nowhere).
+    Raises nothing."""
     with contextlib.suppress(OSError, ValueError):
         print(f"gitmem: {line}", file=sys.stderr, flush=True)
+    if store is not None and remote is not None:
+        _untold(store, lambda lines: lines.setdefault(remote, []).append(line))
+
+
+def _tell(store: Store, remote: str) -> None:
+    """Say (once) what the last carries to *remote* kept to be said. Raises nothing."""
+    if not (store.local_dir / UNTOLD_FILE).exists():
+        return  # the usual case: one stat, no lock
+    told: list[str] = []
+    _untold(store, lambda lines: told.extend(lines.pop(remote, [])))
+    for line in told:
+        say(line)
+
+
+def _untold(store: Store, change: Callable[[dict[str, list[str]]], object]) -> None:
+    """Apply *change* to the lines kept for each remote (``untold.json``), under a lock
+    (the foreground and a carry may both write). Raises nothing."""
+    from gitmem.store.files import locked, read_state, write_state
+
+    path = store.local_dir / UNTOLD_FILE
+    with contextlib.suppress(GitmemError, OSError), locked(store.local_dir, UNTOLD_LOCK):
+        data = read_state(path, max_depth=3)
+        lines: dict[str, list[str]] = {
+            str(k): [str(x) for x in v][-_KEEP:]
+            for k, v in (data.items() if isinstance(data, dict) else ())
+            if isinstance(v, list)
+        }
+        change(lines)
+        lines = {k: v[-_KEEP:] for k, v in lines.items() if v}
+        if lines:
+            write_state(path, lines, sort_keys=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+UNTOLD_FILE = "untold.json"
+"""``.git/gitmem/untold.json``: what detached carries said, per remote, until the next
+push's foreground says it."""
+UNTOLD_LOCK = "untold.lock"
+_KEEP = 5
+"""Lines kept per remote: the last ones."""
 
 
 def last_pushes(local_dir: Path) -> dict[str, dict[str, Any]]:

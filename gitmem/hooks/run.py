@@ -33,6 +33,7 @@ HOOKS: dict[str, tuple[str, str, int]] = {
     "post-commit": ("gitmem.hooks.worker", "post_commit", 1),
     "post-rewrite": ("gitmem.hooks.worker", "post_rewrite", 2),
     "pre-push": ("gitmem.hooks.push", "pre_push", 2),
+    "push-memory": ("gitmem.hooks.push", "push_memory", 2),
     "capture-session": ("gitmem.hooks.worker", "capture_session", 2),
     "index": ("gitmem.hooks.indexing", "build_index", 0),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -17,3 +18,12 @@ def wait_for(probe: Callable[[], Any], seconds: float = 60.0, every: float = 0.0
             return value
         time.sleep(every)
     raise AssertionError(f"timed out after {seconds:g} s")
+
+
+def wait_carried(repo: Path) -> None:
+    """Wait until every carry of memory the pre-push hook started in *repo* (detached,
+    :func:`gitmem.hooks.push.push_memory`) has ended: its marker is gone."""
+    from gitmem.hooks.push import carries_in_flight
+
+    local = repo / ".git" / "gitmem"
+    wait_for(lambda: not carries_in_flight(local))

@@ -11,9 +11,17 @@ import time
 from pathlib import Path
 
 from helpers import git, run
+from helpers.polling import wait_carried
 
 from gitmem.hooks import inflight
-from gitmem.hooks.push import GUARD, names_memory, wait_for_captures
+from gitmem.hooks.push import (
+    CARRY_LOCK,
+    GUARD,
+    carries_in_flight,
+    names_memory,
+    wait_for_captures,
+)
+from gitmem.store.files import locked
 
 
 def test_the_wait_for_a_capture_in_flight_is_bounded(tmp_path: Path) -> None:
@@ -78,4 +86,72 @@ def test_inside_its_own_push_the_hook_does_nothing(initialised: Path, tmp_path: 
         text=True,
         check=False,
     )
-    assert done.returncode == 0 and "refs/gitmem/memory" in git(remote, "for-each-ref")
+    assert done.returncode == 0
+    wait_carried(initialised)  # the foreground started the carry detached
+    assert "refs/gitmem/memory" in git(remote, "for-each-ref")
+
+
+def foreground(repo: Path, url: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """What git runs before a push to origin at *url*, and the modules it imported."""
+    command = [sys.executable, "-X", "importtime", "-m", "gitmem", "-C", str(repo), "hook"]
+    done = subprocess.run(
+        [*command, "pre-push", "origin", url], input="", capture_output=True, text=True
+    )
+    modules = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+    return done, modules
+
+
+def said(done: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
+
+
+def test_the_push_waits_only_for_the_decision_and_the_carry_pushes_detached(
+    initialised: Path, tmp_path: Path
+) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(initialised, "remote", "add", "origin", str(remote))
+    transcript = tmp_path / "t.md"
+    transcript.write_text("We decided: keep the cache local.\n")
+    assert run("-C", str(initialised), "capture", "--transcript", str(transcript)).exit_code == 0
+    local = initialised / ".git" / "gitmem"
+    with locked(local, CARRY_LOCK):  # a carry that starts now waits for this lock
+        done, modules = foreground(initialised, str(remote))
+        assert done.returncode == 0 and not said(done) and "gitmem.store.spawn" in modules
+        assert len(carries_in_flight(local)) == 1  # started, and the push did not wait
+        assert git(remote, "for-each-ref") == ""
+    wait_carried(initialised)
+    mine = git(initialised, "rev-parse", "refs/gitmem/memory").strip()
+    assert mine in git(remote, "for-each-ref", "refs/gitmem/")
+
+    # Nothing owed now (the remote, as last fetched, holds this tip): the foreground
+    # starts nothing and loads nothing that talks to a remote, which is gone.
+    remote.rename(tmp_path / "gone.git")
+    with locked(local, CARRY_LOCK):
+        done, modules = foreground(initialised, str(remote))
+        assert done.returncode == 0 and not said(done)
+        assert carries_in_flight(local) == []
+    for module in ("gitmem.store.spawn", "gitmem.store.pushing", "gitmem.team", "subprocess"):
+        assert module not in modules, module
+    assert "gitmem.hooks.inflight" in modules  # it ran, and decided
+
+
+def test_what_a_carry_could_not_do_the_next_push_says_once(
+    initialised: Path, tmp_path: Path
+) -> None:
+    remote = tmp_path / "nowhere.git"  # no repository there: every carry fails
+    git(initialised, "remote", "add", "origin", str(remote))
+    transcript = tmp_path / "t.md"
+    transcript.write_text("We decided: keep the cache local.\n")
+    assert run("-C", str(initialised), "capture", "--transcript", str(transcript)).exit_code == 0
+    done, _ = foreground(initialised, str(remote))
+    assert done.returncode == 0 and not said(done)
+    wait_carried(initialised)
+    local = initialised / ".git" / "gitmem"
+    with locked(local, CARRY_LOCK):  # the carries started below wait: they say nothing yet
+        done, _ = foreground(initialised, str(remote))
+        assert done.returncode == 0
+        assert said(done) and all("memory not pushed to origin" in line for line in said(done))
+        again, _ = foreground(initialised, str(remote))
+        assert again.returncode == 0 and not said(again)  # said once
+    wait_carried(initialised)

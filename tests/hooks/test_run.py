@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import DATA, Gm, commit, git
-from helpers.polling import wait_for
+from helpers.polling import wait_carried, wait_for
 
 pytestmark = (
     pytest.mark.slow
@@ -195,12 +195,14 @@ def test_pre_push_pushes_memory(hooked: Path, gm: Gm, tmp_path: Path) -> None:
         check=False,
     )
     assert hook.returncode == 0, hook.stderr
+    wait_carried(hooked)  # the foreground started the carry detached
     mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()
     assert mine in git(remote, "for-each-ref", "refs/gitmem/")
-    # With sync_on_push, a push syncs (fetch, check, merge, push) in the foreground.
+    # With sync_on_push, a push syncs (fetch, check, merge, push), detached.
     assert gm("config", "--repo", "sync_on_push", "true").exit_code == 0
     sha = commit(hooked, "Decision: sync on every push\n")
     git(hooked, "push", "-q", "origin", "HEAD:refs/heads/main")
+    wait_carried(hooked)
     mine = git(hooked, "rev-parse", "refs/gitmem/memory").strip()
     assert mine in git(remote, "for-each-ref", "refs/gitmem/")
     assert sha in {e["commit"] for e in log_json(gm)}

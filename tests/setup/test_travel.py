@@ -14,6 +14,7 @@ import pytest
 from helpers import GIT_ENV
 from helpers.capturing import brief_items
 from helpers.clones import Clone, make_clone
+from helpers.polling import wait_carried
 
 pytestmark = pytest.mark.slow  # real git commit, push and pull fire the real hooks in subprocesses
 
@@ -31,6 +32,8 @@ def sh(clone: Clone, *args: str, check: bool = True) -> subprocess.CompletedProc
     )
     if check:
         assert done.returncode == 0, (args, done.stdout, done.stderr)
+    if "push" in args:
+        wait_carried(clone.path)  # the pre-push hook carries memory detached
     return done
 
 
@@ -75,7 +78,7 @@ def test_memory_goes_with_push_and_comes_with_pull(
 ) -> None:
     before = config(alice)
     commit_as(alice, "Decision: keep the cache local")
-    sh(alice, "push", "-q")  # right after the commit: the hook waits for its capture
+    sh(alice, "push", "-q")  # right after the commit: the carry waits for its capture
     assert remote_tip(remote) == alice.tip()
     assert "Keep the cache local" in brief_items(alice.gm, "text")
 
@@ -215,6 +218,11 @@ def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alic
         ).stdout.strip()
         == head
     )
+    assert remote_tip(remote) == held != alice.tip()
+    # The carry ran detached (sh waited for it): the next push says what it could not do.
+    assert not [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
+    commit_as(alice, "Decision: retry the upload twice")
+    done = sh(alice, "push", "origin", "main")
     gitmem_lines = [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
     assert len(gitmem_lines) == 1 and "not pushed" in gitmem_lines[0]
     assert remote_tip(remote) == held != alice.tip()

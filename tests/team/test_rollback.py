@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import GIT_ENV, git
 from helpers.clones import Clone, make_clone, make_remote
+from helpers.polling import wait_carried
 
 from gitmem.store.repo import MEMORY_REF
 
@@ -52,10 +53,17 @@ def test_a_rolled_back_remote_gets_the_same_answer_from_push_and_sync(
     if fetched:
         bob.git("fetch", "-q", "origin")
 
-    (bob.path / "work.txt").write_text("work\n")
-    sh(bob, "add", "work.txt")
-    sh(bob, "-c", "core.hooksPath=.git/hooks", "commit", "-q", "--no-verify", "-m", "work")
-    pushed = sh(bob, "push", "origin", "main")
+    def push(work: str) -> subprocess.CompletedProcess[str]:
+        (bob.path / "work.txt").write_text(work)
+        sh(bob, "add", "work.txt")
+        sh(bob, "-c", "core.hooksPath=.git/hooks", "commit", "-q", "--no-verify", "-m", "work")
+        pushed = sh(bob, "push", "origin", "main")
+        wait_carried(bob.path)  # the hook carries memory detached
+        return pushed
+
+    push("work\n")
+    # What the carry could not do, the next push says.
+    pushed = push("more work\n")
     said = [line for line in pushed.stderr.splitlines() if line.startswith("gitmem:")]
     assert said and "not pushed back" in said[-1], pushed.stderr
     assert remote_memory(remote) == older  # the hook pushed nothing back

@@ -13,6 +13,7 @@ import pygit2
 import pytest
 from helpers import git, tamper
 from helpers.clones import Clone, make_clone
+from helpers.polling import wait_carried
 
 from gitmem.store.merge import MergeConflict, merge_into
 from gitmem.store.repo import MEMORY_REF, Entry, Store
@@ -190,6 +191,7 @@ def test_setup_lets_plain_git_carry_memory(alice: Clone, bob: Clone) -> None:
     alice.git("add", "change.txt")
     alice.git("commit", "-q", "-m", "change")
     alice.git("push", "-q")  # the branch, and memory through the pre-push hook
+    wait_carried(alice.path)  # which carries it detached
     assert git(alice.path, "ls-remote", "origin", MEMORY_REF).split()[0] == alice.tip()
     head = alice.git("rev-parse", "HEAD").strip()
     assert git(alice.path, "ls-remote", "origin", "refs/heads/main").split()[0] == head
