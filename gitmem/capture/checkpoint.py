@@ -308,8 +308,9 @@ def build_checkpoint(
         InputError: a bad session id, or an item that cannot be stored as canonical JSON.
     """
     session = check_session(session)
-    snapshot = prepared.snapshot
-    snapshot_hash = canonical.sha256_hex(snapshot)
+    # The snapshot's bytes are made last, to store them: a long transcript's text, its
+    # folded copies for the quote checks and its bytes are not held at once.
+    snapshot_hash = prepared.snapshot_address
     transcript = prepared.transcript
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     items = build_items(masked, transcript, session, snapshot_hash)
@@ -327,7 +328,9 @@ def build_checkpoint(
             key=identity.signer.public_key.fingerprint(),
             created=format_time(now),
             commit=commit,
-            source=Source(snapshot_hash, transcript.format, transcript.name, len(snapshot)),
+            source=Source(
+                snapshot_hash, transcript.format, transcript.name, prepared.snapshot_size
+            ),
             items=tuple(i.address for i in carry.items),
             carried=carry.carried,
             extra=extra,
@@ -371,7 +374,7 @@ def build_checkpoint(
             )
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
-    return Built(checkpoint, sealed, snapshot, carry)
+    return Built(checkpoint, sealed, prepared.snapshot, carry)
 
 
 def _lineage(transcript: Transcript, session: str) -> dict[str, str]:

@@ -45,6 +45,9 @@ def tag_echoes(
     result: list[Message] = []
     for message in messages:
         agent = message.role not in (None, "user")
+        if not (agent and anchors) and not BADGE.search(message.text):
+            result.append(message)  # nothing to tag: not cut into lines (a long one is big)
+            continue
         lines = message.text.split("\n")
         changed = False
         for n, line in enumerate(lines):

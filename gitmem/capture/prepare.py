@@ -15,6 +15,8 @@ or stored — a capture (:mod:`gitmem.capture.run`), a quote or evidence check
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -25,6 +27,9 @@ from gitmem.core.errors import FormatError
 from gitmem.core.quotes import strip_gitmem_context
 from gitmem.core.records import parse_time
 from gitmem.core.transcript import Message, Transcript
+from gitmem.core.types import Sha256Hex
+
+_SLICE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,29 @@ class Prepared:
 
     @property
     def snapshot(self) -> bytes:
+        """The snapshot's bytes, encoded anew at each use: hold them only to store them."""
         return self.transcript.snapshot.encode("utf-8")
+
+    @functools.cached_property
+    def snapshot_address(self) -> Sha256Hex:
+        """The address of :attr:`snapshot`, hashed a megabyte of text at a time, so that
+        finding it does not encode a long transcript whole."""
+        return self._digest[0]
+
+    @property
+    def snapshot_size(self) -> int:
+        """How many bytes :attr:`snapshot` holds."""
+        return self._digest[1]
+
+    @functools.cached_property
+    def _digest(self) -> tuple[Sha256Hex, int]:
+        digest, size = hashlib.sha256(), 0
+        text = self.transcript.snapshot
+        for start in range(0, len(text), _SLICE):
+            data = text[start : start + _SLICE].encode("utf-8")
+            digest.update(data)
+            size += len(data)
+        return Sha256Hex(digest.hexdigest()), size
 
     def clean_messages(self) -> list[Message]:
         """The messages without gitmem's own output, for extractors."""

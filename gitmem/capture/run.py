@@ -25,7 +25,6 @@ from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides, run_extractor
 from gitmem.capture.masking.labels import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
-from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError
 from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
@@ -195,7 +194,7 @@ def capture_transcript(
     source = mask_label(source).text
     session = None if session is None else mask_label(session).text
     session = session_of(prepared.transcript, path, session)
-    snapshot = sha256_hex(prepared.snapshot)
+    snapshot = prepared.snapshot_address
     try:
         said = any(m.text.strip() for m in prepared.transcript.messages)
         if not said and not drafts and commit is None:

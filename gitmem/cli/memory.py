@@ -70,6 +70,7 @@ def capture(
         raise InputError("capture needs --transcript PATH (or --from-hook AGENT)")
     from gitmem.capture.extract import ModelOverrides
     from gitmem.capture.items import parse_items
+    from gitmem.capture.prepare import prepare
     from gitmem.capture.run import Context, capture_transcript
     from gitmem.capture.transcripts import load_transcript, skipped_note
 
@@ -80,16 +81,20 @@ def capture(
         click.echo(f"gitmem: warning: {note}", err=True)
     drafts = None if items_path is None else parse_items(*read_input(items_path, "items file"))
     context = Context.open(store, home())
+    written_at = transcript_path.stat().st_mtime
+    prepared = prepare(transcript, context.emitted, written_at)
+    # The text as read is not kept beside its masked copy: a long transcript is big.
+    del transcript
     result = capture_transcript(
         context,
-        transcript,
+        prepared,
         transcript_path,
         source=f"capture {transcript_path}",
         drafts=drafts,
         extractor=extractor,
         overrides=ModelOverrides(model_command, base_url, model_name),
         session=session,
-        written_at=transcript_path.stat().st_mtime,
+        written_at=written_at,
     )
     if as_json:
         emit(result.to_json())

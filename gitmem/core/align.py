@@ -135,7 +135,11 @@ class MessageView(View):
     def fold_map(self) -> FoldMap:
         """The message's offset-mapping fold, computed once. Never raises."""
         if self._map is None:
+            # The map folds the message again: its fold is held once, not twice (a long
+            # message's fold is as big as the message).
+            self.text = ""
             self._map = fold_map(self._raw)
+            self.text = self._map.folded
         return self._map
 
     def markers(self) -> dict[int, str]:

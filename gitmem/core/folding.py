@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple, overload
 
-from gitmem.core.patterns import lazy_pattern
+from gitmem.core.patterns import LazyPattern, lazy_pattern
 
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
 # regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
@@ -59,6 +59,8 @@ _SPACES_RE = lazy_pattern("  +")
 _EXTRA_SPACES_RE = lazy_pattern("^ +| +$|(?<= ) +")
 
 _LINE_BREAK_RE = lazy_pattern("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_CR_BEFORE_LF = lazy_pattern(r"\r(?=\n)")
+Pattern = re.Pattern[str] | LazyPattern
 
 BULLET = "-"
 """The label of a bullet list marker (``-``, ``+`` or ``*``) in :attr:`FoldMap.markers`."""
@@ -205,24 +207,27 @@ def fold_map(raw: str) -> FoldMap:
     else:
         mapped = _Mapped(text, _expanded(raw))
     # 1. "\r\n" loses its "\r"; every other replacement keeps the length.
-    mapped = _delete(mapped, re.finditer(r"\r(?=\n)", mapped.text))
-    text = mapped.text
+    # No step keeps a reference to the text of the one before: a long message's text,
+    # folded, is held at most twice at a time.
+    mapped = _delete(mapped, _CR_BEFORE_LF)
     for old, new in _REPLACEMENTS:
-        if old in text:
-            text = text.replace(old, new)
-    mapped = _Mapped(text, mapped.origin)
+        if old in mapped.text:
+            mapped = _Mapped(mapped.text.replace(old, new), mapped.origin)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):
-        mapped = _delete(mapped, pattern.finditer(mapped.text))
-    line_markers = list(_LINE_MARKERS_RE.finditer(mapped.text))
-    for marker in line_markers:
+        mapped = _delete(mapped, pattern)
+    origin = mapped.origin
+
+    def item(marker: re.Match[str]) -> None:
+        text, end = marker.string, marker.end()
         tokens = _LIST_TOKEN_RE.findall(marker.group(0))
-        if tokens and marker.end() < len(mapped.text) and mapped.text[marker.end()] != "\n":
-            items.append((mapped.origin[marker.end()], list_label(tokens[-1])))
-    mapped = _delete(mapped, iter(line_markers))
+        if tokens and end < len(text) and text[end] != "\n":
+            items.append((origin[end], list_label(tokens[-1])))
+
+    mapped = _delete(mapped, _LINE_MARKERS_RE, item)
     mapped = _Mapped(mapped.text.replace("\n", " "), mapped.origin)
-    mapped = _delete(mapped, _EXTRA_SPACES_RE.finditer(mapped.text))
+    mapped = _delete(mapped, _EXTRA_SPACES_RE)
     return FoldMap(raw, mapped.text, mapped.origin, _markers(raw, mapped, items))
 
 
@@ -243,18 +248,30 @@ def _expanded(raw: str) -> Origin:
     return Origin(starts, bases, at)
 
 
-def _delete(mapped: _Mapped, matches: Iterable[re.Match[str]]) -> _Mapped:
-    """*mapped* without the spans of *matches* (in order, not overlapping)."""
-    kept: list[tuple[int, int]] = []
-    pos = 0
-    for match in matches:
-        kept.append((pos, match.start()))
-        pos = match.end()
-    if pos == 0:
+def _delete(
+    mapped: _Mapped, pattern: Pattern, seen: Callable[[re.Match[str]], None] | None = None
+) -> _Mapped:
+    """*mapped* without what *pattern* matches (each match shown to *seen* first). The
+    text loses them in one substitution and the origin keeps two numbers a match: no
+    list of pieces, whatever the number of matches."""
+    bounds = array("q")
+    for match in pattern.finditer(mapped.text):
+        bounds.append(match.start())
+        bounds.append(match.end())
+        if seen is not None:
+            seen(match)
+    if not bounds:
         return mapped
-    kept.append((pos, len(mapped.text)))
-    text = "".join(mapped.text[first:last] for first, last in kept)
-    return _Mapped(text, mapped.origin.kept(kept))
+    return _Mapped(pattern.sub("", mapped.text), mapped.origin.kept(_kept(bounds, mapped)))
+
+
+def _kept(bounds: array[int], mapped: _Mapped) -> Iterator[tuple[int, int]]:
+    """The ranges between the deleted spans *bounds* (start, end, start, end, …)."""
+    pos = 0
+    for n in range(0, len(bounds), 2):
+        yield pos, bounds[n]
+        pos = bounds[n + 1]
+    yield pos, len(mapped.text)
 
 
 def _markers(raw: str, mapped: _Mapped, items: list[tuple[int, str]]) -> dict[int, str]:

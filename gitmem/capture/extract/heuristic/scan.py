@@ -5,8 +5,9 @@ quotes are checked verbatim before they are kept."""
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Generator, Iterator
-from itertools import accumulate
+from itertools import compress
 
 from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, Item, make_item
 from gitmem.capture.extract.heuristic.markers import (
@@ -30,11 +31,14 @@ from gitmem.capture.extract.heuristic.sentences import (
     SPEAKER_RE,
     SPEAKERS,
     SUBHEADING_RE,
+    Lines,
     ends_block,
     fenced_ranges,
     find_lines,
     indent,
     is_intro,
+    line_starts,
+    mark_lines,
     section_kind,
     speaker_lines,
     split_sentences,
@@ -74,11 +78,10 @@ class Scan:
         # A stripped span leaves a newline behind: a quote spanning lines must be
         # looked up in the raw text too before it can be called a copy of it.
         self.literal = text == raw
-        self.lines = text.split("\n")
+        self.lines = Lines(text)
         low = text.lower()
         # Lowercasing can change a line's length, never the number of lines.
-        low_lines = low.split("\n")
-        starts = list(accumulate((len(line) + 1 for line in low_lines), initial=0))
+        starts = self.lines.starts if len(low) == len(text) else line_starts(low)
         self.fences = fenced_ranges(self.lines, sorted(find_lines(low, starts, FENCE_NEEDLES)))
         # A compaction's scratch notes: its <summary> says the same again.
         needles = ("<analysis>", "</analysis>")
@@ -88,21 +91,27 @@ class Scan:
             self.fences = _union([*self.fences, *analysis])
         self.tagged = bool(analysis)
         self.fence_starts = [first for first, _ in self.fences]
-        hits = find_lines(low, starts, LINE_NEEDLES)
+        # One flag per line (a set of line numbers would cost more than the lines).
+        hits = bytearray(len(self.lines))
+        mark_lines(low, starts, LINE_NEEDLES, hits)
         for match in NUMBER_RE.finditer(low):
-            hits.add(bisect.bisect_right(starts, match.start()) - 1)
+            hits[bisect.bisect_right(starts, match.start()) - 1] = 1
         speakers: list[int] = []
-        words_lines = unpunctuate(low).split("\n")
-        begin = 0
-        for first, last in [*self.fences, (len(self.lines), len(self.lines))]:
-            for n in range(begin, first):  # fenced code is never read
-                words = words_lines[n].split()
-                if not TRIGGER_SET.isdisjoint(words):
-                    hits.add(n)
-                if not role and words and words[0].strip("_") in SPEAKERS:
-                    speakers.append(n)
-            begin = last + 1
-        self.hits = sorted(hits)
+        fences = iter([*self.fences, (len(hits), len(hits))])
+        fence = next(fences)
+        plain = unpunctuate(low)  # as long as low: its lines start where low's do
+        # Line by line, without a list of them: fenced code is never read.
+        for n in range(len(hits)):
+            while n > fence[1]:
+                fence = next(fences)
+            if n >= fence[0]:
+                continue
+            words = plain[starts[n] : starts[n + 1] - 1].split()
+            if not TRIGGER_SET.isdisjoint(words):
+                hits[n] = 1
+            if not role and words and words[0].strip("_") in SPEAKERS:
+                speakers.append(n)
+        self.hits = array("q", compress(range(len(hits)), hits))
         self.by_user = role in ("user", "human")
         self.speakers = [] if role else speaker_lines(self.lines, speakers)
 
@@ -202,7 +211,7 @@ class Scan:
     def _unit(
         self, first: int, last: int, section: Kind | None, paragraph: bool = False
     ) -> Iterator[Candidate]:
-        block = "\n".join(self.lines[first : last + 1])
+        block = self.lines.block(first, last)
         by_user = self.by_user or spoken_by_user(self.speakers, first)
         found = list(_unit_items(block, section, self.reading, by_user, paragraph))
         if found and self._offered(first):

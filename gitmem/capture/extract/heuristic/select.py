@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,17 +29,52 @@ class Candidate:
         return Draft(self.kind, self.text, Trust.VERBATIM, self.quote, extra)
 
 
+HELD = 8
+"""How many times *max_items* candidates :func:`select` holds at most (and never fewer
+than :data:`MIN_HELD`): what a long transcript marks is weighed as it comes, so memory
+stays bounded however many candidates a transcript holds."""
+MIN_HELD = 256
+
+
 def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
     """Drafts of *items*, in transcript order: identical (kind, text) pairs once (the
     latest, ranked as a user's if a user said it too), and at most *max_items* of them:
-    the most important, then a user's before an assistant's, then the latest."""
-    found: dict[tuple[str, str], Candidate] = {}
-    for item in items:
+    the most important, then a user's before an assistant's, then the latest.
+
+    The candidates are weighed as they come: at most ``HELD * max_items`` (at least
+    :data:`MIN_HELD`) are held, the lowest ranked let go first, and a pair let go that
+    comes again later is weighed again as the latest (still ranked as a user's when a
+    user said it). A held pair replaced by a lower-ranked later statement of it cannot
+    call back one let go meanwhile; with the held margin far above the cap, that only
+    matters for a transcript saying thousands of things at one importance.
+    """
+    limit = max(HELD * max_items, MIN_HELD)
+    held: dict[tuple[str, str], tuple[int, Candidate]] = {}
+    """Each pair held: the number of its latest statement, and that statement."""
+    ranks: list[tuple[tuple[int, bool, tuple[int, int, int]], int, tuple[str, str]]] = []
+    by_users: set[int] = set()
+    """The hash of every pair a user said that was let go."""
+    for number, item in enumerate(items):
         key = (item.kind, fold(item.text))
-        earlier = found.get(key)
-        if earlier is not None and earlier.by_user and not item.by_user:
+        earlier = held.get(key)
+        said_by_user = earlier[1].by_user if earlier is not None else hash(key) in by_users
+        if said_by_user and not item.by_user:
             item = replace(item, by_user=True)
-        found[key] = item
-    ranked = sorted(found.values(), key=lambda f: (f.importance, f.by_user, f.position))
+        held[key] = (number, item)
+        heapq.heappush(ranks, (_rank(item), number, key))
+        while len(held) > limit:
+            _, stated, lowest = heapq.heappop(ranks)
+            entry = held.get(lowest)
+            current = entry is not None and entry[0] == stated  # else a rank replaced since
+            if current and held.pop(lowest)[1].by_user:
+                by_users.add(hash(lowest))
+        if len(ranks) > 4 * limit:  # replaced statements leave their old ranks behind
+            ranks = [(_rank(c), n, k) for k, (n, c) in held.items()]
+            heapq.heapify(ranks)
+    ranked = sorted((c for _, c in held.values()), key=_rank)
     kept = ranked[len(ranked) - max_items :] if max_items else []
     return [f.draft() for f in sorted(kept, key=lambda f: f.position)]
+
+
+def _rank(candidate: Candidate) -> tuple[int, bool, tuple[int, int, int]]:
+    return (candidate.importance, candidate.by_user, candidate.position)

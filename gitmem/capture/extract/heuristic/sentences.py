@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Sequence
+from itertools import compress
+from typing import overload
 
 from gitmem.capture.extract.heuristic.markers import INTRO_RE, SECTION_RE
 from gitmem.core.items import Kind
@@ -45,19 +48,70 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-def find_lines(low: str, starts: list[int], needles: Sequence[str]) -> set[int]:
+class Lines(Sequence[str]):
+    """The lines of a text without a string per line: the text, and where each line
+    starts (a long plain transcript is one message of a million lines; a list of them
+    would cost more than the text itself)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = line_starts(text)
+        """Where each line starts, then one past the text's end (as if it ended with a
+        line break)."""
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[n] for n in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.text[self.starts[index] : self.starts[index + 1] - 1]
+
+    def block(self, first: int, last: int) -> str:
+        """Lines *first* to *last* (inclusive), joined by their line breaks."""
+        return self.text[self.starts[first] : self.starts[last + 1] - 1]
+
+
+def line_starts(text: str) -> array[int]:
+    """Where each line of *text* starts, then ``len(text) + 1``."""
+    starts = array("q", [0])
+    pos = text.find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    starts.append(len(text) + 1)
+    return starts
+
+
+def find_lines(low: str, starts: Sequence[int], needles: Sequence[str]) -> set[int]:
     """Indices of the lines of *low* holding any of *needles* (*starts*: line offsets)."""
-    hits: set[int] = set()
+    marks = bytearray(len(starts))
+    mark_lines(low, starts, needles, marks)
+    return {n for n in compress(range(len(marks)), marks)}
+
+
+def mark_lines(low: str, starts: Sequence[int], needles: Sequence[str], marks: bytearray) -> None:
+    """Mark in *marks* the lines of *low* holding any of *needles* (*starts*: line
+    offsets)."""
     for needle in needles:
         pos = low.find(needle)
         while pos >= 0:
             n = bisect.bisect_right(starts, pos) - 1
-            hits.add(n)
+            marks[n] = 1
             pos = low.find(needle, starts[n + 1])
-    return hits
 
 
-def fenced_ranges(lines: list[str], candidates: list[int]) -> list[tuple[int, int]]:
+def fenced_ranges(lines: Sequence[str], candidates: list[int]) -> list[tuple[int, int]]:
     """Line ranges (first, last) of fenced code blocks; an open fence runs to the end."""
     ranges: list[tuple[int, int]] = []
     opening: tuple[int, str] | None = None
@@ -77,7 +131,7 @@ def fenced_ranges(lines: list[str], candidates: list[int]) -> list[tuple[int, in
     return ranges
 
 
-def speaker_lines(lines: list[str], candidates: list[int]) -> list[tuple[int, bool]]:
+def speaker_lines(lines: Sequence[str], candidates: list[int]) -> list[tuple[int, bool]]:
     """(line, is the user) for each speaker label of a plain transcript."""
     speakers: list[tuple[int, bool]] = []
     for n in candidates:
@@ -113,7 +167,7 @@ def indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def tagged_ranges(lines: list[str], candidates: list[int], tag: str) -> list[tuple[int, int]]:
+def tagged_ranges(lines: Sequence[str], candidates: list[int], tag: str) -> list[tuple[int, int]]:
     """Line ranges (first, last) from a line opening ``<tag>`` to the line closing it; an
     unclosed tag marks nothing."""
     ranges: list[tuple[int, int]] = []
