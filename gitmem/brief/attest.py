@@ -34,7 +34,7 @@ from gitmem.core.intoto.memory import (
     quote_location,
 )
 from gitmem.core.intoto.statement import SSHSIG_MEDIA
-from gitmem.core.records import Checkpoint, Event, parse_record
+from gitmem.core.records import Checkpoint, Event, parse_as, parse_record
 from gitmem.core.transcript import MESSAGES, snapshot_format
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.asof import open_index
@@ -315,11 +315,7 @@ def _checkpoint(signed: Signed | None) -> Checkpoint | None:
     Its form is not checked again: the brief just checked it (or shows it failed)."""
     if signed is None or signed.record.data is None:
         return None
-    try:
-        record = parse_record(signed.record.data, form_checked=True)
-    except FormatError:
-        return None
-    return record if isinstance(record, Checkpoint) else None
+    return parse_as(signed.record.data, Checkpoint, form_checked=True)
 
 
 def _snapshots_named(event: Event) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from gitmem.core import canonical
 from gitmem.core.errors import FormatError
@@ -329,6 +329,7 @@ class Event:
 
 
 Record = Checkpoint | Event
+_R = TypeVar("_R", Checkpoint, Event)
 
 
 def repository_of(record: Record) -> str | None:
@@ -365,6 +366,17 @@ def parse_record(data: bytes, *, form_checked: bool = False) -> Record:
     if kind == "event":
         return Event.from_dict(value)
     raise FormatError(f"record type {kind!r} is neither checkpoint nor event")
+
+
+def parse_as(data: bytes, kind: type[_R], *, form_checked: bool = False) -> _R | None:
+    """The record in *data* when it is a *kind* (:class:`Checkpoint` or :class:`Event`;
+    *form_checked* as for :func:`parse_record`), else None: another kind, or bytes that
+    do not read. Raises nothing."""
+    try:
+        record = parse_record(data, form_checked=form_checked)
+    except FormatError:
+        return None
+    return record if isinstance(record, kind) else None
 
 
 def _expect_schema(data: Mapping[str, Any], kind: str, schema: str) -> None:

@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 import pygit2
 
-from gitmem.core.errors import GitError, GitmemError
+from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import describe
 from gitmem.core.purge import Purge
 from gitmem.core.types import GitOid
@@ -141,7 +141,7 @@ def decide(
     rewritten is a refusal."""
     try:
         before = store.at(ref).tip()
-        if mark is not None and not accept_rewrite and not _descends(store, mark, tip):
+        if mark is not None and not accept_rewrite and not store.descends(mark, tip):
             why = None
             if ref == MEMORY_REF:
                 new = purges_at(store, tip, checker, since=mark)
@@ -207,13 +207,6 @@ def _checked(
     return plan._replace(
         records=report.records, untrusted=len(report.untrusted), quarantined=quarantined
     )
-
-
-def _descends(store: Store, mark: GitOid, tip: GitOid) -> bool:
-    try:
-        return store.is_ancestor(mark, tip)
-    except GitError:
-        return False  # the commit we saw is gone: the remote's history cannot hold it
 
 
 def _reconciled(

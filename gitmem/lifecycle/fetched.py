@@ -78,7 +78,7 @@ def unmerged(store: Store, roots: TrustRoots) -> list[Fetched]:
     waiting = {
         remote: tip
         for remote, tip in tracking_memory(store).items()
-        if local is None or not _ancestor(store, tip, local)
+        if local is None or not store.descends(tip, local)
     }
     if not waiting:  # the common case: everything fetched is merged already
         return []
@@ -106,7 +106,7 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
     pending = unmerged(store, roots)
     tips = [f.tip for f in pending if f.problem is None]
     # A fetched tip another one already holds adds nothing of its own.
-    tips = [t for t in tips if not any(o != t and _ancestor(store, t, o) for o in tips)]
+    tips = [t for t in tips if not any(o != t and store.descends(t, o) for o in tips)]
     tips = list(dict.fromkeys(tips))
     if not tips:
         return local, pending
@@ -117,11 +117,10 @@ def view_of(store: Store, roots: TrustRoots) -> tuple[GitOid | None, list[Fetche
     base = _last_view(store)
     allowed = [t for t in [local, *tips] if t is not None]
     if base is None or not (
-        (local is None or _ancestor(store, local, base))
-        and _holds_only(store, base, allowed, _CHAIN)
+        (local is None or store.descends(local, base)) and _holds_only(store, base, allowed, _CHAIN)
     ):
         base = local
-    tips = [t for t in tips if base is None or not _ancestor(store, t, base)]
+    tips = [t for t in tips if base is None or not store.descends(t, base)]
     if not tips:
         return base, pending
     view = _union_commit(store, [t for t in [base, *tips] if t is not None])
@@ -143,7 +142,7 @@ def _holds_only(store: Store, view: GitOid, allowed: list[GitOid], depth: int) -
     if commit.author.email != _VIEW_AUTHOR[1]:
         return False
     for parent in (GitOid(str(p)) for p in commit.parent_ids):
-        if any(_ancestor(store, parent, a) for a in allowed):
+        if any(store.descends(parent, a) for a in allowed):
             continue
         if not _holds_only(store, parent, allowed, depth - 1):
             return False
@@ -205,13 +204,6 @@ def with_fetched(store: Store, roots: TrustRoots) -> Store:
 
 def _local_tip(store: Store) -> GitOid | None:
     return store.local_tip() if isinstance(store, StoreWithFetched) else store.tip()
-
-
-def _ancestor(store: Store, older: GitOid, newer: GitOid) -> bool:
-    try:
-        return store.is_ancestor(older, newer)
-    except GitmemError:
-        return False
 
 
 def _records_added(store: Store, local: GitOid | None, tip: GitOid) -> int:

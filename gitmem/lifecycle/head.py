@@ -23,9 +23,8 @@ import fcntl
 import sqlite3
 from typing import NamedTuple
 
-from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import Checkpoint, parse_record
+from gitmem.core.records import Checkpoint, parse_as
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle import index_build
 from gitmem.lifecycle.index import INDEX_FILE, INDEX_VERSION, LOCK_FILE, Index
@@ -118,7 +117,7 @@ def read_head(store: Store, roots: TrustRoots) -> Head:
         records += mine
         found = store.read_paths([p for p in mine if p.startswith("checkpoints/")], tip)
         for data in found.values():
-            checkpoint = _checkpoint(data)
+            checkpoint = parse_as(data, Checkpoint)
             if checkpoint is not None:
                 named.update(Sha256Hex(a) for a in checkpoint.named)
                 added.update(Sha256Hex(a) for a in checkpoint.items)
@@ -147,14 +146,6 @@ def _contents(store: Store, tip: GitOid | None, paths: list[str]) -> StoreConten
     )
     receipts = frozenset(r.address for r in stored if r.receipt is not None)
     return StoreContents(tip, stored, {}, frozenset(), receipts, ())
-
-
-def _checkpoint(data: bytes) -> Checkpoint | None:
-    try:
-        record = parse_record(data)
-    except FormatError:
-        return None
-    return record if isinstance(record, Checkpoint) else None
 
 
 def build_in_background(store: Store) -> None:

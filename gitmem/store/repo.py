@@ -181,14 +181,17 @@ class Store:
         return frozenset(digest for digest, _ in walked)
 
     def _top(self, directory: str) -> pygit2.Tree | None:
+        top = self._at_tip(directory)
+        return top if isinstance(top, pygit2.Tree) else None
+
+    def _at_tip(self, path: str) -> pygit2.Object | None:
         tip = self.tip()
         if tip is None:
             return None
         try:
-            top = self._commit(tip).tree[directory]
+            return self._commit(tip).tree[path]
         except KeyError:
             return None
-        return top if isinstance(top, pygit2.Tree) else None
 
     def tip(self) -> GitOid | None:
         """The commit the memory ref points at, or None when nothing was stored yet.
@@ -230,6 +233,13 @@ class Store:
             return bool(self.repo.descendant_of(pygit2.Oid(hex=newer), pygit2.Oid(hex=older)))
         except (KeyError, ValueError, pygit2.GitError) as e:
             raise GitError(f"cannot compare commits {older[:12]} and {newer[:12]}: {e}") from e
+
+    def descends(self, older: GitOid, newer: GitOid) -> bool:
+        """:meth:`is_ancestor`, False when either commit is gone. Raises nothing."""
+        try:
+            return self.is_ancestor(older, newer)
+        except GitError:
+            return False
 
     def read(self) -> StoreContents:
         """Read every record with its receipt, and every item blob, from the tip of the ref.
@@ -342,14 +352,7 @@ class Store:
 
     def read_path(self, path: str) -> bytes | None:
         """The bytes at *path* in the tip tree, or None."""
-        tip = self.tip()
-        if tip is None:
-            return None
-        try:
-            entry = self._commit(tip).tree[path]
-        except KeyError:
-            return None
-        return plain_file_bytes(entry)
+        return plain_file_bytes(self._at_tip(path))
 
     def additions(self) -> list[str]:
         """Paths in the order commits of the ref added them, newest first."""

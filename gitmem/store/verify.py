@@ -20,13 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
     NOT_HERE,
     TrustRoots,
     describe,
 )
-from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import GitOid
 from gitmem.store.checking import RecordChecker, check_content
 from gitmem.store.history import HISTORY, history_problems
@@ -220,15 +218,6 @@ def check_ref(
         untrusted,
         checked.unbound if ref.endswith("/memory") else 0,
     )
-
-
-def parse_checkpoint(data: bytes) -> Checkpoint | None:
-    """The checkpoint in *data*, or None (not one, or unreadable). Raises nothing."""
-    try:
-        record = parse_record(data)
-    except FormatError:
-        return None
-    return record if isinstance(record, Checkpoint) else None
 
 
 _SHOWN_UNTRUSTED = 10

@@ -29,11 +29,12 @@ import pygit2
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitError, InputError, IntegrityError, NegativeResult
 from gitmem.core.integrity import describe
+from gitmem.core.records import Checkpoint, parse_as
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import merge_into
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
-from gitmem.store.verify import Problem, check_ref, parse_checkpoint
+from gitmem.store.verify import Problem, check_ref
 from gitmem.team.checkers import load_checkers
 from gitmem.team.points import Point, list_points, prune_points, record_point
 from gitmem.team.retention import POINTS_PREFIX, Keep, newest_at
@@ -349,7 +350,7 @@ def show_snapshot(store: Store, prefix: str) -> tuple[Sha256Hex, bytes]:
     found = {d for d in contents.snapshots if d.startswith(prefix)}
     if not found:
         for record in contents.records:
-            checkpoint = parse_checkpoint(record.data)
+            checkpoint = parse_as(record.data, Checkpoint)
             if record.address.startswith(prefix) and checkpoint and checkpoint.source:
                 found.add(checkpoint.source.snapshot)
     if not found:

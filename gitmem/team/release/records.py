@@ -32,7 +32,7 @@ from gitmem.core.integrity import (
     check_record,
 )
 from gitmem.core.receipts import fingerprint_of_blob, receipt_key
-from gitmem.core.records import Event, parse_record, parse_time
+from gitmem.core.records import Event, parse_as, parse_record, parse_time
 from gitmem.core.revocation import revoked_reason
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.store.repo import StoredRecord
@@ -190,8 +190,8 @@ def _check_with_ssh_keygen(
 def read_checked(stored: StoredRecord, check: RecordCheck | None) -> ReleaseRecord | None:
     """The release record behind a check, or None when it is not a readable release
     record. Raises nothing."""
-    record = parse_record_or_none(stored.data)
-    if not isinstance(record, Event):
+    record = parse_as(stored.data, Event)
+    if record is None:
         return None
     try:
         release, sequence = release_fields(record)
@@ -210,12 +210,3 @@ def read_checked(stored: StoredRecord, check: RecordCheck | None) -> ReleaseReco
         extra=record.extra,
         intact=check is None or check.ok or check.problem == UNTRUSTED_KEY,
     )
-
-
-def parse_record_or_none(data: bytes) -> Event | None:
-    """The event in *data*, or None (not an event, or unreadable). Raises nothing."""
-    try:
-        record = parse_record(data)
-    except FormatError:
-        return None
-    return record if isinstance(record, Event) else None
