@@ -31,7 +31,6 @@ push's foreground says it, one line each on stderr.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import time
@@ -39,12 +38,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gitmem.core import boundedjson
 from gitmem.core.errors import GitmemError
-from gitmem.core.types import GitOid
 from gitmem.hooks import inflight
 from gitmem.hooks.run import masked
-from gitmem.store.files import atomic_write
+from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.repo import REFS_PREFIX, TRACKING_PREFIX, Store
 
 GUARD = "GITMEM_IN_PRE_PUSH"
@@ -288,9 +285,9 @@ def _push_new(store: Store, remote: str) -> str | None:
         marks = Watermarks(store.local_dir)
         for ref in wanted:
             mark, there = marks.get(remote, ref), seen[ref]
-            if mark is not None and (there is None or not _descends(store, mark, there)):
+            if mark is not None and (there is None or not store.descends(mark, there)):
                 return f"{remote}'s {ref} no longer descends from the last tip seen there"
-            if there is not None and not _descends(store, there, tips[ref] or there):
+            if there is not None and not store.descends(there, tips[ref] or there):
                 return f"{ref} does not descend from {remote}'s"
         # Each push replaces exactly the tip last fetched (or asks that there be none):
         # a remote that moved since, a rollback included, refuses it and sync decides.
@@ -303,13 +300,6 @@ def _push_new(store: Store, remote: str) -> str | None:
     _remember(store, remote, {r: tips[r] for r in wanted if results[r][0]})
     refused = [results[r][1] for r in wanted if not results[r][0]]
     return refused[0] if refused else None
-
-
-def _descends(store: Store, older: GitOid, newer: GitOid) -> bool:
-    try:
-        return store.is_ancestor(older, newer)
-    except GitmemError:
-        return False
 
 
 def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str) -> None:
@@ -379,7 +369,7 @@ def _tell(store: Store, remote: str) -> None:
 def _untold(store: Store, change: Callable[[dict[str, list[str]]], object]) -> None:
     """Apply *change* to the lines kept for each remote (``untold.json``), under a lock
     (the foreground and a carry may both write). Raises nothing."""
-    from gitmem.store.files import locked, read_state, write_state
+    from gitmem.store.files import locked
 
     path = store.local_dir / UNTOLD_FILE
     with contextlib.suppress(GitmemError, OSError), locked(store.local_dir, UNTOLD_LOCK):
@@ -408,10 +398,7 @@ _KEEP = 5
 def last_pushes(local_dir: Path) -> dict[str, dict[str, Any]]:
     """When memory was last pushed to each remote by this hook, and which tips. Raises
     nothing (an unreadable file: none recorded)."""
-    try:
-        data = boundedjson.loads((local_dir / PUSHES_FILE).read_bytes(), max_depth=4)
-    except (OSError, ValueError):
-        return {}
+    data = read_state(local_dir / PUSHES_FILE, max_depth=4)
     remotes = data.get("remotes") if isinstance(data, dict) else None
     if not isinstance(remotes, dict):
         return {}
@@ -426,6 +413,7 @@ def _remember(store: Store, remote: str, tips: dict[str, Any]) -> None:
     pushes = last_pushes(store.local_dir)
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     pushes[remote] = {"time": when, "refs": {r: t for r, t in tips.items() if t}}
-    data = json.dumps({"version": 1, "remotes": pushes}, indent=1, sort_keys=True)
     with contextlib.suppress(OSError):
-        atomic_write(store.local_dir / PUSHES_FILE, (data + "\n").encode(), 0o644)
+        write_state(
+            store.local_dir / PUSHES_FILE, {"version": 1, "remotes": pushes}, sort_keys=True
+        )
