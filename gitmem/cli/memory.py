@@ -13,6 +13,7 @@ from gitmem.cli.base import (
     as_of_option,
     cli,
     emit,
+    emit_rows,
     extractor_option,
     format_option,
     home,
@@ -377,14 +378,15 @@ def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool)
     """List the records in the store, newest first."""
     from datetime import UTC, datetime
 
-    from gitmem.store.log import log_entries, parse_since, recent
+    from gitmem.lifecycle.log import log_entries
+    from gitmem.store.log import parse_since, recent
     from gitmem.store.roots import load_trust_roots
 
     start = None if since is None else parse_since(since, datetime.now(UTC))
     store = store_of(ctx)
     entries = recent(log_entries(store, load_trust_roots(home(), store)), limit, start)
     if as_json:
-        emit([e.to_json() for e in entries])
+        emit_rows(e.to_json() for e in entries)
         return
     for e in entries:
         mark = "✓" if e.verified else "✗"

@@ -296,6 +296,16 @@ class Index:
         return failed
 
     @_healing
+    def records(self) -> list[tuple[str, str, str | None, bytes]]:
+        """(address, type, problem, bytes) of every record, checkpoints first, each type
+        in address order (the order their folders hold them)."""
+        rows = self._db.execute(
+            "SELECT address, type, problem, data FROM records "
+            "ORDER BY type != 'checkpoint', type, address"
+        ).fetchall()
+        return [(str(a), str(t), p, bytes(d)) for a, t, p, d in rows]
+
+    @_healing
     def failed_count(self) -> int:
         """How many records failed their check."""
         return int(self._one("SELECT COUNT(*) FROM records WHERE problem IS NOT NULL"))

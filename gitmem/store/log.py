@@ -1,4 +1,5 @@
-"""The record history, newest first (``gitmem log``), and its ``-n`` / ``--since`` cuts."""
+"""An entry of the record history (``gitmem log``; :mod:`gitmem.lifecycle.log` lists them
+newest first), and its ``-n`` / ``--since`` cuts."""
 
 from __future__ import annotations
 
@@ -7,13 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gitmem.core.amends import resolve, rewrite_map
 from gitmem.core.errors import InputError
-from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import Checkpoint
 from gitmem.core.types import Sha256Hex
-from gitmem.store.layout import record_path
-from gitmem.store.repo import Store
 
 
 @dataclass(frozen=True)
@@ -39,41 +35,6 @@ class HistoryEntry:
             "writer": self.writer,
             "verified": self.verified,
         }
-
-
-def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
-    """Every record, newest first, with whether it verified.
-
-    ``commit`` follows amends and rebases (from verified rewrite events);
-    ``captured_commit`` is the commit the record itself names.
-    """
-    checks = [
-        (stored, roots.check(stored.address, stored.data, stored.receipt, stored.type))
-        for stored in store.read().records
-    ]
-    rewrites = rewrite_map(c.record for _, c in checks if c.ok and c.record is not None)
-    entries: list[HistoryEntry] = []
-    for stored, check in checks:
-        record = check.record
-        captured = None if record is None else record.commit
-        entries.append(
-            HistoryEntry(
-                type=stored.type,
-                sha256=stored.address,
-                session=None if record is None else record.session,
-                commit=resolve(captured, rewrites) if check.ok else captured,
-                created=None if record is None else record.created,
-                writer=None if record is None else record.writer,
-                verified=check.ok,
-                items=len(record.items) if isinstance(record, Checkpoint) else None,
-                captured_commit=captured,
-            )
-        )
-    # Newest first: the order commits of the ref added them, not the claimed times.
-    rank = {path: n for n, path in enumerate(store.additions())}
-    paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
-    entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
-    return entries
 
 
 _SPAN = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)")

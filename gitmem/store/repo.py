@@ -354,22 +354,6 @@ class Store:
         """The bytes at *path* in the tip tree, or None."""
         return plain_file_bytes(self._at_tip(path))
 
-    def additions(self) -> list[str]:
-        """Paths in the order commits of the ref added them, newest first."""
-        tip = self.tip()
-        if tip is None:
-            return []
-        order: list[str] = []
-        for commit in self.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
-            parent = commit.parents[0].tree if commit.parents else None
-            diff = (
-                parent.diff_to_tree(commit.tree)
-                if parent is not None
-                else commit.tree.diff_to_tree(swap=True)
-            )
-            order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
-        return order
-
     # -- writing ----------------------------------------------------------------
 
     def append(self, entries: Sequence[Entry], message: str, author: str) -> GitOid:

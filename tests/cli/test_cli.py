@@ -15,8 +15,9 @@ from helpers.capturing import SAMPLE, SAMPLE_ITEMS, brief_items, capture_sample,
 
 from gitmem.cli.app import cli
 from gitmem.cli.base import COMMAND_FAMILIES, load_all_commands
+from gitmem.core.canonical import sha256_hex
 from gitmem.store.layout import content_path
-from gitmem.store.repo import Store
+from gitmem.store.repo import Entry, Store
 
 TRANSCRIPT = str(SAMPLE)
 ITEMS = str(SAMPLE_ITEMS)
@@ -397,6 +398,27 @@ def test_log_lists_records_newest_first(initialised: Path, gm: Gm) -> None:
         assert set(entry) >= {"type", "sha256", "session", "commit", "created", "writer"}
         assert entry["type"] == "checkpoint" and entry["commit"] == head
         assert entry["writer"] == "alice@example.com"
+
+
+def test_log_lists_what_failed_with_what_its_bytes_say(
+    initialised: Path, gm: Gm, home: Path
+) -> None:
+    """A record that fails its check is listed unverified with the fields its bytes hold;
+    one that does not parse, with none; the text form counts a checkpoint's items."""
+    first = capture_sample(gm)
+    store = Store.discover(initialised)
+    junk = b'{"type": "checkpoint"'
+    store.append([Entry(content_path("checkpoints", sha256_hex(junk)), junk)], "junk", "x")
+    (home / "allowed_signers").write_text("")  # every record now fails on trust
+    entries = gm("log", "--json").json()
+    assert [e["sha256"] for e in entries] == [sha256_hex(junk), first["checkpoint"]]
+    assert [e["verified"] for e in entries] == [False, False]
+    assert entries[0]["session"] is None and entries[0]["writer"] is None
+    assert entries[1]["writer"] == "alice@example.com"
+    assert entries[1]["session"] == first["session"]
+    lines = gm("log").stdout.splitlines()
+    assert lines[0].startswith("✗") and "item(s)" not in lines[0]
+    assert lines[1].startswith("✗") and lines[1].endswith(f" {len(first['items'])} item(s)")
 
 
 # -- the surface ------------------------------------------------------------------

@@ -99,6 +99,33 @@ def test_a_schema_byte_that_is_not_utf8_is_rebuilt_by_every_command(
     assert "Decision 2: the parser keeps module 2" in gm("brief").stdout
 
 
+COMMAND_CASES = 16
+
+
+@pytest.mark.slow
+def test_the_commands_over_a_randomly_damaged_index_answer(
+    spoilable: tuple[Store, bytes, tuple[int, int]], gm: Any, initialised: Path
+) -> None:
+    """Random bit flips, cuts and zeroed runs (seed :data:`SEED`) under brief, recall,
+    status and capture: each rebuilds the index and answers, never exit 70."""
+    store, good, _ = spoilable
+    rng = random.Random(SEED)
+    commands = (
+        ("brief",),
+        ("recall", "parser"),
+        ("status",),
+        ("capture", "--transcript", str(initialised.parent / "2.md")),
+    )
+    for _ in range(COMMAND_CASES):
+        kind, data = damaged(good, rng)
+        for command in commands:
+            spoil(store, data)
+            result = gm(*command)
+            assert result.exit_code == 0, (kind, command, result.stderr)
+            assert "internal error" not in result.stderr, (kind, command)
+        assert "Decision 2: the parser keeps module 2" in gm("brief").stdout, kind
+
+
 def test_an_index_that_fails_even_rebuilt_is_a_one_line_error(
     spoilable: tuple[Store, bytes, tuple[int, int]], home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

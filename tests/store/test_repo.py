@@ -12,7 +12,7 @@ from helpers import git
 from helpers.workers import append_snapshots
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.store.history import history_problems
+from gitmem.store.history import history_problems, record_additions
 from gitmem.store.layout import content_path
 from gitmem.store.repo import MEMORY_REF, Entry, Store
 
@@ -117,10 +117,10 @@ def test_history_problems_and_strays_are_reported(repo: Path) -> None:
 
 def test_additions_are_newest_first(repo: Path) -> None:
     store = Store.discover(repo)
-    first, second = entry("snapshots", b"1"), entry("snapshots", b"2")
-    store.append([first], "m", "a")
+    first, second = entry("events", b"1"), entry("checkpoints", b"2")
+    store.append([first, entry("snapshots", b"s")], "m", "a")
     store.append([second], "m", "a")
-    assert store.additions() == [second.path, first.path]
+    assert record_additions(store) == [second.path, first.path]
 
 
 def test_local_dir_is_shared_by_worktrees(repo: Path, tmp_path: Path) -> None:

@@ -1,0 +1,81 @@
+"""The order commits of the memory ref added its records (``gitmem log``'s order), asked of
+one ``git log``: the same as a tree diff per commit against its first parent, in
+libgit2's topological walk, over histories with merges of every kind."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from gitmem.core.canonical import sha256_hex
+from gitmem.store.history import record_additions
+from gitmem.store.layout import RECORD_DIRS, content_path
+from gitmem.store.repo import MEMORY_REF, Store
+
+
+def by_diffs(store: Store) -> list[str]:
+    """The rule as a tree diff per commit (what the log did before)."""
+    tip = store.tip()
+    assert tip is not None
+    order: list[str] = []
+    for commit in store.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL):
+        parent = commit.parents[0].tree if commit.parents else None
+        diff = (
+            parent.diff_to_tree(commit.tree)
+            if parent is not None
+            else commit.tree.diff_to_tree(swap=True)
+        )
+        order += [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
+    return [p for p in order if p.split("/")[0] in RECORD_DIRS]
+
+
+def commit(
+    repo: pygit2.Repository, files: dict[str, bytes], parents: list[pygit2.Oid], at: int
+) -> pygit2.Oid:
+    index = pygit2.Index()
+    for path, data in files.items():
+        index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
+    when = pygit2.Signature("m", "m@example.com", at, 0)
+    return repo.create_commit(None, when, when, "m", index.write_tree(repo), parents)
+
+
+def new_path(rng: random.Random, n: int) -> str:
+    directory = rng.choice(("checkpoints", "events", "items", "snapshots"))
+    return content_path(directory, sha256_hex(f"{n} {rng.random()}".encode()))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_git_log_orders_as_a_diff_per_commit(repo: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    git = pygit2.Repository(str(repo))
+    heads: list[tuple[pygit2.Oid, dict[str, bytes]]] = []
+    files = {new_path(rng, 0): b"0"}
+    heads.append((commit(git, files, [], 1_700_000_000), files))
+    for n in range(1, 40):
+        first, files = rng.choice(heads[-6:])
+        files = dict(files)
+        parents = [first]
+        if rng.random() < 0.4 and len(heads) > 2:  # a merge, of one of three kinds
+            second, theirs = rng.choice(heads)
+            how = rng.choice(("union", "ours", "theirs"))
+            files = {**files, **theirs} if how == "union" else theirs if how == "theirs" else files
+            parents.append(second)
+        for m in range(rng.randrange(0, 4) if len(parents) == 1 else rng.randrange(-2, 2)):
+            files[new_path(rng, n * 10 + m)] = b"%d" % n
+        at = 1_700_000_000 + rng.randrange(-50, 50) * n  # clocks that disagree
+        heads.append((commit(git, files, parents, at), dict(files)))
+    # Every line merged in the end (each merge keeping its first parent's tree), so the
+    # walk meets every commit.
+    tip, files = heads[-1]
+    for other, _ in heads[:-1]:
+        tip = commit(git, files, [tip, other], 1_700_000_000)
+    git.references.create(MEMORY_REF, tip, force=True)
+    store = Store.discover(repo)
+    assert record_additions(store) == by_diffs(store)
+
+
+def test_an_empty_ref_added_nothing(repo: Path) -> None:
+    assert record_additions(Store.discover(repo)) == []
