@@ -22,11 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from gitmem.brief.select import BriefItem
 from gitmem.core.items import Kind, Trust
 from gitmem.core.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    # Only named here: the commands that ask a host's budget (capture, log) need not
+    # load what selects a brief's items.
+    from gitmem.brief.select import BriefItem
 
 DEFAULT_BUDGET = 9_000
 MIN_BUDGET = 800
@@ -128,7 +132,7 @@ _MIN_TEXT = 40
 _SMALLEST_LINE = "- [~ inferred] x (00000000)"
 """Shorter than any item's line: once less room than this is left, nothing more fits."""
 
-LinesOf = Callable[[BriefItem, str | None], list[str]]
+LinesOf = Callable[["BriefItem", str | None], list[str]]
 SectionCost = Callable[[str], int]
 Size = Callable[[Sequence[str]], int]
 
