@@ -1,6 +1,6 @@
 """Copilot CLI's and Gemini CLI's own session files, read into messages. The fixtures are
 small files written here in the formats those hosts write (docs/transcripts.md); real
-public sessions were checked against the same parsers by hand (see there)."""
+sessions recorded by the hosts are read in test_real_host_sessions.py."""
 
 from __future__ import annotations
 

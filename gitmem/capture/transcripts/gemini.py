@@ -1,14 +1,27 @@
-"""Gemini CLI chat sessions (``~/.gemini/tmp/<project>/chats/session-*.json``, the file a
-hook's ``transcript_path`` names).
+"""Gemini CLI chat sessions (``~/.gemini/tmp/<project>/chats/session-*.json`` or
+``.jsonl``, the file a hook's ``transcript_path`` names).
 
-Two shapes are read. The document: one JSON object ``{"sessionId", "projectHash",
-"startTime", "lastUpdated", "messages": [...]}``. The log: one JSON object per line, the
-first without ``messages`` (the same session fields), then one message per line (a line
-that repeats a message's ``id`` replaces it where it stood). A message is ``{"id",
-"timestamp", "type", "content", …}``:
+Two shapes are read. The document (releases before the log): one JSON object
+``{"sessionId", "projectHash", "startTime", "lastUpdated", "messages": [...]}``. The log,
+replayed as Gemini CLI's own loader replays it: a first line without ``messages`` (the
+same session fields), then one record per line:
 
-* ``user``: its ``content``, a string or a list of parts whose ``text`` is kept (role
-  user);
+* a message (``{"id", "timestamp", "type", …}``); a line that repeats a message's ``id``
+  replaces it where it stood (the CLI rewrites a message as its tool calls finish);
+* ``{"$set": {...}}``: session fields changed (``lastUpdated``, ``sessionId`` on a
+  resume, ``summary``); its ``messages``, the model's context after a compression or a
+  masking, is not read: the messages logged before it are what was said;
+* ``{"$rewindTo": id}``: the user rewound the conversation; that message and every later
+  one are dropped (all of them when the id is not in the file, as the CLI does, and the
+  line is then reported among the skipped).
+
+A message:
+
+* ``user``: what the user typed, ``displayContent`` when it is there (``/init``, a
+  prompt before its ``@file`` expansion), else ``content``; a string or a list of parts
+  whose ``text`` is kept (role user). Not the user's words, so skipped: a ``displayContent``
+  with no text (the CLI showing a tool's response) and the CLI's own retry prompt
+  (:data:`CONTINUE`);
 * ``gemini``: its ``content`` (role assistant), then per ``toolCalls`` entry a
   ``tool_use`` message (the tool name, a newline, its ``args`` as compact JSON) and a
   ``tool_result`` message (each ``functionResponse.response``: its ``output``, else the
@@ -30,11 +43,17 @@ from gitmem.core.transcript import Message, Transcript, host_time
 FORMAT = "gemini"
 TOOL = "Gemini CLI"
 MESSAGE_TYPES = frozenset({"user", "gemini", "info", "warning", "error"})
+CONTINUE = "System: Please continue."
+"""The user turn Gemini CLI sends by itself to make the model go on after an empty or
+broken reply; logged as a ``user`` message, yet nobody typed it."""
 
 
 def recognise(record: Record) -> bool:
-    """Whether *record* is a Gemini CLI session (its first line) or one of its messages."""
+    """Whether *record* is a Gemini CLI session (its first line), one of its messages, or
+    one of its log's updates (``$set``, ``$rewindTo``)."""
     if "projectHash" in record or ({"sessionId", "messages"} <= record.keys()):
+        return True
+    if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
         return True
     kind = record.get("type")
     return isinstance(kind, str) and kind in MESSAGE_TYPES and {"id", "timestamp"} <= record.keys()
@@ -57,13 +76,9 @@ def parse(text: str, name: str) -> Transcript:
     elif isinstance(whole, dict) and ("messages" in whole or not recognise(whole)):
         raise InputError(f"transcript {name} is not a {TOOL} session: no list of messages")
     else:
-        records, skipped, _ = read_records(text, name, TOOL, recognise)
-        meta = next((r for r in records if "type" not in r), {})
-        by_id: dict[object, Record] = {}
-        for record in records:
-            if "type" in record:
-                by_id[record.get("id")] = record  # a later copy of an id replaces it
-        raw = list(by_id.values())
+        records, skipped, numbers = read_records(text, name, TOOL, recognise)
+        meta, raw, lost = _replay(records, numbers)
+        skipped += lost
     messages: list[Message] = []
     for message in raw:
         messages += _messages(message)
@@ -72,11 +87,40 @@ def parse(text: str, name: str) -> Transcript:
     return Transcript.of(FORMAT, name, messages, own, skipped=skipped)
 
 
+def _replay(
+    records: list[Record], numbers: list[int]
+) -> tuple[Record, list[Record], tuple[str, ...]]:
+    """The log's session fields and messages as Gemini CLI loads them, and one sentence
+    per rewind to a message the file does not hold."""
+    meta: Record = {}
+    by_id: dict[object, Record] = {}
+    lost: list[str] = []
+    for record, number in zip(records, numbers, strict=True):
+        rewind, update = record.get("$rewindTo"), record.get("$set")
+        if isinstance(rewind, str):
+            ids = list(by_id)
+            start = ids.index(rewind) if rewind in by_id else 0
+            if rewind not in by_id:
+                lost.append(
+                    f"line {number} rewinds to a message the file does not hold:"
+                    " every message before it is dropped, as Gemini CLI drops them"
+                )
+            for key in ids[start:]:
+                del by_id[key]
+        elif isinstance(update, dict):
+            meta.update(update)
+        elif "type" in record:
+            by_id[record.get("id")] = record  # a later copy of an id replaces it in place
+        else:
+            meta.update(record)
+    return meta, list(by_id.values()), tuple(lost)
+
+
 def _messages(message: Record) -> list[Message]:
     kind = message.get("type")
     when = host_time(message.get("timestamp"))
     if kind == "user":
-        return _one("user", _content(message.get("content")), when)
+        return _one("user", _typed(message), when)
     if kind != "gemini":
         return []
     found = _one("assistant", _content(message.get("content")), when)
@@ -90,6 +134,15 @@ def _messages(message: Record) -> list[Message]:
         for result in results if isinstance(results, list) else ():
             found += _one("tool_result", _response(result), when)
     return found
+
+
+def _typed(message: Record) -> str | None:
+    """What the user typed: ``displayContent`` when the CLI recorded one (the model got
+    ``content``, the command or the files it expanded to), else ``content``."""
+    if "displayContent" in message:
+        return _content(message["displayContent"])
+    text = _content(message.get("content"))
+    return None if text is not None and text.strip() == CONTINUE else text
 
 
 def _content(content: object) -> str | None:
