@@ -30,7 +30,7 @@ from gitmem.capture.checkpoint import build_items, mask_draft
 from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.run import CaptureResult, Context, capture_transcript
-from gitmem.capture.transcripts import read_input
+from gitmem.capture.transcripts import read_user_file
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, statement_id
@@ -142,7 +142,7 @@ def import_chat(
             audit failure is an item's ``failed`` verdict instead.
     """
     chosen_format = None if format is None else FORMAT_NAMES.get(format, format)
-    data = read_input(path, "chat export", "MB")
+    data = read_user_file(path, "chat export", "MB")
     chat = settle_voices(parse_export(data, path.name, chosen_format), me)
     prepared = prepare(chat.transcript, ctx.emitted, path.stat().st_mtime)
     digest = sha256_hex(prepared.snapshot)

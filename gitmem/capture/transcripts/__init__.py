@@ -36,10 +36,10 @@ def load_transcript(path: Path, format: str | None = None) -> Transcript:
         InputError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8,
             an unknown format, or a forced format the file does not fit.
     """
-    return parse_transcript(read_input(path, "transcript"), path.name, format)
+    return parse_transcript(read_user_file(path, "transcript"), path.name, format)
 
 
-def read_input(path: Path, what: str, unit: str = "MiB") -> bytes:
+def read_user_file(path: Path, what: str, unit: str = "MiB") -> bytes:
     """The bytes of the file *path* a user named as a *what* ("transcript", "chat
     export"), at most :data:`MAX_BYTES` (*unit* names a MiB in the sentence that says so).
 
