@@ -17,6 +17,7 @@ from gitmem.core.transcript import said
 
 REAL = DATA / "hosts" / "real"
 COPILOT = REAL / "copilot-vct-96ef38f0.jsonl"
+COPILOT_SUBAGENT = REAL / "copilot-csv-030f200c.jsonl"
 GEMINI_LOG = REAL / "gemini-vct-0ab84937.jsonl"
 GEMINI_DOC = REAL / "gemini-vct-8a20078e.json"
 
@@ -24,6 +25,11 @@ COPILOT_PROMPT = (
     "請不要修改任何代碼 我希望你幫我調查一下 有沒有好一點的自動生成文檔可以給這個 rust 專案 "
     "例如 python 可以透過 zensical 或 mkdostrings 之類的來做自動產生文檔網頁 "
     "我不確定有沒有適合我專案的 請幫我調查 不要產生代碼或編輯代碼"
+)
+SUBAGENT_PROMPT = (
+    "Read .copilot/skills/demo-greeter/SKILL.md, then delegate a subagent to (1) count lines"
+    " in hello.py and (2) summarize README.md in one sentence. Then report the subagent's"
+    " findings back to me."
 )
 GEMINI_REQUEST = "幫我做一個小修改 請幫我將上面確保執行時要透過 uv run 來執行 避免環境有問題"
 GEMINI_DOC_PROMPT = (
@@ -45,6 +51,13 @@ CASES = [
         "96ef38f0-9d09-45c3-8124-6448c36090ed",
         [COPILOT_PROMPT],
         COPILOT_TOOLS,
+    ),
+    (
+        COPILOT_SUBAGENT,
+        "copilot",
+        "030f200c-c26f-4ef0-9099-6d1156c83631",
+        [SUBAGENT_PROMPT],
+        ["view", "report_intent", "task"],
     ),
     (
         GEMINI_LOG,
@@ -88,6 +101,18 @@ def test_copilot_decorations_system_prompt_and_nudges_are_not_the_users_words() 
     (answer,) = [m.text for m in t.messages if m.role == "assistant"]
     assert answer.startswith("以下是我的調查結果")
     assert "reasoningOpaque" not in t.snapshot
+
+
+def test_a_copilot_subagents_own_turns_are_not_the_sessions_assistant() -> None:
+    t = load_transcript(COPILOT_SUBAGENT)
+    # The subagent's reply, written into the parent's file, is the `task` call's result;
+    # the session's assistant said only its own summary of it.
+    report = "- Lines in hello.py: 6\n- README.md summary: This is a demo project"
+    assert [m.role for m in t.messages if m.text.startswith(report)] == ["tool_result"]
+    (answer,) = [m.text for m in t.messages if m.role == "assistant"]
+    assert answer.startswith("Subagent findings:")
+    assert '"path":"/Users/testuser/workspace/demo-project/hello.py"' not in t.snapshot
+    assert t.cwd == "/Users/testuser/workspace/demo-project"
 
 
 def test_gemini_log_reads_what_the_user_typed_not_what_the_cli_sent() -> None:

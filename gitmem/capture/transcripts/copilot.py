@@ -14,8 +14,10 @@ dotted (``session.start``, ``user.message``, ``assistant.message``,
 ``session.start`` names the session (``sessionId``) and the working directory
 (``context.cwd``). Skipped: the model's reasoning (``reasoningText``, ``reasoning``
 events), ``tool.execution_start`` (the same call as the request), hook, turn, model and
-shutdown bookkeeping. The format is Copilot CLI's own and undocumented; this reading
-follows the files it writes (docs/transcripts.md).
+shutdown bookkeeping, and a subagent's own events (:func:`_subagent`): its prompt is the
+``task`` call's arguments and its report that call's result, both read; its own replies
+are not the session's assistant speaking. The format is Copilot CLI's own and
+undocumented; this reading follows the files it writes (docs/transcripts.md).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def parse(text: str, name: str) -> Transcript:
     records, skipped, _ = read_records(text, name, TOOL, recognise)
     for record in records:
         kind, data = record["type"], record["data"]
+        if _subagent(record):
+            continue
         when = host_time(record.get("timestamp"))
         if kind == "session.start" and session is None:
             session = _str(data.get("sessionId"))
@@ -71,6 +75,13 @@ def parse(text: str, name: str) -> Transcript:
         elif kind == "tool.execution_complete":
             messages += _message("tool_result", _result(data.get("result")), when)
     return Transcript.of(FORMAT, name, messages, session, cwd, skipped=skipped)
+
+
+def _subagent(record: Record) -> bool:
+    """Whether *record* is a subagent's own event: Copilot CLI writes a subagent's turns
+    into its parent's file, marked with the ``agentId`` of the run (and, in ``data``, the
+    ``parentToolCallId`` of the ``task`` call that started it)."""
+    return bool(_str(record.get("agentId")) or _str(record["data"].get("parentToolCallId")))
 
 
 def _message(role: str, text: object, when: str | None) -> list[Message]:
