@@ -8,14 +8,18 @@ parent in C, skipping the subtrees they share, where a diff per commit through p
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import pygit2
 
-from gitmem.core.errors import GitError
+from gitmem.core.errors import GitError, GitmemError
 from gitmem.core.types import GitOid
+from gitmem.store.files import read_state, write_state
 from gitmem.store.git import last_line, run_git
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.repo import Store
@@ -139,11 +143,20 @@ def introduced(
     return found
 
 
+ORDER_FILE = "record-order.json"
+"""Local state: the order :func:`record_additions` found, and the tip it found it at."""
+
+
 def record_additions(store: Store) -> list[str]:
     """The paths of records (checkpoints, events) in the order commits of the ref added
     them, newest first: the commits in libgit2's topological order, each one's record paths
     that its first parent's tree did not hold (a root commit's: all of them), in path
     order.
+
+    The order found is kept in ``.git/gitmem/record-order.json`` with its tip: when the
+    ref has only gained a line of commits since (what captures do), only theirs are asked
+    of git; after anything else (a merge, a rewrite, a file that is damaged or missing)
+    the whole history is walked again.
 
     Raises:
         GitError: git could not run or refused the walk.
@@ -151,6 +164,69 @@ def record_additions(store: Store) -> list[str]:
     tip = store.tip()
     if tip is None:
         return []
+    path = store.local_dir / ORDER_FILE
+    kept = _kept(path)
+    if kept is not None and kept[0] == tip:
+        return kept[1]
+    order = None if kept is None else _extended(store, tip, *kept)
+    if order is None:
+        order = _ordered(store, tip)
+    with contextlib.suppress(GitmemError, OSError):  # a repository this user cannot write to
+        write_state(path, {"tip": tip, "digest": _digest(order), "paths": order}, indent=None)
+    return order
+
+
+def _kept(path: Path) -> tuple[GitOid, list[str]] | None:
+    """The tip and order kept at *path*; None unless whole (its digest holds)."""
+    kept = read_state(path)
+    if not isinstance(kept, dict):
+        return None
+    tip, digest, paths = kept.get("tip"), kept.get("digest"), kept.get("paths")
+    if not isinstance(tip, str) or not isinstance(paths, list):
+        return None
+    if not all(isinstance(p, str) for p in paths) or digest != _digest(paths):
+        return None
+    return GitOid(tip), paths
+
+
+def _digest(paths: list[str]) -> str:
+    return hashlib.sha256("\n".join(paths).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _extended(store: Store, tip: GitOid, old: GitOid, kept: list[str]) -> list[str] | None:
+    """*kept* (the order at *old*) with what the commits since added before it, when they
+    are one line of single-parent commits from *old* to *tip*; None otherwise. In any
+    topological order those commits come first, newest first, and then *old*'s history as
+    a walk from *old* orders it."""
+    try:
+        if store.repo.get(old) is None:
+            return None
+        walker = store.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
+        walker.hide(pygit2.Oid(hex=old))
+        line = list(walker)
+    except (pygit2.GitError, ValueError):
+        return None
+    expected = str(tip)
+    for commit in line:
+        if str(commit.id) != expected or len(commit.parent_ids) != 1:
+            return None
+        expected = str(commit.parent_ids[0])
+    if expected != old:
+        return None
+    added = _added(store, tip, old)
+    return [path for commit in line for path in added.get(str(commit.id), ())] + kept
+
+
+def _ordered(store: Store, tip: GitOid) -> list[str]:
+    added = _added(store, tip, None)
+    # git orders a merge's lines its own way: the order is libgit2's walk, as it was.
+    walk = store.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
+    return [path for commit in walk for path in added.get(str(commit.id), ())]
+
+
+def _added(store: Store, tip: GitOid, hide: GitOid | None) -> dict[str, list[str]]:
+    """Each commit's record paths that its first parent's tree did not hold, from one
+    ``git log`` of *tip* (without what *hide* reaches)."""
     done = run_git(
         store,
         "log",
@@ -169,6 +245,7 @@ def record_additions(store: Store) -> list[str]:
         "--sparse",
         "--end-of-options",
         tip,
+        *([] if hide is None else [f"^{hide}"]),
         "--",
         *RECORD_DIRS,
         timeout=300,
@@ -184,6 +261,4 @@ def record_additions(store: Store) -> list[str]:
             paths.append(next(fields, ""))
         elif field:
             paths = added.setdefault(field, [])
-    # git orders a merge's lines its own way: the order is libgit2's walk, as it was.
-    walk = store.repo.walk(pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL)
-    return [path for commit in walk for path in added.get(str(commit.id), ())]
+    return added

@@ -11,7 +11,8 @@ import pygit2
 import pytest
 
 from gitmem.core.canonical import sha256_hex
-from gitmem.store.history import record_additions
+from gitmem.store import history
+from gitmem.store.history import ORDER_FILE, record_additions
 from gitmem.store.layout import RECORD_DIRS, content_path
 from gitmem.store.repo import MEMORY_REF, Store
 
@@ -47,10 +48,9 @@ def new_path(rng: random.Random, n: int) -> str:
     return content_path(directory, sha256_hex(f"{n} {rng.random()}".encode()))
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_one_git_log_orders_as_a_diff_per_commit(repo: Path, seed: int) -> None:
-    rng = random.Random(seed)
-    git = pygit2.Repository(str(repo))
+def grow(git: pygit2.Repository, rng: random.Random) -> tuple[pygit2.Oid, dict[str, bytes]]:
+    """A history of 40 commits with merges of every kind (ours, theirs, both), every line
+    merged in the end: its tip and the files of its tree."""
     heads: list[tuple[pygit2.Oid, dict[str, bytes]]] = []
     files = {new_path(rng, 0): b"0"}
     heads.append((commit(git, files, [], 1_700_000_000), files))
@@ -58,7 +58,7 @@ def test_one_git_log_orders_as_a_diff_per_commit(repo: Path, seed: int) -> None:
         first, files = rng.choice(heads[-6:])
         files = dict(files)
         parents = [first]
-        if rng.random() < 0.4 and len(heads) > 2:  # a merge, of one of three kinds
+        if rng.random() < 0.4 and len(heads) > 2:
             second, theirs = rng.choice(heads)
             how = rng.choice(("union", "ours", "theirs"))
             files = {**files, **theirs} if how == "union" else theirs if how == "theirs" else files
@@ -67,14 +67,57 @@ def test_one_git_log_orders_as_a_diff_per_commit(repo: Path, seed: int) -> None:
             files[new_path(rng, n * 10 + m)] = b"%d" % n
         at = 1_700_000_000 + rng.randrange(-50, 50) * n  # clocks that disagree
         heads.append((commit(git, files, parents, at), dict(files)))
-    # Every line merged in the end (each merge keeping its first parent's tree), so the
-    # walk meets every commit.
     tip, files = heads[-1]
     for other, _ in heads[:-1]:
         tip = commit(git, files, [tip, other], 1_700_000_000)
+    return tip, files
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_git_log_orders_as_a_diff_per_commit(repo: Path, seed: int) -> None:
+    git = pygit2.Repository(str(repo))
+    tip, _ = grow(git, random.Random(seed))
     git.references.create(MEMORY_REF, tip, force=True)
     store = Store.discover(repo)
     assert record_additions(store) == by_diffs(store)
+    (store.local_dir / ORDER_FILE).unlink()
+    assert record_additions(store) == by_diffs(store)  # found again, not kept
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_kept_order_grows_with_a_line_of_commits_and_is_found_again_otherwise(
+    repo: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    git = pygit2.Repository(str(repo))
+    tip, files = grow(git, rng)
+    git.references.create(MEMORY_REF, tip, force=True)
+    store = Store.discover(repo)
+    assert record_additions(store) == by_diffs(store)
+    walks: list[str] = []
+    whole = history._ordered
+    monkeypatch.setattr(history, "_ordered", lambda s, t: walks.append(t) or whole(s, t))
+    for n in range(6):  # captures: a line of commits, one or several between two logs
+        for m in range(rng.randrange(1, 4)):
+            files = {**files, **{new_path(rng, 1000 + n * 10 + m): b"c"}}
+            tip = commit(git, files, [tip], 1_800_000_000 + n)
+        git.references.create(MEMORY_REF, tip, force=True)
+        assert record_additions(store) == by_diffs(store)
+    assert walks == []  # each time, only the new commits were asked
+    older = tip
+    tip = commit(git, {**files, new_path(rng, 2000): b"m"}, [tip, heads_root(git, tip)], 0)
+    git.references.create(MEMORY_REF, tip, force=True)
+    assert record_additions(store) == by_diffs(store) and walks == [str(tip)]  # a merge
+    git.references.create(MEMORY_REF, older, force=True)
+    assert record_additions(store) == by_diffs(store) and len(walks) == 2  # a rewrite
+    kept = store.local_dir / ORDER_FILE
+    kept.write_text(kept.read_text().replace("checkpoints/", "checkpoints/0", 1))
+    assert record_additions(store) == by_diffs(store) and len(walks) == 3  # damaged
+
+
+def heads_root(git: pygit2.Repository, tip: pygit2.Oid) -> pygit2.Oid:
+    """The first commit of *tip*'s history."""
+    return list(git.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL))[-1].id
 
 
 def test_an_empty_ref_added_nothing(repo: Path) -> None:
