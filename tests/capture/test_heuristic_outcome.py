@@ -94,12 +94,16 @@ def test_a_long_report_gives_its_lead_and_its_status_sections() -> None:
     ]
 
 
-def test_a_list_in_a_report_gives_its_first_items() -> None:
+def test_a_list_in_a_report_gives_its_first_item_and_a_list_of_what_is_left_all() -> None:
     done = "\n".join(f"{n}. Ported parser module number {n} to the new API" for n in range(1, 6))
     report = f"**Completed:**\n\n{done}\n"
     assert [d.quote for d in extract(session(report))] == [
         "Ported parser module number 1 to the new API",
-        "Ported parser module number 2 to the new API",
+    ]
+    left = "\n".join(f"- Port parser module number {n} to the new API" for n in range(6, 9))
+    loops = extract(session(f"{report}\n**Next steps:**\n\n{left}\n"))
+    assert [d.quote for d in loops if d.kind == "open_loop"] == [
+        f"Port parser module number {n} to the new API" for n in range(6, 9)
     ]
 
 

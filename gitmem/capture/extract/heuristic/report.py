@@ -50,7 +50,7 @@ SECTION_UNITS = 2
 """The most units taken from one status section of a longer report."""
 PENDING_WORDS = 4
 """A user's unanswered last message shorter than this is not a request to carry."""
-LIST_ITEMS = 2
+LIST_ITEMS = 1
 """The most items taken from one list of a report (a list says one thing in parts)."""
 REPORT_IMPORTANCE = 2
 
