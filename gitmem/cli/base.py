@@ -92,13 +92,20 @@ def emit_rows(rows: Iterable[Mapping[str, Scalar]]) -> None:
     time: json's indented output is encoded in Python a value at a time (most of ``log
     --json``'s time at a few thousand records); a flat object's lines are put together
     here from the C encoder's strings."""
+    chunk: list[str] = []
     opened = False
     for row in rows:
         fields = ",\n".join(f"    {_string(k)}: {_scalar(v)}" for k, v in row.items())
         body = f"  {{\n{fields}\n  }}" if fields else "  {}"
-        click.echo(f"{',' if opened else '['}\n{body}", nl=False)
+        chunk.append(f"{',' if opened else '['}\n{body}")
         opened = True
-    click.echo("\n]" if opened else "[]")
+        if len(chunk) == _CHUNK:  # written a few hundred at a time, not held whole
+            click.echo("".join(chunk), nl=False)
+            chunk.clear()
+    click.echo("".join(chunk) + ("\n]" if opened else "[]"))
+
+
+_CHUNK = 256
 
 
 _string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes

@@ -17,6 +17,7 @@ from gitmem.lifecycle.index import Index
 from gitmem.store.history import record_additions
 from gitmem.store.layout import record_path
 from gitmem.store.log import HistoryEntry
+from gitmem.store.parallel import gc_paused
 from gitmem.store.repo import Store
 
 
@@ -35,6 +36,17 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
         rows = index.records()
     finally:
         index.close()
+    with gc_paused():  # objects by the thousand, all kept: a collection frees nothing
+        entries = _entries(rows)
+    # Newest first: the order commits of the ref added them, not the claimed times.
+    rank = {path: n for n, path in enumerate(record_additions(store))}
+    paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
+    entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
+    return entries
+
+
+def _entries(rows: list[tuple[str, str, str | None, bytes]]) -> list[HistoryEntry]:
+    """An entry for each of *rows* (address, type, problem, bytes), in their order."""
     said = [_said(data, problem is None) for _, _, problem, data in rows]
     rewrites = rewrite_map(_rewrites(rows, said))
     entries: list[HistoryEntry] = []
@@ -54,10 +66,6 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
                 captured_commit=captured,
             )
         )
-    # Newest first: the order commits of the ref added them, not the claimed times.
-    rank = {path: n for n, path in enumerate(record_additions(store))}
-    paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
-    entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
     return entries
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gitmem.cli.base import emit, emit_rows
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.text()
-ROWS = st.lists(st.dictionaries(st.text(), SCALARS, max_size=5), max_size=4)
+ROWS = st.lists(st.dictionaries(st.text(), SCALARS, max_size=5), max_size=7)
 
 
 @settings(max_examples=300, derandomize=True, database=None, deadline=None)
@@ -22,6 +22,7 @@ def test_rows_are_written_as_the_whole_list_is(rows: list[dict[str, Any]]) -> No
     with pytest.MonkeyPatch.context() as patch:
         written: list[str] = []
         patch.setattr("click.echo", lambda text, nl=True: written.append(text + "\n" * nl))
+        patch.setattr("gitmem.cli.base._CHUNK", 2)  # chunks end within the list too
         emit_rows(iter(rows))
         streamed = "".join(written)
         written.clear()
