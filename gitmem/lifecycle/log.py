@@ -1,7 +1,7 @@
 """The record history of ``gitmem log``, read from the index: each record's verdict as the
 index keeps it (no signature checked again) and the order commits of the ref added them
-(one ``git log``), so that the log does not read every item blob and check every record
-of history each time it runs."""
+(kept with its tip, grown by one ``git log`` of the new commits), so that the log does not
+read every item blob, check every record and walk the whole history each time it runs."""
 
 from __future__ import annotations
 
