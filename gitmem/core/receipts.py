@@ -46,6 +46,13 @@ def fingerprint_of_blob(blob: bytes) -> Fingerprint:
     return Fingerprint("SHA256:" + digest.decode("ascii"))
 
 
+@functools.lru_cache(maxsize=256)
+def _fingerprint_of_raw(raw: bytes) -> Fingerprint:
+    """The fingerprint of the Ed25519 key *raw*, its blob built once per key (every
+    record a store's check reads asks for its signer's). Raises nothing."""
+    return fingerprint_of_blob(sshwire.string(ED25519.encode()) + sshwire.string(raw))
+
+
 @dataclass(frozen=True)
 class PublicKey:
     """An Ed25519 public key (32 raw bytes) as OpenSSH names and encodes it."""
@@ -70,7 +77,7 @@ class PublicKey:
 
     def fingerprint(self) -> Fingerprint:
         """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -lf``. Raises nothing."""
-        return fingerprint_of_blob(self.blob())
+        return _fingerprint_of_raw(self.raw)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> PublicKey:
@@ -212,6 +219,15 @@ def _open(armored: bytes) -> sshwire.Reader:
     Raises:
         FormatError: bad armor or base64, a wrong magic or an unsupported version.
     """
+    return _reader(_armored_blob(armored))
+
+
+def _armored_blob(armored: bytes) -> bytes:
+    """Step 1 of reading a receipt: the blob inside its armor.
+
+    Raises:
+        FormatError: bad armor or base64.
+    """
     # 1. §1 armor: the header starts the bytes, the footer follows a newline and ends them.
     if not armored.startswith(_BEGIN):
         raise FormatError("receipt does not start with '-----BEGIN SSH SIGNATURE-----'")
@@ -225,7 +241,15 @@ def _open(armored: bytes) -> sshwire.Reader:
     lines = body.split(b"\n")
     if any(not line for line in lines):
         raise FormatError("receipt armor has an empty line")
-    blob = sshwire.b64decode(b"".join(lines), "receipt body")
+    return sshwire.b64decode(b"".join(lines), "receipt body")
+
+
+def _reader(blob: bytes) -> sshwire.Reader:
+    """Steps 2-3 of reading a receipt: magic preamble, version; a reader after them.
+
+    Raises:
+        FormatError: a wrong magic or an unsupported version.
+    """
     reader = sshwire.Reader(blob, "receipt")
     # 2. §2 MAGIC_PREAMBLE "SSHSIG".
     if reader.take(len(_MAGIC), "magic preamble") != _MAGIC:
@@ -255,9 +279,15 @@ def parse_signature(armored: bytes) -> Signature:
     reserved field, a non-Ed25519 key or signature, wrong lengths, an unknown hash
     algorithm, an empty namespace, or trailing bytes.
     """
-    reader = _open(armored)  # steps 1-3
+    blob = _armored_blob(armored)  # step 1
+    head = _HEADS.get(blob[:-_TAIL])
+    if head is not None and blob[-_TAIL:-64] == _SIG_HEAD:
+        # Steps 2-9 gave this very head before, and a signature field of the one
+        # layout they accept follows it: the same answer without reading it again.
+        return Signature(head[0], head[1], head[2], blob[-64:])
+    reader = _reader(blob)  # steps 2-3
     # 4. §2 publickey: the usual SSH encoding; Ed25519 only.
-    key = PublicKey.from_blob(reader.string("public key"))
+    key = _key_of_blob(reader.string("public key"))
     # 5. §2 namespace: MUST NOT be empty.
     namespace = reader.text("namespace")
     if not namespace:
@@ -280,7 +310,26 @@ def parse_signature(armored: bytes) -> Signature:
         raise FormatError(f"an Ed25519 signature is 64 bytes, not {len(raw)}")
     # 9. Nothing may follow the signature.
     reader.end()
+    if len(_HEADS) < _MAX_HEADS:
+        _HEADS[blob[:-_TAIL]] = (key, namespace, hash_algorithm)
     return Signature(key, namespace, hash_algorithm, raw)
+
+
+_SIG_HEAD = sshwire.string(sshwire.string(ED25519.encode()) + sshwire.string(bytes(64)))[:-64]
+"""How the signature field of every valid receipt starts, before its 64 bytes."""
+_TAIL = len(_SIG_HEAD) + 64
+_HEADS: dict[bytes, tuple[PublicKey, str, str]] = {}
+"""Each receipt head (magic to hash algorithm) :func:`parse_signature` accepted, with what
+it holds: a store's receipts share a handful of heads (one per key and namespace), and
+reading each again costs more than the signature check."""
+_MAX_HEADS = 256
+
+
+@functools.lru_cache(maxsize=256)  # a store is signed by a handful of keys, over and over
+def _key_of_blob(blob: bytes) -> PublicKey:
+    """:meth:`PublicKey.from_blob`, parsed once per key blob (a failure is not kept: it
+    raises again). Raises FormatError unless *blob* is a valid Ed25519 key."""
+    return PublicKey.from_blob(blob)
 
 
 def verify(message: bytes, armored: bytes, namespace: str) -> Signature:

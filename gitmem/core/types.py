@@ -26,11 +26,19 @@ def is_sha256_hex(value: object) -> bool:
     return isinstance(value, str) and bool(_SHA256_RE.fullmatch(value))
 
 
-_HEX_RUN_RE = re.compile(r"[0-9a-f]*")
+_HEX_DIGITS = b"0123456789abcdef"
 
 
 def are_sha256_hex(values: list[object]) -> bool:
-    """:func:`is_sha256_hex` of every one of *values*, in one match (a checkpoint names
-    ~50 addresses, and a rebuild reads thousands of checkpoints). Raises nothing."""
+    """:func:`is_sha256_hex` of every one of *values*, in one pass over their bytes (a
+    checkpoint names ~50 addresses, and a rebuild reads thousands of checkpoints; deleting
+    the hex digits in C is several times faster than a regular expression over the same
+    characters). Raises nothing."""
     strings = [v for v in values if isinstance(v, str) and len(v) == 64]
-    return len(strings) == len(values) and bool(_HEX_RUN_RE.fullmatch("".join(strings)))
+    if len(strings) != len(values):
+        return False
+    try:
+        joined = "".join(strings).encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    return not joined.translate(None, _HEX_DIGITS)

@@ -120,6 +120,7 @@ class _Checking:
         self.untrusted: list[Purge] = []
         self.records = 0
         self.unbound = 0
+        self._known: tuple[tuple[int, int], Purges, dict[Sha256Hex, Purge]] | None = None
 
     # -- the walk ---------------------------------------------------------------
 
@@ -235,12 +236,14 @@ class _Checking:
         self.records += len(chunk)
         with Background(self._verdict, chunk) as pending:
             parsed = [_parsed(r.data) for r in chunk]
+            verdicts = self.verdicts
             for record in parsed:
                 if isinstance(record, Checkpoint):
                     for address in record.named:
-                        self._item(Sha256Hex(address))
-            verdicts = pending.result()
-        for stored, verdict, record in zip(chunk, verdicts, parsed, strict=True):
+                        if address not in verdicts:
+                            self._item(Sha256Hex(address))
+            checks = pending.result()
+        for stored, verdict, record in zip(chunk, checks, parsed, strict=True):
             self.addresses.add(stored.address)
             if verdict is None:
                 continue
@@ -284,10 +287,21 @@ class _Checking:
         assert self.tip is not None
         purges = purges_at(self.store, self.tip, self.check)
         self.found, self.untrusted = list(purges.found), list(purges.untrusted)
+        self._known = None
 
     @property
     def purges(self) -> Purges:
-        return Purges.of(self.found, self.untrusted)
+        return self._purges()[0]
+
+    def _purges(self) -> tuple[Purges, dict[Sha256Hex, Purge]]:
+        """The purges known so far, and each item an untrusted one lists: worked out
+        again only when a purge was found since (not once per checkpoint)."""
+        known = (len(self.found), len(self.untrusted))
+        if self._known is None or self._known[0] != known:
+            purges = Purges.of(self.found, self.untrusted)
+            untrusted = {a: p for p in purges.untrusted for a in p.items}
+            self._known = (known, purges, untrusted)
+        return self._known[1], self._known[2]
 
     # -- items and quotes ---------------------------------------------------------
 
@@ -309,18 +323,24 @@ class _Checking:
         """Every item blob *checkpoint* names must be stored (unless a trusted purge
         removed it) and hash to its address; the verified quotes of the items it adds are
         put by for their snapshot's check."""
-        purges = self.purges
-        untrusted = {a: p for p in purges.untrusted for a in p.items}
+        purges, untrusted = self._purges()
         problems: list[Found] = []
         quoted: list[tuple[Sha256Hex, str | None]] = []
-        for named in checkpoint.named:
+        everything = self.only is None
+        verdicts = self.verdicts
+        for named in checkpoint.named:  # ~50 a checkpoint, most of them carried: kept lean
             address = Sha256Hex(named)
-            item_path = content_path("items", address)
-            if not self._touched(item_path) or address in purges.items:
+            if address in purges.items:
                 continue
-            self._item(address)
-            problem, detail, quote, snapshot = self.verdicts[address]
+            if not everything and not self._touched(content_path("items", address)):
+                continue
+            verdict = verdicts.get(address)
+            if verdict is None:
+                self._item(address)
+                verdict = verdicts[address]
+            problem, detail, quote, snapshot = verdict
             if problem is not None:
+                item_path = content_path("items", address)
                 if address in untrusted and problem == ITEM_MISSING:
                     detail += (
                         f"; purge event {untrusted[address].address[:12]} lists it, but its "
@@ -348,10 +368,12 @@ class _Checking:
 
     def _snapshots(self) -> int:
         """Each snapshot read once: checked against its address when it is checked, and
-        the quotes put by for it checked; how many were checked."""
+        the quotes put by for it checked (a chunk of snapshots at a time, their quotes by
+        a child as well as here); how many were checked."""
         self._snapshot_problems: list[Found] = []
         checked = 0
         seen: set[Sha256Hex] = set()
+        read: list[tuple[Sha256Hex, bytes | None]] = []
         for digest, blob in self._entries("snapshots"):
             seen.add(digest)
             checked += 1
@@ -363,20 +385,32 @@ class _Checking:
                         path, "snapshot edited", "its bytes do not hash to the address in its path"
                     )
                 )
-            self._quotes_against(digest, data)
+            if digest in self.quotes:
+                read.append((digest, data))
+                if len(read) >= CHUNK:
+                    self._quotes_against(read)
+                    read = []
         for digest in sorted(set(self.quotes) - seen):
-            self._quotes_against(digest, self._read(content_path("snapshots", digest)))
+            read.append((digest, self._read(content_path("snapshots", digest))))
+        self._quotes_against(read)
         self._snapshot_problems.sort(key=lambda f: f.path)
         return checked
 
-    def _quotes_against(self, digest: Sha256Hex, data: bytes | None) -> None:
-        for path, fmt, name, items in self.quotes.pop(digest, []):
-            quotes = [self.verdicts[a][2] or "" for a in items]
-            checks = check_stored_quotes(quotes, data, fmt, digest, name)
-            self.by_record.setdefault(path, []).extend(
-                Found(content_path("items", a), check.problem, check.reason)
-                for a, check in zip(items, checks, strict=True)
-                if check.problem is not None
+    def _quotes_against(self, snapshots: list[tuple[Sha256Hex, bytes | None]]) -> None:
+        """The quotes put by for each of *snapshots* (digest, bytes) checked against it,
+        the problems added to their checkpoints' in the order of *snapshots*."""
+        jobs: list[_QuoteJob] = []
+        for digest, data in snapshots:
+            for path, fmt, name, items in self.quotes.pop(digest, []):
+                quotes = [self.verdicts[a][2] or "" for a in items]
+                jobs.append(_QuoteJob(path, items, quotes, data, fmt, digest, name))
+        with Background(_quote_checks, jobs) as pending:
+            answers = pending.result()
+        for job, checks in zip(jobs, answers, strict=True):
+            self.by_record.setdefault(job.path, []).extend(
+                Found(content_path("items", a), problem, reason)
+                for a, (problem, reason) in zip(job.items, checks, strict=True)
+                if problem is not None
             )
 
     # -- orphans ------------------------------------------------------------------
@@ -416,6 +450,24 @@ class _Checking:
             if odd_entry(entry.filemode) is None and blob_bytes(entry) is not None:
                 return True
         return False
+
+
+class _QuoteJob(NamedTuple):
+    """The quotes one checkpoint's items hold, to check against one snapshot."""
+
+    path: str
+    items: list[Sha256Hex]
+    quotes: list[str]
+    snapshot: bytes | None
+    format: str | None
+    digest: Sha256Hex
+    name: str
+
+
+def _quote_checks(job: _QuoteJob) -> list[tuple[str | None, str]]:
+    """(problem, reason) of each quote of *job*: pure, so a child may work it out."""
+    checks = check_stored_quotes(job.quotes, job.snapshot, job.format, job.digest, job.name)
+    return [(check.problem, check.reason) for check in checks]
 
 
 def _parsed(data: bytes) -> Record | None:

@@ -242,6 +242,31 @@ def test_parse_signature_rejects_malformed_receipts(armored: bytes, message: str
         parse_signature(armored)
 
 
+@pytest.mark.parametrize(
+    ("blob", "message"),
+    [
+        (_blob(sig_type=b"ssh-ed25518"), "not an ssh-ed25519 signature"),
+        (_blob(sig=bytes(63)), "64 bytes"),
+        (_blob(sig=bytes(65)), "64 bytes"),
+        (_blob(sig_trailing=b"\x00"), "signature has 1 trailing bytes"),
+        (_blob(trailing=b"\x00"), "receipt has 1 trailing bytes"),
+        (_blob()[:-1], "truncated"),
+        (_blob()[:-1] + b"\x00\x00", "receipt has 1 trailing bytes"),
+    ],
+)
+def test_a_known_receipt_head_does_not_let_a_bad_signature_field_through(
+    blob: bytes, message: str
+) -> None:
+    # Receipts are read faster once their head (key, namespace, hash) has been read
+    # whole; what follows that head must still be read as strictly as the first time.
+    good = _blob(sig=bytes(range(64)))
+    first = parse_signature(_armor(good))
+    assert parse_signature(_armor(good)) == first
+    assert first.signature == bytes(range(64)) and first.namespace == "gitmem"
+    with pytest.raises(FormatError, match=message):
+        parse_signature(_armor(blob))
+
+
 def test_parse_rejects_non_canonical_base64() -> None:
     # The blob length leaves spare bits in the last base64 character; setting them gives
     # the same bytes under a lenient decoder, so the armor would be malleable.
