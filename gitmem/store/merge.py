@@ -21,6 +21,7 @@ import pygit2
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Store, git_signature
+from gitmem.store.treediff import tree_changes
 
 _MAX_ATTEMPTS = 50
 
@@ -152,5 +153,8 @@ def added_paths(
     """
     if ours is None:
         return None
-    diff = _commit(repo, ours).tree.diff_to_tree(_commit(repo, theirs).tree)
-    return frozenset(d.new_file.path for d in diff.deltas if d.status_char() == "A")
+    try:
+        changes = tree_changes(_commit(repo, ours).tree, _commit(repo, theirs).tree)
+    except pygit2.GitError as e:
+        raise GitError(f"cannot read the trees of {ours[:12]} and {theirs[:12]}: {e}") from e
+    return frozenset(changes.added)

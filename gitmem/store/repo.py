@@ -33,6 +33,7 @@ from gitmem.store.layout import (
     walk_content,
 )
 from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at
+from gitmem.store.treediff import tree_changes
 
 # The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
 # default 4 KB limit for caching a tree, so every path lookup read and parsed the same
@@ -314,12 +315,10 @@ class Store:
         try:
             if not self.is_ancestor(old, tip):
                 return None
-            diff = self._commit(old).tree.diff_to_tree(self._commit(tip).tree)
-        except GitError:
+            changes = tree_changes(self._commit(old).tree, self._commit(tip).tree)
+        except (GitError, pygit2.GitError):
             return None
-        if any(delta.status_char() != "A" for delta in diff.deltas):
-            return None
-        return [delta.new_file.path for delta in diff.deltas]
+        return None if changes.other else changes.added
 
     def read_paths(self, paths: Iterable[str], tip: GitOid | None = None) -> dict[str, bytes]:
         """The bytes at each of *paths* in the tree of *tip* (default: the ref's tip); a

@@ -1,0 +1,85 @@
+"""What one tree adds to another, reading only the folders that differ.
+
+A store's tree is a handful of folders of 256 fan-out folders each: a sync of one new
+checkpoint changes a few of them. ``Tree.diff_to_tree`` (libgit2) reads every tree
+object of both sides to say so, which grows with history (~60 ms at 10,000
+checkpoints); a folder whose object is the same on both sides holds the same files, so
+it is never opened here. The answer is the one that diff gives with its default options:
+the files (blobs, symlinks, submodules) of *new* not in *old* as added; a file whose
+type changed (a file to a folder, a blob to a symlink) as removed and added; any other
+difference (an edit, a mode change, a removal) as something other than an addition.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pygit2
+
+_TREE = pygit2.enums.FileMode.TREE
+
+
+class TreeChanges(NamedTuple):
+    """What *new* holds that *old* did not, and whether anything else differs."""
+
+    added: list[str]
+    """The paths of the files added, sorted as git sorts a diff's paths."""
+    other: bool
+    """Whether some file was edited, removed, or changed its mode or type."""
+
+
+def tree_changes(old: pygit2.Tree, new: pygit2.Tree) -> TreeChanges:
+    """The files *new* adds to *old*, and whether it does anything else. Raises
+    pygit2.GitError when a tree that differs cannot be read."""
+    added: list[str] = []
+    other = _compare(old, new, "", added)
+    added.sort()
+    return TreeChanges(added, other)
+
+
+def _compare(old: pygit2.Tree, new: pygit2.Tree, prefix: str, added: list[str]) -> bool:
+    before = {entry.name: entry for entry in old}
+    other = False
+    for entry in new:
+        name = entry.name or ""
+        was = before.pop(name, None)
+        if was is not None and was.id == entry.id and was.filemode == entry.filemode:
+            continue  # the same object: the same files under it
+        path = prefix + name
+        if was is None:
+            _files(entry, path, added)
+        elif was.filemode == _TREE and entry.filemode == _TREE:
+            other |= _compare(_tree(was), _tree(entry), path + "/", added)
+        elif (was.filemode == _TREE) != (entry.filemode == _TREE) or _kind(was) != _kind(entry):
+            other |= _holds_files(was)  # the old side removed, the new one added
+            _files(entry, path, added)
+        else:
+            other = True  # the same kind of file, edited or its mode changed
+    return other or any(_holds_files(entry) for entry in before.values())
+
+
+def _kind(entry: pygit2.Object) -> int:
+    """The type part of a file's mode (a blob, a symlink, a submodule), as git compares
+    it to tell a type change from an edit."""
+    return int(entry.filemode) & 0o170000
+
+
+def _tree(entry: pygit2.Object) -> pygit2.Tree:
+    tree = entry.peel(pygit2.Tree) if not isinstance(entry, pygit2.Tree) else entry
+    return tree
+
+
+def _files(entry: pygit2.Object, path: str, added: list[str]) -> None:
+    """Every file at or under *entry* (at *path*) into *added*."""
+    if entry.filemode != _TREE:
+        added.append(path)
+        return
+    for child in _tree(entry):
+        _files(child, f"{path}/{child.name}", added)
+
+
+def _holds_files(entry: pygit2.Object) -> bool:
+    """Whether removing *entry* removes a file (an empty folder holds none)."""
+    if entry.filemode != _TREE:
+        return True
+    return any(_holds_files(child) for child in _tree(entry))
