@@ -12,6 +12,7 @@ from helpers.clones import Clone, make_clone, make_remote
 
 from gitmem.core.integrity import TrustRoots
 from gitmem.lifecycle import index_build, late
+from gitmem.store import treediff
 
 pytestmark = pytest.mark.slow
 
@@ -55,12 +56,17 @@ def test_a_sync_of_one_checkpoint_checks_only_what_it_brings(
     replayed_all: list[int] = []
     real = index_build._replay_all
     monkeypatch.setattr(index_build, "_replay_all", lambda db: replayed_all.append(1) or real(db))
+    opened = _count_folders_compared(monkeypatch)
     checked.clear()
     bob.ok("sync")
     by_sync = list(checked)
     brought = bob.records() - before  # (`gitmem log`, which checks every record)
     assert newest in brought and len(before) > 3 * len(brought)
     assert sorted(by_sync) == sorted(brought)  # what the sync accepted: the new records only
+    # what the fetch added was found by opening the folders that differ, not every tree:
+    # per comparison the root, its top folders and one fan-out folder per path added
+    assert opened and all(n <= 1 + 5 + added for n, added in opened)
+    opened.clear()
     checked.clear()
     shown = bob.ok("brief").stdout
     assert "The parser ships on friday" in shown
@@ -68,6 +74,7 @@ def test_a_sync_of_one_checkpoint_checks_only_what_it_brings(
     assert set(brought) <= set(checked)
     assert len(set(checked) - brought) <= shown.count("\n- [")  # the origins it renders
     assert not replayed_all  # and it replays the new records onto what it holds
+    assert all(n <= 1 + 5 + added for n, added in opened)  # its catching up too
 
 
 def test_a_teammates_older_capture_is_replayed_in_place(
@@ -93,3 +100,21 @@ def test_a_teammates_older_capture_is_replayed_in_place(
     assert not refused
     (bob.path / ".git" / "gitmem" / "memory.sqlite").unlink()
     assert bob.brief() == advanced
+
+
+def _count_folders_compared(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """(folders compared, paths added) of each tree comparison from now on."""
+    seen: list[tuple[int, int]] = []
+    compare = treediff._compare
+
+    def counting(old: Any, new: Any, prefix: str, added: list[str]) -> bool:
+        if not prefix:  # a comparison's root
+            seen.append((0, 0))
+        seen[-1] = (seen[-1][0] + 1, seen[-1][1])
+        other = compare(old, new, prefix, added)
+        if not prefix:
+            seen[-1] = (seen[-1][0], len(added))
+        return other
+
+    monkeypatch.setattr(treediff, "_compare", counting)
+    return seen
