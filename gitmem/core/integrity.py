@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
-from gitmem.core.canonical import sha256_hex
+from gitmem.core.canonical import decode, sha256_hex
 from gitmem.core.errors import FormatError, TrustError
 from gitmem.core.items import Item, parse_item
 from gitmem.core.receipts import verify
@@ -121,13 +121,26 @@ class TrustRoots:
         )
 
     def check(
-        self, address: Sha256Hex, data: bytes, receipt: bytes | None, kind: str | None = None
+        self,
+        address: Sha256Hex,
+        data: bytes,
+        receipt: bytes | None,
+        kind: str | None = None,
+        parsed: Record | None = None,
     ) -> RecordCheck:
         """:func:`check_record` of one memory record under these roots (*kind*: the
-        record type its folder holds, when known). A purge event in :attr:`kept` holds
-        whatever its key's trust is now. Raises nothing."""
+        record type its folder holds, when known; *parsed* as there). A purge event in
+        :attr:`kept` holds whatever its key's trust is now. Raises nothing."""
         check = check_record(
-            address, data, receipt, self.signers, NAMESPACE, self.revoked, self.repositories, kind
+            address,
+            data,
+            receipt,
+            self.signers,
+            NAMESPACE,
+            self.revoked,
+            self.repositories,
+            kind,
+            parsed,
         )
         record = check.record
         if (
@@ -157,6 +170,7 @@ def check_record(
     revoked: Revocations | None = None,
     repositories: frozenset[str] | None = None,
     kind: str | None = None,
+    parsed: Record | None = None,
 ) -> RecordCheck:
     """Check one record end to end. Never raises on bad bytes; it reports them.
 
@@ -164,10 +178,16 @@ def check_record(
     (the roots no longer list a revoked key at all). With *repositories*, a record that
     names another repository is not taken as written here. With *kind*, the record must
     be of the type its folder holds (an event stored under ``checkpoints/`` is never
-    read as one)."""
+    read as one). With *parsed*, what ``parse_record(data, form_checked=True)`` gave (a
+    caller that read the record already): only the form of the bytes is checked again,
+    and the answer is the one a parse here gives."""
     record: Record | None
     try:
-        record, unreadable = parse_record(data), ""
+        if parsed is None:
+            record, unreadable = parse_record(data), ""
+        else:
+            decode(data)  # the canonical form, which the parse that gave *parsed* left out
+            record, unreadable = parsed, ""
     except FormatError as e:
         record, unreadable = None, str(e)
 

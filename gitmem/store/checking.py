@@ -83,6 +83,7 @@ class Checked(NamedTuple):
 RecordChecker = Callable[[StoredRecord], RecordCheck | None]
 """The check of one stored record; None for a record that is unsigned by design."""
 
+
 _Verdict = tuple[str | None, str, bool] | None
 """A record's check, small to send back from a child: (problem, detail, parses); None
 for a record its checker does not sign."""
@@ -103,6 +104,8 @@ def check_content(
 class _Checking:
     def __init__(self, store: Store, checker: RecordChecker, only: frozenset[str] | None) -> None:
         self.store, self.only, self.check = store, only, checker
+        self._reads: Callable[[StoredRecord, Record | None], RecordCheck | None] | None
+        self._reads = getattr(checker, "parsed", None)  # a check that takes a parse (verify's)
         tip = store.tip()
         self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
         self.tip: GitOid | None = tip
@@ -234,8 +237,8 @@ class _Checking:
         """One chunk's records checked (their signatures by a child when it is worth it),
         and meanwhile the items their checkpoints name."""
         self.records += len(chunk)
-        with Background(self._verdict, chunk) as pending:
-            parsed = [_parsed(r.data) for r in chunk]
+        parsed = [_parsed(r.data) for r in chunk]  # before the fork: the child reuses it
+        with Background(self._verdict, list(zip(chunk, parsed, strict=True))) as pending:
             verdicts = self.verdicts
             for record in parsed:
                 if isinstance(record, Checkpoint):
@@ -251,8 +254,9 @@ class _Checking:
             check = RecordCheck(stored.address, problem, detail, record if parses else None)
             self._record(stored, check)
 
-    def _verdict(self, stored: StoredRecord) -> _Verdict:
-        check = self.check(stored)
+    def _verdict(self, job: tuple[StoredRecord, Record | None]) -> _Verdict:
+        stored, record = job
+        check = self.check(stored) if self._reads is None else self._reads(stored, record)
         return None if check is None else (check.problem, check.detail, check.record is not None)
 
     def _record(self, stored: StoredRecord, check: RecordCheck) -> None:

@@ -22,14 +22,16 @@ from typing import Any
 
 from gitmem.core.integrity import (
     NOT_HERE,
+    RecordCheck,
     TrustRoots,
     describe,
 )
+from gitmem.core.records import Record
 from gitmem.core.types import GitOid
 from gitmem.store.checking import RecordChecker, check_content
 from gitmem.store.history import HISTORY, history_problems
 from gitmem.store.merge import added_paths
-from gitmem.store.repo import MEMORY_REF, Store
+from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 from gitmem.store.shape import BrokenRef
 
 
@@ -128,10 +130,30 @@ class VerifyReport:
         return document if self.since is None else {**document, "since": self.since}
 
 
+class MemoryChecker:
+    """The check of a memory record: end to end under *roots*. Never raises on bad bytes.
+
+    :meth:`parsed` is the same check of a record read already (:mod:`~gitmem.store.checking`
+    parses every record for the items it names while a child checks the signatures:
+    given that parse, the child does not parse each record again)."""
+
+    def __init__(self, roots: TrustRoots) -> None:
+        self.roots = roots
+
+    def __call__(self, stored: StoredRecord) -> RecordCheck:
+        return self.roots.check(stored.address, stored.data, stored.receipt, stored.type)
+
+    def parsed(self, stored: StoredRecord, record: Record | None) -> RecordCheck:
+        """The check of *stored*, *record* what ``parse_record(stored.data,
+        form_checked=True)`` gave (None: it did not parse). Raises nothing."""
+        roots = self.roots
+        return roots.check(stored.address, stored.data, stored.receipt, stored.type, record)
+
+
 def memory_checker(roots: TrustRoots) -> RecordChecker:
     """How a memory record is checked: end to end under *roots*. Raises nothing; the
     checker it returns never raises on bad bytes either."""
-    return lambda stored: roots.check(stored.address, stored.data, stored.receipt, stored.type)
+    return MemoryChecker(roots)
 
 
 def verify_store(
