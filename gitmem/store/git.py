@@ -16,22 +16,65 @@ def run_git(store: Store, *args: str, timeout: float = 600) -> subprocess.Comple
     Raises:
         GitError: git is not installed or did not finish in time.
     """
+    return start_git(store, *args).finish(timeout)
+
+
+class RunningGit:
+    """git started on the store's repository, its output read when :meth:`finish` is
+    called: what this process does meanwhile runs beside it."""
+
+    def __init__(self, process: subprocess.Popen[str], args: tuple[str, ...]) -> None:
+        self._process, self._args = process, args
+        self._done = False
+
+    def finish(self, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """Wait for git and read what it said (the caller reads the result).
+
+        Raises:
+            GitError: git did not finish in time.
+        """
+        try:
+            out, err = self._process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            self.stop()
+            raise GitError(f"git {self._args[0]} could not run: {e}") from e
+        self._done = True
+        return subprocess.CompletedProcess(self._process.args, self._process.returncode, out, err)
+
+    def stop(self) -> None:
+        """Stop git if it still runs, and reap it (nothing once it finished). Raises
+        nothing."""
+        if self._done:
+            return
+        self._done = True
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.communicate()
+
+
+def start_git(store: Store, *args: str) -> RunningGit:
+    """Start git on the store's repository (never prompting).
+
+    Raises:
+        GitError: git is not installed.
+    """
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         env.pop(name, None)
     try:
-        return subprocess.run(
+        process = subprocess.Popen(
             # From the top of the work tree, as git itself runs: relative remote URLs
             # (`../remote.git`) resolve from there.
             ["git", "-C", str(store.repo.workdir or store.common_dir), *args],
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
             env=env,
-            timeout=timeout,
-            check=False,
         )
-    except (OSError, subprocess.TimeoutExpired) as e:
+    except OSError as e:
         raise GitError(f"git {args[0]} could not run: {e}") from e
+    return RunningGit(process, args)
 
 
 def last_line(text: str) -> str:

@@ -20,7 +20,7 @@ import pygit2
 from gitmem.core.errors import GitError, GitmemError
 from gitmem.core.types import GitOid
 from gitmem.store.files import read_state, write_state
-from gitmem.store.git import last_line, run_git
+from gitmem.store.git import RunningGit, last_line, run_git, start_git
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.repo import Store
 
@@ -44,10 +44,45 @@ def history_problems(store: Store, hide: Sequence[GitOid] = ()) -> list[HistoryP
     Raises:
         GitError: git could not run or refused the walk.
     """
-    tip = store.tip()
-    if tip is None:
-        return []
-    done = run_git(
+    return HistoryWalk(store, hide).problems()
+
+
+class HistoryWalk:
+    """:func:`history_problems`, its walk started now (git walks the history while
+    this process goes on: ``verify`` checks the content meanwhile) and its answer read by
+    :meth:`problems`; :meth:`stop` ends a walk whose answer is not wanted.
+
+    Raises:
+        GitError: git could not run.
+    """
+
+    def __init__(self, store: Store, hide: Sequence[GitOid] = ()) -> None:
+        self._store = store
+        tip = store.tip()
+        self._git = None if tip is None else _walk(store, tip, hide)
+
+    def problems(self) -> list[HistoryProblem]:
+        """What the walk found (see :func:`history_problems`).
+
+        Raises:
+            GitError: git did not finish in time or refused the walk.
+        """
+        if self._git is None:
+            return []
+        done = self._git.finish(timeout=300)
+        if done.returncode != 0:
+            ref = self._store.ref
+            raise GitError(f"the history of {ref} cannot be walked: {last_line(done.stderr)}")
+        return parse_raw_log(done.stdout)
+
+    def stop(self) -> None:
+        """End the walk, if it still runs. Raises nothing."""
+        if self._git is not None:
+            self._git.stop()
+
+
+def _walk(store: Store, tip: GitOid, hide: Sequence[GitOid]) -> RunningGit:
+    return start_git(
         store,
         "log",
         "--no-show-signature",  # whatever the user's log.showSignature and color say
@@ -62,11 +97,7 @@ def history_problems(store: Store, hide: Sequence[GitOid] = ()) -> list[HistoryP
         "--end-of-options",
         tip,
         *(f"^{seen}" for seen in hide),
-        timeout=300,
     )
-    if done.returncode != 0:
-        raise GitError(f"the history of {store.ref} cannot be walked: {last_line(done.stderr)}")
-    return parse_raw_log(done.stdout)
 
 
 def parse_raw_log(output: str) -> list[HistoryProblem]:

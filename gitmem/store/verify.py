@@ -29,7 +29,7 @@ from gitmem.core.integrity import (
 from gitmem.core.records import Record
 from gitmem.core.types import GitOid
 from gitmem.store.checking import RecordChecker, check_content
-from gitmem.store.history import HISTORY, history_problems
+from gitmem.store.history import HISTORY, HistoryWalk
 from gitmem.store.merge import added_paths
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord
 from gitmem.store.shape import BrokenRef
@@ -217,9 +217,14 @@ def check_ref(
     """
     ref = store.ref
     tip = store.tip()
-    checked = check_content(store, checker, only)
+    walk = HistoryWalk(store, hide)  # git walks the history while the content is checked
+    try:
+        checked = check_content(store, checker, only)
+        changes = walk.problems()
+    finally:
+        walk.stop()
     problems = [Problem(f.path, f.problem, f.detail, ref) for f in checked.problems]
-    for change in history_problems(store, hide):
+    for change in changes:
         problems.append(
             Problem(
                 change.path,
