@@ -17,6 +17,7 @@ keeps each item once and applies the cap.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Sequence
 
 from gitmem.capture.extract.heuristic.item import (
@@ -28,7 +29,7 @@ from gitmem.capture.extract.heuristic.item import (
 from gitmem.capture.extract.heuristic.lastword import last_word
 from gitmem.capture.extract.heuristic.report import pending_request, report_items
 from gitmem.capture.extract.heuristic.scan import Scan
-from gitmem.capture.extract.heuristic.select import Candidate, select
+from gitmem.capture.extract.heuristic.select import Candidate, rank, select
 from gitmem.capture.extract.heuristic.turns import (
     host_text,
     pending_index,
@@ -49,6 +50,11 @@ __all__ = [
 
 SKIPPED_ROLES = NOT_SAID
 """Messages whose role starts with one of these are not read (see docs/heuristic.md)."""
+READ = 4096
+"""How many candidates the session's last word reads at most: the strongest by
+:func:`~gitmem.capture.extract.heuristic.select.rank`, taken as they come, so a transcript
+that marks hundreds of thousands of things is read in bounded memory and time (a real
+session marks tens; the most in the corpus is 70)."""
 
 
 def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
@@ -70,7 +76,8 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
         if not (message.role or "").casefold().startswith(SKIPPED_ROLES) and not host_text(message)
     ]
     report = report_index(messages, read)
-    return select(last_word(list(_candidates(messages, read, report)), report), max_items)
+    found = heapq.nlargest(READ, _candidates(messages, read, report), key=rank)
+    return select(last_word(found, report), max_items)
 
 
 def _candidates(

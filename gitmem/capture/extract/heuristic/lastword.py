@@ -25,8 +25,10 @@ good part of their content words (:data:`SAME_SUBJECT`). Pure; never raises.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import replace
+from itertools import islice
+from typing import NamedTuple
 
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.core.items import Kind
@@ -81,63 +83,139 @@ _CORRECTION_RE = re.compile(
 _LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
 
 
-def last_word(items: Sequence[Candidate], report: int | None = None) -> list[Candidate]:
+COMPARED = 256
+"""How many earlier items, at most, a later one is compared with: the newest that share a
+word or a name with it (only those can be said again, closed or replaced by it). Real
+sessions mark far fewer; the bound keeps a transcript that marks thousands linear."""
+
+
+class _Facts(NamedTuple):
+    """What the comparisons read of one item, worked out once."""
+
+    quote: str
+    """The quote, folded."""
+    numbers: frozenset[str]
+    negated: bool
+    words: frozenset[str]
+    """The text's content words."""
+    names: frozenset[str]
+    """What the quote names in code."""
+    keys: frozenset[str]
+    """What it is found by: its words, names and quote words."""
+    loose: bool
+    """No quote word inside its quote (only at its edges): a longer quote may hold it
+    without sharing a word, so it is compared with every item, and every item with it."""
+
+
+def _facts(item: Candidate) -> _Facts:
+    quote, text = fold(item.quote), fold(item.text)
+    words = _content(_WORD_RE.findall(text))
+    names = _names(item.quote)
+    quoted = _WORD_RE.findall(quote)
+    keys = {f"w{w}" for w in words} | {f"n{n}" for n in names}
+    keys |= {f"q{w}" for w in _content(quoted)}
+    negated = bool(NEGATION_RE.search(text))
+    numbers = frozenset(number_tokens(text))
+    loose = not _content(quoted[1:-1])
+    return _Facts(quote, numbers, negated, words, names, frozenset(keys), loose)
+
+
+def last_word(items: Iterable[Candidate], report: int | None = None) -> list[Candidate]:
     """*items* (in any order) with what the session's later word closed, replaced or said
     again removed, in transcript order. *report* is the index of the message that reports
     the session's outcome (see :func:`~gitmem.capture.extract.heuristic.turns.report_index`),
-    when there is one."""
-    ordered = sorted(items, key=lambda c: c.position)
-    kept: list[Candidate] = []
-    for item in ordered:
-        kept = [old for old in kept if not _undone_by(old, item)]
-        same = next((old for old in kept if same_claim(old, item)), None)
+    when there is one. Each item is compared with at most :data:`COMPARED` earlier ones."""
+    kept: dict[int, tuple[Candidate, _Facts]] = {}
+    """The items kept so far, by the number of their turn (the order they were kept in)."""
+    found: dict[str, list[int]] = {}
+    loose: list[int] = []
+    for number, item in enumerate(sorted(items, key=lambda c: c.position)):
+        facts = _facts(item)
+        earlier = _earlier(kept, found, loose, facts)
+        for at in earlier:
+            if _undone_by(kept[at], (item, facts)):
+                del kept[at]
+        same = next((at for at in earlier if at in kept and _same_claim(kept[at][1], facts)), None)
         if same is not None:
-            kept.remove(same)
-            if item.kind == Kind.FACT and same.kind != Kind.FACT:
-                item = same  # said again without a mark: it is still what it was
+            old, old_facts = kept.pop(same)
+            if item.kind == Kind.FACT and old.kind != Kind.FACT:
+                item, facts = old, old_facts  # said again without a mark: still what it was
             item = replace(
                 item,
-                by_user=item.by_user or same.by_user,
-                importance=max(item.importance, same.importance),
+                by_user=item.by_user or old.by_user,
+                importance=max(item.importance, old.importance),
             )
-        kept.append(item)
-    if report is not None and _ends_all_done(kept, report):
-        kept = [c for c in kept if c.kind not in _LOOPS or c.position[0] >= report]
-    return kept
+        kept[number] = (item, facts)
+        for key in facts.keys:
+            found.setdefault(key, []).append(number)
+        if facts.loose:
+            loose.append(number)
+    items_kept = [item for item, _ in kept.values()]
+    if report is not None and _ends_all_done(items_kept, report):
+        items_kept = [c for c in items_kept if c.kind not in _LOOPS or c.position[0] >= report]
+    return items_kept
+
+
+def _earlier(
+    kept: dict[int, tuple[Candidate, _Facts]],
+    found: dict[str, list[int]],
+    loose: list[int],
+    facts: _Facts,
+) -> list[int]:
+    """The kept items a new one with *facts* is compared with, oldest first: the newest
+    :data:`COMPARED` of those that share a key with it or are loose (every kept item when
+    it is loose itself)."""
+    if facts.loose:
+        return sorted(islice(reversed(kept), COMPARED))
+    pool: set[int] = set()
+    for numbers in (*(found.get(key, ()) for key in facts.keys), loose):
+        taken = 0
+        for at in reversed(numbers[-4 * COMPARED :]):
+            if at in kept and at not in pool:
+                pool.add(at)
+                taken += 1
+                if taken == COMPARED:
+                    break
+    return sorted(pool)[-COMPARED:]
 
 
 def same_claim(a: Candidate, b: Candidate) -> bool:
     """Do *a* and *b* say the same thing? Not when they hold different numbers, or one
     negates and the other does not: those make different claims."""
-    qa, qb = fold(a.quote), fold(b.quote)
-    if qa and qb and (qa in qb or qb in qa):
-        return True
-    ta, tb = fold(a.text), fold(b.text)
-    if set(number_tokens(ta)) != set(number_tokens(tb)):
-        return False
-    if bool(NEGATION_RE.search(ta)) != bool(NEGATION_RE.search(tb)):
-        return False
-    return _jaccard(_words(a.text), _words(b.text)) >= SAME_CLAIM
+    return _same_claim(_facts(a), _facts(b))
 
 
 def same_subject(a: Candidate, b: Candidate) -> bool:
     """Are *a* and *b* about the same thing?"""
-    if _names(a.quote) & _names(b.quote):
+    return _same_subject(_facts(a), _facts(b))
+
+
+def _same_claim(a: _Facts, b: _Facts) -> bool:
+    if a.quote and b.quote and (a.quote in b.quote or b.quote in a.quote):
         return True
-    return _jaccard(_words(a.text), _words(b.text)) >= SAME_SUBJECT
+    if a.numbers != b.numbers or a.negated != b.negated:
+        return False
+    return _jaccard(a.words, b.words) >= SAME_CLAIM
 
 
-def _undone_by(old: Candidate, new: Candidate) -> bool:
+def _same_subject(a: _Facts, b: _Facts) -> bool:
+    if a.names & b.names:
+        return True
+    return _jaccard(a.words, b.words) >= SAME_SUBJECT
+
+
+def _undone_by(old: tuple[Candidate, _Facts], new: tuple[Candidate, _Facts]) -> bool:
     """Does the later *new* close or replace the earlier *old*?"""
-    if old.position[0] >= new.position[0] or not same_subject(old, new):
+    (was, was_facts), (now, now_facts) = old, new
+    if was.position[0] >= now.position[0] or not _same_subject(was_facts, now_facts):
         # One message says its things at once: only a later message has the last word.
         return False
-    if old.kind in _LOOPS:
-        return new.kind not in _LOOPS and _says_done(new.text)
-    if old.kind == Kind.DECISION and new.kind == Kind.DECISION:
-        if new.by_user and _CORRECTION_RE.match(new.quote):
+    if was.kind in _LOOPS:
+        return now.kind not in _LOOPS and _says_done(now.text)
+    if was.kind == Kind.DECISION and now.kind == Kind.DECISION:
+        if now.by_user and _CORRECTION_RE.match(now.quote):
             return True
-        return _REPLACES_RE.search(new.text) is not None and not same_claim(old, new)
+        return _REPLACES_RE.search(now.text) is not None and not _same_claim(was_facts, now_facts)
     return False
 
 
@@ -153,8 +231,8 @@ def _ends_all_done(items: list[Candidate], report: int) -> bool:
     return any(_ALL_DONE_RE.search(c.text) and not _NOT_DONE_RE.search(c.text) for c in own)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD_RE.findall(fold(text)) if len(w) > 2 and w not in _STOP)
+def _content(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(w for w in words if len(w) > 2 and w not in _STOP)
 
 
 def _names(quote: str) -> frozenset[str]:

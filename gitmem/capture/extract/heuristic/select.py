@@ -61,7 +61,7 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
         if said_by_user and not item.by_user:
             item = replace(item, by_user=True)
         held[key] = (number, item)
-        heapq.heappush(ranks, (_rank(item), number, key))
+        heapq.heappush(ranks, (rank(item), number, key))
         while len(held) > limit:
             _, stated, lowest = heapq.heappop(ranks)
             entry = held.get(lowest)
@@ -69,12 +69,13 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
             if current and held.pop(lowest)[1].by_user:
                 by_users.add(hash(lowest))
         if len(ranks) > 4 * limit:  # replaced statements leave their old ranks behind
-            ranks = [(_rank(c), n, k) for k, (n, c) in held.items()]
+            ranks = [(rank(c), n, k) for k, (n, c) in held.items()]
             heapq.heapify(ranks)
-    ranked = sorted((c for _, c in held.values()), key=_rank)
+    ranked = sorted((c for _, c in held.values()), key=rank)
     kept = ranked[len(ranked) - max_items :] if max_items else []
     return [f.draft() for f in sorted(kept, key=lambda f: f.position)]
 
 
-def _rank(candidate: Candidate) -> tuple[int, bool, tuple[int, int, int]]:
+def rank(candidate: Candidate) -> tuple[int, bool, tuple[int, int, int]]:
+    """How strong *candidate* is: the most important, then a user's, then the latest."""
     return (candidate.importance, candidate.by_user, candidate.position)

@@ -1,0 +1,68 @@
+"""The heuristic's last word over many candidates: each one is compared only with the
+earlier ones it could say again, close or replace, so a transcript that marks thousands of
+things costs what it marks, and a far earlier item is still found."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.extract.heuristic import READ, extract, lastword
+from gitmem.capture.extract.heuristic.lastword import COMPARED, last_word
+from gitmem.capture.extract.heuristic.select import Candidate
+from gitmem.core.items import Kind
+from gitmem.core.transcript import Message
+
+_NOUNS = ("parser", "cache", "index", "ledger", "router", "queue", "socket", "schema")
+_ADJS = ("amber", "brisk", "cobalt", "dusky", "ember", "fallow", "gilded", "hazel")
+
+
+def item(kind: Kind, text: str, message: int, quote: str | None = None) -> Candidate:
+    return Candidate(kind, text, quote or text, 2, {}, (message, 0, 0), False)
+
+
+def unrelated(n: int) -> str:
+    """A statement that shares no content word with any other *n*."""
+    return f"The {_ADJS[n % 8]}{n} {_NOUNS[n // 8 % 8]}{n} was measured on host{n}"
+
+
+def test_a_loop_closed_after_hundreds_of_other_items_is_still_closed() -> None:
+    loop = item(Kind.OPEN_LOOP, "Migrate the billing ledger to SQLite", 0)
+    between = [item(Kind.FACT, unrelated(n), 1 + n) for n in range(3 * COMPARED)]
+    closed = item(Kind.FACT, "The billing ledger migration to SQLite is done", 3 * COMPARED + 1)
+    kept = last_word([loop, *between, closed])
+    assert loop not in kept and closed in kept and len(kept) == 3 * COMPARED + 1
+
+
+def test_a_short_quote_said_again_far_later_inside_a_longer_one_is_one_item() -> None:
+    short = item(Kind.DECISION, "Ship it", 0, quote="ship it")
+    between = [item(Kind.FACT, unrelated(n), 1 + n) for n in range(3 * COMPARED)]
+    again = item(Kind.DECISION, "We ship it on Friday", 3 * COMPARED + 1, quote="we ship it")
+    kept = last_word([short, *between, again])
+    assert short not in kept and len(kept) == 3 * COMPARED + 1
+
+
+def test_each_item_is_compared_with_a_bounded_number_of_earlier_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = 0
+    real = lastword._undone_by
+
+    def counted(old: object, new: object) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(old, new)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lastword, "_undone_by", counted)
+    # Thousands of open loops that all share their words: each may close any other.
+    items = [item(Kind.OPEN_LOOP, f"TODO benchmark module {n} on corpus", n) for n in range(3_000)]
+    assert len(last_word(items)) == 3_000  # none says done: every loop stays
+    assert calls <= 3_000 * COMPARED
+
+
+def test_a_transcript_marking_many_thousands_of_things_keeps_the_strongest() -> None:
+    lines = [f"TODO: benchmark module {n} against the corpus." for n in range(5_000)]
+    assert len(lines) > READ
+    lines.append("Decision: we keep the parser in src/parser.py for the release.")
+    drafts = extract([Message("user", "\n".join(lines))], max_items=10)
+    assert len(drafts) == 10
+    assert any(d.kind == Kind.DECISION and "parser" in d.text for d in drafts)
