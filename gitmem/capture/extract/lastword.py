@@ -77,12 +77,15 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
                 dropped.add(earlier)
     final = _final_assistant(messages)
-    folded = [fold(m.text) for m in messages]
-    users = [(m.role or "").casefold() == "user" for m in messages]
-    # What each message says, read once: the sentences in which a user turns away from
-    # something, and the words of each sentence that reports something done.
-    turned = [_turns(text) if user else [] for text, user in zip(folded, users, strict=True)]
-    done = [_done(text) for text in folded]
+    # What each message says, read once (its folded text let go at once: a transcript
+    # can be tens of megabytes): the sentences in which a user turns away from something,
+    # and the words of each sentence that reports something done.
+    turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
+    done: list[list[frozenset[str]]] = []
+    for message in messages:
+        text = fold(message.text)
+        turned.append(_turns(text) if (message.role or "").casefold() == "user" else [])
+        done.append(_done(text))
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
