@@ -26,7 +26,7 @@ from gitmem.core.errors import InputError
 from gitmem.core.folding import fold as fold
 from gitmem.core.folding import fold_inline
 from gitmem.core.numbers import NUMBER_RE
-from gitmem.core.transcript import parse_snapshot
+from gitmem.core.transcript import snapshot_texts
 
 MIN_PIN_CHARS = 8
 """A fragment needs this many folded characters before it can pin a quote by itself."""
@@ -228,7 +228,7 @@ def stored_messages(
     try:
         if not format:
             raise InputError("its record names no transcript format")
-        return parse_snapshot(snapshot, name, format).texts(), StoredQuote(None, "")
+        return snapshot_texts(snapshot, name, format), StoredQuote(None, "")
     except InputError as e:
         return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, f"{shown} cannot be read: {e}")
 

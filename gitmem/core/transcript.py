@@ -199,13 +199,32 @@ def parse_snapshot(data: bytes, name: str, format: str) -> Transcript:
             snapshot with a line that is not a ``{role, text}`` object.
     """
     stored_as = snapshot_format(format)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"transcript {name} is not UTF-8 text") from e
+    text = _utf8(data, name)
     if stored_as == "text":
         return plain_transcript(text, name)
     return parse_messages(text, name)
+
+
+def snapshot_texts(data: bytes, name: str, format: str) -> list[str]:
+    """``parse_snapshot(data, name, format).texts()``, without rendering a snapshot of
+    what was parsed (a check of stored quotes reads the texts of every snapshot of a
+    store, and never the rendering).
+
+    Raises:
+        InputError: as :func:`parse_snapshot`.
+    """
+    stored_as = snapshot_format(format)
+    text = _utf8(data, name)
+    if stored_as == "text":
+        return [text]
+    return [message.text for message in _messages(text, name)]
+
+
+def _utf8(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"transcript {name} is not UTF-8 text") from e
 
 
 def parse_messages(text: str, name: str) -> Transcript:
@@ -215,12 +234,14 @@ def parse_messages(text: str, name: str) -> Transcript:
     Raises:
         InputError: a line that is not such an object (the sentence names it).
     """
+    return Transcript.of(MESSAGES, name, _messages(text, name))
+
+
+def _messages(text: str, name: str) -> list[Message]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the newline that ends the last line
-    return Transcript.of(
-        MESSAGES, name, [_message(line, name, n) for n, line in enumerate(lines, 1)]
-    )
+    return [_message(line, name, n) for n, line in enumerate(lines, 1)]
 
 
 def _message(line: str, name: str, number: int) -> Message:
