@@ -41,18 +41,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bench_sync import git
+
 FLOOR = [sys.executable, "-c", "import pygit2, nacl.signing, click"]
 PYGIT2 = [sys.executable, "-c", "import pygit2"]
 SMALL = 100
 SPACING = timedelta(minutes=10)
 """Session time between two sessions: 10,000 span ten weeks, 50,000 a year."""
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 
 
 @dataclass(frozen=True)
@@ -176,17 +171,6 @@ class Runner:
     def peak(self, name: str) -> float:
         """The largest peak of every run of *name*, in MB."""
         return max(self.peaks.get(name, [0])) / 1e6
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(cwd), *args],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **GIT_ENV},
-    )
-    return done.stdout
 
 
 def gitmem(repo: Path, *args: str) -> list[str]:
