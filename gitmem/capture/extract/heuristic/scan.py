@@ -304,10 +304,9 @@ def _unit_items(
         if marker is not None and marker.label:
             # A label runs on, within its line, over the sentences after it that carry
             # nothing of their own.
-            for (_, next_end), next_marker in zip(
-                sentences[k + 1 :], markers[k + 1 :], strict=False
-            ):
-                if next_marker is not None or "\n" in block[e:next_end]:
+            for after in range(k + 1, len(sentences)):
+                next_end = sentences[after][1]
+                if markers[after] is not None or "\n" in block[e:next_end]:
                     break
                 claims, forge, _ = references(block[e:next_end])
                 if claims or forge or next_end - s > MAX_QUOTE_CHARS:
