@@ -59,7 +59,17 @@ class HistoryWalk:
     def __init__(self, store: Store, hide: Sequence[GitOid] = ()) -> None:
         self._store = store
         tip = store.tip()
-        self._git = None if tip is None else _walk(store, tip, hide)
+        self._git = None
+        if tip is not None:
+            self._git = _start_raw_log(
+                store,
+                "-m",  # a merge is checked against each of its parents
+                "--topo-order",
+                "--diff-filter=DMT",
+                "--end-of-options",
+                tip,
+                *(f"^{seen}" for seen in hide),
+            )
 
     def problems(self) -> list[HistoryProblem]:
         """What the walk found (see :func:`history_problems`).
@@ -69,11 +79,7 @@ class HistoryWalk:
         """
         if self._git is None:
             return []
-        done = self._git.finish(timeout=300)
-        if done.returncode != 0:
-            ref = self._store.ref
-            raise GitError(f"the history of {ref} cannot be walked: {last_line(done.stderr)}")
-        return parse_raw_log(done.stdout)
+        return parse_raw_log(_raw_log_output(self._store, self._git))
 
     def stop(self) -> None:
         """End the walk, if it still runs. Raises nothing."""
@@ -81,7 +87,9 @@ class HistoryWalk:
             self._git.stop()
 
 
-def _walk(store: Store, tip: GitOid, hide: Sequence[GitOid]) -> RunningGit:
+def _start_raw_log(store: Store, *args: str) -> RunningGit:
+    """``git log -z --format=%H --raw`` over *args*, renames not detected, started now.
+    Raises GitError: git could not run."""
     return start_git(
         store,
         "log",
@@ -91,13 +99,17 @@ def _walk(store: Store, tip: GitOid, hide: Sequence[GitOid]) -> RunningGit:
         "--format=%H",
         "--raw",
         "--no-renames",
-        "-m",  # a merge is checked against each of its parents
-        "--topo-order",
-        "--diff-filter=DMT",
-        "--end-of-options",
-        tip,
-        *(f"^{seen}" for seen in hide),
+        *args,
     )
+
+
+def _raw_log_output(store: Store, git: RunningGit) -> str:
+    """What a log :func:`_start_raw_log` started wrote. Raises GitError: git did not
+    finish in time or refused the walk."""
+    done = git.finish(timeout=300)
+    if done.returncode != 0:
+        raise GitError(f"the history of {store.ref} cannot be walked: {last_line(done.stderr)}")
+    return done.stdout
 
 
 def parse_raw_log(output: str) -> list[HistoryProblem]:
@@ -258,15 +270,8 @@ def _ordered(store: Store, tip: GitOid) -> list[str]:
 def _added(store: Store, tip: GitOid, hide: GitOid | None) -> dict[str, list[str]]:
     """Each commit's record paths that its first parent's tree did not hold, from one
     ``git log`` of *tip* (without what *hide* reaches)."""
-    done = run_git(
+    git = _start_raw_log(
         store,
-        "log",
-        "--no-show-signature",
-        "--no-color",
-        "-z",
-        "--format=%H",
-        "--raw",
-        "--no-renames",
         "--root",  # whatever the user's log.showRoot says
         "--diff-merges=first-parent",
         "--diff-filter=A",
@@ -279,12 +284,9 @@ def _added(store: Store, tip: GitOid, hide: GitOid | None) -> dict[str, list[str
         *([] if hide is None else [f"^{hide}"]),
         "--",
         *RECORD_DIRS,
-        timeout=300,
     )
-    if done.returncode != 0:
-        raise GitError(f"the history of {store.ref} cannot be walked: {last_line(done.stderr)}")
     added: dict[str, list[str]] = {}
-    fields = iter(done.stdout.split("\0"))
+    fields = iter(_raw_log_output(store, git).split("\0"))
     paths: list[str] = []
     for field in fields:
         field = field.lstrip("\n")
