@@ -59,8 +59,10 @@ three times is charged twice. Then
   text when the quote has none). The script exits 1 when there is any.
 
 ``-v`` lists the noise, the duplicates and the missed labels of development files;
-``--files`` prints a row per development file. Given files are scored as development
-files; a test file given is refused.
+``--files`` prints a row per development file. Under the development total a row per
+development repository follows, to judge a rule by leave-one-repository-out: a rule worth
+keeping helps in most repositories, not only in the one it was written against. Given
+files are scored as development files; a test file given is refused.
 """
 
 from __future__ import annotations
@@ -103,6 +105,21 @@ NO_SETTINGS = Settings({}, {})
 
 
 # ---------------------------------------------------------------------------- the corpus
+
+
+def repositories() -> dict[str, str]:
+    """Each transcript's repository, by file name (without ``.jsonl``): ``corpus/MANIFEST.json``
+    for the corpus, the README's table for the files under ``extract/`` and ``holdout/``
+    (all from marot/spotter or codemie-ai/codemie-code, as their names say)."""
+    manifest = json.loads((CORPUS / "corpus" / "MANIFEST.json").read_text(encoding="utf-8"))
+    repos = {e["name"].removesuffix(".jsonl"): e["repository"] for e in manifest["files"]}
+    for path in [*CORPUS.glob("*.jsonl"), *(CORPUS / "holdout").glob("*.jsonl")]:
+        name = path.name.removesuffix(".jsonl")
+        repos[name] = next((r for key, r in _OWN_REPOS.items() if key in name), "?")
+    return repos
+
+
+_OWN_REPOS = {"-spotter-": "marot/spotter", "-codemie-": "codemie-ai/codemie-code"}
 
 
 def corpus_files() -> dict[str, list[Path]]:
@@ -432,6 +449,7 @@ def main(argv: list[str]) -> int:
             print("extract_quality: a test file is scored only in the totals", file=sys.stderr)
             return 2
         files = {DEV: [Path(a) for a in args], TEST: []}
+    repos = repositories()
     failed = False
     print(HEADER)
     for extractor in chosen:
@@ -439,14 +457,20 @@ def main(argv: list[str]) -> int:
             if not files[part]:
                 continue
             total = Score(f"{extractor} · {part} ({len(files[part])} files)")
+            per_repo: dict[str, Score] = {}
             for path in files[part]:
                 result = score(path, extractor)
                 total.add(result)
+                repo = repos.get(result.name, "?")
+                per_repo.setdefault(repo, Score(f"  {repo}")).add(result)
                 if part == DEV and per_file:
                     print(row(result))
                     if verbose:
                         report(result)
             print(row(total))
+            if part == DEV:
+                for repo in sorted(per_repo):
+                    print(row(per_repo[repo]))
             failed = failed or bool(total.false)
             speed = total.seconds * 1000 / (total.chars / 1e6) if total.chars else 0.0
             if extractor == "heuristic":
