@@ -29,7 +29,7 @@ from gitmem.capture.extract.heuristic.item import (
 from gitmem.capture.extract.heuristic.lastword import last_word
 from gitmem.capture.extract.heuristic.report import pending_request, report_items
 from gitmem.capture.extract.heuristic.scan import Scan
-from gitmem.capture.extract.heuristic.select import Candidate, rank, select
+from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
 from gitmem.capture.extract.heuristic.turns import (
     host_text,
     pending_index,
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_QUOTE_CHARS",
     "MAX_TEXT_CHARS",
     "SKIPPED_ROLES",
+    "explain",
     "extract",
 ]
 
@@ -68,6 +69,21 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     Raises:
         ValueError: *max_items* is negative.
     """
+    return [c.draft() for c in _kept(messages, max_items)]
+
+
+def explain(messages: Sequence[Message], max_items: int = 40) -> list[tuple[Draft, str]]:
+    """What :func:`extract` returns, each draft with the rule family that found it
+    ("label-decision", "report-lead", "forge" …): for the benchmark's provenance
+    breakdown (``benchmarks/extract_rules.py``); the family is never stored.
+
+    Raises:
+        ValueError: *max_items* is negative.
+    """
+    return [(c.draft(), c.rule) for c in _kept(messages, max_items)]
+
+
+def _kept(messages: Sequence[Message], max_items: int) -> list[Candidate]:
     if max_items < 0:
         raise ValueError(f"max_items must be 0 or more (got {max_items})")
     read = [
@@ -77,7 +93,7 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     ]
     report = report_index(messages, read)
     found = heapq.nlargest(READ, _candidates(messages, read, report), key=rank)
-    return select(last_word(found, report), max_items)
+    return kept(last_word(found, report), max_items)
 
 
 def _candidates(

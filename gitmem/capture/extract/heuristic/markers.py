@@ -283,6 +283,8 @@ class Marker:
     weak: bool = False
     """A phrase anywhere in the sentence or a question: in an assistant's reply it counts
     only in the session's last turns (see docs/heuristic.md)."""
+    rule: str = ""
+    """The rule family that found it (for the benchmark's provenance, never stored)."""
 
 
 def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
@@ -293,18 +295,18 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
         kind = Kind(group) if group else Kind.OPEN_LOOP
-        return Marker(kind, label.end(), True)
+        return Marker(kind, label.end(), True, rule=f"label-{kind}")
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
-        return Marker(Kind.DECISION, 0, False)
+        return Marker(Kind.DECISION, 0, False, rule="decision-start")
     if by_user and "?" not in sentence and not _WANTS_TO_KNOW_RE.match(sentence):
         rule = _USER_RULE_START_RE.match(sentence) or _USER_RULE_RE.search(sentence)
         if rule is not None and _says_something(sentence):
-            return Marker(Kind.DECISION, 0, False)
+            return Marker(Kind.DECISION, 0, False, rule="user-rule")
     if _CHOICE_RE.match(sentence):
-        return Marker(Kind.DECISION, 0, False)
+        return Marker(Kind.DECISION, 0, False, rule="choice")
     if _AWAITING_RE.match(sentence):
-        return Marker(Kind.OPEN_LOOP, 0, False, weak=True)
+        return Marker(Kind.OPEN_LOOP, 0, False, weak=True, rule="awaiting")
     low = sentence.lower()
     searched: set[re.Pattern[str]] = set()
     for kind, gate, pattern in _PHRASES:
@@ -315,9 +317,9 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
         if kind != Kind.DECISION and low.rstrip(" *_").endswith(":"):
             continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
-            return Marker(kind, 0, False, weak=kind != Kind.DECISION)
+            return Marker(kind, 0, False, weak=kind != Kind.DECISION, rule=f"phrase-{kind}")
     if "?" in sentence and not by_user and _is_open_question(sentence):
-        return Marker(Kind.UNCERTAINTY, 0, False, weak=True)
+        return Marker(Kind.UNCERTAINTY, 0, False, weak=True, rule="question")
     return None
 
 

@@ -136,8 +136,10 @@ def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator
     scan, offsets in *raw*) are left to those."""
     text = strip_gitmem_context(raw)
     units = [u for u in _units(text) if u.depth == 0 and _worth_reading(text, u)]
-    if len(units) > SHORT_REPORT:
+    long = len(units) > SHORT_REPORT
+    if long:
         units = _outcome(units)
+    lead = units[0] if long and units else None
     units = _heads_of_lists(text, units)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
     for unit in units:
@@ -150,7 +152,10 @@ def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator
     for (unit, (kind, item_text, quote, _, extra)), check in zip(found, checks, strict=True):
         if check.verbatim and quote in raw:
             position = (index, text.count("\n", 0, unit.start), 0)
-            yield Candidate(kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False)
+            rule = "report-lead" if unit is lead else "report-section" if long else "report-short"
+            yield Candidate(
+                kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False, rule
+            )
 
 
 def pending_request(index: int, raw: str) -> Iterator[Candidate]:
@@ -171,7 +176,8 @@ def pending_request(index: int, raw: str) -> Iterator[Candidate]:
     if item is None or item[2] not in raw or not check_quotes([item[2]], raw)[0].verbatim:
         return
     position = (index, text.count("\n", 0, unit.start), 0)
-    yield Candidate(item[0], item[1], item[2], REPORT_IMPORTANCE, dict(item[4]), position, True)
+    extra = dict(item[4])
+    yield Candidate(item[0], item[1], item[2], REPORT_IMPORTANCE, extra, position, True, "pending")
 
 
 def _outcome(units: list[Unit]) -> list[Unit]:

@@ -9,7 +9,12 @@ from array import array
 from collections.abc import Generator, Iterator
 from itertools import compress
 
-from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, Item, make_item
+from gitmem.capture.extract.heuristic.item import (
+    FORGE_IMPORTANCE,
+    MAX_QUOTE_CHARS,
+    Item,
+    make_item,
+)
 from gitmem.capture.extract.heuristic.markers import (
     FENCE_NEEDLES,
     LINE_NEEDLES,
@@ -216,19 +221,19 @@ class Scan:
         found = list(_unit_items(block, section, self.reading, by_user, paragraph))
         if found and self._offered(first):
             # An option a question offers ("Which is better? 1. Ask once …") is not chosen.
-            found = [(start, item) for start, item in found if item[0] not in DECIDING]
+            found = [(start, item, rule) for start, item, rule in found if item[0] not in DECIDING]
         if not found:
             return
         # The guarantee, checked rather than argued: whole lines fold the same way alone
         # as inside their message, so a quote that passes here passes against the message.
-        checks = check_quotes([item[2] for _, item in found], block)
-        for (start, (kind, text, quote, importance, extra)), check in zip(
+        checks = check_quotes([item[2] for _, item, _ in found], block)
+        for (start, (kind, text, quote, importance, extra), rule), check in zip(
             found, checks, strict=True
         ):
             if not check.verbatim or ("\n" in quote and not self.literal and quote not in self.raw):
                 continue
             position = (self.index, first, start)
-            yield Candidate(kind, text, quote, importance, extra, position, by_user)
+            yield Candidate(kind, text, quote, importance, extra, position, by_user, rule)
 
 
 def _skipped(section: Generator[Candidate, None, int]) -> int:
@@ -253,9 +258,9 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _unit_items(
     block: str, section: Kind | None, reading: Reading, by_user: bool, paragraph: bool
-) -> Iterator[tuple[int, Item]]:
-    """(offset, item) for each marked sentence of *block*; a list item under a
-    section, or a task box, is one item as a whole, a paragraph under one its first
+) -> Iterator[tuple[int, Item, str]]:
+    """(offset, item, rule family) for each marked sentence of *block*; a list item under
+    a section, or a task box, is one item as a whole, a paragraph under one its first
     sentence. *reading* says which markers count here (see :mod:`.turns`)."""
     chrome = CHROME_RE.match(block)
     start = chrome.end() if chrome else 0
@@ -267,8 +272,9 @@ def _unit_items(
     speaker = SPEAKER_RE.match(block, start)
     if speaker is not None:
         start = speaker.end()
+    rule = f"section-{section}" if section is not None else ""
     if box == " ":
-        section = Kind.OPEN_LOOP
+        section, rule = Kind.OPEN_LOOP, "taskbox"
     if section is not None:
         end = len(block)
         if paragraph:
@@ -283,7 +289,7 @@ def _unit_items(
             kind, content = section, 0
         item = make_item(block, start, end, kind, content)
         if item is not None and (reading.loops or kind not in LOOPS):
-            yield start, item
+            yield start, item, rule
         return
     sentences = split_sentences(block, start)
     # Only a sentence holding a trigger can hold a marker or a reference.
@@ -329,9 +335,12 @@ def _unit_items(
             # item that names one is a record of work done ("- Added `x.py`").
             bullet = chrome is not None and chrome["bullet"] is not None
             item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
+            forge = item is not None and item[3] >= FORGE_IMPORTANCE
+            rule = "forge" if forge else "reference"
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
+            rule = marker.rule
         if item is not None and item[0] in DECIDING and rests_on_question(item[1], item[2], block):
             continue  # "Going with SQLite?" decides nothing
         if item is not None:
-            yield s, item
+            yield s, item, rule

@@ -23,6 +23,9 @@ class Candidate:
     position: tuple[int, int, int]
     """(message, first line of its unit, offset in the unit): transcript order."""
     by_user: bool
+    rule: str = ""
+    """The rule family that found it: read by the benchmark's provenance breakdown
+    (:func:`~gitmem.capture.extract.heuristic.explain`), never stored."""
 
     def draft(self) -> Draft:
         extra = {"importance": self.importance, **self.extra}
@@ -37,7 +40,12 @@ MIN_HELD = 256
 
 
 def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
-    """Drafts of *items*, in transcript order: identical (kind, text) pairs once (the
+    """Drafts of the candidates :func:`kept` keeps of *items*, in transcript order."""
+    return [c.draft() for c in kept(items, max_items)]
+
+
+def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
+    """*items* in transcript order: identical (kind, text) pairs once (the
     latest, ranked as a user's if a user said it too), and at most *max_items* of them:
     the most important, then a user's before an assistant's, then the latest.
 
@@ -72,8 +80,8 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
             ranks = [(rank(c), n, k) for k, (n, c) in held.items()]
             heapq.heapify(ranks)
     ranked = sorted((c for _, c in held.values()), key=rank)
-    kept = ranked[len(ranked) - max_items :] if max_items else []
-    return [f.draft() for f in sorted(kept, key=lambda f: f.position)]
+    best = ranked[len(ranked) - max_items :] if max_items else []
+    return sorted(best, key=lambda f: f.position)
 
 
 def rank(candidate: Candidate) -> tuple[int, bool, tuple[int, int, int]]:

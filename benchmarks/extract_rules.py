@@ -1,0 +1,241 @@
+"""Where the heuristic's items come from, and how well each rule family does, per repository.
+
+    python benchmarks/extract_rules.py [--loo]
+
+Development files only (the test split is never read here). For every development file of
+the labelled corpus (``extract_quality.corpus_files``), the heuristic runs as a capture
+runs it (``extract_quality.capture_items``), each stored item is traced back to the rule
+family that found it (:func:`gitmem.capture.extract.heuristic.explain`: "label-decision",
+"section-open_loop", "report-lead", "forge" …; the family is never stored), and the items
+are credited against the labels as ``extract_quality.py`` credits them. It prints
+
+* per development **repository**: labels, items, credited, precision and recall;
+* per **rule family**: items and credited in each repository, and in all of them.
+
+A rule whose precision is low in most repositories, or good only in the one it was written
+against, is one to tighten or drop. ``--loo`` also prints, for each repository held out, the
+figures of the heuristic as it is and of a family ordering learnt on the other repositories
+(rank each draft by its family's precision there, drop the families below a floor, keep the
+best *k* per session; the floor and *k* chosen on the other repositories by F0.5), scored on
+the held-out one: what such a policy would be worth on a repository it was not fitted to.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from extract_quality import (
+    CORPUS,
+    DEV,
+    RECALL_IMPORTANCE,
+    Label,
+    capture_items,
+    corpus_files,
+    credit,
+    load_labels,
+)
+
+from gitmem.capture.extract.heuristic import explain
+from gitmem.capture.prepare import prepare
+from gitmem.capture.transcripts import load_transcript
+from gitmem.core.items import Item
+from gitmem.core.quotes import fold
+
+UNKNOWN = "?"
+FLOORS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+CAPS = (1, 2, 3, 4, 5, 6, 8, 10, 40)
+BETA = 0.5
+
+
+@dataclass
+class File:
+    name: str
+    repo: str
+    items: list[Item]
+    rules: list[str]
+    labels: list[Label]
+
+
+def repository(path: Path) -> str:
+    """The repository a development file comes from (corpus/MANIFEST.json, else the
+    README's table: the spotter and codemie fixtures)."""
+    manifest = json.loads((CORPUS / "corpus" / "MANIFEST.json").read_text(encoding="utf-8"))
+    repos = {e["name"]: e["repository"] for e in manifest["files"]}
+    if path.name in repos:
+        return str(repos[path.name])
+    if "spotter" in path.name:
+        return "marot/spotter"
+    if "codemie" in path.name:
+        return "codemie-ai/codemie-code"
+    raise SystemExit(f"extract_rules: no repository known for {path.name}")
+
+
+def load() -> list[File]:
+    files: list[File] = []
+    for path in corpus_files()[DEV]:
+        labels = load_labels(path)
+        items, _, _ = capture_items(path, "heuristic", labels)
+        prepared = prepare(load_transcript(path), {}, None)
+        traced = explain(prepared.clean_messages())
+        by_quote = {fold(d.quote or ""): rule for d, rule in traced}
+        by_text = {fold(d.text): rule for d, rule in traced}
+        rules = [
+            by_quote.get(fold(i.quote or ""), by_text.get(fold(i.text), UNKNOWN)) for i in items
+        ]
+        files.append(File(path.name.removesuffix(".jsonl"), repository(path), items, rules, labels))
+    return files
+
+
+@dataclass
+class Tally:
+    labels: int = 0
+    items: int = 0
+    credited: int = 0
+    found: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.labels += other.labels
+        self.items += other.items
+        self.credited += other.credited
+        self.found += other.found
+
+    @property
+    def precision(self) -> float:
+        return self.credited / self.items if self.items else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.labels if self.labels else 1.0
+
+    @property
+    def f(self) -> float:
+        p, r = self.precision, self.recall
+        return (1 + BETA**2) * p * r / (BETA**2 * p + r) if p + r else 0.0
+
+
+Keep = Callable[[File], list[int]]
+"""Which of a file's items a policy keeps (indices)."""
+
+
+def tally(file: File, keep: Sequence[int] | None = None) -> tuple[Tally, dict[int, int]]:
+    kept = list(range(len(file.items))) if keep is None else list(keep)
+    items = [file.items[n] for n in kept]
+    credited = credit(items, file.labels)
+    t = Tally(labels=sum(1 for label in file.labels if label.importance >= RECALL_IMPORTANCE))
+    t.items = len(items)
+    t.credited = len(credited)
+    t.found = sum(1 for m in credited.values() if file.labels[m].importance >= RECALL_IMPORTANCE)
+    return t, {kept[n]: m for n, m in credited.items()}
+
+
+def total(files: Sequence[File], keep: Keep | None = None) -> Tally:
+    out = Tally()
+    for file in files:
+        out.add(tally(file, None if keep is None else keep(file))[0])
+    return out
+
+
+def fmt(t: Tally) -> str:
+    return (
+        f"{t.labels:6} {t.items:5} {t.credited:6} {t.found:5} "
+        f"{t.precision:9.2f} {t.recall:6.2f} {t.f:6.2f}"
+    )
+
+
+def per_rule(files: Sequence[File]) -> dict[str, dict[str, list[int]]]:
+    """rule → repo → [items, credited]."""
+    table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for file in files:
+        _, credited = tally(file)
+        for n, rule in enumerate(file.rules):
+            cell = table[rule][file.repo]
+            cell[0] += 1
+            cell[1] += n in credited
+    return table
+
+
+def reliability(files: Sequence[File]) -> dict[str, float]:
+    """Each family's precision over *files* (smoothed towards the overall precision, so a
+    family seen twice is not ranked first or last on two items)."""
+    table = per_rule(files)
+    overall = total(files)
+    prior = overall.precision
+    out: dict[str, float] = {}
+    for rule, repos in table.items():
+        items = sum(c[0] for c in repos.values())
+        good = sum(c[1] for c in repos.values())
+        out[rule] = (good + 2 * prior) / (items + 2)
+    return out
+
+
+def policy(rel: dict[str, float], floor: float, cap: int) -> Keep:
+    default = min(rel.values(), default=0.0)
+
+    def keep(file: File) -> list[int]:
+        scored = [(rel.get(rule, default), n) for n, rule in enumerate(file.rules)]
+        ok = [(r, n) for r, n in scored if r >= floor]
+        best = sorted(ok, key=lambda x: (-x[0], -x[1]))[:cap]
+        return sorted(n for _, n in best)
+
+    return keep
+
+
+def fit(files: Sequence[File]) -> tuple[float, int, dict[str, float]]:
+    rel = reliability(files)
+    best = max(
+        ((total(files, policy(rel, f, k)).f, -f, -k, f, k) for f in FLOORS for k in CAPS),
+    )
+    return best[3], best[4], rel
+
+
+def main(argv: list[str]) -> int:
+    files = load()
+    repos = sorted({f.repo for f in files})
+    print(f"{'repository':32} labels items credit found precision recall   F0.5")
+    for repo in repos:
+        print(f"{repo:32} {fmt(total([f for f in files if f.repo == repo]))}")
+    print(f"{'all dev':32} {fmt(total(files))}")
+    print()
+    short = [r.split("/")[1][:10] for r in repos]
+    print(f"{'rule family':20} " + " ".join(f"{s:>10}" for s in short) + f" {'all':>10}    P")
+    table = per_rule(files)
+    for rule in sorted(table, key=lambda r: -sum(c[0] for c in table[r].values())):
+        cells = [table[rule].get(repo, [0, 0]) for repo in repos]
+        items = sum(c[0] for c in cells)
+        good = sum(c[1] for c in cells)
+        row = " ".join(f"{c[1]:>4}/{c[0]:<5}" if c[0] else f"{'-':>10}" for c in cells)
+        print(f"{rule:20} {row} {good:>4}/{items:<5} {good / items:4.2f}")
+    if "-v" in argv:
+        for file in files:
+            _, credited = tally(file)
+            for n, (item, rule) in enumerate(zip(file.items, file.rules, strict=True)):
+                mark = "ok   " if n in credited else "noise"
+                quote = (item.quote or item.text)[:150]
+                print(f"{rule:18} {mark} {file.name[:28]:28} {item.kind:11} {quote!r}")
+    if "--loo" in argv:
+        print()
+        print("leave one repository out: held-out figures as it is, then with the family")
+        print("ordering, floor and per-session cap fitted on the other repositories")
+        print(f"{'held out':32} {'':6} {'as is':>36}   {'fitted':>36}  floor cap")
+        sums = [Tally(), Tally()]
+        for repo in repos:
+            train = [f for f in files if f.repo != repo]
+            held = [f for f in files if f.repo == repo]
+            floor, cap, rel = fit(train)
+            as_is, fitted = total(held), total(held, policy(rel, floor, cap))
+            sums[0].add(as_is)
+            sums[1].add(fitted)
+            print(f"{repo:32} {fmt(as_is)}   {fmt(fitted)}  {floor:5.1f} {cap:3}")
+        print(f"{'sum of held-out':32} {fmt(sums[0])}   {fmt(sums[1])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

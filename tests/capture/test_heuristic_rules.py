@@ -1,0 +1,70 @@
+"""Which rule family found each draft (docs/heuristic.md, "Rule families"): the benchmark's
+provenance breakdown reads it through ``explain``; it is never stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.core.transcript import Message
+
+
+def user(text: str) -> Message:
+    return Message("user", text)
+
+
+def assistant(text: str) -> Message:
+    return Message("assistant", text)
+
+
+@pytest.mark.parametrize(
+    ("messages", "rule"),
+    [
+        ([user("Decision: keep the index in SQLite.")], "label-decision"),
+        ([user("TODO: port the old error messages")], "label-open_loop"),
+        ([user("Next steps:\n- port the old error messages")], "section-open_loop"),
+        ([user("- [ ] port the old error messages")], "taskbox"),
+        ([user("We decided to keep the index in SQLite.")], "decision-start"),
+        ([user("We should only run the hook on unique commits.")], "user-rule"),
+        ([user("Replaced the regex parser with a tokenizer instead.")], "choice"),
+        ([user("The migration is still failing on Windows.")], "phrase-open_loop"),
+        ([user("From now on the cache lives in the repository.")], "phrase-decision"),
+        ([user("See PR #214 for the tokenizer change.")], "forge"),
+        ([user("I pushed the fix to branch `fix/tokenizer-depth`.")], "reference"),
+        (
+            [user("Port the parser."), assistant("The parser now reads tokens one by one.")],
+            "report-short",
+        ),
+        (
+            [assistant("Done."), user("Open a ticket so we remove the pin once wheels exist.")],
+            "pending",
+        ),
+    ],
+)
+def test_each_draft_names_the_rule_family_that_found_it(messages: list[Message], rule: str) -> None:
+    assert [r for _, r in explain(messages)] == [rule]
+
+
+def test_explain_returns_what_extract_returns() -> None:
+    messages = [
+        user("Decision: keep the index in SQLite. TODO: port the old error messages"),
+        assistant("Should we also drop the legacy flag? The parser is still failing on CI."),
+        user("Fix the parser."),
+        assistant("The parser now reads tokens one by one. See PR #214."),
+    ]
+    assert [d for d, _ in explain(messages)] == extract(messages)
+    assert all(rule for _, rule in explain(messages))
+
+
+def test_a_long_reports_lead_and_status_sections_are_their_own_families() -> None:
+    paragraphs = "\n\n".join(
+        f"Paragraph {n} describes module number {n} at length." for n in range(12)
+    )
+    report = f"The tokenizer rewrite is merged and deployed.\n\n{paragraphs}\n\n## Summary\n\nThe cache moved to the repository."
+    found = explain([user("Rewrite the tokenizer."), assistant(report)])
+    assert ("report-lead", "The tokenizer rewrite is merged and deployed.") in [
+        (r, d.quote) for d, r in found
+    ]
+    assert ("report-section", "The cache moved to the repository.") in [
+        (r, d.quote) for d, r in found
+    ]
