@@ -60,7 +60,11 @@ def test_a_long_reports_lead_and_status_sections_are_their_own_families() -> Non
     paragraphs = "\n\n".join(
         f"Paragraph {n} describes module number {n} at length." for n in range(12)
     )
-    report = f"The tokenizer rewrite is merged and deployed.\n\n{paragraphs}\n\n## Summary\n\nThe cache moved to the repository."
+    lead, summary = (
+        "The tokenizer rewrite is merged and deployed.",
+        "The cache moved to the repository.",
+    )
+    report = f"{lead}\n\n{paragraphs}\n\n## Summary\n\n{summary}"
     found = explain([user("Rewrite the tokenizer."), assistant(report)])
     assert ("report-lead", "The tokenizer rewrite is merged and deployed.") in [
         (r, d.quote) for d, r in found
