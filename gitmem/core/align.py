@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
 from gitmem.core.negation import NEGATION_RE
-from gitmem.core.numbers import cuts_number, hyphen_as_sign
+from gitmem.core.numbers import cuts_number, hyphen_as_sign, is_word_char
 
 # A list marker written in the middle of a quote that reflows a list onto one line
 # ("plan: - migrate - deploy", "steps: 1. build 2. test"): a bullet or a number of at most
@@ -291,12 +291,8 @@ def _edges_hold(text: str, start: int, end: int) -> bool:
     """A match may not start or end inside a word ("37" in "137", "prod" in
     "production") or inside a number ("5" in "2.5", "37" in "-37", "12.0" in "1.12.0"),
     nor read a range's hyphen as a sign ("-20" in "10-20")."""
-    if start > 0 and _is_word_char(text[start]) and _is_word_char(text[start - 1]):
+    if start > 0 and is_word_char(text[start]) and is_word_char(text[start - 1]):
         return False
-    if end < len(text) and _is_word_char(text[end - 1]) and _is_word_char(text[end]):
+    if end < len(text) and is_word_char(text[end - 1]) and is_word_char(text[end]):
         return False
     return not (cuts_number(text, start) or cuts_number(text, end) or hyphen_as_sign(text, start))
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"

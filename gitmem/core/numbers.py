@@ -71,8 +71,8 @@ def cuts_number(text: str, pos: int) -> bool:
         # "2.|5" and "37,|500"; or a leading decimal point ".|5" on its own.
         if two_before.isdecimal():
             return True
-        return before == "." and not _is_word_char(two_before) and two_before != "."
-    if before in _SIGNS and not _is_word_char(two_before):
+        return before == "." and not is_word_char(two_before) and two_before != "."
+    if before in _SIGNS and not is_word_char(two_before):
         # "-|37", "+|5", and "-|.5"; a sign after a word character is a hyphen ("10-20").
         return after.isdecimal() or (after == "." and next_is_digit)
     return False
@@ -88,8 +88,9 @@ def hyphen_as_sign(text: str, pos: int) -> bool:
     starts_number = after.isdecimal() or (
         after == "." and pos + 2 < len(text) and text[pos + 2].isdecimal()
     )
-    return starts_number and _is_word_char(text[pos - 1])
+    return starts_number and is_word_char(text[pos - 1])
 
 
-def _is_word_char(char: str) -> bool:
-    return char != "" and (char.isalnum() or char == "_")
+def is_word_char(char: str) -> bool:
+    """A letter, a digit or ``_`` (the empty string is none)."""
+    return char.isalnum() or char == "_"

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from gitmem.core.negation import polarity_conflict
-from gitmem.core.numbers import cuts_number, hyphen_as_sign, number_tokens
+from gitmem.core.numbers import cuts_number, hyphen_as_sign, is_word_char, number_tokens
 
 MIN_QUOTE_CHARS = 8
 _ELLIPSIS = re.compile(r"…|\.\.\.")
@@ -58,9 +58,9 @@ def locate_quote(quote: str, snapshot: str) -> tuple[int, int] | None:
     if not parts or sum(len(p) for p in parts) < MIN_QUOTE_CHARS or _ELLIPSIS.search(quote):
         return None
     pattern = r"\s+".join(re.escape(part) for part in parts)
-    if _is_word_char(parts[0][0]):
+    if is_word_char(parts[0][0]):
         pattern = r"(?<!\w)" + pattern
-    if _is_word_char(parts[-1][-1]):
+    if is_word_char(parts[-1][-1]):
         pattern += r"(?!\w)"
     plain = snapshot.translate(_FOLDS)  # one character for one: offsets still hold
     for found in re.finditer(pattern, snapshot):
@@ -102,10 +102,10 @@ def bounded_find(needle: str, haystack: str) -> bool:
     while start >= 0:
         end = start + len(needle)
         before_ok = not (
-            _is_word_char(needle[0]) and start > 0 and _is_word_char(haystack[start - 1])
+            is_word_char(needle[0]) and start > 0 and is_word_char(haystack[start - 1])
         )
         after_ok = not (
-            _is_word_char(needle[-1]) and end < len(haystack) and _is_word_char(haystack[end])
+            is_word_char(needle[-1]) and end < len(haystack) and is_word_char(haystack[end])
         )
         whole = not (
             cuts_number(haystack, start)
@@ -152,7 +152,3 @@ def _negations(text: str) -> frozenset[str]:
     if "n't" in text or "n’t" in text:
         found |= {"not"}
     return frozenset(found)
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
