@@ -160,6 +160,7 @@ def rebuild(connection: sqlite3.Connection, store: Store, roots: TrustRoots, key
     rebuild_from(connection, contents, read_items, roots, key)
 
 
+@gc_paused()  # it keeps everything it makes until it is written
 def rebuild_from(
     connection: sqlite3.Connection,
     contents: StoreContents,
@@ -169,17 +170,6 @@ def rebuild_from(
 ) -> None:
     """:func:`rebuild` from *contents* read already (their item blobs by *read_items*,
     asked once the record checks have started). Raises nothing of its own."""
-    with gc_paused():  # it keeps everything it makes until it is written
-        _rebuild(connection, contents, read_items, roots, key)
-
-
-def _rebuild(
-    connection: sqlite3.Connection,
-    contents: StoreContents,
-    read_items: Callable[[], dict[Sha256Hex, bytes]],
-    roots: TrustRoots,
-    key: str,
-) -> None:
     records = list(contents.records)
     hoped: _Replayed | None = None
     # A fresh file has nothing to roll back to: its pages are written once, not through
