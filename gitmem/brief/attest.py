@@ -84,14 +84,11 @@ def chosen_items(
     """
     roots = load_trust_roots(home, store)
     view = with_fetched(store, roots)
-    index = open_index(view, roots)
-    try:
+    with open_index(view, roots) as index:
         state = index.state()
         checkpoints, _, _ = index.counts()
         failed = index.failed()
         failed_items = index.failed_items()
-    finally:
-        index.close()
     wanted = _wanted(view, state, selection, _failed_ids(failed, failed_items))
     shown = {a: s for a, s in state.items.items() if wanted is None or a in wanted}
     brief = verified_brief(

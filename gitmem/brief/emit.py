@@ -80,14 +80,12 @@ def make_brief(
     index = opened.window if isinstance(opened, Head) else opened
     missing = unfetched_hint(store) if moment is None else None
     hint = [] if missing is None else [BriefWarning("not-fetched", missing)]
-    try:
+    with index:
         state = index.state(current_only=True)
         checkpoints, stale, latest = index.counts()
         failed = index.failed(DEGRADED_CHECKPOINTS, DEGRADED_IN_ALL)
         failed_items, strays = index.failed_items(), index.strays()
         orphans, purges = index.orphans(), index.failed_purges()
-    finally:
-        index.close()
     pending = view.pending if isinstance(view, StoreWithFetched) else []
     notices = store_notices(view, roots, strays, orphans, purges, pending)
     brief = verified_brief(

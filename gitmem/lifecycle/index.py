@@ -185,6 +185,12 @@ class Index:
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _rebuild(self) -> None:
         """Replace a damaged file by a fresh rebuild (an index opened without a way to
         rebuild raises a DatabaseError instead)."""
@@ -433,8 +439,5 @@ def memory_state(store: Store, roots: TrustRoots, current_only: bool = False) ->
     Raises:
         GitError: the memory ref cannot be read.
     """
-    index = Index.open(store, roots)
-    try:
+    with Index.open(store, roots) as index:
         return index.state(current_only)
-    finally:
-        index.close()

@@ -31,11 +31,8 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
         GitError: the memory ref or its history cannot be read.
         IndexUnreadable: the index cannot be read even once rebuilt.
     """
-    index = Index.open(store, roots)
-    try:
+    with Index.open(store, roots) as index:
         rows = index.records()
-    finally:
-        index.close()
     with gc_paused():  # objects by the thousand, all kept: a collection frees nothing
         entries = _entries(rows)
     # Newest first: the order commits of the ref added them, not the claimed times.

@@ -143,11 +143,8 @@ class Workspace:
                 for state in self._memory.items.values()
                 for s in state.sightings
             )
-        index = Index.open(self.store, self.roots)
-        try:
+        with Index.open(self.store, self.roots) as index:
             return index.sighted_in(session)
-        finally:
-            index.close()
 
     def holding(
         self, snapshot: str, commit: str | None, session: str
@@ -161,13 +158,10 @@ class Workspace:
         """
         if self._batch is not None:
             return self.current(), self._held(self._batch.index, snapshot, commit, session)
-        index = Index.open(self.store, self.roots)
-        try:
+        with Index.open(self.store, self.roots) as index:
             if self._memory is None and self._current is None:
                 self._current = index.state(current_only=True)
             held = self._held(index, snapshot, commit, session)
-        finally:
-            index.close()
         return self.current(), held
 
     def _held(self, index: Index, snapshot: str, commit: str | None, session: str) -> Holders:

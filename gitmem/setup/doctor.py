@@ -314,13 +314,10 @@ def _pre_push_pushes(store: Store) -> bool:
 
 
 def _index_check(store: Store, home: Path) -> Check:
-    index = Index.open(store, load_trust_roots(home, store))
-    try:
+    with Index.open(store, load_trust_roots(home, store)) as index:
         totals = index.totals()
         bad_items = len(index.failed_items())
         rebuilt = index.rebuilt
-    finally:
-        index.close()
     detail = (
         f"{totals['records']} record(s), {totals['items']} item(s), "
         f"{'rebuilt now' if rebuilt else 'up to date'}"

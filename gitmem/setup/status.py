@@ -54,8 +54,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         report["config_error"] = str(e)
     report["hooks"] = _hooks(store)
     report["agents"] = _agents(store)
-    index = Index.open(store, roots)
-    try:
+    with Index.open(store, roots) as index:
         report["store"] = {
             "ref": store.ref,
             "tip": index.tip,
@@ -64,8 +63,6 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
             # A JSON field of status: it keeps the index's former name.
             "read_model": "rebuilt" if index.rebuilt else "current",
         }
-    finally:
-        index.close()
     report["remotes"] = remotes_report(store, roots)
     report["quarantined"] = quarantined(store.local_dir)
     log = CaptureLog(store.local_dir)

@@ -94,14 +94,11 @@ def recall(
     roots = load_trust_roots(home, store)
     if as_of is None:
         view = with_fetched(view, roots)  # fetched memory too, verified (lifecycle/fetched.py)
-    index = open_index(view, roots)
-    try:
+    with open_index(view, roots) as index:
         info = index_info(index)
         for match, joiner in (("all", "AND"), ("any", "OR")):
             total, states = index.search(fts_query(terms, joiner), limit)
             if total:
                 hits = checked_hits(view, roots, states)
                 return RecallResult(terms, hits, total, match, info, moment)
-    finally:
-        index.close()
     return RecallResult(terms, (), 0, "none", info, moment)

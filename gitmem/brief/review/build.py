@@ -90,8 +90,7 @@ def make_review(
     scope = range_scope(store, spec)
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
-    index = open_index(view, roots)
-    try:
+    with open_index(view, roots) as index:
         records = view.read().records
         checks = [c for r in records if (c := index.check(r.address)) is not None]
         chosen = in_range(checks, scope)
@@ -101,8 +100,6 @@ def make_review(
         # one naming it, also a later one outside the range that carried it
         added = set(chosen.added())
         failed_items = [f for f in index.failed_items() if f.check.address in added]
-    finally:
-        index.close()
     notices = reading_notices(roots, ())
     if chosen.unplaced:
         notices.append(_unplaced_warning(chosen.unplaced))
