@@ -72,3 +72,35 @@ def test_a_long_reports_lead_and_status_sections_are_their_own_families() -> Non
     assert ("report-section", "The cache moved to the repository.") in [
         (r, d.quote) for d, r in found
     ]
+
+
+NOTIFICATION = (
+    "<task-notification>\n<task-id>b7636e2</task-id>\n<status>completed</status>\n"
+    '<summary>Background command "Run the tests" completed (exit code 0)</summary>\n'
+    "</task-notification>"
+)
+
+
+def test_a_reply_that_only_acknowledges_a_notification_is_not_the_report() -> None:
+    messages = [
+        user("Move the cache into the repository."),
+        assistant("The cache now lives in the repository under `.cache/`."),
+        user(NOTIFICATION),
+        assistant("Background task completed successfully. Everything is clean and pushed."),
+    ]
+    found = [(r, d.quote) for d, r in explain(messages)]
+    assert found == [("report-short", "The cache now lives in the repository under `.cache/`.")]
+
+
+def test_a_reply_that_works_on_after_a_notification_is_the_report() -> None:
+    messages = [
+        user("Move the cache into the repository."),
+        assistant("The cache now lives in the repository under `.cache/`."),
+        user(NOTIFICATION),
+        Message("tool_use", '{"command": "pytest"}'),
+        Message("tool_result", "2 failed"),
+        assistant("The two failing tests now read the cache from `.cache/` instead of /tmp."),
+    ]
+    found = [(r, d.quote) for d, r in explain(messages)]
+    assert ("report-short", found[-1][1]) == found[-1]
+    assert "failing tests" in found[-1][1]

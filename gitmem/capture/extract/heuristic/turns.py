@@ -74,7 +74,10 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
 def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None:
     """The message that reports the session's outcome: the assistant's last reply, when it
     closes a turn the user opened (None: the session ends with the user, or no user spoke:
-    a lone reply or a commit message is read for its markers only)."""
+    a lone reply or a commit message is read for its markers only). A reply that only
+    acknowledges what the host wrote into the user's turn (a background task's
+    notification, answered with no tool call between) is not the report: the reply before
+    that notification is, when it too closes the user's turn."""
     report = None
     for i in reversed(read):
         role = (messages[i].role or "").casefold()
@@ -82,9 +85,22 @@ def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None
             return None
         if role in USER_ROLES:
             return report
-        if role != ANSWER and report is None:
+        if role != ANSWER and (report is None or _acknowledges(messages, report, i)):
             report = i
     return None
+
+
+def _acknowledges(messages: Sequence[Message], reply: int, before: int) -> bool:
+    """Does *reply* answer a host's notification that follows the earlier reply *before*,
+    with no tool call between the notification and *reply*?"""
+    noted = False
+    for j in range(reply - 1, before, -1):
+        role = (messages[j].role or "").casefold()
+        if role in USER_ROLES and host_text(messages[j]):
+            noted = True
+        elif not noted:
+            return False  # a tool call or another message: the reply did work of its own
+    return noted
 
 
 def pending_index(messages: Sequence[Message], read: Sequence[int]) -> int | None:
