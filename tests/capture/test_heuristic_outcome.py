@@ -107,6 +107,12 @@ def test_a_list_in_a_report_gives_its_first_item_and_a_list_of_what_is_left_all(
     ]
 
 
+def test_a_long_report_that_opens_with_a_list_has_no_lead() -> None:
+    survey = "\n".join(f"- Module {n} reads the config from the environment." for n in range(12))
+    report = f"## Config loading\n\n{survey}\n\n## Next steps\n\n- Delete the old loader.\n"
+    assert summary(extract(session(report))) == [("open_loop", "Delete the old loader.")]
+
+
 def test_a_lone_reply_or_a_session_ending_with_the_user_has_no_report() -> None:
     assert extract([Message("assistant", "The cache now lives in SQLite.")]) == []
     ended = [Message("assistant", "The cache now lives in SQLite."), Message("user", "thanks")]

@@ -2,12 +2,14 @@
 
 What a session leaves behind is mostly said once, at its end: the reply that closes the
 last turn ("All done. The epic is complete …", "Committed as `900b1aa` …", a "What's
-left" section), a subagent's report to its parent, a compaction's recap. That message is
-read whole, unit by unit (a paragraph or a list item), rather than only where a marker
+left" section), a subagent's report to its parent (which message that is:
+:func:`~gitmem.capture.extract.heuristic.turns.report_index`). That message is read
+whole, unit by unit (a paragraph or a list item), rather than only where a marker
 stands:
 
 - a short report (at most :data:`SHORT_REPORT` units worth reading) gives one item per
-  unit; a longer one gives its lead (the first unit worth reading) and the units of its
+  unit; a longer one gives its lead (the first unit worth reading, when it is a
+  paragraph) and the units of its
   status sections ("Summary", "Changes", "Next steps", "What's left", "Not done",
   "Decisions", "Remaining" …, see :data:`OUTCOME_HEADINGS` and
   :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`), at most
@@ -137,9 +139,11 @@ def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator
     text = strip_gitmem_context(raw)
     units = [u for u in _units(text) if u.depth == 0 and _worth_reading(text, u)]
     long = len(units) > SHORT_REPORT
+    lead = None
     if long:
-        units = _outcome(units)
-    lead = units[0] if long and units else None
+        first = units[0]
+        units = _outcome(text, units)
+        lead = first if units and units[0] is first else None
     units = _heads_of_lists(text, units)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
     for unit in units:
@@ -180,9 +184,11 @@ def pending_request(index: int, raw: str) -> Iterator[Candidate]:
     yield Candidate(item[0], item[1], item[2], REPORT_IMPORTANCE, extra, position, True, "pending")
 
 
-def _outcome(units: list[Unit]) -> list[Unit]:
-    """The lead and the status sections' units of a long report."""
-    kept = units[:1]
+def _outcome(text: str, units: list[Unit]) -> list[Unit]:
+    """The lead and the status sections' units of a long report. The lead is a paragraph:
+    a long report that opens with a list (a subagent's survey: "- Loads messages via …")
+    has none."""
+    kept = [u for u in units[:1] if BULLET_RE.match(text, u.start) is None]
     per: dict[str | None, int] = {}
     for unit in units[1:]:
         if unit.heading is None or unit.depth > 0 or not _status_heading(unit.heading):
