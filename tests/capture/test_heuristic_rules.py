@@ -104,3 +104,34 @@ def test_a_reply_that_works_on_after_a_notification_is_the_report() -> None:
     found = [(r, d.quote) for d, r in explain(messages)]
     assert ("report-short", found[-1][1]) == found[-1]
     assert "failing tests" in found[-1][1]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "We need to break this up into smaller chunks.",
+        "I think we should also keep agent lines at each prompt start",
+        "The comment should be updated to say lines added by the agent.",
+        "The hook should provide all the functions that components need.",
+        "I want to inform about telemetry only the first time.",
+        "I'd like a TUI for the explain command.",
+    ],
+)
+def test_a_users_request_for_the_work_at_hand_is_not_a_rule(request_: str) -> None:
+    assert [r for _, r in explain([user(request_)]) if r == "user-rule"] == []
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "We must keep the wire format stable.",
+        "You shouldn't touch the public API.",
+        "We should only run the hook on unique commits.",
+        "The parser should never read past the buffer.",
+        "Never push to main directly.",
+    ],
+)
+def test_a_users_constraint_is_a_rule(rule: str) -> None:
+    assert [(d.kind, d.quote, r) for d, r in explain([user(rule)])] == [
+        ("decision", rule, "user-rule")
+    ]
