@@ -273,6 +273,20 @@ def test_an_unanswered_last_request_is_an_open_loop() -> None:
         assert extract([*messages[:2], Message("user", short)]) == []
 
 
+def test_a_request_the_user_stopped_the_reply_to_is_left_open() -> None:
+    messages = [
+        Message("user", "mix phx.server doesnt seem to start"),
+        Message("assistant", "Let me check the project structure and run the server."),
+        Message("user", "[Request interrupted by user for tool use]"),
+    ]
+    assert summary(extract(messages)) == [("open_loop", "mix phx.server doesnt seem to start")]
+    # Not stopped: the reply answered it (here with narration only, which gives nothing).
+    assert extract(messages[:2]) == []
+    # A last word that states a rule is that rule, not a request left open.
+    rule = "no, don't use `httpx`: we keep `requests` for the downloads"
+    assert summary(extract([*messages[:2], Message("user", rule)])) == [("decision", rule)]
+
+
 def test_a_users_request_that_names_an_issue_is_not_an_open_loop() -> None:
     messages = [
         Message("user", "can you read this and tell me what is going on in issue #3"),

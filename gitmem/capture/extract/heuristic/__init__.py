@@ -36,7 +36,7 @@ from gitmem.capture.extract.heuristic.turns import (
     readings,
     report_index,
 )
-from gitmem.core.items import Draft
+from gitmem.core.items import Draft, Kind
 from gitmem.core.transcript import ANSWER, NOT_SAID, Message
 
 __all__ = [
@@ -99,13 +99,15 @@ def _kept(messages: Sequence[Message], max_items: int) -> list[Candidate]:
 def _candidates(
     messages: Sequence[Message], read: Sequence[int], report: int | None
 ) -> Iterator[Candidate]:
+    pending = pending_index(messages, read)
     for index, reading in readings(messages, read).items():
         role = (messages[index].role or "").casefold()
         if role == ANSWER:
             continue  # a question tool's answer: the text around it says what was decided
         found = list(Scan(index, messages[index].text, role, reading).items())
         yield from found
-        if index == pending_index(messages, read):
+        if index == pending and not any(c.kind == Kind.DECISION for c in found):
+            # A last word that states a rule ("no, we keep `requests`") is that decision.
             yield from pending_request(index, messages[index].text)
         if index == report:
             text = messages[index].text

@@ -167,11 +167,11 @@ def pending_request(index: int, raw: str) -> Iterator[Candidate]:
     (an open loop; a question when it asks one). A short word ("commit", "thanks") is not
     a request worth carrying."""
     text = strip_gitmem_context(raw)
-    unit = next((u for u in _units(text) if _start(text[u.start : u.end]) is not None), None)
+    unit = next((u for u in _units(text) if _start(text[u.start : u.end], True) is not None), None)
     if unit is None:
         return
     block = text[unit.start : unit.end]
-    start = _start(block) or 0
+    start = _start(block, True) or 0
     if len(block[start:].split()) < PENDING_WORDS:
         return
     ends = block.rstrip(" *_`\"')”’")
@@ -307,7 +307,7 @@ def _chrome_end(block: str) -> int:
     return chrome.end() if chrome is not None else 0
 
 
-def _start(block: str) -> int | None:
+def _start(block: str, user: bool = False) -> int | None:
     """Where a unit's statement starts: past its chrome, and past leading sentences that
     say nothing to carry (an interjection, "all tests pass"); None when nothing is left,
     or what is left narrates ("Let me …") or only leads in to what follows ("Files:")."""
@@ -331,8 +331,8 @@ def _start(block: str) -> int | None:
         return None
     if len(sentences) == 1 and sentence.rstrip("*_ ").endswith(":"):
         return None
-    if sentence[:1].islower():
-        return None  # a fragment or a command line, not a statement
+    if sentence[:1].islower() and not user:
+        return None  # a fragment or a command line, not a statement (users write in lower case)
     return first
 
 
