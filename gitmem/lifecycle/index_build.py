@@ -379,7 +379,7 @@ def _replay_all(db: sqlite3.Connection) -> None:
         for start in range(0, len(every), _BATCH):
             states = load_states(db, every[start : start + _BATCH])
             follow_replaced(states.values(), replaced)
-            save_states(db, stored_state(db, states), states.values())
+            save_states(db, states.values())
 
 
 _BATCH = 2000
@@ -463,7 +463,7 @@ def _replay_onto(db: sqlite3.Connection, fresh: Sequence[Replayable], late: bool
     if late and not replay_late(fresh, items, onto, skipped):
         return False
     state = onto if late else replay(fresh, items, onto=onto)
-    save_states(db, state, [state.items[a] for a in touched if a in state.items])
+    save_states(db, [state.items[a] for a in touched if a in state.items])
     for address in touched & state.purged.keys():
         db.execute(
             "DELETE FROM recall WHERE rowid = (SELECT rowid FROM states WHERE address = ?)",

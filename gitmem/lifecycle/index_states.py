@@ -96,7 +96,7 @@ def rows_at(db: sqlite3.Connection, query: str, addresses: Sequence[str]) -> Ite
 _CHUNK = 500
 
 
-def save_states(db: sqlite3.Connection, state: MemoryState, changed: Iterable[ItemState]) -> None:
+def save_states(db: sqlite3.Connection, changed: Iterable[ItemState]) -> None:
     """Write *changed* states and their full-text rows. A forgotten item has none, and
     the index is merged so that its words leave the index's segments too."""
     forgot = False
