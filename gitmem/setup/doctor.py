@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.agents.host_context import PROMPT_BUDGET
 from gitmem.agents.host_specs import HOSTS as HOST_SPECS
@@ -58,17 +58,25 @@ class Check:
         return {"name": self.name, "status": self.verdict, "detail": self.detail, "fix": self.fix}
 
 
+class Finding(NamedTuple):
+    """What one check found: its verdict, the detail, and the fix when it is not ok."""
+
+    verdict: CheckStatus
+    detail: str
+    fix: str | None = None
+
+
 def diagnose(store: Store, home: Path) -> list[Check]:
     """Every check, in order. Raises nothing: a check that cannot run fails, saying why."""
     checks: list[Check] = []
     workdir = Path(store.repo.workdir or store.common_dir)
-    steps: list[tuple[str, Callable[[], Check]]] = [
+    steps: list[tuple[str, Callable[[], Finding]]] = [
         ("key", lambda: _key(home)),
         ("trust_roots", lambda: _trust_roots(store, home)),
         ("config", lambda: _config(store, home)),
         ("git_hooks", lambda: _git_hooks(workdir)),
         *[(f"{a}_hooks", _agent_check(a, workdir)) for a in AGENTS],
-        ("travel", lambda: _travel(store, home)),
+        ("travel", lambda: _travel(store)),
         # The check's name is output (and JSON): it keeps the index's former name.
         ("read_model", lambda: _index_check(store, home)),
         ("captures", lambda: _captures(store)),
@@ -76,7 +84,7 @@ def diagnose(store: Store, home: Path) -> list[Check]:
     ]
     for name, step in steps:
         try:
-            checks.append(step())
+            checks.append(Check(name, *step()))
         except GitmemError as e:
             checks.append(Check(name, CheckStatus.FAIL, str(e), "see the message; `gitmem status`"))
     return checks
@@ -99,57 +107,54 @@ def render_text(checks: list[Check]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _key(home: Path) -> Check:
+def _key(home: Path) -> Finding:
     try:
         identity = load_identity(home)
     except GitmemError as e:
-        return Check("key", CheckStatus.FAIL, str(e), "gitmem init")
+        return Finding(CheckStatus.FAIL, str(e), "gitmem init")
     fingerprint = identity.signer.public_key.fingerprint()
-    return Check("key", CheckStatus.OK, f"{identity.principal} {fingerprint} ({identity.key_path})")
+    return Finding(CheckStatus.OK, f"{identity.principal} {fingerprint} ({identity.key_path})")
 
 
-def _trust_roots(store: Store, home: Path) -> Check:
+def _trust_roots(store: Store, home: Path) -> Finding:
     roots = load_trust_roots(home, store)
     entries = [e for r in roots.signers for e in r.entries]
     if not entries:
-        return Check("trust_roots", CheckStatus.FAIL, "no trust root holds any key", "gitmem init")
+        return Finding(CheckStatus.FAIL, "no trust root holds any key", "gitmem init")
     try:
         mine = load_identity(home).signer.public_key.fingerprint()
     except GitmemError:
         mine = None
     sources = ", ".join(r.source for r in roots.signers)
     if mine is not None and not any(e.key.fingerprint() == mine for e in entries):
-        return Check(
-            "trust_roots",
+        return Finding(
             CheckStatus.FAIL,
             f"your key {mine} is in no trust root ({sources}): what you write shows as untrusted",
             "gitmem init (it adds your key to $GITMEM_HOME/allowed_signers)",
         )
     problems = [p for r in roots.signers for p in r.problems]
     if problems:
-        return Check(
-            "trust_roots",
+        return Finding(
             CheckStatus.WARN,
             f"{len(problems)} line(s) skipped: {problems[0]}",
             "edit the allowed_signers file the message names",
         )
-    return Check("trust_roots", CheckStatus.OK, f"{len(entries)} key(s) in {sources}")
+    return Finding(CheckStatus.OK, f"{len(entries)} key(s) in {sources}")
 
 
-def _config(store: Store, home: Path) -> Check:
+def _config(store: Store, home: Path) -> Finding:
     try:
         settings = load_settings(home, store.local_dir)
     except GitmemError as e:
-        return Check(
-            "config", CheckStatus.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
+        return Finding(
+            CheckStatus.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
         )
     extractor = str(settings.get("extractor"))
     if extractor not in HOST_EXTRACTORS:
-        return Check("config", CheckStatus.OK, f"extractor {extractor}")
+        return Finding(CheckStatus.OK, f"extractor {extractor}")
     found = shutil.which(extractor)
     if found is None:
-        return Check(
-            "config",
+        return Finding(
             CheckStatus.WARN,
             f"extractor {extractor}, but no {extractor} on PATH: captures fall back to the "
             "heuristic",
@@ -157,51 +162,47 @@ def _config(store: Store, home: Path) -> Check:
         )
     run = last_model_run(CaptureLog(store.local_dir).entries(200))
     cost = "no run logged yet" if run is None else f"last run {describe_run(run)}"
-    return Check("config", CheckStatus.OK, f"extractor {extractor} ({found}); {cost}")
+    return Finding(CheckStatus.OK, f"extractor {extractor} ({found}); {cost}")
 
 
-def _git_hooks(workdir: Path) -> Check:
+def _git_hooks(workdir: Path) -> Finding:
     folder = hooks_dir(workdir)
     states = git_hook_states(workdir)
     ours = [s for s in states if s.ours]
     broken = [s.name for s in ours if not os.access(folder / s.name, os.X_OK)]
     if broken:
         paths = " ".join(shlex.quote(str(folder / n)) for n in broken)
-        return Check(
-            "git_hooks",
+        return Finding(
             CheckStatus.FAIL,
             f"not executable, so git skips them: {', '.join(broken)}",
             f"chmod +x {paths} (or: gitmem hooks install)",
         )
     other = [s.name for s in states if s.installed and not s.ours]
     if len(ours) == len(states):
-        return Check("git_hooks", CheckStatus.OK, f"{', '.join(s.name for s in ours)} in {folder}")
+        return Finding(CheckStatus.OK, f"{', '.join(s.name for s in ours)} in {folder}")
     missing = [s.name for s in states if not s.ours]
     taken = f" ({', '.join(other)}: another tool's)" if other else ""
-    return Check(
-        "git_hooks",
+    return Finding(
         CheckStatus.WARN,
         f"not installed: {', '.join(missing)}{taken}; commits are not captured",
         "gitmem hooks install",
     )
 
 
-def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
-    def check() -> Check:
-        name = f"{agent}_hooks"
+def _agent_check(agent: str, workdir: Path) -> Callable[[], Finding]:
+    def check() -> Finding:
         states = scope_states(agent, workdir)
         errors = [s.error for s in states if s.error is not None]
         if errors:
-            return Check(name, CheckStatus.FAIL, errors[0], "fix the file, or remove it")
+            return Finding(CheckStatus.FAIL, errors[0], "fix the file, or remove it")
         found = [s for s in states if s.commands]
         if not found:
-            return Check(
-                name, CheckStatus.WARN, "not configured", f"gitmem hooks install --agent {agent}"
+            return Finding(
+                CheckStatus.WARN, "not configured", f"gitmem hooks install --agent {agent}"
             )
         off = hooks_turned_off(agent, workdir, None)
         if off is not None:
-            return Check(
-                name,
+            return Finding(
                 CheckStatus.WARN,
                 f"configured, but {agent} hooks are turned off in {off}: nothing runs",
                 f"turn {agent}'s hooks on in {off} (docs/hooks.md)",
@@ -213,8 +214,7 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
             if (problem := _unresolved(command)) is not None
         ]
         if unresolved:
-            return Check(
-                name,
+            return Finding(
                 CheckStatus.FAIL,
                 f"a hook command does not resolve: {unresolved[0]}",
                 f"gitmem hooks install --agent {agent} --scope {found[0].scope} "
@@ -227,16 +227,15 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Check]:
             for s in found
         )
         if incomplete:
-            return Check(
-                name,
+            return Finding(
                 CheckStatus.WARN,
                 f"only some of gitmem's hooks in {incomplete[0].path}",
                 f"gitmem hooks install --agent {agent} --scope {incomplete[0].scope}",
             )
         twice = _twice(agent, found)
         if twice is not None:
-            return Check(name, CheckStatus.WARN, twice, _keep_one(agent, found))
-        return Check(name, CheckStatus.OK, f"configured in {where}; commands resolve")
+            return Finding(CheckStatus.WARN, twice, _keep_one(agent, found))
+        return Finding(CheckStatus.OK, f"configured in {where}; commands resolve")
 
     return check
 
@@ -281,10 +280,10 @@ def _unresolved(command: str) -> str | None:
     return None
 
 
-def _travel(store: Store, home: Path) -> Check:
+def _travel(store: Store) -> Finding:
     remotes = [name for name in store.repo.remotes.names() if name]
     if not remotes:
-        return Check("travel", CheckStatus.OK, "no remote: memory stays in this clone")
+        return Finding(CheckStatus.OK, "no remote: memory stays in this clone")
     config = store.repo.config
     lacking: list[str] = []
     for remote in remotes:
@@ -295,15 +294,12 @@ def _travel(store: Store, home: Path) -> Check:
         if not any(REFS_PREFIX in spec for spec in push) and not _pre_push_pushes(store):
             lacking.append(f"{remote}: git push does not carry memory")
     if lacking:
-        return Check(
-            "travel",
+        return Finding(
             CheckStatus.WARN,
             "; ".join(lacking) + " (`gitmem sync` still does both)",
             "gitmem sync --setup REMOTE",
         )
-    return Check(
-        "travel", CheckStatus.OK, f"fetch and push carry {REFS_PREFIX}* ({', '.join(remotes)})"
-    )
+    return Finding(CheckStatus.OK, f"fetch and push carry {REFS_PREFIX}* ({', '.join(remotes)})")
 
 
 def _pre_push_pushes(store: Store) -> bool:
@@ -313,7 +309,7 @@ def _pre_push_pushes(store: Store) -> bool:
     return any(s.name == "pre-push" and s.ours for s in git_hook_states(workdir))
 
 
-def _index_check(store: Store, home: Path) -> Check:
+def _index_check(store: Store, home: Path) -> Finding:
     with Index.open(store, load_trust_roots(home, store)) as index:
         totals = index.totals()
         bad_items = len(index.failed_items())
@@ -324,17 +320,16 @@ def _index_check(store: Store, home: Path) -> Check:
     )
     failing = totals["failed_records"] + bad_items
     if failing:
-        return Check(
-            "read_model",
+        return Finding(
             CheckStatus.WARN,
             f"{detail}; {totals['failed_records']} record(s) and {bad_items} item blob(s) "
             "fail verification and are shown degraded",
             "gitmem verify (says which, and why)",
         )
-    return Check("read_model", CheckStatus.OK, detail)
+    return Finding(CheckStatus.OK, detail)
 
 
-def _captures(store: Store) -> Check:
+def _captures(store: Store) -> Finding:
     entries = [e for e in CaptureLog(store.local_dir).entries(200) if e.outcome != "skipped"]
     now = time.time()
     died = [
@@ -342,28 +337,24 @@ def _captures(store: Store) -> Check:
     ]
     if entries and entries[0].outcome == "failed":
         last = entries[0]
-        return Check(
-            "captures",
+        return Finding(
             CheckStatus.FAIL,
             f"the last capture failed ({last.time}, {last.source}): {last.detail.get('error')}",
             "fix what the error names, then `gitmem capture --transcript PATH` (or the next "
             "commit) captures again; `gitmem status` lists recent failures",
         )
     if died:
-        return Check(
-            "captures",
+        return Finding(
             CheckStatus.WARN,
             f"{len(died)} background capture(s) died",
             "gitmem status (lists them); the next capture retries",
         )
     if not entries:
-        return Check("captures", CheckStatus.OK, "no capture logged yet")
-    return Check(
-        "captures", CheckStatus.OK, f"last capture {entries[0].time} ({entries[0].source})"
-    )
+        return Finding(CheckStatus.OK, "no capture logged yet")
+    return Finding(CheckStatus.OK, f"last capture {entries[0].time} ({entries[0].source})")
 
 
-def _brief_size(store: Store, home: Path) -> Check:
+def _brief_size(store: Store, home: Path) -> Finding:
     """Each host's session-start brief against what that host keeps before it cuts the
     rest to a preview, in the host's own unit (docs/hooks.md)."""
     from gitmem.brief.emit import make_brief
@@ -383,10 +374,9 @@ def _brief_size(store: Store, home: Path) -> Check:
         f"(tokens estimated); prompt recall at most {PROMPT_BUDGET:,} bytes"
     )
     if over:
-        return Check(
-            "brief_size",
+        return Finding(
             CheckStatus.FAIL,
             f"{detail}; over the cap: {', '.join(over)}",
             "report it: a brief is never meant to pass its host's cap",
         )
-    return Check("brief_size", CheckStatus.OK, detail)
+    return Finding(CheckStatus.OK, detail)
