@@ -31,6 +31,16 @@ def encode(value: JSONValue) -> bytes:
     return _dumps(value)
 
 
+def is_utf8(text: str) -> bool:
+    """Whether *text* can be stored as UTF-8: it holds no lone surrogate (a JSON escape
+    such as ``\\ud800`` can make one). Raises nothing."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _dumps(value: JSONValue) -> bytes:
     text = _ENCODER.encode(value)
     try:

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from gitmem.core.canonical import is_utf8
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.items import Item
 from gitmem.core.patterns import lazy_pattern
@@ -227,10 +228,8 @@ def check_text(text: str) -> str:
     """
     if not text.strip():
         raise InputError("purge --text needs a non-empty string")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InputError("purge --text needs valid UTF-8 text") from None
+    if not is_utf8(text):
+        raise InputError("purge --text needs valid UTF-8 text")
     return text
 
 

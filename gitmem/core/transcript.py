@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from gitmem.core import boundedjson
+from gitmem.core.canonical import is_utf8
 from gitmem.core.errors import InputError
 
 FORMATS = ("text", "claude", "codex", "copilot", "gemini", "json", "messages")
@@ -259,15 +260,6 @@ def _message(line: str, name: str, number: int) -> Message:
         raise InputError(f"{where} has a role that is neither a string nor null")
     if not isinstance(text, str):
         raise InputError(f"{where} has a text that is not a string")
-    if not (_storable(text) and (role is None or _storable(role))):
+    if not (is_utf8(text) and (role is None or is_utf8(role))):
         raise InputError(f"{where} holds a lone surrogate, which UTF-8 cannot store")
     return Message(role, text)
-
-
-def _storable(text: str) -> bool:
-    """Whether *text* can be written as UTF-8 (no lone surrogates)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitmem.capture.extract.schema import decode_object
+from gitmem.core.canonical import is_utf8
 from gitmem.llm import OutputRejected
 
 MAX_ANSWER_CHARS = 300
@@ -105,8 +106,6 @@ def _text(value: dict[str, Any], key: str, limit: int, raw: bytes) -> str:
         raise OutputRejected(f"'{key}' must be a non-empty string", raw)
     if len(text) > limit:
         raise OutputRejected(f"'{key}' is longer than {limit} characters", raw)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise OutputRejected(f"'{key}' holds a lone surrogate escape", raw) from None
+    if not is_utf8(text):
+        raise OutputRejected(f"'{key}' holds a lone surrogate escape", raw)
     return text

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gitmem.core.canonical import StrictJSONError, strict_decoder
+from gitmem.core.canonical import StrictJSONError, is_utf8, strict_decoder
 from gitmem.core.items import KINDS, Draft, Kind, Trust
 from gitmem.llm import MAX_OUTPUT_BYTES, OutputRejected, ReplyTruncated
 
@@ -170,7 +170,7 @@ def parse_item(entry: Any, n: int, raw: bytes, also: tuple[str, ...] = ()) -> Dr
     if trust == Trust.INFERRED and quote is not None:
         raise OutputRejected(f"{where}: an inferred item must have quote null", raw)
     for label, value in (("text", text), ("quote", quote)):
-        if isinstance(value, str) and not _is_utf8(value):
+        if isinstance(value, str) and not is_utf8(value):
             raise OutputRejected(f"{where}: {label} holds a lone surrogate escape", raw)
     extra: dict[str, Any] = {}
     if "importance" in entry:
@@ -186,14 +186,6 @@ def parse_item(entry: Any, n: int, raw: bytes, also: tuple[str, ...] = ()) -> Dr
             raise OutputRejected(f"{where}: external_state must be true or false", raw)
         extra["external_state"] = entry["external_state"]
     return Draft(Kind(kind), text.strip(), Trust(trust), quote, extra)
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _short(key: str) -> str:

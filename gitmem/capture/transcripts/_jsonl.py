@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from gitmem.core import boundedjson
+from gitmem.core.canonical import is_utf8
 from gitmem.core.errors import InputError
 
 Record = dict[str, Any]
@@ -88,8 +89,6 @@ def parts_text(parts: Iterable[object], malformed: list[bool] | None = None) -> 
 def clean(text: str) -> str:
     """*text* with lone surrogates (from ``\\ud800``-style JSON escapes) replaced by U+FFFD,
     so that every message can be stored as UTF-8."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
-    return text
+    if is_utf8(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
