@@ -31,7 +31,7 @@ from gitmem.lifecycle.fetched import Fetched
 from gitmem.store.quarantine import quarantined
 from gitmem.store.repo import Store
 from gitmem.store.roots import TEAM_SIGNERS
-from gitmem.store.shape import BrokenRef, commit_at, odd_entry
+from gitmem.store.shape import BrokenRef, commit_at, entry_at, odd_entry
 
 FETCHED_REFUSED = "fetched-refused"
 UNTRUSTED_PURGE = "untrusted-purge"
@@ -149,18 +149,11 @@ def _tree(store: Store) -> pygit2.Tree | None:
     return commit.tree if isinstance(commit, pygit2.Commit) else None
 
 
-def _entry(tree: pygit2.Tree | None, path: str) -> pygit2.Object | None:
-    try:
-        return None if tree is None else tree[path]
-    except KeyError:
-        return None
-
-
 def _odd(tree: pygit2.Tree | None, strays: Sequence[str]) -> dict[str, str]:
     """The strays that are entries of the layout's names but not plain files."""
     odd: dict[str, str] = {}
     for path in strays:
-        entry = _entry(tree, path)
+        entry = entry_at(tree, path)
         what = None if entry is None else odd_entry(entry.filemode)
         if what is not None:
             odd[path] = what
@@ -187,7 +180,7 @@ def _junk(store: Store) -> list[BriefWarning]:
 
 
 def _quarantined(store: Store, tree: pygit2.Tree | None) -> list[BriefWarning]:
-    entries = [e for e in quarantined(store.local_dir) if _entry(tree, e["path"] or "")]
+    entries = [e for e in quarantined(store.local_dir) if entry_at(tree, e["path"] or "")]
     if not entries:
         return []
     who = sorted({e["author"] or "an unknown author" for e in entries})

@@ -32,6 +32,7 @@ from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
+from gitmem.store.shape import entry_at
 from gitmem.store.watermarks import Watermarks
 
 FETCHED_FILE = "fetched.json"
@@ -214,18 +215,11 @@ def _records_added(store: Store, local: GitOid | None, tip: GitOid) -> int:
         return sum(
             len(fan)
             for name in RECORD_DIRS
-            if isinstance(top := _entry(tree.tree, name), pygit2.Tree)
+            if isinstance(top := entry_at(tree.tree, name), pygit2.Tree)
             for fan in top
             if isinstance(fan, pygit2.Tree)
         )
     return sum(1 for p in paths if p.split("/", 1)[0] in RECORD_DIRS)
-
-
-def _entry(tree: pygit2.Tree, name: str) -> pygit2.Object | None:
-    try:
-        return tree[name]
-    except KeyError:
-        return None
 
 
 def _problem(

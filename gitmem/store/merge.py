@@ -21,6 +21,7 @@ import pygit2
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Store, git_signature
+from gitmem.store.shape import entry_at
 from gitmem.store.treediff import tree_changes
 
 _MAX_ATTEMPTS = 50
@@ -65,10 +66,7 @@ def union_tree(
     conflicts: list[str] = []
     for entry in theirs:
         name = entry.name or ""
-        try:
-            mine = ours[name]
-        except KeyError:
-            mine = None
+        mine = entry_at(ours, name)
         if mine is None:
             builder.insert(name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):

@@ -51,6 +51,7 @@ from gitmem.store.files import atomic_write
 from gitmem.store.git import last_line, run_git
 from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import TRACKING_PREFIX, Store, StoredRecord
+from gitmem.store.shape import entry_at
 from gitmem.store.watermarks import SYNC_LOCK
 
 LOCK_FILE = SYNC_LOCK
@@ -148,10 +149,7 @@ def purges_among(records: Iterable[StoredRecord], checker: Checker) -> Purges:
 
 
 def _events(tree: pygit2.Tree) -> pygit2.Tree | None:
-    try:
-        events = tree["events"]
-    except KeyError:
-        return None
+    events = entry_at(tree, "events")
     return events if isinstance(events, pygit2.Tree) else None
 
 
@@ -161,10 +159,7 @@ def _event_paths(events: pygit2.Tree | None, older: pygit2.Tree | None) -> list[
     paths: list[str] = []
     for fan in events or ():
         name = fan.name or ""
-        try:
-            before = None if older is None else older[name]
-        except KeyError:
-            before = None
+        before = entry_at(older, name)
         if not isinstance(fan, pygit2.Tree) or (before is not None and before.id == fan.id):
             continue
         known = {e.name for e in before} if isinstance(before, pygit2.Tree) else set()

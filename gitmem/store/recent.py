@@ -14,6 +14,7 @@ import pygit2
 from gitmem.core.types import GitOid
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.repo import Store
+from gitmem.store.shape import entry_at
 
 
 def first_parents(
@@ -95,10 +96,7 @@ def records_at(store: Store, commit: GitOid) -> int:
         return 0
     count = 0
     for directory in RECORD_DIRS:
-        try:
-            top = found.tree[directory]
-        except KeyError:
-            continue
+        top = entry_at(found.tree, directory)
         if isinstance(top, pygit2.Tree):
             count += sum(len(fan) for fan in top if isinstance(fan, pygit2.Tree))
     return count

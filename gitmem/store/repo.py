@@ -32,7 +32,7 @@ from gitmem.store.layout import (
     plain_file_bytes,
     walk_content,
 )
-from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at
+from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at, entry_at
 from gitmem.store.treediff import tree_changes
 
 # The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
@@ -189,10 +189,7 @@ class Store:
         tip = self.tip()
         if tip is None:
             return None
-        try:
-            return self._commit(tip).tree[path]
-        except KeyError:
-            return None
+        return entry_at(self._commit(tip).tree, path)
 
     def tip(self) -> GitOid | None:
         """The commit the memory ref points at, or None when nothing was stored yet.
@@ -330,11 +327,7 @@ class Store:
         tree = self._commit(tip).tree
         found: dict[str, bytes] = {}
         for path in paths:
-            try:
-                entry = tree[path]
-            except KeyError:
-                continue
-            data = plain_file_bytes(entry)
+            data = plain_file_bytes(entry_at(tree, path))
             if data is not None:
                 found[path] = data
         return found

@@ -64,15 +64,21 @@ def commit_at(repo: pygit2.Repository, ref: str, oid: str) -> pygit2.Commit:
     return obj
 
 
+def entry_at(tree: pygit2.Tree | None, path: str) -> pygit2.Object | None:
+    """The entry of *tree* at *path* (a name, or names joined by ``/``); None when there
+    is none."""
+    try:
+        return None if tree is None else tree[path]
+    except KeyError:
+        return None
+
+
 def odd_entries(tree: pygit2.Tree, paths: Iterable[str]) -> list[str]:
     """Those of *paths* that are entries of *tree* but not plain files (a symlink, an
     executable, a submodule). Raises nothing."""
     found = []
     for path in paths:
-        try:
-            entry = tree[path]
-        except KeyError:
-            continue
-        if odd_entry(entry.filemode) is not None:
+        entry = entry_at(tree, path)
+        if entry is not None and odd_entry(entry.filemode) is not None:
             found.append(path)
     return found
