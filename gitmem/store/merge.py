@@ -21,7 +21,7 @@ import pygit2
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Store, git_signature
-from gitmem.store.shape import entry_at
+from gitmem.store.shape import entry_at, stored_commit
 from gitmem.store.treediff import tree_changes
 
 _MAX_ATTEMPTS = 50
@@ -91,7 +91,7 @@ def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> Merge
         GitError: *theirs* is not a commit in this repository.
         NegativeResult: the ref kept moving under us for every attempt.
     """
-    theirs_commit = _commit(store.repo, theirs)
+    theirs_commit = stored_commit(store.repo, theirs)
     signature = git_signature(author)
     for attempt in range(_MAX_ATTEMPTS):
         local = store.tip()
@@ -104,7 +104,7 @@ def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> Merge
             if store.compare_and_swap(local, theirs, message):
                 return MergeResult("fast-forward", local, theirs)
         else:
-            ours_commit = _commit(store.repo, local)
+            ours_commit = stored_commit(store.repo, local)
             tree, conflicts = union_tree(store.repo, ours_commit.tree, theirs_commit.tree)
             if conflicts:
                 raise MergeConflict(store.ref, conflicts)
@@ -130,16 +130,6 @@ def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> Merge
     )
 
 
-def _commit(repo: pygit2.Repository, oid: GitOid) -> pygit2.Commit:
-    try:
-        obj = repo.get(oid)
-    except (ValueError, pygit2.GitError) as e:
-        raise GitError(f"cannot read commit {oid[:12]}: {e}") from e
-    if not isinstance(obj, pygit2.Commit):
-        raise GitError(f"{oid[:12]} is not a commit in this repository")
-    return obj
-
-
 def added_paths(
     repo: pygit2.Repository, ours: GitOid | None, theirs: GitOid
 ) -> frozenset[str] | None:
@@ -152,7 +142,7 @@ def added_paths(
     if ours is None:
         return None
     try:
-        changes = tree_changes(_commit(repo, ours).tree, _commit(repo, theirs).tree)
+        changes = tree_changes(stored_commit(repo, ours).tree, stored_commit(repo, theirs).tree)
     except pygit2.GitError as e:
         raise GitError(f"cannot read the trees of {ours[:12]} and {theirs[:12]}: {e}") from e
     return frozenset(changes.added)

@@ -51,7 +51,7 @@ from gitmem.store.files import atomic_write
 from gitmem.store.git import last_line, run_git
 from gitmem.store.layout import content_path, record_path
 from gitmem.store.repo import TRACKING_PREFIX, Store, StoredRecord
-from gitmem.store.shape import entry_at
+from gitmem.store.shape import entry_at, stored_commit
 from gitmem.store.watermarks import SYNC_LOCK
 
 LOCK_FILE = SYNC_LOCK
@@ -84,11 +84,11 @@ def purges_at(
     """
     if commit is None:
         return Purges()
-    tree = _tree_of(store, commit)
+    tree = stored_commit(store.repo, commit).tree
     if since is None:
         paths = _purge_paths(store, commit, tree)
     else:
-        paths = _event_paths(_events(tree), _events(_tree_of(store, since)))
+        paths = _event_paths(_events(tree), _events(stored_commit(store.repo, since).tree))
     stored = []
     for path in paths:
         data = _blob(tree, path)
@@ -113,7 +113,7 @@ def _purge_paths(store: Store, commit: GitOid, tree: pygit2.Tree) -> list[str]:
     try:
         data = json.loads(cache.read_text())
         seen, known = GitOid(str(data["commit"])), [str(p) for p in data["paths"]]
-        older = _events(_tree_of(store, seen))
+        older = _events(stored_commit(store.repo, seen).tree)
     except (OSError, ValueError, KeyError, TypeError, GitError):
         seen, known, older = None, [], None
     if seen == commit:
@@ -170,22 +170,8 @@ def _event_paths(events: pygit2.Tree | None, older: pygit2.Tree | None) -> list[
     return paths
 
 
-def _tree_of(store: Store, commit: GitOid) -> pygit2.Tree:
-    """The tree of *commit*. Raises GitError when it is not a commit stored here."""
-    try:
-        obj = store.repo.get(commit)
-    except (ValueError, pygit2.GitError) as e:
-        raise GitError(f"cannot read commit {commit[:12]}: {e}") from e
-    if not isinstance(obj, pygit2.Commit):
-        raise GitError(f"{commit[:12]} is not a commit in this repository")
-    return obj.tree
-
-
 def _blob(tree: pygit2.Tree, path: str) -> bytes | None:
-    try:
-        entry = tree[path]
-    except KeyError:
-        return None
+    entry = entry_at(tree, path)
     return entry.data if isinstance(entry, pygit2.Blob) else None
 
 
@@ -230,7 +216,7 @@ def apply_purges(store: Store, tip: GitOid, found: Sequence[Purge], source: GitO
         IntegrityError: a redacted snapshot is missing from *source*.
         GitError: the history cannot be read or written.
     """
-    tree = _tree_of(store, source)
+    tree = stored_commit(store.repo, source).tree
     for n, purge in enumerate(found):
         later = {old: new for p in found[n + 1 :] for old, new in p.snapshots.items()}
         tip = HistoryEditor(store.repo, edit_of(purge, tree, later)).edit(tip)
@@ -244,7 +230,7 @@ def removed_texts(store: Store, commit: GitOid | None, found: Sequence[Purge]) -
     for an unknown *commit*."""
     if commit is None:
         return ()
-    tree = _tree_of(store, commit)
+    tree = stored_commit(store.repo, commit).tree
     items: list[Item | None] = []
     for purge in found:
         for address in purge.items:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pygit2
 
-from gitmem.core.errors import IntegrityError
+from gitmem.core.errors import GitError, IntegrityError
 
 SYMBOLIC_REF = "symbolic ref"
 """A problem of a ref: it names another ref instead of a commit."""
@@ -61,6 +61,21 @@ def commit_at(repo: pygit2.Repository, ref: str, oid: str) -> pygit2.Commit:
     if not isinstance(obj, pygit2.Commit):
         kind = type(obj).__name__.lower()
         raise BrokenRef(ref, REF_NOT_A_COMMIT, f"points at {oid}, a {kind}, not a commit")
+    return obj
+
+
+def stored_commit(repo: pygit2.Repository, oid: str) -> pygit2.Commit:
+    """The commit *oid* names.
+
+    Raises:
+        GitError: *oid* is not a commit stored in *repo*.
+    """
+    try:
+        obj = repo.get(oid)
+    except (ValueError, pygit2.GitError) as e:
+        raise GitError(f"cannot read commit {oid[:12]}: {e}") from e
+    if not isinstance(obj, pygit2.Commit):
+        raise GitError(f"{oid[:12]} is not a commit in this repository")
     return obj
 
 
