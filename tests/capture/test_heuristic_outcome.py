@@ -11,6 +11,7 @@ from gitmem.capture.extract.heuristic import extract
 from gitmem.capture.extract.heuristic.lastword import last_word, same_claim
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.core.items import Draft, Kind
+from gitmem.core.numbers import number_tokens
 from gitmem.core.quotes import check_quote
 from gitmem.core.transcript import Message, plain_transcript
 
@@ -327,3 +328,22 @@ def test_every_draft_stays_verbatim_when_captured(messages: list[Message]) -> No
     drafts = extract(messages)
     items = build_items(drafts, transcript, "s", "0" * 64)
     assert [(i.trust, i.quote_reason) for i in items if i.trust != "verbatim"] == []
+
+
+def test_a_list_number_inside_emphasis_is_not_in_the_text() -> None:
+    # The verifier reads "1." at a line's start as a list marker, so the stored quote
+    # starts after it: a text that kept it would add a number its quote lacks.
+    report = (
+        "The plan is saved.\n\n"
+        "**1. Inline Execution** — I execute the tasks in this session, with checkpoints.\n"
+    )
+    messages = session(report)
+    transcript = plain_transcript("", "s").with_messages(messages)
+    items = build_items(extract(messages), transcript, "s", "0" * 64)
+    assert [i.text for i in items] == [
+        "The plan is saved.",
+        "Inline Execution — I execute the tasks in this session, with checkpoints.",
+    ]
+    for item in items:
+        assert item.trust == "verbatim" and item.quote is not None
+        assert set(number_tokens(item.text)) <= set(number_tokens(item.quote))

@@ -22,6 +22,7 @@ FORGE_IMPORTANCE = 2
 """Any item naming a PR, merge request or issue."""
 
 _SPACES_RE = re.compile(r"\s+")
+_LIST_NUMBER_RE = re.compile(r"^\d{1,9}[.)]\s+(?=\S)")
 _FORGE_FORM_RE = re.compile(r"[#!]\d|://")
 _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
@@ -111,6 +112,9 @@ def _trim(block: str, start: int, end: int) -> tuple[int, int]:
 def statement(content: str) -> str:
     """Normalised text: emphasis stars gone, whitespace collapsed, capitalised, capped."""
     text = _SPACES_RE.sub(" ", content.replace("**", "").replace("~~", "")).strip(" *")
+    # A list number inside emphasis ("**1. Inline Execution** — …") is the list's, not the
+    # statement's: the verifier reads it as a list marker, so a stored quote may not hold it.
+    text = _LIST_NUMBER_RE.sub("", text, count=1)
     if len(text) > MAX_TEXT_CHARS:
         cut = text.rfind(" ", 0, MAX_TEXT_CHARS)
         text = text[: cut if cut > 0 else MAX_TEXT_CHARS].rstrip(" ,;:-") + "…"
