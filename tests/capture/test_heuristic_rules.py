@@ -135,3 +135,20 @@ def test_a_users_constraint_is_a_rule(rule: str) -> None:
     assert [(d.kind, d.quote, r) for d, r in explain([user(rule)])] == [
         ("decision", rule, "user-rule")
     ]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "- **.dialyzerignore** (new, **NOT committed**)",
+        "- `.env.example` — still missing the new key",
+        "- .github/workflows/ci.yml: not yet committed",
+    ],
+)
+def test_a_list_entry_that_starts_with_a_dotfile_is_a_file_list_entry(entry: str) -> None:
+    assert explain([user(f"Status:\n\n{entry}")]) == []
+
+
+def test_a_list_item_about_a_dotted_name_is_still_read() -> None:
+    item = "- .NET 8 builds are still failing on CI."
+    assert [r for _, r in explain([user(item)])] == ["phrase-open_loop"]

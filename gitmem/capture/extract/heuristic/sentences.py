@@ -34,10 +34,12 @@ _BLOCK_RE = re.compile(
 )
 _FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>.*)")
 
-# A list item that starts with a path or a link is an entry of a file list.
+# A list item that starts with a path, a dotfile (".dialyzerignore") or a link is an entry
+# of a file list.
 FILE_ITEM_RE = re.compile(
     r"(?:\*\*|__)?`?(?:\[[^\]\n]{1,120}\]\([^)\n]{1,300}\)|[\w.~/-]*/[\w.@/-]+|"
-    r"[\w.-]+\.[A-Za-z][\w]{0,5}(?::\d+)?)`?(?:\*\*|__)?(?:[ \t]*(?:[-—–:(→]|->|$))"
+    r"[\w.-]+\.[A-Za-z][\w]{0,5}(?::\d+)?|\.[A-Za-z][\w.-]{1,40})`?(?:\*\*|__)?"
+    r"(?:[ \t]*(?:[-—–:(→]|->|$))"
 )
 SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
 _ABBREVIATIONS = frozenset(
