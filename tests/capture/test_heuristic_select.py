@@ -26,7 +26,7 @@ def all_held(items: list[Candidate], max_items: int) -> list[Draft]:
             item = replace(item, by_user=True)
         found[key] = item
     ranked = sorted(found.values(), key=lambda f: (f.importance, f.by_user, f.position))
-    kept = ranked[len(ranked) - max_items :] if max_items else []
+    kept = ranked[max(0, len(ranked) - max_items) :] if max_items else []
     return [f.draft() for f in sorted(kept, key=lambda f: f.position)]
 
 
@@ -63,3 +63,10 @@ def test_many_candidates_are_weighed_in_bounded_memory() -> None:
         tracemalloc.stop()
     assert len(kept) == 40
     assert peak < 2 << 20  # holding all 20,000 takes about 11 MB
+
+
+@pytest.mark.parametrize("count", [1, 7, 21, 30, 39, 40])
+def test_fewer_candidates_than_the_cap_are_all_kept(count: int) -> None:
+    # A cap above the number held keeps them all (it once kept only cap - count of them).
+    items = [candidate(n, n, False) for n in range(count)]
+    assert len(select(items, 40)) == count

@@ -80,7 +80,7 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
             ranks = [(rank(c), n, k) for k, (n, c) in held.items()]
             heapq.heapify(ranks)
     ranked = sorted((c for _, c in held.values()), key=rank)
-    best = ranked[len(ranked) - max_items :] if max_items else []
+    best = ranked[max(0, len(ranked) - max_items) :] if max_items else []
     return sorted(best, key=lambda f: f.position)
 
 
