@@ -61,9 +61,9 @@ class InflightMarker(NamedTuple):
     def dead(self, now: float) -> bool:
         """Whether its capture died (see the module docstring). Raises nothing."""
         if self.pid is not None:
-            return not _alive(self.pid)
+            return not alive(self.pid)
         worker = queue.worker_pid(self.path.parent.parent)
-        if worker is not None and _alive(worker):
+        if worker is not None and alive(worker):
             return False  # queued: the worker takes it in turn
         age = now - self.since
         if age > START_GRACE:
@@ -153,7 +153,7 @@ def _running(hook: str, sha: str) -> bool | None:
     return False
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     """Whether process *pid* runs (a zombie, killed and not yet reaped, does not)."""
     try:
         os.kill(pid, 0)

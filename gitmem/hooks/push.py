@@ -154,18 +154,8 @@ def _prune(local_dir: Path) -> None:
         except OSError:
             continue
         pid = int(text) if text.isdigit() and 0 < len(text) < 10 else None
-        if (pid is None and age > _MARKER_GRACE) or (pid is not None and not _alive(pid)):
+        if (pid is None and age > _MARKER_GRACE) or (pid is not None and not inflight.alive(pid)):
             marker.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 def _safe(remote: str) -> str:
