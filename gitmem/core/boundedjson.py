@@ -13,6 +13,7 @@ and every failure is a ``ValueError`` — a :class:`json.JSONDecodeError` or a
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -46,15 +47,7 @@ def loads(
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             raise JSONLimitError("it is not UTF-8") from e
-    base = decoder or _PLAIN
-    bounded = json.JSONDecoder(
-        object_hook=base.object_hook,
-        object_pairs_hook=base.object_pairs_hook,
-        parse_float=base.parse_float,
-        parse_constant=base.parse_constant,
-        parse_int=_int_parser(max_int_digits),
-        strict=base.strict,
-    )
+    bounded = _bounded(decoder or _PLAIN, max_int_digits)
     try:
         value = bounded.decode(text)
     except RecursionError:
@@ -90,6 +83,21 @@ _PLAIN = json.JSONDecoder()
 def _opened(text: str) -> int:
     """An upper bound of the nesting depth: how many brackets open at all."""
     return text.count("[") + text.count("{")
+
+
+@functools.lru_cache(maxsize=16)  # a handful of (decoder, bound) pairs, called per line
+def _bounded(base: json.JSONDecoder, max_int_digits: int) -> json.JSONDecoder:
+    """*base* with its ``parse_int`` bounded: made once per pair, since building a decoder
+    costs more than decoding a short line (a check of stored quotes decodes every message
+    of every snapshot). A decoder holds no state between calls."""
+    return json.JSONDecoder(
+        object_hook=base.object_hook,
+        object_pairs_hook=base.object_pairs_hook,
+        parse_float=base.parse_float,
+        parse_constant=base.parse_constant,
+        parse_int=_int_parser(max_int_digits),
+        strict=base.strict,
+    )
 
 
 def _int_parser(max_digits: int) -> Any:

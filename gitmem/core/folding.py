@@ -30,6 +30,8 @@ _REPLACEMENTS = (
     *((chr(code), " ") for code in range(0x2000, 0x200B)),
 )
 _CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
+_ASCII_FIRST = tuple((old, new) for old, new in _CRLF_FIRST if old.isascii())
+"""The pairs of :data:`_CRLF_FIRST` an ASCII text can hold (most of any transcript)."""
 
 # Step 3. An underscore run is emphasis unless it sits between two word characters
 # (snake_case_name). The pattern starts with a literal "_" so the regex engine can skip
@@ -78,7 +80,7 @@ def fold(text: str) -> str:
     # 5. Case.
     text = text.casefold()
     # 1. Quotes, dashes, spaces and line breaks.
-    for old, new in _CRLF_FIRST:
+    for old, new in _ASCII_FIRST if text.isascii() else _CRLF_FIRST:
         if old in text:
             text = text.replace(old, new)
     # 3. Emphasis and code markers.

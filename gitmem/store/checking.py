@@ -17,7 +17,7 @@ items', then its quotes') in the tree's order, then orphans, strays and history.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import pygit2
 
@@ -52,7 +52,7 @@ from gitmem.store.layout import (
     receipt_path,
     walk_content,
 )
-from gitmem.store.parallel import Background
+from gitmem.store.parallel import Background, pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.repo import Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, odd_entry
@@ -88,6 +88,42 @@ _Verdict = tuple[str | None, str, bool] | None
 """A record's check, small to send back from a child: (problem, detail, parses); None
 for a record its checker does not sign."""
 
+_ItemVerdict = tuple[str | None, str, str | None, str | None]
+"""An item blob's check: (problem, detail, quote, snapshot), its quote when verified."""
+
+
+class _RecordJob(NamedTuple):
+    stored: StoredRecord
+    record: Record | None
+    """What ``parse_record(stored.data, form_checked=True)`` gave (None: it did not)."""
+
+
+class _ItemJob(NamedTuple):
+    address: Sha256Hex
+    data: bytes | None
+    """The blob's bytes (None: not stored)."""
+
+
+class _Batch(NamedTuple):
+    """A chunk of records read, parsed, and the item blobs first named in it."""
+
+    records: list[StoredRecord]
+    parsed: list[Record | None]
+    items: list[_ItemJob]
+
+    def jobs(self) -> list[_RecordJob | _ItemJob]:
+        """Its checks: each record's, then each item blob's."""
+        jobs: list[_RecordJob | _ItemJob] = list(map(_RecordJob, self.records, self.parsed))
+        return jobs + self.items
+
+
+def _item_verdict(job: _ItemJob) -> _ItemVerdict:
+    """The check of one item blob, small to send back from a child."""
+    verdict = check_item(job.address, job.data)
+    item = verdict.item
+    quote = item.quote if item is not None and item.quote_verified else None
+    return verdict.problem, verdict.detail, quote, None if item is None else item.snapshot
+
 
 def check_content(
     store: Store, checker: RecordChecker, only: frozenset[str] | None = None
@@ -115,8 +151,12 @@ class _Checking:
         self.odd: dict[str, list[tuple[str, str]]] = {}
         self.named: set[Sha256Hex] = set()
         self.addresses: set[Sha256Hex] = set()
-        self.verdicts: dict[Sha256Hex, tuple[str | None, str, str | None, str | None]] = {}
+        self.verdicts: dict[Sha256Hex, _ItemVerdict] = {}
         """item → (problem, detail, quote, snapshot) of its blob (quote when verified)."""
+        self.failing: set[Sha256Hex] = set()
+        """Items whose blob does not hold (the verdict names a problem)."""
+        self.scheduled: set[str] = set()
+        """Items whose blob a batch checks (once each, in the first batch naming it)."""
         self.quotes: dict[Sha256Hex, list[tuple[str, str | None, str, list[Sha256Hex]]]] = {}
         """snapshot → (checkpoint path, format, name, items whose quotes it holds)."""
         self.found: list[Purge] = []
@@ -132,9 +172,8 @@ class _Checking:
             return Checked([], 0, 0, 0)
         if self.only is not None:
             self._purges_of_the_tip()
-        for directory in ("events", "checkpoints"):  # purges first
-            for chunk in self._chunks(directory):
-                self._check_records(chunk)
+        # purges first: the events, then the checkpoints
+        pipelined(self._batches(), _Batch.jobs, self._answer, self._finish)
         receipts = self._receipts()
         snapshots = self._snapshots()
         orphans = self._orphan_items()
@@ -233,20 +272,40 @@ class _Checking:
 
     # -- records ------------------------------------------------------------------
 
-    def _check_records(self, chunk: list[StoredRecord]) -> None:
-        """One chunk's records checked (their signatures by a child when it is worth it),
-        and meanwhile the items their checkpoints name."""
-        self.records += len(chunk)
-        parsed = [_parsed(r.data) for r in chunk]  # before the fork: the child reuses it
-        with Background(self._verdict, list(zip(chunk, parsed, strict=True))) as pending:
-            verdicts = self.verdicts
-            for record in parsed:
-                if isinstance(record, Checkpoint):
-                    for address in record.named:
-                        if address not in verdicts:
-                            self._item(Sha256Hex(address))
-            checks = pending.result()
-        for stored, verdict, record in zip(chunk, checks, parsed, strict=True):
+    def _batches(self) -> Iterator[_Batch]:
+        """Each chunk of records, events first, parsed, with the item blobs its
+        checkpoints are the first to name (read here: a child never touches git)."""
+        for directory in ("events", "checkpoints"):
+            for chunk in self._chunks(directory):
+                parsed = [_parsed(r.data) for r in chunk]
+                items: list[_ItemJob] = []
+                scheduled = self.scheduled
+                for record in parsed:
+                    if isinstance(record, Checkpoint):
+                        for address in record.named:
+                            if address not in scheduled:
+                                scheduled.add(address)
+                                path = content_path("items", address)
+                                if self._touched(path):
+                                    items.append(_ItemJob(address, self._read(path)))
+                yield _Batch(chunk, parsed, items)
+
+    def _answer(self, job: _RecordJob | _ItemJob) -> _Verdict | _ItemVerdict:
+        """The check of one record or one item blob: pure, so a child may work it out."""
+        if isinstance(job, _ItemJob):
+            return _item_verdict(job)
+        return self._verdict(job)
+
+    def _finish(self, batch: _Batch, answers: list[_Verdict | _ItemVerdict]) -> None:
+        """What one batch's checks found, kept: its item blobs' verdicts, then each record's
+        problems (and its checkpoints' items and quotes) in the order read."""
+        count = len(batch.records)
+        self.records += count
+        items = cast(list[_ItemVerdict], answers[count:])
+        for job, found in zip(batch.items, items, strict=True):
+            self._verdict_of(job.address, found)
+        verdicts = cast(list[_Verdict], answers[:count])
+        for stored, verdict, record in zip(batch.records, verdicts, batch.parsed, strict=True):
             self.addresses.add(stored.address)
             if verdict is None:
                 continue
@@ -254,13 +313,13 @@ class _Checking:
             check = RecordCheck(stored.address, problem, detail, record if parses else None)
             self._record(stored, check)
 
-    def _verdict(self, job: tuple[StoredRecord, Record | None]) -> _Verdict:
+    def _verdict(self, job: _RecordJob) -> _Verdict:
         stored, record = job
         check = self.check(stored) if self._reads is None else self._reads(stored, record)
         return None if check is None else (check.problem, check.detail, check.record is not None)
 
     def _record(self, stored: StoredRecord, check: RecordCheck) -> None:
-        found = self.by_record.setdefault(stored.path, [])
+        found: list[Found] = []
         if not check.ok:
             found.append(Found(stored.path, check.problem or "failed", check.detail))
         record = check.record
@@ -273,8 +332,10 @@ class _Checking:
         if isinstance(record, Event) and self.only is None:
             self._purge(stored.address, record, check)
         if isinstance(record, Checkpoint):
-            self.named.update(Sha256Hex(a) for a in record.named)
+            self.named.update(record.named)
             found += self._items_of(stored.path, record)
+        if found:
+            self.by_record.setdefault(stored.path, []).extend(found)
 
     def _purge(self, address: Sha256Hex, event: Event, check: RecordCheck) -> None:
         purge = purge_of(event, address) if event.event == EVENT_PURGE else None
@@ -311,17 +372,15 @@ class _Checking:
 
     def _item(self, address: Sha256Hex) -> None:
         """The verdict on the item blob at *address*, read and checked once."""
-        if address in self.verdicts or not self._touched(content_path("items", address)):
+        path = content_path("items", address)
+        if address in self.verdicts or not self._touched(path):
             return
-        verdict = check_item(address, self._read(content_path("items", address)))
-        item = verdict.item
-        quote = item.quote if item is not None and item.quote_verified else None
-        self.verdicts[address] = (
-            verdict.problem,
-            verdict.detail,
-            quote,
-            None if item is None else item.snapshot,
-        )
+        self._verdict_of(address, _item_verdict(_ItemJob(address, self._read(path))))
+
+    def _verdict_of(self, address: Sha256Hex, verdict: _ItemVerdict) -> None:
+        self.verdicts[address] = verdict
+        if verdict[0] is not None:
+            self.failing.add(address)
 
     def _items_of(self, path: str, checkpoint: Checkpoint) -> list[Found]:
         """Every item blob *checkpoint* names must be stored (unless a trusted purge
@@ -332,7 +391,18 @@ class _Checking:
         quoted: list[tuple[Sha256Hex, str | None]] = []
         everything = self.only is None
         verdicts = self.verdicts
-        for named in checkpoint.named:  # ~50 a checkpoint, most of them carried: kept lean
+        names = checkpoint.named  # ~50 a checkpoint, most of them carried: kept lean
+        if (
+            everything
+            and self.failing.isdisjoint(names)
+            and (not purges.items or purges.items.keys().isdisjoint(names))
+        ):
+            # The usual checkpoint: every blob it names was checked (by its batch or an
+            # earlier one) and holds, and none is purged: only the quotes it adds count.
+            adds = checkpoint.items
+            quoted = [(a, verdicts[a][3]) for a in names if a in adds and verdicts[a][2]]
+            names = ()
+        for named in names:
             address = Sha256Hex(named)
             if address in purges.items:
                 continue

@@ -19,6 +19,10 @@ one core, few values, a platform without ``fork``, or other threads running (for
 threaded process can deadlock the child). A child that fails in any way costs only
 time: its work is done here.
 
+:func:`pipelined` runs such maps one batch after another, each batch's child working
+while this process reads the next batch and finishes the one before: what only this
+process can do (read git, keep what was found) overlaps the child's share.
+
 :func:`gc_paused` keeps the cyclic garbage collector out of such work meanwhile.
 """
 
@@ -28,13 +32,14 @@ import gc
 import os
 import struct
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from types import TracebackType
 from typing import IO, Any, Generic, TypeVar
 
-__all__ = ["MIN_FORK", "Background", "gc_paused"]
+__all__ = ["MIN_FORK", "Background", "gc_paused", "pipelined"]
 
+B = TypeVar("B")
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -171,6 +176,37 @@ class Background(Generic[T, R]):
                 os._exit(status)
         os.close(write)
         self._pid, self._pipe, self._tokens = pid, os.fdopen(read, "rb"), tokens
+
+
+def pipelined(
+    batches: Iterable[B],
+    jobs: Callable[[B], Sequence[T]],
+    func: Callable[[T], R],
+    done: Callable[[B, list[R]], None],
+) -> None:
+    """``done(batch, [func(v) for v in jobs(batch)])`` for each of *batches*, in their
+    order, each map a :class:`Background`: while its child works, this process makes the
+    next batch (the iteration of *batches*), then takes its share of the map, then
+    starts the next batch's child before it calls *done*. So the child works while this
+    process reads and while it finishes, and one child at most runs at a time.
+
+    *done* must not change what *jobs* gives for a batch made before it (the next
+    batch is made before *done* sees the one before). Raises what *batches*, *func*
+    (here) and *done* raise; a child still working then is stopped.
+    """
+    iterator = iter(batches)
+    batch = next(iterator, None)
+    running = None if batch is None else Background(func, jobs(batch))
+    try:
+        while batch is not None and running is not None:
+            upcoming = next(iterator, None)  # made while the child works on *batch*
+            answers = running.result()
+            running = None if upcoming is None else Background(func, jobs(upcoming))
+            done(batch, answers)
+            batch = upcoming
+    finally:
+        if running is not None:
+            running.stop()
 
 
 @contextmanager
