@@ -5,13 +5,15 @@ A team-year of memory is tens of thousands of records and item blobs: read all a
 they take hundreds of megabytes, and checked one by one a core does it all. So the
 records are read a chunk at a time from the tree's fan-out folders, events first (the
 purges among them say what is gone on purpose before any checkpoint naming it is
-checked), and each chunk's signatures are checked by a forked child
-(:class:`~gitmem.store.parallel.Background`) while this process reads and checks the
-item blobs its checkpoints name; each blob is read and checked once however many
-checkpoints name it, and only its verdict is kept. The quotes to check again are put
-together by snapshot, and each snapshot is read once, checked, and let go. The problems
-come out in the order the whole-store read gave them: each record's (its own, then its
-items', then its quotes') in the tree's order, then orphans, strays and history.
+checked), with the item blobs a chunk's checkpoints are the first to name. A forked
+child checks each chunk's signatures and item blobs, this process taking its share,
+while this process reads the next chunk and keeps what the one before found
+(:func:`~gitmem.store.parallel.pipelined`); each blob is read and checked once however
+many checkpoints name it, and only its verdict is kept. The quotes to check again are
+put together by snapshot, and each snapshot is read once, checked, and let go
+(:mod:`~gitmem.store.quotecheck`). The problems come out in the order the whole-store
+read gave them: each record's (its own, then its items', then its quotes') in the
+tree's order, then orphans, strays and history.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import NamedTuple, cast
 
 import pygit2
 
-from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
     ITEM_MISSING,
@@ -31,7 +32,7 @@ from gitmem.core.integrity import (
     check_item,
 )
 from gitmem.core.purge import Purge, Purges, purge_of, resolve_snapshot
-from gitmem.core.quotes import SNAPSHOT_MISSING, check_stored_quotes
+from gitmem.core.quotes import SNAPSHOT_MISSING
 from gitmem.core.records import (
     EVENT_PURGE,
     Checkpoint,
@@ -47,26 +48,20 @@ from gitmem.store.layout import (
     RECORD_PATHS,
     blob_bytes,
     content_path,
+    misfit,
     parse_path,
     plain_file_bytes,
     receipt_path,
     walk_content,
 )
-from gitmem.store.parallel import Background, pipelined
+from gitmem.store.parallel import pipelined
 from gitmem.store.purge import purges_at
+from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, odd_entry
 
 CHUNK = 2000
 """Records read, checked and let go at a time."""
-
-
-class Found(NamedTuple):
-    """A problem found at a path (the ref is the caller's)."""
-
-    path: str
-    problem: str
-    detail: str
 
 
 class Checked(NamedTuple):
@@ -157,8 +152,8 @@ class _Checking:
         """Items whose blob does not hold (the verdict names a problem)."""
         self.scheduled: set[str] = set()
         """Items whose blob a batch checks (once each, in the first batch naming it)."""
-        self.quotes: dict[Sha256Hex, list[tuple[str, str | None, str, list[Sha256Hex]]]] = {}
-        """snapshot → (checkpoint path, format, name, items whose quotes it holds)."""
+        self.quotes: dict[Sha256Hex, list[PutBy]] = {}
+        """snapshot → the quotes of checkpoints' items put by for it."""
         self.found: list[Purge] = []
         self.untrusted: list[Purge] = []
         self.records = 0
@@ -226,7 +221,7 @@ class _Checking:
             except KeyError:
                 continue
             if place is None:
-                self.strays.setdefault(directory, []).append(_misfit(path))
+                self.strays.setdefault(directory, []).append(misfit(path))
             elif (what := odd_entry(entry.filemode)) is not None:
                 self.odd.setdefault(directory, []).append((path, what))
             elif isinstance(entry, pygit2.Blob):
@@ -354,10 +349,6 @@ class _Checking:
         self.found, self.untrusted = list(purges.found), list(purges.untrusted)
         self._known = None
 
-    @property
-    def purges(self) -> Purges:
-        return self._purges()[0]
-
     def _purges(self) -> tuple[Purges, dict[Sha256Hex, Purge]]:
         """The purges known so far, and each item an untrusted one lists: worked out
         again only when a purge was found since (not once per checkpoint)."""
@@ -437,55 +428,26 @@ class _Checking:
             ).append(address)
         for digest, items in by_snapshot.items():
             assert source is not None
-            self.quotes.setdefault(digest, []).append((path, source.format, source.name, items))
+            self.quotes.setdefault(digest, []).append(
+                PutBy(path, source.format, source.name, items)
+            )
         return problems
 
     def _snapshots(self) -> int:
-        """Each snapshot read once: checked against its address when it is checked, and
-        the quotes put by for it checked (a chunk of snapshots at a time, their quotes by
-        a child as well as here); how many were checked."""
-        self._snapshot_problems: list[Found] = []
-        checked = 0
-        seen: set[Sha256Hex] = set()
-        read: list[tuple[Sha256Hex, bytes | None]] = []
-        for digest, blob in self._entries("snapshots"):
-            seen.add(digest)
-            checked += 1
-            data = blob_bytes(blob) or b""
-            if sha256_hex(data) != digest:
-                path = content_path("snapshots", digest)
-                self._snapshot_problems.append(
-                    Found(
-                        path, "snapshot edited", "its bytes do not hash to the address in its path"
-                    )
-                )
-            if digest in self.quotes:
-                read.append((digest, data))
-                if len(read) >= CHUNK:
-                    self._quotes_against(read)
-                    read = []
-        for digest in sorted(set(self.quotes) - seen):
-            read.append((digest, self._read(content_path("snapshots", digest))))
-        self._quotes_against(read)
-        self._snapshot_problems.sort(key=lambda f: f.path)
-        return checked
-
-    def _quotes_against(self, snapshots: list[tuple[Sha256Hex, bytes | None]]) -> None:
-        """The quotes put by for each of *snapshots* (digest, bytes) checked against it,
-        the problems added to their checkpoints' in the order of *snapshots*."""
-        jobs: list[_QuoteJob] = []
-        for digest, data in snapshots:
-            for path, fmt, name, items in self.quotes.pop(digest, []):
-                quotes = [self.verdicts[a][2] or "" for a in items]
-                jobs.append(_QuoteJob(path, items, quotes, data, fmt, digest, name))
-        with Background(_quote_checks, jobs) as pending:
-            answers = pending.result()
-        for job, checks in zip(jobs, answers, strict=True):
-            self.by_record.setdefault(job.path, []).extend(
-                Found(content_path("items", a), problem, reason)
-                for a, (problem, reason) in zip(job.items, checks, strict=True)
-                if problem is not None
-            )
+        """Each snapshot read once, and the quotes put by for it checked
+        (:mod:`~gitmem.store.quotecheck`); how many snapshots were read."""
+        verdicts = self.verdicts
+        checks = check_quotes(
+            self._entries("snapshots"),
+            self.quotes,
+            lambda a: verdicts[a][2] or "",
+            lambda digest: self._read(content_path("snapshots", digest)),
+            CHUNK,
+        )
+        self._snapshot_problems = checks.edited
+        for path, problems in checks.by_record:
+            self.by_record.setdefault(path, []).extend(problems)
+        return checks.snapshots
 
     # -- orphans ------------------------------------------------------------------
 
@@ -526,24 +488,6 @@ class _Checking:
         return False
 
 
-class _QuoteJob(NamedTuple):
-    """The quotes one checkpoint's items hold, to check against one snapshot."""
-
-    path: str
-    items: list[Sha256Hex]
-    quotes: list[str]
-    snapshot: bytes | None
-    format: str | None
-    digest: Sha256Hex
-    name: str
-
-
-def _quote_checks(job: _QuoteJob) -> list[tuple[str | None, str]]:
-    """(problem, reason) of each quote of *job*: pure, so a child may work it out."""
-    checks = check_stored_quotes(job.quotes, job.snapshot, job.format, job.digest, job.name)
-    return [(check.problem, check.reason) for check in checks]
-
-
 def _parsed(data: bytes) -> Record | None:
     """*data* parsed, its canonical form left to the record's check (a record that does
     not parse there is taken as unparsed)."""
@@ -551,12 +495,3 @@ def _parsed(data: bytes) -> Record | None:
         return parse_record(data, form_checked=True)
     except FormatError:
         return None
-
-
-def _misfit(path: str) -> str:
-    """The misfit a walk of the tree names for *path* under a layout folder: a fan-out
-    name that is not two characters, a folder where a file belongs, or the path."""
-    parts = path.split("/")
-    if len(parts) == 2 or len(parts[1]) != 2:
-        return "/".join(parts[:2])
-    return "/".join(parts[:3])

@@ -104,3 +104,13 @@ def walk_content(
                 strays.append(path)
                 continue
             yield Sha256Hex(digest), leaf
+
+
+def misfit(path: str) -> str:
+    """The misfit :func:`walk_content` names for *path* under a layout folder: a fan-out
+    name that is not two characters, a folder where a file belongs, or the path. Raises
+    nothing."""
+    parts = path.split("/")
+    if len(parts) == 2 or len(parts[1]) != 2:
+        return "/".join(parts[:2])
+    return "/".join(parts[:3])
