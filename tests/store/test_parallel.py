@@ -7,6 +7,7 @@ import hashlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,54 @@ def test_chunks_a_child_claimed_and_took_with_it_are_worked_out_here() -> None:
         answers = pending.result()
     assert [a for a, _ in answers] == [digest(n) for n in values]
     assert {pid for _, pid in answers} == {parent}
+
+
+@needs_two_cores
+def test_pipelined_finishes_each_batch_in_order_while_the_next_is_made() -> None:
+    """Each batch's map is the map of its jobs, whoever worked it out; the next batch is
+    made before the one before is finished, and only one child runs at a time."""
+    events: list[str] = []
+
+    def batches() -> Iterator[list[int]]:
+        for start in range(0, MIN_FORK * 6, MIN_FORK * 2):
+            events.append(f"made {start}")
+            yield list(range(start, start + MIN_FORK * 2))
+
+    finished: list[list[str]] = []
+
+    def done(batch: list[int], answers: list[str]) -> None:
+        events.append(f"done {batch[0]}")
+        assert answers == [digest(n) for n in batch]
+        finished.append(answers)
+
+    parallel.pipelined(batches(), lambda batch: batch, digest, done)
+    assert len(finished) == 3
+    step = MIN_FORK * 2
+    assert events == [
+        "made 0",
+        f"made {step}",
+        "done 0",
+        f"made {2 * step}",
+        f"done {step}",
+        f"done {2 * step}",
+    ]
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every child was reaped
+
+
+@needs_two_cores
+def test_pipelined_stops_the_running_child_when_making_a_batch_fails() -> None:
+    def batches() -> Iterator[list[int]]:
+        yield list(range(MIN_FORK * 20))
+        raise ValueError("cannot read the next batch")
+
+    with pytest.raises(ValueError, match="cannot read"):
+        parallel.pipelined(batches(), lambda batch: batch, digest, lambda b, a: None)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # the child was stopped and reaped
+
+
+def test_pipelined_without_batches_calls_nothing() -> None:
+    calls: list[object] = []
+    parallel.pipelined(iter(()), calls.append, calls.append, lambda b, a: calls.append(b))
+    assert calls == []
