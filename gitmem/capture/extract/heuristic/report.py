@@ -329,7 +329,7 @@ def _start(block: str, user: bool = False) -> int | None:
     sentence = block[first:end].strip()
     if _NARRATION_RE.match(sentence.lstrip("*_ ")) is not None:
         return None
-    if len(sentences) == 1 and sentence.rstrip("*_ ").endswith(":"):
+    if len(sentences) == 1 and sentence.rstrip("*_ ").endswith((":", "：")):
         return None
     if sentence[:1].islower() and not user:
         return None  # a fragment or a command line, not a statement (users write in lower case)
