@@ -42,6 +42,7 @@ from extract_quality import (
     load_labels,
 )
 
+from gitmem.capture.extract import heuristic
 from gitmem.capture.extract.heuristic import explain
 from gitmem.capture.prepare import prepare
 from gitmem.capture.transcripts import load_transcript
@@ -50,7 +51,7 @@ from gitmem.core.quotes import fold
 
 UNKNOWN = "?"
 FLOORS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
-CAPS = (1, 2, 3, 4, 5, 6, 8, 10, 40)
+CAPS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 40)
 BETA = 0.5
 
 
@@ -61,6 +62,8 @@ class File:
     items: list[Item]
     rules: list[str]
     labels: list[Label]
+    capped: dict[int, list[int]]
+    """For each session cap of :data:`CAPS`, the items the extractor keeps under it."""
 
 
 def repository(path: Path) -> str:
@@ -78,18 +81,35 @@ def repository(path: Path) -> str:
 
 
 def load() -> list[File]:
+    """The development files, captured with no session cap (each cap of :data:`CAPS` is
+    then read from ``explain``)."""
+    cap = heuristic.SESSION_ITEMS
+    heuristic.SESSION_ITEMS = max(CAPS)
+    try:
+        return _load()
+    finally:
+        heuristic.SESSION_ITEMS = cap
+
+
+def _load() -> list[File]:
     files: list[File] = []
     for path in corpus_files()[DEV]:
         labels = load_labels(path)
         items, _, _ = capture_items(path, "heuristic", labels)
         prepared = prepare(load_transcript(path), {}, None)
-        traced = explain(prepared.clean_messages())
+        messages = prepared.clean_messages()
+        traced = explain(messages, session_items=max(CAPS))
         by_quote = {fold(d.quote or ""): rule for d, rule in traced}
         by_text = {fold(d.text): rule for d, rule in traced}
         rules = [
             by_quote.get(fold(i.quote or ""), by_text.get(fold(i.text), UNKNOWN)) for i in items
         ]
-        files.append(File(path.name.removesuffix(".jsonl"), repository(path), items, rules, labels))
+        capped: dict[int, list[int]] = {}
+        for cap in CAPS:
+            quotes = {fold(d.quote or "") for d, _ in explain(messages, session_items=cap)}
+            capped[cap] = [n for n, i in enumerate(items) if fold(i.quote or "") in quotes]
+        name = path.name.removesuffix(".jsonl")
+        files.append(File(name, repository(path), items, rules, labels, capped))
     return files
 
 
@@ -234,6 +254,33 @@ def main(argv: list[str]) -> int:
             sums[1].add(fitted)
             print(f"{repo:32} {fmt(as_is)}   {fmt(fitted)}  {floor:5.1f} {cap:3}")
         print(f"{'sum of held-out':32} {fmt(sums[0])}   {fmt(sums[1])}")
+        print()
+        print("the extractor's own ranking (marked families first) under a session cap k:")
+        print("credited/items (found) per repository")
+        print(f"{'k':>3} " + " ".join(f"{s:>12}" for s in short) + f" {'all':>12}  F0.5")
+        for k in CAPS:
+            cells = [
+                total([f for f in files if f.repo == r], lambda f, k=k: f.capped[k]) for r in repos
+            ]
+            every = total(files, lambda f, k=k: f.capped[k])
+            row = " ".join(f"{f'{t.credited}/{t.items} ({t.found})':>12}" for t in [*cells, every])
+            print(f"{k:3} {row}  {every.f:4.2f}")
+        print()
+        print("leave one repository out: the extractor's own ranking (marked families first)")
+        print(
+            f"with the session cap k fitted on the other repositories (the smallest best F{BETA})"
+        )
+        print(f"{'held out':32} {'':6} {'at k':>36}  k")
+        sums = [Tally(), Tally()]
+        for repo in repos:
+            train = [f for f in files if f.repo != repo]
+            held = [f for f in files if f.repo == repo]
+            scores = {k: total(train, lambda f, k=k: f.capped[k]).f for k in CAPS}
+            k = min(k for k in CAPS if scores[k] == max(scores.values()))
+            result = total(held, lambda f, k=k: f.capped[k])
+            sums[1].add(result)
+            print(f"{repo:32} {fmt(result)}  {k:2}")
+        print(f"{'sum of held-out':32} {fmt(sums[1])}")
     return 0
 
 

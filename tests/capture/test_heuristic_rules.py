@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.capture.extract.heuristic import SESSION_ITEMS, explain, extract
 from gitmem.core.transcript import Message
 
 
@@ -33,7 +33,7 @@ def assistant(text: str) -> Message:
         ([user("I pushed the fix to branch `fix/tokenizer-depth`.")], "reference"),
         (
             [user("Port the parser."), assistant("The parser now reads tokens one by one.")],
-            "report-short",
+            "report-first",
         ),
         (
             [assistant("Done."), user("Open a ticket so we remove the pin once wheels exist.")],
@@ -89,7 +89,7 @@ def test_a_reply_that_only_acknowledges_a_notification_is_not_the_report() -> No
         assistant("Background task completed successfully. Everything is clean and pushed."),
     ]
     found = [(r, d.quote) for d, r in explain(messages)]
-    assert found == [("report-short", "The cache now lives in the repository under `.cache/`.")]
+    assert found == [("report-first", "The cache now lives in the repository under `.cache/`.")]
 
 
 def test_a_reply_that_works_on_after_a_notification_is_the_report() -> None:
@@ -102,7 +102,7 @@ def test_a_reply_that_works_on_after_a_notification_is_the_report() -> None:
         assistant("The two failing tests now read the cache from `.cache/` instead of /tmp."),
     ]
     found = [(r, d.quote) for d, r in explain(messages)]
-    assert ("report-short", found[-1][1]) == found[-1]
+    assert ("report-first", found[-1][1]) == found[-1]
     assert "failing tests" in found[-1][1]
 
 
@@ -152,3 +152,56 @@ def test_a_list_entry_that_starts_with_a_dotfile_is_a_file_list_entry(entry: str
 def test_a_list_item_about_a_dotted_name_is_still_read() -> None:
     item = "- .NET 8 builds are still failing on CI."
     assert [r for _, r in explain([user(item)])] == ["phrase-open_loop"]
+
+
+def test_a_reports_later_units_are_report_short() -> None:
+    report = "The parser now reads tokens one by one.\n\nThe old regex tables are gone as well."
+    found = [r for _, r in explain([user("Port the parser."), assistant(report)])]
+    assert found == ["report-first", "report-short"]
+
+
+# --- the session cap: what the session marks first ----------------------------------------
+
+LATER_UNITS = "\n\n".join(
+    f"The module number {n} now reads its input from the shared buffer." for n in range(6)
+)
+
+
+def test_a_conversation_keeps_at_most_session_items_what_it_marks_first() -> None:
+    marked = [
+        user("Decision: keep the index in SQLite."),
+        user("TODO: port the old error messages"),
+        user("Never push to main directly."),
+    ]
+    report = f"The tokenizer rewrite is merged.\n\n{LATER_UNITS}"
+    found = explain([*marked, user("Rewrite the tokenizer."), assistant(report)])
+    assert len(found) == SESSION_ITEMS
+    rules = [r for _, r in found]
+    # The three marks and the report's first unit are kept; its later units fill the rest.
+    assert rules[:4] == ["label-decision", "label-open_loop", "user-rule", "report-first"]
+    assert rules[4:] == ["report-short"] * (SESSION_ITEMS - 4)
+    # The later units kept are the latest ones (the rank's last key).
+    assert found[-1][0].quote == "The module number 5 now reads its input from the shared buffer."
+    assert explain([*marked, user("Go."), assistant(report)], session_items=40)[-1][1] == (
+        "report-short"
+    )
+    assert len(explain([*marked, user("Go."), assistant(report)], session_items=40)) == 10
+
+
+def test_a_commit_message_or_notes_keep_max_items() -> None:
+    names = "parser lexer printer loader cache index hook shell store brief viewer sync"
+    lines = "\n".join(f"TODO: port the {name} messages" for name in names.split())
+    assert len(extract([Message(None, lines)])) == 12
+    assert len(extract([user(lines)])) == 12
+    assert len(extract([user(lines), assistant("On it.")])) == SESSION_ITEMS
+
+
+def test_a_marked_item_outranks_a_more_important_unmarked_one() -> None:
+    # A choice (importance 2, rarely labelled) yields to an open loop (importance 1) under
+    # the cap: the family ranks before the importance.
+    messages = [
+        user("Fix the build."),
+        assistant("Replaced the regex parser with a tokenizer instead of patching it."),
+        user("TODO: port the old error messages"),
+    ]
+    assert [r for _, r in explain(messages, max_items=1)] == ["label-open_loop"]

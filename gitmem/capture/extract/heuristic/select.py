@@ -46,8 +46,9 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
 
 def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     """*items* in transcript order: identical (kind, text) pairs once (the
-    latest, ranked as a user's if a user said it too), and at most *max_items* of them:
-    the most important, then a user's before an assistant's, then the latest.
+    latest, ranked as a user's if a user said it too), and at most *max_items* of them, the
+    strongest by :func:`rank`: a marked family's first, then the most important, then a
+    user's before an assistant's, then the latest.
 
     The candidates are weighed as they come: at most ``HELD * max_items`` (at least
     :data:`MIN_HELD`) are held, the lowest ranked let go first, and a pair let go that
@@ -59,7 +60,7 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     limit = max(HELD * max_items, MIN_HELD)
     held: dict[tuple[str, str], tuple[int, Candidate]] = {}
     """Each pair held: the number of its latest statement, and that statement."""
-    ranks: list[tuple[tuple[int, bool, tuple[int, int, int]], int, tuple[str, str]]] = []
+    ranks: list[tuple[tuple[int, int, bool, tuple[int, int, int]], int, tuple[str, str]]] = []
     by_users: set[int] = set()
     """The hash of every pair a user said that was let go."""
     for number, item in enumerate(items):
@@ -84,6 +85,30 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     return sorted(best, key=lambda f: f.position)
 
 
-def rank(candidate: Candidate) -> tuple[int, bool, tuple[int, int, int]]:
-    """How strong *candidate* is: the most important, then a user's, then the latest."""
-    return (candidate.importance, candidate.by_user, candidate.position)
+MARKED = frozenset(
+    (
+        *("label-decision", "label-open_loop", "label-uncertainty", "section-decision"),
+        *("section-open_loop", "section-uncertainty", "taskbox", "user-rule", "pending"),
+        *("decision-start", "phrase-decision", "phrase-open_loop", "awaiting", "forge"),
+        *("report-first", ""),
+    )
+)
+"""The rule families whose items rank first under the cap: what the session itself marks
+as a decision, a loop or a rule (a label, a status section, a task box, the user's rule or
+unanswered request, a decision or open-loop phrase, a PR or issue), and the first unit of
+the closing report. On the development split they were credited 34 times in 51 items; the
+others — a report's later units, a long report's lead and status sections, a choice made
+"instead", a file, branch or commit, an uncertainty phrase or open question — 13 in 32
+(docs/heuristic.md, "Rule families"). A candidate made without a family ranks with the
+marked ones; a family not named here ranks with the others until it is measured."""
+
+
+def tier(rule: str) -> int:
+    """1 for a :data:`MARKED` family, else 0."""
+    return 1 if rule in MARKED else 0
+
+
+def rank(candidate: Candidate) -> tuple[int, int, bool, tuple[int, int, int]]:
+    """How strong *candidate* is: a marked family's first (:func:`tier`), then the most
+    important, then a user's, then the latest."""
+    return (tier(candidate.rule), candidate.importance, candidate.by_user, candidate.position)
