@@ -123,7 +123,7 @@ def install(
             is already kept as ``.gitmem-foreign``, a folder with a hook's name).
     """
     folder, common = _git_paths(repo)
-    if not force and not _same_path(folder, common / "hooks"):
+    if not force and os.path.realpath(folder) != os.path.realpath(common / "hooks"):
         raise InputError(
             f"core.hooksPath points to {folder}; gitmem would write into a shared hooks "
             "folder: add `gitmem hook post-commit` (and post-rewrite, pre-push) to it "
@@ -145,7 +145,7 @@ def install(
         # 4. Our script, written only when its text changed.
         current = path.is_file() and os.access(path, os.X_OK) and path.read_bytes()
         if current != scripts[name]:
-            _write_script(path, scripts[name])
+            atomic_write(path, scripts[name], _SCRIPT_MODE, dir_mode=0o755)
     return [_state(folder, name) for name in HOOK_NAMES]
 
 
@@ -204,10 +204,6 @@ def _rev_parse(start: Path, args: list[str]) -> subprocess.CompletedProcess[str]
         raise GitError(f"cannot run git in {start}: {e}") from e
 
 
-def _same_path(a: Path, b: Path) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
 def _foreign_path(folder: Path, name: str) -> Path:
     return folder / f"{name}{FOREIGN_SUFFIX}"
 
@@ -244,8 +240,3 @@ def _state(folder: Path, name: str) -> HookState:
         ours=installed and _is_ours(path),
         foreign=kept if os.path.lexists(kept) else None,
     )
-
-
-def _write_script(path: Path, data: bytes) -> None:
-    """Write *data* to *path* atomically (temp file + rename), executable."""
-    atomic_write(path, data, _SCRIPT_MODE, dir_mode=0o755)
