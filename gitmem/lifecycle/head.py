@@ -27,7 +27,7 @@ from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import Checkpoint, parse_as
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle import index_build
-from gitmem.lifecycle.index import INDEX_FILE, INDEX_VERSION, LOCK_FILE, Index
+from gitmem.lifecycle.index import INDEX_FILE, INDEX_VERSION, LOCK_FILE, Index, index_key
 from gitmem.lifecycle.index_file import connect
 from gitmem.store.layout import RECORD_DIRS, content_path, parse_path, receipt_path
 from gitmem.store.recent import additions_newest_first
@@ -73,7 +73,7 @@ def _quick(store: Store, roots: TrustRoots) -> bool:
     if tip is None:
         return True
     meta = _peek(store)
-    if meta.get("key") == _key(store, roots) and meta.get("tip"):
+    if meta.get("key") == index_key(store, roots) and meta.get("tip"):
         seen = GitOid(meta["tip"])
         if seen == tip:
             return True
@@ -81,10 +81,6 @@ def _quick(store: Store, roots: TrustRoots) -> bool:
         if added is not None:
             return sum(1 for p in added if p.split("/", 1)[0] in RECORD_DIRS) <= QUICK
     return store.count("checkpoints") + store.count("events") <= index_build.LARGE
-
-
-def _key(store: Store, roots: TrustRoots) -> str:
-    return f"{INDEX_VERSION}\n{store.ref}\n{roots.digest()}"
 
 
 def _peek(store: Store) -> dict[str, str]:

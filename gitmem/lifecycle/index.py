@@ -147,7 +147,7 @@ class Index:
             GitError: the memory ref cannot be read.
         """
         path = store.local_dir / INDEX_FILE
-        key = f"{INDEX_VERSION}\n{store.ref}\n{roots.digest()}"
+        key = index_key(store, roots)
 
         def in_memory() -> sqlite3.Connection:
             connection = connect(":memory:")
@@ -431,6 +431,12 @@ class Index:
 
     def _one(self, sql: str) -> Any:
         return self._db.execute(sql).fetchone()[0]
+
+
+def index_key(store: Store, roots: TrustRoots) -> str:
+    """What the local index file is kept for: its format, the ref and the trust roots.
+    Raises nothing."""
+    return f"{INDEX_VERSION}\n{store.ref}\n{roots.digest()}"
 
 
 def memory_state(store: Store, roots: TrustRoots, current_only: bool = False) -> MemoryState:
