@@ -37,10 +37,6 @@ def push_refs(
 def record_push(store: Store, remote: str, ref: str, tip: GitOid | None, marks: Watermarks) -> None:
     """*remote* accepted *tip* for *ref*: the watermark and the tracking ref move to it."""
     marks.set(remote, ref, tip)
-    _mirror(store, tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX), tip)
-
-
-def _mirror(store: Store, tracking: str, tip: GitOid | None) -> None:
-    # The remote now holds exactly our tip; the tracking ref mirrors the remote.
-    if tip is not None:
+    if tip is not None:  # the remote now holds exactly our tip: the tracking ref mirrors it
+        tracking = tracking_prefix(remote) + ref.removeprefix(REFS_PREFIX)
         store.repo.references.create(tracking, tip, force=True)
