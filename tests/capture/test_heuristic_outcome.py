@@ -69,6 +69,7 @@ def test_a_short_report_gives_one_item_per_unit() -> None:
         "Now I have all the information I need to write the report.",
         "Here's a summary of what changed:",
         "CLAUDE.mdファイルを最新の状態にアップデートしました。主な更新内容：",
+        "- The files I changed in this session:",
         "All 214 tests pass and lint is clean.",
         "The working tree is clean.",
         "- `src/parser.py` (new, not committed)",
@@ -348,3 +349,17 @@ def test_a_list_number_inside_emphasis_is_not_in_the_text() -> None:
     for item in items:
         assert item.trust == "verbatim" and item.quote is not None
         assert set(number_tokens(item.text)) <= set(number_tokens(item.quote))
+
+
+def test_a_list_item_that_says_something_before_its_colon_is_a_statement() -> None:
+    report = (
+        "Before I touch more code, two quick checks I'd like to run:\n\n"
+        "1. **Confirm the cache folder is read** — drop the probe there and see if it loads:\n"
+        "   ```bash\n   ln -s probe ~/.cache/tool/probe\n   ```\n"
+    )
+    assert summary(extract(session(report))) == [
+        (
+            "fact",
+            "**Confirm the cache folder is read** — drop the probe there and see if it loads:",
+        ),
+    ]

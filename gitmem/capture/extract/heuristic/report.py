@@ -55,6 +55,8 @@ PENDING_WORDS = 4
 LIST_ITEMS = 1
 """The most items taken from one list of a report (a list says one thing in parts)."""
 REPORT_IMPORTANCE = 2
+STATEMENT_ITEM_WORDS = 8
+"""A list item of this many words that ends with a colon is a statement, not a lead-in."""
 
 _FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})")
 _RULE_RE = re.compile(r"[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$")
@@ -329,7 +331,10 @@ def _start(block: str, user: bool = False) -> int | None:
     sentence = block[first:end].strip()
     if _NARRATION_RE.match(sentence.lstrip("*_ ")) is not None:
         return None
-    if len(sentences) == 1 and sentence.rstrip("*_ ").endswith((":", "：")):
+    # A list item that says something before its colon ("1. **Confirm the path** — drop
+    # the probe there and see if it shows up:" over a code block) is a statement.
+    statement = BULLET_RE.match(block) and len(sentence.split()) >= STATEMENT_ITEM_WORDS
+    if len(sentences) == 1 and sentence.rstrip("*_ ").endswith((":", "：")) and not statement:
         return None
     if sentence[:1].islower() and not user:
         return None  # a fragment or a command line, not a statement (users write in lower case)
