@@ -195,8 +195,7 @@ def _plan_text(contents: StoreContents, ws: Workspace, text: str) -> PurgePlan:
         if copy is not None:
             redacted[digest] = copy
             removals.append(Removal("snapshot", digest, "it holds the text: a redacted copy"))
-    for address, why in _broken_quotes(contents, checkpoints, redacted, set(items)).items():
-        items[address] = why
+    items.update(_broken_quotes(contents, checkpoints, redacted, set(items)))
     if not (records or items or redacted):
         raise NegativeResult(f"nothing stored in {ws.store.ref} holds that text")
     parsed = {a: _item(contents.items.get(a)) for a in items}

@@ -65,8 +65,7 @@ def _kind(entry: pygit2.Object) -> int:
 
 
 def _tree(entry: pygit2.Object) -> pygit2.Tree:
-    tree = entry.peel(pygit2.Tree) if not isinstance(entry, pygit2.Tree) else entry
-    return tree
+    return entry if isinstance(entry, pygit2.Tree) else entry.peel(pygit2.Tree)
 
 
 def _files(entry: pygit2.Object, path: str, added: list[str]) -> None:

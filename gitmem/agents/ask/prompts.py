@@ -93,8 +93,7 @@ def _excerpts(excerpts: Sequence[Excerpt], token: str) -> str:
     if not excerpts:
         return "There are no excerpts.\n"
     blocks = [f"{len(excerpts)} excerpt(s), each between its boundary lines:\n\n"]
-    for excerpt in excerpts:
-        blocks.append(_block(f"excerpt {excerpt.id}", excerpt.text, token, _source(excerpt)))
+    blocks += [_block(f"excerpt {e.id}", e.text, token, _source(e)) for e in excerpts]
     return "".join(blocks)
 
 
