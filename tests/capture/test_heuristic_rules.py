@@ -205,3 +205,45 @@ def test_a_marked_item_outranks_a_more_important_unmarked_one() -> None:
         user("TODO: port the old error messages"),
     ]
     assert [r for _, r in explain(messages, max_items=1)] == ["label-open_loop"]
+
+
+def test_an_open_loop_section_gives_its_first_two_list_items() -> None:
+    steps = "\n".join(
+        f"- {step}"
+        for step in (
+            "Review the specification with the team",
+            "Prioritise the commands by what users ask for",
+            "Implement the first phase of the commands",
+            "Gather feedback before the next phase",
+        )
+    )
+    found = explain([user(f"## Next steps\n{steps}")])
+    assert [(r, d.quote) for d, r in found] == [
+        ("section-open_loop", "Review the specification with the team"),
+        ("section-open_loop", "Prioritise the commands by what users ask for"),
+    ]
+
+
+def test_every_task_box_of_a_section_counts() -> None:
+    boxes = "\n".join(
+        f"- [ ] {task}"
+        for task in (
+            "Port the old error messages",
+            "Add a fuzz test for deep nesting",
+            "Ask Dana about the Windows wheel",
+            "Publish the release notes",
+        )
+    )
+    assert len(explain([user(f"## Next steps\n{boxes}")])) == 4
+
+
+def test_a_decision_section_is_not_cut() -> None:
+    decisions = "\n".join(
+        f"- {d}"
+        for d in (
+            "Keep the index in SQLite",
+            "Drop support for Python 3.9",
+            "Sign every record with the user's key",
+        )
+    )
+    assert len(explain([user(f"Decisions:\n{decisions}")])) == 3
