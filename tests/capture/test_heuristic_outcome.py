@@ -283,6 +283,9 @@ def test_a_request_the_user_stopped_the_reply_to_is_left_open() -> None:
         Message("user", "[Request interrupted by user for tool use]"),
     ]
     assert summary(extract(messages)) == [("open_loop", "mix phx.server doesnt seem to start")]
+    aborted = "<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>"
+    codex = [*messages[:2], Message("user", aborted)]
+    assert summary(extract(codex)) == [("open_loop", "mix phx.server doesnt seem to start")]
     # Not stopped: the reply answered it (here with narration only, which gives nothing).
     assert extract(messages[:2]) == []
     # A last word that states a rule is that rule, not a request left open.
