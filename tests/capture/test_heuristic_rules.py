@@ -247,3 +247,9 @@ def test_a_decision_section_is_not_cut() -> None:
         )
     )
     assert len(explain([user(f"Decisions:\n{decisions}")])) == 3
+
+
+def test_everything_is_clean_is_routine_status_not_an_item() -> None:
+    report = "Committed as 3f9c2ab.\n\nEverything is clean and pushed."
+    found = [(r, d.quote) for d, r in explain([user("commit this"), assistant(report)])]
+    assert found == [("reference", "Committed as 3f9c2ab.")]

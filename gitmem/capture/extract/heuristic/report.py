@@ -73,7 +73,7 @@ _STATUS_RE = re.compile(
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
     r"(?:clean|passes|passing|green|succeeds|ok)\b|\d+\s+tests?\s+passing\b"
     r"|(?:the\s+)?(?:working\s+tree|worktree|git\s+status)\s+is\s+clean\b"
-    r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?working(?:\s+now)?\b"
+    r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?(?:working(?:\s+now)?|clean)\b"
     r"|(?:both|all|the)\s+(?:\w+\s+)?(?:issues|errors|problems|warnings|failures)\s+(?:are\s+|were\s+)?"
     r"(?:resolved|fixed|gone)\b|(?:\w+\s+){0,2}(?:errors|warnings|issues)\s+fixed\b"
     r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b",
