@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from types import ModuleType
 
@@ -68,3 +69,14 @@ def test_false_verbatim() -> None:
     assert EQ.false_verbatim(item("Retry 3 times", "Never retry"), texts) is not None
     inferred = item(None, "Retry 5 times", trust=Trust.INFERRED)
     assert EQ.false_verbatim(inferred, texts) is None
+
+
+def test_every_transcript_has_its_repository_and_the_development_ones_are_the_dev_split() -> None:
+    # The per-repository rows (leave-one-repository-out) need every file's repository.
+    repos = EQ.repositories()
+    split = json.loads((EQ.CORPUS / "corpus" / "split.json").read_text(encoding="utf-8"))
+    own = [*EQ.CORPUS.glob("*.jsonl"), *(EQ.CORPUS / "holdout").glob("*.jsonl")]
+    assert own and {repos[p.name.removesuffix(".jsonl")] for p in own} <= set(split["dev"])
+    manifest = json.loads((EQ.CORPUS / "corpus" / "MANIFEST.json").read_text(encoding="utf-8"))
+    for entry in manifest["files"]:
+        assert repos[entry["name"].removesuffix(".jsonl")] in split[entry["split"]]
