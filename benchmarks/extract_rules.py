@@ -62,8 +62,8 @@ class File:
     items: list[Item]
     rules: list[str]
     labels: list[Label]
-    capped: dict[int, list[int]]
-    """For each session cap of :data:`CAPS`, the items the extractor keeps under it."""
+    capped: dict[int, list[Item]]
+    """For each session cap of :data:`CAPS`, the items a capture stores under it."""
 
 
 def repository(path: Path) -> str:
@@ -80,22 +80,22 @@ def repository(path: Path) -> str:
     raise SystemExit(f"extract_rules: no repository known for {path.name}")
 
 
-def load() -> list[File]:
-    """The development files, captured with no session cap (each cap of :data:`CAPS` is
-    then read from ``explain``)."""
-    cap = heuristic.SESSION_ITEMS
-    heuristic.SESSION_ITEMS = max(CAPS)
+def captured(path: Path, labels: list[Label], cap: int) -> list[Item]:
+    """What a capture of *path* stores with the heuristic's session cap set to *cap*."""
+    default = heuristic.SESSION_ITEMS
+    heuristic.SESSION_ITEMS = cap
     try:
-        return _load()
+        return capture_items(path, "heuristic", labels)[0]
     finally:
-        heuristic.SESSION_ITEMS = cap
+        heuristic.SESSION_ITEMS = default
 
 
-def _load() -> list[File]:
+def load(caps: Sequence[int] = ()) -> list[File]:
+    """The development files, captured with no session cap (and with each of *caps*)."""
     files: list[File] = []
     for path in corpus_files()[DEV]:
         labels = load_labels(path)
-        items, _, _ = capture_items(path, "heuristic", labels)
+        items = captured(path, labels, max(CAPS))
         prepared = prepare(load_transcript(path), {}, None)
         messages = prepared.clean_messages()
         traced = explain(messages, session_items=max(CAPS))
@@ -104,10 +104,7 @@ def _load() -> list[File]:
         rules = [
             by_quote.get(fold(i.quote or ""), by_text.get(fold(i.text), UNKNOWN)) for i in items
         ]
-        capped: dict[int, list[int]] = {}
-        for cap in CAPS:
-            quotes = {fold(d.quote or "") for d, _ in explain(messages, session_items=cap)}
-            capped[cap] = [n for n, i in enumerate(items) if fold(i.quote or "") in quotes]
+        capped = {cap: captured(path, labels, cap) for cap in caps}
         name = path.name.removesuffix(".jsonl")
         files.append(File(name, repository(path), items, rules, labels, capped))
     return files
@@ -153,6 +150,15 @@ def tally(file: File, keep: Sequence[int] | None = None) -> tuple[Tally, dict[in
     t.credited = len(credited)
     t.found = sum(1 for m in credited.values() if file.labels[m].importance >= RECALL_IMPORTANCE)
     return t, {kept[n]: m for n, m in credited.items()}
+
+
+def at_cap(files: Sequence[File], cap: int) -> Tally:
+    """The figures of *files* as captured under the session cap *cap*."""
+    out = Tally()
+    for file in files:
+        capped = File(file.name, file.repo, file.capped[cap], [], file.labels, {})
+        out.add(tally(capped)[0])
+    return out
 
 
 def total(files: Sequence[File], keep: Keep | None = None) -> Tally:
@@ -216,7 +222,7 @@ def fit(files: Sequence[File]) -> tuple[float, int, dict[str, float]]:
 
 
 def main(argv: list[str]) -> int:
-    files = load()
+    files = load(CAPS if "--loo" in argv else ())
     repos = sorted({f.repo for f in files})
     print(f"{'repository':32} labels items credit found precision recall   F0.5")
     for repo in repos:
@@ -259,10 +265,8 @@ def main(argv: list[str]) -> int:
         print("credited/items (found) per repository")
         print(f"{'k':>3} " + " ".join(f"{s:>12}" for s in short) + f" {'all':>12}  F0.5")
         for k in CAPS:
-            cells = [
-                total([f for f in files if f.repo == r], lambda f, k=k: f.capped[k]) for r in repos
-            ]
-            every = total(files, lambda f, k=k: f.capped[k])
+            cells = [at_cap([f for f in files if f.repo == r], k) for r in repos]
+            every = at_cap(files, k)
             row = " ".join(f"{f'{t.credited}/{t.items} ({t.found})':>12}" for t in [*cells, every])
             print(f"{k:3} {row}  {every.f:4.2f}")
         print()
@@ -275,9 +279,9 @@ def main(argv: list[str]) -> int:
         for repo in repos:
             train = [f for f in files if f.repo != repo]
             held = [f for f in files if f.repo == repo]
-            scores = {k: total(train, lambda f, k=k: f.capped[k]).f for k in CAPS}
+            scores = {k: at_cap(train, k).f for k in CAPS}
             k = min(k for k in CAPS if scores[k] == max(scores.values()))
-            result = total(held, lambda f, k=k: f.capped[k])
+            result = at_cap(held, k)
             sums[1].add(result)
             print(f"{repo:32} {fmt(result)}  {k:2}")
         print(f"{'sum of held-out':32} {fmt(sums[1])}")
