@@ -1,6 +1,6 @@
 """Where the heuristic's items come from, and how well each rule family does, per repository.
 
-    python benchmarks/extract_rules.py [--loo]
+    python benchmarks/extract_rules.py [--loo] [-v]
 
 Development files only (the test split is never read here). For every development file of
 the labelled corpus (``extract_quality.corpus_files``), the heuristic runs as a capture
@@ -10,14 +10,17 @@ family that found it (:func:`gitmem.capture.extract.heuristic.explain`: "label-d
 are credited against the labels as ``extract_quality.py`` credits them. It prints
 
 * per development **repository**: labels, items, credited, precision and recall;
-* per **rule family**: items and credited in each repository, and in all of them.
+* per **rule family**: items and credited in each repository, and in all of them (``-v``
+  lists every item with its family and whether it was credited).
 
 A rule whose precision is low in most repositories, or good only in the one it was written
-against, is one to tighten or drop. ``--loo`` also prints, for each repository held out, the
-figures of the heuristic as it is and of a family ordering learnt on the other repositories
-(rank each draft by its family's precision there, drop the families below a floor, keep the
-best *k* per session; the floor and *k* chosen on the other repositories by F0.5), scored on
-the held-out one: what such a policy would be worth on a repository it was not fitted to.
+against, is one to tighten or drop. ``--loo`` also prints the session cap
+(``gitmem.capture.extract.heuristic.SESSION_ITEMS``): each file captured under each cap *k*
+of :data:`CAPS` with the extractor's own ranking (credited/items per repository), then *k*
+fitted on four repositories (the smallest with the best F0.5) and scored on the fifth; and,
+as a comparison, a ranking learnt from the data (each draft ranked by its family's precision
+on the other repositories, families below a floor dropped, the best *k* per session kept;
+floor and *k* fitted by F0.5), scored the same way.
 """
 
 from __future__ import annotations
