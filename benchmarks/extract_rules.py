@@ -25,7 +25,6 @@ floor and *k* fitted by F0.5), scored the same way.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -35,7 +34,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from extract_quality import (
-    CORPUS,
     DEV,
     RECALL_IMPORTANCE,
     Label,
@@ -43,6 +41,7 @@ from extract_quality import (
     corpus_files,
     credit,
     load_labels,
+    repositories,
 )
 
 from gitmem.capture.extract import heuristic
@@ -69,20 +68,6 @@ class File:
     """For each session cap of :data:`CAPS`, the items a capture stores under it."""
 
 
-def repository(path: Path) -> str:
-    """The repository a development file comes from (corpus/MANIFEST.json, else the
-    README's table: the spotter and codemie fixtures)."""
-    manifest = json.loads((CORPUS / "corpus" / "MANIFEST.json").read_text(encoding="utf-8"))
-    repos = {e["name"]: e["repository"] for e in manifest["files"]}
-    if path.name in repos:
-        return str(repos[path.name])
-    if "spotter" in path.name:
-        return "marot/spotter"
-    if "codemie" in path.name:
-        return "codemie-ai/codemie-code"
-    raise SystemExit(f"extract_rules: no repository known for {path.name}")
-
-
 def captured(path: Path, labels: list[Label], cap: int) -> list[Item]:
     """What a capture of *path* stores with the heuristic's session cap set to *cap*."""
     default = heuristic.SESSION_ITEMS
@@ -96,6 +81,7 @@ def captured(path: Path, labels: list[Label], cap: int) -> list[Item]:
 def load(caps: Sequence[int] = ()) -> list[File]:
     """The development files, captured with no session cap (and with each of *caps*)."""
     files: list[File] = []
+    repos = repositories()
     for path in corpus_files()[DEV]:
         labels = load_labels(path)
         items = captured(path, labels, max(CAPS))
@@ -109,7 +95,7 @@ def load(caps: Sequence[int] = ()) -> list[File]:
         ]
         capped = {cap: captured(path, labels, cap) for cap in caps}
         name = path.name.removesuffix(".jsonl")
-        files.append(File(name, repository(path), items, rules, labels, capped))
+        files.append(File(name, repos[name], items, rules, labels, capped))
     return files
 
 
