@@ -406,23 +406,10 @@ def check_trust(
     record's creation time). Raises ValueError when *when* is naive.
     """
     at = _floor_seconds(when)
+    verdict, owners, in_namespace = _timeless(roots, key, principal, namespace)
+    if verdict is not None:
+        return verdict
     fp = key.fingerprint()
-    held = _plain_entries(roots, key)
-    if not held:
-        if any(e.key == key for root in roots for e in root.entries):
-            reason = f"key {fp} is listed only as a cert-authority, which trusts no plain key"
-        else:
-            reason = f"untrusted key: {fp} is in no allowed_signers trust root"
-        return TrustVerdict(False, (), reason)
-    owners = _patterns(held)
-    for_principal = [e for e in held if e.matches_principal(principal)]
-    if not for_principal:
-        listed = ",".join(owners)
-        reason = f"key {fp} is not valid for principal {principal} (it is listed for {listed})"
-        return TrustVerdict(False, owners, reason)
-    in_namespace = [e for e in for_principal if e.allows_namespace(namespace)]
-    if not in_namespace:
-        return TrustVerdict(False, owners, f"key {fp} not allowed for namespace {namespace}")
     valid = [e for e in in_namespace if e.valid_at(when)]
     if not valid:
         shown = _human_time(at)
@@ -434,9 +421,64 @@ def check_trust(
             start = min(e.valid_after for e in in_namespace if e.valid_after is not None)
             reason = f"key {fp} was not yet valid (valid-after {_human_time(start)}) at {shown}"
         return TrustVerdict(False, owners, reason)
+    return _trusted(principal, fp, valid)
+
+
+def _trusted(principal: str, fp: str, valid: Sequence[AllowedSigner]) -> TrustVerdict:
     entry = valid[0]
     reason = f"signed by {principal} ({fp}) per {entry.source} line {entry.line}"
     return TrustVerdict(True, _patterns(valid), reason)
+
+
+_Timeless = tuple[TrustVerdict | None, tuple[str, ...], tuple[AllowedSigner, ...]]
+"""What :func:`check_trust` decides for a key, principal and namespace at any time: the
+verdict (None when validity windows make it the time's), the key's owners, the entries."""
+
+_memo: dict[tuple[PublicKey, str, str], _Timeless] = {}
+_memo_roots: list[object] = [None]  # the roots _memo answers under, kept alive
+
+
+def _timeless(
+    roots: Sequence[AllowedSignersFile], key: PublicKey, principal: str, namespace: str
+) -> _Timeless:
+    """:func:`_decide`, remembered under a tuple of roots (which cannot change): a verify
+    asks under one, for a handful of keys and writers, record after record."""
+    if type(roots) is not tuple:
+        return _decide(roots, key, principal, namespace)
+    if _memo_roots[0] is not roots or len(_memo) >= 1024:
+        _memo.clear()
+        _memo_roots[0] = roots
+    asked = (key, principal, namespace)
+    if asked not in _memo:
+        _memo[asked] = _decide(roots, key, principal, namespace)
+    return _memo[asked]
+
+
+def _decide(
+    roots: Sequence[AllowedSignersFile], key: PublicKey, principal: str, namespace: str
+) -> _Timeless:
+    """Steps of :func:`check_trust` that do not depend on the time. Raises nothing."""
+    fp = key.fingerprint()
+    held = _plain_entries(roots, key)
+    if not held:
+        if any(e.key == key for root in roots for e in root.entries):
+            reason = f"key {fp} is listed only as a cert-authority, which trusts no plain key"
+        else:
+            reason = f"untrusted key: {fp} is in no allowed_signers trust root"
+        return TrustVerdict(False, (), reason), (), ()
+    owners = _patterns(held)
+    for_principal = [e for e in held if e.matches_principal(principal)]
+    if not for_principal:
+        listed = ",".join(owners)
+        reason = f"key {fp} is not valid for principal {principal} (it is listed for {listed})"
+        return TrustVerdict(False, owners, reason), owners, ()
+    in_namespace = tuple(e for e in for_principal if e.allows_namespace(namespace))
+    if not in_namespace:
+        reason = f"key {fp} not allowed for namespace {namespace}"
+        return TrustVerdict(False, owners, reason), owners, ()
+    if all(e.valid_after is None and e.valid_before is None for e in in_namespace):
+        return _trusted(principal, fp, in_namespace), owners, in_namespace
+    return None, owners, in_namespace
 
 
 def find_principals(

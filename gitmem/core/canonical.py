@@ -85,6 +85,23 @@ def decode_unchecked(data: bytes) -> JSONValue:
     return _read(_text(data))
 
 
+def decode_as(data: bytes, value: JSONValue) -> JSONValue:
+    """:func:`decode` of *data* when *value* is what :func:`decode_unchecked` gave for
+    it: the bytes are not read again, *value* is encoded and compared with them (the same
+    answer and, for bytes that are not canonical, the same error: they are decoded
+    again to say which).
+
+    Raises:
+        FormatError: as :func:`decode`.
+    """
+    try:
+        if _dumps(value) == data:
+            return value
+    except InputError:
+        pass
+    return decode(data)
+
+
 def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8")

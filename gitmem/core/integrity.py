@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
-from gitmem.core.canonical import decode, sha256_hex
+from gitmem.core.canonical import JSONValue, decode, decode_as, sha256_hex
 from gitmem.core.errors import FormatError, TrustError
 from gitmem.core.items import Item, parse_item
 from gitmem.core.receipts import verify
@@ -127,10 +127,11 @@ class TrustRoots:
         receipt: bytes | None,
         kind: str | None = None,
         parsed: Record | None = None,
+        value: JSONValue = None,
     ) -> RecordCheck:
         """:func:`check_record` of one memory record under these roots (*kind*: the
-        record type its folder holds, when known; *parsed* as there). A purge event in
-        :attr:`kept` holds whatever its key's trust is now. Raises nothing."""
+        record type its folder holds, when known; *parsed* and *value* as there). A purge
+        event in :attr:`kept` holds whatever its key's trust is now. Raises nothing."""
         check = check_record(
             address,
             data,
@@ -141,6 +142,7 @@ class TrustRoots:
             self.repositories,
             kind,
             parsed,
+            value,
         )
         record = check.record
         if (
@@ -171,6 +173,7 @@ def check_record(
     repositories: frozenset[str] | None = None,
     kind: str | None = None,
     parsed: Record | None = None,
+    value: JSONValue = None,
 ) -> RecordCheck:
     """Check one record end to end. Never raises on bad bytes; it reports them.
 
@@ -180,13 +183,15 @@ def check_record(
     be of the type its folder holds (an event stored under ``checkpoints/`` is never
     read as one). With *parsed*, what ``parse_record(data, form_checked=True)`` gave (a
     caller that read the record already): only the form of the bytes is checked again,
-    and the answer is the one a parse here gives."""
+    and the answer is the one a parse here gives; with *value* as well, the JSON value
+    *parsed* was made from, that form is checked without decoding the bytes again."""
     record: Record | None
     try:
         if parsed is None:
             record, unreadable = parse_record(data), ""
         else:
-            decode(data)  # the canonical form, which the parse that gave *parsed* left out
+            # the canonical form, which the parse that gave *parsed* left out
+            decode(data) if value is None else decode_as(data, value)
             record, unreadable = parsed, ""
     except FormatError as e:
         record, unreadable = None, str(e)

@@ -208,11 +208,16 @@ class StoredQuote(NamedTuple):
 
 
 def stored_messages(
-    snapshot: bytes | None, format: str | None, digest: str | None = None, name: str = "snapshot"
+    snapshot: bytes | None,
+    format: str | None,
+    digest: str | None = None,
+    name: str = "snapshot",
+    *,
+    hashed: bool = False,
 ) -> tuple[list[str] | None, StoredQuote]:
     """The message texts of a stored *snapshot* (None: not stored), read by the one rule
     every stored quote is checked by; or None and the verdict every quote against it
-    gets. With *digest*, the bytes must hash to it.
+    gets. With *digest*, the bytes must hash to it (*hashed*: the caller found they do).
 
     The rule: the transcript format its record names decides
     (:func:`gitmem.core.transcript.parse_snapshot`: plain text for ``text``, gitmem's
@@ -223,7 +228,7 @@ def stored_messages(
     shown = "its snapshot" if digest is None else f"its snapshot {digest[:12]}…"
     if snapshot is None:
         return None, StoredQuote(SNAPSHOT_MISSING, f"{shown} is not stored")
-    if digest is not None and sha256_hex(snapshot) != digest:
+    if digest is not None and not hashed and sha256_hex(snapshot) != digest:
         return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, f"{shown} was edited")
     try:
         if not format:
@@ -239,11 +244,13 @@ def check_stored_quotes(
     format: str | None,
     digest: str | None = None,
     name: str = "snapshot",
+    *,
+    hashed: bool = False,
 ) -> list[StoredQuote]:
     """Each of *quotes* checked again against the stored *snapshot* (read as
-    :func:`stored_messages` reads it), as ``verify``, the brief and ``purge`` all check
-    one. Raises nothing."""
-    messages, failed = stored_messages(snapshot, format, digest, name)
+    :func:`stored_messages` reads it, *hashed* as there), as ``verify``, the brief and
+    ``purge`` all check one. Raises nothing."""
+    messages, failed = stored_messages(snapshot, format, digest, name, hashed=hashed)
     if messages is None:
         return [failed] * len(quotes)
     return [

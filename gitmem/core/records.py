@@ -358,6 +358,15 @@ def parse_record(data: bytes, *, form_checked: bool = False) -> Record:
         FormatError: the bytes are not canonical JSON, or not a well-formed record.
     """
     value = canonical.decode_unchecked(data) if form_checked else canonical.decode(data)
+    return record_of(value)
+
+
+def record_of(value: canonical.JSONValue) -> Record:
+    """The checkpoint or event a decoded record *value* holds.
+
+    Raises:
+        FormatError: not a well-formed record.
+    """
     if not isinstance(value, dict):
         raise FormatError("record is not a JSON object")
     kind = value.get("type")

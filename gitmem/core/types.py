@@ -7,7 +7,7 @@ strings, but they are never interchangeable; the type checker keeps them apart.
 from __future__ import annotations
 
 import re
-from typing import NewType
+from typing import NewType, cast
 
 Sha256Hex = NewType("Sha256Hex", str)
 """Lowercase hex SHA-256 (64 chars) of the exact stored bytes of a record or snapshot."""
@@ -34,11 +34,9 @@ def are_sha256_hex(values: list[object]) -> bool:
     checkpoint names ~50 addresses, and a rebuild reads thousands of checkpoints; deleting
     the hex digits in C is several times faster than a regular expression over the same
     characters). Raises nothing."""
-    strings = [v for v in values if isinstance(v, str) and len(v) == 64]
-    if len(strings) != len(values):
-        return False
     try:
-        joined = "".join(strings).encode("ascii")
-    except UnicodeEncodeError:
+        joined = "".join(values).encode("ascii")  # type: ignore[arg-type]  # TypeError: not str
+    except (TypeError, UnicodeEncodeError):
         return False
-    return not joined.translate(None, _HEX_DIGITS)
+    strings = cast(list[str], values)  # "".join took them all: every one is a str
+    return {64}.issuperset(map(len, strings)) and not joined.translate(None, _HEX_DIGITS)

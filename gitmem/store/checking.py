@@ -19,10 +19,11 @@ tree's order, then orphans, strays and history.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import pygit2
 
+from gitmem.core.canonical import decode_unchecked
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
     ITEM_MISSING,
@@ -38,7 +39,7 @@ from gitmem.core.records import (
     Checkpoint,
     Event,
     Record,
-    parse_record,
+    record_of,
     repository_of,
 )
 from gitmem.core.types import GitOid, Sha256Hex
@@ -48,6 +49,7 @@ from gitmem.store.layout import (
     RECORD_PATHS,
     blob_bytes,
     content_path,
+    holds_record,
     misfit,
     parse_path,
     plain_file_bytes,
@@ -58,7 +60,7 @@ from gitmem.store.parallel import pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store, StoredRecord
-from gitmem.store.shape import UNEXPECTED_ENTRY, odd_entry
+from gitmem.store.shape import UNEXPECTED_ENTRY, entry_at, odd_entry
 
 CHUNK = 2000
 """Records read, checked and let go at a time."""
@@ -91,6 +93,8 @@ class _RecordJob(NamedTuple):
     stored: StoredRecord
     record: Record | None
     """What ``parse_record(stored.data, form_checked=True)`` gave (None: it did not)."""
+    value: Any
+    """The JSON value *record* was made from (its check does not decode the bytes again)."""
 
 
 class _ItemJob(NamedTuple):
@@ -103,12 +107,16 @@ class _Batch(NamedTuple):
     """A chunk of records read, parsed, and the item blobs first named in it."""
 
     records: list[StoredRecord]
-    parsed: list[Record | None]
+    parsed: list[tuple[Record | None, Any]]
+    """Each record and the JSON value it was made from (None, None: it does not parse)."""
     items: list[_ItemJob]
 
     def jobs(self) -> list[_RecordJob | _ItemJob]:
         """Its checks: each record's, then each item blob's."""
-        jobs: list[_RecordJob | _ItemJob] = list(map(_RecordJob, self.records, self.parsed))
+        jobs: list[_RecordJob | _ItemJob] = [
+            _RecordJob(stored, *parsed)
+            for stored, parsed in zip(self.records, self.parsed, strict=True)
+        ]
         return jobs + self.items
 
 
@@ -135,7 +143,7 @@ def check_content(
 class _Checking:
     def __init__(self, store: Store, checker: RecordChecker, only: frozenset[str] | None) -> None:
         self.store, self.only, self.check = store, only, checker
-        self._reads: Callable[[StoredRecord, Record | None], RecordCheck | None] | None
+        self._reads: Callable[[StoredRecord, Record | None, Any], RecordCheck | None] | None
         self._reads = getattr(checker, "parsed", None)  # a check that takes a parse (verify's)
         tip = store.tip()
         self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
@@ -194,11 +202,7 @@ class _Checking:
         return any(p.startswith(path + "/") for p in only)
 
     def _top(self, directory: str) -> pygit2.Tree | None:
-        assert self.tree is not None
-        try:
-            top = self.tree[directory]
-        except KeyError:
-            return None
+        top = entry_at(self.tree, directory)
         return top if isinstance(top, pygit2.Tree) else None
 
     def _entries(self, directory: str) -> Iterator[tuple[Sha256Hex, pygit2.Blob]]:
@@ -215,10 +219,8 @@ class _Checking:
             return
         assert self.tree is not None
         for path in sorted(p for p in self.only if p.startswith(directory + "/")):
-            place = parse_path(path)
-            try:
-                entry = self.tree[path]
-            except KeyError:
+            place, entry = parse_path(path), entry_at(self.tree, path)
+            if entry is None:
                 continue
             if place is None:
                 self.strays.setdefault(directory, []).append(misfit(path))
@@ -259,11 +261,7 @@ class _Checking:
             yield chunk
 
     def _read(self, path: str) -> bytes | None:
-        assert self.tree is not None
-        try:
-            return plain_file_bytes(self.tree[path])
-        except KeyError:
-            return None
+        return plain_file_bytes(entry_at(self.tree, path))
 
     # -- records ------------------------------------------------------------------
 
@@ -275,7 +273,7 @@ class _Checking:
                 parsed = [_parsed(r.data) for r in chunk]
                 items: list[_ItemJob] = []
                 scheduled = self.scheduled
-                for record in parsed:
+                for record, _ in parsed:
                     if isinstance(record, Checkpoint):
                         for address in record.named:
                             if address not in scheduled:
@@ -300,7 +298,7 @@ class _Checking:
         for job, found in zip(batch.items, items, strict=True):
             self._verdict_of(job.address, found)
         verdicts = cast(list[_Verdict], answers[:count])
-        for stored, verdict, record in zip(batch.records, verdicts, batch.parsed, strict=True):
+        for stored, verdict, (record, _) in zip(batch.records, verdicts, batch.parsed, strict=True):
             self.addresses.add(stored.address)
             if verdict is None:
                 continue
@@ -309,8 +307,8 @@ class _Checking:
             self._record(stored, check)
 
     def _verdict(self, job: _RecordJob) -> _Verdict:
-        stored, record = job
-        check = self.check(stored) if self._reads is None else self._reads(stored, record)
+        stored, record, value = job
+        check = self.check(stored) if self._reads is None else self._reads(stored, record, value)
         return None if check is None else (check.problem, check.detail, check.record is not None)
 
     def _record(self, stored: StoredRecord, check: RecordCheck) -> None:
@@ -463,7 +461,9 @@ class _Checking:
         count = 0
         for address, _ in self._entries("receipts"):
             count += 1
-            if address not in self.addresses and (self.only is None or not self._stored(address)):
+            if address not in self.addresses and (
+                self.only is None or not holds_record(self.tree, address)
+            ):
                 self._orphan_receipts.append(
                     Found(
                         content_path("receipts", address),
@@ -474,24 +474,12 @@ class _Checking:
         self._orphan_receipts.sort(key=lambda f: f.path)
         return count
 
-    def _stored(self, address: Sha256Hex) -> bool:
-        """Whether the tip holds a readable record at *address* as a plain file (one the
-        check did not read)."""
-        assert self.tree is not None
-        for directory in RECORD_DIRS:
-            try:
-                entry = self.tree[content_path(directory, address)]
-            except KeyError:
-                continue
-            if odd_entry(entry.filemode) is None and blob_bytes(entry) is not None:
-                return True
-        return False
 
-
-def _parsed(data: bytes) -> Record | None:
-    """*data* parsed, its canonical form left to the record's check (a record that does
-    not parse there is taken as unparsed)."""
+def _parsed(data: bytes) -> tuple[Record | None, Any]:
+    """*data* parsed, and the JSON value it holds; its canonical form left to the record's
+    check (a record that does not parse there is taken as unparsed)."""
     try:
-        return parse_record(data, form_checked=True)
+        value = decode_unchecked(data)
+        return record_of(value), value
     except FormatError:
-        return None
+        return None, None

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pygit2
 
 from gitmem.core.types import Sha256Hex, is_sha256_hex
-from gitmem.store.shape import odd_entry
+from gitmem.store.shape import entry_at, odd_entry
 
 RECORD_DIRS = {"checkpoints": "checkpoint", "events": "event"}
 RECORD_PATHS = {kind: directory for directory, kind in RECORD_DIRS.items()}
@@ -114,3 +114,15 @@ def misfit(path: str) -> str:
     if len(parts) == 2 or len(parts[1]) != 2:
         return "/".join(parts[:2])
     return "/".join(parts[:3])
+
+
+def holds_record(tree: pygit2.Tree | None, address: Sha256Hex) -> bool:
+    """Whether *tree* holds a readable record at *address* as a plain file. Raises
+    nothing."""
+    for directory in RECORD_DIRS:
+        entry = entry_at(tree, content_path(directory, address))
+        if entry is None or odd_entry(entry.filemode) is not None:
+            continue
+        if blob_bytes(entry) is not None:
+            return True
+    return False

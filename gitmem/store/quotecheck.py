@@ -65,6 +65,8 @@ class _Job(NamedTuple):
     format: str | None
     digest: Sha256Hex
     name: str
+    hashed: bool
+    """Whether the walk found the bytes hash to the digest (they are not hashed again)."""
 
 
 class _Batch(NamedTuple):
@@ -114,30 +116,31 @@ class _Snapshots:
     ) -> Iterator[_Batch]:
         put_by = self.put_by
         seen: set[Sha256Hex] = set()
-        held: list[tuple[Sha256Hex, bytes | None]] = []
+        held: list[tuple[Sha256Hex, bytes | None, bool]] = []
         size = 0
         for digest, blob in walk:
             seen.add(digest)
             self.count += 1
             data = blob_bytes(blob) or b""
-            if sha256_hex(data) != digest:
+            intact = sha256_hex(data) == digest
+            if not intact:
                 path = content_path("snapshots", digest)
                 detail = "its bytes do not hash to the address in its path"
                 self.edited.append(Found(path, "snapshot edited", detail))
             if digest in put_by:
-                held.append((digest, data))
+                held.append((digest, data, intact))
                 size += len(data)
                 if len(held) >= chunk or size >= BATCH_BYTES:
                     yield _batch(held, put_by, self.quote_of)
                     held, size = [], 0
         for digest in sorted(set(put_by) - seen):
-            held.append((digest, read(digest)))
+            held.append((digest, read(digest), False))
         if held:
             yield _batch(held, put_by, self.quote_of)
 
 
 def _batch(
-    held: list[tuple[Sha256Hex, bytes | None]],
+    held: list[tuple[Sha256Hex, bytes | None, bool]],
     put_by: dict[Sha256Hex, list[PutBy]],
     quote_of: Callable[[Sha256Hex], str],
 ) -> _Batch:
@@ -145,13 +148,13 @@ def _batch(
     of reading it, whichever checkpoints wait for it."""
     jobs: list[_Job] = []
     owners: list[list[PutBy]] = []
-    for digest, data in held:
+    for digest, data, hashed in held:
         readings: dict[tuple[str | None, str], list[PutBy]] = {}
         for put in put_by.pop(digest, []):
             readings.setdefault((put.format, put.name), []).append(put)
         for (fmt, name), puts in readings.items():
             quotes = [quote_of(a) for put in puts for a in put.items]
-            jobs.append(_Job(quotes, data, fmt, digest, name))
+            jobs.append(_Job(quotes, data, fmt, digest, name, hashed))
             owners.append(puts)
     return _Batch(jobs, owners)
 
@@ -162,7 +165,9 @@ def _jobs(batch: _Batch) -> list[_Job]:
 
 def _checks(job: _Job) -> list[tuple[str | None, str]]:
     """(problem, reason) of each quote of *job*: pure, so a child may work it out."""
-    checks = check_stored_quotes(job.quotes, job.snapshot, job.format, job.digest, job.name)
+    checks = check_stored_quotes(
+        job.quotes, job.snapshot, job.format, job.digest, job.name, hashed=job.hashed
+    )
     return [(check.problem, check.reason) for check in checks]
 
 

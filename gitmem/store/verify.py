@@ -143,11 +143,14 @@ class MemoryChecker:
     def __call__(self, stored: StoredRecord) -> RecordCheck:
         return self.roots.check(stored.address, stored.data, stored.receipt, stored.type)
 
-    def parsed(self, stored: StoredRecord, record: Record | None) -> RecordCheck:
+    def parsed(self, stored: StoredRecord, record: Record | None, value: Any = None) -> RecordCheck:
         """The check of *stored*, *record* what ``parse_record(stored.data,
-        form_checked=True)`` gave (None: it did not parse). Raises nothing."""
+        form_checked=True)`` gave (None: it did not parse), *value* the JSON value it was
+        made from (its form is then checked without decoding the bytes again). Raises
+        nothing."""
         roots = self.roots
-        return roots.check(stored.address, stored.data, stored.receipt, stored.type, record)
+        data, receipt = stored.data, stored.receipt
+        return roots.check(stored.address, data, receipt, stored.type, record, value)
 
 
 def memory_checker(roots: TrustRoots) -> RecordChecker:

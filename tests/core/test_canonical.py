@@ -113,3 +113,25 @@ def test_decode_unchecked_is_decode_without_the_form_check() -> None:
     for bad in (b'{"a": 1.5}', b"{", b"\xff", b'{"a": NaN}'):
         with pytest.raises(FormatError):
             canonical.decode_unchecked(bad)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":1,"b":[2,"x"]}',
+        b'{"a": 1}',  # not canonical: spaces
+        b'{"b":1,"a":2}',  # not canonical: key order
+        b'{"a":1,"a":2}',  # a repeated key
+        b'{"a":"\\ud800"}',  # a lone surrogate
+    ],
+)
+def test_decode_as_gives_decodes_answer_from_the_value_already_read(data: bytes) -> None:
+    value = canonical.decode_unchecked(data)
+    try:
+        expected = canonical.decode(data)
+    except FormatError as e:
+        with pytest.raises(FormatError) as refused:
+            canonical.decode_as(data, value)
+        assert str(refused.value) == str(e)
+    else:
+        assert canonical.decode_as(data, value) == expected

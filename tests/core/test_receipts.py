@@ -518,6 +518,26 @@ def test_trust_checks_need_an_aware_time() -> None:
         )
 
 
+def test_trust_asked_again_under_the_same_roots_still_depends_on_the_time() -> None:
+    """A verify asks under one tuple of roots record after record: what does not depend
+    on the time is worked out once, a validity window is still judged at each time, and
+    other roots are asked afresh."""
+    text = f'alice valid-before="20250101" {A_KEY}\nbob {B_KEY}\n'
+    roots = (parse_allowed_signers(text, SRC),)
+    before, after = datetime(2024, 6, 1, tzinfo=UTC), datetime(2025, 6, 1, tzinfo=UTC)
+    for _ in range(2):
+        assert check_trust(roots, ALICE.public_key, "alice", "gitmem", before).trusted
+        late = check_trust(roots, ALICE.public_key, "alice", "gitmem", after)
+        assert not late.trusted and "expired" in late.reason
+        assert check_trust(roots, BOB.public_key, "bob", "gitmem", after).trusted
+        assert not check_trust(roots, BOB.public_key, "alice", "gitmem", after).trusted
+    fewer = (parse_allowed_signers(f"alice {A_KEY}\n", SRC),)
+    assert not check_trust(fewer, BOB.public_key, "bob", "gitmem", after).trusted
+    assert check_trust(fewer, ALICE.public_key, "alice", "gitmem", after).trusted
+    with pytest.raises(ValueError):
+        check_trust(roots, BOB.public_key, "bob", "gitmem", datetime(2025, 1, 1))
+
+
 # --- interop with the real OpenSSH ssh-keygen ------------------------------------------
 
 SSH_KEYGEN = shutil.which("ssh-keygen")

@@ -124,3 +124,24 @@ def test_a_missing_item_blob_is_reported_and_shown_degraded(repo: Path, home: Pa
     assert problems == {"item missing", "history removed"}
     (shown,) = make_brief(store, home, world_check=False).items
     assert shown.degraded_label == "item missing" and shown.quote is None
+
+
+def test_a_signed_record_not_in_canonical_form_is_reported_as_decode_says(
+    repo: Path, home: Path
+) -> None:
+    """verify parses each record once and checks its form by encoding what it parsed: a
+    record signed and addressed as its bytes, but not canonical, is still refused, with
+    the sentence a decode of its bytes gives."""
+    store, identity = setup(repo, home)
+    checkpoint = write_signed(store, identity, item("ship the parser on friday", True))
+    address = tamper.store_uncanonical_copy(
+        store, sha256_hex(checkpoint.canonical_bytes()), identity.signer
+    )
+    report = verify_store(store, load_checkers(home, store).for_ref)
+    assert [(p.path, p.problem, p.detail) for p in report.problems] == [
+        (
+            content_path("checkpoints", address),
+            "record unreadable",
+            "record is valid JSON but not canonical JSON",
+        )
+    ]
