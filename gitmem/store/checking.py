@@ -5,9 +5,9 @@ A team-year of memory is tens of thousands of records and item blobs: read all a
 they take hundreds of megabytes, and checked one by one a core does it all. So the
 records are read a chunk at a time from the tree's fan-out folders, events first (the
 purges among them say what is gone on purpose before any checkpoint naming it is
-checked), with the item blobs a chunk's checkpoints are the first to name. A forked
-child checks each chunk's signatures and item blobs, this process taking its share,
-while this process reads the next chunk and keeps what the one before found
+checked), with the item blobs a chunk's checkpoints are the first to name. A helper
+forked once checks a share of each chunk's signatures and item blobs while this process
+reads the next chunk, checks the rest and keeps what the one before found
 (:func:`~gitmem.store.parallel.pipelined`); each blob is read and checked once however
 many checkpoints name it, and only its verdict is kept. The quotes to check again are
 put together by snapshot, and each snapshot is read once, checked, and let go
@@ -112,12 +112,19 @@ class _Batch(NamedTuple):
     items: list[_ItemJob]
 
     def jobs(self) -> list[_RecordJob | _ItemJob]:
-        """Its checks: each record's, then each item blob's."""
-        jobs: list[_RecordJob | _ItemJob] = [
-            _RecordJob(stored, *parsed)
-            for stored, parsed in zip(self.records, self.parsed, strict=True)
-        ]
-        return jobs + self.items
+        """Its checks, the item blobs' spread among the records' (each part of the list
+        costs about the same per check: a helper's share is a part of it)."""
+        jobs: list[_RecordJob | _ItemJob] = []
+        count, items = len(self.records), self.items
+        for n, (stored, parsed) in enumerate(zip(self.records, self.parsed, strict=True)):
+            jobs.append(_RecordJob(stored, *parsed))
+            jobs += items[n * len(items) // count : (n + 1) * len(items) // count]
+        return jobs if count else list(items)
+
+
+def _sent(job: _RecordJob | _ItemJob) -> _RecordJob | _ItemJob:
+    """What the helper needs of a job: a record's bytes, not this process's parse."""
+    return job._replace(record=None, value=None) if isinstance(job, _RecordJob) else job
 
 
 def _item_verdict(job: _ItemJob) -> _ItemVerdict:
@@ -176,7 +183,7 @@ class _Checking:
         if self.only is not None:
             self._purges_of_the_tip()
         # purges first: the events, then the checkpoints
-        pipelined(self._batches(), _Batch.jobs, self._answer, self._finish)
+        pipelined(self._batches(), _Batch.jobs, self._answer, self._finish, _sent)
         receipts = self._receipts()
         snapshots = self._snapshots()
         orphans = self._orphan_items()
@@ -292,12 +299,13 @@ class _Checking:
     def _finish(self, batch: _Batch, answers: list[_Verdict | _ItemVerdict]) -> None:
         """What one batch's checks found, kept: its item blobs' verdicts, then each record's
         problems (and its checkpoints' items and quotes) in the order read."""
-        count = len(batch.records)
-        self.records += count
-        items = cast(list[_ItemVerdict], answers[count:])
-        for job, found in zip(batch.items, items, strict=True):
-            self._verdict_of(job.address, found)
-        verdicts = cast(list[_Verdict], answers[:count])
+        self.records += len(batch.records)
+        verdicts: list[_Verdict] = []
+        for job, answer in zip(batch.jobs(), answers, strict=True):
+            if isinstance(job, _ItemJob):
+                self._verdict_of(job.address, cast(_ItemVerdict, answer))
+            else:
+                verdicts.append(cast(_Verdict, answer))
         for stored, verdict, (record, _) in zip(batch.records, verdicts, batch.parsed, strict=True):
             self.addresses.add(stored.address)
             if verdict is None:

@@ -4,7 +4,7 @@
 The check of the records puts by, for each snapshot, the verified quotes of the items
 each checkpoint adds from it. Then the snapshots are walked in the tree's order, each
 read, checked against its address and, when quotes wait for it, kept for their check.
-The quotes of a batch of snapshots are checked by a forked child as well as here while
+The quotes of a batch of snapshots are checked by a helper process as well as here while
 the next batch is read (:func:`~gitmem.store.parallel.pipelined`); all the quotes of one
 snapshot, whichever checkpoints put them by, are one check: the snapshot is parsed and
 folded once.

@@ -237,3 +237,60 @@ def test_pipelined_without_batches_calls_nothing() -> None:
     calls: list[object] = []
     parallel.pipelined(iter(()), calls.append, calls.append, lambda b, a: calls.append(b))
     assert calls == []
+
+
+@needs_two_cores
+def test_one_helper_serves_every_batch_and_takes_a_share_of_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fork per map copies every page either process writes, at each fork: pipelined
+    forks one helper, sends it the front of each batch, and works out the rest here."""
+    parent = os.getpid()
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real_fork())
+    batches = [
+        list(range(start, start + MIN_FORK * 2)) for start in range(0, MIN_FORK * 8, MIN_FORK * 2)
+    ]
+    workers: list[set[int]] = []
+
+    def done(batch: list[int], answers: list[tuple[str, int]]) -> None:
+        assert [a for a, _ in answers] == [digest(n) for n in batch]
+        workers.append({pid for _, pid in answers})
+
+    parallel.pipelined(batches, lambda b: b, lambda n: (digest(n), os.getpid()), done)
+    assert len(forks) == 1 and len(workers) == 4
+    assert all(parent in pids and len(pids) == 2 for pids in workers)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@needs_two_cores
+def test_a_helper_that_fails_costs_only_time() -> None:
+    """The helper fails on its first share: that share is worked out here, and so is
+    every batch after it."""
+    parent = os.getpid()
+
+    def fails_in_the_helper(n: int) -> tuple[str, int]:
+        if os.getpid() != parent:
+            raise RuntimeError("the helper broke")
+        return digest(n), os.getpid()
+
+    finished: list[list[tuple[str, int]]] = []
+    batches = [list(range(start, start + MIN_FORK * 2)) for start in (0, MIN_FORK * 2)]
+    parallel.pipelined(batches, lambda b: b, fails_in_the_helper, lambda b, a: finished.append(a))
+    assert [[a for a, _ in answers] for answers in finished] == [
+        [digest(n) for n in batch] for batch in batches
+    ]
+    assert {pid for answers in finished for _, pid in answers} == {parent}
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_share_follows_the_costs_on_each_side() -> None:
+    # the helper took half at twice this process's cost a value, beside no other work
+    assert parallel._share(0.5, 100, 200, 2.0, 1.0, 0.0, 200) == pytest.approx(1 / 3)
+    # work beside its share (reading the next batch) leaves this process less of it
+    assert parallel._share(0.5, 100, 200, 1.0, 1.0, 1.0, 100) == pytest.approx(0.95)
+    assert parallel._share(0.5, 100, 200, 1.0, 1.0, 0.5, 100) == pytest.approx(0.75)
+    assert parallel._share(0.4, 0, 200, 0.0, 1.0, 0.0, 100) == 0.4  # nothing learnt
