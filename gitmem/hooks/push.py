@@ -5,7 +5,9 @@ origin main``, ``git push -u origin HEAD`` alike, and waits for it: so the foreg
 (:func:`pre_push`) only decides whether memory needs carrying — a capture in flight
 (its commit's checkpoint must go), a ``refs/gitmem/*`` ref the remote (as last fetched)
 lacks, a push to a URL, or ``sync_on_push`` set — without the network, and starts
-``gitmem hook push-memory REMOTE URL`` detached when it does. That (:func:`push_memory`)
+``gitmem hook push-memory REMOTE URL`` detached when it does (most pushes owe nothing,
+and :mod:`gitmem.hooks.foreground` finds that from a few files before this module and
+pygit2 load). That (:func:`push_memory`)
 
 1. waits, at most :data:`CAPTURE_WAIT` seconds, for the post-commit captures in flight
    (their markers, :mod:`gitmem.hooks.inflight`), so the pushed commit's checkpoint
@@ -40,12 +42,14 @@ from typing import Any
 
 from gitmem.core.errors import GitmemError
 from gitmem.hooks import inflight
+from gitmem.hooks.foreground import GUARD as GUARD
+from gitmem.hooks.foreground import UNTOLD_FILE as UNTOLD_FILE
+from gitmem.hooks.foreground import capture_in_flight, pushed_lines
+from gitmem.hooks.foreground import names_memory as names_memory
 from gitmem.hooks.run import masked
 from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.repo import REFS_PREFIX, TRACKING_PREFIX, Store
 
-GUARD = "GITMEM_IN_PRE_PUSH"
-"""Set while the hook runs: a git push started inside it must not run the hook again."""
 CAPTURE_WAIT = 120.0
 """Seconds the detached carry waits for captures in flight before pushing what memory
 holds (a push of thirty commits queues thirty captures)."""
@@ -60,7 +64,7 @@ def pre_push(store: Store, remote: str, url: str) -> None:
     if os.environ.get(GUARD):
         return
     os.environ[GUARD] = "1"  # inherited by every git this process runs
-    if names_memory(_stdin()):
+    if names_memory(pushed_lines()):
         # The user pushes memory refs themselves (a deliberate force push, say): a push
         # of ours could move the remote ref under theirs and fail it.
         return
@@ -165,8 +169,7 @@ def _safe(remote: str) -> str:
 def _owed(store: Store, remote: str) -> bool:
     """Whether memory needs carrying to *remote* (see the module docstring): decided from
     local refs and files, without the network. Raises nothing."""
-    now = time.time()
-    if any(m.hook == "post-commit" and not m.dead(now) for m in inflight.markers(store.local_dir)):
+    if capture_in_flight(store.local_dir):
         return True
     try:
         refs = store.refs()
@@ -216,24 +219,6 @@ def _carry(store: Store, remote: str, url: str) -> None:
             log.write("ok", source, url=masked(url), pushed="fast-forward")
             return
     _sync(store, remote, url, home, log, source)
-
-
-def names_memory(lines: list[str]) -> bool:
-    """Whether git's pre-push lines push (or delete) a ``refs/gitmem/`` ref. Raises
-    nothing."""
-    return any(
-        len(words) == 4 and words[2].startswith(REFS_PREFIX)
-        for words in (line.split() for line in lines)
-    )
-
-
-def _stdin() -> list[str]:
-    try:
-        if sys.stdin is None or sys.stdin.isatty():
-            return []
-        return sys.stdin.read(1 << 20).splitlines()
-    except (OSError, ValueError):
-        return []
 
 
 def wait_for_captures(local_dir: Path, seconds: float) -> int:
@@ -377,9 +362,6 @@ def _untold(store: Store, change: Callable[[dict[str, list[str]]], object]) -> N
             path.unlink(missing_ok=True)
 
 
-UNTOLD_FILE = "untold.json"
-"""``.git/gitmem/untold.json``: what detached carries said, per remote, until the next
-push's foreground says it."""
 UNTOLD_LOCK = "untold.lock"
 _KEEP = 5
 """Lines kept per remote: the last ones."""

@@ -40,6 +40,10 @@ HOOKS: dict[str, tuple[str, str, int]] = {
 """Each hook: the module and function doing its work, and how many arguments it takes."""
 FOREGROUND = frozenset({"pre-push"})
 """Hooks git waits for (memory must go with the push): they keep the caller's terminal."""
+FIRST_LOOK: dict[str, tuple[str, str]] = {"pre-push": ("gitmem.hooks.foreground", "settled")}
+"""Hooks that may find from a few files, before the store opens (pygit2 is most of a
+hook's start), that there is nothing to do: called with the repository's path and the
+hook's arguments, True to stop there."""
 
 
 def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
@@ -55,11 +59,23 @@ def run_hook(repo: str, name: str, args: Sequence[str]) -> None:
         return  # the script queued this run's line, and the running worker takes it
     module, function, arity = HOOKS[name]
     padded = (list(args) + [None] * arity)[:arity]
+    if name in FIRST_LOOK and _settled(repo, name, padded):
+        return
     try:
         func = getattr(importlib.import_module(module), function)
     except Exception:  # a broken install: a hook still never breaks git
         return
     run_safely(repo, f"{name} {' '.join(args)}".strip(), func, *padded)
+
+
+def _settled(repo: str, name: str, args: list[str | None]) -> bool:
+    """The hook's first look (:data:`FIRST_LOOK`). Raises nothing: a broken install
+    leaves the decision to the hook itself."""
+    module, function = FIRST_LOOK[name]
+    try:
+        return bool(getattr(importlib.import_module(module), function)(repo, *args))
+    except Exception:
+        return False
 
 
 def run_safely(repo: str, source: str, func: HookAction, *args: object) -> int:

@@ -24,6 +24,8 @@ import pygit2
 
 from gitmem.core.errors import GitError, NegativeResult
 from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.gitfiles import REFS_PREFIX as REFS_PREFIX
+from gitmem.store.gitfiles import TRACKING_PREFIX as TRACKING_PREFIX
 from gitmem.store.layout import (
     EXTENSIONS,
     RECORD_DIRS,
@@ -42,10 +44,6 @@ pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
-REFS_PREFIX = "refs/gitmem/"
-"""Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
-TRACKING_PREFIX = "refs/gitmem-remotes/"
-"""What sync last fetched from each remote: ``refs/gitmem-remotes/<remote>/<name>``."""
 _MAX_ATTEMPTS = 50
 
 
