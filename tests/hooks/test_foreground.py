@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import git, run
+from helpers.polling import wait_carried
 
 from gitmem.hooks import inflight
 from gitmem.hooks.foreground import GUARD, UNTOLD_FILE, settled
@@ -191,3 +194,28 @@ def test_what_the_files_do_not_say_plainly_is_unsure(pushed: Path, tmp_path: Pat
     assert names_remote(other, "origin") is None
     (other / "config").write_text('[Remote "origin"]\n\tURL = x\n')
     assert names_remote(other, "origin") is True
+
+
+def test_after_a_carry_the_next_push_decides_without_pygit2(
+    initialised: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(GUARD, raising=False)
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(initialised, "remote", "add", "origin", str(remote))
+    transcript = tmp_path / "t.md"
+    transcript.write_text("We decided: keep the cache local.\n")
+    assert run("-C", str(initialised), "capture", "--transcript", str(transcript)).exit_code == 0
+    command = [sys.executable, "-X", "importtime", "-m", "gitmem", "-C", str(initialised)]
+    hook = [*command, "hook", "pre-push", "origin", str(remote)]
+    first = subprocess.run(hook, input="", capture_output=True, text=True, check=False)
+    assert first.returncode == 0 and "pygit2" in first.stderr  # owed: decided in full
+    wait_carried(initialised)
+    assert git(remote, "rev-parse", MEMORY) == git(initialised, "rev-parse", MEMORY)
+    again = subprocess.run(hook, input="", capture_output=True, text=True, check=False)
+    modules = {line.split("|")[-1].strip() for line in again.stderr.splitlines()}
+    # It read the refs and, every one carried, the settings (importlib's own import of
+    # the hook module is not listed; its imports are), and never loaded pygit2.
+    assert again.returncode == 0 and "gitmem:" not in again.stderr
+    assert {"gitmem.store.gitfiles", "gitmem.store.config"} <= modules
+    assert "pygit2" not in modules and "gitmem.store.spawn" not in modules
