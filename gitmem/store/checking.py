@@ -62,8 +62,9 @@ from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store, StoredRecord
 from gitmem.store.shape import UNEXPECTED_ENTRY, entry_at, odd_entry
 
-CHUNK = 2000
-"""Records read, checked and let go at a time."""
+CHUNK = 1000
+"""Records read, checked and let go at a time (two chunks are in memory at a time; a
+chunk costs one exchange with the helper, not a fork)."""
 
 
 class Checked(NamedTuple):

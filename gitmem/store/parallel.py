@@ -195,7 +195,8 @@ def pipelined(
     makes the next batch (the iteration of *batches*), works out the rest, takes the
     helper's answers, sends it the next batch's share, and only then calls *done*. So the
     helper works while this process reads and while it finishes; each share is sized
-    from the last batch's times, so that both finish together.
+    from the last batch's times (wall-clock: a process another program holds back is
+    given less), so that both finish together.
 
     *done* must not change what *jobs* gives for a batch made before it (the next
     batch is made before *done* sees the one before). Raises what *batches*, *func*
@@ -211,11 +212,11 @@ def pipelined(
         front = helper.send(values, share, sent)
         beside = 0.0  # seconds of finishing the batch before (the helper works meanwhile)
         while batch is not None:
-            began = time.process_time()
+            began = time.perf_counter()
             upcoming = next(iterator, None)
-            made = time.process_time()
+            made = time.perf_counter()
             answers = [func(v) for v in values[front:]]
-            mine = time.process_time() - made
+            mine = time.perf_counter() - made
             theirs = helper.receive() if front else ([], 0.0)
             following = [] if upcoming is None else jobs(upcoming)
             if theirs is None:  # the helper failed: its share is worked out here
@@ -225,9 +226,9 @@ def pipelined(
                 costs = (front, len(values), theirs[1], mine)
                 share = _share(share, *costs, made - began + beside, len(following))
             front = helper.send(following, share, sent)
-            began = time.process_time()
+            began = time.perf_counter()
             done(batch, answers)
-            beside = time.process_time() - began
+            beside = time.perf_counter() - began
             batch, values = upcoming, following
     finally:
         helper.stop()
@@ -366,10 +367,10 @@ def _serve(func: Callable[[Any], Any], values: IO[bytes], answers: IO[bytes]) ->
     gc.freeze()
     while len(head := values.read(_SIZE.size)) == _SIZE.size:
         share = values.read(_SIZE.unpack(head)[0])
-        began = time.process_time()
+        began = time.perf_counter()
         try:
             done = [func(v) for v in pickle.loads(share)]
-            payload = pickle.dumps((done, time.process_time() - began), pickle.HIGHEST_PROTOCOL)
+            payload = pickle.dumps((done, time.perf_counter() - began), pickle.HIGHEST_PROTOCOL)
         except Exception:
             payload = pickle.dumps(None)
         answers.write(_SIZE.pack(len(payload)) + payload)
