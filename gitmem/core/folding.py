@@ -75,22 +75,61 @@ def fold(text: str) -> str:
     act on, and doing it first keeps :func:`fold` idempotent for characters such as
     "İ", whose fold adds a combining mark next to a possible underscore. Step 3 runs
     before step 2, so that a list marker hidden behind emphasis ("`-` item") is judged
-    the same way on the first fold and on a second one. Never raises.
+    the same way on the first fold and on a second one. A long text is folded a piece
+    at a time (:func:`_fold_pieces`). Never raises.
     """
+    if len(text) > _PIECE:
+        return _fold_pieces(text, _PIECE)
+    return _fold_lines(text).strip(" ")
+
+
+_PIECE = 1 << 20
+"""The length (in characters) past which :func:`fold` works a piece at a time."""
+
+
+def _fold_lines(text: str) -> str:
+    """:func:`fold` of *text* without the final trim. Each step reads only within a line,
+    except the joining of space runs, so whole lines fold the same alone as together."""
     # 5. Case.
     text = text.casefold()
     # 1. Quotes, dashes, spaces and line breaks.
     for old, new in _ASCII_FIRST if text.isascii() else _CRLF_FIRST:
         if old in text:
             text = text.replace(old, new)
-    # 3. Emphasis and code markers.
-    text = text.replace("*", "").replace("`", "")
+    # 3. Emphasis and code markers. One step a statement, so that a long text is held at
+    # most twice at a time (the step's input and its result), besides the caller's copy.
+    text = text.replace("*", "")
+    text = text.replace("`", "")
     text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
     text = _STRIKE_RE.sub("", text)
     # 2. Block markers at the start of a line.
     text = _LINE_MARKERS_RE.sub("", text)
-    # 4. Whitespace runs to one space, trimmed (only " " and "\n" are left after step 1).
-    return _SPACES_RE.sub(" ", text.replace("\n", " ")).strip(" ")
+    # 4. Whitespace runs to one space (only " " and "\n" are left after step 1).
+    text = text.replace("\n", " ")
+    return _SPACES_RE.sub(" ", text)
+
+
+def _fold_pieces(text: str, size: int) -> str:
+    """:func:`fold` of *text*, folded in pieces of about *size* characters cut just after
+    a line feed (never inside a "\r\n"), then joined. A substitution over a long text
+    holds the text, its pieces and the result at once: over a piece it holds a piece's
+    worth. Where two pieces meet, the space run they share is one space, as
+    :func:`_fold_lines` makes it within a piece."""
+    parts: list[str] = []
+    spaced = False  # does what is folded so far end with a space?
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + size) + 1 or len(text)
+        part = _fold_lines(text[start:end])
+        if spaced and part.startswith(" "):
+            part = part[1:]
+        if part:
+            spaced = part.endswith(" ")
+            parts.append(part)
+        start = end
+    folded = "".join(parts)
+    parts.clear()
+    return folded.strip(" ")
 
 
 def fold_inline(text: str) -> str:
@@ -190,9 +229,15 @@ class Origin(Sequence[int]):
         return Origin(starts or array("q", [0]), bases or array("q", [0]), at)
 
 
-class _Mapped(NamedTuple):
-    text: str
-    origin: Origin
+class _Mapped:
+    """The text being folded and where its characters came from. Each step replaces
+    both, and a deletion lets go of the text it reads before it joins its result, so a
+    long message is held, besides its raw text, at most twice at a time."""
+
+    __slots__ = ("origin", "text")
+
+    def __init__(self, text: str, origin: Origin) -> None:
+        self.text, self.origin = text, origin
 
 
 def fold_map(raw: str) -> FoldMap:
@@ -203,22 +248,18 @@ def fold_map(raw: str) -> FoldMap:
     """
     # 5. Case: str.casefold works one character at a time, so a longer result means
     # some character expanded ("ß" → "ss") and the map is built character by character.
-    text = raw.casefold()
-    if len(text) == len(raw):
-        mapped = _Mapped(text, Origin.identity(len(raw)))
-    else:
-        mapped = _Mapped(text, _expanded(raw))
+    mapped = _Mapped(raw.casefold(), Origin.identity(len(raw)))
+    if len(mapped.text) != len(raw):
+        mapped.origin = _expanded(raw)
     # 1. "\r\n" loses its "\r"; every other replacement keeps the length.
-    # No step keeps a reference to the text of the one before: a long message's text,
-    # folded, is held at most twice at a time.
-    mapped = _delete(mapped, _CR_BEFORE_LF)
+    _delete(mapped, _CR_BEFORE_LF)
     for old, new in _REPLACEMENTS:
         if old in mapped.text:
-            mapped = _Mapped(mapped.text.replace(old, new), mapped.origin)
+            mapped.text = mapped.text.replace(old, new)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):
-        mapped = _delete(mapped, pattern)
+        _delete(mapped, pattern)
     origin = mapped.origin
 
     def item(marker: re.Match[str]) -> None:
@@ -227,9 +268,9 @@ def fold_map(raw: str) -> FoldMap:
         if tokens and end < len(text) and text[end] != "\n":
             items.append((origin[end], list_label(tokens[-1])))
 
-    mapped = _delete(mapped, _LINE_MARKERS_RE, item)
-    mapped = _Mapped(mapped.text.replace("\n", " "), mapped.origin)
-    mapped = _delete(mapped, _EXTRA_SPACES_RE)
+    _delete(mapped, _LINE_MARKERS_RE, item)
+    mapped.text = mapped.text.replace("\n", " ")
+    _delete(mapped, _EXTRA_SPACES_RE)
     return FoldMap(raw, mapped.text, mapped.origin, _markers(raw, mapped, items))
 
 
@@ -252,28 +293,65 @@ def _expanded(raw: str) -> Origin:
 
 def _delete(
     mapped: _Mapped, pattern: Pattern, seen: Callable[[re.Match[str]], None] | None = None
-) -> _Mapped:
-    """*mapped* without what *pattern* matches (each match shown to *seen* first). The
-    text loses them in one substitution and the origin keeps two numbers a match: no
-    list of pieces, whatever the number of matches."""
+) -> None:
+    """Take out of *mapped* what *pattern* matches (each match shown to *seen* first).
+    The origin keeps two numbers a match; the text is rebuilt from what is kept, in
+    blocks, and the text it was rebuilt from is let go before the blocks are joined: a
+    substitution would hold the text, a string per piece kept and the result at once."""
+    bounds = _bounds(mapped.text, pattern, seen)
+    if not bounds:
+        return
+    size = len(mapped.text)
+    mapped.origin = mapped.origin.kept(_kept(bounds, size))
+    blocks = _blocks(mapped.text, _kept(bounds, size))
+    mapped.text = ""
+    mapped.text = "".join(blocks)
+
+
+def _bounds(
+    text: str, pattern: Pattern, seen: Callable[[re.Match[str]], None] | None
+) -> array[int]:
+    """Where each match of *pattern* in *text* starts and ends (start, end, start, end,
+    …), each match shown to *seen* first."""
     bounds = array("q")
-    for match in pattern.finditer(mapped.text):
+    for match in pattern.finditer(text):
         bounds.append(match.start())
         bounds.append(match.end())
         if seen is not None:
             seen(match)
-    if not bounds:
-        return mapped
-    return _Mapped(pattern.sub("", mapped.text), mapped.origin.kept(_kept(bounds, mapped)))
+    return bounds
 
 
-def _kept(bounds: array[int], mapped: _Mapped) -> Iterator[tuple[int, int]]:
-    """The ranges between the deleted spans *bounds* (start, end, start, end, …)."""
+def _kept(bounds: array[int], size: int) -> Iterator[tuple[int, int]]:
+    """The ranges of a text of *size* characters between the deleted spans *bounds*
+    (start, end, start, end, …)."""
     pos = 0
     for n in range(0, len(bounds), 2):
         yield pos, bounds[n]
         pos = bounds[n + 1]
-    yield pos, len(mapped.text)
+    yield pos, size
+
+
+_BLOCK = 1 << 16
+"""About how many characters :func:`_blocks` puts in one block."""
+
+
+def _blocks(text: str, ranges: Iterable[tuple[int, int]]) -> list[str]:
+    """The characters of *ranges* of *text*, in order, in blocks of about :data:`_BLOCK`
+    characters (one string per range would cost about 60 bytes each besides the text)."""
+    blocks: list[str] = []
+    pieces: list[str] = []
+    size = 0
+    for first, last in ranges:
+        if first < last:
+            pieces.append(text[first:last])
+            size += last - first
+            if size >= _BLOCK:
+                blocks.append("".join(pieces))
+                pieces.clear()
+                size = 0
+    blocks.append("".join(pieces))
+    return blocks
 
 
 def _markers(raw: str, mapped: _Mapped, items: list[tuple[int, str]]) -> dict[int, str]:

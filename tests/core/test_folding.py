@@ -25,6 +25,28 @@ def test_fold_map_folds_as_fold_does(text: str) -> None:
         assert 0 <= at < len(mapped.folded)
 
 
+LINES = st.text(alphabet="ab1 _*`~-+#>.)\n\n\n\r\t\u00a0’—İß\u2028", max_size=80)
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.text(), MARKDOWN, LINES), st.integers(min_value=1, max_value=12))
+def test_a_long_text_folds_in_pieces_as_it_folds_whole(text: str, size: int) -> None:
+    # fold works a piece at a time past a megabyte: cut after any line feed, with space
+    # runs and blank pieces at the seams, the pieces must give the whole text's fold.
+    from gitmem.core.folding import _fold_pieces
+
+    assert _fold_pieces(text, size) == fold(text)
+
+
+def test_fold_cuts_a_long_text_into_pieces_at_line_feeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gitmem.core import folding as f
+
+    text = "- **One** item  \r\n\n  2. `two`  \n> __three__ ~~x~~\n   \n"
+    whole = fold(text)
+    monkeypatch.setattr(f, "_PIECE", 4)
+    assert fold(text) == whole == "one item two three x"
+
+
 def listed_origin(raw: str) -> list[int]:
     """The origin map as one int per character, the way fold_map kept it before it kept
     runs: the reference the runs must give back, character by character."""

@@ -140,12 +140,19 @@ def _candidates(
         role = (messages[index].role or "").casefold()
         if role == ANSWER:
             continue  # a question tool's answer: the text around it says what was decided
-        found = list(Scan(index, messages[index].text, role, reading).items())
-        yield from found
-        if index == pending and not any(c.kind == Kind.DECISION for c in found):
+        text = messages[index].text
+        # Each candidate is passed on as it is found, keeping only what the two readings
+        # below need: a long plain transcript is one message of hundreds of thousands of
+        # candidates, and a list of them costs several times the text.
+        decided = False
+        taken: list[tuple[int, int]] = []
+        for c in Scan(index, text, role, reading).items():
+            decided = decided or c.kind == Kind.DECISION
+            if index == report and (at := text.find(c.quote)) >= 0:
+                taken.append((at, at + len(c.quote)))
+            yield c
+        if index == pending and not decided:
             # A last word that states a rule ("no, we keep `requests`") is that decision.
-            yield from pending_request(index, messages[index].text)
+            yield from pending_request(index, text)
         if index == report:
-            text = messages[index].text
-            taken = [(at, at + len(c.quote)) for c in found if (at := text.find(c.quote)) >= 0]
             yield from report_items(index, text, taken)
