@@ -626,3 +626,14 @@ def test_every_quote_is_verbatim_in_generated_transcripts(
         assert draft.text.strip() and "<gitmem-context" not in (draft.quote or "")
         assert draft.extra["importance"] in (0, 1, 2)
     assert extract(messages, max_items=cap) == drafts  # deterministic
+
+
+def test_a_whole_long_message_is_unpunctuated_as_its_sentences_are() -> None:
+    # A message over 64 KB is unpunctuated in one pass (a long plain transcript is one
+    # message): every character must come out as the sentence-by-sentence way gives it.
+    from gitmem.capture.extract.heuristic.markers import unpunctuate
+
+    sentence = 'TODO: fix "parse()" in [src/a.py]; #3 > #2, ok? yes! `x` * y.\n'
+    assert len(sentence) * 2000 > 65536 and sentence.isascii()
+    assert unpunctuate(sentence * 2000) == unpunctuate(sentence) * 2000
+    assert unpunctuate("a.b" * 30000) == "a b" * 30000

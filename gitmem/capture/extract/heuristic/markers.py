@@ -352,7 +352,15 @@ def is_triggered(sentence: str) -> bool:
     return any(needle in low for needle in _TRIGGER_NEEDLES)
 
 
+_UNPUNCTUATED = str.maketrans(dict.fromkeys(_PUNCTUATION, " "))
+
+
 def unpunctuate(text: str) -> str:
+    if len(text) > 65536 and text.isascii():
+        # A whole message: one pass, one copy (each replace below makes another, and a
+        # long plain transcript is one message of tens of megabytes). Slower than the
+        # replaces on a short sentence or on non-ASCII text.
+        return text.translate(_UNPUNCTUATED)
     for char in _PUNCTUATION:
         if char in text:
             text = text.replace(char, " ")

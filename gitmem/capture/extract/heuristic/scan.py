@@ -106,12 +106,14 @@ class Scan:
         # One flag per line (a set of line numbers would cost more than the lines).
         hits = bytearray(len(self.lines))
         mark_lines(low, starts, LINE_NEEDLES, hits)
-        for match in NUMBER_RE.finditer(low):
-            hits[bisect.bisect_right(starts, match.start()) - 1] = 1
+        # (No match object outlives the loop: it would hold low, which is let go below.)
+        for at in (match.start() for match in NUMBER_RE.finditer(low)):
+            hits[bisect.bisect_right(starts, at) - 1] = 1
         speakers: list[int] = []
         fences = iter([*self.fences, (len(hits), len(hits))])
         fence = next(fences)
         plain = unpunctuate(low)  # as long as low: its lines start where low's do
+        del low  # a long message is held once more for each copy kept
         # Line by line, without a list of them: fenced code is never read.
         for n in range(len(hits)):
             while n > fence[1]:
