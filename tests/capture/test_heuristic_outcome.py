@@ -272,8 +272,13 @@ def test_an_unanswered_last_request_is_an_open_loop() -> None:
         "uncertainty",
         "Does the pin also hold on the arm64 runner?",
     )
-    for short in ("commit", "thanks!", "ok, push it"):
-        assert extract([*messages[:2], Message("user", short)]) == []
+    assert extract([*messages[:2], Message("user", "thanks!")]) == []
+    for short in ("commit", "ok, push it"):
+        # Not a request to carry; asking only to commit or push makes the reply before it
+        # the session's report (see test_heuristic_generalise.py).
+        assert summary(extract([*messages[:2], Message("user", short)])) == [
+            ("fact", "Pinned it in the lockfile.")
+        ]
 
 
 def test_a_request_the_user_stopped_the_reply_to_is_left_open() -> None:

@@ -37,6 +37,7 @@ from gitmem.capture.extract.heuristic.turns import (
     pending_index,
     readings,
     report_index,
+    wrapped_report,
 )
 from gitmem.core.items import Draft, Kind
 from gitmem.core.transcript import ANSWER, NOT_SAID, Message
@@ -136,6 +137,7 @@ def _candidates(
     messages: Sequence[Message], read: Sequence[int], report: int | None
 ) -> Iterator[Candidate]:
     pending = pending_index(messages, read)
+    wrapped = wrapped_report(messages, read)
     for index, reading in readings(messages, read).items():
         role = (messages[index].role or "").casefold()
         if role == ANSWER:
@@ -148,11 +150,11 @@ def _candidates(
         taken: list[tuple[int, int]] = []
         for c in Scan(index, text, role, reading).items():
             decided = decided or c.kind == Kind.DECISION
-            if index == report and (at := text.find(c.quote)) >= 0:
+            if index in (report, wrapped) and (at := text.find(c.quote)) >= 0:
                 taken.append((at, at + len(c.quote)))
             yield c
         if index == pending and not decided:
             # A last word that states a rule ("no, we keep `requests`") is that decision.
             yield from pending_request(index, text)
-        if index == report:
-            yield from report_items(index, text, taken)
+        if index in (report, wrapped):
+            yield from report_items(index, text, taken, wrapped=index == wrapped)

@@ -80,6 +80,14 @@ _STATUS_RE = re.compile(
     re.IGNORECASE,
 )
 """A sentence that only says the checks pass, or that a fix is in."""
+_CHECKS_RE = re.compile(
+    r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[*_]*(?:(?:verification|verified|validation)"
+    r"(?:[ \t]+(?:output|passed|results?|run|done))?"
+    r"|(?:tests?|checks?)[ \t]+(?:run|results?|passed))[*_]*[ \t]*(?::|[*_]*$)",
+    re.IGNORECASE,
+)
+"""A unit or heading that reports the checks run ("Verification: I checked …", "Tests
+run:"): routine status, like "all tests pass"."""
 _INTERJECTION_RE = re.compile(
     r"(?:(?:perfect|excellent|great|good|nice|awesome|ok(?:ay)?|alright|sure|got\s+it|"
     r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
@@ -134,10 +142,14 @@ class Unit:
     """The title of the heading it stands under (None: none)."""
 
 
-def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator[Candidate]:
+def report_items(
+    index: int, raw: str, taken: list[tuple[int, int]], wrapped: bool = False
+) -> Iterator[Candidate]:
     """The items of the report *raw* (message *index*): one per unit worth reading, as the
     module says; units overlapping a span of *taken* (quotes found already by the marker
-    scan, offsets in *raw*) are left to those."""
+    scan, offsets in *raw*) are left to those. *wrapped*: the reply before a last request
+    to commit (:func:`~gitmem.capture.extract.heuristic.turns.wrapped_report`), whose
+    units are of the family "report-wrapped"."""
     text = strip_gitmem_context(raw)
     units = [u for u in _units(text) if u.depth == 0 and _worth_reading(text, u)]
     long = len(units) > SHORT_REPORT
@@ -159,6 +171,7 @@ def report_items(index: int, raw: str, taken: list[tuple[int, int]]) -> Iterator
         if check.verbatim and quote in raw:
             position = (index, text.count("\n", 0, unit.start), 0)
             rule = "report-lead" if unit is lead else "report-section" if long else "report-short"
+            rule = "report-wrapped" if wrapped else rule
             yield Candidate(
                 kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False, rule
             )
@@ -289,8 +302,8 @@ def _heading(line: str) -> str | None:
     stripped = line.strip()
     if (
         len(stripped) <= 40
-        and stripped.endswith(":")
-        and OUTCOME_HEADINGS.fullmatch(_title(stripped))
+        and stripped.rstrip("*_").endswith(":")
+        and (OUTCOME_HEADINGS.fullmatch(_title(stripped)) or _CHECKS_RE.fullmatch(_title(stripped)))
     ):
         return stripped
     return None
@@ -298,6 +311,8 @@ def _heading(line: str) -> str | None:
 
 def _worth_reading(text: str, unit: Unit) -> bool:
     block = text[unit.start : unit.end]
+    if _CHECKS_RE.match(block) or (unit.heading is not None and _CHECKS_RE.match(unit.heading)):
+        return False
     start = _start(block)
     if start is None or _ECHO_RE.match(block) or _TAG_RE.match(block.strip()):
         return False

@@ -306,7 +306,7 @@ def _unit_items(
         if item is not None and (reading.loops or kind not in LOOPS):
             yield start, item, rule
         return
-    sentences = split_sentences(block, start)
+    sentences = split_sentences(block, start, lower=by_user)
     # Only a sentence holding a trigger can hold a marker or a reference.
     triggered = [is_triggered(block[s:e]) for s, e in sentences]
     markers = [

@@ -42,6 +42,8 @@ FILE_ITEM_RE = re.compile(
     r"(?:[ \t]*(?:[-—–:(→]|->|$))"
 )
 SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
+_LOWER_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=[ \t]+[\"'“‘(\[*_`]*[a-z])")
+"""A sentence end before a lowercase word: how users write ("… one list view. can you …")."""
 _ABBREVIATIONS = frozenset(
     (
         *("e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "mr", "mrs", "ms", "no", "fig"),
@@ -184,11 +186,15 @@ def tagged_ranges(lines: Sequence[str], candidates: list[int], tag: str) -> list
     return ranges
 
 
-def split_sentences(block: str, start: int) -> list[tuple[int, int]]:
-    """Sentence spans: cut after ".", "!" or "?" before a capital, and at a line break
-    unless a lowercase word carries an unfinished sentence over it."""
+def split_sentences(block: str, start: int, lower: bool = False) -> list[tuple[int, int]]:
+    """Sentence spans: cut after ".", "!" or "?" before a capital (with *lower*, before
+    a lowercase word too: a user's message), and at a line break unless a lowercase word
+    carries an unfinished sentence over it."""
     cuts: set[int] = set()
-    for match in SENTENCE_END_RE.finditer(block, start):
+    ends = list(SENTENCE_END_RE.finditer(block, start))
+    if lower:
+        ends += _LOWER_END_RE.finditer(block, start)
+    for match in ends:
         word = block[max(start, match.start() - 12) : match.start()].rsplit(None, 1)[-1:]
         if not word or word[0].lstrip("(*_`\"'").lower() not in _ABBREVIATIONS:
             cuts.add(match.end())

@@ -13,6 +13,7 @@ reference counts anywhere). Whatever the user says is read in full.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,6 +92,27 @@ def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None
         if role != ANSWER and (report is None or _acknowledges(messages, report, i)):
             report = i
     return None
+
+
+WRAP_UP_RE = re.compile(
+    r"[ \t]*(?:(?:ok(?:ay)?|yes|yeah|now|please|great|thanks|so|and)\b[,.!]?[ \t]+)*"
+    r"(?:did[ \t]+you[ \t]+|can[ \t]+you[ \t]+|please[ \t]+)?(?:commit|push)(?:ed)?"
+    r"(?:[ \t]+(?:it|this|that|them|everything|all|the[ \t]+changes?|and[ \t]+push|now|please))*"
+    r"[ \t]*[.!?]*[ \t]*",
+    re.IGNORECASE,
+)
+"""A user's last message that only asks to commit or push ("commit", "did you push?")."""
+
+
+def wrapped_report(messages: Sequence[Message], read: Sequence[int]) -> int | None:
+    """The reply that closed the turn before the user's last message, when that message
+    only asks to commit or push what was done ("commit", "Commit it", "did you push?"):
+    the outcome of the work is reported there, and the last reply only says it is
+    committed. None otherwise."""
+    users = [n for n, i in enumerate(read) if (messages[i].role or "").casefold() in USER_ROLES]
+    if not users or WRAP_UP_RE.fullmatch(messages[read[users[-1]]].text) is None:
+        return None
+    return report_index(messages, read[: users[-1]])
 
 
 def _acknowledges(messages: Sequence[Message], reply: int, before: int) -> bool:

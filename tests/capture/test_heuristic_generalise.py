@@ -1,0 +1,112 @@
+"""Rules of the heuristic extractor measured on the development split of the labelled
+corpus (issue 27; docs/heuristic.md): each with cases of its own, not copied from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.capture.extract.heuristic.sentences import split_sentences
+from gitmem.core.items import Draft
+from gitmem.core.quotes import check_quote
+from gitmem.core.transcript import Message
+
+
+def user(text: str) -> Message:
+    return Message("user", text)
+
+
+def assistant(text: str) -> Message:
+    return Message("assistant", text)
+
+
+def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
+    return [(d.kind, d.quote) for d in drafts]
+
+
+def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
+    texts = [m.text for m in messages]
+    for draft in drafts:
+        assert draft.quote is not None and any(draft.quote in text for text in texts)
+        assert check_quote(draft.quote, texts).verbatim, draft.quote
+
+
+# --- a user's sentences end before a lowercase word ---------------------------------------
+
+
+def test_a_users_sentence_ends_before_a_lowercase_word() -> None:
+    text = "yeah, I think we should only keep one cache. can you redo the diagram with both?"
+    spans = split_sentences(text, 0, lower=True)
+    assert [text[s:e] for s, e in spans] == [
+        "yeah, I think we should only keep one cache.",
+        "can you redo the diagram with both?",
+    ]
+    # An assistant's text is cut before a capital only; an abbreviation never ends one.
+    assert len(split_sentences(text, 0)) == 1
+    assert len(split_sentences("use a cache, e.g. the one in sqlite", 0, lower=True)) == 1
+
+
+def test_a_users_rule_before_a_question_in_lowercase_is_kept() -> None:
+    messages = [
+        user("yeah, I think we should only keep one cache. can you redo the diagram with both?"),
+        assistant("Here is the diagram with both caches merged into one."),
+    ]
+    drafts = extract(messages)
+    assert ("decision", "yeah, I think we should only keep one cache.") in summary(drafts)
+    assert_verbatim(drafts, messages)
+
+
+# --- a last message that only asks to commit -----------------------------------------------
+
+WORK = "Renamed every `agent-plugins` reference; the URLs now point to `entireio/skills`."
+
+
+@pytest.mark.parametrize("wrap", ["commit", "Commit it", "did you push?", "ok, commit and push"])
+def test_the_reply_before_a_request_to_commit_is_the_report(wrap: str) -> None:
+    messages = [
+        user("Rename the package everywhere."),
+        assistant(WORK),
+        user(wrap),
+        assistant("Committed as `900b1aa`."),
+    ]
+    drafts = explain(messages)
+    assert [(d.quote, rule) for d, rule in drafts] == [
+        (WORK, "report-wrapped"),
+        ("Committed as `900b1aa`.", "reference"),
+    ]
+    assert_verbatim([d for d, _ in drafts], messages)
+    # Asked and not answered yet (the session ends with it): the reply before is the report
+    # (and a request of four words or more is still left open).
+    assert summary(extract(messages[:3]))[0] == ("decision", WORK)
+
+
+def test_the_reply_before_any_other_last_request_is_not_the_report() -> None:
+    for last in ("now fix the docs too, they still say agent-plugins", "thanks", "continue"):
+        messages = [user("Rename the package."), assistant(WORK), user(last)]
+        assert all(d.quote != WORK for d in extract(messages))
+        answered = [*messages, assistant("Done: the docs say `skills` now.")]
+        assert all(d.quote != WORK for d in extract(answered))
+
+
+# --- a report's account of the checks it ran is routine status ------------------------------
+
+
+@pytest.mark.parametrize(
+    "checks",
+    [
+        "Verification: I ran the parser tests and confirmed the CLI surface with `--help`.",
+        "**Verification passed:** `pytest -q` and `ruff check` are clean.",
+        "Verification:\n- ran `pytest -q`\n- `git status --short` shows one untracked file",
+        "Tests run: 214, all green on the arm64 runner.",
+    ],
+)
+def test_a_report_of_the_checks_run_gives_no_item(checks: str) -> None:
+    work = "The tokenizer now counts nesting depth with a plain int."
+    messages = [user("Fix the tokenizer."), assistant(f"{work}\n\n{checks}")]
+    assert summary(extract(messages)) == [("decision", work)]
+
+
+def test_a_units_word_testing_is_not_a_check() -> None:
+    fact = "**Testing**: Vitest 4.0 runs the integration suites first."
+    messages = [user("Describe the repository."), assistant(fact)]
+    assert summary(extract(messages)) == [("fact", fact)]
