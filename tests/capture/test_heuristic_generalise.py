@@ -110,3 +110,40 @@ def test_a_units_word_testing_is_not_a_check() -> None:
     fact = "**Testing**: Vitest 4.0 runs the integration suites first."
     messages = [user("Describe the repository."), assistant(fact)]
     assert summary(extract(messages)) == [("fact", fact)]
+
+
+# --- a report's side notes, and lists a paragraph keeps apart ------------------------------
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Also fixed two old lint warnings in `cache.py`.",
+        "Also relevant: the arm64 wheel uses the same flag, so it needs no change.",
+        "Additionally, the README mentions the new flag.",
+    ],
+)
+def test_a_side_note_in_a_report_gives_no_item(note: str) -> None:
+    work = "The tokenizer now counts nesting depth with a plain int."
+    messages = [user("Fix the tokenizer."), assistant(f"{work}\n\n{note}")]
+    assert summary(extract(messages)) == [("decision", work)]
+    # The user's own "also" is read as ever.
+    rule = "Also, never run the migration on the production database."
+    assert ("decision", rule) in summary(extract([*messages, user(rule)]))
+
+
+def test_a_paragraph_between_two_lists_makes_them_two_lists() -> None:
+    report = (
+        "The parser fix is merged.\n\n"
+        "1. The old README steps are wrong.\n"
+        "2. The wheel is built by CI now.\n\n"
+        "Two checks I'd like to run first:\n\n"
+        "1. **Confirm the arm64 runner picks up the wheel** — rerun the release job.\n"
+        "2. **Confirm the docs build** — run `make docs`."
+    )
+    messages = [user("Merge the parser fix."), assistant(report)]
+    assert [d.quote for d in extract(messages)] == [
+        "The parser fix is merged.",
+        "The old README steps are wrong.",
+        "**Confirm the arm64 runner picks up the wheel** — rerun the release job.",
+    ]

@@ -104,6 +104,9 @@ _NARRATION_RE = re.compile(
     r"these|all)\b[^.!?:]*,\s*here)\b",
     re.IGNORECASE,
 )
+_ADDENDUM_RE = re.compile(
+    r"(?:also|additionally|in\s+addition|as\s+a\s+side\s+note|side\s+note|btw)\b", re.IGNORECASE
+)
 _ECHO_RE = re.compile(r"[ \t]*(?:\$[ \t]|>>>[ \t]|[A-Z][\w-]*@[\w-]+[:$]|PS [A-Z]:\\)")
 _OFFER_RE = re.compile(
     r"(?:want\s+me\s+to|would\s+you\s+like\s+(?:me\s+)?to|shall\s+i|should\s+i|do\s+you\s+want\s+"
@@ -151,14 +154,16 @@ def report_items(
     to commit (:func:`~gitmem.capture.extract.heuristic.turns.wrapped_report`), whose
     units are of the family "report-wrapped"."""
     text = strip_gitmem_context(raw)
-    units = [u for u in _units(text) if u.depth == 0 and _worth_reading(text, u)]
+    every = [u for u in _units(text) if u.depth == 0]
+    lists = _lists(text, every)
+    units = [u for u in every if _worth_reading(text, u)]
     long = len(units) > SHORT_REPORT
     lead = None
     if long:
         first = units[0]
         units = _outcome(text, units)
         lead = first if units and units[0] is first else None
-    units = _heads_of_lists(text, units)
+    units = _heads_of_lists(text, units, lists)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
     for unit in units:
         if any(unit.start < end and start < unit.end for start, end in taken):
@@ -214,18 +219,37 @@ def _outcome(text: str, units: list[Unit]) -> list[Unit]:
     return kept
 
 
-def _heads_of_lists(text: str, units: list[Unit]) -> list[Unit]:
-    """At most :data:`LIST_ITEMS` items of one list (the items that follow one another
-    under one heading); an open-loop section keeps every item."""
+def _lists(text: str, units: list[Unit]) -> dict[int, int]:
+    """Which list each list item of *units* (a report's top-level units, in order) belongs
+    to, by its start: items that follow one another under one heading, with no paragraph
+    between them (a paragraph ends a list even when it is not worth reading: "Two
+    confirmations I'd like to run:" between two numbered lists)."""
+    out: dict[int, int] = {}
+    number, previous = 0, None
+    for unit in units:
+        if BULLET_RE.match(text, unit.start) is None:
+            previous = None
+            continue
+        if previous is None or previous.heading != unit.heading:
+            number += 1
+        out[unit.start] = number
+        previous = unit
+    return out
+
+
+def _heads_of_lists(text: str, units: list[Unit], lists: dict[int, int]) -> list[Unit]:
+    """At most :data:`LIST_ITEMS` items of one list (see :func:`_lists`); an open-loop
+    section keeps every item."""
     kept: list[Unit] = []
-    run = 0
-    for n, unit in enumerate(units):
-        item = BULLET_RE.match(text, unit.start) is not None
-        follows = n > 0 and item and units[n - 1].heading == unit.heading
-        follows = follows and BULLET_RE.match(text, units[n - 1].start) is not None
-        run = run + 1 if follows else 1
+    taken: dict[int, int] = {}
+    for unit in units:
+        number = lists.get(unit.start)
         loops = unit.heading is not None and section_kind(unit.heading) in (Kind.OPEN_LOOP,)
-        if not item or run <= LIST_ITEMS or loops:
+        if number is None or loops:
+            kept.append(unit)
+            continue
+        taken[number] = taken.get(number, 0) + 1
+        if taken[number] <= LIST_ITEMS:
             kept.append(unit)
     return kept
 
@@ -346,6 +370,8 @@ def _start(block: str, user: bool = False) -> int | None:
     sentence = block[first:end].strip()
     if _NARRATION_RE.match(sentence.lstrip("*_ ")) is not None:
         return None
+    if not user and _ADDENDUM_RE.match(sentence.lstrip("*_ ")) is not None:
+        return None  # a side note after the outcome ("Also fixed …", "Also relevant: …")
     # A list item that says something before its colon ("1. **Confirm the path** — drop
     # the probe there and see if it shows up:" over a code block) is a statement.
     statement = BULLET_RE.match(block) and len(sentence.split()) >= STATEMENT_ITEM_WORDS
