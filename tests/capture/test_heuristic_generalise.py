@@ -147,3 +147,56 @@ def test_a_paragraph_between_two_lists_makes_them_two_lists() -> None:
         "The old README steps are wrong.",
         "**Confirm the arm64 runner picks up the wheel** — rerun the release job.",
     ]
+
+
+# --- a user's correction ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "correction",
+    [
+        "no remove the sha again, someone will take it for a stable link",
+        "No, keep the retries at three.",
+        "What I said was run `git add ... && git commit ...` so I approve it once.",
+        "I told you that the two lines belong to the other skill.",
+    ],
+)
+def test_a_users_correction_is_a_decision(correction: str) -> None:
+    messages = [
+        user("Store the attribution in the metadata."),
+        assistant("Added the commit sha to the metadata as well."),
+        user(correction),
+        assistant("Understood, changed."),
+    ]
+    drafts = explain(messages)
+    assert (correction, "user-rule") in [(d.quote, rule) for d, rule in drafts]
+    assert_verbatim([d for d, _ in drafts], messages)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "no worries, take your time",
+        "nope I don't see it in the panel",
+        "No idea why the runner is slow.",
+        "no, that's fine",
+        "I didn't tell you to undo your changes.",
+    ],
+)
+def test_a_plain_no_is_not_a_correction(reply: str) -> None:
+    messages = [
+        user("Store the attribution in the metadata."),
+        assistant("Added the commit sha to the metadata as well."),
+        user(reply),
+        assistant("Understood."),
+    ]
+    assert all(d.quote != reply for d in extract(messages))
+
+
+def test_an_ellipsis_does_not_end_a_users_sentence() -> None:
+    text = "run `git add ... && git commit ...` so I approve it once. then push"
+    spans = split_sentences(text, 0, lower=True)
+    assert [text[s:e] for s, e in spans] == [
+        "run `git add ... && git commit ...` so I approve it once.",
+        "then push",
+    ]

@@ -34,7 +34,7 @@ _TRIGGER_WORDS = (
     *("never", "prefer", "we'll", "we’ll", "i'd", "i’d", "filed", "paste", "ahead"),
     *("should", "must", "only", "just", "instead", "anymore", "important", "wiser", "want"),
     *("don't", "don’t", "sure", "need", "have", "acceptable", "unacceptable", "allowed"),
-    *("forbidden", "mandatory", "shouldn't", "shouldn’t"),
+    *("forbidden", "mandatory", "shouldn't", "shouldn’t", "no", "nope"),
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
@@ -42,6 +42,7 @@ _TRIGGER_NEEDLES = (
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
     *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
     "not run",
+    *("what i said", "what i meant", "what i asked", "what i wanted", "i told you"),
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
@@ -131,6 +132,16 @@ _USER_RULE_RE = re.compile(
     r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice|instead\s+of|rather\s+than)\b",
     re.IGNORECASE,
 )
+_USER_CORRECTION_RE = re.compile(
+    rf"{_EMPH}(?:(?:no|nope)\b[,.!:;]?\s+(?!(?:worries|problem|problems|idea|thanks|thank|way|"
+    rf"doubt|matter|longer|more|i|i{_A}m|i{_A}ve|i{_A}d|it|it{_A}s|that|that{_A}s|this|we|you|they|"
+    rf"there|he|she|the|a|an|one|worry)\b)[^\W\d_]"
+    r"|what\s+i\s+(?:said|meant|asked(?:\s+for)?|wanted)\s+(?:was|is)\b"
+    r"|i\s+told\s+you\s+(?:that|to)\b)",
+    re.IGNORECASE,
+)
+"""A user correcting the assistant: "no remove this again, …", "What I said was run `x`",
+"I told you that the two lines belong to the other skill"."""
 _WANTS_TO_KNOW_RE = re.compile(
     rf"{_EMPH}(?:i\s+(?:want|{_A}d\s+like)\s+to\s+(?:see|know|understand|look|check|learn|read|"
     r"try|ask)|i\s+(?:need|want)\s+to\s+(?:understand|know))\b",
@@ -303,7 +314,11 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False, rule="decision-start")
     if by_user and "?" not in sentence and not _WANTS_TO_KNOW_RE.match(sentence):
-        rule = _USER_RULE_START_RE.match(sentence) or _USER_RULE_RE.search(sentence)
+        rule = (
+            _USER_RULE_START_RE.match(sentence)
+            or _USER_RULE_RE.search(sentence)
+            or _USER_CORRECTION_RE.match(sentence)
+        )
         if rule is not None and _says_something(sentence):
             return Marker(Kind.DECISION, 0, False, rule="user-rule")
     if _CHOICE_RE.match(sentence):

@@ -42,8 +42,9 @@ FILE_ITEM_RE = re.compile(
     r"(?:[ \t]*(?:[-—–:(→]|->|$))"
 )
 SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
-_LOWER_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=[ \t]+[\"'“‘(\[*_`]*[a-z])")
-"""A sentence end before a lowercase word: how users write ("… one list view. can you …")."""
+_LOWER_END_RE = re.compile(r"(?:(?<!\.)\.(?!\.)|[!?]+)[\"'”’)\]*_`]*(?=[ \t]+[\"'“‘(\[*_`]*[a-z])")
+"""A sentence end before a lowercase word: how users write ("… one list view. can you …");
+not an ellipsis ("run `git add ... && git commit ...` so I …")."""
 _ABBREVIATIONS = frozenset(
     (
         *("e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "mr", "mrs", "ms", "no", "fig"),
