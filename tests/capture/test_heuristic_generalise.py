@@ -200,3 +200,17 @@ def test_an_ellipsis_does_not_end_a_users_sentence() -> None:
         "run `git add ... && git commit ...` so I approve it once.",
         "then push",
     ]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "Based on my exploration of the codebase, I've identified the parts to change.",
+        "Based on the design doc, I'm thinking of three steps.",
+        "Based on your codebase, I'll write the plan in `PLAN.md`.",
+    ],
+)
+def test_a_report_unit_opening_based_on_is_narration(lead: str) -> None:
+    work = "The tokenizer now counts nesting depth with a plain int."
+    messages = [user("Fix the tokenizer."), assistant(f"{lead}\n\n{work}")]
+    assert summary(extract(messages)) == [("decision", work)]

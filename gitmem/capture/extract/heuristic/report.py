@@ -101,7 +101,7 @@ _NARRATION_RE = re.compile(
     r"identified)|(?:the\s+)?user(?:['’]s\s+original\s+request\s+was|\s+(?:asked|requested|said|"
     r"wants|wanted|approved|chose|confirmed))|"
     r"here['’]s|here\s+is|here\s+are|below\s+is|the\s+following|based\s+on\s+(?:my|the|this|"
-    r"these|all)\b[^.!?:]*,\s*here)\b",
+    r"these|all|your)\b)",
     re.IGNORECASE,
 )
 _ADDENDUM_RE = re.compile(
