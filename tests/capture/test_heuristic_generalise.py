@@ -61,7 +61,7 @@ def test_a_users_rule_before_a_question_in_lowercase_is_kept() -> None:
 WORK = "Renamed every `agent-plugins` reference; the URLs now point to `entireio/skills`."
 
 
-@pytest.mark.parametrize("wrap", ["commit", "Commit it", "did you push?", "ok, commit and push"])
+@pytest.mark.parametrize("wrap", ["commit", "Commit it\n", "did you push?", "ok, commit and push"])
 def test_the_reply_before_a_request_to_commit_is_the_report(wrap: str) -> None:
     messages = [
         user("Rename the package everywhere."),

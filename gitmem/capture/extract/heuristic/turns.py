@@ -95,10 +95,10 @@ def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None
 
 
 WRAP_UP_RE = re.compile(
-    r"[ \t]*(?:(?:ok(?:ay)?|yes|yeah|now|please|great|thanks|so|and)\b[,.!]?[ \t]+)*"
+    r"\s*(?:(?:ok(?:ay)?|yes|yeah|now|please|great|thanks|so|and)\b[,.!]?[ \t]+)*"
     r"(?:did[ \t]+you[ \t]+|can[ \t]+you[ \t]+|please[ \t]+)?(?:commit|push)(?:ed)?"
     r"(?:[ \t]+(?:it|this|that|them|everything|all|the[ \t]+changes?|and[ \t]+push|now|please))*"
-    r"[ \t]*[.!?]*[ \t]*",
+    r"[ \t]*[.!?]*\s*",
     re.IGNORECASE,
 )
 """A user's last message that only asks to commit or push ("commit", "did you push?")."""
