@@ -180,6 +180,8 @@ def test_a_users_correction_is_a_decision(correction: str) -> None:
         "nope I don't see it in the panel",
         "No idea why the runner is slow.",
         "no, that's fine",
+        "no, not yet",
+        "nope, sorry, wrong window",
         "I didn't tell you to undo your changes.",
     ],
 )

@@ -135,7 +135,7 @@ _USER_RULE_RE = re.compile(
 _USER_CORRECTION_RE = re.compile(
     rf"{_EMPH}(?:(?:no|nope)\b[,.!:;]?\s+(?!(?:worries|problem|problems|idea|thanks|thank|way|"
     rf"doubt|matter|longer|more|i|i{_A}m|i{_A}ve|i{_A}d|it|it{_A}s|that|that{_A}s|this|we|you|they|"
-    rf"there|he|she|the|a|an|one|worry)\b)[^\W\d_]"
+    rf"there|he|she|the|a|an|one|worry|not|yet|sorry|wait|clue|luck)\b)[^\W\d_]"
     r"|what\s+i\s+(?:said|meant|asked(?:\s+for)?|wanted)\s+(?:was|is)\b"
     r"|i\s+told\s+you\s+(?:that|to)\b)",
     re.IGNORECASE,
