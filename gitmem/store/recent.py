@@ -7,7 +7,9 @@ nothing.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
+from itertools import count
 
 import pygit2
 
@@ -15,6 +17,7 @@ from gitmem.core.types import GitOid
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.repo import Store
 from gitmem.store.shape import entry_at
+from gitmem.store.treediff import tree_changes
 
 
 def first_parents(
@@ -39,25 +42,50 @@ def first_parents(
     return chain, stop is None
 
 
-def additions_newest_first(store: Store, tip: GitOid) -> Iterator[list[str]]:
-    """The paths each commit of *tip*'s history added to its parent's tree, the newest
-    commit first (by commit time, parents after children). A merge adds none of its own:
-    what it joins is read where each side added it. Raises nothing; a history that
-    cannot be read ends the walk."""
+def additions_newest_first(
+    store: Store, tip: GitOid, folders: tuple[str, ...] = tuple(RECORD_DIRS)
+) -> Iterator[list[str]]:
+    """The paths under *folders* each commit of *tip*'s history added to its parent's
+    tree, the newest commit first: by commit time, each after the child it was reached
+    from. A merge adds none of its own: what it joins is read where each side added it.
+
+    Read lazily, a commit at a time: the walk holds the commits it has reached, not the
+    whole history (a sorted walk of libgit2's reads every commit before its first), and
+    of each tree only the folders that differ (``tree_changes``), never every fan-out
+    folder of the store. Raises nothing; a history that cannot be read ends the walk."""
     try:
-        walker = store.repo.walk(
-            pygit2.Oid(hex=tip), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME
-        )
-        for commit in walker:
-            if len(commit.parent_ids) > 1:
-                continue
-            if commit.parents:
-                diff = commit.parents[0].tree.diff_to_tree(commit.tree)
-            else:
-                diff = commit.tree.diff_to_tree(swap=True)
-            yield [d.new_file.path for d in diff.deltas if d.status_char() == "A"]
+        first = store.repo[pygit2.Oid(hex=tip)]
+        if not isinstance(first, pygit2.Commit):
+            return
+        order = count()
+        queue: list[tuple[int, int, pygit2.Commit]] = [(-first.commit_time, next(order), first)]
+        reached = {first.id}
+        while queue:
+            commit = heapq.heappop(queue)[2]
+            parents = commit.parents
+            for parent in parents:
+                if parent.id not in reached:
+                    reached.add(parent.id)
+                    heapq.heappush(queue, (-parent.commit_time, next(order), parent))
+            if len(parents) <= 1:
+                yield _added(parents[0].tree if parents else None, commit.tree, folders)
     except (KeyError, ValueError, pygit2.GitError):
         return
+
+
+def _added(old: pygit2.Tree | None, new: pygit2.Tree, folders: tuple[str, ...]) -> list[str]:
+    """The files under *folders* that *new* holds and *old* did not."""
+    added: list[str] = []
+    for folder in folders:
+        now = entry_at(new, folder)
+        if not isinstance(now, pygit2.Tree):
+            continue
+        was = None if old is None else entry_at(old, folder)
+        if isinstance(was, pygit2.Tree) and was.id == now.id:
+            continue
+        before = was if isinstance(was, pygit2.Tree) else None
+        added += (f"{folder}/{path}" for path in tree_changes(before, now).added)
+    return sorted(added)
 
 
 def stops_between(store: Store, seen: GitOid | None, tip: GitOid, step: int) -> list[GitOid]:

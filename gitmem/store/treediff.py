@@ -28,17 +28,19 @@ class TreeChanges(NamedTuple):
     """Whether some file was edited, removed, or changed its mode or type."""
 
 
-def tree_changes(old: pygit2.Tree, new: pygit2.Tree) -> TreeChanges:
-    """The files *new* adds to *old*, and whether it does anything else. Raises
-    pygit2.GitError when a tree that differs cannot be read."""
+def tree_changes(old: pygit2.Tree | None, new: pygit2.Tree) -> TreeChanges:
+    """The files *new* adds to *old* (None: an empty tree), and whether it does anything
+    else. Raises pygit2.GitError when a tree that differs cannot be read."""
     added: list[str] = []
     other = _compare(old, new, "", added)
     added.sort()
     return TreeChanges(added, other)
 
 
-def _compare(old: pygit2.Tree, new: pygit2.Tree, prefix: str, added: list[str]) -> bool:
-    before = {entry.name: entry for entry in old}
+def _compare(
+    old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list[str]
+) -> bool:
+    before = {entry.name: entry for entry in old or ()}
     other = False
     for entry in new:
         name = entry.name or ""
