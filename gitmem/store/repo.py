@@ -41,6 +41,16 @@ from gitmem.store.treediff import tree_changes
 # default 4 KB limit for caching a tree, so every path lookup read and parsed the same
 # top trees again (a third of a warm brief's own work). Trees of up to 1 MB are kept.
 pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
+# What a process holds of the object database is bounded whatever the store's size.
+# libgit2 keeps parsed objects up to 256 MB, and maps a pack into memory in windows of
+# 1 GB, keeping up to 8 GB of them mapped; every page it touched counts as the process's
+# own. A first brief after a clone of 50,000 checkpoints held ~300 MB of the two (a
+# fan-out folder of items is ~70 KB there, and each version of it is another object).
+# Cached objects: 32 MB (every top tree of a warm brief fits many times over); windows of
+# 4 MB, 64 MB of them mapped at a time (the least recently used let go first).
+pygit2.settings.cache_max_size(32 << 20)
+pygit2.settings.mwindow_size = 4 << 20
+pygit2.settings.mwindow_mapped_limit = 64 << 20
 
 MEMORY_REF = "refs/gitmem/memory"
 RELEASES_REF = "refs/gitmem/releases"
