@@ -37,9 +37,7 @@ def tree_changes(old: pygit2.Tree | None, new: pygit2.Tree) -> TreeChanges:
     return TreeChanges(added, other)
 
 
-def _compare(
-    old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list[str]
-) -> bool:
+def _compare(old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list[str]) -> bool:
     before = {entry.name: entry for entry in old or ()}
     other = False
     for entry in new:
