@@ -35,6 +35,7 @@ from gitmem.capture.extract.heuristic.turns import (
     USER_ROLES,
     host_text,
     pending_index,
+    plan_text,
     readings,
     report_index,
     wrapped_report,
@@ -142,6 +143,8 @@ def _candidates(
         role = (messages[index].role or "").casefold()
         if role == ANSWER:
             continue  # a question tool's answer: the text around it says what was decided
+        if plan_text(messages[index]):
+            role = "assistant"  # an approved plan: the assistant's words, not the user's rules
         text = messages[index].text
         # Each candidate is passed on as it is found, keeping only what the two readings
         # below need: a long plain transcript is one message of hundreds of thousands of
@@ -153,7 +156,7 @@ def _candidates(
             if index in (report, wrapped) and (at := text.find(c.quote)) >= 0:
                 taken.append((at, at + len(c.quote)))
             yield c
-        if index == pending and not decided:
+        if index == pending and not decided and role != "assistant":
             # A last word that states a rule ("no, we keep `requests`") is that decision.
             yield from pending_request(index, text)
         if index in (report, wrapped):

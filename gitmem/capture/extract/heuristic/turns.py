@@ -39,6 +39,10 @@ HOST_TEXT = (
 )
 """How the text a host writes into the user's turn begins (Claude Code, Codex)."""
 
+PLAN_TEXT = ("Implement the following plan:",)
+"""How Claude Code opens the user's turn that carries a plan approved in plan mode (the plan
+the assistant wrote, then "If you need specific details from before exiting plan mode …")."""
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -58,9 +62,19 @@ def host_text(message: Message) -> bool:
     return role in USER_ROLES and message.text.lstrip().startswith(HOST_TEXT)
 
 
+def plan_text(message: Message) -> bool:
+    """Is this "user" message the plan the user approved in plan mode, which Claude Code
+    writes into the user's turn ("Implement the following plan: …")? The plan is the
+    assistant's text: it is read as a reply outside the closing turn (its decisions count,
+    its steps are not the user's rules)."""
+    role = (message.role or "").casefold()
+    return role in USER_ROLES and message.text.lstrip().startswith(PLAN_TEXT)
+
+
 def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Reading]:
     """How each message of *read* (indices into *messages*, in order) is read. A message
-    with no role (plain text, a commit message) is read like the user's."""
+    with no role (plain text, a commit message) is read like the user's; an approved plan
+    (:func:`plan_text`) like a reply outside the closing turn."""
     roles = {i: (messages[i].role or "").casefold() for i in read}
     users = [i for i in read if roles[i] in USER_ROLES]
     closing = users[-1] + 1 if users else 0
@@ -68,7 +82,9 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
     last = set(replies[-LAST_REPLIES:])
     out: dict[int, Reading] = {}
     for i in read:
-        if not roles[i] or roles[i] in USER_ROLES:
+        if plan_text(messages[i]):
+            out[i] = Reading(loops=False, weak=False)
+        elif not roles[i] or roles[i] in USER_ROLES:
             out[i] = Reading(loops=True, weak=True)
         else:
             out[i] = Reading(loops=i >= closing, weak=i >= closing and i in last)

@@ -1,0 +1,78 @@
+"""Precision rules of the heuristic extractor (issue 27, fourth round; docs/heuristic.md):
+each with cases of its own, not copied from the labelled corpus."""
+
+from __future__ import annotations
+
+from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.core.items import Draft
+from gitmem.core.quotes import check_quote
+from gitmem.core.transcript import Message
+
+
+def user(text: str) -> Message:
+    return Message("user", text)
+
+
+def assistant(text: str) -> Message:
+    return Message("assistant", text)
+
+
+def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
+    return [(d.kind, d.quote) for d in drafts]
+
+
+def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
+    texts = [m.text for m in messages]
+    for draft in drafts:
+        assert draft.quote is not None and any(draft.quote in text for text in texts)
+        assert check_quote(draft.quote, texts).verbatim, draft.quote
+
+
+# --- an approved plan is the assistant's text, not the user's rules -------------------------
+
+PLAN = """Implement the following plan:
+
+# Plan: Cache the parser's token table
+
+## Steps
+
+1. Load the table once per process instead of on every call.
+2. Only rebuild it when the grammar file changes.
+3. Never write the cache into the repository.
+- Decision: the cache lives in `~/.cache/tokparse`.
+- TODO: port the old error messages
+
+If you need specific details from before exiting plan mode (like exact code snippets, error
+messages, or content you generated), read the full transcript at: /home/me/.claude/x.jsonl"""
+
+
+def test_an_approved_plans_steps_are_not_the_users_rules() -> None:
+    messages = [
+        user(PLAN),
+        assistant("Done. All three steps are in, and the parser tests cover them."),
+    ]
+    traced = explain(messages)
+    assert all(rule != "user-rule" for _, rule in traced), traced
+    quotes = [d.quote for d, _ in traced]
+    assert "Load the table once per process instead of on every call." not in quotes
+    assert "Only rebuild it when the grammar file changes." not in quotes
+    # The plan's own decision label still counts (a plan the user approved), its open
+    # loops do not (the session carried the plan out; its report says what is left).
+    assert ("decision", "Decision: the cache lives in `~/.cache/tokparse`.") in summary(
+        [d for d, _ in traced]
+    )
+    assert not any(d.kind == "open_loop" for d, _ in traced)
+    assert_verbatim([d for d, _ in traced], messages)
+
+
+def test_the_same_words_from_the_user_are_rules() -> None:
+    text = PLAN.removeprefix("Implement the following plan:\n\n")
+    messages = [user(text), assistant("Done: the table is cached.")]
+    rules = [rule for _, rule in explain(messages)]
+    assert "user-rule" in rules
+
+
+def test_an_unanswered_plan_is_not_a_pending_request() -> None:
+    messages = [assistant("The plan is ready."), user(PLAN)]
+    assert all(rule != "pending" for _, rule in explain(messages))
+    assert_verbatim(extract(messages), messages)
