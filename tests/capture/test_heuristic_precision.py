@@ -76,3 +76,29 @@ def test_an_unanswered_plan_is_not_a_pending_request() -> None:
     messages = [assistant("The plan is ready."), user(PLAN)]
     assert all(rule != "pending" for _, rule in explain(messages))
     assert_verbatim(extract(messages), messages)
+
+
+# --- "instead of" inside a user's sentence is not a rule -----------------------------------
+
+
+def test_instead_of_inside_a_users_sentence_is_not_a_rule() -> None:
+    messages = [
+        user(
+            "If the config file has CRLF endings, the parsed flag becomes 'on\\r' instead "
+            "of 'on', and the comparison silently fails."
+        ),
+        assistant("Fixed: the parser now strips the carriage return."),
+    ]
+    assert all(rule != "user-rule" for _, rule in explain(messages))
+
+
+def test_instead_at_the_start_of_a_users_sentence_is_a_rule() -> None:
+    messages = [
+        user("Instead, compare the whole result with one literal expectation."),
+        assistant("Done: each test now compares the result with one literal."),
+    ]
+    traced = explain(messages)
+    assert ("user-rule", "Instead, compare the whole result with one literal expectation.") in [
+        (rule, d.quote) for d, rule in traced
+    ]
+    assert_verbatim([d for d, _ in traced], messages)

@@ -117,7 +117,7 @@ _DECISION_START_RE = re.compile(
 # "the comment should be updated", "we need to …", "I want …" asks for the work at hand,
 # whose outcome the reply states (on the development split, 0 of 8 such sentences in three
 # repositories were worth carrying); a constraint ("must", "shouldn't", "should only",
-# "always", "never", "instead of") rules what comes after.
+# "always", "never", "instead") rules what comes after.
 _USER_RULE_START_RE = re.compile(
     rf"{_EMPH}(?:(?:ok(?:ay)?|yes|yeah|no|nope|and|also|but|so|then|actually|well|right|"
     rf"first\s+and\s+foremost)\b[,.!:]?\s+)*(?:(?:i\s+think\s+)?(?:we|you|it|this|that|they|"
@@ -129,9 +129,13 @@ _USER_RULE_START_RE = re.compile(
 _USER_RULE_RE = re.compile(
     r"\b(?:should\s+(?:only|always|never)|is\s+important|not\s+[\w-]+\s+anymore|"
     r"is\s+(?:not\s+(?:acceptable|allowed|an\s+option)|unacceptable|forbidden|mandatory|a\s+must)|"
-    r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice|instead\s+of|rather\s+than)\b",
+    r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice)\b",
     re.IGNORECASE,
 )
+"""A user's rule said anywhere in the sentence. Not "instead of" or "rather than": said in the
+middle of a user's sentence they describe as often as they rule (a pasted review comment,
+"If the file has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens
+"Instead, …" is read by :data:`_USER_RULE_START_RE`."""
 _USER_CORRECTION_RE = re.compile(
     rf"{_EMPH}(?:(?:no|nope)\b[,.!:;]?\s+(?!(?:worries|problem|problems|idea|thanks|thank|way|"
     rf"doubt|matter|longer|more|i|i{_A}m|i{_A}ve|i{_A}d|it|it{_A}s|that|that{_A}s|this|we|you|they|"
