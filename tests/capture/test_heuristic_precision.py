@@ -3,6 +3,8 @@ each with cases of its own, not copied from the labelled corpus."""
 
 from __future__ import annotations
 
+import pytest
+
 from gitmem.capture.extract.heuristic import explain, extract
 from gitmem.core.items import Draft
 from gitmem.core.quotes import check_quote
@@ -102,3 +104,46 @@ def test_instead_at_the_start_of_a_users_sentence_is_a_rule() -> None:
         (rule, d.quote) for d, rule in traced
     ]
     assert_verbatim([d for d, _ in traced], messages)
+
+
+# --- a report unit that leads into what follows ------------------------------------------
+
+
+def test_a_report_units_closing_narration_is_not_quoted() -> None:
+    report = (
+        "The token cache now lives in `~/.cache/tokparse`. Here's a summary of the changes:\n\n"
+        "- `load_table()` reads the cache first"
+    )
+    messages = [user("cache the token table please"), assistant(report)]
+    drafts = extract(messages)
+    quotes = [d.quote for d in drafts]
+    assert "The token cache now lives in `~/.cache/tokparse`." in quotes
+    assert not any(q is not None and "Here's a summary" in q for q in quotes)
+    assert_verbatim(drafts, messages)
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "All green. Here's a summary of what was fixed:",
+        "Both pass. Now let me commit and push.",
+        "All four items addressed. Here's what changed:",
+        "The implementation is complete. Let me provide a summary of what was implemented:",
+        "All clean.",
+        "The tests are now passing.",
+    ],
+)
+def test_routine_status_before_narration_gives_no_item(lead: str) -> None:
+    report = f"{lead}\n\nThe parser keeps one token table per process, rebuilt on grammar changes."
+    messages = [user("cache the token table please"), assistant(report)]
+    traced = explain(messages)
+    assert [d.quote for d, _ in traced] == [
+        "The parser keeps one token table per process, rebuilt on grammar changes."
+    ]
+    assert traced[0][1] == "report-first"
+
+
+def test_a_named_outcome_is_not_routine_status() -> None:
+    report = "The OAuth migration is complete. Here's a summary:\n\n- tokens are refreshed"
+    messages = [user("finish the migration"), assistant(report)]
+    assert ("fact", "The OAuth migration is complete.") in summary(extract(messages))

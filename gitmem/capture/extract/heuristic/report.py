@@ -76,10 +76,18 @@ _STATUS_RE = re.compile(
     r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?(?:working(?:\s+now)?|clean)\b"
     r"|(?:both|all|the)\s+(?:\w+\s+)?(?:issues|errors|problems|warnings|failures)\s+(?:are\s+|were\s+)?"
     r"(?:resolved|fixed|gone)\b|(?:\w+\s+){0,2}(?:errors|warnings|issues)\s+fixed\b"
-    r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b",
+    r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b"
+    r"|(?:all|both|everything)(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?"
+    r"(?:\s+(?:items?|threads?|comments?|checks?|tests?|points?|issues?|changes?|suggestions?))?"
+    r"\s+(?:is\s+|are\s+|have\s+been\s+)?(?:now\s+)?(?:green|clean|pass(?:es|ed|ing)?|addressed|"
+    r"replied\s+to)(?=[\s.!,;:]|$)"
+    r"|(?:the\s+)?(?:\w+\s+)?tests?\s+(?:are\s+|is\s+)?(?:now\s+|all\s+)?(?:pass(?:es|ed|ing)?|green)\b"
+    r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b",
     re.IGNORECASE,
 )
-"""A sentence that only says the checks pass, or that a fix is in."""
+"""A sentence that only says the checks pass, that a fix is in, that all is green or
+addressed ("All green.", "Both pass.", "All four items addressed."), or that the work is
+complete without naming it ("The implementation is complete.")."""
 _CHECKS_RE = re.compile(
     r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[*_]*(?:(?:verification|verified|validation)"
     r"(?:[ \t]+(?:output|passed|results?|run|done))?"
@@ -388,17 +396,44 @@ def _item(text: str, unit: Unit) -> tuple[Kind, str, str, int, dict[str, object]
     if start is None:
         return None
     sentences = split_sentences(block, start)
+    end = _told_end(block, sentences)
+    if end is None:
+        return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
-    kind = _kind(unit, block[start:], first)
+    kind = _kind(unit, block[start:end], first)
     marker = find_marker(first)
     content = marker.content if marker is not None and marker.label else 0
-    item = make_item(block, start, len(block), kind, content)
+    item = make_item(block, start, end, kind, content)
     if item is None:
         return None
     if item[0] in DECIDING and rests_on_question(item[1], item[2], block):
         # A question the report leaves is open; it backs no decision or fact.
         return Kind.UNCERTAINTY, item[1], item[2], item[3], dict(item[4])
     return item[0], item[1], item[2], item[3], dict(item[4])
+
+
+def _told_end(block: str, sentences: list[tuple[int, int]]) -> int | None:
+    """Where a unit's statement ends: before the sentences that close it by narrating what
+    comes next ("… is complete. Here's a summary of the changes:", "All green. Now let me
+    commit and push."). None when nothing but routine status is left before them."""
+    kept = list(sentences)
+    while len(kept) > 1 and _NARRATION_RE.match(block[kept[-1][0] : kept[-1][1]].lstrip("*_ ")):
+        kept.pop()
+    if len(kept) == len(sentences):
+        return len(block)
+    told = block[kept[0][0] : kept[-1][1]]
+    if all(_routine(block[s:e]) for s, e in kept):
+        return None
+    return kept[0][0] + len(told.rstrip())
+
+
+def _routine(sentence: str) -> bool:
+    """Is *sentence* only an interjection or routine status ("Both pass.", "All green.")?"""
+    sentence = sentence.strip().lstrip("*_ ")
+    lead = _INTERJECTION_RE.match(sentence)
+    if lead is not None and lead.end() >= len(sentence.rstrip()):
+        return True
+    return _STATUS_RE.match(sentence) is not None
 
 
 def _kind(unit: Unit, body: str, first: str) -> Kind:
