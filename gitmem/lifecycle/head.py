@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import heapq
 import sqlite3
 from typing import NamedTuple
 
+from gitmem.core.canonical import decode_unchecked
+from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import Checkpoint, parse_as
+from gitmem.core.records import Checkpoint, parse_as, sortable_time
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle import index_build
 from gitmem.lifecycle.index import INDEX_FILE, INDEX_VERSION, LOCK_FILE, Index, index_key
@@ -38,6 +41,10 @@ HEAD_CHECKPOINTS = 20
 """The newest checkpoints a brief read without the whole index holds at least."""
 HEAD_MOST = 400
 """Checkpoints it reads at most, looking for the first to store each item those carry."""
+EVENTS_MOST = 4 * HEAD_MOST
+"""Events it reads at most (those the commits it reads added, the newest first)."""
+CHUNK = 500
+"""Records read at a time from a commit that adds more than a head holds."""
 QUICK = 1500
 """Records an index may be behind and still be brought up before a brief."""
 
@@ -107,11 +114,17 @@ def read_head(store: Store, roots: TrustRoots) -> Head:
     records: list[str] = []
     named: set[Sha256Hex] = set()
     added: set[Sha256Hex] = set()
-    read = 0
+    read = events = 0
     for paths in [] if tip is None else additions_newest_first(store, tip):
-        mine = [p for p in paths if (parse_path(p) or ("",))[0] in RECORD_DIRS]
-        records += mine
-        found = store.read_paths([p for p in mine if p.startswith("checkpoints/")], tip)
+        by_folder: dict[str, list[str]] = {}
+        for path in paths:
+            place = parse_path(path)
+            if place is not None and place[0] in RECORD_DIRS:
+                by_folder.setdefault(place[0], []).append(path)
+        found = _newest(store, tip, by_folder.get("checkpoints", []), HEAD_MOST - read)
+        kept = _newest(store, tip, by_folder.get("events", []), EVENTS_MOST - events)
+        records += [*found, *kept]
+        events += len(kept)
         for data in found.values():
             checkpoint = parse_as(data, Checkpoint)
             if checkpoint is not None:
@@ -126,6 +139,36 @@ def read_head(store: Store, roots: TrustRoots) -> Head:
     connection = connect(":memory:")
     index_build.rebuild_from(connection, contents, lambda: blobs, roots, f"{INDEX_VERSION}\nhead")
     return Head(Index(connection, rebuilt=True), read, store.count("checkpoints"))
+
+
+def _newest(store: Store, tip: GitOid | None, paths: list[str], most: int) -> dict[str, bytes]:
+    """The records at *paths* (as *tip* holds them) created last, *most* of them at most:
+    all of them when they are that few, else read :data:`CHUNK` at a time and the bytes
+    of the older ones let go (one commit may add any number of records: a head holds
+    :data:`HEAD_MOST` checkpoints whatever it adds). Raises GitError when the ref points
+    at something that is not a commit."""
+    if most <= 0:
+        return {}
+    if len(paths) <= most:
+        return store.read_paths(paths, tip)
+    newest: list[tuple[str, str, bytes]] = []  # a heap: the oldest kept on top
+    for start in range(0, len(paths), CHUNK):
+        for path, data in store.read_paths(paths[start : start + CHUNK], tip).items():
+            heapq.heappush(newest, (_created(data), path, data))
+            if len(newest) > most:
+                heapq.heappop(newest)
+    return {path: data for _, path, data in sorted(newest, reverse=True)}
+
+
+def _created(data: bytes) -> str:
+    """When the record *data* says it was made, in a form that sorts; "" (the oldest)
+    when it says nothing readable. Raises nothing."""
+    try:
+        value = decode_unchecked(data)
+        created = value.get("created") if isinstance(value, dict) else None
+        return sortable_time(created) if isinstance(created, str) else ""
+    except (FormatError, ValueError):
+        return ""
 
 
 def _contents(store: Store, tip: GitOid | None, paths: list[str]) -> StoreContents:

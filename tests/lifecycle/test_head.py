@@ -5,6 +5,7 @@ brief saying it is partial until the whole index, built in the background, is th
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,45 @@ def test_the_background_build_is_started_for_real(
 
     wait_for(whole)
     assert "PARTIAL" not in gm("brief").stdout
+
+
+def test_a_commit_that_adds_more_than_a_head_holds_gives_its_newest_only(
+    gm: Any,
+    initialised: Path,
+    home: Path,
+    large: list[list[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One commit adding eight checkpoints (an import's batch; a teammate's history may
+    hold larger ones) against a head of three: the head holds the three created last,
+    and never asks git for every record of that commit at once."""
+    monkeypatch.setattr(head, "HEAD_MOST", 3)
+    monkeypatch.setattr(head, "CHUNK", 2)
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    for n in range(8):
+        said = folder / f"s{n}.md"
+        said.write_text(f"**user:** where?\n\n**assistant:** We decided: module {n} stays.\n")
+        os.utime(said, (1_700_000_000 + n, 1_700_000_000 + n))
+    assert gm("import", str(folder)).exit_code == 0
+    store = Store.discover(initialised)
+    assert len(list(store.repo.walk(store.repo.references["refs/gitmem/memory"].target))) == 1
+    asked: list[int] = []
+    real = Store.read_paths
+
+    def read_paths(self: Store, paths: Any, tip: Any = None) -> dict[str, bytes]:
+        paths = list(paths)
+        asked.append(sum(p.startswith("checkpoints/") for p in paths))
+        return real(self, paths, tip)
+
+    monkeypatch.setattr(Store, "read_paths", read_paths)
+    cold(store)
+    window = head.read_head(store, load_trust_roots(home, store))
+    stored = {content_path("checkpoints", a): a for a in store.addresses("checkpoints")}
+    created = {stored[p]: json.loads(data)["created"] for p, data in real(store, stored).items()}
+    assert window.read == 3 and window.stored == 8
+    held = {a for a, kind, _, _ in window.window.records() if kind == "checkpoint"}
+    assert held == set(sorted(created, key=created.__getitem__)[-3:])
+    assert max(asked) <= 3  # a chunk, or the three kept: never the eight
+    window.window.close()
