@@ -147,3 +147,43 @@ def test_a_named_outcome_is_not_routine_status() -> None:
     report = "The OAuth migration is complete. Here's a summary:\n\n- tokens are refreshed"
     messages = [user("finish the migration"), assistant(report)]
     assert ("fact", "The OAuth migration is complete.") in summary(extract(messages))
+
+
+# --- a message that numbers its own points "#1", "#2" ---------------------------------------
+
+
+def test_a_reviews_numbered_points_are_not_issues() -> None:
+    review = (
+        "**Issue #1 (Important): the cache is never invalidated** — a real bug.\n\n"
+        "**Issue #2 (Minor): the log line repeats** — acceptable.\n\n"
+        "Fixing #1 would mean touching the loader; #2 can wait."
+    )
+    messages = [
+        user("review the cache change"),
+        assistant("Reviewing."),
+        user("go"),
+        assistant(review),
+    ]
+    traced = explain(messages)
+    assert all(rule != "forge" for _, rule in traced), traced
+    assert not any(d.extra.get("external_state") for d, _ in traced)
+
+
+def test_a_pull_request_in_a_numbered_review_is_still_one() -> None:
+    review = (
+        "Issue #1: the cache is never invalidated.\n\n"
+        "The fix for it is in PR #214, which is still open."
+    )
+    messages = [user("review the cache change"), assistant(review)]
+    traced = explain(messages)
+    forge = [d for d, rule in traced if rule == "forge" or d.extra.get("external_state")]
+    assert [d.quote for d in forge] == ["The fix for it is in PR #214, which is still open."]
+    assert_verbatim([d for d, _ in traced], messages)
+
+
+def test_an_issue_reference_without_numbering_is_still_one() -> None:
+    messages = [
+        user("look at the parser"),
+        assistant("Refs #214: the tokenizer still drops the last token."),
+    ]
+    assert any(d.extra.get("external_state") for d in extract(messages))

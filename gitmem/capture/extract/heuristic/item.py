@@ -24,6 +24,13 @@ FORGE_IMPORTANCE = 2
 _SPACES_RE = re.compile(r"\s+")
 _LIST_NUMBER_RE = re.compile(r"^\d{1,9}[.)]\s+(?=\S)")
 _FORGE_FORM_RE = re.compile(r"[#!]\d|://")
+_PR_FORM_RE = re.compile(
+    r"://|\b(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)\s*[#!]\d", re.IGNORECASE
+)
+"""A reference that names a pull or merge request, or a URL: never a point of a list."""
+NUMBERING_RE = re.compile(r"(?<![\w/#!])(?<!pr )(?<!mr )(?<!request )#1(?![\d\w])", re.IGNORECASE)
+"""A bare "#1" ("Issue #1 (Important): …", "the gap (#1 above)"): a message that has one numbers
+its own points, and its other bare or issue-style "#N" are those points, not issues."""
 _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
 
@@ -33,17 +40,29 @@ Item = tuple[Kind, str, str, int, dict[str, Any]]
 
 
 def make_item(
-    block: str, start: int, end: int, kind: Kind | None, content: int, facts: bool = True
+    block: str,
+    start: int,
+    end: int,
+    kind: Kind | None,
+    content: int,
+    facts: bool = True,
+    numbered: bool = False,
 ) -> Item | None:
     """(kind, text, quote, importance, extra) for the span, or None when it does not make
     a good item (no marker and no reference, too short, masked, or not verbatim). With
-    *facts* False, a span whose only mark is a file, branch or commit makes no item."""
+    *facts* False, a span whose only mark is a file, branch or commit makes no item. With
+    *numbered* (its message numbers its own points "#1", "#2" …, :data:`NUMBERING_RE`), only
+    a pull or merge request or a URL is a forge reference."""
     end = _cut(block, start, end)
     start, end = _trim(block, start, end)
     quote = block[start:end]
     claims, forge, state = references(quote)
     # "PR 1" of a plan is a step, not a pull request: a forge reference has "#", "!" or a URL.
     forge = forge and _FORGE_FORM_RE.search(quote) is not None
+    if forge and numbered and _PR_FORM_RE.search(quote) is None:
+        # "Issue #2 (Important): …" of a review that numbers its findings.
+        forge = False
+        claims = [c for c in claims if c.get("type") not in ("pr-state", "issue-state")]
     if kind is None:
         if forge:
             kind = Kind.FACT if state in ("merged", "closed") else Kind.OPEN_LOOP

@@ -13,6 +13,7 @@ from itertools import compress
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     MAX_QUOTE_CHARS,
+    NUMBERING_RE,
     Item,
     make_item,
 )
@@ -127,6 +128,7 @@ class Scan:
                 speakers.append(n)
         self.hits = array("q", compress(range(len(hits)), hits))
         self.by_user = role in ("user", "human")
+        self.numbered = NUMBERING_RE.search(text) is not None
         self.speakers = [] if role else speaker_lines(self.lines, speakers)
 
     def items(self) -> Iterator[Candidate]:
@@ -233,7 +235,7 @@ class Scan:
     ) -> Iterator[Candidate]:
         block = self.lines.block(first, last)
         by_user = self.by_user or spoken_by_user(self.speakers, first)
-        found = list(_unit_items(block, section, self.reading, by_user, paragraph))
+        found = list(_unit_items(block, section, self.reading, by_user, paragraph, self.numbered))
         if found and self._offered(first):
             # An option a question offers ("Which is better? 1. Ask once …") is not chosen.
             found = [(start, item, rule) for start, item, rule in found if item[0] not in DECIDING]
@@ -272,7 +274,12 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _unit_items(
-    block: str, section: Kind | None, reading: Reading, by_user: bool, paragraph: bool
+    block: str,
+    section: Kind | None,
+    reading: Reading,
+    by_user: bool,
+    paragraph: bool,
+    numbered: bool = False,
 ) -> Iterator[tuple[int, Item, str]]:
     """(offset, item, rule family) for each marked sentence of *block*; a list item under
     a section, or a task box, is one item as a whole, a paragraph under one its first
@@ -349,7 +356,8 @@ def _unit_items(
             # A file, branch or commit counts in prose of the last replies only: a list
             # item that names one is a record of work done ("- Added `x.py`").
             bullet = chrome is not None and chrome["bullet"] is not None
-            item = make_item(block, s, e, None, 0, facts=reading.weak and not bullet)
+            facts = reading.weak and not bullet
+            item = make_item(block, s, e, None, 0, facts=facts, numbered=numbered)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
             rule = "forge" if forge else "reference"
         else:
