@@ -187,3 +187,46 @@ def test_an_issue_reference_without_numbering_is_still_one() -> None:
         assistant("Refs #214: the tokenizer still drops the last token."),
     ]
     assert any(d.extra.get("external_state") for d in extract(messages))
+
+
+# --- output the user pasted ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "❯ git log main\ncommit 8053fab9f03a3a6b2e1863504d23f44c154c3aee",
+        "=== RUN   TestParser\n    parser_test.go:24: created branch feature/x-1",
+        "✓ Created branch 'release/v2' for the build",
+        "$ tokparse resume\nyou have uncommitted changes.",
+        '{"level":"warn","msg":"the cache is still failing to load"}',
+    ],
+)
+def test_output_the_user_pasted_gives_no_reference_or_phrase(pasted: str) -> None:
+    messages = [
+        assistant("Try it now."),
+        user(pasted),
+        assistant("That output is expected; the cache is rebuilt on the next run."),
+    ]
+    traced = explain(messages)
+    assert all(d.quote is None or d.quote not in pasted for d, _ in traced), traced
+
+
+def test_the_users_own_words_beside_nothing_pasted_still_count() -> None:
+    messages = [
+        assistant("Try it now."),
+        user("the build is still failing on branch release/v2"),
+        assistant("Looking."),
+    ]
+    quotes = [d.quote for d in extract(messages)]
+    assert "the build is still failing on branch release/v2" in quotes
+
+
+def test_a_rule_beside_pasted_output_still_counts() -> None:
+    messages = [
+        assistant("Try it now."),
+        user("never run this against prod:\n$ tokparse migrate --all"),
+        assistant("Understood."),
+    ]
+    rules = [rule for _, rule in explain(messages)]
+    assert "user-rule" in rules

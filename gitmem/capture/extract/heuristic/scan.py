@@ -69,6 +69,15 @@ TASK_BOX_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[
 LEAD_LINES = 60
 """How far above a list item its lead-in is looked for."""
 LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
+PASTED_RE = re.compile(
+    r"^[ \t]*(?:[❯›➜$%][ \t]|>>>[ \t]|PS [A-Z]:\\|[A-Za-z][\w.-]*@[\w.-]+[:$ ]|"
+    r"commit [0-9a-f]{7,40}\b|=== (?:RUN|NAME|PAUSE|CONT)\b|--- (?:PASS|FAIL)\b|[✓✔✗✘][ \t]|"
+    r"\{\"\w|\}[ \t]*(?:else\b|$))",
+    re.MULTILINE,
+)
+"""A line of a terminal, a log or code pasted into the user's message: a prompt ("❯ git
+log", "$ make"), git log's "commit <sha>", a test runner's "=== RUN", a tick or cross, a JSON
+log line, a closing brace."""
 # A paragraph under a "Next step:" section is an item when it says what to do, not when it
 # reports ("The user's original request was: …").
 _REPORTING = frozenset(
@@ -313,6 +322,9 @@ def _unit_items(
         if item is not None and (reading.loops or kind not in LOOPS):
             yield start, item, rule
         return
+    # Output the user pasted (a terminal, a log, code) is not what they say: its phrases and
+    # its files, branches and commits are the output's (their rules and labels still count).
+    pasted = by_user and PASTED_RE.search(block) is not None
     sentences = split_sentences(block, start, lower=by_user)
     # Only a sentence holding a trigger can hold a marker or a reference.
     triggered = [is_triggered(block[s:e]) for s, e in sentences]
@@ -322,6 +334,8 @@ def _unit_items(
     ]
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
         if marker is None and not triggered[k]:
+            continue
+        if pasted and (marker is None or marker.weak):
             continue
         if not by_user and NARRATION_RE.match(block, s) and not (marker and marker.label):
             continue  # the assistant narrating its next step
