@@ -230,3 +230,37 @@ def test_a_rule_beside_pasted_output_still_counts() -> None:
     ]
     rules = [rule for _, rule in explain(messages)]
     assert "user-rule" in rules
+
+
+# --- a PR or issue named in passing before the closing turn ---------------------------------
+
+
+def test_a_pr_named_in_passing_before_the_closing_turn_gives_no_item() -> None:
+    messages = [
+        user("why does the rewind test fail?"),
+        assistant("The test was written before the condensation fix landed in #172."),
+        user("ok, fix it"),
+        assistant("Fixed: the rewind test now waits for condensation."),
+    ]
+    traced = explain(messages)
+    assert all(rule != "forge" for _, rule in traced), traced
+
+
+def test_a_pr_given_by_its_link_counts_wherever_it_stands() -> None:
+    messages = [
+        user("open a draft PR"),
+        assistant("Draft PR created: https://github.com/acme/parser/pull/185"),
+        user("now address the review comment"),
+        assistant("Done: the review comment is addressed and pushed."),
+    ]
+    quotes = [d.quote for d, rule in explain(messages) if rule == "forge"]
+    assert quotes == ["Draft PR created: https://github.com/acme/parser/pull/185"]
+
+
+def test_a_pr_in_the_closing_turn_or_from_the_user_counts() -> None:
+    messages = [
+        user("compare the cache change with PR #343"),
+        assistant("PR #343 keeps the old loader; ours replaces it."),
+    ]
+    quotes = [d.quote for d, rule in explain(messages) if rule == "forge"]
+    assert "PR #343 keeps the old loader; ours replaces it." in quotes

@@ -366,7 +366,8 @@ def _unit_items(
             if e - before <= MAX_QUOTE_CHARS and "\n\n" not in block[before:s] and not question:
                 s = before
         if marker is None:
-            # A PR or issue reference counts wherever it stands (the world can check it).
+            # A PR or issue reference counts in the user's messages, in the closing turn,
+            # and given by its link anywhere.
             # A file, branch or commit counts in prose of the last replies only: a list
             # item that names one is a record of work done ("- Added `x.py`").
             bullet = chrome is not None and chrome["bullet"] is not None
@@ -374,6 +375,12 @@ def _unit_items(
             item = make_item(block, s, e, None, 0, facts=facts, numbered=numbered)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
             rule = "forge" if forge else "reference"
+            said = item is not None and ("://" in item[2] or "claims" in item[4])
+            if forge and not reading.loops and not said:
+                # Before the closing turn a reply names a PR or issue in passing ("the fix
+                # landed in #172", "Code Review: PR #167"); one it opened it gives by its
+                # link, and one whose state it says ("PR #37 is merged") is a claim to check.
+                continue
         else:
             item = make_item(block, s, e, marker.kind, marker.content)
             rule = marker.rule

@@ -8,7 +8,8 @@ need to wire the hook", "this might be a race"), so what it says is read by wher
 stands: decisions everywhere; open loops and questions only in the closing turn (after
 the user's last message: what the user asked next usually settles the rest); phrases, open
 questions and a bare file, branch or commit only in its last few replies (a PR or issue
-reference counts anywhere). Whatever the user says is read in full.
+reference in the closing turn, or before it when given by its link or with its state).
+Whatever the user says is read in full.
 """
 
 from __future__ import annotations
