@@ -264,3 +264,23 @@ def test_a_pr_in_the_closing_turn_or_from_the_user_counts() -> None:
     ]
     quotes = [d.quote for d, rule in explain(messages) if rule == "forge"]
     assert "PR #343 keeps the old loader; ours replaces it." in quotes
+
+
+# --- a file list written as paragraphs ------------------------------------------------------
+
+
+def test_a_file_list_of_paragraphs_gives_no_item() -> None:
+    report = (
+        "**`parser/cache_test.go`** — `TestCacheReload` with 3 subtests\n\n"
+        "**`parser/loader_test.go`** — `TestLoaderFallsBack`\n\n"
+        "The loader now falls back to parsing when the cache is stale."
+    )
+    messages = [user("add the cache tests"), assistant(report)]
+    quotes = [d.quote for d in extract(messages)]
+    assert quotes == ["The loader now falls back to parsing when the cache is stale."]
+
+
+def test_a_paragraph_that_names_a_file_in_prose_is_read() -> None:
+    report = "`parser/cache.go` now drops the table when the grammar file changes."
+    messages = [user("fix the stale cache"), assistant(report)]
+    assert [d.quote for d in extract(messages)] == [report]

@@ -349,7 +349,10 @@ def _worth_reading(text: str, unit: Unit) -> bool:
     start = _start(block)
     if start is None or _ECHO_RE.match(block) or _TAG_RE.match(block.strip()):
         return False
-    return not (BULLET_RE.match(block) and FILE_ITEM_RE.match(block, _chrome_end(block)))
+    # A file list, whether its entries are list items or paragraphs of their own
+    # ("**`strategy/rewind_test.go`** — `TestResolveAgent` with 4 subtests").
+    listed = BULLET_RE.match(block) is not None or block.lstrip().startswith(("**`", "`", "__`"))
+    return not (listed and FILE_ITEM_RE.match(block, _chrome_end(block)))
 
 
 def _chrome_end(block: str) -> int:
