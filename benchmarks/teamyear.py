@@ -193,11 +193,32 @@ def index_busy(repo: Path) -> bool:
     return False
 
 
-def wait_idle(repo: Path, limit: float = 3600.0) -> float:
-    """Wait until no build holds the index's lock; seconds waited."""
+def index_tip(repo: Path) -> str | None:
+    """The commit the index file of *repo* was last brought up to (None: no index, or
+    none SQLite can read)."""
+    import sqlite3
+
+    path = repo / ".git" / "gitmem" / "memory.sqlite"
+    if not path.is_file():
+        return None
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'tip'").fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
+
+
+def wait_whole(repo: Path, limit: float = 3600.0) -> float:
+    """Wait until the index of *repo* is whole at its memory ref's tip and no build
+    holds its lock (the detached build a first brief starts has ended); seconds waited.
+    Waiting for the lock alone returned before a detached build had started on a loaded
+    machine, and the next timed command then shared the cores with it."""
+    tip = git(repo, "rev-parse", "refs/gitmem/memory").strip()
     began = time.perf_counter()
-    time.sleep(0.2)  # a detached build takes the lock once it has started
-    while index_busy(repo) and time.perf_counter() - began < limit:
+    while time.perf_counter() - began < limit:
+        if index_tip(repo) == tip and not index_busy(repo):
+            break
         time.sleep(0.1)
     return time.perf_counter() - began
 
@@ -302,7 +323,7 @@ def measure(
         # a large clone's first brief reads the head and leaves the index to a detached
         # build: timed while it runs, a sync shares the cores with it and the brief after
         # the sync reads the head again (what the first brief after a clone measures)
-        wait_idle(pair.clone)
+        wait_whole(pair.clone)
     for k in range(few):
         for label, pair in ((f"sync@{SMALL}", small_pair), (f"sync@{size}", big_pair)):
             session = new_session(scratch, 900_000 + 2 * k + (label == f"sync@{size}"))
@@ -322,7 +343,7 @@ def measure(
         shutil.rmtree(clone / ".git" / "gitmem", ignore_errors=True)
         began = time.perf_counter()
         t.run("cold", gitmem(clone, "brief"), clone, env)
-        wait_idle(clone)
+        wait_whole(clone)
         t.times.setdefault("whole", []).append(time.perf_counter() - began)
         t.run("floor", FLOOR, root, env)
     say(f"the index built on demand after a clone at {size}")
