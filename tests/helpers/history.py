@@ -8,6 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pygit2
+
 from helpers import GIT_ENV, git
 
 MEMORY_REF = "refs/gitmem/memory"
@@ -35,3 +37,15 @@ def redate_memory(repo: Path, dates: list[str]) -> list[str]:
     assert parent is not None
     git(repo, "update-ref", MEMORY_REF, parent)
     return made
+
+
+def commit_files(
+    repo: pygit2.Repository, files: dict[str, bytes], parents: list[pygit2.Oid], at: int
+) -> pygit2.Oid:
+    """A commit (no ref moved) whose tree holds exactly *files* (path → bytes), on
+    *parents*, committed at *at* (seconds since the epoch)."""
+    index = pygit2.Index()
+    for path, data in files.items():
+        index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
+    when = pygit2.Signature("m", "m@example.com", at, 0)
+    return repo.create_commit(None, when, when, "m", index.write_tree(repo), parents)

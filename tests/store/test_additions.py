@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from helpers.history import commit_files
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.store import history
@@ -33,16 +34,6 @@ def by_diffs(store: Store) -> list[str]:
     return [p for p in order if p.split("/")[0] in RECORD_DIRS]
 
 
-def commit(
-    repo: pygit2.Repository, files: dict[str, bytes], parents: list[pygit2.Oid], at: int
-) -> pygit2.Oid:
-    index = pygit2.Index()
-    for path, data in files.items():
-        index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
-    when = pygit2.Signature("m", "m@example.com", at, 0)
-    return repo.create_commit(None, when, when, "m", index.write_tree(repo), parents)
-
-
 def new_path(rng: random.Random, n: int) -> str:
     directory = rng.choice(("checkpoints", "events", "items", "snapshots"))
     return content_path(directory, sha256_hex(f"{n} {rng.random()}".encode()))
@@ -53,7 +44,7 @@ def grow(git: pygit2.Repository, rng: random.Random) -> tuple[pygit2.Oid, dict[s
     merged in the end: its tip and the files of its tree."""
     heads: list[tuple[pygit2.Oid, dict[str, bytes]]] = []
     files = {new_path(rng, 0): b"0"}
-    heads.append((commit(git, files, [], 1_700_000_000), files))
+    heads.append((commit_files(git, files, [], 1_700_000_000), files))
     for n in range(1, 40):
         first, files = rng.choice(heads[-6:])
         files = dict(files)
@@ -66,10 +57,10 @@ def grow(git: pygit2.Repository, rng: random.Random) -> tuple[pygit2.Oid, dict[s
         for m in range(rng.randrange(0, 4) if len(parents) == 1 else rng.randrange(-2, 2)):
             files[new_path(rng, n * 10 + m)] = b"%d" % n
         at = 1_700_000_000 + rng.randrange(-50, 50) * n  # clocks that disagree
-        heads.append((commit(git, files, parents, at), dict(files)))
+        heads.append((commit_files(git, files, parents, at), dict(files)))
     tip, files = heads[-1]
     for other, _ in heads[:-1]:
-        tip = commit(git, files, [tip, other], 1_700_000_000)
+        tip = commit_files(git, files, [tip, other], 1_700_000_000)
     return tip, files
 
 
@@ -100,12 +91,12 @@ def test_the_kept_order_grows_with_a_line_of_commits_and_is_found_again_otherwis
     for n in range(6):  # captures: a line of commits, one or several between two logs
         for m in range(rng.randrange(1, 4)):
             files = {**files, **{new_path(rng, 1000 + n * 10 + m): b"c"}}
-            tip = commit(git, files, [tip], 1_800_000_000 + n)
+            tip = commit_files(git, files, [tip], 1_800_000_000 + n)
         git.references.create(MEMORY_REF, tip, force=True)
         assert record_additions(store) == by_diffs(store)
     assert walks == []  # each time, only the new commits were asked
     older = tip
-    tip = commit(git, {**files, new_path(rng, 2000): b"m"}, [tip, heads_root(git, tip)], 0)
+    tip = commit_files(git, {**files, new_path(rng, 2000): b"m"}, [tip, heads_root(git, tip)], 0)
     git.references.create(MEMORY_REF, tip, force=True)
     assert record_additions(store) == by_diffs(store) and walks == [str(tip)]  # a merge
     git.references.create(MEMORY_REF, older, force=True)

@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from helpers.history import commit_files
 
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.types import GitOid
 from gitmem.store.layout import RECORD_DIRS, content_path
 from gitmem.store.recent import additions_newest_first
 from gitmem.store.repo import Store
-
-
-def commit(
-    repo: pygit2.Repository, files: dict[str, bytes], parents: list[pygit2.Oid], at: int
-) -> pygit2.Oid:
-    index = pygit2.Index()
-    for path, data in files.items():
-        index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
-    when = pygit2.Signature("m", "m@example.com", at, 0)
-    return repo.create_commit(None, when, when, "m", index.write_tree(repo), parents)
 
 
 def history(repo: pygit2.Repository, seed: int, skewed: bool) -> pygit2.Oid:
@@ -40,7 +31,7 @@ def history(repo: pygit2.Repository, seed: int, skewed: bool) -> pygit2.Oid:
         when = at - rng.randint(0, 5_000) if skewed else at
         if len(tips) == 2 and rng.random() < 0.25:  # a merge: both sides' files
             joined = {**files[str(tips[0])], **files[str(tips[1])]}
-            tips = [commit(repo, joined, tips, when)]
+            tips = [commit_files(repo, joined, tips, when)]
             files[str(tips[0])] = joined
             continue
         side = rng.randrange(len(tips) + 1) if len(tips) < 2 else rng.randrange(2)
@@ -49,7 +40,7 @@ def history(repo: pygit2.Repository, seed: int, skewed: bool) -> pygit2.Oid:
         for k in range(rng.randint(1, 3)):
             directory = rng.choice(("checkpoints", "events", "items"))
             now[content_path(directory, sha256_hex(f"{seed} {n} {k}".encode()))] = b"{}"
-        made = commit(repo, now, [parent] if parent is not None else [], when)
+        made = commit_files(repo, now, [parent] if parent is not None else [], when)
         files[str(made)] = now
         if side < len(tips):
             tips[side] = made
@@ -57,7 +48,7 @@ def history(repo: pygit2.Repository, seed: int, skewed: bool) -> pygit2.Oid:
             tips.append(made)
     if len(tips) == 2:
         joined = {**files[str(tips[0])], **files[str(tips[1])]}
-        return commit(repo, joined, tips, at + 1)
+        return commit_files(repo, joined, tips, at + 1)
     return tips[0]
 
 
