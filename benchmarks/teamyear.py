@@ -213,13 +213,28 @@ def wait_whole(repo: Path, limit: float = 3600.0) -> float:
     """Wait until the index of *repo* is whole at its memory ref's tip and no build
     holds its lock (the detached build a first brief starts has ended); seconds waited.
     Waiting for the lock alone returned before a detached build had started on a loaded
-    machine, and the next timed command then shared the cores with it."""
+    machine, and the next timed command then shared the cores with it. The index is
+    read only under its writers' lock: a reader beside a build slows it (each change of
+    its journal mode waits for readers to let go)."""
+    import fcntl
+
     tip = git(repo, "rev-parse", "refs/gitmem/memory").strip()
+    lock = repo / ".git" / "gitmem" / "memory.lock"
     began = time.perf_counter()
     while time.perf_counter() - began < limit:
-        if index_tip(repo) == tip and not index_busy(repo):
-            break
         time.sleep(0.1)
+        if not lock.exists():
+            continue
+        with open(lock, "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a build runs
+            try:
+                if index_tip(repo) == tip:
+                    break
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
     return time.perf_counter() - began
 
 

@@ -36,6 +36,7 @@ from gitmem.lifecycle.index_file import (
     DAMAGE,
     connect,
     discard,
+    journal_mode,
     meta_value,
     set_meta,
     shape,
@@ -181,7 +182,7 @@ def rebuild_from(
     # a power cut before the system writes it back can tear it, and a torn fresh file is
     # one SQLite finds damaged (the pages never written read as zeros, or lie past its
     # end), which the next command that meets the damage rebuilds.
-    connection.execute("PRAGMA journal_mode=OFF")
+    journal_mode(connection, "OFF")
     connection.execute("PRAGMA synchronous=OFF")
     # The record checks (an Ed25519 signature each: most of a rebuild's work) go to a
     # forked child when there are many (a first brief after a clone). Meanwhile this
@@ -224,7 +225,7 @@ def rebuild_from(
         if hoped is None or hoped.addresses != [r.address for r in good]:
             _write_whole(db, _replayed(good, genuine))
         set_meta(db, {"tip": contents.tip or "", "shape": shape(db)})
-    connection.execute("PRAGMA journal_mode=WAL")
+    journal_mode(connection, "WAL")
     with transaction(connection) as db:
         set_meta(db, {"key": key})
     # into the file now, unsynced, rather than at close with a sync of everything

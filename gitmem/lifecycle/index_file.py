@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -69,12 +70,39 @@ def connect(path: Path | str) -> sqlite3.Connection:
     connection = sqlite3.connect(path, timeout=30, isolation_level=None)
     connection.execute("PRAGMA secure_delete = ON")
     if path != ":memory:":
-        connection.execute("PRAGMA journal_mode=WAL")
+        journal_mode(connection, "WAL")
         # A cache: in WAL mode NORMAL never corrupts the file, it only may lose the last
         # transaction at a power cut, which the next command rebuilds from git anyway.
         connection.execute("PRAGMA synchronous=NORMAL")
     connection.executescript(SCHEMA)
     return connection
+
+
+JOURNAL_PATIENCE = 30.0
+"""Seconds a change of journal mode waits for the readers of the file to let go."""
+
+
+def journal_mode(connection: sqlite3.Connection, mode: str) -> None:
+    """Switch *connection*'s file to journal *mode*, waiting while another connection
+    has it open (in WAL mode an open reader holds the file even between its reads).
+    SQLite refuses the switch at once ("database is locked") rather than waiting as it
+    does for a write, and a reader that takes no lock may have it open (a brief's quick
+    look at the index's tip): a background build refused there fell back to an index in
+    memory and left the file empty.
+
+    Raises:
+        sqlite3.Error: the switch still fails after :data:`JOURNAL_PATIENCE` seconds, or
+            fails for another reason.
+    """
+    deadline = time.monotonic() + JOURNAL_PATIENCE
+    while True:
+        try:
+            connection.execute(f"PRAGMA journal_mode={mode}")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.01)
 
 
 def discard(path: Path) -> None:
