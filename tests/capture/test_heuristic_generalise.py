@@ -4,31 +4,12 @@ corpus (issue 27; docs/heuristic.md): each with cases of its own, not copied fro
 from __future__ import annotations
 
 import pytest
+from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
 
 from gitmem.capture.extract.heuristic import explain, extract
 from gitmem.capture.extract.heuristic.sentences import split_sentences
-from gitmem.core.items import Draft
-from gitmem.core.quotes import check_quote
-from gitmem.core.transcript import Message
 
-
-def user(text: str) -> Message:
-    return Message("user", text)
-
-
-def assistant(text: str) -> Message:
-    return Message("assistant", text)
-
-
-def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
-    return [(d.kind, d.quote) for d in drafts]
-
-
-def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
-    texts = [m.text for m in messages]
-    for draft in drafts:
-        assert draft.quote is not None and any(draft.quote in text for text in texts)
-        assert check_quote(draft.quote, texts).verbatim, draft.quote
+summary = kinds_and_quotes
 
 
 # --- a user's sentences end before a lowercase word ---------------------------------------

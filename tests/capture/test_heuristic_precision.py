@@ -4,30 +4,11 @@ each with cases of its own, not copied from the labelled corpus."""
 from __future__ import annotations
 
 import pytest
+from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
 
 from gitmem.capture.extract.heuristic import explain, extract
-from gitmem.core.items import Draft
-from gitmem.core.quotes import check_quote
-from gitmem.core.transcript import Message
 
-
-def user(text: str) -> Message:
-    return Message("user", text)
-
-
-def assistant(text: str) -> Message:
-    return Message("assistant", text)
-
-
-def summary(drafts: list[Draft]) -> list[tuple[str, str | None]]:
-    return [(d.kind, d.quote) for d in drafts]
-
-
-def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
-    texts = [m.text for m in messages]
-    for draft in drafts:
-        assert draft.quote is not None and any(draft.quote in text for text in texts)
-        assert check_quote(draft.quote, texts).verbatim, draft.quote
+summary = kinds_and_quotes
 
 
 # --- an approved plan is the assistant's text, not the user's rules -------------------------

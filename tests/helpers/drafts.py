@@ -18,3 +18,16 @@ def assert_verbatim(drafts: list[Draft], messages: list[Message]) -> None:
         assert any(draft.quote in text for text in texts), draft.quote
         check = check_quote(draft.quote, texts)
         assert check.verbatim, (draft.quote, check.reason)
+
+
+def user(text: str) -> Message:
+    return Message("user", text)
+
+
+def assistant(text: str) -> Message:
+    return Message("assistant", text)
+
+
+def kinds_and_quotes(drafts: list[Draft]) -> list[tuple[str, str | None]]:
+    """Each draft's kind and quote, in order: what most extractor tests compare."""
+    return [(d.kind, d.quote) for d in drafts]
