@@ -177,32 +177,17 @@ def gitmem(repo: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "gitmem", "-C", str(repo), *args]
 
 
-def index_busy(repo: Path) -> bool:
-    """Whether some process holds the index's writers' lock (a build still running)."""
-    import fcntl
-
-    lock = repo / ".git" / "gitmem" / "memory.lock"
-    if not lock.exists():
-        return False
-    with open(lock, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-    return False
-
-
 def index_tip(repo: Path) -> str | None:
     """The commit the index file of *repo* was last brought up to (None: no index, or
     none SQLite can read)."""
+    import contextlib
     import sqlite3
 
     path = repo / ".git" / "gitmem" / "memory.sqlite"
     if not path.is_file():
         return None
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             row = db.execute("SELECT value FROM meta WHERE key = 'tip'").fetchone()
     except sqlite3.Error:
         return None
