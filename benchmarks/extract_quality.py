@@ -86,7 +86,7 @@ from gitmem.capture.run import default_session
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Draft, Item, Trust
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import NEGATION_RE, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
@@ -256,7 +256,8 @@ def credit(items: Sequence[Item], labels: Sequence[Label]) -> dict[int, int]:
 def false_verbatim(item: Item, texts: Sequence[str]) -> str | None:
     """Why a ``verbatim`` item is a false verbatim (None: it is not), judged without the
     verifier: its quote's pieces (joined by " … " in a stored span) must lie in order in
-    one message, byte for byte; its text may add no number and no negation."""
+    one message, byte for byte; its text may add no number and no negation (a hedge
+    such as "not sure" is not one)."""
     if item.trust != Trust.VERBATIM:
         return None
     quote = item.quote or ""
@@ -266,7 +267,9 @@ def false_verbatim(item: Item, texts: Sequence[str]) -> str | None:
     added = [n for n in number_tokens(norm(item.text)) if n not in number_tokens(said)]
     if added:
         return f"text adds the number {added[0]}"
-    if NEGATION_RE.search(norm(item.text)) and not NEGATION_RE.search(said):
+    # A hedge ("not sure", "no idea") is not a negation, by the verifier's own definition
+    # (gitmem.core.support); every other "not", "no", "never" the quote lacks counts.
+    if NEGATION_RE.search(unhedged(item.text)) and not NEGATION_RE.search(unhedged(quote)):
         return "text adds a negation"
     return None
 

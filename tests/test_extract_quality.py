@@ -67,6 +67,9 @@ def test_false_verbatim() -> None:
     assert EQ.false_verbatim(item("keep the index in Postgres"), texts) is not None
     assert EQ.false_verbatim(item("Retry 3 times", "Retry 5 times"), texts) is not None
     assert EQ.false_verbatim(item("Retry 3 times", "Never retry"), texts) is not None
+    hedged = item("keep the index in SQLite", "Index choice (SQLite / Postgres / not sure): SQLite")
+    assert EQ.false_verbatim(hedged, texts) is None  # a hedge is an option, not a negation
+    assert EQ.false_verbatim(item("keep the index in SQLite", "Not sure: no SQLite"), texts)
     inferred = item(None, "Retry 5 times", trust=Trust.INFERRED)
     assert EQ.false_verbatim(inferred, texts) is None
 
