@@ -176,6 +176,41 @@ def test_a_plain_no_is_not_a_correction(reply: str) -> None:
     assert all(d.quote != reply for d in extract(messages))
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "no, write the plan",
+        "no read the design doc first",
+        "nope, continue with the next task",
+        "no Im talking about this https://example.com/docs/skills#tools",
+        "no its the other panel",
+        "No, you're right, the sidebar",
+    ],
+)
+def test_a_no_that_directs_the_next_reply_is_not_a_rule(reply: str) -> None:
+    # A one-off instruction (what to do next in the conversation) or a clarification: the
+    # next reply does it, and nothing of it holds afterwards.
+    messages = [
+        user("Store the attribution in the metadata."),
+        assistant("Added the commit sha to the metadata as well."),
+        user(reply),
+        assistant("Understood."),
+    ]
+    assert all(d.quote != reply for d in extract(messages))
+
+
+def test_a_no_that_corrects_the_work_is_still_a_rule() -> None:
+    for correction in ("no, drop the sha from the metadata", "nope, keep the old flag name"):
+        messages = [
+            user("Store the attribution in the metadata."),
+            assistant("Added the commit sha to the metadata as well."),
+            user(correction),
+            assistant("Understood, changed."),
+        ]
+        drafts = explain(messages)
+        assert (correction, "user-rule") in [(d.quote, rule) for d, rule in drafts]
+
+
 def test_an_ellipsis_does_not_end_a_users_sentence() -> None:
     text = "run `git add ... && git commit ...` so I approve it once. then push"
     spans = split_sentences(text, 0, lower=True)

@@ -170,6 +170,38 @@ def test_an_issue_reference_without_numbering_is_still_one() -> None:
     assert any(d.extra.get("external_state") for d in extract(messages))
 
 
+def test_a_point_the_message_numbered_in_a_list_is_not_an_issue() -> None:
+    # No "#1" anywhere: the list's own numbers say what "(#6)" points at.
+    review = (
+        "Findings:\n\n"
+        "1. The cache key ignores the locale.\n"
+        "2. The retry loop has no ceiling.\n"
+        "3. The log line repeats.\n"
+        "4. The README example is stale.\n"
+        "5. A test is skipped on CI.\n"
+        "6. The upload helper swallows timeouts.\n\n"
+        "The timeout (#6) is the one to fix first, in the closing turn."
+    )
+    messages = [user("review the upload change"), assistant(review)]
+    traced = explain(messages)
+    assert all(rule != "forge" for _, rule in traced), traced
+    assert not any(d.extra.get("external_state") for d, _ in traced)
+
+
+def test_an_issue_beyond_the_messages_own_points_is_still_one() -> None:
+    # A list of three steps does not make "#214" one of them; an issue in a message with no
+    # list of its own stays an issue too.
+    reply = (
+        "Three steps:\n\n1. Patch the loader.\n2. Rerun the suite.\n3. Tag the release.\n\n"
+        "This closes the crash in (#214), still open."
+    )
+    for text in (reply, "The timeout fix (#6) is still open upstream."):
+        messages = [user("what is left on the upload change?"), assistant(text)]
+        traced = explain(messages)
+        assert any(d.extra.get("external_state") for d, _ in traced), (text, traced)
+        assert_verbatim([d for d, _ in traced], messages)
+
+
 # --- output the user pasted ----------------------------------------------------------------
 
 

@@ -28,9 +28,34 @@ _PR_FORM_RE = re.compile(
     r"://|\b(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)\s*[#!]\d", re.IGNORECASE
 )
 """A reference that names a pull or merge request, or a URL: never a point of a list."""
-NUMBERING_RE = re.compile(r"(?<![\w/#!])(?<!pr )(?<!mr )(?<!request )#1(?![\d\w])", re.IGNORECASE)
-"""A bare "#1" ("Issue #1 (Important): …", "the gap (#1 above)"): a message that has one numbers
-its own points, and its other bare or issue-style "#N" are those points, not issues."""
+_BARE_NUMBER_RE = re.compile(
+    r"(?<![\w/#!&])(?<!pr )(?<!mr )(?<!request )#(\d{1,3})(?![\d\w])", re.IGNORECASE
+)
+"""A "#N" that names no pull or merge request ("#1", "(#6)", "Issue #2")."""
+_POINT_NUMBER_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*|__)?(\d{1,3})[.)](?=[\s*_]|$)", re.MULTILINE
+)
+"""A numbered list item or heading of the message's own ("6. Add the test", "### 6) …")."""
+
+
+def own_points(text: str) -> int:
+    """How far *text* numbers its own points, so that a bare "#N" up to there is one of them,
+    not an issue (0: it numbers none).
+
+    A message that writes a bare "#1" ("Issue #1 (Important): …", "the gap (#1 above)") numbers
+    its points that way: every bare "#N" of it is one. Otherwise its own numbered list items and
+    headings ("6. Retry the upload", "### 6) …") reach their highest number: "the retry (#6)
+    needs a test" beside them names the sixth point."""
+    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(text)]
+    if not numbers:
+        return 0
+    if 1 in numbers:
+        return ALL_POINTS
+    return max((int(m.group(1)) for m in _POINT_NUMBER_RE.finditer(text)), default=0)
+
+
+ALL_POINTS = 1000
+""":func:`own_points` of a message that numbers its points "#1", "#2" …: all of them."""
 _UNTRIMMED = "*_~` \t\n\r,;"
 _EMPHASIS_RUNS = ("**", "__", "~~", "*", "_", "`")
 
@@ -46,20 +71,21 @@ def make_item(
     kind: Kind | None,
     content: int,
     facts: bool = True,
-    numbered: bool = False,
+    points: int = 0,
 ) -> Item | None:
     """(kind, text, quote, importance, extra) for the span, or None when it does not make
     a good item (no marker and no reference, too short, masked, or not verbatim). With
     *facts* False, a span whose only mark is a file, branch or commit makes no item. With
-    *numbered* (its message numbers its own points "#1", "#2" …, :data:`NUMBERING_RE`), only
-    a pull or merge request or a URL is a forge reference."""
+    *points* (how far its message numbers its own points, :func:`own_points`), a bare "#N"
+    up to there is one of them: only a pull or merge request, a URL or another "#N" is a forge
+    reference."""
     end = _cut(block, start, end)
     start, end = _trim(block, start, end)
     quote = block[start:end]
     claims, forge, state = references(quote)
     # "PR 1" of a plan is a step, not a pull request: a forge reference has "#", "!" or a URL.
     forge = forge and _FORGE_FORM_RE.search(quote) is not None
-    if forge and numbered and _PR_FORM_RE.search(quote) is None:
+    if forge and points and _PR_FORM_RE.search(quote) is None and _all_points(quote, points):
         # "Issue #2 (Important): …" of a review that numbers its findings.
         forge = False
         claims = [c for c in claims if c.get("type") not in ("pr-state", "issue-state")]
@@ -84,6 +110,12 @@ def make_item(
         extra["claims"] = claims
     importance = max(IMPORTANCE[kind], FORGE_IMPORTANCE if forge else 0)
     return kind, text, quote, importance, extra
+
+
+def _all_points(quote: str, points: int) -> bool:
+    """Is every bare "#N" of *quote* (and it has one) a point its message numbered?"""
+    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(quote)]
+    return bool(numbers) and max(numbers) <= points
 
 
 def _cut(block: str, start: int, end: int) -> int:

@@ -136,10 +136,21 @@ _USER_RULE_RE = re.compile(
 middle of a user's sentence they describe as often as they rule (a pasted review comment,
 "If the file has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens
 "Instead, …" is read by :data:`_USER_RULE_START_RE`."""
+# After "no", what is not a correction of the work: a courtesy ("no worries"), a pronoun that
+# opens a clarification ("no, I'm talking about this", "no Im talking about this": users drop
+# the apostrophe), and a verb that directs the assistant's next act in the conversation
+# rather than what the work must be ("no, write the plan", "no, read the docs first"): that is
+# a one-off instruction, done by the next reply, not a rule that holds afterwards.
+_NOT_CORRECTION = (
+    r"worries|problem|problems|idea|thanks|thank|way|doubt|matter|longer|more|worry|not|yet|"
+    r"sorry|wait|clue|luck|the|a|an|one|"
+    rf"i|i{_A}?m|i{_A}?ve|i{_A}?d|i{_A}?ll|it|it{_A}?s|that|that{_A}?s|this|we|you|you{_A}?re|they|"
+    rf"they{_A}?re|there|there{_A}?s|he|she|"
+    r"write|do|continue|go|proceed|look|read|check|see|show|tell|explain|talk|think|try|answer|"
+    r"ask|start|plan|research|investigate|review|focus|give|help|let|open|finish"
+)
 _USER_CORRECTION_RE = re.compile(
-    rf"{_EMPH}(?:(?:no|nope)\b[,.!:;]?\s+(?!(?:worries|problem|problems|idea|thanks|thank|way|"
-    rf"doubt|matter|longer|more|i|i{_A}m|i{_A}ve|i{_A}d|it|it{_A}s|that|that{_A}s|this|we|you|they|"
-    rf"there|he|she|the|a|an|one|worry|not|yet|sorry|wait|clue|luck)\b)[^\W\d_]"
+    rf"{_EMPH}(?:(?:no|nope)\b[,.!:;]?\s+(?!(?:{_NOT_CORRECTION})\b)[^\W\d_]"
     r"|what\s+i\s+(?:said|meant|asked(?:\s+for)?|wanted)\s+(?:was|is)\b"
     r"|i\s+told\s+you\s+(?:that|to)\b)",
     re.IGNORECASE,

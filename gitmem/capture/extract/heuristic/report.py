@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gitmem.capture.extract.heuristic.item import NUMBERING_RE, make_item
+from gitmem.capture.extract.heuristic.item import make_item, own_points
 from gitmem.capture.extract.heuristic.markers import find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
@@ -173,11 +173,11 @@ def report_items(
         lead = first if units and units[0] is first else None
     units = _heads_of_lists(text, units, lists)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
-    numbered = NUMBERING_RE.search(text) is not None
+    points = own_points(text)
     for unit in units:
         if any(unit.start < end and start < unit.end for start, end in taken):
             continue
-        item = _item(text, unit, numbered)
+        item = _item(text, unit, points)
         if item is not None:
             found.append((unit, item))
     checks = check_quotes([item[2] for _, item in found], raw)
@@ -395,7 +395,7 @@ def _start(block: str, user: bool = False) -> int | None:
 
 
 def _item(
-    text: str, unit: Unit, numbered: bool = False
+    text: str, unit: Unit, points: int = 0
 ) -> tuple[Kind, str, str, int, dict[str, object]] | None:
     block = text[unit.start : unit.end]
     start = _start(block)
@@ -409,7 +409,7 @@ def _item(
     kind = _kind(unit, block[start:end], first)
     marker = find_marker(first)
     content = marker.content if marker is not None and marker.label else 0
-    item = make_item(block, start, end, kind, content, numbered=numbered)
+    item = make_item(block, start, end, kind, content, points=points)
     if item is None:
         return None
     if item[0] in DECIDING and rests_on_question(item[1], item[2], block):

@@ -13,9 +13,9 @@ from itertools import compress
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     MAX_QUOTE_CHARS,
-    NUMBERING_RE,
     Item,
     make_item,
+    own_points,
 )
 from gitmem.capture.extract.heuristic.markers import (
     FENCE_NEEDLES,
@@ -137,7 +137,7 @@ class Scan:
                 speakers.append(n)
         self.hits = array("q", compress(range(len(hits)), hits))
         self.by_user = role in ("user", "human")
-        self.numbered = NUMBERING_RE.search(text) is not None
+        self.points = own_points(text)
         self.speakers = [] if role else speaker_lines(self.lines, speakers)
 
     def items(self) -> Iterator[Candidate]:
@@ -244,7 +244,7 @@ class Scan:
     ) -> Iterator[Candidate]:
         block = self.lines.block(first, last)
         by_user = self.by_user or spoken_by_user(self.speakers, first)
-        found = list(_unit_items(block, section, self.reading, by_user, paragraph, self.numbered))
+        found = list(_unit_items(block, section, self.reading, by_user, paragraph, self.points))
         if found and self._offered(first):
             # An option a question offers ("Which is better? 1. Ask once …") is not chosen.
             found = [(start, item, rule) for start, item, rule in found if item[0] not in DECIDING]
@@ -288,7 +288,7 @@ def _unit_items(
     reading: Reading,
     by_user: bool,
     paragraph: bool,
-    numbered: bool = False,
+    points: int = 0,
 ) -> Iterator[tuple[int, Item, str]]:
     """(offset, item, rule family) for each marked sentence of *block*; a list item under
     a section, or a task box, is one item as a whole, a paragraph under one its first
@@ -372,7 +372,7 @@ def _unit_items(
             # item that names one is a record of work done ("- Added `x.py`").
             bullet = chrome is not None and chrome["bullet"] is not None
             facts = reading.weak and not bullet
-            item = make_item(block, s, e, None, 0, facts=facts, numbered=numbered)
+            item = make_item(block, s, e, None, 0, facts=facts, points=points)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
             rule = "forge" if forge else "reference"
             said = item is not None and ("://" in item[2] or "claims" in item[4])
