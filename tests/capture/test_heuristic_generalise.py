@@ -69,6 +69,36 @@ def test_the_reply_before_any_other_last_request_is_not_the_report() -> None:
         assert all(d.quote != WORK for d in extract(answered))
 
 
+@pytest.mark.parametrize(
+    "done",
+    [
+        "All done. The **tokenizer** epic is fully implemented and pushed.",
+        'All references to "agent-plugins" have been renamed.',
+        "Everything is committed and pushed.",
+    ],
+)
+def test_the_reply_before_a_request_to_commit_says_the_work_is_done_in_vain(done: str) -> None:
+    # That the work is done is what the commit request and the closing reply settle; what
+    # the work changed is read from the units after it.
+    reply = f"{done} Here's a summary of the changes:\n\n{WORK}"
+    messages = [
+        user("Rename the package everywhere."),
+        assistant(reply),
+        user("did you push?"),
+        assistant("Yes, the branch is on origin and the epic is closed."),
+    ]
+    drafts = explain(messages)
+    wrapped = [d.quote for d, rule in drafts if rule == "report-wrapped"]
+    assert wrapped == [WORK]
+    assert_verbatim([d for d, _ in drafts], messages)
+
+
+def test_a_closing_report_that_says_the_work_is_done_is_still_read() -> None:
+    done = "The **tokenizer** epic is fully implemented and pushed."
+    messages = [user("Finish the tokenizer epic."), assistant(done)]
+    assert [d.quote for d in extract(messages)] == [done]
+
+
 # --- a report's account of the checks it ran is routine status ------------------------------
 
 

@@ -88,6 +88,16 @@ _STATUS_RE = re.compile(
 """A sentence that only says the checks pass, that a fix is in, that all is green or
 addressed ("All green.", "Both pass.", "All four items addressed."), or that the work is
 complete without naming it ("The implementation is complete.")."""
+_DONE_RE = re.compile(
+    r"(?:all\s+|the\s+|everything\b)[^.!?\n]{0,100}?\s*(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:now\s+)?(?:fully\s+|all\s+|completely\s+)?(?:implemented|done|complete|completed|finished|"
+    r"renamed|updated|pushed|committed|merged|closed)"
+    r"(?:\s*(?:,|and)\s*(?:implemented|tested|pushed|committed|merged|closed))*[ \t]*[.!]?[ \t]*$",
+    re.IGNORECASE,
+)
+"""A sentence that says the work is done, whatever it names ("The **x** epic is fully
+implemented and pushed.", "All references to "x" have been renamed."): in the reply before a
+last request to commit, what the closing reply settles, not what the work changed."""
 _CHECKS_RE = re.compile(
     r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[*_]*(?:(?:verification|verified|validation)"
     r"(?:[ \t]+(?:output|passed|results?|run|done))?"
@@ -177,7 +187,7 @@ def report_items(
     for unit in units:
         if any(unit.start < end and start < unit.end for start, end in taken):
             continue
-        item = _item(text, unit, points)
+        item = _item(text, unit, points, wrapped)
         if item is not None:
             found.append((unit, item))
     checks = check_quotes([item[2] for _, item in found], raw)
@@ -360,7 +370,7 @@ def _chrome_end(block: str) -> int:
     return chrome.end() if chrome is not None else 0
 
 
-def _start(block: str, user: bool = False) -> int | None:
+def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
     """Where a unit's statement starts: past its chrome, and past leading sentences that
     say nothing to carry (an interjection, "all tests pass"); None when nothing is left,
     or what is left narrates ("Let me …") or only leads in to what follows ("Files:")."""
@@ -373,7 +383,7 @@ def _start(block: str, user: bool = False) -> int | None:
         if lead is not None and lead.end() < len(sentence):
             sentences[0] = (first + lead.end(), end)
             continue
-        if lead is None and _STATUS_RE.match(sentence.lstrip("*_ ")) is None:
+        if lead is None and not _status(sentence, wrapped):
             break
         sentences.pop(0)
     if not sentences:
@@ -395,14 +405,14 @@ def _start(block: str, user: bool = False) -> int | None:
 
 
 def _item(
-    text: str, unit: Unit, points: int = 0
+    text: str, unit: Unit, points: int = 0, wrapped: bool = False
 ) -> tuple[Kind, str, str, int, dict[str, object]] | None:
     block = text[unit.start : unit.end]
-    start = _start(block)
+    start = _start(block, wrapped=wrapped)
     if start is None:
         return None
     sentences = split_sentences(block, start)
-    end = _told_end(block, sentences)
+    end = _told_end(block, sentences, wrapped)
     if end is None:
         return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
@@ -418,7 +428,7 @@ def _item(
     return item[0], item[1], item[2], item[3], dict(item[4])
 
 
-def _told_end(block: str, sentences: list[tuple[int, int]]) -> int | None:
+def _told_end(block: str, sentences: list[tuple[int, int]], wrapped: bool = False) -> int | None:
     """Where a unit's statement ends: before the sentences that close it by narrating what
     comes next ("… is complete. Here's a summary of the changes:", "All green. Now let me
     commit and push."). None when nothing but routine status is left before them."""
@@ -428,18 +438,27 @@ def _told_end(block: str, sentences: list[tuple[int, int]]) -> int | None:
     if len(kept) == len(sentences):
         return len(block)
     told = block[kept[0][0] : kept[-1][1]]
-    if all(_routine(block[s:e]) for s, e in kept):
+    if all(_routine(block[s:e], wrapped) for s, e in kept):
         return None
     return kept[0][0] + len(told.rstrip())
 
 
-def _routine(sentence: str) -> bool:
+def _routine(sentence: str, wrapped: bool = False) -> bool:
     """Is *sentence* only an interjection or routine status ("Both pass.", "All green.")?"""
     sentence = sentence.strip().lstrip("*_ ")
     lead = _INTERJECTION_RE.match(sentence)
     if lead is not None and lead.end() >= len(sentence.rstrip()):
         return True
-    return _STATUS_RE.match(sentence) is not None
+    return _status(sentence, wrapped)
+
+
+def _status(sentence: str, wrapped: bool = False) -> bool:
+    """Routine status ("all tests pass"); in the reply before a last request to commit
+    (*wrapped*), also that the work is done (:data:`_DONE_RE`)."""
+    sentence = sentence.strip().lstrip("*_ ")
+    if _STATUS_RE.match(sentence) is not None:
+        return True
+    return wrapped and _DONE_RE.match(sentence) is not None
 
 
 def _kind(unit: Unit, body: str, first: str) -> Kind:
