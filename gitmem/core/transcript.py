@@ -57,6 +57,9 @@ class Message:
     time: str | None = field(default=None, compare=False)
     """When the host says the message was written (:func:`host_time`'s form), when its
     format says; never part of the snapshot."""
+    progress: bool = field(default=False, compare=False)
+    """The host marks this reply as a progress note written while the turn runs, not the
+    answer that closes it (Codex's ``"phase": "commentary"``); never part of the snapshot."""
 
 
 @dataclass(frozen=True)

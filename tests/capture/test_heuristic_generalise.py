@@ -8,6 +8,7 @@ from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
 
 from gitmem.capture.extract.heuristic import explain, extract
 from gitmem.capture.extract.heuristic.sentences import split_sentences
+from gitmem.core.transcript import Message
 
 summary = kinds_and_quotes
 
@@ -262,3 +263,44 @@ def test_a_report_unit_opening_based_on_is_narration(lead: str) -> None:
     work = "The tokenizer now counts nesting depth with a plain int."
     messages = [user("Fix the tokenizer."), assistant(f"{lead}\n\n{work}")]
     assert summary(extract(messages)) == [("decision", work)]
+
+
+# --- a host's progress note is not the turn's answer ---------------------------------------
+
+
+def note(text: str) -> Message:
+    """A reply the host marks as written while the turn ran (Codex's commentary)."""
+    return Message("assistant", text, progress=True)
+
+
+def test_a_progress_note_is_not_the_report() -> None:
+    answer = "Committed as `900b1aa` with message `Add the search skill`."
+    messages = [
+        user("commit the search skill"),
+        note("The commit succeeded, but an unstaged change is left in `SKILL.md`."),
+        assistant(answer),
+    ]
+    drafts = extract(messages)
+    assert [d.quote for d in drafts] == [answer]
+    assert_verbatim(drafts, messages)
+
+
+def test_a_turn_of_progress_notes_only_has_no_report() -> None:
+    # The user stopped it, or the capture came while it ran: nothing closed the turn.
+    messages = [
+        user("Fix the installer issue."),
+        assistant("The installer now finds all four skills."),
+        user("okay let's open a PR"),
+        note("The workspace is clean apart from one untracked file. Next I'm branching."),
+    ]
+    assert all("workspace" not in d.quote for d in extract(messages) if d.quote)
+
+
+def test_a_progress_notes_decision_is_still_read() -> None:
+    decided = "We'll use SQLite for the token cache."
+    messages = [
+        user("Cache the token table."),
+        note(f"{decided} I'm wiring it into the loader now."),
+        assistant("The token table is cached in `cache.db`."),
+    ]
+    assert ("decision", decided) in summary(extract(messages))

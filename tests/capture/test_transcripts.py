@@ -160,6 +160,39 @@ def test_codex_rollout() -> None:
     assert "Searching for the month comparison" not in joined
 
 
+def test_a_codex_progress_note_is_marked() -> None:
+    # Codex writes "phase": "commentary" on the notes it sends while a turn runs and
+    # "final_answer" on the reply that closes it; the text and role are the same either way.
+    def said(phase: str | None, text: str) -> bytes:
+        item = {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": text}],
+        }
+        if phase is not None:
+            item["phase"] = phase
+        return line({"timestamp": "2026-05-11T11:27:00Z", "type": "response_item", "payload": item})
+
+    meta = {"id": "0199a3c4-5e6f-7a81-b9c2-d3e4f5a6b7c8", "cwd": "/home/dev/src/ledger"}
+    data = b"".join(
+        [
+            line({"timestamp": "2026-05-11T11:26:55Z", "type": "session_meta", "payload": meta}),
+            said("commentary", "I'm checking the export filter now."),
+            said("final_answer", "The filter now compares years too."),
+            said(None, "An older rollout has no phase."),
+        ]
+    )
+    t = parse_transcript(data, "rollout.jsonl", None)
+    assert [(m.role, m.progress) for m in t.messages] == [
+        ("assistant", True),
+        ("assistant", False),
+        ("assistant", False),
+    ]
+    # Not part of what a message is: the snapshot and equality ignore it.
+    assert t.messages[0] == Message("assistant", "I'm checking the export filter now.")
+    assert "commentary" not in t.snapshot
+
+
 def test_codex_legacy_rollout() -> None:
     t = parse("codex_legacy.jsonl")
     assert (t.format, t.session, t.cwd) == (

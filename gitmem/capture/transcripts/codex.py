@@ -12,7 +12,9 @@ model: ``message`` (its ``input_text``/``output_text`` parts, joined by a blank 
 as written: user, assistant, developer, system), ``function_call`` and
 ``custom_tool_call`` / ``local_shell_call`` / ``web_search_call`` (role ``tool_use``: the
 tool name, a newline, its arguments as compact JSON), and ``function_call_output`` /
-``custom_tool_call_output`` (role ``tool_result``).
+``custom_tool_call_output`` (role ``tool_result``). An assistant message whose ``phase`` is
+``commentary`` (a progress note while the turn runs, not its final answer) is marked
+``progress``.
 
 Skipped: ``reasoning`` items (the model's private reasoning, often encrypted);
 ``event_msg`` lines, because they are the UI's copy of the same turn (``user_message``,
@@ -57,6 +59,10 @@ ITEM_TYPES = frozenset(
     }
 )
 """Response item types; in the older shape they are whole lines."""
+COMMENTARY = "commentary"
+"""The ``phase`` of an assistant message written while the turn runs ("I'm checking the
+tests now …"); the answer that closes the turn has ``"final_answer"``. Kept on the message
+(:attr:`~gitmem.core.transcript.Message.progress`)."""
 
 _CWD_RE = re.compile(r"<cwd>([^<\n]+)</cwd>")
 
@@ -113,10 +119,12 @@ def _item(item: dict[str, Any], malformed: list[bool]) -> list[Message]:
     kind = item.get("type")
     text: str | None = None
     role: str | None = "tool_use"
+    progress = False
     if kind == "message":
         content = item.get("content")
         role = clean(_str(item.get("role")) or "user")
         text = parts_text(content, malformed) if isinstance(content, list) else _str(content)
+        progress = item.get("phase") == COMMENTARY
     elif kind == "function_call":
         text = f"{_str(item.get('name')) or ''}\n{_arguments(item.get('arguments'))}"
     elif kind == "custom_tool_call":
@@ -128,7 +136,7 @@ def _item(item: dict[str, Any], malformed: list[bool]) -> list[Message]:
         role, text = "tool_result", _output(item.get("output"), malformed)
     if text is None or not text.strip():
         return []
-    return [Message(role, clean(text))]
+    return [Message(role, clean(text), progress=progress)]
 
 
 def _arguments(arguments: object) -> str:

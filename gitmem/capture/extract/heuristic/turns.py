@@ -79,11 +79,15 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
     roles = {i: (messages[i].role or "").casefold() for i in read}
     users = [i for i in read if roles[i] in USER_ROLES]
     closing = users[-1] + 1 if users else 0
-    replies = [i for i in read if roles[i] and roles[i] not in (*USER_ROLES, ANSWER)]
+    replies = [
+        i
+        for i in read
+        if roles[i] and roles[i] not in (*USER_ROLES, ANSWER) and not messages[i].progress
+    ]
     last = set(replies[-LAST_REPLIES:])
     out: dict[int, Reading] = {}
     for i in read:
-        if plan_text(messages[i]):
+        if plan_text(messages[i]) or (messages[i].progress and roles[i] not in USER_ROLES):
             out[i] = Reading(loops=False, weak=False)
         elif not roles[i] or roles[i] in USER_ROLES:
             out[i] = Reading(loops=True, weak=True)
@@ -106,6 +110,8 @@ def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None
             return None
         if role in USER_ROLES:
             return report
+        if messages[i].progress:
+            continue  # a note while the turn ran (Codex's commentary), not its answer
         if role != ANSWER and (report is None or _acknowledges(messages, report, i)):
             report = i
     return None
