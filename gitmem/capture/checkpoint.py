@@ -35,7 +35,7 @@ from gitmem.core.records import (
     format_time,
 )
 from gitmem.core.support import unsupported
-from gitmem.core.transcript import Transcript, said
+from gitmem.core.transcript import Transcript, said_text
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.governance.status import Status
@@ -50,8 +50,8 @@ _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 UNMATCHED = "the quote is the item: its text could not be matched to it"
 UNSAID = (
-    "found only in message {index}, tool output or the host's instructions, "
-    "which is not what the session said"
+    "found only in message {index}, tool output or the host's instructions or "
+    "interruption markers, which is not what the session said"
 )
 
 
@@ -88,7 +88,8 @@ def build_items(
     message, it is not verbatim). A quote that verifies is stored as the transcript's own
     bytes of the matched span (case, punctuation and spacing as said), never the
     extractor's spelling. Only what the session's people said counts: a quote found only
-    in tool output or the host's instructions (:func:`~gitmem.core.transcript.said`) is
+    in tool output, the host's instructions or its interruption markers
+    (:func:`~gitmem.core.transcript.said_text`) is
     not verbatim. A verbatim item whose quote fails, or a decision or fact that rests on
     a question (:mod:`gitmem.capture.questions`), is stored as inferred, with the reason;
     the quote is kept as ``unverified_quote`` and never in ``quote``. A verbatim item
@@ -143,16 +144,16 @@ def build_items(
 
 
 def said_texts(transcript: Transcript) -> list[str]:
-    """The messages' texts, with what nobody said (tool output, the host's instructions:
-    :func:`~gitmem.core.transcript.said`) blanked, so that indices still name messages.
-    Raises nothing."""
-    return [m.text if said(m.role) else "" for m in transcript.messages]
+    """The messages' texts, with what nobody said (tool output, the host's instructions,
+    its interruption markers: :func:`~gitmem.core.transcript.said_text`) blanked, so
+    that indices still name messages and offsets their text. Raises nothing."""
+    return [said_text(m) for m in transcript.messages]
 
 
 def unsaid_check(quote: str, transcript: Transcript) -> QuoteCheck | None:
     """When *quote* is found only in what nobody said, the failed check that says so;
     else None. Raises nothing."""
-    if all(said(m.role) for m in transcript.messages):
+    if said_texts(transcript) == transcript.texts():
         return None
     check = check_quote(quote, transcript.texts())
     if not check.verbatim:
@@ -166,7 +167,7 @@ def _explain_unsaid(
     """Say so when a quote that failed is found in what nobody said: tool output, or the
     host's instructions."""
     failed = [n for n, c in enumerate(checks) if c is not None and not c.verbatim]
-    if not failed or all(said(m.role) for m in transcript.messages):
+    if not failed or said_texts(transcript) == transcript.texts():
         return
     found = check_quotes([drafts[n].quote or "" for n in failed], transcript.texts())
     for n, check in zip(failed, found, strict=True):

@@ -13,7 +13,7 @@ from pathlib import Path
 from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
 from gitmem.capture.prepare import prepare
 from gitmem.capture.run import Context, capture_transcript
-from gitmem.capture.transcripts import load_transcript
+from gitmem.capture.transcripts import NotTranscriptError, load_transcript, require_conversation
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.types import Sha256Hex
@@ -30,7 +30,12 @@ class FileOutcome:
     items: int = 0
     error: str | None = None
     reason: str | None = None
-    """Why a file was skipped: already stored, or nothing in it to store."""
+    """Why a file was skipped: already stored, nothing in it to store, or not a
+    transcript."""
+    transcript: bool = True
+    """False for a file that is no transcript of any supported host, or no conversation
+    (:class:`~gitmem.capture.transcripts.NotTranscriptError`): skipped, and not
+    importable."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -97,13 +102,18 @@ def _one(
     try:
         if path.stat().st_size > MAX_BYTES:
             return FileOutcome(path, "failed", error=f"larger than {MAX_BYTES >> 20} MB")
-        prepared = prepare(load_transcript(path, format), ctx.emitted, path.stat().st_mtime)
+        transcript = load_transcript(path, format)
+        require_conversation(transcript)
+        prepared = prepare(transcript, ctx.emitted, path.stat().st_mtime)
+        del transcript  # the text as read is not kept beside its masked copy
         digest = sha256_hex(prepared.snapshot)
         if digest in known:
             return FileOutcome(path, "skipped", reason="already captured")
         result = capture_transcript(
             ctx, prepared, path, source=f"import {path}", extractor=extractor, overrides=overrides
         )
+    except NotTranscriptError as e:
+        return FileOutcome(path, "skipped", reason=str(e), transcript=False)
     except GitmemError as e:
         return FileOutcome(path, "failed", error=str(e))
     known.add(digest)

@@ -73,14 +73,16 @@ def capture(
     from gitmem.capture.items import parse_items
     from gitmem.capture.prepare import prepare
     from gitmem.capture.run import Context, capture_transcript
-    from gitmem.capture.transcripts import load_transcript, skipped_note
+    from gitmem.capture.transcripts import load_transcript, require_conversation, skipped_note
 
     store = store_of(ctx)
     transcript = load_transcript(transcript_path, transcript_format)
+    drafts = None if items_path is None else parse_items(*read_input(items_path, "items file"))
+    if not drafts:  # explicit items are what to store: the transcript is only evidence
+        require_conversation(transcript)
     note = skipped_note(transcript)
     if note is not None:
         click.echo(f"gitmem: warning: {note}", err=True)
-    drafts = None if items_path is None else parse_items(*read_input(items_path, "items file"))
     context = Context.open(store, home())
     written_at = transcript_path.stat().st_mtime
     prepared = prepare(transcript, context.emitted, written_at)
@@ -182,18 +184,35 @@ def import_(
             context, files, transcript_format, extractor, overrides, lambda _: bar.update(1)
         )
     counts = {s: sum(o.status == s for o in outcomes) for s in ("captured", "skipped", "failed")}
+    refused = sum(not o.transcript for o in outcomes)
     if as_json:
         emit({**counts, "files": [o.to_json() for o in outcomes]})
     else:
         for o in outcomes:
             if o.status == "failed":
                 click.echo(f"  ✗ {o.path}: {o.error}")
+            elif not o.transcript:
+                click.echo(f"  - {o.path}: skipped: {o.reason}")
+        not_transcripts = f"; {refused} not a transcript" if refused else ""
         click.echo(
             f"{counts['captured']} captured, {counts['skipped']} skipped (already stored or "
-            "nothing to keep), "
+            f"nothing to keep{not_transcripts}), "
             f"{counts['failed']} failed ({len(files)} files)"
         )
+    if refused == len(outcomes):
+        raise InputError(f"nothing to import in {folder}: {_none_found(len(files))}")
     sys.exit(1 if counts["failed"] else 0)
+
+
+def _none_found(files: int) -> str:
+    """Why an import found nothing to import among its *files* candidates."""
+    from gitmem.capture.folder import SUFFIXES
+
+    if not files:
+        return f"it holds no {', '.join(SUFFIXES)} file"
+    if files == 1:
+        return "its one file is not a transcript"
+    return f"none of its {files} files is a transcript"
 
 
 @cli.command("verify-quote")

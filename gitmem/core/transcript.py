@@ -15,6 +15,7 @@ The host formats (Claude Code, Codex, generic JSON) are parsed in
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -46,6 +47,37 @@ def said(role: str | None) -> bool:
     """Whether a message of *role* holds the session's own words (:data:`NOT_SAID`).
     Raises nothing."""
     return not (role or "").casefold().startswith(NOT_SAID)
+
+
+HOST_MARKER_RE = re.compile(
+    r"\[Request interrupted by user[^\]\n]{0,80}\]|<turn_aborted>.*?(?:</turn_aborted>|\Z)",
+    re.DOTALL,
+)
+"""What a host writes into the user's turn when the user stops a reply: Claude Code's
+"[Request interrupted by user]" ("… for tool use]"), Codex's ``<turn_aborted>`` block
+("The user interrupted the previous turn on purpose"). Nobody said it, wherever it
+stands: a "user" message of its own in a host's file, or a line of a markdown
+transcript written by hand."""
+_MARKER_STARTS = ("[Request interrupted by user", "<turn_aborted>")
+
+
+def said_text(message: Message) -> str:
+    """The text of *message* as the session's own words: empty for a role nobody speaks
+    in (:func:`said`); else its text with each host marker (:data:`HOST_MARKER_RE`)
+    covered by NUL characters of its length, so that offsets still name the message's
+    own text and no quote matches in a marker or across one. Raises nothing."""
+    if not said(message.role):
+        return ""
+    text = message.text
+    if not any(start in text for start in _MARKER_STARTS):
+        return text
+    return HOST_MARKER_RE.sub(lambda found: "\0" * len(found.group()), text)
+
+
+def speaks(message: Message) -> bool:
+    """Does *message* hold any of the session's own words (:func:`said_text`), not only
+    tool output, instructions or host markers? Raises nothing."""
+    return bool(said_text(message).replace("\0", "").strip())
 
 
 @dataclass(frozen=True)

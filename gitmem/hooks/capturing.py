@@ -16,9 +16,10 @@ from pathlib import Path
 import pygit2
 
 from gitmem.capture.commit_messages import capture_message, retire_rewritten
+from gitmem.capture.masking.labels import mask_label
 from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.sessions import Cursors, find_agent_transcripts
-from gitmem.capture.transcripts import load_transcript
+from gitmem.capture.transcripts import NotTranscriptError, load_transcript, require_conversation
 from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.records import REWRITE, Checkpoint, parse_record
 from gitmem.hooks import inflight
@@ -41,8 +42,22 @@ def capture_new(
     session: str | None = None,
 ) -> bool:
     """Capture what *path* holds beyond its cursor; True when a checkpoint was written.
-    A part that memory holds already moves the cursor too: it has been seen."""
-    transcript = load_transcript(path)
+    A part that memory holds already moves the cursor too: it has been seen. A file that
+    is no transcript of a supported host, or no conversation
+    (:class:`~gitmem.capture.transcripts.NotTranscriptError`), writes nothing: the
+    capture log says why, and its cursor stays.
+
+    Raises:
+        InputError: the file cannot be read.
+        GitmemError: the capture failed (see :func:`capture_transcript`).
+    """
+    try:
+        transcript = load_transcript(path)
+        require_conversation(transcript)
+    except NotTranscriptError as e:
+        # A path or a line quoted in the reason can name a secret: the log must not keep it.
+        ctx.log.write("skipped", mask_label(source).text, reason=mask_label(str(e)).text)
+        return False
     part = cursors.new_part(path, transcript)
     if part is None:
         return False

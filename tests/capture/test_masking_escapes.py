@@ -269,13 +269,28 @@ def test_masking_behind_escapes_is_idempotent(text: str) -> None:
     assert mask(once.text).findings == ()
 
 
+def with_request(call: bytes) -> bytes:
+    """The session of the tool *call* (one line of Claude Code or Codex): the user's
+    request, then the call. A file of tool calls alone is no conversation: capture
+    refuses it."""
+    asked = "Write the service account file."
+    if json.loads(call)["type"] == "response_item":  # Codex
+        part = {"type": "input_text", "text": asked}
+        payload = {"type": "message", "role": "user", "content": [part]}
+        record = {"timestamp": "2026-02-11T08:01:20Z", "type": "response_item", "payload": payload}
+    else:
+        message = {"role": "user", "content": asked}
+        record = {"type": "user", "uuid": "u0", "sessionId": "s-1", "message": message}
+    return (json.dumps(record) + "\n").encode() + call
+
+
 @pytest.mark.parametrize("case", [*LEAKS, *SYMPTOMS], ids=str)
 def test_no_byte_of_the_secret_reaches_git_or_local_state(
     case: str, gm: Any, initialised: Path, tmp_path: Path
 ) -> None:
     data, secret = {**LEAKS, **SYMPTOMS}[case]
     path = tmp_path / "session.jsonl"
-    path.write_bytes(data)
+    path.write_bytes(with_request(data))
     result = gm("capture", "--transcript", str(path))
     assert result.exit_code == 0, result.stderr
     assert secret.encode() not in stored_bytes(initialised)

@@ -108,7 +108,9 @@ def test_the_same_transcript_again_writes_nothing(
     assert data["skipped"].startswith("already captured")
 
 
-def test_an_empty_transcript_writes_nothing(initialised: Path, gm: Gm, tmp_path: Path) -> None:
+def test_an_empty_transcript_is_refused_and_writes_nothing(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
     tip = Store.discover(initialised).tip()
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -116,12 +118,15 @@ def test_an_empty_transcript_writes_nothing(initialised: Path, gm: Gm, tmp_path:
     summary = {"type": "summary", "summary": "Earlier work", "leafUuid": "c0a8e7d2-5f14"}
     summary_only.write_text(json.dumps(summary) + "\n")  # Claude Code's title line only
     for path in (empty, summary_only):
-        result = gm("capture", "--transcript", str(path))
-        assert result.exit_code == 0, result.stderr
-        assert "nothing to capture" in result.stdout
+        for json_flag in ([], ["--json"]):
+            result = gm("capture", "--transcript", str(path), *json_flag)
+            assert result.exit_code == 2 and result.stdout == ""
+            assert result.stderr == (
+                f"gitmem: transcript {path.name} is not a conversation: it holds no "
+                + ("text" if path == empty else "message")
+                + "\n"
+            )
     assert Store.discover(initialised).tip() == tip
-    data = capture(gm, empty)
-    assert data["written"] is False and data["checkpoint"] is None
 
 
 def test_a_part_that_adds_nothing_to_a_known_session_writes_nothing(

@@ -12,7 +12,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitmem.core.errors import InputError
-from gitmem.core.transcript import Transcript, check_format, parse_messages, plain_transcript
+from gitmem.core.transcript import (
+    Transcript,
+    check_format,
+    parse_messages,
+    plain_transcript,
+    speaks,
+)
+
+
+class NotTranscriptError(InputError):
+    """The input is not a conversation of any supported host: JSON (or a file named as
+    JSON) of no known format, binary bytes, or no message of the user or the assistant.
+    Capturing it would store an empty checkpoint, so it is refused (a hook logs it and
+    writes nothing; ``gitmem import`` skips the file with a note)."""
 
 
 def detect_format(data: bytes, name: str) -> str:
@@ -33,6 +46,8 @@ def load_transcript(path: Path, format: str | None = None) -> Transcript:
     """Read and parse a transcript file in *format* (detected when None).
 
     Raises:
+        NotTranscriptError: no format was given and the file fits none
+            (:func:`parse_transcript`).
         InputError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8,
             an unknown format, or a forced format the file does not fit.
     """
@@ -64,8 +79,12 @@ def parse_transcript(data: bytes, name: str, format: str | None = None) -> Trans
     """Parse transcript bytes in *format* (detected when None).
 
     Raises:
+        NotTranscriptError: no format was given and the bytes fit none: binary, JSON (or
+            a file named ``.json`` / ``.jsonl``) of no known format, or a host's format
+            its lines do not fit (see :func:`_not_text`).
         InputError: larger than :data:`MAX_BYTES`, not UTF-8, an unknown format, or bytes
-            that do not fit the format (the sentence names the first line that does not).
+            that do not fit the format given (the sentence names the first line that
+            does not).
     """
     if len(data) > MAX_BYTES:
         raise InputError(f"transcript {name} is larger than {MAX_BYTES >> 20} MiB")
@@ -74,9 +93,82 @@ def parse_transcript(data: bytes, name: str, format: str | None = None) -> Trans
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"transcript {name} is not UTF-8 text") from e
-    if parser is None:
-        parser = _parser(detect_format(data, name))
-    return parser(text, name)
+    if parser is not None:
+        return parser(text, name)
+    detected = detect_format(data, name)
+    if detected == "text":
+        detected = _not_text(data, text, name)
+    try:
+        return _parser(detected)(text, name)
+    except NotTranscriptError:
+        raise
+    except InputError as e:  # no format was named, and the bytes fit none
+        raise NotTranscriptError(str(e)) from e
+
+
+JSON_SUFFIXES = (".json", ".jsonl")
+SAMPLE_CHARS = 8192
+
+
+def _not_text(data: bytes, text: str, name: str) -> str:
+    """The format of a file detection calls text: ``text`` when it reads as plain text or
+    markdown; else the one host format its first lines fit (read whole, the lenient
+    parser decides: a few bad lines at the top do not lose a session).
+
+    Raises:
+        NotTranscriptError: binary bytes, or JSON (or a file named ``.json`` /
+            ``.jsonl``) that fits no format.
+    """
+    head = text[:SAMPLE_CHARS].lstrip("\ufeff \t\r\n")
+    if not head:
+        return "text"  # blank: no conversation (:func:`conversation_gap` says so)
+    shaped = head.startswith("{") or (head.startswith("[") and head[1:].lstrip()[:1] in '{["]')
+    binary = "\x00" in text
+    if not (shaped or binary or name.lower().endswith(JSON_SUFFIXES)):
+        return "text"
+    from gitmem.capture.transcripts.detect import sampled_format
+
+    likely = sampled_format(data)
+    if likely is not None:
+        return likely
+    if binary:
+        what = "it holds binary data"
+    elif shaped:
+        what = "JSON of no known format, or broken JSON"
+    else:
+        what = "not JSON, though named as JSON"
+    raise NotTranscriptError(
+        f"transcript {name} is not a transcript of any supported host: {what}"
+        " (--format text stores it as plain text)"
+    )
+
+
+def conversation_gap(transcript: Transcript) -> str | None:
+    """Why *transcript* is no conversation (None: it is one): no message holds words of
+    the user or the assistant (:func:`~gitmem.core.transcript.speaks`), only tool calls,
+    their output, system text or a host's interruption markers, or nothing at all.
+    Raises nothing."""
+    if any(speaks(m) for m in transcript.messages):
+        return None
+    if any(m.text.strip() for m in transcript.messages):
+        what = (
+            "no words of the user or the assistant, only tool calls, their output, "
+            "system text or a host's interruption markers"
+        )
+    else:
+        what = "no text" if transcript.format == "text" else "no message"
+    return f"transcript {transcript.name} is not a conversation: it holds {what}"
+
+
+def require_conversation(transcript: Transcript) -> None:
+    """Refuse a transcript that is no conversation (:func:`conversation_gap`).
+
+    Raises:
+        NotTranscriptError: it is none.
+    """
+    gap = conversation_gap(transcript)
+    if gap is not None:
+        raise NotTranscriptError(gap)
 
 
 def skipped_note(transcript: Transcript) -> str | None:

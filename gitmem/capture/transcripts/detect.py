@@ -42,6 +42,17 @@ def detect(data: bytes, name: str) -> str:
     return "text"
 
 
+def sampled_format(data: bytes) -> str | None:
+    """The one structured format that some of the first lines of *data* fit, when no
+    sampled line fits another (None: none does). A file :func:`detect` calls text for
+    its bad lines may still be that format read whole, as its lenient parser reads it.
+    Never raises."""
+    truncated = len(data) > SAMPLE_BYTES
+    head = data[:SAMPLE_BYTES].decode("utf-8", "replace").lstrip("\ufeff" + _SPACE)
+    found, _, _ = _sample_lines(head, truncated)
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _detect_list(head: str, name: str) -> str:
     index = _skip_space(head, 1)
     if head.startswith("]", index):
@@ -53,6 +64,15 @@ def _detect_list(head: str, name: str) -> str:
 
 
 def _detect_lines(head: str, truncated: bool) -> str:
+    found, classified, bad = _sample_lines(head, truncated)
+    if len(found) == 1 and bad < classified:
+        return found.pop()
+    return "text"
+
+
+def _sample_lines(head: str, truncated: bool) -> tuple[set[str], int, int]:
+    """The formats the first few lines of *head* fit, how many lines fit one, and how
+    many are not JSON objects."""
     lines = [line for line in head.split("\n") if line.strip()]
     sample = lines[:SAMPLE_LINES]
     found: set[str] = set()
@@ -74,9 +94,7 @@ def _detect_lines(head: str, truncated: bool) -> str:
         if format is not None:
             found.add(format)
             classified += 1
-    if len(found) == 1 and bad < classified:
-        return found.pop()
-    return "text"
+    return found, classified, bad
 
 
 def _classify(record: dict[str, Any]) -> str | None:
