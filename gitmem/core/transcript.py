@@ -58,7 +58,8 @@ HOST_MARKER_RE = re.compile(
 ("The user interrupted the previous turn on purpose"). Nobody said it, wherever it
 stands: a "user" message of its own in a host's file, or a line of a markdown
 transcript written by hand."""
-_MARKER_STARTS = ("[Request interrupted by user", "<turn_aborted>")
+HOST_MARKER_STARTS = ("[Request interrupted by user", "<turn_aborted>")
+"""How each host marker (:data:`HOST_MARKER_RE`) begins."""
 
 
 def said_text(message: Message) -> str:
@@ -69,7 +70,7 @@ def said_text(message: Message) -> str:
     if not said(message.role):
         return ""
     text = message.text
-    if not any(start in text for start in _MARKER_STARTS):
+    if not any(start in text for start in HOST_MARKER_STARTS):
         return text
     return HOST_MARKER_RE.sub(lambda found: "\0" * len(found.group()), text)
 

@@ -18,11 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gitmem.core.transcript import ANSWER, Message, said
+from gitmem.core.transcript import ANSWER, HOST_MARKER_STARTS, Message, said
 
-INTERRUPTED = ("[Request interrupted by user", "<turn_aborted>")
+INTERRUPTED = HOST_MARKER_STARTS
 """What Claude Code and Codex write into the user's turn when the user stops the reply
-(Codex's says "The user interrupted the previous turn on purpose")."""
+(:data:`gitmem.core.transcript.HOST_MARKER_RE`)."""
 LAST_REPLIES = 3
 """How many of the assistant's last replies are read for phrases and references."""
 USER_ROLES = ("user", "human")
