@@ -101,6 +101,23 @@ def test_the_refusal_says_what_the_file_is(initialised: Path, gm: Gm, tmp_path: 
     assert "no words of the user or the assistant" in said["tool calls and output only"]
 
 
+@pytest.mark.parametrize(
+    ("name", "data", "what"),
+    [
+        ("numbers.json", b"[1, 2, 3]\n", "JSON of no known format"),
+        ("lines.jsonl", b'1\n"two"\n[3]\n', "JSON of no known format"),
+        ("prose.jsonl", b"this is not json\n", "not JSON, though named as JSON"),
+    ],
+)
+def test_a_file_named_as_json_is_told_apart_by_whether_it_is_json(
+    initialised: Path, gm: Gm, tmp_path: Path, name: str, data: bytes, what: str
+) -> None:
+    (tmp_path / name).write_bytes(data)
+    result = gm("capture", "--transcript", str(tmp_path / name))
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith(f"{what} (--format text stores it as plain text)")
+
+
 def test_forcing_text_still_stores_any_text(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     name, data = NOT_CONVERSATIONS["JSON lines of no known format"]
     (tmp_path / name).write_bytes(data)

@@ -135,12 +135,32 @@ def _not_text(data: bytes, text: str, name: str) -> str:
         what = "it holds binary data"
     elif shaped:
         what = "JSON of no known format, or broken JSON"
+    elif _json_lines(text):
+        what = "JSON of no known format"
     else:
         what = "not JSON, though named as JSON"
     raise NotTranscriptError(
         f"transcript {name} is not a transcript of any supported host: {what}"
         " (--format text stores it as plain text)"
     )
+
+
+def _json_lines(text: str) -> bool:
+    """Does *text* read as JSON: one value, or one a line? Raises nothing."""
+    import json
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        json.loads(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        for line in lines:
+            json.loads(line)
+    except ValueError:
+        return False
+    return bool(lines)
 
 
 def conversation_gap(transcript: Transcript) -> str | None:
