@@ -29,7 +29,19 @@ knows which are still correct quotes and which are not:
   from "Should we use httpx?"); ``asked-label`` (a labelled decision or fact whose quote is
   a question, which the verifier must not badge either); ``tool-result`` (a line of tool
   output, a TODO in a file the agent read, quoted as what was said: the session gets one
-  tool call and its output, since the corpus keeps only the conversation).
+  tool call and its output, since the corpus keeps only the conversation);
+  ``limit-elision`` (an ellipsis where "only", "unless", "except", "if" or "until" stood);
+  ``condition`` (a decision quoted from a sentence of the session that opens with "If …,",
+  without its condition); ``host-text`` (a line of what the host wrote into the user's
+  turn, a Codex AGENTS.md block or a Claude Code reminder, quoted as what was said: the
+  session gets one of each);
+* correct quote, reversed text — the badge may stay only on the quote itself, which then
+  becomes the item's text (**false verbatim** when the flipped text is shown with it):
+  ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
+  "enable" into "disable", "faster" into "slower", "5 ms" into "5 s").
+
+The last four are asked in a second call per session, so the figures of the others stay
+comparable with earlier runs.
 
 An item's text is its quote in plain words (markdown and line breaks gone), so that only
 the quote is on trial. Printed per mutation: items stored, how many kept ``✓ verbatim``, the
@@ -75,6 +87,11 @@ from gitmem.store.config import Settings
 KEEP = ("exact", "curly", "markdown", "joined")
 DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
 DEGRADE += ("asked-label", "tool-result")
+# Asked in a second call per session, so that they leave the figures above as they were.
+DEGRADE += ("limit-elision", "condition", "host-text")
+QUOTE_ONLY = ("flipped-text",)
+"""The quote is correct and its text turns it around: the badge may stay only on the
+quote itself as the item's text, never beside the flipped text."""
 PER_LABEL = ("exact", "curly", "markdown", "joined", "merged", "elision", "number")
 PER_LABEL += ("paraphrase", "invented")
 QUESTIONS_PER_FILE = 2
@@ -101,6 +118,33 @@ TOOL_QUOTES = (
     ("open_loop", "TODO: remove the legacy exporter once the v2 format ships"),
     ("fact", "tests: 143 passed, 2 skipped in 8.31s"),
 )
+HOST_TEXT = (
+    "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n"
+    "Always squash commits before merging anything to main.\n</INSTRUCTIONS>",
+    "<system-reminder>\nThe user has decided to store every export as Parquet files.\n"
+    "</system-reminder>",
+)
+HOST_QUOTES = (
+    ("decision", "Always squash commits before merging anything to main."),
+    ("decision", "The user has decided to store every export as Parquet files."),
+)
+LIMITS_RE = re.compile(r"\b(?:only|unless|except|if|until)\b")
+_CONDITION_RE = re.compile(
+    r"(?:^|(?<=[.!\n] ))(?:If|Unless) [^,.!?\n]{5,80}, ([a-z][^.!?\n]{15,160}[.!])"
+)
+FLIPS = (
+    *(("enable", "disable"), ("enabled", "disabled"), ("add", "remove"), ("added", "removed")),
+    *(("before", "after"), ("faster", "slower"), ("true", "false"), ("first", "last")),
+    *(("more", "fewer"), ("start", "stop"), ("keep", "drop"), ("open", "closed")),
+    *(("increase", "decrease"), ("include", "exclude"), ("public", "private")),
+    ("minutes", "seconds"),
+)
+"""Word pairs a flipped text swaps (the benchmark's own list, not the verifier's)."""
+_FLIP = {**dict(FLIPS), **{b: a for a, b in FLIPS}}
+_FLIP_RE = re.compile(r"\b(" + "|".join(sorted(_FLIP, key=len, reverse=True)) + r")\b")
+_FLIP_UNIT = {"ms": "s", "s": "ms", "KB": "MB", "MB": "KB", "%": " points"}
+_UNIT_FLIP_RE = re.compile(r"\d ?(ms|s|KB|MB|%)(?![\w'’])")
+EXTRAS_PER_FILE = 2
 
 
 @dataclass(frozen=True)
@@ -159,6 +203,11 @@ def mutate(mutation: str, label: Label, texts: list[str], n: int) -> Proposal | 
     elif mutation == "paraphrase":
         made = label.text if not said_anywhere(label.text, texts) else None
         return None if made is None else Proposal(mutation, kind, label.text, made)
+    elif mutation == "limit-elision":
+        made = _elided(quote, LIMITS_RE)
+    elif mutation == "flipped-text":
+        text = _flipped(plain(quote))
+        return None if text is None else Proposal(mutation, kind, text, quote)
     elif mutation == "invented":
         word = max(re.findall(r"[A-Za-z]{5,}", quote) or ["module"], key=len)
         made = f"We agreed to rewrite the {word} layer in Rust before release 9.{n}."
@@ -196,13 +245,24 @@ def _other_sentence(quote: str, texts: list[str], n: int) -> str | None:
     return candidates[n % len(candidates)] if candidates else None
 
 
-def _elided(quote: str) -> str | None:
-    """An ellipsis where a negation word stood, with words on both sides."""
-    for match in NEGATION_RE.finditer(quote.casefold()):
+def _elided(quote: str, words: Any = NEGATION_RE) -> str | None:
+    """An ellipsis where one of *words* (a negation word) stood, with words on both sides."""
+    for match in words.finditer(quote.casefold()):
         before, after = quote[: match.start()].rstrip(), quote[match.end() :].lstrip()
         if len(fold(before)) >= 8 and len(fold(after)) >= 3:
             return f"{before} … {after}"
     return None
+
+
+def _flipped(text: str) -> str | None:
+    """*text* with its first word of :data:`FLIPS` turned into the other."""
+    unit = _UNIT_FLIP_RE.search(text)
+    if unit is not None:  # "5 ms" as "5 s"
+        return text[: unit.start(1)] + _FLIP_UNIT[unit.group(1)] + text[unit.end(1) :]
+    match = _FLIP_RE.search(text)
+    if match is None:
+        return None
+    return text[: match.start()] + _FLIP[match.group(1)] + text[match.end() :]
 
 
 def _renumbered(quote: str) -> str | None:
@@ -262,12 +322,35 @@ def proposals(labels: list[Label], messages: list[Message]) -> list[Proposal]:
     return unique[:MAX_ITEMS]
 
 
+def extras(labels: list[Label], messages: list[Message]) -> list[Proposal]:
+    """The second call's proposals: a few elisions over a limit and flipped texts of the
+    labels, decisions cut from a condition of the session, and quotes of host text."""
+    texts = [m.text for m in messages]
+    out: list[Proposal] = []
+    for mutation in ("limit-elision", "flipped-text"):
+        made = (mutate(mutation, label, texts, n) for n, label in enumerate(labels))
+        out += [p for p in made if p is not None][:EXTRAS_PER_FILE]
+    cut = 0
+    for message in messages:
+        if message.role not in ("user", "assistant"):
+            continue
+        for match in _CONDITION_RE.finditer(message.text):
+            quote = match.group(1)
+            if cut < EXTRAS_PER_FILE and occurrences(quote, texts) == 1:
+                out.append(Proposal("condition", "decision", plain(quote), quote))
+                cut += 1
+    out += [Proposal("host-text", kind, quote, quote) for kind, quote in HOST_QUOTES]
+    return out
+
+
 def with_tool_output(transcript: Transcript) -> Transcript:
-    """The session with one tool call and its output added before its last message."""
+    """The session with one tool call and its output added before its last message, and
+    the host's text (:data:`HOST_TEXT`) in the user's turn before its first."""
     call = Message("tool_use", 'Bash\n{"command": "grep -rn TODO export/; pytest -q"}')
     result = Message("tool_result", TOOL_OUTPUT)
+    host = [Message("user", text) for text in HOST_TEXT]
     messages = list(transcript.messages)
-    return transcript.with_messages([*messages[:-1], call, result, *messages[-1:]])
+    return transcript.with_messages([*host, *messages[:-1], call, result, *messages[-1:]])
 
 
 # --------------------------------------------------------------------------- backends
@@ -367,26 +450,32 @@ def main(argv: list[str]) -> int:
                 transcript = with_tool_output(load_transcript(path))
                 prepared = prepare(transcript, {}, None)
                 said = list(prepared.clean_messages())
-                proposed = proposals(labels, said)
-                answer = json.dumps({"items": [p.answer() for p in proposed]}).encode("utf-8")
-                stored = captured(prepared, answer, args.backend, settings, log)
                 texts = [m.text for m in prepared.transcript.messages]
-                # An item whose text gave way to its quote keeps the text as its summary.
-                by_text = {(i.kind, i.extra.get("summary", i.text)): i for i in stored}
-                for proposal in proposed:
-                    item = by_text.get((proposal.kind, proposal.text))
-                    if item is None:  # a later item had the last word on it
-                        dropped[proposal.mutation] += 1
-                        continue
-                    items[proposal.mutation] += 1
-                    verbatim = item.trust == Trust.VERBATIM
-                    kept[proposal.mutation] += verbatim
-                    wrong = proposal.mutation in DEGRADE and verbatim
-                    # and the scorer's own check, made without the verifier
-                    if wrong or false_verbatim(item, texts) is not None:
-                        false[proposal.mutation] += 1
-                    if args.v and (wrong or (proposal.mutation in KEEP and not verbatim)):
-                        print(f"  {proposal.mutation}: {proposal.quote!r} ({item.quote_reason})")
+                for proposed in (proposals(labels, said), extras(labels, said)):
+                    answer = json.dumps({"items": [p.answer() for p in proposed]})
+                    stored = captured(prepared, answer.encode("utf-8"), args.backend, settings, log)
+                    # An item whose text gave way to its quote keeps the text as its summary.
+                    by_text = {(i.kind, i.extra.get("summary", i.text)): i for i in stored}
+                    for proposal in proposed:
+                        item = by_text.get((proposal.kind, proposal.text))
+                        if item is None:  # a later item had the last word on it
+                            dropped[proposal.mutation] += 1
+                            continue
+                        items[proposal.mutation] += 1
+                        verbatim = item.trust == Trust.VERBATIM
+                        kept[proposal.mutation] += verbatim
+                        wrong = proposal.mutation in DEGRADE and verbatim
+                        # a flipped text shown beside the badge
+                        shown = verbatim and item.text == proposal.text
+                        wrong |= proposal.mutation in QUOTE_ONLY and shown
+                        # and the scorer's own check, made without the verifier
+                        if wrong or false_verbatim(item, texts) is not None:
+                            false[proposal.mutation] += 1
+                        if args.v and (wrong or (proposal.mutation in KEEP and not verbatim)):
+                            said_as = f"{proposal.mutation}: {proposal.quote!r}"
+                            if proposal.mutation in QUOTE_ONLY:
+                                said_as += f" shown as {proposal.text!r}"
+                            print(f"  {said_as} ({item.quote_reason})")
         finally:
             if server is not None:
                 server.shutdown()
@@ -400,8 +489,8 @@ def report(
     print(f"model path ({args.backend} backend), {args.split} split")
     head = f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}"
     print(f"{head} {'dropped':>8}")
-    for mutation in (*KEEP, *DEGRADE):
-        must = "keep" if mutation in KEEP else "degrade"
+    for mutation in (*KEEP, *DEGRADE, *QUOTE_ONLY):
+        must = "keep" if mutation in KEEP else "quote" if mutation in QUOTE_ONLY else "degrade"
         share = f"{kept[mutation] / items[mutation]:10.3f}" if mutation in KEEP else f"{'':10}"
         if not items[mutation]:
             share = f"{'-':>10}"
@@ -409,9 +498,10 @@ def report(
         print(f"{line} {false[mutation]:7} {dropped[mutation]:8}")
     correct = sum(items[m] for m in KEEP)
     retained = sum(kept[m] for m in KEEP)
-    wrong = sum(items[m] for m in DEGRADE)
+    wrong = sum(items[m] for m in (*DEGRADE, *QUOTE_ONLY))
+    others = sum(kept[m] for m in (*DEGRADE, *QUOTE_ONLY))
     print(
-        f"{'total':13} {'':8} {correct + wrong:6} {retained + sum(kept[m] for m in DEGRADE):7} "
+        f"{'total':13} {'':8} {correct + wrong:6} {retained + others:7} "
         f"{retained / correct if correct else 1.0:10.3f} {sum(false.values()):7} "
         f"{sum(dropped.values()):8}"
     )

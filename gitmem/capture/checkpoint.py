@@ -17,6 +17,7 @@ from typing import Any, cast
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
+from gitmem.capture.standing import standing
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, Item, Trust
@@ -119,6 +120,10 @@ def build_items(
             if verified and quote and draft.kind in DECIDING and check.message_index is not None:
                 asked = rests_on_question(text, quote, texts[check.message_index])
                 verified, reason = (False, asked) if asked else (verified, reason)
+            if verified and quote and check.message_index is not None:
+                message = texts[check.message_index]
+                withdrawn = standing(quote, message, draft.kind in DECIDING)
+                verified, reason = (False, withdrawn) if withdrawn else (verified, reason)
             conflict = unsupported(text, quote or "") if verified else None
             if conflict is not None and trust == Trust.VERBATIM and quote:
                 extra["summary"], text = text, quote
@@ -145,8 +150,9 @@ def build_items(
 
 def said_texts(transcript: Transcript) -> list[str]:
     """The messages' texts, with what nobody said (tool output, the host's instructions,
-    its interruption markers: :func:`~gitmem.core.transcript.said_text`) blanked, so
-    that indices still name messages and offsets their text. Raises nothing."""
+    its interruption markers, the host's text in the user's turn:
+    :func:`~gitmem.core.transcript.said_text`) blanked, so that indices still name
+    messages and offsets their text. Raises nothing."""
     return [said_text(m) for m in transcript.messages]
 
 

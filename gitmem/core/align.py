@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import ELISION_STOPS_RE
 from gitmem.core.numbers import cuts_number, hyphen_as_sign, is_word_char
 
 # A list marker written in the middle of a quote that reflows a list onto one line
@@ -108,7 +108,7 @@ class View:
         raises.
         """
         if self._negation_starts is None:
-            word = NEGATION_RE.search(self.text, start, end)
+            word = ELISION_STOPS_RE.search(self.text, start, end)
             return None if word is None else word.group(0)
         at = bisect_left(self._negation_starts, start)
         if at < len(self._negations) and self._negations[at].end() <= end:
@@ -118,7 +118,7 @@ class View:
     def index_negations(self) -> None:
         """Index every negation of the text, for many questions. Never raises."""
         if self._negation_starts is None:
-            self._negations = list(NEGATION_RE.finditer(self.text))
+            self._negations = list(ELISION_STOPS_RE.finditer(self.text))
             self._negation_starts = [word.start() for word in self._negations]
 
 

@@ -17,6 +17,20 @@ from typing import NamedTuple, overload
 
 from gitmem.core.patterns import LazyPattern, lazy_pattern
 
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""Bidirectional embeddings, overrides and isolates: they can show the words around them
+in another order than the text holds them ("we will \u202eton\u202c deploy" shows "not")."""
+BIDI_STAND_IN = "\ufffd"
+"""What a bidirectional control folds to: a character no word holds, which a quote cannot
+match across, and an ellipsis may not skip (``gitmem.core.negation``)."""
+
+# Step 1: characters that show nothing (zero-width spaces and joiners, the soft hyphen,
+# the byte order mark, direction marks, invisible operators, tag characters) are removed,
+# so that "n\u200bot" is the word "not" it shows.
+_INVISIBLE_RE = lazy_pattern(
+    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
+)
+
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
 # regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
 # a space or a newline, so that step 2 sees every line start. "\r\n" → "\n" goes first;
@@ -28,6 +42,7 @@ _REPLACEMENTS = (
     *((char, "\n") for char in "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"),
     *((char, " ") for char in "\t\x1f\xa0\u1680\u202f\u205f\u3000"),
     *((chr(code), " ") for code in range(0x2000, 0x200B)),
+    *((char, BIDI_STAND_IN) for char in BIDI_CONTROLS),
 )
 _CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
 _ASCII_FIRST = tuple((old, new) for old, new in _CRLF_FIRST if old.isascii())
@@ -96,6 +111,8 @@ def _fold_lines(text: str) -> str:
     for old, new in _ASCII_FIRST if text.isascii() else _CRLF_FIRST:
         if old in text:
             text = text.replace(old, new)
+    if not text.isascii():
+        text = _INVISIBLE_RE.sub("", text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
     # most twice at a time (the step's input and its result), besides the caller's copy.
     text = text.replace("*", "")
@@ -256,6 +273,8 @@ def fold_map(raw: str) -> FoldMap:
     for old, new in _REPLACEMENTS:
         if old in mapped.text:
             mapped.text = mapped.text.replace(old, new)
+    if not mapped.text.isascii():
+        _delete(mapped, _INVISIBLE_RE)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):

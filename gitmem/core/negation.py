@@ -28,6 +28,26 @@ NEGATION_RE = lazy_pattern(
 )
 """One negation word in folded text."""
 
+_LIMITS = "only unless except excepting if until"
+ELISION_STOPS_RE = lazy_pattern(
+    r"\b(?:" + "|".join(f"{_WORDS} {_BARE_CONTRACTIONS} {_LIMITS}".split()) + r"|\w+n't)\b|\ufffd"
+)
+"""What an ellipsis may not skip, in folded text: a negation word; a word that limits or
+conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on
+Fridays"); and the stand-in of a bidirectional control
+(:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a skipped word as another."""
+
+
+def elision_rule(word: str) -> str:
+    """The rule an ellipsis that skips *word* (a match of :data:`ELISION_STOPS_RE`)
+    breaks, as the end of a reason. Raises nothing."""
+    if NEGATION_RE.fullmatch(word):
+        return "an elision may not drop a negation"
+    if word == "\ufffd":
+        return "an elision may not skip a bidirectional control"
+    return "an elision may not drop a limit or a condition"
+
+
 _HEDGES_RE = lazy_pattern(
     r"\b(?:(?:i'?m|i am|we'?re|we are|am|are|is|it'?s)\s+)?"
     r"(?:not|never)\s+(?:(?:yet|quite|entirely|really|so|too)\s+)?(?:sure|certain|clear)\b"

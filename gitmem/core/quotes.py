@@ -23,8 +23,9 @@ from typing import NamedTuple
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import InputError
+from gitmem.core.folding import BIDI_STAND_IN, fold_inline
 from gitmem.core.folding import fold as fold
-from gitmem.core.folding import fold_inline
+from gitmem.core.negation import elision_rule
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.transcript import snapshot_texts
 
@@ -165,6 +166,11 @@ class QuoteCheck(NamedTuple):
         return data
 
 
+BIDI_QUOTE = (
+    "the quote holds a bidirectional control (or U+FFFD), which can show its words "
+    "in another order than they are written"
+)
+NUL_QUOTE = "the quote holds a NUL character, which stands for text nobody said"
 SPAN_JOIN = " … "
 """What joins the fragments of a matched span."""
 
@@ -279,6 +285,10 @@ class _Transcript:
                 reason = "the quote is empty"
             return QuoteCheck(False, reason, (), None)
         fragments = [parse_fragment(fragment) for fragment in raw]
+        if any(BIDI_STAND_IN in fragment.folded for fragment in fragments):
+            return QuoteCheck(False, BIDI_QUOTE, (), None)
+        if any("\0" in fragment.folded for fragment in fragments):
+            return QuoteCheck(False, NUL_QUOTE, (), None)
 
         # 1. The first message holding every fragment wins; else the one that got furthest.
         best_index: int | None = None
@@ -342,8 +352,9 @@ class _Transcript:
         found = sum(result.found for result in results)
         where = f" (closest: message {closest})" if len(self._views) > 1 else ""
         if skipped is not None:
-            reason = f'the ellipsis before fragment {found + 1} of {whole} skips "{skipped}"; '
-            return reason + f"an elision may not drop a negation{where}"
+            shown = "a bidirectional control" if skipped == BIDI_STAND_IN else f'"{skipped}"'
+            reason = f"the ellipsis before fragment {found + 1} of {whole} skips {shown}; "
+            return reason + f"{elision_rule(skipped)}{where}"
         missing = _shorten(results[found].text)
         if len(results) == 1:
             return f'not found in any message: "{missing}"'

@@ -4,7 +4,9 @@ A quote can verify while the item's text says more than it, or the opposite: "We
 Fridays" resting on "we will not deploy on Fridays", "Retry 5 times" on "retry three times",
 "No JSON cache" on "the cache lives in SQLite". The text may summarise its quote and leave
 things out; it may not reverse it (:func:`gitmem.core.negation.polarity_conflict`), and it
-may not add a negation or a number the quote does not hold. Hedges ("not sure", "no idea")
+may not add a negation or a number the quote does not hold, nor put an opposite word,
+another unit, another name or the other order in its place (:mod:`gitmem.core.opposites`).
+Hedges ("not sure", "no idea")
 are not negations here either. A verbatim item whose genuine quote does not support its
 text keeps the quote as its text (:func:`gitmem.capture.checkpoint.build_items`). Pure;
 never raises.
@@ -14,11 +16,14 @@ from __future__ import annotations
 
 from gitmem.core.negation import NEGATION_RE, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
+from gitmem.core.opposites import changed
 
 
 def unsupported(text: str, quote: str) -> str | None:
     """Why *quote* does not support the item *text* (None: it does): the text reverses
-    the quote, or adds a negation or a number the quote does not hold. Never raises."""
+    the quote, adds a negation or a number the quote does not hold, or changes a word,
+    a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`). Never
+    raises."""
     conflict = polarity_conflict(text, quote)
     if conflict is not None:
         return conflict
@@ -31,4 +36,4 @@ def unsupported(text: str, quote: str) -> str | None:
     added = [number for number in number_tokens(mine) if number not in said]
     if added:
         return f'the item\'s text says "{added[0]}", a number its quote does not hold'
-    return None
+    return changed(mine, theirs)

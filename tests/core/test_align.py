@@ -414,3 +414,59 @@ def test_a_quote_whose_ellipsis_drops_a_negation_never_verifies(
     assume(len(fold(left)) >= MIN_PIN_CHARS or len(fold(right)) >= MIN_PIN_CHARS)
     check = check_quote(quote, [message])
     assert not check.verbatim, (quote, message)
+
+
+@pytest.mark.parametrize(
+    ("quote", "message", "skipped"),
+    [
+        (
+            "We deploy on Fridays … the release manager approves it.",
+            "We deploy on Fridays only if the release manager approves it.",
+            '"only"',
+        ),
+        (
+            "Use the cache for every request … the user is an admin.",
+            "Use the cache for every request unless the user is an admin.",
+            '"unless"',
+        ),
+        (
+            "All endpoints require auth … the health check endpoint.",
+            "All endpoints require auth except the health check endpoint.",
+            '"except"',
+        ),
+        (
+            "We will … deploy the parser on Fridays.",
+            "We will \u202eton\u202c deploy the parser on Fridays.",
+            "a bidirectional control",
+        ),
+    ],
+)
+def test_an_ellipsis_may_not_skip_a_limit_a_condition_or_a_bidi_control(
+    quote: str, message: str, skipped: str
+) -> None:
+    check = check_quote(quote, [message])
+    assert not check.verbatim
+    assert f"skips {skipped}" in check.reason
+
+
+def test_an_ellipsis_may_not_skip_a_negation_hidden_by_an_invisible_character() -> None:
+    check = check_quote(
+        "We will … deploy the parser on Fridays.",
+        ["We will n\u200bot deploy the parser on Fridays."],
+    )
+    assert not check.verbatim
+    assert 'skips "not"; an elision may not drop a negation' in check.reason
+
+
+def test_a_quote_holding_a_bidirectional_control_is_not_verbatim() -> None:
+    message = "We will \u202eton\u202c deploy the parser on Fridays."
+    check = check_quote(message, [message])
+    assert not check.verbatim
+    assert "bidirectional control" in check.reason
+
+
+def test_a_quote_with_invisible_characters_is_a_formatting_difference() -> None:
+    check = check_quote(
+        "we decided to keep the retry\u200b limit", ["We decided to keep the retry limit."]
+    )
+    assert check.verbatim

@@ -69,6 +69,7 @@ def listed_origin(raw: str) -> list[int]:
     delete(re.finditer(r"\r(?=\n)", text))
     for old, new in f._REPLACEMENTS:
         text = text.replace(old, new)
+    delete(list(f._INVISIBLE_RE.finditer(text)))
     for pattern in (f._STAR_TICK_RE, f._EMPHASIS_UNDERSCORE_RE, f._STRIKE_RE):
         delete(list(pattern.finditer(text)))
     delete(list(f._LINE_MARKERS_RE.finditer(text)))
@@ -134,3 +135,18 @@ def test_raw_span_widens_over_the_markup_that_hugs_it() -> None:
     end = mapped.folded.index("name") + len("name")
     assert mapped.raw_span(start, end) == "**decided** to use `snake_case_name`"
     assert mapped.raw_span(0, len(mapped.folded)) == raw[2:]
+
+
+@pytest.mark.parametrize(
+    "hidden", ["\u200b", "\u00ad", "\u2060", "\ufeff", "\u200d", "\u200e", "\U000e0041"]
+)
+def test_a_character_that_shows_nothing_is_folded_away(hidden: str) -> None:
+    # "n\u200bot" shows "not", and must read as "not" to every rule after folding
+    assert fold(f"We will n{hidden}ot deploy") == "we will not deploy"
+    mapped = fold_map(f"We will n{hidden}ot deploy")
+    assert mapped.folded == "we will not deploy"
+    assert mapped.raw_span(8, 11) == f"n{hidden}ot"
+
+
+def test_a_bidirectional_control_folds_to_a_stand_in_no_word_holds() -> None:
+    assert fold("we will \u202eton\u202c deploy") == "we will \ufffdton\ufffd deploy"

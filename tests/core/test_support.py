@@ -45,3 +45,97 @@ def test_a_negation_the_quote_lacks_is_not_supported() -> None:
 def test_a_number_the_quote_lacks_is_not_supported(text: str, quote: str, number: str) -> None:
     reason = unsupported(text, quote)
     assert reason == f'the item\'s text says "{number}", a number its quote does not hold'
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "reason"),
+    [
+        (
+            "Disable the write cache for the uploader",
+            "We decided to enable the write cache for the uploader service.",
+            'the item\'s text says "disable" where its quote says "enable"',
+        ),
+        (
+            "httpx made the test suite slower",
+            "Switching to httpx made the test suite faster by a wide margin.",
+            'the item\'s text says "slower" where its quote says "faster"',
+        ),
+        (
+            "Keep using the legacy exporter",
+            "We will stop using the legacy exporter after this release.",
+            'the item\'s text says "keep" where its quote says "stop"',
+        ),
+        (
+            "Ship the parser with strict mode on by default",
+            "Ship the parser with the strict mode turned off by default.",
+            'the item\'s text says "on" where its quote says "off"',
+        ),
+        (
+            "The upload path is unsafe",
+            "the upload path is safe now",
+            'the item\'s text says "unsafe" where its quote says "safe"',
+        ),
+        (
+            "The timeout is 5 s for every health check",
+            "The timeout is 5 ms for every health check request.",
+            'the item\'s text says "5 s" where its quote measures 5 in another unit',
+        ),
+        (
+            "Use httpx instead of requests in the client module",
+            "We use requests instead of httpx in the client module.",
+            'the item\'s text puts the two sides of "instead of" the other way round',
+        ),
+        (
+            "The config lives in src/gitmem/settings.py",
+            "The config lives in src/gitmem/config.py from now on.",
+            'the item\'s text names "src/gitmem/settings.py" where its quote names '
+            '"src/gitmem/config.py"',
+        ),
+        (
+            "Removed silent truncation, removed a 10-line default",
+            "Removed silent truncation, added a 10-line default",
+            'the item\'s text says "removed" where its quote says "added"',
+        ),
+        (
+            "Before starting, run the baseline; run tests before each phase",
+            "Before starting, run the baseline. Then run tests after each phase.",
+            'the item\'s text says "before" where its quote says "after"',
+        ),
+        (
+            "xterm.css was force-removed",
+            "`xterm.css` was force-added.",
+            'the item\'s text says "removed" where its quote says "added"',
+        ),
+        (
+            "The adapter is /tmp/public/src/core/adapter.ts",
+            "the adapter is /tmp/private/src/core/adapter.ts (new)",
+            'the item\'s text says "public" where its quote says "private"',
+        ),
+        (
+            "Raise retry_count for uploads",
+            "raise retry_limit for uploads",
+            'the item\'s text names "retry_count" where its quote names "retry_limit"',
+        ),
+    ],
+)
+def test_a_text_that_changes_a_word_a_unit_a_name_or_an_order_is_not_supported(
+    text: str, quote: str, reason: str
+) -> None:
+    assert unsupported(text, quote) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Enable the write cache", "we decided to enable the write cache for uploads"),
+        ("The timeout is 5 ms", "the timeout is 5 milliseconds for every check"),
+        ("Use requests instead of httpx", "we use requests instead of httpx for the client"),
+        ("CSS lives in priv/static/assets/app.css", "already unified in app.css, no changes"),
+        ("Parser: only elixir and bash are highlighted", "the parser highlights elixir and bash"),
+        ("Spotter app.js registers five languages", "Imported hljs core and five languages"),
+    ],
+)
+def test_a_summary_that_keeps_words_units_names_and_order_is_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is None

@@ -1,0 +1,60 @@
+"""Does a quote stand as it was said? Struck-through words, and a condition left out.
+
+Folding ignores markdown, so "~~Use MongoDB for the event store~~" holds the words "Use
+MongoDB for the event store"; but its author struck them out. And "If the benchmark
+regresses, we revert the parser change" holds "we revert the parser change", which was
+said only under its condition. So:
+
+- a quote whose matched span touches struck-through text (``~~…~~``, ``<del>``, ``<s>``)
+  is not verbatim, whatever its kind: struck text was withdrawn;
+- a decision or fact whose quote leaves out the condition its own sentence opens with
+  ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts)
+  is not verbatim. A quote that holds its condition is. (A condition after the quote, "we
+  deploy on Fridays if QA approves" quoted as "we deploy on Fridays", is not caught: the
+  words an elision skips are, "only", "unless" and "if" among them.)
+
+Pure; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
+CONDITION = "the quote leaves out the condition its sentence puts on it"
+
+_STRUCK_RE = re.compile(
+    r"(?<!~)~~(?!~)(?=\S).*?(?<=\S)(?<!~)~~(?!~)|<(del|s|strike)>.*?</\1>",
+    re.IGNORECASE,
+)
+# A sentence starts after ". ", "! ", "? " or a line break.
+_SENTENCE_START = re.compile(r"[.!?](?=\s)|\n")
+_OPENS_WITH_CONDITION = re.compile(
+    r"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:if|unless|in case|assuming|suppose|supposing|provided)\b",
+    re.IGNORECASE,
+)
+_ELISION = " … "
+
+
+def standing(span: str, message: str, deciding: bool) -> str | None:
+    """Why the matched *span* (the transcript's own bytes of a verified quote, fragments
+    joined by " … ") does not stand as said in *message*: it touches struck-through text,
+    or (for a *deciding* item: a decision or a fact) it leaves out the condition of its
+    sentence. None when it stands. Raises nothing."""
+    parts = span.split(_ELISION)
+    start = message.find(parts[0])
+    if start < 0:
+        return None
+    last = message.find(parts[-1], start)
+    end = (last if last >= 0 else start) + len(parts[-1])
+    for struck in _STRUCK_RE.finditer(message):
+        if struck.start() < end and start < struck.end():
+            return STRUCK
+    if not deciding:
+        return None
+    opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
+    sentence = opening[-1] if opening else 0
+    condition = _OPENS_WITH_CONDITION.match(message, sentence)
+    if condition is not None and condition.end() <= start:
+        return CONDITION
+    return None

@@ -1,0 +1,304 @@
+"""What an item's text may not change in its quote besides negations and numbers.
+
+A quote can verify while its item's text turns it around without a "not" or a new
+number: "Disable the write cache" on "we decided to enable the write cache", "httpx made
+the suite slower" on "…made the suite faster", "The timeout is 5 s" on "the timeout is
+5 ms", "Use httpx instead of requests" on "we use requests instead of httpx", "The config
+lives in settings.py" on "the config lives in config.py". Each function here says why the
+text differs from its quote in one of those ways, or None. The text may still leave
+words out, and may use its own words; it may not put the opposite word, another unit,
+another name or the other order in the quote's place. A false alarm costs only the
+item's wording: its quote, the transcript's own words, becomes its text
+(:func:`gitmem.core.support.unsupported`). Pure, on folded text; never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from gitmem.core.numbers import NUMBER_RE
+from gitmem.core.patterns import lazy_pattern
+
+_PAIRS = (
+    ("enable", "disable"),
+    ("allow", "deny"),
+    ("allow", "forbid"),
+    ("allow", "block"),
+    ("allow", "disallow"),
+    ("add", "remove"),
+    ("include", "exclude"),
+    ("increase", "decrease"),
+    ("increase", "reduce"),
+    ("raise", "lower"),
+    ("fast", "slow"),
+    ("quick", "slow"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("most", "least"),
+    ("high", "low"),
+    ("large", "small"),
+    ("big", "small"),
+    ("long", "short"),
+    ("before", "after"),
+    ("above", "below"),
+    ("up", "down"),
+    ("on", "off"),
+    ("true", "false"),
+    ("accept", "reject"),
+    ("keep", "drop"),
+    ("keep", "remove"),
+    ("keep", "delete"),
+    ("keep", "stop"),
+    ("keep", "replace"),
+    ("start", "stop"),
+    ("continue", "stop"),
+    ("open", "close"),
+    ("opt-in", "opt-out"),
+    ("public", "private"),
+    ("sync", "async"),
+    ("synchronous", "asynchronous"),
+    ("min", "max"),
+    ("minimum", "maximum"),
+    ("first", "last"),
+    ("pass", "fail"),
+    ("succeed", "fail"),
+    ("success", "failure"),
+    ("valid", "invalid"),
+    ("safe", "unsafe"),
+    ("lock", "unlock"),
+    ("install", "uninstall"),
+    ("show", "hide"),
+    ("create", "delete"),
+    ("inside", "outside"),
+    ("internal", "external"),
+    ("required", "optional"),
+    ("local", "remote"),
+    ("better", "worse"),
+    ("best", "worst"),
+    ("good", "bad"),
+    ("always", "sometimes"),
+    ("all", "some"),
+    ("upper", "lower"),
+    ("strict", "lenient"),
+    ("strict", "loose"),
+    ("win", "lose"),
+    ("gain", "loss"),
+    ("ahead", "behind"),
+    ("new", "old"),
+    ("newer", "older"),
+    ("latest", "oldest"),
+    ("stable", "unstable"),
+    ("supported", "unsupported"),
+    ("merge", "revert"),
+    ("approve", "reject"),
+)
+"""Word pairs an item's text may not swap: either side, in any of its forms."""
+
+_SUFFIXES = ("", "s", "es", "d", "ed", "ing", "r", "er", "est")
+_PREFIXES = ("un", "dis", "non-", "non", "in", "im", "ir", "il")
+"""A word with one of these before another word of at least 4 letters ("unsafe", "invalid",
+"non-blocking") says the opposite of it."""
+
+_WORD_RE = lazy_pattern(r"[\w#./%µ-]*[\w%µ]")
+_PIECE_RE = lazy_pattern(r"[^\W_]+")
+_UNITS = {
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), "ns"),
+    **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), "us"),
+    **dict.fromkeys(("ms", "msec", "msecs", "millisecond", "milliseconds"), "ms"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), "min"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
+    **dict.fromkeys(("d", "day", "days"), "d"),
+    **dict.fromkeys(("w", "wk", "week", "weeks"), "w"),
+    **dict.fromkeys(("month", "months"), "month"),
+    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), "y"),
+    **dict.fromkeys(("b", "byte", "bytes"), "b"),
+    **dict.fromkeys(("kb", "kib", "kilobyte", "kilobytes"), "kb"),
+    **dict.fromkeys(("mb", "mib", "megabyte", "megabytes"), "mb"),
+    **dict.fromkeys(("gb", "gib", "gigabyte", "gigabytes"), "gb"),
+    **dict.fromkeys(("tb", "tib", "terabyte", "terabytes"), "tb"),
+    **dict.fromkeys(("%", "percent", "pct"), "%"),
+    **dict.fromkeys(("x", "times"), "x"),
+    **dict.fromkeys(("k", "thousand"), "k"),
+    **dict.fromkeys(("million", "millions"), "million"),
+    **dict.fromkeys(("px", "em", "rem", "pt"), "px"),
+}
+# A number and the unit right after it ("5 ms", "5ms", "40%"), in folded text.
+_MEASURE_RE = lazy_pattern(r"(" + NUMBER_RE.pattern + r")[ ]?([a-zµ%]+)(?![\w.]*\w)")
+# A name: a path of three parts or more, a file or a dotted identifier, a snake_case
+# identifier, a flag ("a/b" alone reads as "a or b", and is left alone).
+_NAME_RE = lazy_pattern(
+    r"(?<![\w./~-])(?:--?[a-z][\w-]*|(?:~?/)?[\w-]*[a-z_][\w-]*(?:/[\w-]+)*(?:\.[\w-]+)+/?"
+    r"|(?:~?/)?[\w-]+(?:/[\w-]+){2,}/?|\w+_\w+)(?![\w/-])"
+)
+_ORDERED = ("instead of", "rather than", "in place of", "in favour of", "in favor of")
+"""Phrases whose two sides an item's text may not swap ("requests instead of httpx")."""
+_FILLER = frozenset(
+    (
+        *("a", "an", "the", "to", "of", "in", "on", "for", "with", "and", "or", "we", "i"),
+        *("you", "it", "is", "are", "was", "be", "will", "would", "should", "let's", "lets"),
+        *("use", "using", "keep", "go", "going"),
+    )
+)
+
+
+def _forms(stem: str) -> set[str]:
+    """*stem* and its inflections; a stem of two letters ("on", "up") only as written,
+    one of three only with "s", "ed", "ing" ("add", "added"; not "all" as "ally")."""
+    if len(stem) <= 2:
+        return {stem}
+    suffixes = _SUFFIXES if len(stem) > 3 else ("", "s", "ed", "ing")
+    base = stem[:-1] if stem.endswith("e") else stem
+    return {stem + suffix for suffix in suffixes} | {base + suffix for suffix in suffixes}
+
+
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _PAIRS:
+    for _word in _forms(_a):
+        _OPPOSITE.setdefault(_word, set()).update(_forms(_b))
+    for _word in _forms(_b):
+        _OPPOSITE.setdefault(_word, set()).update(_forms(_a))
+
+
+def _words(folded: str) -> set[str]:
+    return set(_WORD_RE.findall(folded)) | set(_PIECE_RE.findall(folded))
+
+
+def opposite_word(text: str, quote: str) -> str | None:
+    """Why *text* (folded) says the opposite of *quote* (folded) by one word: it holds a
+    word its quote lacks whose opposite (:data:`_PAIRS`, or the same word behind "un",
+    "dis", "in", "non"…) the quote holds and the text does not; or it puts such an
+    opposite beside a word the quote has it beside ("removed a 10-line default" for "added
+    a 10-line default", where the quote says "removed" elsewhere too). Words are read
+    whole and also cut at hyphens, dots and slashes ("force-added", "port.open"). Raises
+    nothing."""
+    mine, theirs = _words(text), _words(quote)
+    for word in sorted(mine - theirs):
+        said = sorted((_opposites(word) - mine) & theirs)
+        if said:
+            return f'the item\'s text says "{word}" where its quote says "{said[0]}"'
+    ours, said_words = _PIECE_RE.findall(text), _PIECE_RE.findall(quote)
+    pairs = set(pairwise(said_words))
+    for n, word in enumerate(ours):
+        before = ours[n - 1] if n else None
+        after = ours[n + 1] if n + 1 < len(ours) else None
+        for opposite in sorted(_opposites(word) & set(said_words)):
+            if ((before, opposite) in pairs and (before, word) not in pairs) or (
+                (opposite, after) in pairs and (word, after) not in pairs
+            ):
+                return f'the item\'s text says "{word}" where its quote says "{opposite}"'
+    return None
+
+
+def _opposites(word: str) -> set[str]:
+    return _OPPOSITE.get(word, set()) | _unprefixed(word) | _prefixed(word)
+
+
+def _unprefixed(word: str) -> set[str]:
+    return {
+        word[len(prefix) :]
+        for prefix in _PREFIXES
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4
+    }
+
+
+def _prefixed(word: str) -> set[str]:
+    return {prefix + word for prefix in _PREFIXES} if len(word) >= 4 else set()
+
+
+def other_unit(text: str, quote: str) -> str | None:
+    """Why *text* (folded) measures a number of *quote* (folded) in another unit: "5 s"
+    where the quote says "5 ms" and never "5 s". Raises nothing."""
+    said: dict[str, set[str]] = {}
+    for number, unit in _MEASURE_RE.findall(quote):
+        if unit in _UNITS:
+            said.setdefault(number, set()).add(_UNITS[unit])
+    for number, unit in _MEASURE_RE.findall(text):
+        if unit in _UNITS and number in said and _UNITS[unit] not in said[number]:
+            return (
+                f'the item\'s text says "{number} {unit}" where its quote measures '
+                f"{number} in another unit"
+            )
+    return None
+
+
+def other_name(text: str, quote: str) -> str | None:
+    """Why *text* (folded) names another thing in the place of one *quote* (folded)
+    names: a path, a file, a dotted or snake_case identifier or a flag of the text that
+    the quote lacks, where the quote has one of the same kind (the same file extension,
+    folder or identifier part) that the text lacks: "settings.py" for "config.py",
+    "retry_count" for "retry_limit". Which file or setting is a claim, like which number;
+    a name the text adds beside the quote's (the subject it is about) is not changed.
+    Raises nothing."""
+    mine, theirs = _names(text), _names(quote)
+    for name in sorted(mine - theirs):
+        for other in sorted(theirs - mine):
+            if _kind(name) & _kind(other) and not _same(name, other):
+                return f'the item\'s text names "{name}" where its quote names "{other}"'
+    return None
+
+
+def _same(name: str, other: str) -> bool:
+    """Is one name the other, written with more of its path ("assets/app.css", "app.css";
+    "tmux.pane_exists", "pane_exists")?"""
+    short, long = sorted((name, other), key=len)
+    return long.endswith(("/" + short, "." + short))
+
+
+def _names(folded: str) -> set[str]:
+    names = set()
+    for name in _NAME_RE.findall(folded):
+        name = name.rstrip("./")
+        if len(name) >= 4 and not NUMBER_RE.fullmatch(name) and re.search(r"[a-z]{2}", name):
+            names.add(name)  # not "e.g", "i.e", "1.2"
+    return names
+
+
+def _kind(name: str) -> set[str]:
+    """What a name shares with the names of the same kind: its extension, its folder,
+    the parts of a snake_case or dotted identifier, the name of a flag."""
+    folder, _, leaf = name.rpartition("/")
+    kinds = {f"dir:{folder}"} if folder else set()
+    stem, dot, extension = leaf.rpartition(".")
+    if dot and stem and extension.isalpha():
+        kinds.add(f"ext:{extension}")
+    if dot:
+        kinds.update(f"part:{part}" for part in leaf.split(".")[:-1] if len(part) >= 3)
+    if "_" in leaf:
+        kinds.update(f"part:{part}" for part in leaf.split("_") if len(part) >= 3)
+    if name.startswith("-"):
+        kinds.add("flag")
+    return kinds
+
+
+def swapped(text: str, quote: str) -> str | None:
+    """Why *text* (folded) puts the two sides of an ordered phrase of *quote* (folded)
+    the other way round: "httpx instead of requests" where the quote says "requests
+    instead of httpx". Raises nothing."""
+    for phrase in _ORDERED:
+        if phrase in text and phrase in quote:
+            t_before, t_after = _sides(text, phrase)
+            q_before, q_after = _sides(quote, phrase)
+            if (t_after & q_before) - q_after and (t_before & q_after) - q_before:
+                return f'the item\'s text puts the two sides of "{phrase}" the other way round'
+    return None
+
+
+def _sides(folded: str, phrase: str) -> tuple[set[str], set[str]]:
+    """The content words just before and just after the first *phrase* in *folded*."""
+    before, _, after = folded.partition(phrase)
+    left = [w for w in _WORD_RE.findall(before) if w not in _FILLER][-3:]
+    right = [w for w in _WORD_RE.findall(after) if w not in _FILLER][:3]
+    return set(left), set(right)
+
+
+def changed(text: str, quote: str) -> str | None:
+    """The first of :func:`opposite_word`, :func:`other_unit`, :func:`other_name` and
+    :func:`swapped` that holds for *text* and *quote* (both folded), else None. Raises
+    nothing."""
+    for check in (other_unit, swapped, opposite_word, other_name):
+        reason = check(text, quote)
+        if reason is not None:
+            return reason
+    return None

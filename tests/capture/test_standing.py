@@ -1,0 +1,73 @@
+"""A quote must stand as it was said: not struck through, and not cut from the condition
+its sentence opens with (gitmem.capture.standing, through build_items)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.checkpoint import build_items
+from gitmem.capture.standing import CONDITION, STRUCK, standing
+from gitmem.core.items import Draft, Item, Kind, Trust
+from gitmem.core.transcript import Message, Transcript, plain_transcript
+
+SNAPSHOT = "0" * 64
+
+
+def session(*messages: Message) -> Transcript:
+    return plain_transcript("", "s").with_messages(messages)
+
+
+def captured(text: str, kind: Kind, quote: str) -> Item:
+    transcript = session(Message("user", text), Message("assistant", "ok"))
+    draft = Draft(kind, quote, Trust.VERBATIM, quote, {})
+    (item,) = build_items([draft], transcript, "s", SNAPSHOT)
+    return item
+
+
+PLAN = "Plan:\n- ~~Use MongoDB for the event store~~\n- Use Postgres for the event store"
+
+
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.OPEN_LOOP, Kind.FACT])
+def test_a_struck_through_quote_is_not_verbatim(kind: Kind) -> None:
+    item = captured(PLAN, kind, "Use MongoDB for the event store")
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == STRUCK
+    assert item.extra["unverified_quote"] == "~~Use MongoDB for the event store~~"  # as said
+
+
+def test_the_line_that_was_not_struck_stays_verbatim() -> None:
+    assert captured(PLAN, Kind.DECISION, "Use Postgres for the event store").trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        (
+            "If the benchmark regresses then we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        (
+            "If we were to switch to Postgres, we would drop the SQLite index entirely.",
+            "we would drop the SQLite index entirely.",
+        ),
+        ("Done. Unless QA objects, we ship the parser on Friday.", "we ship the parser on Friday."),
+    ],
+)
+def test_a_decision_cut_from_its_condition_is_not_verbatim(message: str, quote: str) -> None:
+    item = captured(message, Kind.DECISION, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == CONDITION
+
+
+def test_a_decision_quoted_with_its_condition_stays_verbatim() -> None:
+    message = "Done. If the benchmark regresses then we revert the parser change."
+    quote = "If the benchmark regresses then we revert the parser change."
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+    # an open loop may hang on a condition
+    loop = captured(message, Kind.OPEN_LOOP, "we revert the parser change.")
+    assert loop.trust == Trust.VERBATIM
+
+
+def test_a_sentence_after_a_conditional_one_stands() -> None:
+    message = "If it fails we retry. We decided to keep the retry limit at three."
+    assert standing("We decided to keep the retry limit at three.", message, True) is None
