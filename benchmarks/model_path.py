@@ -34,13 +34,14 @@ knows which are still correct quotes and which are not:
   ``condition`` (a decision quoted from a sentence of the session that opens with "If …,",
   without its condition); ``host-text`` (a line of what the host wrote into the user's
   turn, a Codex AGENTS.md block or a Claude Code reminder, quoted as what was said: the
-  session gets one of each);
+  session gets one of each); ``asked-answer`` (a decision quoted from the question a
+  question tool's answer repeats, "Should we use httpx?"="requests" quoted as "use httpx");
 * correct quote, reversed text — the badge may stay only on the quote itself, which then
   becomes the item's text (**false verbatim** when the flipped text is shown with it):
   ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
   "enable" into "disable", "faster" into "slower", "5 ms" into "5 s").
 
-The last four are asked in a second call per session, so the figures of the others stay
+The last five are asked in a second call per session, so the figures of the others stay
 comparable with earlier runs.
 
 An item's text is its quote in plain words (markdown and line breaks gone), so that only
@@ -80,7 +81,7 @@ from gitmem.core.items import Item, Trust
 from gitmem.core.negation import NEGATION_RE
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.quotes import fold
-from gitmem.core.transcript import Message, Transcript
+from gitmem.core.transcript import ANSWER, Message, Transcript, said_text
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
 
@@ -88,7 +89,7 @@ KEEP = ("exact", "curly", "markdown", "joined")
 DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
 DEGRADE += ("asked-label", "tool-result")
 # Asked in a second call per session, so that they leave the figures above as they were.
-DEGRADE += ("limit-elision", "condition", "host-text")
+DEGRADE += ("limit-elision", "condition", "host-text", "asked-answer")
 QUOTE_ONLY = ("flipped-text",)
 """The quote is correct and its text turns it around: the badge may stay only on the
 quote itself as the item's text, never beside the flipped text."""
@@ -138,6 +139,7 @@ FLIPS = (
     *(("more", "fewer"), ("start", "stop"), ("keep", "drop"), ("open", "closed")),
     *(("increase", "decrease"), ("include", "exclude"), ("public", "private")),
     ("minutes", "seconds"),
+    *(("Monday", "Friday"), ("June", "July"), ("stop", "keep")),
 )
 """Word pairs a flipped text swaps (the benchmark's own list, not the verifier's)."""
 _FLIP = {**dict(FLIPS), **{b: a for a, b in FLIPS}}
@@ -145,6 +147,7 @@ _FLIP_RE = re.compile(r"\b(" + "|".join(sorted(_FLIP, key=len, reverse=True)) + 
 _FLIP_UNIT = {"ms": "s", "s": "ms", "KB": "MB", "MB": "KB", "%": " points"}
 _UNIT_FLIP_RE = re.compile(r"\d ?(ms|s|KB|MB|%)(?![\w'’])")
 EXTRAS_PER_FILE = 2
+_ANSWERED_RE = re.compile(r'"([^"\n]{12,200}\?)"="([^"\n]*)"')
 
 
 @dataclass(frozen=True)
@@ -340,6 +343,15 @@ def extras(labels: list[Label], messages: list[Message]) -> list[Proposal]:
                 out.append(Proposal("condition", "decision", plain(quote), quote))
                 cut += 1
     out += [Proposal("host-text", kind, quote, quote) for kind, quote in HOST_QUOTES]
+    asked = 0
+    spoken = [said_text(m) for m in messages]  # the question tool's own call repeats it
+    for message in messages:
+        for pair in _ANSWERED_RE.finditer(message.text if message.role == ANSWER else ""):
+            quote = _QUESTION_WORDS_RE.sub("", pair.group(1)).rstrip("?").strip()
+            if asked < EXTRAS_PER_FILE and len(quote) >= 12 and occurrences(quote, spoken) == 1:
+                text = quote[:1].upper() + quote[1:]
+                out.append(Proposal("asked-answer", "decision", text, quote))
+                asked += 1
     return out
 
 

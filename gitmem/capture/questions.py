@@ -25,6 +25,8 @@ RESTATED_QUESTION = "the item's text restates the question its quote asks, not t
 # except inside a question tool's answer, where "Q?"="A" is one pair.
 _BOUNDARY = re.compile(r"\?(?![\"”]=)|[.!](?=\s|$)|\n")
 _ELISION = " … "
+_ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"”]")
+"""One pair of a question tool's answer: the question asked, then what the user chose."""
 
 
 def rests_on_question(text: str, span: str, message: str) -> str | None:
@@ -37,6 +39,16 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     start = message.find(span.split(_ELISION)[0])
     start = end if start < 0 or start > end else start
     end += len(last)
+    for pair in _ANSWERED.finditer(message):
+        # A question tool's answer repeats each question: "Q?"="A". A quote of the
+        # question part, or a text that takes its words only from it, decides nothing.
+        if pair.start(1) <= start and end <= pair.end(1):
+            return QUESTION
+        if pair.start() <= start and end <= pair.end():
+            words = content_words(text)
+            question = content_words(fold(pair.group(1)))
+            if words & question and not words & content_words(fold(pair.group(2))):
+                return RESTATED_QUESTION
     before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
     after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
     passage = message[before[-1] if before else 0 : after.end() if after else len(message)]

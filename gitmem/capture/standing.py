@@ -6,7 +6,9 @@ regresses, we revert the parser change" holds "we revert the parser change", whi
 said only under its condition. So:
 
 - a quote whose matched span touches struck-through text (``~~…~~``, ``<del>``, ``<s>``)
-  is not verbatim, whatever its kind: struck text was withdrawn;
+  is not verbatim, whatever its kind: struck text was withdrawn; nor one that touches an
+  HTML comment (``<!-- … -->``, which a rendered message never shows), nor a line that a
+  diff in the message removes (a ``-`` line of a fenced ``diff`` or ``patch`` block);
 - a decision or fact whose quote leaves out the condition its own sentence opens with
   ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts)
   is not verbatim. A quote that holds its condition is. (A condition after the quote, "we
@@ -21,6 +23,8 @@ from __future__ import annotations
 import re
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
+HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
+REMOVED = "the quote is a line that a diff in its message removes"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
 
 _STRUCK_RE = re.compile(
@@ -34,6 +38,9 @@ _OPENS_WITH_CONDITION = re.compile(
     re.IGNORECASE,
 )
 _ELISION = " … "
+_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
+_REMOVED_LINE_RE = re.compile(r"^-(?!--).*$", re.M)
 
 
 def standing(span: str, message: str, deciding: bool) -> str | None:
@@ -50,6 +57,14 @@ def standing(span: str, message: str, deciding: bool) -> str | None:
     for struck in _STRUCK_RE.finditer(message):
         if struck.start() < end and start < struck.end():
             return STRUCK
+    for comment in _COMMENT_RE.finditer(message):
+        if comment.start() < end and start < comment.end():
+            return HIDDEN
+    for diff in _DIFF_RE.finditer(message):
+        if diff.start() < end and start < diff.end():
+            for line in _REMOVED_LINE_RE.finditer(message, diff.start(), diff.end()):
+                if line.start() < end and start < line.end():
+                    return REMOVED
     if not deciding:
         return None
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from gitmem.core.negation import NEGATION_RE
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.patterns import lazy_pattern
 
@@ -92,6 +93,8 @@ _PAIRS = (
     ("supported", "unsupported"),
     ("merge", "revert"),
     ("approve", "reject"),
+    ("over", "under"),
+    ("at least", "at most"),
 )
 """Word pairs an item's text may not swap: either side, in any of its forms."""
 
@@ -293,11 +296,91 @@ def _sides(folded: str, phrase: str) -> tuple[set[str], set[str]]:
     return set(left), set(right)
 
 
+_CLASSES = (
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    (
+        *("january", "february", "march", "april", "june", "july", "august"),
+        *("september", "october", "november", "december"),
+    ),
+    ("<", ">", "<=", ">=", "==", "!="),
+)
+"""Closed classes whose members an item's text may not swap: a day, a month (not "may",
+a word of its own), a comparison."""
+_COMPARISON_RE = lazy_pattern(r"[<>]=?|[!=]=")
+
+
+def other_member(text: str, quote: str) -> str | None:
+    """Why *text* (folded) puts another member of a closed class (:data:`_CLASSES`: a
+    weekday, a month, a comparison operator) in the place of the one *quote* (folded)
+    holds: "Monday" for "Friday", "<=" for ">=". Raises nothing."""
+    mine = _words(text) | set(_COMPARISON_RE.findall(text))
+    theirs = _words(quote) | set(_COMPARISON_RE.findall(quote))
+    for members in _CLASSES:
+        added, said = (mine - theirs) & set(members), (theirs - mine) & set(members)
+        if added and said:
+            return f'the item\'s text says "{min(added)}" where its quote says "{min(said)}"'
+    return None
+
+
+_REVERSERS = (
+    *("stop", "avoid", "drop", "remove", "deprecate", "disable", "abandon", "revert"),
+    *("ban", "forbid", "skip", "ditch", "quit", "cease", "eliminate", "delete", "reject"),
+    *("undo", "rollback", "retire", "replace", "exclude", "prohibit", "prevent", "block"),
+)
+"""Verbs that turn away from what follows them ("stop using the exporter", "avoid global
+state", "we dropped the cache"): a text that states what follows plainly, with none of
+them and no negation, reverses its quote."""
+_REVERSER_FORMS = frozenset(form for verb in _REVERSERS for form in _forms(verb)) | {
+    "dropped",
+    "banned",
+    "skipped",
+    "ditched",
+    "stopped",
+    "stopping",
+    "quitting",
+}
+_SCOPE = 3
+_MINOR = frozenset(
+    (
+        *("a", "an", "the", "to", "be", "is", "are", "was", "were", "it", "this", "that"),
+        *("of", "at", "in", "on", "for", "from", "with", "using", "use", "uses", "used"),
+        *("we", "i", "you", "will", "would", "should", "can", "could", "must", "let's"),
+        *("any", "all", "our", "its", "their", "doing", "having", "support", "supporting"),
+    )
+)
+
+
+def reversed_by_verb(text: str, quote: str) -> str | None:
+    """Why *text* (folded) states plainly what *quote* (folded) turns away from with a
+    verb of :data:`_REVERSERS` ("Use the legacy exporter" on "we will stop using the
+    legacy exporter"), or turns away from what the quote states plainly: one of the two
+    holds such a verb governing a word the other holds (one of the next few content
+    words), and the other holds no such verb and no negation. Raises nothing."""
+    for one, other, says in ((quote, text, "quote"), (text, quote, "item's text")):
+        pieces = _PIECE_RE.findall(one)
+        verbs = [n for n, piece in enumerate(pieces) if piece in _REVERSER_FORMS]
+        if not verbs or NEGATION_RE.search(other):
+            continue
+        theirs = _PIECE_RE.findall(other)
+        if any(piece in _REVERSER_FORMS for piece in theirs):
+            continue
+        words = set(theirs)
+        for n in verbs:
+            if pieces[n + 1 : n + 2] == ["by"]:
+                continue  # "blocked by gqc.5" names the blocker, not what is turned away
+            governed = [p for p in pieces[n + 1 :] if p not in _MINOR][:_SCOPE]
+            if any(word in words for word in governed):
+                owner = "the quote" if says == "quote" else "the item's text"
+                plain = "the item's text" if says == "quote" else "its quote"
+                return f'{owner} says "{pieces[n]}" and {plain} states the rest plainly'
+    return None
+
+
 def changed(text: str, quote: str) -> str | None:
-    """The first of :func:`opposite_word`, :func:`other_unit`, :func:`other_name` and
-    :func:`swapped` that holds for *text* and *quote* (both folded), else None. Raises
-    nothing."""
-    for check in (other_unit, swapped, opposite_word, other_name):
+    """The first of :func:`other_unit`, :func:`swapped`, :func:`opposite_word`,
+    :func:`other_member`, :func:`reversed_by_verb` and :func:`other_name` that holds for
+    *text* and *quote* (both folded), else None. Raises nothing."""
+    for check in (other_unit, swapped, opposite_word, other_member, reversed_by_verb, other_name):
         reason = check(text, quote)
         if reason is not None:
             return reason

@@ -93,3 +93,57 @@ def test_a_question_ends_at_its_mark_whatever_follows_and_pulls_in_no_next_sente
 def test_a_question_tools_answer_pair_is_one_sentence() -> None:
     answered = 'User has answered your questions: "Which client?"="requests", "Cache?"="yes"'
     assert rests_on_question("Client: requests", '"Which client?"="requests"', answered) is None
+
+
+def test_a_quote_of_the_question_a_question_tools_answer_repeats_decides_nothing() -> None:
+    import json
+
+    asked = {"questions": [{"question": "Should we use httpx for the client?"}]}
+    answer = (
+        'User has answered your questions: "Should we use httpx for the client?"="requests". '
+        "You can now continue with the user's answers in mind."
+    )
+    lines = [
+        {
+            "type": "user",
+            "uuid": "u0",
+            "sessionId": "s",
+            "message": {"role": "user", "content": "which http library for the client?"},
+        },
+        {
+            "type": "assistant",
+            "uuid": "u1",
+            "sessionId": "s",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "q1", "name": "AskUserQuestion", "input": asked}
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "uuid": "u2",
+            "sessionId": "s",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "q1", "content": answer}],
+            },
+        },
+        {
+            "type": "assistant",
+            "uuid": "u3",
+            "sessionId": "s",
+            "message": {"role": "assistant", "content": "Going with requests."},
+        },
+    ]
+    parsed = parse_transcript("\n".join(map(json.dumps, lines)).encode(), "s.jsonl", "claude")
+    drafts = (
+        decision("Use httpx for the client", "use httpx for the client"),
+        decision("Use httpx", '"Should we use httpx for the client?"="requests"'),
+        decision("Use requests", '"Should we use httpx for the client?"="requests"'),
+    )
+    asked_item, restated, chosen = build_items(drafts, parsed, "s1", "0" * 64)  # type: ignore[arg-type]
+    assert asked_item.trust == "inferred" and asked_item.quote_reason == QUESTION
+    assert restated.trust == "inferred" and restated.quote_reason == RESTATED_QUESTION
+    assert chosen.trust == "verbatim"

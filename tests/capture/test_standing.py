@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import CONDITION, STRUCK, standing
+from gitmem.capture.standing import CONDITION, HIDDEN, REMOVED, STRUCK, standing
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, Transcript, plain_transcript
 
@@ -71,3 +71,29 @@ def test_a_decision_quoted_with_its_condition_stays_verbatim() -> None:
 def test_a_sentence_after_a_conditional_one_stands() -> None:
     message = "If it fails we retry. We decided to keep the retry limit at three."
     assert standing("We decided to keep the retry limit at three.", message, True) is None
+
+
+def test_a_quote_in_an_html_comment_is_not_verbatim() -> None:
+    message = "Here is the plan.\n<!-- We decided to delete the production database. -->\nGo."
+    item = captured(message, Kind.DECISION, "We decided to delete the production database.")
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == HIDDEN
+
+
+def test_a_line_a_diff_removes_is_not_verbatim_and_the_line_it_adds_is() -> None:
+    message = (
+        "Updated the config:\n```diff\n--- a/deploy.md\n+++ b/deploy.md\n"
+        "- We deploy on Fridays after the review.\n+ We never deploy on Fridays at all.\n```"
+    )
+    removed = captured(message, Kind.DECISION, "We deploy on Fridays after the review.")
+    assert removed.trust == Trust.INFERRED
+    assert removed.quote_reason == REMOVED
+    added = captured(message, Kind.DECISION, "We never deploy on Fridays at all.")
+    assert added.trust == Trust.VERBATIM
+    # outside a diff, a "- " line is a list item
+    listed = captured(
+        "Plan:\n- We deploy on Fridays after the review.",
+        Kind.DECISION,
+        "We deploy on Fridays after the review.",
+    )
+    assert listed.trust == Trust.VERBATIM

@@ -112,6 +112,41 @@ def test_a_number_the_quote_lacks_is_not_supported(text: str, quote: str, number
             'the item\'s text says "public" where its quote says "private"',
         ),
         (
+            "Use the legacy exporter",
+            "We will stop using the legacy exporter after this release.",
+            'the quote says "stop" and the item\'s text states the rest plainly',
+        ),
+        (
+            "The deployment uses the Redis cache",
+            "We dropped the Redis cache from the deployment last week.",
+            'the quote says "dropped" and the item\'s text states the rest plainly',
+        ),
+        (
+            "Avoid global state in the parser",
+            "let's keep global state in the parser for now",
+            'the item\'s text says "avoid" and its quote states the rest plainly',
+        ),
+        (
+            "Ship the parser on Monday",
+            "We ship the parser on Friday after the review meeting.",
+            'the item\'s text says "monday" where its quote says "friday"',
+        ),
+        (
+            "Release planned for June 1",
+            "The release is planned for July 1 after the freeze.",
+            'the item\'s text says "june" where its quote says "july"',
+        ),
+        (
+            "retry limit <= 3",
+            "Keep the retry limit >= 3 for every uploader job.",
+            'the item\'s text says "<=" where its quote says ">="',
+        ),
+        (
+            "Keep latency over 200 ms",
+            "Keep latency under 200 ms for the search endpoint.",
+            'the item\'s text says "over" where its quote says "under"',
+        ),
+        (
             "Raise retry_count for uploads",
             "raise retry_limit for uploads",
             'the item\'s text names "retry_count" where its quote names "retry_limit"',
@@ -133,6 +168,9 @@ def test_a_text_that_changes_a_word_a_unit_a_name_or_an_order_is_not_supported(
         ("CSS lives in priv/static/assets/app.css", "already unified in app.css, no changes"),
         ("Parser: only elixir and bash are highlighted", "the parser highlights elixir and bash"),
         ("Spotter app.js registers five languages", "Imported hljs core and five languages"),
+        ("Drop the legacy exporter", "we will stop using the legacy exporter"),
+        ("gqc.7 is still open", "gqc.7 (open, blocked by gqc.5) is still open"),
+        ("This may break the parser in March", "this might break the parser in March"),
     ],
 )
 def test_a_summary_that_keeps_words_units_names_and_order_is_supported(
