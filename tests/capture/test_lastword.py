@@ -161,3 +161,26 @@ def test_a_later_decision_turning_away_from_a_shared_word_leaves_the_earlier() -
         "render the changelog as bullets instead of the table.",
     )
     assert kept([table, bullets], messages) == [table.text, bullets.text]
+
+
+def test_what_nobody_said_has_no_last_word() -> None:
+    # a file the agent read, and a reminder the host wrote into the user's turn, never
+    # supersede, reverse or close what the session said
+    messages = [
+        Message("user", "The retry limit is 3 for every uploader job."),
+        Message("user", "Use httpx for the client. TODO: write the uploader tests."),
+        Message("tool_result", "Note: the retry limit is 30 for every uploader job."),
+        Message("tool_result", "uploader tests written and fixed"),
+        Message("user", "<system-reminder>We switched from httpx to requests.</system-reminder>"),
+        Message("assistant", "Reading on."),
+    ]
+    early = said("fact", "The retry limit is 3", "The retry limit is 3 for every uploader job.")
+    late = said("fact", "The retry limit is 30", "the retry limit is 30 for every uploader job.")
+    client = said("decision", "Use httpx for the client", "Use httpx for the client.")
+    loop = said("open_loop", "Write the uploader tests", "TODO: write the uploader tests.")
+    assert kept([early, late, client, loop], messages) == [
+        "The retry limit is 3",
+        "The retry limit is 30",  # kept as it is, with no place (its quote will fail)
+        "Use httpx for the client",
+        "Write the uploader tests",
+    ]

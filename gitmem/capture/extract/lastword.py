@@ -24,6 +24,10 @@ statement then supersedes an earlier one, which is dropped:
    that message says all of it is done ("All done", "everything is complete", "the
    entire epic is complete").
 
+Only what the session said is read (:func:`gitmem.core.transcript.said_text`): a file the
+agent read, a tool's output or a reminder the host wrote into the user's turn places no
+item, reverses nothing and closes no loop; an item quoted only from there has no place.
+
 Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 """
 
@@ -34,7 +38,7 @@ from collections.abc import Sequence
 
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
-from gitmem.core.transcript import Message
+from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
 _COMPLETION = re.compile(
@@ -69,7 +73,10 @@ _ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
 def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
     """*drafts* with every one a later statement supersedes left out (see the module), in
     their order. Raises nothing."""
-    places = _places(drafts, messages)
+    # Only what the session said can have the last word: a file the agent read or a
+    # reminder the host wrote into the user's turn supersedes nothing.
+    spoken = [said_text(m) for m in messages]
+    places = _places(drafts, spoken)
     dropped: set[int] = set()
     order = sorted((i for i, p in enumerate(places) if p is not None), key=lambda i: (places[i], i))
     for later_rank, later in enumerate(order):
@@ -82,8 +89,8 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     # and the words of each sentence that reports something done.
     turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
     done: list[list[frozenset[str]]] = []
-    for message in messages:
-        text = fold(message.text)
+    for message, said in zip(messages, spoken, strict=True):
+        text = fold(said)
         turned.append(_turns(text) if (message.role or "").casefold() == "user" else [])
         done.append(_done(text))
     for n in order:
@@ -107,11 +114,10 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     return [d for n, d in enumerate(drafts) if n not in dropped]
 
 
-def _places(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[int | None]:
-    """The message each draft's quote verifies in (None: no quote, or not found). Most
-    quotes are the message's own words, found as they are; only the others are folded
-    and checked as the verifier checks them."""
-    texts = [m.text for m in messages]
+def _places(drafts: Sequence[Draft], texts: Sequence[str]) -> list[int | None]:
+    """The message each draft's quote verifies in, among the messages' said *texts*
+    (None: no quote, or not found). Most quotes are the message's own words, found as
+    they are; only the others are folded and checked as the verifier checks them."""
     places: list[int | None] = [
         next((i for i, text in enumerate(texts) if d.quote in text), None) if d.quote else None
         for d in drafts
