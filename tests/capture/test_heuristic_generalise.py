@@ -185,6 +185,17 @@ def test_a_users_correction_is_a_decision(correction: str) -> None:
     assert_verbatim([d for d, _ in drafts], messages)
 
 
+def not_quoted_after_a_change(reply: str) -> bool:
+    """No item quotes *reply*, the user's answer to a change the assistant reports."""
+    messages = [
+        user("Store the attribution in the metadata."),
+        assistant("Added the commit sha to the metadata as well."),
+        user(reply),
+        assistant("Understood."),
+    ]
+    return all(d.quote != reply for d in extract(messages))
+
+
 @pytest.mark.parametrize(
     "reply",
     [
@@ -198,13 +209,7 @@ def test_a_users_correction_is_a_decision(correction: str) -> None:
     ],
 )
 def test_a_plain_no_is_not_a_correction(reply: str) -> None:
-    messages = [
-        user("Store the attribution in the metadata."),
-        assistant("Added the commit sha to the metadata as well."),
-        user(reply),
-        assistant("Understood."),
-    ]
-    assert all(d.quote != reply for d in extract(messages))
+    assert not_quoted_after_a_change(reply)
 
 
 @pytest.mark.parametrize(
@@ -221,13 +226,7 @@ def test_a_plain_no_is_not_a_correction(reply: str) -> None:
 def test_a_no_that_directs_the_next_reply_is_not_a_rule(reply: str) -> None:
     # A one-off instruction (what to do next in the conversation) or a clarification: the
     # next reply does it, and nothing of it holds afterwards.
-    messages = [
-        user("Store the attribution in the metadata."),
-        assistant("Added the commit sha to the metadata as well."),
-        user(reply),
-        assistant("Understood."),
-    ]
-    assert all(d.quote != reply for d in extract(messages))
+    assert not_quoted_after_a_change(reply)
 
 
 def test_a_no_that_corrects_the_work_is_still_a_rule() -> None:
