@@ -139,7 +139,7 @@ FLIPS = (
     *(("more", "fewer"), ("start", "stop"), ("keep", "drop"), ("open", "closed")),
     *(("increase", "decrease"), ("include", "exclude"), ("public", "private")),
     ("minutes", "seconds"),
-    *(("Monday", "Friday"), ("June", "July"), ("stop", "keep")),
+    *(("Monday", "Friday"), ("June", "July"), ("stop", "keep"), ("three", "four")),
 )
 """Word pairs a flipped text swaps (the benchmark's own list, not the verifier's)."""
 _FLIP = {**dict(FLIPS), **{b: a for a, b in FLIPS}}

@@ -122,7 +122,7 @@ def build_items(
                 verified, reason = (False, asked) if asked else (verified, reason)
             if verified and quote and check.message_index is not None:
                 message = texts[check.message_index]
-                withdrawn = standing(quote, message, draft.kind in DECIDING)
+                withdrawn = standing(quote, message, draft.kind)
                 verified, reason = (False, withdrawn) if withdrawn else (verified, reason)
             conflict = unsupported(text, quote or "") if verified else None
             if conflict is not None and trust == Trust.VERBATIM and quote:

@@ -9,6 +9,9 @@ said only under its condition. So:
   is not verbatim, whatever its kind: struck text was withdrawn; nor one that touches an
   HTML comment (``<!-- … -->``, which a rendered message never shows), nor a line that a
   diff in the message removes (a ``-`` line of a fenced ``diff`` or ``patch`` block);
+- a decision quoted from an item of a list headed by options, alternatives or
+  rejected choices ("## Rejected alternatives", "**Options considered:**") is not
+  verbatim: a list of options decides nothing;
 - a decision or fact whose quote leaves out the condition its own sentence opens with
   ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts)
   is not verbatim. A quote that holds its condition is. (A condition after the quote, "we
@@ -22,9 +25,13 @@ from __future__ import annotations
 
 import re
 
+from gitmem.capture.questions import DECIDING
+from gitmem.core.items import Kind
+
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
 REMOVED = "the quote is a line that a diff in its message removes"
+CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
 
 _STRUCK_RE = re.compile(
@@ -41,13 +48,21 @@ _ELISION = " … "
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
 _REMOVED_LINE_RE = re.compile(r"^-(?!--).*$", re.M)
+_LIST_LINE_RE = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S")
+_HEADING_RE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+(.+)|\*\*(.+?)\*\*:?|([^\n]{1,60}):)[ \t]*$")
+_OPTIONS_RE = re.compile(
+    r"\b(?:options?|alternatives?|considered|candidates?|rejected|discarded|ruled out|"
+    r"not (?:doing|chosen|pursued)|won'?t do|out of scope|pros and cons)\b",
+    re.IGNORECASE,
+)
 
 
-def standing(span: str, message: str, deciding: bool) -> str | None:
+def standing(span: str, message: str, kind: str) -> str | None:
     """Why the matched *span* (the transcript's own bytes of a verified quote, fragments
-    joined by " … ") does not stand as said in *message*: it touches struck-through text,
-    or (for a *deciding* item: a decision or a fact) it leaves out the condition of its
-    sentence. None when it stands. Raises nothing."""
+    joined by " … ") does not stand as said in *message*, for an item of *kind*: it
+    touches struck-through text, an HTML comment or a line a diff removes; for a decision,
+    it is an item of a list of options; for a decision or a fact, it leaves out the
+    condition of its sentence. None when it stands. Raises nothing."""
     parts = span.split(_ELISION)
     start = message.find(parts[0])
     if start < 0:
@@ -65,11 +80,31 @@ def standing(span: str, message: str, deciding: bool) -> str | None:
             for line in _REMOVED_LINE_RE.finditer(message, diff.start(), diff.end()):
                 if line.start() < end and start < line.end():
                     return REMOVED
-    if not deciding:
+    if kind not in DECIDING:
         return None
+    if kind == Kind.DECISION and _under_options(message, start):
+        return CONSIDERED
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
     condition = _OPENS_WITH_CONDITION.match(message, sentence)
     if condition is not None and condition.end() <= start:
         return CONDITION
     return None
+
+
+def _under_options(message: str, start: int) -> bool:
+    """Is the list item that holds *start* one of a list headed by options, alternatives
+    or rejected choices ("## Rejected alternatives", "**Options considered:**")? The list
+    runs up from the item's line over list items, their indented lines and blank lines to
+    the first other line, which must be such a heading."""
+    lines = message[: message.rfind("\n", 0, start) + 1].split("\n")[:-1]
+    line_end = message.find("\n", start)
+    own = message[message.rfind("\n", 0, start) + 1 : None if line_end < 0 else line_end]
+    if _LIST_LINE_RE.match(own) is None:
+        return False
+    for line in reversed(lines):
+        if not line.strip() or _LIST_LINE_RE.match(line) or line.startswith((" ", "\t")):
+            continue
+        heading = _HEADING_RE.fullmatch(line)
+        return heading is not None and _OPTIONS_RE.search(line) is not None
+    return False

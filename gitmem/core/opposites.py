@@ -376,11 +376,46 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
     return None
 
 
+_NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        (
+            *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"),
+            *("nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"),
+            *("sixteen", "seventeen", "eighteen", "nineteen", "twenty"),
+        )
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
+_NUMBER_WORDS |= {"ninety": 90, "hundred": 100, "thousand": 1000, "twice": 2, "dozen": 12}
+_AMBIGUOUS = frozenset({"zero", "one"})
+"""Number words also used as other words ("no one", "the one that"): never counted as a
+number the text adds."""
+
+
+def number_words(folded: str) -> set[str]:
+    """The values, as digits, of the number words of *folded* ("three" is "3"). Raises
+    nothing."""
+    return {str(_NUMBER_WORDS[p]) for p in _PIECE_RE.findall(folded) if p in _NUMBER_WORDS}
+
+
+def other_number(text: str, quote: str) -> str | None:
+    """Why *text* (folded) says a number in words that *quote* (folded) does not hold, in
+    words or digits ("six times" where the quote says "5 times"). Raises nothing."""
+    said = {n.replace(",", "") for n in NUMBER_RE.findall(quote)} | number_words(quote)
+    for piece in _PIECE_RE.findall(text):
+        known = piece in _NUMBER_WORDS and piece not in _AMBIGUOUS
+        if known and str(_NUMBER_WORDS[piece]) not in said:
+            return f'the item\'s text says "{piece}", a number its quote does not hold'
+    return None
+
+
 def changed(text: str, quote: str) -> str | None:
-    """The first of :func:`other_unit`, :func:`swapped`, :func:`opposite_word`,
-    :func:`other_member`, :func:`reversed_by_verb` and :func:`other_name` that holds for
+    """The first of :func:`other_unit`, :func:`other_number`, :func:`swapped`,
+    :func:`opposite_word`, :func:`other_member`, :func:`reversed_by_verb` and
+    :func:`other_name` that holds for
     *text* and *quote* (both folded), else None. Raises nothing."""
-    for check in (other_unit, swapped, opposite_word, other_member, reversed_by_verb, other_name):
+    checks = (other_unit, other_number, swapped, opposite_word, other_member)
+    for check in (*checks, reversed_by_verb, other_name):
         reason = check(text, quote)
         if reason is not None:
             return reason

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import CONDITION, HIDDEN, REMOVED, STRUCK, standing
+from gitmem.capture.standing import CONDITION, CONSIDERED, HIDDEN, REMOVED, STRUCK, standing
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, Transcript, plain_transcript
 
@@ -70,7 +70,7 @@ def test_a_decision_quoted_with_its_condition_stays_verbatim() -> None:
 
 def test_a_sentence_after_a_conditional_one_stands() -> None:
     message = "If it fails we retry. We decided to keep the retry limit at three."
-    assert standing("We decided to keep the retry limit at three.", message, True) is None
+    assert standing("We decided to keep the retry limit at three.", message, Kind.DECISION) is None
 
 
 def test_a_quote_in_an_html_comment_is_not_verbatim() -> None:
@@ -97,3 +97,32 @@ def test_a_line_a_diff_removes_is_not_verbatim_and_the_line_it_adds_is() -> None
         "We deploy on Fridays after the review.",
     )
     assert listed.trust == Trust.VERBATIM
+
+
+OPTIONS = (
+    "## Plan\n- Use Postgres for the event store\n\n## Rejected alternatives\n"
+    "- Use MongoDB for the event store\n- Use DynamoDB for the event store\n\n"
+    "**Options considered:**\n1. Rewrite the exporter in Rust for speed\n"
+    "2. Keep Python and add caching\n\nWe go with keeping Python and adding caching.\n\n"
+    "## Options\n- `--force` skips the dirty-tree check of the release script"
+)
+
+
+@pytest.mark.parametrize(
+    "quote", ["Use MongoDB for the event store", "Rewrite the exporter in Rust for speed"]
+)
+def test_a_decision_quoted_from_a_list_of_options_is_not_verbatim(quote: str) -> None:
+    item = captured(OPTIONS, Kind.DECISION, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == CONSIDERED
+
+
+def test_the_chosen_option_and_a_fact_about_options_stay_verbatim() -> None:
+    chosen = captured(OPTIONS, Kind.DECISION, "Use Postgres for the event store")
+    assert chosen.trust == Trust.VERBATIM
+    after = captured(OPTIONS, Kind.DECISION, "We go with keeping Python and adding caching.")
+    assert after.trust == Trust.VERBATIM
+    flag = captured(
+        OPTIONS, Kind.FACT, "`--force` skips the dirty-tree check of the release script"
+    )
+    assert flag.trust == Trust.VERBATIM

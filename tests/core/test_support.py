@@ -177,3 +177,22 @@ def test_a_summary_that_keeps_words_units_names_and_order_is_supported(
     text: str, quote: str
 ) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("Retry the upload six times", "We agreed to retry the upload 5 times", "six"),
+        ("Retry the upload four times", "we retry the upload three times", "four"),
+    ],
+)
+def test_a_number_in_words_the_quote_lacks_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason == f'the item\'s text says "{word}", a number its quote does not hold'
+
+
+def test_a_number_in_words_the_quote_holds_is_supported() -> None:
+    assert unsupported("Retry the upload three times", "retry the upload 3 times") is None
+    assert unsupported("No one uses the old exporter", "nobody uses the old exporter") is None
