@@ -39,7 +39,8 @@ knows which are still correct quotes and which are not:
 * correct quote, reversed text — the badge may stay only on the quote itself, which then
   becomes the item's text (**false verbatim** when the flipped text is shown with it):
   ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
-  "enable" into "disable", "faster" into "slower", "5 ms" into "5 s").
+  "enable" into "disable", "faster" into "slower", "5 ms" into "5 s", "Monday" into
+  "Friday", "three" into "four"; or a possibility, "could" or "might", stated as settled).
 
 The last five are asked in a second call per session, so the figures of the others stay
 comparable with earlier runs.
@@ -147,6 +148,7 @@ _FLIP_RE = re.compile(r"\b(" + "|".join(sorted(_FLIP, key=len, reverse=True)) + 
 _FLIP_UNIT = {"ms": "s", "s": "ms", "KB": "MB", "MB": "KB", "%": " points"}
 _UNIT_FLIP_RE = re.compile(r"\d ?(ms|s|KB|MB|%)(?![\w'’])")
 EXTRAS_PER_FILE = 2
+_MODAL_RE = re.compile(r"\b(?:could|might|maybe|perhaps|possibly) ")
 _ANSWERED_RE = re.compile(r'"([^"\n]{12,200}\?)"="([^"\n]*)"')
 
 
@@ -259,6 +261,9 @@ def _elided(quote: str, words: Any = NEGATION_RE) -> str | None:
 
 def _flipped(text: str) -> str | None:
     """*text* with its first word of :data:`FLIPS` turned into the other."""
+    modal = _MODAL_RE.search(text)
+    if modal is not None:  # "we could drop X" as "we drop X"
+        return text[: modal.start()] + text[modal.end() :]
     unit = _UNIT_FLIP_RE.search(text)
     if unit is not None:  # "5 ms" as "5 s"
         return text[: unit.start(1)] + _FLIP_UNIT[unit.group(1)] + text[unit.end(1) :]

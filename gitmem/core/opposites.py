@@ -409,13 +409,31 @@ def other_number(text: str, quote: str) -> str | None:
     return None
 
 
+_MODALS = frozenset(("could", "might", "maybe", "perhaps", "possibly"))
+"""Words that make a statement a possibility ("we could drop the index"). Not "would" or
+"may", which as often soften a plain statement ("I would replace X", "this may take a
+while")."""
+_HEDGED = _MODALS | {"may", "would", "possible", "probably", "likely", "option", "consider"}
+"""Words by which a text keeps a possibility a possibility."""
+
+
+def settled(text: str, quote: str) -> str | None:
+    """Why *text* (folded) states as settled what *quote* (folded) only puts as a
+    possibility: the quote holds a word of :data:`_MODALS`, the text none. Raises
+    nothing."""
+    said = [piece for piece in _PIECE_RE.findall(quote) if piece in _MODALS]
+    if said and not _HEDGED & set(_PIECE_RE.findall(text)):
+        return f'the quote says "{said[0]}" and the item\'s text states it as settled'
+    return None
+
+
 def changed(text: str, quote: str) -> str | None:
     """The first of :func:`other_unit`, :func:`other_number`, :func:`swapped`,
-    :func:`opposite_word`, :func:`other_member`, :func:`reversed_by_verb` and
-    :func:`other_name` that holds for
+    :func:`opposite_word`, :func:`other_member`, :func:`reversed_by_verb`,
+    :func:`settled` and :func:`other_name` that holds for
     *text* and *quote* (both folded), else None. Raises nothing."""
     checks = (other_unit, other_number, swapped, opposite_word, other_member)
-    for check in (*checks, reversed_by_verb, other_name):
+    for check in (*checks, reversed_by_verb, settled, other_name):
         reason = check(text, quote)
         if reason is not None:
             return reason

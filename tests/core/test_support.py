@@ -196,3 +196,23 @@ def test_a_number_in_words_the_quote_lacks_is_not_supported(
 def test_a_number_in_words_the_quote_holds_is_supported() -> None:
     assert unsupported("Retry the upload three times", "retry the upload 3 times") is None
     assert unsupported("No one uses the old exporter", "nobody uses the old exporter") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("Drop the SQLite index", "we could drop the SQLite index entirely", "could"),
+        ("The race is in the flush path", "the race might be in the flush path", "might"),
+        ("Build the skill standalone first", "maybe build the skill standalone first", "maybe"),
+    ],
+)
+def test_a_text_that_settles_what_its_quote_only_puts_as_possible_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason == f'the quote says "{word}" and the item\'s text states it as settled'
+
+
+def test_a_text_that_keeps_the_possibility_is_supported() -> None:
+    assert unsupported("The race might be in flush", "the race might be in the flush path") is None
+    assert unsupported("Replace the env var", "I would replace the env var with a setting") is None
