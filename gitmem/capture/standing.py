@@ -64,11 +64,16 @@ def standing(span: str, message: str, kind: str) -> str | None:
     it is an item of a list of options; for a decision or a fact, it leaves out the
     condition of its sentence. None when it stands. Raises nothing."""
     parts = span.split(_ELISION)
-    start = message.find(parts[0])
-    if start < 0:
+    starts: list[int] = []
+    for part in parts:  # each fragment where it was said, in order
+        at = message.find(part, starts[-1] + len(parts[len(starts) - 1]) if starts else 0)
+        if at < 0:
+            break
+        starts.append(at)
+    if not starts:
         return None
-    last = message.find(parts[-1], start)
-    end = (last if last >= 0 else start) + len(parts[-1])
+    start = starts[0]
+    end = starts[-1] + len(parts[len(starts) - 1])
     for struck in _STRUCK_RE.finditer(message):
         if struck.start() < end and start < struck.end():
             return STRUCK
@@ -82,7 +87,7 @@ def standing(span: str, message: str, kind: str) -> str | None:
                     return REMOVED
     if kind not in DECIDING:
         return None
-    if kind == Kind.DECISION and _under_options(message, start):
+    if kind == Kind.DECISION and any(_under_options(message, at) for at in starts):
         return CONSIDERED
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0

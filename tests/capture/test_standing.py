@@ -109,7 +109,13 @@ OPTIONS = (
 
 
 @pytest.mark.parametrize(
-    "quote", ["Use MongoDB for the event store", "Rewrite the exporter in Rust for speed"]
+    "quote",
+    [
+        "Use MongoDB for the event store",
+        "Rewrite the exporter in Rust for speed",
+        # an ellipsis that reaches into the list from the plan above it
+        "Use Postgres for the event store … Use MongoDB for the event store",
+    ],
 )
 def test_a_decision_quoted_from_a_list_of_options_is_not_verbatim(quote: str) -> None:
     item = captured(OPTIONS, Kind.DECISION, quote)
