@@ -125,7 +125,8 @@ CLAUDE = claude(
     (
         "user",
         "<task-notification>\n<task-id>b0</task-id>\n<status>completed</status>\n"
-        "<result>I migrated the cache to Redis and removed SQLite.</result>\n</task-notification>",
+        "<result>I migrated the cache to Redis and removed SQLite.</result>\n</task-notification>\n"
+        "Read the output file to retrieve the result: /tmp/tasks/b0.output",
     ),
     (
         "user",
@@ -143,6 +144,7 @@ CLAUDE = claude(
         "DO NOT respond to these messages unless the user asks you to.",
         "The team dropped Python 3.9 support.",
         "I migrated the cache to Redis and removed SQLite.",
+        "Read the output file to retrieve the result: /tmp/tasks/b0.output",
     ],
 )
 def test_a_quote_of_what_claude_code_wrote_into_the_users_turn_is_not_verbatim(
