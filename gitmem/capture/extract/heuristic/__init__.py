@@ -32,7 +32,6 @@ from gitmem.capture.extract.heuristic.report import pending_request, report_item
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
 from gitmem.capture.extract.heuristic.turns import (
-    USER_ROLES,
     host_text,
     pending_index,
     plan_text,
@@ -41,7 +40,7 @@ from gitmem.capture.extract.heuristic.turns import (
     wrapped_report,
 )
 from gitmem.core.items import Draft, Kind
-from gitmem.core.transcript import ANSWER, NOT_SAID, Message
+from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message
 
 __all__ = [
     "FORGE_IMPORTANCE",
