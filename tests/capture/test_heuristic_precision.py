@@ -7,6 +7,7 @@ import pytest
 from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
 
 from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.core.transcript import HOST_TAGS, said_text
 
 summary = kinds_and_quotes
 
@@ -297,3 +298,28 @@ def test_a_paragraph_that_names_a_file_in_prose_is_read() -> None:
     report = "`parser/cache.go` now drops the table when the grammar file changes."
     messages = [user("fix the stale cache"), assistant(report)]
     assert [d.quote for d in extract(messages)] == [report]
+
+
+# --- what the host writes into the user's turn --------------------------------------------
+
+
+@pytest.mark.parametrize("tag", HOST_TAGS)
+def test_a_block_the_host_writes_into_the_users_turn_gives_no_item(tag: str) -> None:
+    # The verifier never takes these words as said (core.transcript.said_text): the
+    # heuristic reads the same list, so it proposes nothing from them.
+    rule = "Always run the migrations before the tests. We decided to keep SQLite."
+    messages = [
+        user("Set up the project."),
+        assistant("Done: the project is set up."),
+        user(f"<{tag}>\n{rule}\n</{tag}>"),
+        assistant("Noted."),
+    ]
+    assert all(d.quote is None or d.quote not in rule for d in extract(messages))
+    said = [m for m in messages if m.text.startswith("<")]
+    assert said and said_text(said[0]).strip("\0\n") == ""
+
+
+def test_the_same_words_typed_by_the_user_still_give_an_item() -> None:
+    rule = "Always run the migrations before the tests."
+    messages = [user("Set up the project."), assistant("Done."), user(rule), assistant("Ok.")]
+    assert any(d.quote == rule for d in extract(messages))
