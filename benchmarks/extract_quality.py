@@ -4,7 +4,7 @@
                                          [FILE.jsonl ...]
 
 The corpus is ``benchmarks/data/extract/``: the 24 transcripts there and under ``holdout/``,
-and the 56 of ``corpus/`` (restore them with ``data/extract/restore.py``; they are not in
+and the 70 of ``corpus/`` (restore them with ``data/extract/restore.py``; they are not in
 git). Every one has labels in ``labels/NAME.json``, written by ``/work/shared/LABELLING.md``
 by people who do not change the extractor (the method is at the end of the corpus README).
 The corpus is split **by repository** (``corpus/split.json``): the files under ``extract/``
