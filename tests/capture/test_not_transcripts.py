@@ -306,3 +306,35 @@ def test_a_host_hook_given_a_file_that_is_no_conversation_logs_it_and_exits_0(
     (entry,) = wait_for(lambda: [e for e in log_of(initialised) if e.outcome == "skipped"])
     assert "is not a transcript of any supported host" in entry.detail["reason"]
     assert memory_tip(initialised) == ""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_capture_refuses_a_pipe_or_a_device_without_reading_it(
+    initialised: Path, tmp_path: Path, kind: str
+) -> None:
+    # A pipe with no writer blocks whoever opens it; /dev/zero never ends. A real
+    # process, so that a capture that blocks fails here on its deadline instead of hanging.
+    if kind == "fifo":
+        path = tmp_path / "session.jsonl"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/zero")
+    before = memory_tip(initialised)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gitmem",
+            "-C",
+            str(initialised),
+            "capture",
+            "--transcript",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"gitmem: transcript is not a regular file (a pipe or a device): {path}\n"
+    assert memory_tip(initialised) == before

@@ -8,6 +8,7 @@ in docs/transcripts.md.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,12 +60,23 @@ def read_user_file(path: Path, what: str, unit: str = "MiB") -> bytes:
     export"), at most :data:`MAX_BYTES` (*unit* names a MiB in the sentence that says so).
 
     Raises:
-        InputError: missing, a folder, unreadable, or larger than :data:`MAX_BYTES`.
+        InputError: missing, a folder, not a regular file (a pipe or a device, which could
+            block or never end), unreadable, or larger than :data:`MAX_BYTES`.
     """
+    too_large = f"{what} {path} is larger than {MAX_BYTES >> 20} {unit}"
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"{what} {path} is larger than {MAX_BYTES >> 20} {unit}")
-        return path.read_bytes()
+        mode = path.stat()
+        if stat.S_ISDIR(mode.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(mode.st_mode):
+            raise InputError(f"{what} is not a regular file (a pipe or a device): {path}")
+        if mode.st_size > MAX_BYTES:
+            raise InputError(too_large)
+        with path.open("rb") as file:
+            data = file.read(MAX_BYTES + 1)  # a file that grew since: still bounded
+        if len(data) > MAX_BYTES:
+            raise InputError(too_large)
+        return data
     except FileNotFoundError as e:
         raise InputError(f"{what} not found: {path}") from e
     except IsADirectoryError as e:
