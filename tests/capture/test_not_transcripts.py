@@ -67,6 +67,17 @@ NOT_CONVERSATIONS = {
 }
 
 
+def gitmem_process(
+    repo: Path, *args: str, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """gitmem run in *repo* as a process of its own, given a minute: one that blocks fails
+    on its deadline instead of hanging the suite."""
+    command = [sys.executable, "-m", "gitmem", "-C", str(repo), *args]
+    return subprocess.run(
+        command, input=input, capture_output=True, text=True, env=os.environ, timeout=60
+    )
+
+
 def memory_tip(repo: Path) -> str:
     return git(repo, "for-each-ref", "--format=%(objectname)", "refs/gitmem/memory").strip()
 
@@ -285,23 +296,7 @@ def test_a_host_hook_given_a_file_that_is_no_conversation_logs_it_and_exits_0(
     path = tmp_path / name
     path.write_bytes(data)
     event = {"session_id": "s-bad", "transcript_path": str(path), "cwd": str(initialised)}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gitmem",
-            "-C",
-            str(initialised),
-            "capture",
-            "--from-hook",
-            "claude",
-        ],
-        input=json.dumps(event),
-        capture_output=True,
-        text=True,
-        env=os.environ,
-        check=False,
-    )
+    done = gitmem_process(initialised, "capture", "--from-hook", "claude", input=json.dumps(event))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     (entry,) = wait_for(lambda: [e for e in log_of(initialised) if e.outcome == "skipped"])
     assert "is not a transcript of any supported host" in entry.detail["reason"]
@@ -320,21 +315,7 @@ def test_capture_refuses_a_pipe_or_a_device_without_reading_it(
     else:
         path = Path("/dev/zero")
     before = memory_tip(initialised)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gitmem",
-            "-C",
-            str(initialised),
-            "capture",
-            "--transcript",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = gitmem_process(initialised, "capture", "--transcript", str(path))
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"gitmem: transcript is not a regular file (a pipe or a device): {path}\n"
     assert memory_tip(initialised) == before
