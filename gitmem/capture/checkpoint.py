@@ -101,7 +101,7 @@ def build_items(
     """
     texts = said_texts(transcript)
     checks = _check_quotes(drafts, texts)
-    _explain_unsaid(drafts, checks, transcript)
+    _explain_unsaid(drafts, checks, transcript, texts)
     items: list[Item] = []
     seen: set[tuple[str, str]] = set()
     for draft, check in zip(drafts, checks, strict=True):
@@ -156,10 +156,10 @@ def said_texts(transcript: Transcript) -> list[str]:
     return [said_text(m) for m in transcript.messages]
 
 
-def unsaid_check(quote: str, transcript: Transcript) -> QuoteCheck | None:
+def unsaid_check(quote: str, transcript: Transcript, said: Sequence[str]) -> QuoteCheck | None:
     """When *quote* is found only in what nobody said, the failed check that says so;
-    else None. Raises nothing."""
-    if said_texts(transcript) == transcript.texts():
+    else None. *said* is :func:`said_texts` of *transcript*. Raises nothing."""
+    if list(said) == transcript.texts():
         return None
     check = check_quote(quote, transcript.texts())
     if not check.verbatim:
@@ -168,12 +168,15 @@ def unsaid_check(quote: str, transcript: Transcript) -> QuoteCheck | None:
 
 
 def _explain_unsaid(
-    drafts: Sequence[Draft], checks: list[QuoteCheck | None], transcript: Transcript
+    drafts: Sequence[Draft],
+    checks: list[QuoteCheck | None],
+    transcript: Transcript,
+    said: Sequence[str],
 ) -> None:
-    """Say so when a quote that failed is found in what nobody said: tool output, or the
-    host's instructions."""
+    """Say so when a quote that failed is found in what nobody said (*said* is
+    :func:`said_texts` of *transcript*): tool output, or the host's text."""
     failed = [n for n, c in enumerate(checks) if c is not None and not c.verbatim]
-    if not failed or said_texts(transcript) == transcript.texts():
+    if not failed or list(said) == transcript.texts():
         return
     found = check_quotes([drafts[n].quote or "" for n in failed], transcript.texts())
     for n, check in zip(failed, found, strict=True):

@@ -70,9 +70,10 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     emitted = {} if store is None else Ledger(store.local_dir).load()
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
     masked = mask(quote).text
-    result = check_quote(masked, said_texts(prepared.transcript), with_span=True)
+    texts = said_texts(prepared.transcript)
+    result = check_quote(masked, texts, with_span=True)
     if not result.verbatim:
-        result = unsaid_check(masked, prepared.transcript) or result
+        result = unsaid_check(masked, prepared.transcript, texts) or result
     said = result.span if result.verbatim and result.span else masked  # the transcript's bytes
     overlaps = result.verbatim and contains_mask(said)
     if overlaps:
