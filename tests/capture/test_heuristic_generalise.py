@@ -100,6 +100,15 @@ def test_a_closing_report_that_says_the_work_is_done_is_still_read() -> None:
     assert [d.quote for d in extract(messages)] == [done]
 
 
+WORK = "The tokenizer now counts nesting depth with a plain int."
+"""What a fix report says was done: the one item each report below should give."""
+
+
+def fix_report(reply: str) -> list[Message]:
+    """The user asks for a fix and the assistant's *reply* reports it."""
+    return [user("Fix the tokenizer."), assistant(reply)]
+
+
 # --- a report's account of the checks it ran is routine status ------------------------------
 
 
@@ -113,9 +122,8 @@ def test_a_closing_report_that_says_the_work_is_done_is_still_read() -> None:
     ],
 )
 def test_a_report_of_the_checks_run_gives_no_item(checks: str) -> None:
-    work = "The tokenizer now counts nesting depth with a plain int."
-    messages = [user("Fix the tokenizer."), assistant(f"{work}\n\n{checks}")]
-    assert summary(extract(messages)) == [("decision", work)]
+    messages = fix_report(f"{WORK}\n\n{checks}")
+    assert summary(extract(messages)) == [("decision", WORK)]
 
 
 def test_a_units_word_testing_is_not_a_check() -> None:
@@ -136,9 +144,8 @@ def test_a_units_word_testing_is_not_a_check() -> None:
     ],
 )
 def test_a_side_note_in_a_report_gives_no_item(note: str) -> None:
-    work = "The tokenizer now counts nesting depth with a plain int."
-    messages = [user("Fix the tokenizer."), assistant(f"{work}\n\n{note}")]
-    assert summary(extract(messages)) == [("decision", work)]
+    messages = fix_report(f"{WORK}\n\n{note}")
+    assert summary(extract(messages)) == [("decision", WORK)]
     # The user's own "also" is read as ever.
     rule = "Also, never run the migration on the production database."
     assert ("decision", rule) in summary(extract([*messages, user(rule)]))
@@ -259,9 +266,8 @@ def test_an_ellipsis_does_not_end_a_users_sentence() -> None:
     ],
 )
 def test_a_report_unit_opening_based_on_is_narration(lead: str) -> None:
-    work = "The tokenizer now counts nesting depth with a plain int."
-    messages = [user("Fix the tokenizer."), assistant(f"{lead}\n\n{work}")]
-    assert summary(extract(messages)) == [("decision", work)]
+    messages = fix_report(f"{lead}\n\n{WORK}")
+    assert summary(extract(messages)) == [("decision", WORK)]
 
 
 # --- a host's progress note is not the turn's answer ---------------------------------------
