@@ -131,20 +131,8 @@ _COMMIT_RE = lazy_pattern(
 
 def references(quote: str) -> tuple[list[dict[str, Any]], bool, str | None]:
     """(claims, names a PR or issue, the state the sentence says its PRs or issues are in)."""
-    refs: dict[int, tuple[str, str | None]] = {}
+    refs = _forge_refs(quote)
     low = quote.lower()
-    forge_gate = _DIGIT_RE.search(low) and any(word in low for word in _FORGE_WORDS)
-    for kind, pattern in _FORGE_RES if forge_gate else ():
-        for match in pattern.finditer(quote):
-            if in_code(quote, match.start()):
-                continue
-            number = int(match.group("num"))
-            repo = _repo(match) if "repo" in match.re.groupindex or kind == "url" else None
-            if kind == "url":
-                kind = "issue" if match.group("what") == "issues" else "pr"
-            known = refs.get(number)
-            if known is None or (known[1] is None and repo is not None):
-                refs[number] = (kind, repo)
     claims: list[dict[str, Any]] = []
     state = _state(quote) if refs else None
     for number, (kind, repo) in refs.items():
@@ -161,6 +149,32 @@ def references(quote: str) -> tuple[list[dict[str, Any]], bool, str | None]:
         claims.append(claim)
     claims.extend(_world_claims(quote, low))
     return claims, bool(refs), state
+
+
+def forge_numbers(quote: str) -> frozenset[int]:
+    """The numbers of the PRs, merge requests and issues *quote* names (outside code).
+    Raises nothing."""
+    return frozenset(_forge_refs(quote))
+
+
+def _forge_refs(quote: str) -> dict[int, tuple[str, str | None]]:
+    """Each PR or issue *quote* names, by number: (pr, issue or either; its repository
+    when the reference says it)."""
+    refs: dict[int, tuple[str, str | None]] = {}
+    low = quote.lower()
+    forge_gate = _DIGIT_RE.search(low) and any(word in low for word in _FORGE_WORDS)
+    for kind, pattern in _FORGE_RES if forge_gate else ():
+        for match in pattern.finditer(quote):
+            if in_code(quote, match.start()):
+                continue
+            number = int(match.group("num"))
+            repo = _repo(match) if "repo" in match.re.groupindex or kind == "url" else None
+            if kind == "url":
+                kind = "issue" if match.group("what") == "issues" else "pr"
+            known = refs.get(number)
+            if known is None or (known[1] is None and repo is not None):
+                refs[number] = (kind, repo)
+    return refs
 
 
 def _repo(match: re.Match[str]) -> str:

@@ -11,16 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.capture.extract.heuristic.select import Candidate, select
+from gitmem.capture.extract.heuristic import extract
+from gitmem.capture.extract.heuristic.select import Candidate, claim_key, select
 from gitmem.core.items import Draft, Kind
-from gitmem.core.quotes import fold
+from gitmem.core.transcript import Message
 
 
 def all_held(items: list[Candidate], max_items: int) -> list[Draft]:
     """The rule with every candidate held at once (as select kept them before)."""
     found: dict[tuple[str, str], Candidate] = {}
     for item in items:
-        key = (item.kind, fold(item.text))
+        key = claim_key(item)
         earlier = found.get(key)
         if earlier is not None and earlier.by_user and not item.by_user:
             item = replace(item, by_user=True)
@@ -70,3 +71,46 @@ def test_fewer_candidates_than_the_cap_are_all_kept(count: int) -> None:
     # A cap above the number held keeps them all (it once kept only cap - count of them).
     items = [candidate(n, n, False) for n in range(count)]
     assert len(select(items, 40)) == count
+
+
+# --- one item a PR or issue ----------------------------------------------------------------
+
+
+def forge(n: int, kind: Kind, text: str, rule: str = "forge") -> Candidate:
+    return Candidate(kind, text, text, 2, {}, (n, 0, 0), False, rule)
+
+
+def test_a_pr_said_again_is_one_item_its_latest_state_whatever_its_kind() -> None:
+    opened = forge(0, Kind.OPEN_LOOP, "Draft PR #12: https://github.com/acme/tool/pull/12")
+    pushed = forge(1, Kind.OPEN_LOOP, "Pushed the fix; PR #12 head now points at it.")
+    other = forge(2, Kind.OPEN_LOOP, "PR #13 still waits for review.")
+    merged = forge(3, Kind.FACT, "PR #12 is merged.")
+    kept = select([opened, pushed, other, merged], 10)
+    assert [d.quote for d in kept] == [other.quote, merged.quote]
+
+
+def test_prs_are_one_claim_only_when_they_name_the_same_numbers() -> None:
+    both = forge(0, Kind.OPEN_LOOP, "Review PR #12 and PR #13 before the release.")
+    one = forge(1, Kind.FACT, "PR #12 is merged.")
+    url = forge(2, Kind.OPEN_LOOP, "See https://github.com/acme/tool/issues/12 for the log.")
+    assert len(select([both, one], 10)) == 2
+    assert [d.quote for d in select([one, url], 10)] == [url.quote]  # #12, a link or not
+
+
+def test_other_rules_naming_a_pr_keep_their_own_text_as_the_claim() -> None:
+    # A decision that names a PR is about what it decides, not the PR's state.
+    first = forge(0, Kind.DECISION, "Decision: merge PR #12 before the cut.", "label-decision")
+    later = forge(1, Kind.FACT, "PR #12 is merged.")
+    assert len(select([first, later], 10)) == 2
+    assert claim_key(first) == (Kind.DECISION, "decision: merge pr #12 before the cut.")
+
+
+def test_a_session_that_opens_a_pr_and_reports_it_merged_keeps_only_the_merge() -> None:
+    messages = [
+        Message("user", "Open a PR for the tokenizer fix."),
+        Message("assistant", "Draft PR #41: https://github.com/acme/tool/pull/41"),
+        Message("user", "CI is green, merge it."),
+        Message("assistant", "PR #41 was merged this morning."),
+    ]
+    quotes = [d.quote or "" for d in extract(messages)]
+    assert [q for q in quotes if "#41" in q] == ["PR #41 was merged this morning."]

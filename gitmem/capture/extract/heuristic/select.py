@@ -1,4 +1,5 @@
-"""What the scan found, and which of it is kept: each (kind, text) once, then the cap."""
+"""What the scan found, and which of it is kept: each claim once (:func:`claim_key`), the
+latest, then the cap."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gitmem.core.claims import forge_numbers
 from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.quotes import fold
 
@@ -45,26 +47,26 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
 
 
 def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
-    """*items* in transcript order: identical (kind, text) pairs once (the
-    latest, ranked as a user's if a user said it too), and at most *max_items* of them, the
-    strongest by :func:`rank`: a marked family's first, then the most important, then a
-    user's before an assistant's, then the latest.
+    """*items* in transcript order: each claim once (:func:`claim_key`: the latest
+    statement of it, ranked as a user's if a user said it too), and at most *max_items*
+    of them, the strongest by :func:`rank`: a marked family's first, then the most
+    important, then a user's before an assistant's, then the latest.
 
     The candidates are weighed as they come: at most ``HELD * max_items`` (at least
-    :data:`MIN_HELD`) are held, the lowest ranked let go first, and a pair let go that
+    :data:`MIN_HELD`) are held, the lowest ranked let go first, and a claim let go that
     comes again later is weighed again as the latest (still ranked as a user's when a
-    user said it). A held pair replaced by a lower-ranked later statement of it cannot
+    user said it). A held claim replaced by a lower-ranked later statement of it cannot
     call back one let go meanwhile; with the held margin far above the cap, that only
     matters for a transcript saying thousands of things at one importance.
     """
     limit = max(HELD * max_items, MIN_HELD)
     held: dict[tuple[str, str], tuple[int, Candidate]] = {}
-    """Each pair held: the number of its latest statement, and that statement."""
+    """Each claim held: the number of its latest statement, and that statement."""
     ranks: list[tuple[tuple[int, int, bool, tuple[int, int, int]], int, tuple[str, str]]] = []
     by_users: set[int] = set()
-    """The hash of every pair a user said that was let go."""
+    """The hash of every claim a user said that was let go."""
     for number, item in enumerate(items):
-        key = (item.kind, fold(item.text))
+        key = claim_key(item)
         earlier = held.get(key)
         said_by_user = earlier[1].by_user if earlier is not None else hash(key) in by_users
         if said_by_user and not item.by_user:
@@ -83,6 +85,17 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     ranked = sorted((c for _, c in held.values()), key=rank)
     best = ranked[max(0, len(ranked) - max_items) :] if max_items else []
     return sorted(best, key=lambda f: f.position)
+
+
+def claim_key(candidate: Candidate) -> tuple[str, str]:
+    """What *candidate* is a statement of, so that a later statement of it replaces it: the
+    PRs and issues it names, for one the forge rule found ("PR #12: <link>", then "PR #12
+    is merged": its latest state wins, whatever its kind); else its kind and folded text."""
+    if candidate.rule == "forge":
+        numbers = forge_numbers(candidate.quote)
+        if numbers:
+            return "forge", " ".join(f"#{n}" for n in sorted(numbers))
+    return candidate.kind, fold(candidate.text)
 
 
 MARKED = frozenset(
