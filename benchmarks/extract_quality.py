@@ -422,6 +422,9 @@ def report(result: Score) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:
+        print(__doc__.split("\n\n", 2)[1].strip("\n"))
+        return 0
     verbose = "-v" in argv
     per_file = verbose or "--files" in argv
     chosen = list(EXTRACTORS)
@@ -444,6 +447,12 @@ def main(argv: list[str]) -> int:
         if splits not in ((DEV,), (TEST,)):
             print("extract_quality: --split takes dev or test", file=sys.stderr)
             return 2
+    unknown = [a for a in args if a.startswith("-")]
+    missing = [a for a in args if not a.startswith("-") and not Path(a).is_file()]
+    if unknown or missing:
+        what = f"unknown option {unknown[0]}" if unknown else f"no such file: {missing[0]}"
+        print(f"extract_quality: {what}", file=sys.stderr)
+        return 2
     files = corpus_files()
     if args:
         given = [Path(a).resolve() for a in args]

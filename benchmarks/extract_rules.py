@@ -211,6 +211,13 @@ def fit(files: Sequence[File]) -> tuple[float, int, dict[str, float]]:
 
 
 def main(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:
+        print(__doc__.split("\n\n", 2)[1].strip("\n"))
+        return 0
+    unknown = [a for a in argv if a not in ("--loo", "-v")]
+    if unknown:
+        print(f"extract_rules: unknown argument {unknown[0]}", file=sys.stderr)
+        return 2
     files = load(CAPS if "--loo" in argv else ())
     repos = sorted({f.repo for f in files})
     print(f"{'repository':32} labels items credit found precision recall   F0.5")

@@ -83,3 +83,22 @@ def test_every_transcript_has_its_repository_and_the_development_ones_are_the_de
     manifest = json.loads((EQ.CORPUS / "corpus" / "MANIFEST.json").read_text(encoding="utf-8"))
     for entry in manifest["files"]:
         assert repos[entry["name"].removesuffix(".jsonl")] in split[entry["split"]]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "said"),
+    [
+        (["--help"], 0, "python benchmarks/extract_quality.py [-v]"),
+        (["--bogus"], 2, "extract_quality: unknown option --bogus"),
+        (["no-such.jsonl"], 2, "extract_quality: no such file: no-such.jsonl"),
+    ],
+)
+def test_its_arguments_are_read_without_a_traceback(
+    argv: list[str], code: int, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert EQ.main(argv) == code
+    out, err = capsys.readouterr()
+    if code == 0:
+        assert said in out and not err
+    else:
+        assert err.strip() == said and "labels" not in out  # nothing scored
