@@ -11,6 +11,11 @@ What joins into one token, in text already folded (``gitmem.core.folding.fold``)
 - digits: ``37``, ``1200``;
 - a ``.`` or ``,`` *between two digits*: ``2.5``, ``37,500``, ``1.12.0``, ``192.168.1.1``
   (so a sentence-final ``37.`` and a listing ``37, 500`` are two tokens' worth of text);
+  so do a ``:``, ``/`` or ``^`` between two digits (a time ``10:30``, a ratio ``16:9``,
+  a fraction or date ``3/4``, ``2026/01/02``, a power ``10^6``): "10" said of ``10:30``
+  or ``10^6`` is another number;
+- superscript digits and the superscript minus (``10⁶``, ``10⁻³``), and vulgar fractions
+  (``1½``), are digits of the token they touch;
 - a leading decimal point: ``.5``, unless the ``.`` follows a word character or another
   ``.`` (``end.5``, ``wait...5``);
 - a sign ``-`` or ``+`` right before the digits (or before a leading decimal point),
@@ -25,11 +30,25 @@ from __future__ import annotations
 
 import re
 
-NUMBER_RE = re.compile(r"(?:(?<!\w)[-+])?(?:\d+(?:[.,]\d+)*|(?<![\w.])\.\d+(?:[.,]\d+)*)")
+_MORE_DIGITS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070\u2074-\u2079\u2080-\u2089\u2150-\u215e"
+"""Digits ``\\d`` leaves out: superscripts and subscripts, vulgar fractions."""
+_D = rf"[\d{_MORE_DIGITS}]"
+NUMBER_RE = re.compile(
+    rf"(?:(?<!\w)[-+])?(?:{_D}+(?:[.,:/^\u207b]{_D}+)*|(?<![\w.])\.{_D}+(?:[.,:/^\u207b]{_D}+)*)"
+)
 """One number token, as this module's docstring defines it."""
 
-_SEPARATORS = ".,"
+_SEPARATORS = ".,:/^\u207b"
 _SIGNS = "-+"
+_EXTRA_DIGITS = frozenset(
+    chr(code) for code in range(0x80, 0x2160) if re.fullmatch(f"[{_MORE_DIGITS}]", chr(code))
+)
+
+
+def _digit(char: str) -> bool:
+    """A digit of a number token: a decimal digit, a superscript or subscript digit or a
+    vulgar fraction (the empty string is none)."""
+    return char.isdecimal() or char in _EXTRA_DIGITS
 
 
 def number_tokens(text: str) -> list[str]:
@@ -63,18 +82,18 @@ def cuts_number(text: str, pos: int) -> bool:
         return False
     before, after = text[pos - 1], text[pos]
     two_before = text[pos - 2] if pos >= 2 else ""
-    next_is_digit = pos + 1 < len(text) and text[pos + 1].isdecimal()
-    if before.isdecimal():
-        # "3|7", and "2|.5" or "37|,500" where the separator leads to another digit.
-        return after.isdecimal() or (after in _SEPARATORS and next_is_digit)
-    if after.isdecimal() and before in _SEPARATORS:
-        # "2.|5" and "37,|500"; or a leading decimal point ".|5" on its own.
-        if two_before.isdecimal():
+    next_is_digit = pos + 1 < len(text) and _digit(text[pos + 1])
+    if _digit(before):
+        # "3|7", and "2|.5", "37|,500", "10|:30" where the separator leads to a digit.
+        return _digit(after) or (after in _SEPARATORS and next_is_digit)
+    if _digit(after) and before in _SEPARATORS:
+        # "2.|5", "37,|500", "10:|30"; or a leading decimal point ".|5" on its own.
+        if _digit(two_before):
             return True
         return before == "." and not is_word_char(two_before) and two_before != "."
     if before in _SIGNS and not is_word_char(two_before):
         # "-|37", "+|5", and "-|.5"; a sign after a word character is a hyphen ("10-20").
-        return after.isdecimal() or (after == "." and next_is_digit)
+        return _digit(after) or (after == "." and next_is_digit)
     return False
 
 
@@ -85,8 +104,8 @@ def hyphen_as_sign(text: str, pos: int) -> bool:
     if pos <= 0 or pos + 1 >= len(text) or text[pos] not in _SIGNS:
         return False
     after = text[pos + 1]
-    starts_number = after.isdecimal() or (
-        after == "." and pos + 2 < len(text) and text[pos + 2].isdecimal()
+    starts_number = _digit(after) or (
+        after == "." and pos + 2 < len(text) and _digit(text[pos + 2])
     )
     return starts_number and is_word_char(text[pos - 1])
 

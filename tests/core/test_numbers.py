@@ -23,6 +23,11 @@ from gitmem.core.numbers import NUMBER_RE, cuts_number, has_number, hyphen_as_si
         ("a gain of .5 and -.25", [".5", "-.25"]),
         ("end.5 and wait...5", ["5", "5"]),
         ("no numbers here", []),
+        ("at 10:30 in 16:9", ["10:30", "16:9"]),
+        ("3/4 of them on 2026/01/02", ["3/4", "2026/01/02"]),
+        ("10^6 rows, 10\u2076 rows, 10\u207b\u00b3 s", ["10^6", "10\u2076", "10\u207b\u00b3"]),
+        ("1\u00bd hours", ["1\u00bd"]),
+        ("api/v1/users at host:8080", ["1", "8080"]),
     ],
 )
 def test_number_tokens_keep_sign_point_separators_and_version_dots(
@@ -45,6 +50,11 @@ def test_number_tokens_keep_sign_point_separators_and_version_dots(
         ("pages 10-37", "37", True),
         ("37, 500", "500", True),
         ("-37 ms", "-37", True),
+        ("at 10:30", "10", False),
+        ("3/4 of them", "3", False),
+        ("10^6 rows", "10", False),
+        ("10\u2076 rows", "10", False),
+        ("1\u00bd hours", "1", False),
     ],
 )
 def test_has_number_compares_whole_tokens(text: str, number: str, present: bool) -> None:
@@ -69,6 +79,13 @@ def test_has_number_compares_whole_tokens(text: str, number: str, present: bool)
         ("a.5", 2, False),
         ("37", 0, False),
         ("37", 2, False),
+        ("10:30", 2, True),
+        ("3/4", 1, True),
+        ("10^6", 2, True),
+        ("10\u2076", 2, True),
+        ("1\u00bd", 1, True),
+        ("37: open", 2, False),  # a colon that leads to no digit
+        ("a/4", 1, False),
     ],
 )
 def test_cuts_number(text: str, pos: int, cuts: bool) -> None:
@@ -84,7 +101,7 @@ def test_hyphen_as_sign_is_a_range_hyphen_before_a_number() -> None:
 
 
 @settings(max_examples=200)
-@given(st.text(alphabet="0123456789.,-+ xa_", max_size=20))
+@given(st.text(alphabet="0123456789.,:/^-+ xa_\u2076\u207b\u00bd", max_size=20))
 def test_cuts_number_is_the_token_rule(text: str) -> None:
     inside = {
         pos for token in NUMBER_RE.finditer(text) for pos in range(token.start() + 1, token.end())

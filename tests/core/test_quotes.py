@@ -467,3 +467,20 @@ def test_results_are_frozen() -> None:
     check = check_quote("we agreed to ship", ["we agreed to ship"])
     with pytest.raises(AttributeError):
         check.verbatim = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        ("The table holds 10 rows", "The table holds 10^6 rows"),
+        ("the meeting starts at 10 sharp", "the meeting starts at 10:30 sharp"),
+        ("we sent exactly 3 of them", "we sent exactly 3/4 of them"),
+        ("The table holds 10", "The table holds 10^6 rows"),
+        ("the screen ratio is 16", "the screen ratio is 16:9 now"),
+    ],
+)
+def test_a_quote_does_not_pin_a_number_a_time_a_fraction_or_a_power_cuts(
+    quote: str, message: str
+) -> None:
+    assert not check_quote(quote, [message]).verbatim
+    assert check_quote(message, [message]).verbatim

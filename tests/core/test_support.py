@@ -216,3 +216,19 @@ def test_a_text_that_settles_what_its_quote_only_puts_as_possible_is_not_support
 def test_a_text_that_keeps_the_possibility_is_supported() -> None:
     assert unsupported("The race might be in flush", "the race might be in the flush path") is None
     assert unsupported("Replace the env var", "I would replace the env var with a setting") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "number"),
+    [
+        ("The table holds 10 rows", "the table holds 10\u2076 rows", "10"),
+        ("The build takes 1 hour", "the build takes 1\u00bd hours", "1"),
+        ("The table holds 10 rows", "the table holds 10^6 rows", "10"),
+        ("Standup is at 10", "standup is at 10:30", "10"),
+    ],
+)
+def test_a_number_a_power_time_or_fraction_of_the_quote_holds_is_another_number(
+    text: str, quote: str, number: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason == f'the item\'s text says "{number}", a number its quote does not hold'
