@@ -31,6 +31,49 @@ _INVISIBLE_RE = lazy_pattern(
     "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
 )
 
+# Step 1: a letter that shows as a Latin letter or digit is read as that one, so that a
+# word spelt with look-alikes ("n\u043et" with a Cyrillic "о", fullwidth "ｎｏｔ",
+# mathematical bold, small capitals) is the word it shows to every rule. Upper and lower
+# case of a pair go to the same letter, so the fold stays blind to case; it runs after
+# case folding, on folded letters. "μ" is left alone: "µs" is not "ms".
+_PAIRED_LOOK_ALIKES = (
+    "аa вb еe кk мm нh оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy"  # Cyrillic
+    " αa βb εe ζz ηh ιi κk νn οo ρp τt υy χx"  # Greek
+    " ᴀa ʙb ᴄc ᴅd ᴇe ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz ıi ȷj ɡg"
+)
+_LOOK_ALIKE_RE = lazy_pattern(
+    "[" + "".join(pair[0] for pair in _PAIRED_LOOK_ALIKES.split()) + "\uff01-\uff5e"
+    "\U0001d400-\U0001d7ff]"
+)
+_MATHEMATICAL_RE = lazy_pattern("[\U0001d400-\U0001d7ff]")
+_look_alikes: list[tuple[str, str]] = []
+_mathematical: dict[int, str] = {}
+
+
+def _read_look_alikes(text: str) -> str:
+    """*text* (case-folded) with its look-alike letters read as the ASCII letter or digit
+    they show: the pairs above, fullwidth forms (U+FF01–U+FF5E) and mathematical letters
+    and digits (their compatibility form). One character for one, so offsets hold.
+    str.replace per character found is several times faster than str.translate."""
+    if not _look_alikes:
+        import unicodedata
+
+        _look_alikes.extend((pair[0], pair[1]) for pair in _PAIRED_LOOK_ALIKES.split())
+        _look_alikes.extend(
+            (chr(code), chr(code - 0xFEE0).casefold()) for code in range(0xFF01, 0xFF5F)
+        )
+        for code in range(0x1D400, 0x1D800):
+            shown = unicodedata.normalize("NFKC", chr(code))
+            if len(shown) == 1 and shown.isascii() and shown.isalnum():
+                _mathematical[code] = shown.casefold()
+    for old, new in _look_alikes:
+        if old in text:
+            text = text.replace(old, new)
+    if _MATHEMATICAL_RE.search(text):
+        text = text.translate(_mathematical)
+    return text
+
+
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
 # regex or str.translate on non-ASCII text. Every character str.isspace() knows becomes
 # a space or a newline, so that step 2 sees every line start. "\r\n" → "\n" goes first;
@@ -113,6 +156,8 @@ def _fold_lines(text: str) -> str:
             text = text.replace(old, new)
     if not text.isascii():
         text = _INVISIBLE_RE.sub("", text)
+        if _LOOK_ALIKE_RE.search(text):
+            text = _read_look_alikes(text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
     # most twice at a time (the step's input and its result), besides the caller's copy.
     text = text.replace("*", "")
@@ -275,6 +320,8 @@ def fold_map(raw: str) -> FoldMap:
             mapped.text = mapped.text.replace(old, new)
     if not mapped.text.isascii():
         _delete(mapped, _INVISIBLE_RE)
+        if _LOOK_ALIKE_RE.search(mapped.text):
+            mapped.text = _read_look_alikes(mapped.text)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):

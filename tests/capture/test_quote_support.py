@@ -117,3 +117,56 @@ def test_evidence_from_tool_output_does_not_count(tmp_path: Path) -> None:
     tool = check_in_file("TODO: drop the exporter", path, None, None)
     assert not tool.check.verbatim and tool.check.reason == UNSAID.format(index=1)
     assert check_in_file("compares months without years", path, None, None).check.verbatim
+
+
+LOOK_ALIKE_NOT = "n\u043et"  # a Cyrillic "о": it shows "not"
+
+
+@pytest.mark.parametrize(
+    ("said", "text", "quote"),
+    [
+        # An ellipsis over a negation that look-alike letters hide from the rule.
+        (
+            f"We will {LOOK_ALIKE_NOT} deploy on Fridays.",
+            "We will deploy on Fridays",
+            "We will… deploy on Fridays",
+        ),
+        (
+            "We will \uff4e\uff4f\uff54 deploy on Fridays.",
+            "We will deploy on Fridays",
+            "We will… deploy on Fridays",
+        ),
+        (
+            "We deploy \u043enly on Fridays after the freeze.",
+            "We deploy on Fridays",
+            "We deploy… on Fridays after the freeze",
+        ),
+    ],
+)
+def test_an_elision_over_a_disguised_negation_is_not_verbatim(
+    said: str, text: str, quote: str
+) -> None:
+    transcript = session(Message("user", "Plan it."), Message("assistant", said))
+    item = captured(transcript, Kind.DECISION, text, quote)
+    assert not item.quote_verified
+    assert item.trust == Trust.INFERRED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"We will {LOOK_ALIKE_NOT} deploy on Fridays",
+        "We will \uff4e\uff45\uff56\uff45\uff52 deploy on Fridays",
+        "We will \u039d\u039f\u03a4 deploy on Fridays",
+        "We will dis\u0430ble deploys on Fridays",
+    ],
+)
+def test_a_text_that_adds_a_disguised_negation_or_opposite_gives_way_to_its_quote(
+    text: str,
+) -> None:
+    said = "We will enable deploys on Fridays. We will deploy on Fridays."
+    transcript = session(Message("user", "Plan it."), Message("assistant", said))
+    quote = "We will enable deploys on Fridays" if "ble" in text else "We will deploy on Fridays"
+    item = captured(transcript, Kind.DECISION, text, quote)
+    assert item.quote_verified
+    assert item.text == quote

@@ -150,3 +150,40 @@ def test_a_character_that_shows_nothing_is_folded_away(hidden: str) -> None:
 
 def test_a_bidirectional_control_folds_to_a_stand_in_no_word_holds() -> None:
     assert fold("we will \u202eton\u202c deploy") == "we will \ufffdton\ufffd deploy"
+
+
+CYRILLIC_O = "\u043e"
+
+
+@pytest.mark.parametrize(
+    ("disguised", "shown"),
+    [
+        (f"n{CYRILLIC_O}t", "not"),  # a Cyrillic "о"
+        ("\u039d\u039f\u03a4", "not"),  # Greek capitals Nu, Omicron, Tau: "NOT"
+        ("\uff4e\uff4f\uff54", "not"),  # fullwidth
+        ("\U0001d427\U0001d428\U0001d42d", "not"),  # mathematical bold
+        ("\u0274\u1d0f\u1d1b", "not"),  # small capitals
+        ("\u0131f", "if"),  # a dotless i
+        ("\uff15 ms\uff1f", "5 ms?"),
+    ],
+)
+def test_a_look_alike_letter_folds_to_the_letter_it_shows(disguised: str, shown: str) -> None:
+    assert fold(disguised) == shown
+    assert fold_map(disguised).folded == shown
+    assert fold(fold(disguised)) == fold(disguised)
+
+
+LOOK_ALIKES = st.text(
+    alphabet="ab1 _*`.\n\u043e\u0435\u0430\u041d\u039d\u039f\u03bd\u03bf\uff4e\uff3f\uff0a"
+    "\U0001d427\u0274\u0131\u0130\u00df",
+    max_size=40,
+)
+
+
+@settings(max_examples=200)
+@given(LOOK_ALIKES)
+def test_fold_map_folds_look_alikes_as_fold_does_and_fold_is_idempotent(text: str) -> None:
+    mapped = fold_map(text)
+    assert mapped.folded == fold(text)
+    assert list(mapped.origin) == sorted(mapped.origin)
+    assert fold(mapped.folded) == mapped.folded
