@@ -35,9 +35,10 @@ _INVISIBLE_RE = lazy_pattern(
 # word spelt with look-alikes ("n\u043et" with a Cyrillic "о", fullwidth "ｎｏｔ",
 # mathematical bold, small capitals) is the word it shows to every rule. Upper and lower
 # case of a pair go to the same letter, so the fold stays blind to case; it runs after
-# case folding, on folded letters. "μ" is left alone: "µs" is not "ms".
+# case folding, on folded letters. "μ" is left alone: "µs" is not "ms"; so are "н" and
+# "в", whose capitals alone look Latin: the Russian "не" ("not") is not the English "he".
 _PAIRED_LOOK_ALIKES = (
-    "аa вb еe кk мm нh оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy"  # Cyrillic
+    "аa еe кk мm оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy"  # Cyrillic
     " αa βb εe ζz ηh ιi κk νn οo ρp τt υy χx"  # Greek
     " ᴀa ʙb ᴄc ᴅd ᴇe ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz ıi ȷj ɡg"
 )
@@ -50,26 +51,27 @@ _look_alikes: list[tuple[str, str]] = []
 _mathematical: dict[int, str] = {}
 
 
-def _read_look_alikes(text: str) -> str:
+def read_look_alikes(text: str) -> str:
     """*text* (case-folded) with its look-alike letters read as the ASCII letter or digit
     they show: the pairs above, fullwidth forms (U+FF01–U+FF5E) and mathematical letters
     and digits (their compatibility form). One character for one, so offsets hold.
     str.replace per character found is several times faster than str.translate."""
     if not _look_alikes:
-        import unicodedata
-
         _look_alikes.extend((pair[0], pair[1]) for pair in _PAIRED_LOOK_ALIKES.split())
         _look_alikes.extend(
             (chr(code), chr(code - 0xFEE0).casefold()) for code in range(0xFF01, 0xFF5F)
         )
-        for code in range(0x1D400, 0x1D800):
-            shown = unicodedata.normalize("NFKC", chr(code))
-            if len(shown) == 1 and shown.isascii() and shown.isalnum():
-                _mathematical[code] = shown.casefold()
     for old, new in _look_alikes:
         if old in text:
             text = text.replace(old, new)
     if _MATHEMATICAL_RE.search(text):
+        if not _mathematical:
+            import unicodedata
+
+            for code in range(0x1D400, 0x1D800):
+                shown = unicodedata.normalize("NFKC", chr(code))
+                if len(shown) == 1 and shown.isascii() and shown.isalnum():
+                    _mathematical[code] = shown.casefold()
         text = text.translate(_mathematical)
     return text
 
@@ -157,7 +159,7 @@ def _fold_lines(text: str) -> str:
     if not text.isascii():
         text = _INVISIBLE_RE.sub("", text)
         if _LOOK_ALIKE_RE.search(text):
-            text = _read_look_alikes(text)
+            text = read_look_alikes(text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
     # most twice at a time (the step's input and its result), besides the caller's copy.
     text = text.replace("*", "")
@@ -321,7 +323,7 @@ def fold_map(raw: str) -> FoldMap:
     if not mapped.text.isascii():
         _delete(mapped, _INVISIBLE_RE)
         if _LOOK_ALIKE_RE.search(mapped.text):
-            mapped.text = _read_look_alikes(mapped.text)
+            mapped.text = read_look_alikes(mapped.text)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):

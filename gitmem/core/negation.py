@@ -7,30 +7,48 @@ quote "we will not deploy on Fridays". Both checks look for the same words, in f
 text (``gitmem.core.folding.fold``, which straightens apostrophes and folds case):
 not, never, no, none, nobody, nothing, nowhere, neither, nor, without, cannot, any word
 ending in "n't" ("don't", "won't", "isn't"), and the same contractions written without
-the apostrophe ("dont", "cant", "wont"). A few of those have other meanings ("no-op",
-"wont"); the check errs toward saying no, which only costs a verbatim badge. Pure;
-never raises.
+the apostrophe ("dont", "cant", "wont"), the negative adverbs hardly, barely and
+scarcely, and the negation words of the languages sessions are most often held in
+besides English (:data:`_OTHER_LANGUAGES`: "nicht", "pas", "jamais", "nunca", "não",
+"non", "niet", "не", …; in Chinese, Japanese and Korean, which do not space their words,
+不, 没, 無, ない, ません, 않, 못, 없 wherever they stand). A few of those have other
+meanings ("no-op", "wont", "sans-serif"); the check errs toward saying no, which only
+costs a verbatim badge. Pure; never raises.
 """
 
 from __future__ import annotations
 
-from gitmem.core.folding import fold
+from gitmem.core.folding import fold, read_look_alikes
 from gitmem.core.patterns import lazy_pattern
 
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
 _BARE_CONTRACTIONS = (
     "dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt wouldnt "
-    "hasnt havent hadnt mustnt neednt shant aint"
+    "hasnt havent hadnt mustnt neednt shant aint hardly barely scarcely"
 )
+_OTHER_LANGUAGES = read_look_alikes(
+    " ne pas jamais rien aucun aucune sans(?!-)"  # French
+    " nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne"  # German
+    " nunca nada nadie ningún ninguno ninguna jamás sin tampoco"  # Spanish
+    " não nenhum nenhuma sem nem"  # Portuguese
+    " non(?!-) mai niente nulla nessuno nessuna senza"  # Italian
+    " niet geen nooit niets zonder"  # Dutch
+    " nigdy nikdy bez"  # Polish, Czech
+    " не нет ни никогда ничего никто без ні ніколи"  # Russian, Ukrainian
+)
+"""Negation words of other languages, as folding spells them (a Cyrillic "е" is read as
+"e"). "non" and "sans" before a hyphen are English prefixes ("non-fragile", "sans-serif"),
+which :mod:`gitmem.core.opposites` reads as such."""
+_UNSPACED = "不|没|沒|無|无|勿|ない|ません|않|못|없"
+"""Negations of languages that do not space their words, matched wherever they stand."""
+_NEGATIONS = f"{_WORDS} {_BARE_CONTRACTIONS} {_OTHER_LANGUAGES}"
 
-NEGATION_RE = lazy_pattern(
-    r"\b(?:" + "|".join(f"{_WORDS} {_BARE_CONTRACTIONS}".split()) + r"|\w+n't)\b"
-)
+NEGATION_RE = lazy_pattern(r"\b(?:" + "|".join(_NEGATIONS.split()) + rf"|\w+n't)\b|{_UNSPACED}")
 """One negation word in folded text."""
 
 _LIMITS = "only unless except excepting if until"
 ELISION_STOPS_RE = lazy_pattern(
-    r"\b(?:" + "|".join(f"{_WORDS} {_BARE_CONTRACTIONS} {_LIMITS}".split()) + r"|\w+n't)\b|\ufffd"
+    r"\b(?:" + "|".join(f"{_NEGATIONS} {_LIMITS}".split()) + rf"|\w+n't)\b|{_UNSPACED}|\ufffd"
 )
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on

@@ -170,3 +170,48 @@ def test_a_text_that_adds_a_disguised_negation_or_opposite_gives_way_to_its_quot
     item = captured(transcript, Kind.DECISION, text, quote)
     assert item.quote_verified
     assert item.text == quote
+
+
+@pytest.mark.parametrize(
+    ("said", "quote"),
+    [
+        (
+            "Wir deployen nicht am Freitag, sagt das Team.",
+            "Wir deployen… am Freitag, sagt das Team",
+        ),
+        (
+            "Vamos a desplegar nunca los viernes en producción.",
+            "Vamos a desplegar… los viernes en producción",
+        ),
+        ("Мы будем не деплоить по пятницам в прод.", "Мы будем… деплоить по пятницам в прод"),
+        (
+            "On ne déploie jamais le vendredi en production.",
+            "On ne déploie… le vendredi en production",
+        ),
+        ("我们周五不部署到生产环境里面", "我们周五…部署到生产环境里面"),
+    ],
+)
+def test_an_elision_over_a_negation_of_another_language_is_not_verbatim(
+    said: str, quote: str
+) -> None:
+    item = captured(session(Message("user", said)), Kind.DECISION, "the decision", quote)
+    assert not item.quote_verified
+
+
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        (
+            "Wir deployen am Freitag in die Produktion.",
+            "Wir deployen nicht am Freitag in die Produktion",
+        ),
+        ("On déploie le vendredi en production.", "On ne déploie pas le vendredi en production"),
+        ("我们周五部署到生产环境里面", "我们周五不部署到生产环境里面"),
+    ],
+)
+def test_a_text_that_adds_a_negation_of_another_language_gives_way_to_its_quote(
+    said: str, text: str
+) -> None:
+    item = captured(session(Message("user", said)), Kind.DECISION, text, said.rstrip("."))
+    assert item.quote_verified
+    assert item.text == said.rstrip(".")

@@ -70,3 +70,47 @@ def test_a_hedge_is_not_a_negation(quote: str) -> None:
 def test_a_text_that_adds_a_prohibition_its_quote_reverses_is_a_conflict() -> None:
     reason = polarity_conflict("Do not merge PR #214 before review", "merge PR #214 now")
     assert reason == 'the item\'s text says "not" but its quote has no negation'
+
+
+FOREIGN = [
+    *("pas", "jamais", "rien", "nicht", "kein", "keine", "nie", "niemals", "ohne", "nunca"),
+    *("nada", "não", "nem", "non", "mai", "senza", "niet", "geen", "nooit", "не", "нет"),
+    *("никогда", "без", "hardly", "barely"),
+]
+
+
+@pytest.mark.parametrize("word", FOREIGN)
+def test_a_negation_of_another_language_is_found(word: str) -> None:
+    assert negations(f"we {word} deploy") != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们周五不部署",
+        "我们周五没有部署",
+        "金曜日にはデプロイしない",
+        "금요일에는 배포하지 않는다",
+    ],
+)
+def test_a_negation_in_a_language_without_spaces_is_found(text: str) -> None:
+    assert negations(text) != []
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("On ne déploie pas le vendredi", "on déploie le vendredi"),
+        ("Wir deployen nicht am Freitag", "wir deployen am Freitag"),
+        ("Мы не деплоим по пятницам", "мы деплоим по пятницам"),
+        ("Non facciamo il deploy di venerdì", "facciamo il deploy di venerdì"),
+    ],
+)
+def test_polarity_conflict_in_another_language(text: str, quote: str) -> None:
+    assert polarity_conflict(text, quote) is not None
+    assert polarity_conflict(quote, text) is not None
+
+
+def test_a_russian_negation_is_not_the_english_he() -> None:
+    assert negations("he said we deploy") == []
+    assert negations("HE said we deploy") == []
