@@ -14,6 +14,7 @@ backtracking. Pure; never raises.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
@@ -290,9 +291,19 @@ def _lead_starts(fragment: Fragment, text: str, markers: dict[int, str], at: int
 def _edges_hold(text: str, start: int, end: int) -> bool:
     """A match may not start or end inside a word ("37" in "137", "prod" in
     "production") or inside a number ("5" in "2.5", "37" in "-37", "12.0" in "1.12.0"),
-    nor read a range's hyphen as a sign ("-20" in "10-20")."""
+    nor read a range's hyphen as a sign ("-20" in "10-20"), nor part a combining mark
+    from the letter it marks ("cafe" in "cafe\u0301", shown "café")."""
     if start > 0 and is_word_char(text[start]) and is_word_char(text[start - 1]):
         return False
     if end < len(text) and is_word_char(text[end - 1]) and is_word_char(text[end]):
         return False
+    if _marks(text, start) or _marks(text, end):
+        return False
     return not (cuts_number(text, start) or cuts_number(text, end) or hyphen_as_sign(text, start))
+
+
+def _marks(text: str, pos: int) -> bool:
+    """Is ``text[pos]`` a combining mark, which belongs with the character before it?"""
+    if pos >= len(text) or pos == 0 or text[pos].isascii():
+        return False
+    return unicodedata.category(text[pos]).startswith("M")

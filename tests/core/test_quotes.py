@@ -484,3 +484,22 @@ def test_a_quote_does_not_pin_a_number_a_time_a_fraction_or_a_power_cuts(
 ) -> None:
     assert not check_quote(quote, [message]).verbatim
     assert check_quote(message, [message]).verbatim
+
+
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        # A combining mark belongs to the letter before it: "prod" is not "prod́uction",
+        # "cafe" is not "café" (written decomposed), nor is "\u0301ction" a word's start.
+        ("we deploy to prod", "we deploy to prod\u0301uction on Fridays"),
+        ("we meet at the cafe", "we meet at the cafe\u0301 on Fridays"),
+        ("\u0301uction on Fridays", "we deploy to prod\u0301uction on Fridays"),
+    ],
+)
+def test_a_match_does_not_start_or_end_beside_a_combining_mark(quote: str, message: str) -> None:
+    assert not check_quote(quote, [message]).verbatim
+
+
+def test_a_quote_that_keeps_the_combining_mark_verifies() -> None:
+    message = "we meet at the cafe\u0301 on Fridays"
+    assert check_quote("we meet at the cafe\u0301", [message]).verbatim
