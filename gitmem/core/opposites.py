@@ -123,8 +123,9 @@ _UNITS = {
     **dict.fromkeys(("tb", "tib", "terabyte", "terabytes"), "tb"),
     **dict.fromkeys(("%", "percent", "pct"), "%"),
     **dict.fromkeys(("x", "times"), "x"),
-    **dict.fromkeys(("k", "thousand"), "k"),
+    **dict.fromkeys(("k", "thousand", "thousands"), "k"),
     **dict.fromkeys(("million", "millions"), "million"),
+    **dict.fromkeys(("bn", "billion", "billions"), "billion"),
     **dict.fromkeys(("px", "em", "rem", "pt"), "px"),
 }
 # A number and the unit right after it ("5 ms", "5ms", "40%"), in folded text.
@@ -210,20 +211,45 @@ def _prefixed(word: str) -> set[str]:
     return {prefix + word for prefix in _PREFIXES} if len(word) >= 4 else set()
 
 
+_MAGNITUDES = frozenset(("k", "million", "billion", "%"))
+"""Units that scale the number they follow: "5k" is not "5", nor "80%" "80"."""
+
+
 def other_unit(text: str, quote: str) -> str | None:
     """Why *text* (folded) measures a number of *quote* (folded) in another unit: "5 s"
-    where the quote says "5 ms" and never "5 s". Raises nothing."""
-    said: dict[str, set[str]] = {}
-    for number, unit in _MEASURE_RE.findall(quote):
-        if unit in _UNITS:
-            said.setdefault(number, set()).add(_UNITS[unit])
+    where the quote says "5 ms" and never "5 s"; or adds or drops a magnitude the quote
+    does not have, or has, on every mention of the number ("5k users" on "5 users", "5
+    rows" on "5k rows"). Raises nothing."""
+    said = _measures(quote)
     for number, unit in _MEASURE_RE.findall(text):
-        if unit in _UNITS and number in said and _UNITS[unit] not in said[number]:
+        units = said.get(number, {""}) - {""}
+        if unit in _UNITS and units and _UNITS[unit] not in units:
             return (
                 f'the item\'s text says "{number} {unit}" where its quote measures '
                 f"{number} in another unit"
             )
+    for number, units in _measures(text).items():
+        if number not in said:
+            continue  # a number the quote lacks: gitmem.core.support says so
+        for unit in sorted(units & _MAGNITUDES - said[number]):
+            return (
+                f'the item\'s text says "{number} {unit}" where its quote says {number} without it'
+            )
+        scaled = sorted(said[number] & _MAGNITUDES)
+        if "" in units and scaled and "" not in said[number]:
+            return f'the item\'s text says "{number}" where its quote says "{number} {scaled[0]}"'
     return None
+
+
+def _measures(folded: str) -> dict[str, set[str]]:
+    """Each number token of *folded* with the units it is measured in ("" for a mention
+    with no unit :data:`_UNITS` knows)."""
+    found: dict[str, set[str]] = {}
+    for token in NUMBER_RE.finditer(folded):
+        measure = _MEASURE_RE.match(folded, token.start())
+        unit = measure.group(2) if measure and measure.group(1) == token.group() else ""
+        found.setdefault(token.group(), set()).add(_UNITS.get(unit, ""))
+    return found
 
 
 def other_name(text: str, quote: str) -> str | None:

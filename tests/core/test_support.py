@@ -232,3 +232,33 @@ def test_a_number_a_power_time_or_fraction_of_the_quote_holds_is_another_number(
 ) -> None:
     reason = unsupported(text, quote)
     assert reason == f'the item\'s text says "{number}", a number its quote does not hold'
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "shown"),
+    [
+        ("We have 5k users signed up", "we have 5 users signed up", "5 k"),
+        ("We keep 5 million rows", "we keep 5 rows in the cache", "5 million"),
+        ("We keep 5 rows in the cache", "we keep 5k rows in the cache", "5"),
+        ("Coverage is 80", "coverage must stay at 80% on main", "80"),
+        ("We have 3 billion events", "we have 3 events queued", "3 billion"),
+    ],
+)
+def test_a_text_that_adds_or_drops_a_magnitude_is_not_supported(
+    text: str, quote: str, shown: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None
+    assert f'"{shown}"' in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("5k users signed up", "we have 5 thousand users signed up"),
+        ("Coverage stays at 80 percent", "coverage must stay at 80% on main"),
+        ("Retry 3 times", "retry the upload 3 times"),
+    ],
+)
+def test_a_text_that_keeps_the_magnitude_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
