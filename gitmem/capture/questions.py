@@ -21,9 +21,13 @@ QUESTION = "the quote is a question, and a question decides nothing"
 RESTATED_QUESTION = "the item's text restates the question its quote asks, not the answer"
 
 # A sentence ends at "." or "!" before a space (not in "2.5" or "x.py"), at a line break,
-# and at "?" whatever follows it ("**Should we?**", "(why?)", '"why?" he asked', "?,"),
-# except inside a question tool's answer, where "Q?"="A" is one pair.
-_BOUNDARY = re.compile(r"\?(?![\"”]=)|[.!](?=\s|$)|\n")
+# at the full stops of scripts that do not space their sentences ("。", "！"), and at a
+# question mark whatever follows it ("**Should we?**", "(why?)", '"why?" he asked', "?,"),
+# except inside a question tool's answer, where "Q?"="A" is one pair. The question marks
+# of other scripts count: fullwidth "？" (Chinese, Japanese), Arabic "؟", the Greek one
+# (shown as a semicolon), the small "﹖".
+_QUESTION_MARKS = "?\uff1f\u061f\u037e\ufe56"
+_BOUNDARY = re.compile(rf"[{_QUESTION_MARKS}](?![\"”]=)|[.!](?=\s|$)|[。！｡]|\n")
 _ELISION = " … "
 _ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"”]")
 """One pair of a question tool's answer: the question asked, then what the user chose."""
@@ -53,10 +57,10 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
     passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
     sentences = [s.strip() for s in _sentences(passage) if s.strip()]
-    asked = [s for s in sentences if s.endswith("?")]
+    asked = [s for s in sentences if s.endswith(tuple(_QUESTION_MARKS))]
     if not asked:
         return None
-    said = [s for s in sentences if not s.endswith("?")]
+    said = [s for s in sentences if not s.endswith(tuple(_QUESTION_MARKS))]
     if not said:
         return QUESTION
     words = content_words(text)

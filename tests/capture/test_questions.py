@@ -3,6 +3,8 @@ its genuine quote keeps the evidence: the quote itself carries the badge."""
 
 from __future__ import annotations
 
+import pytest
+
 from gitmem.capture.checkpoint import build_items
 from gitmem.capture.questions import QUESTION, RESTATED_QUESTION, rests_on_question
 from gitmem.capture.transcripts import parse_transcript
@@ -147,3 +149,25 @@ def test_a_quote_of_the_question_a_question_tools_answer_repeats_decides_nothing
     assert asked_item.trust == "inferred" and asked_item.quote_reason == QUESTION
     assert restated.trust == "inferred" and restated.quote_reason == RESTATED_QUESTION
     assert chosen.trust == "verbatim"
+
+
+@pytest.mark.parametrize(
+    ("span", "message"),
+    [
+        # The question marks of other scripts: fullwidth (Chinese, Japanese), Arabic,
+        # Greek (which shows as a semicolon), and the small form.
+        ("我们下周五要不要把解析器部署到生产环境", "我们下周五要不要把解析器部署到生产环境？"),
+        ("deploy the parser on Friday", "Should we deploy the parser on Friday\uff1f"),
+        ("deploy the parser on Friday", "Should we deploy the parser on Friday\u061f"),
+        ("deploy the parser on Friday", "Should we deploy the parser on Friday\u037e"),
+        ("deploy the parser on Friday", "Should we deploy the parser on Friday\ufe56"),
+    ],
+)
+def test_a_question_in_another_script_decides_nothing(span: str, message: str) -> None:
+    assert rests_on_question("Deploy the parser", span, message) == QUESTION
+
+
+def test_a_chinese_answer_after_a_chinese_question_stands() -> None:
+    message = "我们要不要换成httpx？不，我们继续用requests。"
+    assert rests_on_question("继续用requests", "不，我们继续用requests", message) is None
+    assert rests_on_question("换成httpx", "我们要不要换成httpx", message) == QUESTION
