@@ -31,7 +31,7 @@ from gitmem.lifecycle.fetched import Fetched
 from gitmem.store.quarantine import quarantined
 from gitmem.store.repo import Store
 from gitmem.store.roots import TEAM_SIGNERS
-from gitmem.store.shape import BrokenRef, commit_at, entry_at, odd_entry
+from gitmem.store.shape import BrokenRef, Paths, commit_at, odd_entry
 
 FETCHED_REFUSED = "fetched-refused"
 UNTRUSTED_PURGE = "untrusted-purge"
@@ -152,8 +152,9 @@ def _tree(store: Store) -> pygit2.Tree | None:
 def _odd(tree: pygit2.Tree | None, strays: Sequence[str]) -> dict[str, str]:
     """The strays that are entries of the layout's names but not plain files."""
     odd: dict[str, str] = {}
+    at = Paths(tree)
     for path in strays:
-        entry = entry_at(tree, path)
+        entry = at(path)
         what = None if entry is None else odd_entry(entry.filemode)
         if what is not None:
             odd[path] = what
@@ -180,7 +181,8 @@ def _junk(store: Store) -> list[BriefWarning]:
 
 
 def _quarantined(store: Store, tree: pygit2.Tree | None) -> list[BriefWarning]:
-    entries = [e for e in quarantined(store.local_dir) if entry_at(tree, e["path"] or "")]
+    at = Paths(tree)
+    entries = [e for e in quarantined(store.local_dir) if at(e["path"] or "")]
     if not entries:
         return []
     who = sorted({e["author"] or "an unknown author" for e in entries})

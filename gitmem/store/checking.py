@@ -60,7 +60,7 @@ from gitmem.store.parallel import pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store, StoredRecord
-from gitmem.store.shape import UNEXPECTED_ENTRY, entry_at, odd_entry
+from gitmem.store.shape import UNEXPECTED_ENTRY, Paths, entry_at, odd_entry
 
 CHUNK = 1000
 """Records read, checked and let go at a time (two chunks are in memory at a time; a
@@ -156,6 +156,7 @@ class _Checking:
         tip = store.tip()
         self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
         self.tip: GitOid | None = tip
+        self.at = Paths(self.tree)
         self.by_record: dict[str, list[Found]] = {}
         self.strays: dict[str, list[str]] = {}
         """Misfits found under each top folder (in the order found)."""
@@ -227,7 +228,7 @@ class _Checking:
             return
         assert self.tree is not None
         for path in sorted(p for p in self.only if p.startswith(directory + "/")):
-            place, entry = parse_path(path), entry_at(self.tree, path)
+            place, entry = parse_path(path), self.at(path)
             if entry is None:
                 continue
             if place is None:
@@ -269,7 +270,7 @@ class _Checking:
             yield chunk
 
     def _read(self, path: str) -> bytes | None:
-        return plain_file_bytes(entry_at(self.tree, path))
+        return plain_file_bytes(self.at(path))
 
     # -- records ------------------------------------------------------------------
 

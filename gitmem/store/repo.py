@@ -34,7 +34,7 @@ from gitmem.store.layout import (
     plain_file_bytes,
     walk_content,
 )
-from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, commit_at, entry_at
+from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, Paths, commit_at, entry_at
 from gitmem.store.treediff import tree_changes
 
 # The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
@@ -332,10 +332,10 @@ class Store:
         tip = tip or self.tip()
         if tip is None:
             return {}
-        tree = self._commit(tip).tree
+        at = Paths(self._commit(tip).tree)
         found: dict[str, bytes] = {}
         for path in paths:
-            data = plain_file_bytes(entry_at(tree, path))
+            data = plain_file_bytes(at(path))
             if data is not None:
                 found[path] = data
         return found

@@ -9,6 +9,7 @@ reports both as integrity problems, with these names.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 
 import pygit2
@@ -88,12 +89,67 @@ def entry_at(tree: pygit2.Tree | None, path: str) -> pygit2.Object | None:
         return None
 
 
+class Paths:
+    """The entries of one tree looked up by path, each folder read once.
+
+    libgit2 caches a tree object only up to a size (1 MB here, :mod:`gitmem.store.repo`),
+    and :func:`entry_at` reads every folder on the way down: a fan-out folder a hostile
+    push filled with 100,000 names (~7 MB) was read and parsed again for every path
+    looked up in it, so a sync or a brief that looked up each of its paths took hours.
+    Here a folder, once read, answers every name in it by a binary search. At most
+    :data:`FOLDERS_KEPT` folders are kept (the least recently used let go first), so what
+    a lookup holds is bounded by a few folders, however many paths are asked for; a
+    caller that asks in path order reads each folder once.
+    """
+
+    def __init__(self, tree: pygit2.Tree | None) -> None:
+        self._tree = tree
+        self._folders: OrderedDict[str, pygit2.Tree | None] = OrderedDict()
+
+    def __call__(self, path: str) -> pygit2.Object | None:
+        """The entry at *path* (names joined by ``/``); None when there is none. Raises
+        nothing."""
+        folder, _, name = path.rpartition("/")
+        return _child(self._folder(folder) if folder else self._tree, name)
+
+    def _folder(self, path: str) -> pygit2.Tree | None:
+        """The folder at *path*, walked down to from the root (a loop: a pushed tree may
+        nest folders thousands deep), keeping each folder on the way."""
+        if path in self._folders:
+            self._folders.move_to_end(path)
+            return self._folders[path]
+        folder, walked = self._tree, ""
+        for name in path.split("/"):
+            walked = f"{walked}/{name}" if walked else name
+            if walked in self._folders:
+                folder = self._folders[walked]
+                continue
+            entry = _child(folder, name)
+            folder = entry if isinstance(entry, pygit2.Tree) else None
+            self._folders[walked] = folder
+            if len(self._folders) > FOLDERS_KEPT:
+                self._folders.popitem(last=False)
+        return folder
+
+
+def _child(folder: pygit2.Tree | None, name: str) -> pygit2.Object | None:
+    try:
+        return None if folder is None or not name else folder[name]
+    except KeyError:
+        return None
+
+
+FOLDERS_KEPT = 16
+"""The folders a :class:`Paths` keeps read: the tops of the layout and a few fan-outs."""
+
+
 def odd_entries(tree: pygit2.Tree, paths: Iterable[str]) -> list[str]:
     """Those of *paths* that are entries of *tree* but not plain files (a symlink, an
     executable, a submodule). Raises nothing."""
     found = []
+    lookup = Paths(tree)
     for path in paths:
-        entry = entry_at(tree, path)
+        entry = lookup(path)
         if entry is not None and odd_entry(entry.filemode) is not None:
             found.append(path)
     return found

@@ -1,0 +1,83 @@
+"""What a teammate with push access can craft with git plumbing, against a victim's clone:
+each test pushes one hostile memory history and runs the victim's sync and readers,
+which must answer in bounded time and memory, report what they met and trust nothing
+in silence."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygit2
+import pytest
+from helpers.clones import Clone
+from team.test_team_safety import shown, team_of
+
+from gitmem.store.repo import MEMORY_REF
+
+pytestmark = pytest.mark.slow
+
+
+def victim(clone: Clone, *args: str) -> subprocess.CompletedProcess[str]:
+    """gitmem run in *clone* as its owner, in a process of its own (as a user runs it: a
+    library cache of the test process must not hide what one command costs)."""
+    env = {**os.environ, "GITMEM_HOME": str(clone.home)}
+    return subprocess.run(
+        [sys.executable, "-m", "gitmem", "-C", str(clone.path), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+
+
+def push_commit(clone: Clone, changes: dict[str, pygit2.Oid], mode: int) -> None:
+    """*clone* moves its memory ref to a commit on its tip whose tree also holds each
+    path of *changes* (a name under a top folder: ``items/ab``) as an entry of *mode*,
+    and pushes it."""
+    repo = pygit2.Repository(str(clone.path))
+    tip = repo.references[MEMORY_REF].target
+    tree = repo.get(tip).tree
+    tops: dict[str, pygit2.TreeBuilder] = {}
+    for path, oid in changes.items():
+        top, name = path.split("/")
+        if top not in tops:
+            tops[top] = repo.TreeBuilder(tree[top]) if top in tree else repo.TreeBuilder()
+        tops[top].insert(name, oid, mode)
+    root = repo.TreeBuilder(tree)
+    for top, builder in tops.items():
+        root.insert(top, builder.write(), pygit2.enums.FileMode.TREE)
+    who = pygit2.Signature("Mallory", "mallory@example.com", 1764633600, 0)
+    commit = repo.create_commit(MEMORY_REF, who, who, "more memory", root.write(), [tip])
+    clone.git("push", "-q", "origin", f"{commit}:{MEMORY_REF}")
+
+
+def test_a_fan_out_folder_of_twenty_thousand_names_costs_one_read(tmp_path: Path) -> None:
+    # A folder over libgit2's tree cache limit was parsed again for every path looked up
+    # in it: sync took ~150 s here, each brief ~5 s (hours at 100,000 names).
+    clones = team_of(tmp_path, "alice", "bob", "mallory")
+    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
+    alice.capture("we keep the cache local")
+    alice.ok("sync")
+    bob.ok("sync")  # bob's memory then holds what the push adds to: a sync checks only that
+    mallory.ok("sync")
+    repo = pygit2.Repository(str(mallory.path))
+    junk = repo.create_blob(b"x")
+    folder = repo.TreeBuilder()
+    for i in range(20_000):
+        folder.insert(hashlib.sha256(b"%d" % i).hexdigest()[2:] + ".json", junk, 0o100644)
+    push_commit(mallory, {"items/ab": folder.write()}, pygit2.enums.FileMode.TREE)
+
+    bob.git("fetch", "-q")  # plain git brings it first (the refspec init set)
+    started = time.monotonic()
+    synced = victim(bob, "sync")
+    assert synced.returncode == 3 and "quarantined" in synced.stderr
+    briefed = victim(bob, "brief")
+    assert victim(bob, "verify").returncode == 3
+    assert time.monotonic() - started < 30  # ~2 s on a shared machine
+    assert briefed.returncode == 0 and "quarantined" in briefed.stdout
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
