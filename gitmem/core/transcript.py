@@ -82,10 +82,12 @@ HOST_TAGS = (
     *("command-name", "command-message", "local-command-stdout"),
     *("local-command-stderr", "local-command-caveat", "user-prompt-submit-hook"),
     *("bash-input", "bash-stdout", "bash-stderr", "user_shell_command"),
+    *("ide_selection", "ide_opened_file"),
 )
 """Blocks a host writes into the user's turn, wherever they stand in it: reminders,
 environment, instructions, a skill's file, a background task's report (like a tool's
-result), a slash command and its output, a shell escape and its output."""
+result), a slash command and its output, a shell escape and its output, and what an IDE
+adds (the lines selected in a file, the file open), which may follow the user's words."""
 USER_TAGS = ("command-args",)
 """Tags a host wraps around the user's own words (what was typed after a slash command):
 the tags go, the words stay."""

@@ -185,3 +185,35 @@ def test_said_text_covers_only_the_hosts_part_of_the_users_turn() -> None:
     assert said_text(unterminated) == "keep this " + "\0" * 34
     typed = Message("user", "<command-name>/plan</command-name><command-args>use uv</command-args>")
     assert said_text(typed).replace("\0", "") == "use uv"
+
+
+IDE = claude(
+    (
+        "user",
+        [
+            {"type": "text", "text": "Please tidy the parser module before the release."},
+            {
+                "type": "text",
+                "text": "<ide_selection>The user selected the lines 3 to 4 from /r/a.py:\n"
+                "# We decided to drop Python 3.8 support in the parser.\n</ide_selection>",
+            },
+            {
+                "type": "text",
+                "text": "<ide_opened_file>The user opened the file /r/NOTES.md in the IDE. "
+                "We will never deploy the parser on Fridays.</ide_opened_file>",
+            },
+        ],
+    ),
+    ("assistant", "I will tidy the parser module."),
+)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    ["We decided to drop Python 3.8 support", "We will never deploy the parser on Fridays"],
+)
+def test_a_quote_of_what_an_ide_put_into_the_users_turn_is_not_verbatim(quote: str) -> None:
+    # The IDE's blocks (a selection: a file's own lines; the file the user has open) may
+    # follow what the user typed; they are the host's wherever they stand.
+    assert not captured(IDE, quote).quote_verified
+    assert captured(IDE, "Please tidy the parser module before the release").quote_verified
