@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
 import pygit2
@@ -55,6 +56,8 @@ def union_tree(
 
     A conflict is a path whose entries differ (other bytes, or a file on one side and
     a folder on the other). When there are conflicts the tree returned is unusable.
+    The folders that differ are merged in a loop, deepest first, not by recursion: a
+    pushed tree may nest folders thousands deep, and Python's stack would end the sync.
     Raises pygit2.GitError only when the object database cannot be written.
     """
     if ours is None or theirs is None:
@@ -62,21 +65,40 @@ def union_tree(
         return (None if chosen is None else chosen.id), []
     if ours.id == theirs.id:
         return ours.id, []
-    builder = repo.TreeBuilder(ours)
     conflicts: list[str] = []
-    for entry in theirs:
+    stack = [_Union(repo.TreeBuilder(ours), ours, iter(list(theirs)), prefix, "")]
+    while True:
+        top = stack[-1]
+        entry = next(top.theirs, None)
+        if entry is None:
+            written = top.builder.write()
+            stack.pop()
+            if not stack:
+                return written, conflicts
+            if written != top.ours.id:
+                stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
+            continue
         name = entry.name or ""
-        mine = entry_at(ours, name)
+        mine = entry_at(top.ours, name)
         if mine is None:
-            builder.insert(name, entry.id, entry.filemode)
+            top.builder.insert(name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
-            merged, deeper = union_tree(repo, mine, entry, f"{prefix}{name}/")
-            conflicts += deeper
-            if merged is not None and merged != mine.id:
-                builder.insert(name, merged, pygit2.enums.FileMode.TREE)
+            if mine.id != entry.id:
+                deeper = f"{top.prefix}{name}/"
+                stack.append(_Union(repo.TreeBuilder(mine), mine, iter(list(entry)), deeper, name))
         elif mine.id != entry.id or mine.filemode != entry.filemode:
-            conflicts.append(f"{prefix}{name}")
-    return builder.write(), conflicts
+            conflicts.append(f"{top.prefix}{name}")
+
+
+class _Union(NamedTuple):
+    """A folder of :func:`union_tree` being merged: our side's builder and tree, their
+    entries still to take, where it is and its name in its parent."""
+
+    builder: pygit2.TreeBuilder
+    ours: pygit2.Tree
+    theirs: Iterator[pygit2.Object]
+    prefix: str
+    name: str
 
 
 def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> MergeResult:

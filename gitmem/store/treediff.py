@@ -38,24 +38,31 @@ def tree_changes(old: pygit2.Tree | None, new: pygit2.Tree) -> TreeChanges:
 
 
 def _compare(old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list[str]) -> bool:
-    before = {entry.name: entry for entry in old or ()}
+    """Whether *new* does anything to *old* but add files (those into *added*). A loop over
+    the folders that differ, not a recursion: a pushed tree may nest folders thousands
+    deep (git does not stop it), and Python's stack would end the command."""
     other = False
-    for entry in new:
-        name = entry.name or ""
-        was = before.pop(name, None)
-        if was is not None and was.id == entry.id and was.filemode == entry.filemode:
-            continue  # the same object: the same files under it
-        path = prefix + name
-        if was is None:
-            _files(entry, path, added)
-        elif was.filemode == _TREE and entry.filemode == _TREE:
-            other |= _compare(_tree(was), _tree(entry), path + "/", added)
-        elif (was.filemode == _TREE) != (entry.filemode == _TREE) or _kind(was) != _kind(entry):
-            other |= _holds_files(was)  # the old side removed, the new one added
-            _files(entry, path, added)
-        else:
-            other = True  # the same kind of file, edited or its mode changed
-    return other or any(_holds_files(entry) for entry in before.values())
+    pending: list[tuple[pygit2.Tree | None, pygit2.Tree, str]] = [(old, new, prefix)]
+    while pending:
+        old, new, prefix = pending.pop()
+        before = {entry.name: entry for entry in old or ()}
+        for entry in new:
+            name = entry.name or ""
+            was = before.pop(name, None)
+            if was is not None and was.id == entry.id and was.filemode == entry.filemode:
+                continue  # the same object: the same files under it
+            path = prefix + name
+            if was is None:
+                _files(entry, path, added)
+            elif was.filemode == _TREE and entry.filemode == _TREE:
+                pending.append((_tree(was), _tree(entry), path + "/"))
+            elif (was.filemode == _TREE) != (entry.filemode == _TREE) or _kind(was) != _kind(entry):
+                other |= _holds_files(was)  # the old side removed, the new one added
+                _files(entry, path, added)
+            else:
+                other = True  # the same kind of file, edited or its mode changed
+        other = other or any(_holds_files(entry) for entry in before.values())
+    return other
 
 
 def _kind(entry: pygit2.Object) -> int:
@@ -69,16 +76,25 @@ def _tree(entry: pygit2.Object) -> pygit2.Tree:
 
 
 def _files(entry: pygit2.Object, path: str, added: list[str]) -> None:
-    """Every file at or under *entry* (at *path*) into *added*."""
-    if entry.filemode != _TREE:
-        added.append(path)
-        return
-    for child in _tree(entry):
-        _files(child, f"{path}/{child.name}", added)
+    """Every file at or under *entry* (at *path*) into *added*. A loop, not a recursion:
+    a pushed tree may nest folders thousands deep (git does not stop it), and Python's
+    stack would end the command."""
+    pending = [(entry, path)]
+    while pending:
+        entry, path = pending.pop()
+        if entry.filemode != _TREE:
+            added.append(path)
+            continue
+        pending += [(child, f"{path}/{child.name}") for child in reversed(list(_tree(entry)))]
 
 
 def _holds_files(entry: pygit2.Object) -> bool:
-    """Whether removing *entry* removes a file (an empty folder holds none)."""
-    if entry.filemode != _TREE:
-        return True
-    return any(_holds_files(child) for child in _tree(entry))
+    """Whether removing *entry* removes a file (an empty folder holds none); a loop, as
+    :func:`_files` is."""
+    pending = [entry]
+    while pending:
+        entry = pending.pop()
+        if entry.filemode != _TREE:
+            return True
+        pending += _tree(entry)
+    return False

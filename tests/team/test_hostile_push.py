@@ -81,3 +81,47 @@ def test_a_fan_out_folder_of_twenty_thousand_names_costs_one_read(tmp_path: Path
     assert time.monotonic() - started < 30  # ~2 s on a shared machine
     assert briefed.returncode == 0 and "quarantined" in briefed.stdout
     assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
+
+
+def nested(repo: pygit2.Repository, depth: int, leaves: list[str]) -> pygit2.Oid:
+    """A folder *depth* folders deep whose deepest folder holds a file per name in
+    *leaves*."""
+    bottom = repo.TreeBuilder()
+    for name in leaves:
+        bottom.insert(name, repo.create_blob(name.encode()), pygit2.enums.FileMode.BLOB)
+    tree = bottom.write()
+    for _ in range(depth):
+        folder = repo.TreeBuilder()
+        folder.insert("d", tree, pygit2.enums.FileMode.TREE)
+        tree = folder.write()
+    return tree
+
+
+def test_folders_nested_thousands_deep_are_strays_not_a_crash(tmp_path: Path) -> None:
+    # Every walk of a tree recursed: sync, brief, status and doctor ended in
+    # "internal error: RecursionError" (exit 70) for every clone that fetched it, and a
+    # teammate's later append deep inside it broke the union merge the same way.
+    clones = team_of(tmp_path, "alice", "bob", "mallory")
+    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
+    alice.capture("we keep the cache local")
+    alice.ok("sync")
+    bob.ok("sync")
+    mallory.ok("sync")
+    repo = pygit2.Repository(str(mallory.path))
+    push_commit(mallory, {"items/ab": nested(repo, 3000, ["x"])}, pygit2.enums.FileMode.TREE)
+    bob.git("fetch", "-q")  # plain git brings it: the brief reads it before any sync
+
+    for command in ("brief", "status", "doctor", "sync"):
+        done = victim(bob, command)
+        assert done.returncode in (0, 1, 3) and "internal error" not in done.stderr, command
+    assert "stray" in victim(bob, "verify").stdout
+    bob.capture("the parser ships on friday")  # bob's memory and origin's now differ
+    push_commit(mallory, {"items/ab": nested(repo, 3000, ["x", "y"])}, pygit2.enums.FileMode.TREE)
+    synced = victim(bob, "sync")
+    assert synced.returncode == 3 and "internal error" not in synced.stderr
+    assert "quarantined" in synced.stderr
+    briefed = victim(bob, "brief")
+    assert briefed.returncode == 0 and "stray" in briefed.stdout
+    items = shown(bob)
+    assert items["We keep the cache local"]["trust"] == "verbatim"
+    assert items["The parser ships on friday"]["trust"] == "verbatim"
