@@ -46,9 +46,23 @@ _NEGATIONS = f"{_WORDS} {_BARE_CONTRACTIONS} {_OTHER_LANGUAGES}"
 NEGATION_RE = lazy_pattern(r"\b(?:" + "|".join(_NEGATIONS.split()) + rf"|\w+n't)\b|{_UNSPACED}")
 """One negation word in folded text."""
 
-_LIMITS = "only unless except excepting if until"
+_LIMITS = "only unless except excepting if until" + read_look_alikes(
+    " seulement uniquement sauf si"  # French
+    " nur außer ausser wenn bis"  # German
+    " solo sólo solamente únicamente salvo excepto"  # Spanish
+    " somente apenas só exceto"  # Portuguese
+    " soltanto tranne eccetto"  # Italian
+    " alleen behalve tenzij indien"  # Dutch
+    " tylko oprócz jeśli jeżeli"  # Polish
+    " только кроме если лишь"  # Russian
+)
+"""Words that limit or condition what follows, in English and the languages of
+:data:`_OTHER_LANGUAGES`."""
+_UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|だけ|しか|もし|만약|만일"
 ELISION_STOPS_RE = lazy_pattern(
-    r"\b(?:" + "|".join(f"{_NEGATIONS} {_LIMITS}".split()) + rf"|\w+n't)\b|{_UNSPACED}|\ufffd"
+    r"\b(?:"
+    + "|".join(f"{_NEGATIONS} {_LIMITS}".split())
+    + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|\ufffd"
 )
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on

@@ -215,3 +215,28 @@ def test_a_text_that_adds_a_negation_of_another_language_gives_way_to_its_quote(
     item = captured(session(Message("user", said)), Kind.DECISION, text, said.rstrip("."))
     assert item.quote_verified
     assert item.text == said.rstrip(".")
+
+
+@pytest.mark.parametrize(
+    ("said", "quote"),
+    [
+        (
+            "Wir deployen nur am Freitag in die Produktion.",
+            "Wir deployen… am Freitag in die Produktion",
+        ),
+        ("Desplegamos solo los viernes en producción.", "Desplegamos… los viernes en producción"),
+        ("Мы деплоим только по пятницам в прод.", "Мы деплоим… по пятницам в прод"),
+        (
+            "Nous déployons sauf le vendredi en production.",
+            "Nous déployons… le vendredi en production",
+        ),
+        ("我们只在周五部署到生产环境里面", "我们…在周五部署到生产环境里面"),
+        (
+            "On déploie le vendredi si la QA approuve les tests.",
+            "On déploie le vendredi… la QA approuve les tests",
+        ),
+    ],
+)
+def test_an_elision_over_a_limit_of_another_language_is_not_verbatim(said: str, quote: str) -> None:
+    item = captured(session(Message("user", said)), Kind.DECISION, "the decision", quote)
+    assert not item.quote_verified
