@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from gitmem.capture.questions import DECIDING
+from gitmem.core.folding import read_look_alikes
 from gitmem.core.items import Kind
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
@@ -38,11 +39,18 @@ _STRUCK_RE = re.compile(
     r"(?<!~)~~(?!~)(?=\S).*?(?<=\S)(?<!~)~~(?!~)|<(del|s|strike)>.*?</\1>",
     re.IGNORECASE,
 )
-# A sentence starts after ". ", "! ", "? " or a line break.
-_SENTENCE_START = re.compile(r"[.!?](?=\s)|\n")
+# A sentence starts after ". ", "! ", "? " or a line break, and after the full stops of
+# scripts that do not space their sentences ("。", "！", "？").
+_SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
+# Read on the message case-folded with its look-alike letters read as Latin ones
+# (gitmem.core.folding), so a Cyrillic "І" in "Іf" does not hide the condition; the
+# conditions of other languages count ("wenn", "si", "если", "如果", …).
+_CONDITIONS = read_look_alikes(
+    "if|unless|in case|assuming|suppose|supposing|provided|si|sauf si|à moins que|wenn|falls"
+    "|sofern|außer wenn|a menos que|salvo que|als|indien|tenzij|jeśli|jeżeli|если|якщо|коли"
+)
 _OPENS_WITH_CONDITION = re.compile(
-    r"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:if|unless|in case|assuming|suppose|supposing|provided)\b",
-    re.IGNORECASE,
+    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
 )
 _ELISION = " … "
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
@@ -91,10 +99,19 @@ def standing(span: str, message: str, kind: str) -> str | None:
         return CONSIDERED
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
-    condition = _OPENS_WITH_CONDITION.match(message, sentence)
+    condition = _OPENS_WITH_CONDITION.match(_letters(message), sentence)
     if condition is not None and condition.end() <= start:
         return CONDITION
     return None
+
+
+def _letters(message: str) -> str:
+    """*message* case-folded, its look-alike letters read as the Latin ones they show, at
+    the same offsets (*message* itself when case folding would move them)."""
+    folded = message.casefold()
+    if len(folded) != len(message):
+        return message.lower()
+    return folded if folded.isascii() else read_look_alikes(folded)
 
 
 def _under_options(message: str, start: int) -> bool:

@@ -132,3 +132,32 @@ def test_the_chosen_option_and_a_fact_about_options_stay_verbatim() -> None:
         OPTIONS, Kind.FACT, "`--force` skips the dirty-tree check of the release script"
     )
     assert flag.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # The condition spelt with a look-alike letter (a Cyrillic "і").
+        (
+            "\u0406f the benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        # The condition in another language, and a Chinese sentence after a "。".
+        (
+            "Wenn der Benchmark schlechter wird, setzen wir den Parser zurück.",
+            "setzen wir den Parser zurück.",
+        ),
+        (
+            "Si le benchmark régresse, nous annulons le changement du parseur.",
+            "nous annulons le changement du parseur.",
+        ),
+        ("Если тесты упадут, мы откатим изменения парсера.", "мы откатим изменения парсера."),
+        ("测试都通过了。如果基准测试退化，我们就回滚解析器的改动。", "我们就回滚解析器的改动。"),
+    ],
+)
+def test_a_decision_cut_from_a_disguised_or_foreign_condition_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    item = captured(message, Kind.DECISION, quote)
+    assert item.quote_reason == CONDITION
+    assert item.trust == Trust.INFERRED
