@@ -76,6 +76,13 @@ instructions (AGENTS.md), Claude Code's caveat before local command output, the
 compaction prompt, the recap a compaction writes into the next turn, and Claude Code's
 notice that a background task ended (its report, then "Read the output file to retrieve
 the result: …")."""
+REFERENCED_FILES_RE = re.compile(
+    r"--- Content from referenced files ---.*?(?:--- End of content ---|\Z)", re.DOTALL
+)
+"""The files Gemini CLI sends after the user's words when they name one with "@" (each
+"Content from @path:" and the file's text), up to its end marker: the files' text, not
+the user's."""
+REFERENCED_FILES = "--- Content from referenced files ---"
 HOST_TAGS = (
     *("system-reminder", "environment_context", "user_instructions", "INSTRUCTIONS"),
     *("permissions instructions", "skill", "recommended_plugins", "task-notification"),
@@ -112,7 +119,8 @@ def said_text(message: Message) -> str:
     quote matches in the host's text or across it: each host marker
     (:data:`HOST_MARKER_RE`), and in the user's turn a message the host wrote whole
     (:data:`HOST_OPENINGS`), the blocks it writes there (:data:`HOST_TAGS`; an
-    unterminated one runs to the end), any tagged block the message opens with, and the
+    unterminated one runs to the end), the files it expands there
+    (:data:`REFERENCED_FILES_RE`), any tagged block the message opens with, and the
     tags (not the words) of :data:`USER_TAGS`. Raises nothing."""
     if not said(message.role):
         return ""
@@ -123,6 +131,8 @@ def said_text(message: Message) -> str:
         return text
     if text.lstrip().startswith(HOST_OPENINGS):
         return "\0" * len(text)
+    if REFERENCED_FILES in text:
+        text = REFERENCED_FILES_RE.sub(_cover, text)
     if "<" not in text:
         return text
     text = _USER_TAG_RE.sub(_cover, text)

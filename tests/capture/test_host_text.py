@@ -217,3 +217,27 @@ def test_a_quote_of_what_an_ide_put_into_the_users_turn_is_not_verbatim(quote: s
     # follow what the user typed; they are the host's wherever they stand.
     assert not captured(IDE, quote).quote_verified
     assert captured(IDE, "Please tidy the parser module before the release").quote_verified
+
+
+def gemini(*messages: dict[str, object]) -> Transcript:
+    session = {"sessionId": "g1", "projectHash": "h", "messages": list(messages)}
+    return parse_transcript(json.dumps(session).encode(), "session-g1.json", "gemini")
+
+
+def test_the_files_gemini_cli_expands_into_the_users_turn_are_not_what_was_said() -> None:
+    # "@NOTES.md" makes Gemini CLI send the file's text after the user's words; a session
+    # written without displayContent keeps it in the user's content.
+    typed = "Summarise the release plan in @NOTES.md please"
+    content = (
+        f"{typed}\n--- Content from referenced files ---\nContent from @NOTES.md:\n"
+        "We decided to drop Python 3.8 support in the parser.\n--- End of content ---\n"
+        "and keep it short"
+    )
+    transcript = gemini(
+        {"id": "1", "timestamp": "2026-01-01T00:00:00Z", "type": "user", "content": content},
+        {"id": "2", "timestamp": "2026-01-01T00:00:01Z", "type": "gemini", "content": "Done."},
+    )
+    assert not captured(transcript, "We decided to drop Python 3.8 support").quote_verified
+    assert captured(transcript, typed).quote_verified
+    said = said_text(transcript.messages[0])
+    assert "keep it short" in said and "Python 3.8" not in said
