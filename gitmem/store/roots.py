@@ -39,6 +39,8 @@ TEAM_SIGNERS = ".gitmem/allowed_signers"
 TEAM_REVOKED = ".gitmem/revoked_keys"
 PERSONAL_REVOKED = "revoked_keys"
 ORIGIN_HEAD = "refs/remotes/origin/HEAD"
+PINNED_BRANCH = "trust-branch.json"
+"""In ``.git/gitmem/``: origin's default branch as this clone first read trust from it."""
 
 __all__ = [
     "TrustBranch",
@@ -60,6 +62,9 @@ class TrustBranch(NamedTuple):
     """The commit it points at; None when it names nothing (then no team root counts)."""
     how: str
     """Why this one: "configured", "origin's default branch", "the local default branch"."""
+    notice: str | None = None
+    """Set when origin's default branch is no longer the one this clone first read trust
+    from: what happened and how to follow it."""
 
 
 def read_text(data: bytes) -> str:
@@ -72,7 +77,12 @@ def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
     """The trust branch of *store*'s repository: *configured* (``gitmem config trust_ref``)
     when given, else origin's default branch, else the local default branch
     (``init.defaultBranch``, ``main`` or ``master``, whichever exists), else HEAD in a
-    repository that has none of them. Raises nothing."""
+    repository that has none of them. Raises nothing.
+
+    Origin's default branch is the one this clone first read trust from
+    (``.git/gitmem/trust-branch.json``): a remote that later names another default branch
+    (its HEAD moved to a branch nobody reviewed, then ``git remote set-head origin -a``)
+    does not move the team root with it; the notice says so and how to follow it."""
     if configured:
         return TrustBranch(configured, store.resolve(configured), "configured")
     repo = store.repo
@@ -81,12 +91,38 @@ def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
         name = target.removeprefix("refs/remotes/")
         commit = store.resolve(target)
         if commit is not None:
-            return TrustBranch(name, commit, "origin's default branch")
+            return _pinned(store, TrustBranch(name, commit, "origin's default branch"))
     for name in _default_branch_names(repo):
         commit = store.resolve(f"refs/heads/{name}")
         if commit is not None:
             return TrustBranch(name, commit, "the local default branch")
     return TrustBranch("HEAD", store.head_commit(), "HEAD, for want of a default branch")
+
+
+def _pinned(store: Store, origin: TrustBranch) -> TrustBranch:
+    """*origin* (origin's default branch now), or the one this clone first read trust from
+    when origin names another since. Raises nothing."""
+    path = store.local_dir / PINNED_BRANCH
+    data = read_state(path, max_depth=2)
+    first = data.get("branch") if isinstance(data, dict) else None
+    if not isinstance(first, str) or not first.startswith("origin/"):
+        with contextlib.suppress(OSError):
+            write_state(path, {"version": 1, "branch": origin.name})
+        return origin
+    if first == origin.name:
+        return origin
+    notice = (
+        f"origin's default branch is now {origin.name}, not {first} as when this clone "
+        f"first read trust from it: the team root is still read from {first} (a key counts "
+        f"once merged there); if the team moved on, `gitmem config --repo trust_ref "
+        f"{origin.name}` follows it"
+    )
+    return TrustBranch(
+        first,
+        store.resolve(f"refs/remotes/{first}"),
+        "origin's default branch when this clone first read it",
+        notice,
+    )
 
 
 def default_branch(store: Store) -> str | None:
@@ -172,7 +208,9 @@ def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
         tuple(without_revoked(root, revoked) for root in roots),
         revoked,
         branch.name,
-        _branch_only_keys(store, branch, team) + repository.notices,
+        (() if branch.notice is None else (branch.notice,))
+        + _branch_only_keys(store, branch, team)
+        + repository.notices,
         repository.ids,
         repository.own,
         source if team is not None else None,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from helpers import git
 from helpers.clones import Clone
 from team.test_team_safety import shown, team_of
 
@@ -125,3 +126,35 @@ def test_folders_nested_thousands_deep_are_strays_not_a_crash(tmp_path: Path) ->
     items = shown(bob)
     assert items["We keep the cache local"]["trust"] == "verbatim"
     assert items["The parser ships on friday"]["trust"] == "verbatim"
+
+
+def test_a_remote_that_names_another_default_branch_does_not_move_the_team_root(
+    tmp_path: Path,
+) -> None:
+    # The team root was read from whatever origin/HEAD named: a remote whose HEAD moved to
+    # an unreviewed branch adding Mallory's key, then `git remote set-head origin -a`,
+    # made her records verbatim in every clone, without a word.
+    clones = team_of(tmp_path, "alice", "bob", "mallory")
+    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
+    alice.capture("we keep the cache local")
+    alice.ok("sync")
+    bob.ok("sync")  # bob reads trust from origin/main, the default branch when he cloned
+    mallory.capture("we ship it tonight")
+    assert mallory.gm("sync").exit_code == 0
+    mallory.git("checkout", "-q", "-b", "evil")
+    signers = (mallory.path / ".gitmem/allowed_signers").read_text() + mallory.export_key()
+    mallory.commit_file(".gitmem/allowed_signers", signers + "\n", push=False)
+    mallory.git("push", "-q", "origin", "evil")
+    git(tmp_path / "remote.git", "symbolic-ref", "HEAD", "refs/heads/evil")
+    bob.git("fetch", "-q")
+    bob.git("remote", "set-head", "origin", "--auto")
+    assert bob.git("symbolic-ref", "refs/remotes/origin/HEAD").strip().endswith("/evil")
+
+    bob.ok("sync")
+    items = shown(bob)
+    assert items["We ship it tonight"]["trust"] != "verbatim"
+    assert items["We keep the cache local"]["trust"] == "verbatim"
+    text = bob.ok("brief").stdout
+    assert "origin's default branch is now origin/evil, not origin/main" in text
+    bob.ok("config", "--repo", "trust_ref", "origin/evil")  # the team did move: follow it
+    assert shown(bob)["We ship it tonight"]["trust"] == "verbatim"
