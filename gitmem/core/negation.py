@@ -108,9 +108,9 @@ def polarity_conflict(text: str, quote: str) -> str | None:
     """
     mine, theirs = unhedged(text), unhedged(quote)
     in_text, in_quote = NEGATION_RE.findall(mine), NEGATION_RE.findall(theirs)
-    if in_quote and not in_text and _governs(theirs, _words(mine)):
+    if in_quote and not in_text and _governs(theirs, mine):
         return f'the quote says "{in_quote[0]}" but the item\'s text has no negation'
-    if in_text and not in_quote and _governs(mine, _words(theirs)):
+    if in_text and not in_quote and _governs(mine, theirs):
         return f'the item\'s text says "{in_text[0]}" but its quote has no negation'
     return None
 
@@ -137,10 +137,36 @@ def _words(folded: str) -> set[str]:
     return set(_WORD_RE.findall(folded))
 
 
-def _governs(folded: str, other: set[str]) -> bool:
-    """Does a negation in *folded* govern a word the *other* side holds?"""
+def _governs(folded: str, other: str) -> bool:
+    """Does a negation in *folded* govern a word the *other* side (folded) holds? In a
+    language that does not space its words, the word is any two characters of the few
+    that stand (within the clause) after a negation that precedes its verb (不, 没, 못)
+    or before one that follows it (ない, ません, 않, 없)."""
+    words = _words(other)
     for match in NEGATION_RE.finditer(folded):
+        word = match.group()
+        if word in _AFTER_VERB:
+            near = _CLAUSE_RE.findall(folded[max(0, match.start() - _NEAR) : match.start()])
+            if _shares_pair(near[-1] if near else "", other):
+                return True
+            continue
+        if word in _BEFORE_VERB:
+            clause = _CLAUSE_RE.match(folded, match.end())
+            if clause is not None and _shares_pair(clause.group()[:_NEAR], other):
+                return True
+            continue
         after = [w for w in _WORD_RE.findall(folded[match.end() :]) if w not in _FILLER]
-        if any(word in other for word in after[:SCOPE]):
+        if any(w in words for w in after[:SCOPE]):
             return True
     return False
+
+
+_BEFORE_VERB = frozenset("不没沒無无勿못")
+_AFTER_VERB = frozenset(("ない", "ません", "않", "없"))
+_NEAR = 4
+"""How many characters beside an unspaced negation it is taken to govern."""
+_CLAUSE_RE = lazy_pattern(r"\w+")
+
+
+def _shares_pair(near: str, other: str) -> bool:
+    return any(near[n : n + 2] in other for n in range(len(near) - 1))

@@ -114,3 +114,18 @@ def test_polarity_conflict_in_another_language(text: str, quote: str) -> None:
 def test_a_russian_negation_is_not_the_english_he() -> None:
     assert negations("he said we deploy") == []
     assert negations("HE said we deploy") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("我们周五部署到生产环境", "我们周五不部署到生产环境"),
+        ("金曜日にデプロイする", "金曜日にはデプロイしない"),
+    ],
+)
+def test_a_text_that_drops_an_unspaced_negation_reverses_its_quote(text: str, quote: str) -> None:
+    assert polarity_conflict(text, quote) is not None
+
+
+def test_an_unspaced_negation_of_another_clause_is_left_out() -> None:
+    assert polarity_conflict("我们周五部署", "我们周五部署，不在周一") is None
