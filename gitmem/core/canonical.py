@@ -19,16 +19,25 @@ from gitmem.core.types import Sha256Hex
 JSONValue = Any
 """A JSON value built from dict, list, str, int, bool and None."""
 
+MAX_BYTES = 4 << 20
+"""The most bytes a record or an item may hold (4 MiB: some 60,000 item addresses; a
+checkpoint carrying 50 open items is ~4 KB). Bytes over it are refused unparsed and never
+written: a pushed checkpoint of 134 MB naming a million addresses was parsed by every
+reader into gigabytes."""
+
 
 def encode(value: JSONValue) -> bytes:
     """Return the canonical bytes of *value*.
 
     Raises:
         InputError: *value* holds a float, a non-string key, a lone surrogate or
-            a type JSON cannot express.
+            a type JSON cannot express, or its bytes would be over :data:`MAX_BYTES`.
     """
     _check_encodable(value, "$")
-    return _dumps(value)
+    data = _dumps(value)
+    if len(data) > MAX_BYTES:
+        raise InputError(f"{_too_large(len(data))}; it would not be read back")
+    return data
 
 
 def is_utf8(text: str) -> bool:
@@ -53,8 +62,8 @@ def decode(data: bytes) -> JSONValue:
     """Parse canonical bytes back into a value, refusing every other byte form.
 
     Raises:
-        FormatError: not UTF-8, not JSON, a duplicate key, a float, or bytes that
-            are valid JSON but not canonical.
+        FormatError: over :data:`MAX_BYTES`, not UTF-8, not JSON, a duplicate key, a
+            float, or bytes that are valid JSON but not canonical.
     """
     text = _text(data)
     # Floats and constants refused; a repeated key is not (the last one wins), but then
@@ -80,7 +89,7 @@ def decode_unchecked(data: bytes) -> JSONValue:
     their form again: for any other bytes, a value :func:`decode` might refuse.
 
     Raises:
-        FormatError: not UTF-8, not JSON, a float or a constant.
+        FormatError: over :data:`MAX_BYTES`, not UTF-8, not JSON, a float or a constant.
     """
     return _read(_text(data))
 
@@ -103,6 +112,8 @@ def decode_as(data: bytes, value: JSONValue) -> JSONValue:
 
 
 def _text(data: bytes) -> str:
+    if len(data) > MAX_BYTES:
+        raise FormatError(f"{_too_large(len(data))}, unread")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -125,6 +136,10 @@ def _refuse_repeated_keys(text: str) -> None:
         strict_decoder().decode(text)
     except StrictJSONError as e:
         raise FormatError(f"record {e}") from e
+
+
+def _too_large(size: int) -> str:
+    return f"record is {size:,} bytes, over the {MAX_BYTES >> 20} MiB a record may hold"
 
 
 def sha256_hex(data: bytes) -> Sha256Hex:

@@ -135,3 +135,15 @@ def test_decode_as_gives_decodes_answer_from_the_value_already_read(data: bytes)
         assert str(refused.value) == str(e)
     else:
         assert canonical.decode_as(data, value) == expected
+
+
+def test_bytes_over_the_limit_are_neither_written_nor_parsed() -> None:
+    at_limit = {"x": "a" * (canonical.MAX_BYTES - 8)}
+    assert len(canonical.encode(at_limit)) == canonical.MAX_BYTES
+    over = canonical.encode(at_limit)[:-2] + b'a"}'
+    with pytest.raises(FormatError, match="over the 4 MiB a record may hold"):
+        canonical.decode(over)
+    with pytest.raises(FormatError, match="over the 4 MiB"):
+        canonical.decode_unchecked(over)
+    with pytest.raises(InputError, match="would not be read back"):
+        canonical.encode({"x": "a" * canonical.MAX_BYTES})

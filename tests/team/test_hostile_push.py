@@ -6,6 +6,7 @@ in silence."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -158,3 +159,52 @@ def test_a_remote_that_names_another_default_branch_does_not_move_the_team_root(
     assert "origin's default branch is now origin/evil, not origin/main" in text
     bob.ok("config", "--repo", "trust_ref", "origin/evil")  # the team did move: follow it
     assert shown(bob)["We ship it tonight"]["trust"] == "verbatim"
+
+
+def test_a_record_naming_a_hundred_thousand_items_is_refused_unparsed(tmp_path: Path) -> None:
+    # A signed checkpoint of 134 MB (a million addresses) was parsed by every reader:
+    # sync held 740 MB, the brief 950 MB, verify 2.3 GB. A record over 4 MiB is now
+    # refused before it is parsed (this one, 6.7 MB, stands for it).
+    from gitmem.core.canonical import sha256_hex
+    from gitmem.core.records import NAMESPACE
+    from gitmem.store.keys import load_identity
+    from gitmem.store.layout import content_path
+    from gitmem.store.repo import Entry, Store
+
+    clones = team_of(tmp_path, "alice", "bob", "mallory")
+    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
+    alice.capture("we keep the cache local")
+    alice.ok("sync")
+    bob.ok("sync")
+    mallory.ok("sync")
+    me = load_identity(mallory.home)
+    addresses = sorted(hashlib.sha256(b"%d" % i).hexdigest() for i in range(100_000))
+    record = {
+        "carried": [],
+        "commit": None,
+        "created": "2026-12-01T00:00:00.000000Z",
+        "items": addresses,
+        "key": me.signer.public_key.fingerprint(),
+        "schema": "gitmem/checkpoint/2",
+        "session": "flood",
+        "source": None,
+        "type": "checkpoint",
+        "writer": me.principal,
+    }
+    # Canonical bytes, as gitmem would write them (it refuses to now: Mallory writes them).
+    data = json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+    address = sha256_hex(data)
+    entries = [
+        Entry(content_path("checkpoints", address), data),
+        Entry(content_path("receipts", address), me.sign(data, NAMESPACE)),
+    ]
+    Store.discover(mallory.path).append(entries, "flood", me.principal)
+    mallory.git("push", "-q", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
+
+    synced = victim(bob, "sync")
+    assert synced.returncode == 3 and "quarantined" in synced.stderr
+    verified = victim(bob, "verify")
+    assert verified.returncode == 3 and "over the 4 MiB a record may hold" in verified.stdout
+    briefed = victim(bob, "brief")
+    assert briefed.returncode == 0 and "failed verification" in briefed.stdout
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
