@@ -352,10 +352,13 @@ _REVERSERS = (
     *("stop", "avoid", "drop", "remove", "deprecate", "disable", "abandon", "revert"),
     *("ban", "forbid", "skip", "ditch", "quit", "cease", "eliminate", "delete", "reject"),
     *("undo", "rollback", "retire", "replace", "exclude", "prohibit", "prevent", "block"),
+    *("refuse", "decline", "neglect", "refrain", "forgo"),
 )
 """Verbs that turn away from what follows them ("stop using the exporter", "avoid global
-state", "we dropped the cache"): a text that states what follows plainly, with none of
-them and no negation, reverses its quote."""
+state", "we dropped the cache", "we refuse to deploy"): a text that states what follows
+plainly, with none of them and no negation, reverses its quote. "fail" does too, before
+"to" ("fails to speed up the build"); alone it names what broke ("tests fail on CI")."""
+_FAIL_FORMS = frozenset(("fail", "fails", "failed", "failing"))
 _REVERSER_FORMS = frozenset(form for verb in _REVERSERS for form in _forms(verb)) | {
     "dropped",
     "banned",
@@ -384,11 +387,11 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
     words), and the other holds no such verb and no negation. Raises nothing."""
     for one, other, says in ((quote, text, "quote"), (text, quote, "item's text")):
         pieces = _PIECE_RE.findall(one)
-        verbs = [n for n, piece in enumerate(pieces) if piece in _REVERSER_FORMS]
+        verbs = _reversers(pieces)
         if not verbs or NEGATION_RE.search(other):
             continue
         theirs = _PIECE_RE.findall(other)
-        if any(piece in _REVERSER_FORMS for piece in theirs):
+        if _reversers(theirs):
             continue
         words = set(theirs)
         for n in verbs:
@@ -400,6 +403,15 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
                 plain = "the item's text" if says == "quote" else "its quote"
                 return f'{owner} says "{pieces[n]}" and {plain} states the rest plainly'
     return None
+
+
+def _reversers(pieces: list[str]) -> list[int]:
+    """Where *pieces* hold a verb that turns away from what follows (:data:`_REVERSERS`)."""
+    return [
+        n
+        for n, piece in enumerate(pieces)
+        if piece in _REVERSER_FORMS or (piece in _FAIL_FORMS and pieces[n + 1 : n + 2] == ["to"])
+    ]
 
 
 _NUMBER_WORDS = {

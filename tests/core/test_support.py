@@ -262,3 +262,23 @@ def test_a_text_that_adds_or_drops_a_magnitude_is_not_supported(
 )
 def test_a_text_that_keeps_the_magnitude_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We deploy on Fridays", "we refuse to deploy on Fridays"),
+        ("The cache speeds up the build", "the cache fails to speed up the build"),
+        ("The cache fails to speed up the build", "the cache speeds up the build"),
+        ("We migrate the index", "we declined to migrate the index"),
+        ("We pin the lockfile", "we neglected to pin the lockfile"),
+    ],
+)
+def test_a_text_that_drops_or_adds_a_verb_that_turns_away_is_not_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is not None
+
+
+def test_a_failure_that_turns_nothing_away_is_still_a_summary() -> None:
+    assert unsupported("Tests run on CI", "the tests fail on CI, then run on CI again") is None
