@@ -5,7 +5,8 @@ MongoDB for the event store"; but its author struck them out. And "If the benchm
 regresses, we revert the parser change" holds "we revert the parser change", which was
 said only under its condition. So:
 
-- a quote whose matched span touches struck-through text (``~~…~~``, ``<del>``, ``<s>``)
+- a quote whose matched span touches struck-through text (``~~…~~``, ``<del>``, ``<s>``,
+  characters struck one by one with a combining overlay, U+0334 to U+0338)
   is not verbatim, whatever its kind: struck text was withdrawn; nor one that touches an
   HTML comment (``<!-- … -->``, which a rendered message never shows), nor a line that a
   diff in the message removes (a ``-`` line of a fenced ``diff`` or ``patch`` block);
@@ -35,8 +36,11 @@ REMOVED = "the quote is a line that a diff in its message removes"
 CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
 
+# Struck-through text: "~~…~~", "<del>", "<s>", "<strike>", and characters struck one by
+# one with a combining overlay (U+0334 to U+0338: "w\u0336e\u0336" shows "we" struck).
 _STRUCK_RE = re.compile(
-    r"(?<!~)~~(?!~)(?=\S).*?(?<=\S)(?<!~)~~(?!~)|<(del|s|strike)>.*?</\1>",
+    r"(?<!~)~~(?!~)(?=\S).*?(?<=\S)(?<!~)~~(?!~)|<(del|s|strike)>.*?</\1>"
+    r"|(?:[^\u0334-\u0338][\u0334-\u0338]+){2,}",
     re.IGNORECASE,
 )
 # A sentence starts after ". ", "! ", "? " or a line break, and after the full stops of

@@ -161,3 +161,12 @@ def test_a_decision_cut_from_a_disguised_or_foreign_condition_is_not_verbatim(
     item = captured(message, Kind.DECISION, quote)
     assert item.quote_reason == CONDITION
     assert item.trust == Trust.INFERRED
+
+
+def test_a_quote_struck_through_with_combining_overlays_is_not_verbatim() -> None:
+    # U+0336 after each character shows "we deploy the parser on Fridays" struck through,
+    # with no markdown at all.
+    struck = "".join(char + "\u0336" for char in "we deploy the parser on Fridays")
+    item = captured(f"Plan: {struck} and then we wait.", Kind.DECISION, struck)
+    assert item.quote_reason == STRUCK
+    assert item.trust == Trust.INFERRED
