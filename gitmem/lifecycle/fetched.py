@@ -32,8 +32,8 @@ from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
-from gitmem.store.shape import entry_at
-from gitmem.store.watermarks import Watermarks
+from gitmem.store.shape import BrokenRef, commit_at, entry_at
+from gitmem.store.watermarks import Watermarks, tracking_prefix
 
 FETCHED_FILE = "fetched.json"
 _MAX_VERDICTS = 32
@@ -51,10 +51,12 @@ class Fetched(NamedTuple):
     """Why readers leave it out (None: it is in the view)."""
 
 
+_LEAF = MEMORY_REF.removeprefix(REFS_PREFIX)
+
+
 def tracking_memory(store: Store) -> dict[str, GitOid]:
     """Each remote's fetched memory tip (``refs/gitmem-remotes/<remote>/memory``).
     Raises nothing: an unreadable ref counts as absent."""
-    leaf = MEMORY_REF.removeprefix(REFS_PREFIX)
     found: dict[str, GitOid] = {}
     try:
         names = store.refs(TRACKING_PREFIX)
@@ -62,7 +64,7 @@ def tracking_memory(store: Store) -> dict[str, GitOid]:
         return found
     for name in names:
         remote, _, rest = name.removeprefix(TRACKING_PREFIX).rpartition("/")
-        if rest != leaf or not remote:
+        if rest != _LEAF or not remote:
             continue
         with contextlib.suppress(GitmemError):
             tip = store.at(name).tip()
@@ -87,6 +89,11 @@ def unmerged(store: Store, roots: TrustRoots) -> list[Fetched]:
     cache = _Verdicts(store, roots)
     found: list[Fetched] = []
     for remote, tip in sorted(waiting.items()):
+        try:
+            commit_at(store.repo, tracking_prefix(remote) + _LEAF, tip)
+        except BrokenRef as e:  # a tag, a tree, a blob: sync says so too, and skips it
+            found.append(Fetched(remote, tip, 0, str(e)))
+            continue
         try:
             records = _records_added(store, local, tip)
         except (GitmemError, AssertionError):

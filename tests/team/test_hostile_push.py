@@ -208,3 +208,22 @@ def test_a_record_naming_a_hundred_thousand_items_is_refused_unparsed(tmp_path: 
     briefed = victim(bob, "brief")
     assert briefed.returncode == 0 and "failed verification" in briefed.stdout
     assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
+
+
+def test_fetched_memory_that_is_not_a_commit_is_named_in_the_brief(tmp_path: Path) -> None:
+    # origin's refs/gitmem/memory forced onto an annotated tag: sync said so, but the
+    # brief after a plain `git fetch` left origin's memory out without a word.
+    clones = team_of(tmp_path, "alice", "bob", "mallory")
+    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
+    alice.capture("we keep the cache local")
+    alice.ok("sync")
+    bob.capture("the parser ships on friday")
+    bob.ok("sync")
+    mallory.ok("sync")
+    mallory.git("tag", "-a", "-m", "memory", "memory-tag", MEMORY_REF)
+    mallory.git("push", "-q", "--force", "origin", f"memory-tag^{{tag}}:{MEMORY_REF}")
+    bob.git("fetch", "-q")
+
+    text = bob.ok("brief").stdout
+    assert "origin's memory was not read" in text and "a tag, not a commit" in text
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
