@@ -106,9 +106,10 @@ _STRIKE_RE = lazy_pattern(r"~~+")
 # Step 2: block markers at the start of a line, after optional indentation, possibly
 # stacked ("> - item"): list bullets "-" and "+" ("*" is already gone in step 3), ordered
 # list numbers "12." and "12)", ATX headings "#" to "######", and the blockquote ">".
-# A marker must be followed by a space or end the line, so "2.0" and "#60" stay text.
+# A marker must be followed by a space or end the line, so "2.0" and "#60" stay text; a
+# ">" right before a digit or "=" is a comparison (">500 ms", ">=2"), not a blockquote.
 _LINE_MARKERS_RE = lazy_pattern(
-    r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>)[ ]*)+", re.MULTILINE
+    r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>(?![0-9=]))[ ]*)+", re.MULTILINE
 )
 
 # List items are read off the markers step 2 removes (the last list marker of a stacked

@@ -18,10 +18,11 @@ What joins into one token, in text already folded (``gitmem.core.folding.fold``)
   (``1½``), are digits of the token they touch;
 - a leading decimal point: ``.5``, unless the ``.`` follows a word character or another
   ``.`` (``end.5``, ``wait...5``);
-- a sign ``-`` or ``+`` right before the digits (or before a leading decimal point),
-  unless the sign follows a word character: ``-37`` and ``+5`` are signed, while the
-  ``-`` of the range ``10-20`` or of ``v-2`` is not a sign, so ``20`` is a whole token
-  there.
+- a sign ``-`` or ``+``, a comparison ``<``, ``>``, ``<=``, ``>=``, ``≤``, ``≥`` or an
+  approximation ``~`` right before the digits (or before a leading decimal point),
+  unless it follows a word character (">500 ms" is not "500 ms"): ``-37`` and ``+5``
+  are signed, while the ``-`` of the range ``10-20`` or of ``v-2`` is not a sign, so
+  ``20`` is a whole token there.
 
 Letters do not join: in ``v1.2`` the number is ``1.2``. Pure; never raises.
 """
@@ -34,12 +35,15 @@ _MORE_DIGITS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070\u2074-\u2079\u2080-\u2089\
 """Digits ``\\d`` leaves out: superscripts and subscripts, vulgar fractions."""
 _D = rf"[\d{_MORE_DIGITS}]"
 NUMBER_RE = re.compile(
-    rf"(?:(?<!\w)[-+])?(?:{_D}+(?:[.,:/^\u207b]{_D}+)*|(?<![\w.])\.{_D}+(?:[.,:/^\u207b]{_D}+)*)"
+    rf"(?:(?<!\w)(?:[<>]=|[-+<>≤≥~]))?"
+    rf"(?:{_D}+(?:[.,:/^\u207b]{_D}+)*|(?<![\w.])\.{_D}+(?:[.,:/^\u207b]{_D}+)*)"
 )
 """One number token, as this module's docstring defines it."""
 
 _SEPARATORS = ".,:/^\u207b"
-_SIGNS = "-+"
+_SIGNS = "-+<>≤≥~"
+"""A sign, or a comparison or approximation that binds the number it stands before
+(">500 ms" is not "500 ms", nor "~5 ms" "5 ms")."""
 _EXTRA_DIGITS = frozenset(
     chr(code) for code in range(0x80, 0x2160) if re.fullmatch(f"[{_MORE_DIGITS}]", chr(code))
 )
@@ -91,9 +95,14 @@ def cuts_number(text: str, pos: int) -> bool:
         if _digit(two_before):
             return True
         return before == "." and not is_word_char(two_before) and two_before != "."
+    starts_number = _digit(after) or (after == "." and next_is_digit)
     if before in _SIGNS and not is_word_char(two_before):
-        # "-|37", "+|5", and "-|.5"; a sign after a word character is a hyphen ("10-20").
-        return _digit(after) or (after == "." and next_is_digit)
+        # "-|37", "+|5", "-|.5", ">|500"; a sign after a word character is a hyphen
+        # ("10-20"); and ">|=5", "<|=5".
+        return starts_number or (before in "<>" and after == "=" and next_is_digit)
+    if before == "=" and two_before in ("<", ">"):
+        # ">=|500", unless the ">" follows a word character.
+        return starts_number and not is_word_char(text[pos - 3] if pos >= 3 else "")
     return False
 
 

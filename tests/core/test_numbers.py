@@ -27,6 +27,7 @@ from gitmem.core.numbers import NUMBER_RE, cuts_number, has_number, hyphen_as_si
         ("3/4 of them on 2026/01/02", ["3/4", "2026/01/02"]),
         ("10^6 rows, 10\u2076 rows, 10\u207b\u00b3 s", ["10^6", "10\u2076", "10\u207b\u00b3"]),
         ("1\u00bd hours", ["1\u00bd"]),
+        (">500 ms, >=2, ~5 ms, \u22653 but x<5", [">500", ">=2", "~5", "\u22653", "5"]),
         ("api/v1/users at host:8080", ["1", "8080"]),
     ],
 )
@@ -101,7 +102,7 @@ def test_hyphen_as_sign_is_a_range_hyphen_before_a_number() -> None:
 
 
 @settings(max_examples=200)
-@given(st.text(alphabet="0123456789.,:/^-+ xa_\u2076\u207b\u00bd", max_size=20))
+@given(st.text(alphabet="0123456789.,:/^-+<>=~ xa_\u2076\u207b\u00bd", max_size=20))
 def test_cuts_number_is_the_token_rule(text: str) -> None:
     inside = {
         pos for token in NUMBER_RE.finditer(text) for pos in range(token.start() + 1, token.end())

@@ -503,3 +503,12 @@ def test_a_match_does_not_start_or_end_beside_a_combining_mark(quote: str, messa
 def test_a_quote_that_keeps_the_combining_mark_verifies() -> None:
     message = "we meet at the cafe\u0301 on Fridays"
     assert check_quote("we meet at the cafe\u0301", [message]).verbatim
+
+
+@pytest.mark.parametrize("line", [">500 ms is a failure", ">=500 ms is a failure"])
+def test_a_greater_than_sign_before_a_number_at_line_start_is_text(line: str) -> None:
+    # ">500 ms" says "more than 500 ms": read as a blockquote marker, the quote "500 ms is
+    # a failure" would verify and be stored without its ">".
+    assert fold(f"Latency budget:\n{line}") == f"latency budget: {line}"
+    assert not check_quote("500 ms is a failure", [f"Latency budget:\n{line}"]).verbatim
+    assert check_quote(line, [f"Latency budget:\n{line}"]).verbatim

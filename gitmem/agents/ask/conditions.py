@@ -198,10 +198,11 @@ def numbers_in(text: str) -> list[Number]:
     found = []
     for match in NUMBER_RE.finditer(folded):
         start, end = match.span()
+        # A comparison the token opens with (">10") is the relation, read from before it.
+        token = match.group().lstrip("<>=≤≥~")
+        start = end - len(token)
         before, after = folded[max(0, start - 40) : start], folded[end : end + 30]
-        found.append(
-            Number(match.group(), _relation(before, after), _phrase(before, match.group(), after))
-        )
+        found.append(Number(token, _relation(before, after), _phrase(before, token, after)))
     return found
 
 
