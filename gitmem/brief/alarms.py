@@ -19,7 +19,8 @@ from gitmem.brief.select import BriefWarning
 from gitmem.core.integrity import OTHER_REPOSITORY, UNTRUSTED_KEY
 
 EXAMPLES = 3
-"""Records named under a cause at the most detailed level (the most recent first)."""
+"""Records (or, for a cause of the store itself, paths) named under a cause at the most
+detailed level (the most recent first)."""
 LEVELS = (EXAMPLES, 0, -1)
 """Detail levels, most detailed first: examples per cause, one line per cause, one line."""
 
@@ -109,6 +110,8 @@ def _headline(key: str, members: list[BriefWarning]) -> str:
 
 
 def _example(warning: BriefWarning) -> str:
+    if warning.record is None:  # a path of the store (a stray, an odd entry), no record
+        return warning.path or warning.message
     when = (warning.created or "")[:10]
     who = warning.writer or "unknown writer"
     return f"{(warning.record or '')[:12]} by {who}{', ' + when if when else ''}"
