@@ -59,14 +59,18 @@ _LIMITS = "only unless except excepting if until" + read_look_alikes(
 """Words that limit or condition what follows, in English and the languages of
 :data:`_OTHER_LANGUAGES`."""
 _UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|だけ|しか|もし|만약|만일"
+_SPEAKER = r"\b(?:user|human|assistant|claude|codex|gemini|copilot) ?:"
+"""A speaker's label in a plain transcript ("User:", "**Claude:**", folded): what follows
+it is another person's turn."""
 ELISION_STOPS_RE = lazy_pattern(
     r"\b(?:"
     + "|".join(f"{_NEGATIONS} {_LIMITS}".split())
-    + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|\ufffd"
+    + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
 )
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on
-Fridays"); and the stand-in of a bidirectional control
+Fridays"); a speaker's label of a plain transcript (:data:`_SPEAKER`); and the stand-in
+of a bidirectional control
 (:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a skipped word as another."""
 
 
@@ -77,6 +81,8 @@ def elision_rule(word: str) -> str:
         return "an elision may not drop a negation"
     if word == "\ufffd":
         return "an elision may not skip a bidirectional control"
+    if word.endswith(":"):
+        return "an elision may not join two speakers' words"
     return "an elision may not drop a limit or a condition"
 
 

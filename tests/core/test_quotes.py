@@ -512,3 +512,17 @@ def test_a_greater_than_sign_before_a_number_at_line_start_is_text(line: str) ->
     assert fold(f"Latency budget:\n{line}") == f"latency budget: {line}"
     assert not check_quote("500 ms is a failure", [f"Latency budget:\n{line}"]).verbatim
     assert check_quote(line, [f"Latency budget:\n{line}"]).verbatim
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [
+        "User: We will deploy the parser next week\nAssistant: on Fridays the queue is quiet",
+        "**Human:** We will deploy the parser next week\n**Claude:** on Fridays the queue is quiet",
+    ],
+)
+def test_an_ellipsis_may_not_join_two_speakers_of_a_plain_transcript(transcript: str) -> None:
+    check = check_quote("We will deploy the parser… on Fridays the queue is quiet", [transcript])
+    assert not check.verbatim
+    assert "speaker" in check.reason
+    assert check_quote("on Fridays the queue is quiet", [transcript]).verbatim
