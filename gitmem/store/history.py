@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -181,9 +181,24 @@ def introduced(
             current = Introduced(GitOid(field), who)
             continue
         path = next(fields, "")
-        if current is not None and path in paths:
-            found[path] = current  # the log runs newest first: the oldest adding one wins
+        if current is None:
+            continue
+        # A path may be a folder (a stray folder a push left): the files under it say
+        # which commit added it. The log runs newest first: the oldest adding one wins.
+        for named in _at_or_above(path, paths):
+            found[named] = current
     return found
+
+
+def _at_or_above(path: str, paths: Collection[str]) -> Iterator[str]:
+    """Those of *paths* that are *path* or a folder holding it. Raises nothing."""
+    if path in paths:
+        yield path
+    end = path.find("/")
+    while end != -1:
+        if path[:end] in paths:
+            yield path[:end]
+        end = path.find("/", end + 1)
 
 
 ORDER_FILE = "record-order.json"

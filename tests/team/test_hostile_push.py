@@ -116,7 +116,10 @@ def test_folders_nested_thousands_deep_are_strays_not_a_crash(tmp_path: Path) ->
     for command in ("brief", "status", "doctor", "sync"):
         done = victim(bob, command)
         assert done.returncode in (0, 1, 3) and "internal error" not in done.stderr, command
+    # the folder is attributed to the commit that added files under it (was: no one)
+    assert "items/ab/d: stray path (added in" in done.stderr and "Mallory" in done.stderr
     assert "stray" in victim(bob, "verify").stdout
+    assert "by an unknown author" not in victim(bob, "brief").stdout
     bob.capture("the parser ships on friday")  # bob's memory and origin's now differ
     push_commit(mallory, {"items/ab": nested(repo, 3000, ["x", "y"])}, pygit2.enums.FileMode.TREE)
     synced = victim(bob, "sync")
