@@ -58,15 +58,21 @@ def push_commit(clone: Clone, changes: dict[str, pygit2.Oid], mode: int) -> None
     clone.git("push", "-q", "origin", f"{commit}:{MEMORY_REF}")
 
 
-def test_a_fan_out_folder_of_twenty_thousand_names_costs_one_read(tmp_path: Path) -> None:
-    # A folder over libgit2's tree cache limit was parsed again for every path looked up
-    # in it: sync took ~150 s here, each brief ~5 s (hours at 100,000 names).
+def synced_team(tmp_path: Path) -> tuple[Clone, Clone]:
+    """Bob (whose memory then holds what a push adds to: a sync checks only that) and
+    Mallory, each synced after Alice's item "We keep the cache local"."""
     clones = team_of(tmp_path, "alice", "bob", "mallory")
     alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
     alice.capture("we keep the cache local")
-    alice.ok("sync")
-    bob.ok("sync")  # bob's memory then holds what the push adds to: a sync checks only that
-    mallory.ok("sync")
+    for clone in (alice, bob, mallory):
+        clone.ok("sync")
+    return bob, mallory
+
+
+def test_a_fan_out_folder_of_twenty_thousand_names_costs_one_read(tmp_path: Path) -> None:
+    # A folder over libgit2's tree cache limit was parsed again for every path looked up
+    # in it: sync took ~150 s here, each brief ~5 s (hours at 100,000 names).
+    bob, mallory = synced_team(tmp_path)
     repo = pygit2.Repository(str(mallory.path))
     junk = repo.create_blob(b"x")
     folder = repo.TreeBuilder()
@@ -103,12 +109,7 @@ def test_folders_nested_thousands_deep_are_strays_not_a_crash(tmp_path: Path) ->
     # Every walk of a tree recursed: sync, brief, status and doctor ended in
     # "internal error: RecursionError" (exit 70) for every clone that fetched it, and a
     # teammate's later append deep inside it broke the union merge the same way.
-    clones = team_of(tmp_path, "alice", "bob", "mallory")
-    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
-    alice.capture("we keep the cache local")
-    alice.ok("sync")
-    bob.ok("sync")
-    mallory.ok("sync")
+    bob, mallory = synced_team(tmp_path)
     repo = pygit2.Repository(str(mallory.path))
     push_commit(mallory, {"items/ab": nested(repo, 3000, ["x"])}, pygit2.enums.FileMode.TREE)
     bob.git("fetch", "-q")  # plain git brings it: the brief reads it before any sync
@@ -174,12 +175,7 @@ def test_a_record_naming_a_hundred_thousand_items_is_refused_unparsed(tmp_path: 
     from gitmem.store.layout import content_path
     from gitmem.store.repo import Entry, Store
 
-    clones = team_of(tmp_path, "alice", "bob", "mallory")
-    alice, bob, mallory = clones["alice"], clones["bob"], clones["mallory"]
-    alice.capture("we keep the cache local")
-    alice.ok("sync")
-    bob.ok("sync")
-    mallory.ok("sync")
+    bob, mallory = synced_team(tmp_path)
     me = load_identity(mallory.home)
     addresses = sorted(hashlib.sha256(b"%d" % i).hexdigest() for i in range(100_000))
     record = {
