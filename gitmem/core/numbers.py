@@ -31,8 +31,13 @@ from __future__ import annotations
 
 import re
 
-_MORE_DIGITS = "\u00b2\u00b3\u00b9\u00bc-\u00be\u2070\u2074-\u2079\u2080-\u2089\u2150-\u215e"
-"""Digits ``\\d`` leaves out: superscripts and subscripts, vulgar fractions."""
+_MORE_DIGIT_RANGES = (
+    *((0x00B2, 0x00B3), (0x00B9, 0x00B9), (0x00BC, 0x00BE), (0x2070, 0x2070)),
+    *((0x2074, 0x2079), (0x2080, 0x2089), (0x2150, 0x215E)),
+)
+"""Digits ``\\d`` leaves out: superscripts and subscripts, vulgar fractions (first and
+last code point of each run)."""
+_MORE_DIGITS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _MORE_DIGIT_RANGES)
 _D = rf"[\d{_MORE_DIGITS}]"
 NUMBER_RE = re.compile(
     rf"(?:(?<!\w)(?:[<>]=|[-+<>≤≥~]))?"
@@ -45,7 +50,7 @@ _SIGNS = "-+<>≤≥~"
 """A sign, or a comparison or approximation that binds the number it stands before
 (">500 ms" is not "500 ms", nor "~5 ms" "5 ms")."""
 _EXTRA_DIGITS = frozenset(
-    chr(code) for code in range(0x80, 0x2160) if re.fullmatch(f"[{_MORE_DIGITS}]", chr(code))
+    chr(code) for first, last in _MORE_DIGIT_RANGES for code in range(first, last + 1)
 )
 
 
