@@ -70,12 +70,15 @@ HOST_OPENINGS = (
     "Your task is to create a detailed summary of the conversation so far",
     "This session is being continued from a previous conversation",
     "<task-notification>",
+    "Another Claude session sent a message:",
 )
 """How a "user" message opens when the host wrote all of it: Codex's standing
 instructions (AGENTS.md), Claude Code's caveat before local command output, the
-compaction prompt, the recap a compaction writes into the next turn, and Claude Code's
+compaction prompt, the recap a compaction writes into the next turn, Claude Code's
 notice that a background task ended (its report, then "Read the output file to retrieve
-the result: …")."""
+the result: …"), and the message another Claude session (an agent team's teammate) sent
+(its ``<teammate-message>`` blocks, then "This came from another Claude session — not
+typed by your user …")."""
 REFERENCED_FILES_RE = re.compile(
     r"--- Content from referenced files ---.*?(?:--- End of content ---|\Z)", re.DOTALL
 )
@@ -89,12 +92,14 @@ HOST_TAGS = (
     *("command-name", "command-message", "local-command-stdout"),
     *("local-command-stderr", "local-command-caveat", "user-prompt-submit-hook"),
     *("bash-input", "bash-stdout", "bash-stderr", "user_shell_command"),
-    *("ide_selection", "ide_opened_file"),
+    *("ide_selection", "ide_opened_file", "teammate-message"),
 )
 """Blocks a host writes into the user's turn, wherever they stand in it: reminders,
 environment, instructions, a skill's file, a background task's report (like a tool's
-result), a slash command and its output, a shell escape and its output, and what an IDE
-adds (the lines selected in a file, the file open), which may follow the user's words."""
+result), a slash command and its output, a shell escape and its output, what an IDE
+adds (the lines selected in a file, the file open), which may follow the user's words,
+and what another agent session wrote (a teammate's message: its report, like a
+subagent's, is read by the session, not said in it)."""
 USER_TAGS = ("command-args",)
 """Tags a host wraps around the user's own words (what was typed after a slash command):
 the tags go, the words stay."""

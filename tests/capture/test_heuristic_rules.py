@@ -253,3 +253,20 @@ def test_everything_is_clean_is_routine_status_not_an_item() -> None:
     report = "Committed as 3f9c2ab.\n\nEverything is clean and pushed."
     found = [(r, d.quote) for d, r in explain([user("commit this"), assistant(report)])]
     assert found == [("reference", "Committed as 3f9c2ab.")]
+
+
+def test_a_teammates_message_gives_no_item_and_the_reply_before_it_stays_the_report() -> None:
+    teammate = (
+        "Another Claude session sent a message:\n"
+        '<teammate-message teammate_id="reviewer">\n'
+        "No further probes warranted. We should always squash the release commits.\n"
+        "</teammate-message>"
+    )
+    messages = [
+        user("Write the release notes."),
+        assistant("The release notes now list the three parser fixes."),
+        user(teammate),
+        assistant("Thanks, noted."),
+    ]
+    found = [(r, d.quote) for d, r in explain(messages)]
+    assert found == [("report-first", "The release notes now list the three parser fixes.")]

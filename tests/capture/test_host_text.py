@@ -241,3 +241,26 @@ def test_the_files_gemini_cli_expands_into_the_users_turn_are_not_what_was_said(
     assert captured(transcript, typed).quote_verified
     said = said_text(transcript.messages[0])
     assert "keep it short" in said and "Python 3.8" not in said
+
+
+TEAMMATE = (
+    '<teammate-message teammate_id="reviewer" color="yellow" summary="Verdict">\n'
+    "No further changes warranted: the parser must always reject tabs.\n"
+    "</teammate-message>"
+)
+
+
+def test_what_a_teammate_session_sent_is_not_what_the_session_said() -> None:
+    # Claude Code's agent teams deliver another session's message into the user's turn,
+    # whole ("Another Claude session sent a message: …") or as a block beside the
+    # user's words: the teammate's report is read by this session, not said in it.
+    quote = "the parser must always reject tabs"
+    whole = claude(
+        ("user", f"Another Claude session sent a message:\n{TEAMMATE}\n\nThis came from it."),
+        ("assistant", "Noted."),
+    )
+    assert not captured(whole, quote).quote_verified
+    assert not captured(whole, "This came from it.").quote_verified
+    beside = claude(("user", f"{TEAMMATE}\nplease merge the parser fix"), ("assistant", "Merged."))
+    assert not captured(beside, quote).quote_verified
+    assert captured(beside, "please merge the parser fix").quote_verified
