@@ -2,6 +2,8 @@
 
     python benchmarks/model_path.py [--split test|dev] [--backend command|openai]
 
+Both splits, the test split first, unless ``--split`` names one.
+
 A scripted model answers for every labelled session of the split (the test split by
 default; labels in ``benchmarks/data/extract/labels/``) with the session's labelled items,
 written as a real model writes them, errors included. The answer goes through the real
@@ -443,12 +445,28 @@ def captured(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=(TEST, DEV), default=TEST)
+    parser.add_argument(
+        "--split", choices=(TEST, DEV), help="only this split (default: test, then dev)"
+    )
     parser.add_argument("--backend", choices=("command", "openai"), default="command")
     parser.add_argument("-v", action="store_true", help="list every miss (dev split only)")
     args = parser.parse_args(argv)
     if args.v and args.split != DEV:
-        parser.error("-v lists items, and only the dev split is read item by item")
+        parser.error("-v lists items, and only the dev split is read item by item (--split dev)")
+    found = 0
+    for split in (TEST, DEV) if args.split is None else (args.split,):
+        counts = run_split(split, args.backend, args.v)
+        report(*counts, split, args.backend)
+        found += sum(counts[2].values())
+    return 1 if found else 0
+
+
+Counts = tuple[Counter[str], Counter[str], Counter[str], Counter[str]]
+
+
+def run_split(split: str, backend: str, verbose: bool) -> Counts:
+    """(items, kept, false, dropped) per mutation, for every labelled session of *split*
+    answered by the scripted model through *backend*; with *verbose*, each miss printed."""
     items: Counter[str] = Counter()
     dropped: Counter[str] = Counter()
     kept: Counter[str] = Counter()
@@ -457,12 +475,12 @@ def main(argv: list[str]) -> int:
         folder = Path(tmp)
         log = CaptureLog(folder / "local")
         server = None
-        if args.backend == "command":
+        if backend == "command":
             settings = command_backend(folder)
         else:
             settings, server = openai_backend()
         try:
-            for path in corpus_files()[args.split]:
+            for path in corpus_files()[split]:
                 labels = load_labels(path)
                 transcript = with_tool_output(load_transcript(path))
                 prepared = prepare(transcript, {}, None)
@@ -470,7 +488,7 @@ def main(argv: list[str]) -> int:
                 texts = [m.text for m in prepared.transcript.messages]
                 for proposed in (proposals(labels, said), extras(labels, said)):
                     answer = json.dumps({"items": [p.answer() for p in proposed]})
-                    stored = captured(prepared, answer.encode("utf-8"), args.backend, settings, log)
+                    stored = captured(prepared, answer.encode("utf-8"), backend, settings, log)
                     # An item whose text gave way to its quote keeps the text as its summary.
                     by_text = {(i.kind, i.extra.get("summary", i.text)): i for i in stored}
                     for proposal in proposed:
@@ -488,7 +506,7 @@ def main(argv: list[str]) -> int:
                         # and the scorer's own check, made without the verifier
                         if wrong or false_verbatim(item, texts) is not None:
                             false[proposal.mutation] += 1
-                        if args.v and (wrong or (proposal.mutation in KEEP and not verbatim)):
+                        if verbose and (wrong or (proposal.mutation in KEEP and not verbatim)):
                             said_as = f"{proposal.mutation}: {proposal.quote!r}"
                             if proposal.mutation in QUOTE_ONLY:
                                 said_as += f" shown as {proposal.text!r}"
@@ -496,14 +514,18 @@ def main(argv: list[str]) -> int:
         finally:
             if server is not None:
                 server.shutdown()
-    report(items, kept, false, dropped, args)
-    return 1 if sum(false.values()) else 0
+    return items, kept, false, dropped
 
 
 def report(
-    items: Counter[str], kept: Counter[str], false: Counter[str], dropped: Counter[str], args: Any
+    items: Counter[str],
+    kept: Counter[str],
+    false: Counter[str],
+    dropped: Counter[str],
+    split: str,
+    backend: str,
 ) -> None:
-    print(f"model path ({args.backend} backend), {args.split} split")
+    print(f"model path ({backend} backend), {split} split")
     head = f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}"
     print(f"{head} {'dropped':>8}")
     for mutation in (*KEEP, *DEGRADE, *QUOTE_ONLY):
