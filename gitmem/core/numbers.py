@@ -13,7 +13,9 @@ What joins into one token, in text already folded (``gitmem.core.folding.fold``)
   (so a sentence-final ``37.`` and a listing ``37, 500`` are two tokens' worth of text);
   so do a ``:``, ``/`` or ``^`` between two digits (a time ``10:30``, a ratio ``16:9``,
   a fraction or date ``3/4``, ``2026/01/02``, a power ``10^6``): "10" said of ``10:30``
-  or ``10^6`` is another number;
+  or ``10^6`` is another number; and so does a ``_`` between two digits (``1_000_000``);
+- an exponent: an ``e`` or ``E`` between two digits, with or without a sign (``1e6``,
+  ``1E-3``, ``2.5e+10``): "3 s" said of ``1e-3 s`` is another number;
 - superscript digits and the superscript minus (``10⁶``, ``10⁻³``), and vulgar fractions
   (``1½``), are digits of the token they touch;
 - a leading decimal point: ``.5``, unless the ``.`` follows a word character or another
@@ -39,13 +41,15 @@ _MORE_DIGIT_RANGES = (
 last code point of each run)."""
 _MORE_DIGITS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _MORE_DIGIT_RANGES)
 _D = rf"[\d{_MORE_DIGITS}]"
+_JOIN = r"(?:[.,:/^_\u207b]|[eE][-+]?)"
+"""What joins two runs of digits into one number: a separator, or an exponent's ``e``."""
 NUMBER_RE = re.compile(
     rf"(?:(?<!\w)(?:[<>]=|[-+<>≤≥~]))?"
-    rf"(?:{_D}+(?:[.,:/^\u207b]{_D}+)*|(?<![\w.])\.{_D}+(?:[.,:/^\u207b]{_D}+)*)"
+    rf"(?:{_D}+(?:{_JOIN}{_D}+)*|(?<![\w.])\.{_D}+(?:{_JOIN}{_D}+)*)"
 )
 """One number token, as this module's docstring defines it."""
 
-_SEPARATORS = ".,:/^\u207b"
+_SEPARATORS = ".,:/^_\u207b"
 _SIGNS = "-+<>≤≥~"
 """A sign, or a comparison or approximation that binds the number it stands before
 (">500 ms" is not "500 ms", nor "~5 ms" "5 ms")."""
@@ -93,8 +97,15 @@ def cuts_number(text: str, pos: int) -> bool:
     two_before = text[pos - 2] if pos >= 2 else ""
     next_is_digit = pos + 1 < len(text) and _digit(text[pos + 1])
     if _digit(before):
-        # "3|7", and "2|.5", "37|,500", "10|:30" where the separator leads to a digit.
-        return _digit(after) or (after in _SEPARATORS and next_is_digit)
+        # "3|7", and "2|.5", "37|,500", "10|:30" where the separator leads to a digit;
+        # "1|e6", "1|e-3" where an exponent does.
+        return _digit(after) or (after in _SEPARATORS and next_is_digit) or _exponent(text, pos)
+    if before in "eE" and _digit(two_before):
+        # "1e|6", "1e|-3".
+        return _digit(after) or (after in "-+" and next_is_digit)
+    if before in "-+" and two_before in "eE" and pos >= 3 and _digit(text[pos - 3]):
+        # "1e-|3"; "1e-" before anything else is "1" and a sign or a hyphen.
+        return _digit(after)
     if _digit(after) and before in _SEPARATORS:
         # "2.|5", "37,|500", "10:|30"; or a leading decimal point ".|5" on its own.
         if _digit(two_before):
@@ -109,6 +120,15 @@ def cuts_number(text: str, pos: int) -> bool:
         # ">=|500", unless the ">" follows a word character.
         return starts_number and not is_word_char(text[pos - 3] if pos >= 3 else "")
     return False
+
+
+def _exponent(text: str, pos: int) -> bool:
+    """Does an exponent (``e6``, ``E-3``, ``e+10``) start at *pos*?"""
+    if text[pos] not in "eE" or pos + 1 >= len(text):
+        return False
+    if _digit(text[pos + 1]):
+        return True
+    return text[pos + 1] in "-+" and pos + 2 < len(text) and _digit(text[pos + 2])
 
 
 def hyphen_as_sign(text: str, pos: int) -> bool:

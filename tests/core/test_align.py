@@ -470,3 +470,19 @@ def test_a_quote_with_invisible_characters_is_a_formatting_difference() -> None:
         "we decided to keep the retry\u200b limit", ["We decided to keep the retry limit."]
     )
     assert check.verbatim
+
+
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        ("3 seconds is the timeout", "1e-3 seconds is the timeout"),
+        ("6 rows per batch", "1e+6 rows per batch"),
+        ("6 rows per batch", "1E+6 rows per batch"),
+        ("the timeout is 1e", "the timeout is 1e-3"),
+        ("000 workers", "keep 1_000 workers"),
+    ],
+)
+def test_a_quote_never_pins_part_of_a_number_in_scientific_notation(
+    quote: str, message: str
+) -> None:
+    assert not check_quote(quote, [message]).verbatim

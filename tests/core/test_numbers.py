@@ -109,3 +109,42 @@ def test_cuts_number_is_the_token_rule(text: str) -> None:
     }
     for pos in range(len(text) + 1):
         assert cuts_number(text, pos) is (pos in inside), (text, pos)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("batch 1e6 rows", ["1e6"]),
+        ("a step of 1E-3 and 2.5e+10 ops", ["1E-3", "2.5e+10"]),
+        ("-3.0e-7 and .5e2", ["-3.0e-7", ".5e2"]),
+        ("1_000_000 rows and 0_5", ["1_000_000", "0_5"]),
+        ("the e-3 flag and 1e- x", ["3", "1"]),
+    ],
+)
+def test_scientific_notation_and_digit_groups_are_one_token(text: str, tokens: list[str]) -> None:
+    assert number_tokens(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("timeout 1e-3 s", "3"),
+        ("timeout 1e-3 s", "1"),
+        ("batch 1e+6 rows", "6"),
+        ("rate 2.5e10 ops", "2.5"),
+        ("keep 1_000 workers", "1"),
+        ("keep 1_000 workers", "000"),
+    ],
+)
+def test_a_part_of_scientific_notation_is_not_its_number(text: str, number: str) -> None:
+    assert not has_number(text, number)
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789.,:/^-+<>=~ xeE_a\u2076\u207b\u00bd", max_size=20))
+def test_cuts_number_is_the_token_rule_with_exponents(text: str) -> None:
+    inside = {
+        pos for token in NUMBER_RE.finditer(text) for pos in range(token.start() + 1, token.end())
+    }
+    for pos in range(len(text) + 1):
+        assert cuts_number(text, pos) is (pos in inside), (text, pos)

@@ -225,6 +225,9 @@ def test_a_text_that_keeps_the_possibility_is_supported() -> None:
         ("The build takes 1 hour", "the build takes 1\u00bd hours", "1"),
         ("The table holds 10 rows", "the table holds 10^6 rows", "10"),
         ("Standup is at 10", "standup is at 10:30", "10"),
+        ("The timeout is 3 seconds", "the timeout is 1e-3 seconds", "3"),
+        ("Batches hold 6 rows", "batches hold 1E+6 rows", "6"),
+        ("Keep 1 worker warm", "keep 1_000 workers warm", "1"),
     ],
 )
 def test_a_number_a_power_time_or_fraction_of_the_quote_holds_is_another_number(
