@@ -45,13 +45,34 @@ ECHO_OPEN = '<gitmem-context source="echo">'
 
 def quoted_line(text: str, quote: str | None) -> str:
     """An item as one line of gitmem's output: its text, then its verified quote in
-    quotation marks (the quote alone when they are the same). A quote keeps its words,
-    case and punctuation as said; only its line breaks and runs of spaces (a list quoted
-    across lines) become one space, as the verifier folds them. Raises nothing."""
+    quotation marks (the quote alone when the text only restates it: see
+    :func:`restates`). A quote keeps its words, case and punctuation as said; only its
+    line breaks and runs of spaces (a list quoted across lines) become one space, as the
+    verifier folds them. Raises nothing."""
     if quote is None:
         return text
     said = " ".join(quote.split())
-    return f'"{said}"' if quote == text else f'{text} — "{said}"'
+    return f'"{said}"' if restates(text, quote) else f'{text} — "{said}"'
+
+
+_CUT_MARKS = ("…", "...")
+
+
+def restates(text: str, quote: str) -> bool:
+    """Whether *text* says nothing its *quote* does not: the same words once both are
+    folded as the verifier folds them (case, markdown, quotes and spacing aside), or the
+    quote's start cut off with an ellipsis. Shown beside its quote, such a text repeats
+    it (half of a brief's line spent twice). Raises nothing."""
+    if text == quote:
+        return True
+    folded_text, folded_quote = fold(text), fold(quote)
+    if folded_text == folded_quote:
+        return True
+    for mark in _CUT_MARKS:
+        if folded_text.endswith(mark):
+            start = folded_text.removesuffix(mark).rstrip(" ")
+            return len(start) >= MIN_PIN_CHARS and folded_quote.startswith(start)
+    return False
 
 
 def wrap_context(lines: Sequence[str]) -> str:

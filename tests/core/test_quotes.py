@@ -18,6 +18,7 @@ from gitmem.core.quotes import (
     check_quote,
     check_quotes,
     fold,
+    quoted_line,
     split_fragments,
     strip_gitmem_context,
 )
@@ -526,3 +527,50 @@ def test_an_ellipsis_may_not_join_two_speakers_of_a_plain_transcript(transcript:
     assert not check.verbatim
     assert "speaker" in check.reason
     assert check_quote("on Fridays the queue is quiet", [transcript]).verbatim
+
+
+class TestQuotedLine:
+    """An item's line shows its text and its quote, the quote alone when the text only
+    restates it (the brief's room is spent once)."""
+
+    def test_a_text_that_summarises_keeps_both(self) -> None:
+        line = quoted_line("Keep requests, not httpx", "we keep requests; no httpx")
+        assert line == 'Keep requests, not httpx — "we keep requests; no httpx"'
+
+    @pytest.mark.parametrize(
+        ("text", "quote"),
+        [
+            ("Make sure it's in Project: Troy", "make sure it's in Project: Troy"),
+            ("Session ID: now uses uuidgen", "**Session ID**: now uses `uuidgen`"),
+            ("The cache is “warm” now", 'The  cache is "warm"\nnow'),
+            (
+                "The parser drops blank lines before…",
+                "The parser drops blank lines before it tokenises.",
+            ),
+            (
+                "The parser drops blank lines before...",
+                "The parser drops blank lines before it tokenises.",
+            ),
+        ],
+    )
+    def test_a_text_that_restates_its_quote_shows_the_quote_alone(
+        self, text: str, quote: str
+    ) -> None:
+        assert quoted_line(text, quote) == '"' + " ".join(quote.split()) + '"'
+
+    @pytest.mark.parametrize(
+        ("text", "quote"),
+        [
+            # a cut text must be the quote's own start
+            ("The parser keeps blank lines…", "The parser drops blank lines before it tokenises."),
+            # a start too short to say what it restates is not taken as the quote's
+            ("The…", "The parser drops blank lines."),
+            # one word more or less is a different text
+            ("Use the parser", "use the new parser"),
+        ],
+    )
+    def test_a_text_that_differs_keeps_both(self, text: str, quote: str) -> None:
+        assert quoted_line(text, quote) == f'{text} — "{quote}"'
+
+    def test_no_quote_is_the_text(self) -> None:
+        assert quoted_line("Module 3 is stable", None) == "Module 3 is stable"

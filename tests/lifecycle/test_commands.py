@@ -308,7 +308,7 @@ def test_world_check_confirms_and_contradicts(initialised: Path, gm: Gm, tmp_pat
     shown = brief_items(gm)[item["id"]]
     assert shown["world_check"] == "contradicted"
     text = gm("brief").stdout
-    line = next(line for line in text.splitlines() if "Keep the parser" in line)
+    line = next(line for line in text.splitlines() if "the parser module" in line)
     assert "corroborated" not in line and "world-checked" not in line  # sand beats firm ground
     assert "⚠" in text and f"gitmem resolve {item['id'][:8]}" in text
 
