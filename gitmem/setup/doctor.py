@@ -150,6 +150,8 @@ def _config(store: Store, home: Path) -> Finding:
             CheckStatus.FAIL, str(e), "gitmem config --unset KEY (or fix the file named)"
         )
     extractor = str(settings.get("extractor"))
+    if extractor == "heuristic":
+        return Finding(CheckStatus.OK, f"extractor heuristic{_host_model_hint()}")
     if extractor not in HOST_EXTRACTORS:
         return Finding(CheckStatus.OK, f"extractor {extractor}")
     found = shutil.which(extractor)
@@ -163,6 +165,19 @@ def _config(store: Store, home: Path) -> Finding:
     run = last_model_run(CaptureLog(store.local_dir).entries(200))
     cost = "no run logged yet" if run is None else f"last run {describe_run(run)}"
     return Finding(CheckStatus.OK, f"extractor {extractor} ({found}); {cost}")
+
+
+def _host_model_hint() -> str:
+    """What the heuristic leaves out, and the host CLI whose model could find it, when one
+    is on PATH (the extractor stays opt-in: nothing is sent to a model unless asked)."""
+    host = next((name for name in HOST_EXTRACTORS if shutil.which(name)), None)
+    if host is None:
+        return ""
+    return (
+        ' (it keeps statements said with a marker, "Decision:", "TODO:" …; '
+        f"{host} is on PATH: `gitmem config extractor {host}` lets its model propose "
+        "items too, every quote still checked here; see docs/extractors.md)"
+    )
 
 
 def _git_hooks(workdir: Path) -> Finding:

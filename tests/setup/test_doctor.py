@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,34 @@ def test_doctor_passes_in_the_demo_repository(tmp_path: Path) -> None:
     # the demo leaves mallory's edit in place: doctor points at `gitmem verify`
     assert found["read_model"]["status"] == "warn"
     assert found["read_model"]["fix"].startswith("gitmem verify")
+
+
+def _on_path(monkeypatch: pytest.MonkeyPatch, folder: Path, *names: str) -> None:
+    """PATH is *folder* alone: stand-in executables named *names*, and git and ssh-keygen
+    (so that a CLI installed on this machine is not found)."""
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        program = folder / name
+        program.write_text("#!/bin/sh\nexit 0\n")
+        program.chmod(0o755)
+    for tool in ("git", "ssh-keygen"):
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(folder))
+
+
+def test_the_heuristic_names_the_host_model_on_path(
+    healthy: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _on_path(monkeypatch, tmp_path / "bin", "codex")
+    detail = checks(gm, 0)["config"]["detail"]
+    assert detail.startswith("extractor heuristic (")
+    assert "`gitmem config extractor codex`" in detail and "claude" not in detail
+
+
+def test_the_heuristic_alone_when_no_host_cli_is_on_path(
+    healthy: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _on_path(monkeypatch, tmp_path / "bin")
+    assert checks(gm, 0)["config"]["detail"] == "extractor heuristic"
