@@ -143,6 +143,17 @@ def config(
             emit({"action": "unset" if unset else "set", "key": key, "file": str(target)})
         else:
             click.echo(f"{'unset' if unset else 'set'} {key} in {target}")
+        if not unset:
+            # A value set where another source wins does nothing here: say which wins.
+            ((name, (shown, source)),) = shown_settings(load_settings(home(), local), key).items()
+            if source != str(target):
+                there = " (`gitmem config --repo` sets it there)" if not in_repo else ""
+                there = there if source == str(config_path(home(), local, True)) else ""
+                click.echo(
+                    f"gitmem: warning: {name} = {json.dumps(shown)} from {source} wins here "
+                    f"over the value just set{there}",
+                    err=True,
+                )
         return
     shown = shown_settings(load_settings(home(), local), key)
     if as_json:

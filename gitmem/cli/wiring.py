@@ -12,7 +12,7 @@ import click
 from gitmem.brief.budget import HOSTS
 from gitmem.cli.base import cli, emit, home, json_option, store_of
 from gitmem.core.errors import InputError
-from gitmem.core.extractors import CHOICES
+from gitmem.core.extractors import CHOICES, HOST_EXTRACTORS, host_model_offer
 
 if TYPE_CHECKING:
     from gitmem.hooks.install import HookState
@@ -107,6 +107,8 @@ def hooks_install(
         click.echo("next steps:")
         for step in done.next_steps:
             click.echo(f"  - {step}")
+        if chosen is None and agent in HOST_EXTRACTORS and _runs_heuristic(ctx):
+            click.echo(f"  - Captures run the heuristic extractor: {host_model_offer(agent)}.")
         return
     from gitmem.hooks.install import HOOK_NAMES
     from gitmem.setup.travel import wire
@@ -121,6 +123,19 @@ def hooks_install(
         click.echo(f"installed {state.name}{kept}")
     for line in wired.configured:
         click.echo(f"configured {line}")
+
+
+def _runs_heuristic(ctx: click.Context) -> bool:
+    """Whether captures here run the heuristic extractor (False when the settings cannot
+    be read: doctor names that)."""
+    from gitmem.core.errors import GitmemError
+    from gitmem.store.config import load_settings
+
+    try:
+        extractor = load_settings(home(), store_of(ctx).local_dir).get("extractor")
+    except GitmemError:
+        return False
+    return bool(extractor == "heuristic")
 
 
 @hooks.command("uninstall")

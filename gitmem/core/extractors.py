@@ -30,3 +30,14 @@ def chosen(name: str) -> str:
     if name not in CHOICES:
         raise InputError(f"unknown extractor {name!r}; choose one of {', '.join(CHOICES)}")
     return name
+
+
+def host_model_offer(host: str) -> str:
+    """The sentence that offers the model of *host* (one of :data:`HOST_EXTRACTORS`) to a
+    user whose captures run the heuristic: what it leaves out, and how to turn the host's
+    model on. Raises nothing."""
+    return (
+        'the heuristic keeps statements said with a marker ("Decision:", "TODO:" …); '
+        f"`gitmem config extractor {host}` lets {host}'s model propose items too, in the "
+        "background after a session, every quote still checked here (docs/extractors.md)"
+    )

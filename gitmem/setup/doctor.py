@@ -25,7 +25,7 @@ from gitmem.agents.host_specs import HOSTS as HOST_SPECS
 from gitmem.agents.hosts import AGENTS, PROMPT_EVENTS, hooks_turned_off, scope_states
 from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
-from gitmem.core.extractors import HOST_EXTRACTORS
+from gitmem.core.extractors import HOST_EXTRACTORS, host_model_offer
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
@@ -168,16 +168,10 @@ def _config(store: Store, home: Path) -> Finding:
 
 
 def _host_model_hint() -> str:
-    """What the heuristic leaves out, and the host CLI whose model could find it, when one
-    is on PATH (the extractor stays opt-in: nothing is sent to a model unless asked)."""
+    """The offer of a host CLI's model on PATH, if any (the extractor stays opt-in:
+    nothing is sent to a model unless asked)."""
     host = next((name for name in HOST_EXTRACTORS if shutil.which(name)), None)
-    if host is None:
-        return ""
-    return (
-        ' (it keeps statements said with a marker, "Decision:", "TODO:" …; '
-        f"{host} is on PATH: `gitmem config extractor {host}` lets its model propose "
-        "items too, every quote still checked here; see docs/extractors.md)"
-    )
+    return "" if host is None else f" ({host} is on PATH; {host_model_offer(host)})"
 
 
 def _git_hooks(workdir: Path) -> Finding:

@@ -274,6 +274,43 @@ def test_hooks_install_sets_the_hosts_own_model_as_the_extractor(
     assert refused.exit_code == 2 and "go with --agent" in refused.stderr
 
 
+def test_hooks_install_offers_the_host_model_while_captures_run_the_heuristic(
+    initialised: Path, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-user"))
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot-user"))
+    offered = gm("hooks", "install", "--agent", "claude")
+    assert offered.exit_code == 0, offered.stderr
+    assert "Captures run the heuristic extractor" in offered.stdout
+    assert "`gitmem config extractor claude`" in offered.stdout
+    copilot = gm("hooks", "install", "--agent", "copilot")  # no extractor of its own
+    assert copilot.exit_code == 0 and "extractor" not in copilot.stdout
+    assert gm("config", "--repo", "extractor", "claude").exit_code == 0
+    again = gm("hooks", "install", "--agent", "claude")
+    assert again.exit_code == 0 and "heuristic" not in again.stdout
+
+
+def test_a_value_set_where_another_source_wins_says_which_wins(
+    initialised: Path, gm: Gm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`hooks install --extractor claude` sets the repository's file: turning the model off
+    again in your own file changes nothing here, and says so."""
+    repo_file = initialised / ".git" / "gitmem" / "config.json"
+    assert gm("config", "--repo", "extractor", "claude").exit_code == 0
+    shadowed = gm("config", "extractor", "heuristic")
+    assert shadowed.exit_code == 0  # written all the same: it holds in other repositories
+    assert f'extractor = "claude" from {repo_file} wins here' in shadowed.stderr
+    assert "`gitmem config --repo` sets it there" in shadowed.stderr
+    assert gm("config", "extractor").stdout.startswith('extractor = "claude"')
+    off = gm("config", "--repo", "extractor", "heuristic")
+    assert off.exit_code == 0 and off.stderr == ""
+    assert gm("config", "extractor").stdout.startswith('extractor = "heuristic"')
+    monkeypatch.setenv("GITMEM_EXTRACTOR", "codex")
+    env = gm("config", "--repo", "extractor", "claude")
+    assert env.exit_code == 0 and 'extractor = "codex" from $GITMEM_EXTRACTOR' in env.stderr
+    assert "--repo` sets" not in env.stderr
+
+
 def test_a_chat_import_asks_the_host_cli_with_its_own_model_setting(
     initialised: Path, gm: Gm, hosts: Hosts
 ) -> None:
