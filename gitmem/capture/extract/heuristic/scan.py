@@ -355,6 +355,11 @@ def _unit_items(
                     break
                 e = next_end
         asked = block[s:e].rstrip(" *_`\"')").endswith((":", "?"))
+        label = marker is not None and marker.label and marker.kind == Kind.OPEN_LOOP
+        if by_user and label and block[s:e].rstrip(" *_`\"')").endswith("?"):
+            # A user's labelled question ("follow up: how do we guard against more?")
+            # asks; the session answers it (an unanswered last one is the pending request).
+            continue
         if marker is None and (asked or (by_user and REQUEST_RE.match(block, s))):
             # A lead-in, a question or a request ("can you read issue #3") names a
             # reference; it says nothing of it.
