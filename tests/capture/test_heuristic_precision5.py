@@ -30,3 +30,26 @@ def test_a_users_follow_up_that_states_the_work_is_still_an_open_loop() -> None:
         kinds_and_quotes(drafts)
     )
     assert_verbatim(drafts, messages)
+
+
+# --- a user's "let's …" that names an issue asks for the work; the reply says what came of it
+
+
+def test_a_users_lets_that_names_an_issue_is_a_request() -> None:
+    for request in (
+        "lets fix this issue https://github.com/acme/parser/issues/41",
+        "Let's look at PR #214 next.",
+    ):
+        messages = [user(request), assistant("Fixed: the tokenizer keeps its depth now.")]
+        assert not any(request[:12] in (d.quote or "") for d in extract(messages))
+
+
+def test_a_users_lets_go_with_stays_a_decision_and_a_plain_issue_a_reference() -> None:
+    messages = [
+        user("Let's go with the tokenizer from PR #214."),
+        user("The crash is tracked in https://github.com/acme/parser/issues/41"),
+        assistant("Done."),
+    ]
+    quotes = [d.quote for d in extract(messages)]
+    assert "Let's go with the tokenizer from PR #214." in quotes
+    assert "The crash is tracked in https://github.com/acme/parser/issues/41" in quotes

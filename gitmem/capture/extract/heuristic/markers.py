@@ -281,10 +281,11 @@ WORD_RE = re.compile(r"[^\W\d_]+")
 
 REQUEST_RE = re.compile(
     rf"{_EMPH}(?:(?:ok(?:ay)?|so|and|also|now|then)\b[,.]?\s+)*(?:can|could|would|will)\s+you\b|"
-    rf"{_EMPH}please\b",
+    rf"{_EMPH}please\b|{_EMPH}let{_A}?s\s+(?!not\b)",
     re.IGNORECASE,
 )
-"""A user asking the assistant for something ("can you read this", "please check")."""
+"""A user asking the assistant for something ("can you read this", "please check", "lets fix
+this issue": users drop the apostrophe)."""
 SUBJECTLESS_RE = re.compile(
     rf"{_EMPH}(?:(?:and|but|so)\s+)?(?:(?:it|its|it{_A}s|this|that|these|those|they|they{_A}re|"
     r"which)\b|(?:is|are|was|were|has|have|had|does|do|did|can|could|should|must|will|would|needs?|"
