@@ -36,7 +36,7 @@ from gitmem.core.records import (
     format_time,
 )
 from gitmem.core.support import unsupported
-from gitmem.core.transcript import Transcript, said_text
+from gitmem.core.transcript import MAX_SNAPSHOT_BYTES, Transcript, said_text
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.carry import Plan, plan
 from gitmem.lifecycle.governance.status import Status
@@ -318,6 +318,11 @@ def build_checkpoint(
         InputError: a bad session id, or an item that cannot be stored as canonical JSON.
     """
     session = check_session(session)
+    if prepared.snapshot_size > MAX_SNAPSHOT_BYTES:
+        raise InputError(
+            f"the transcript's snapshot would be {prepared.snapshot_size:,} bytes, over the "
+            f"{MAX_SNAPSHOT_BYTES >> 20} MiB a snapshot may hold"
+        )
     # The snapshot's bytes are made last, to store them: a long transcript's text, its
     # folded copies for the quote checks and its bytes are not held at once.
     snapshot_hash = prepared.snapshot_address

@@ -26,6 +26,38 @@ written: a pushed checkpoint of 134 MB naming a million addresses was parsed by 
 reader into gigabytes."""
 
 
+class Unread(bytes):
+    """Stored bytes left unread because git's object header says they are *size*
+    bytes, over the *limit* their path may hold (*what*: "a record", "a snapshot"…).
+
+    Empty, it stands in for them wherever stored bytes go, and every check refuses it
+    by :attr:`reason` before it hashes or parses anything: a pushed blob of 300 MB was
+    read whole (~640 MB of memory) only to be refused for its size.
+    """
+
+    size: int
+    limit: int
+    what: str
+
+    def __new__(cls, size: int, limit: int, what: str) -> Unread:
+        stand_in = super().__new__(cls, b"")
+        stand_in.size, stand_in.limit, stand_in.what = size, limit, what
+        return stand_in
+
+    def __reduce__(self) -> tuple[type[Unread], tuple[int, int, str]]:
+        return Unread, (self.size, self.limit, self.what)
+
+    @property
+    def reason(self) -> str:
+        """One sentence: how large the stored bytes are, and what they may hold."""
+        limit = _amount(self.limit)
+        return f"{self.size:,} bytes are stored, over the {limit} {self.what} may hold; not read"
+
+
+def _amount(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+
+
 def encode(value: JSONValue) -> bytes:
     """Return the canonical bytes of *value*.
 
@@ -112,6 +144,8 @@ def decode_as(data: bytes, value: JSONValue) -> JSONValue:
 
 
 def _text(data: bytes) -> str:
+    if isinstance(data, Unread):
+        raise FormatError(data.reason)
     if len(data) > MAX_BYTES:
         raise FormatError(f"{_too_large(len(data))}, unread")
     try:

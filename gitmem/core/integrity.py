@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from gitmem.core.allowed_signers import AllowedSignersFile, check_trust
-from gitmem.core.canonical import JSONValue, decode, decode_as, sha256_hex
+from gitmem.core.canonical import JSONValue, Unread, decode, decode_as, sha256_hex
 from gitmem.core.errors import FormatError, TrustError
 from gitmem.core.items import Item, parse_item
 from gitmem.core.receipts import verify
@@ -185,6 +185,10 @@ def check_record(
     caller that read the record already): only the form of the bytes is checked again,
     and the answer is the one a parse here gives; with *value* as well, the JSON value
     *parsed* was made from, that form is checked without decoding the bytes again."""
+    # 0. Bytes left unread for their size (git's header said so) are neither hashed
+    #    nor parsed: the record cannot be read, whatever it holds.
+    if isinstance(data, Unread):
+        return RecordCheck(address, RECORD_UNREADABLE, data.reason, None)
     record: Record | None
     try:
         if parsed is None:
@@ -209,6 +213,8 @@ def check_record(
     # 2. A receipt must exist for exactly these bytes.
     if receipt is None:
         return RecordCheck(address, RECEIPT_MISSING, "no receipt is stored for it", record)
+    if isinstance(receipt, Unread):
+        return RecordCheck(address, RECEIPT_INVALID, f"the receipt: {receipt.reason}", record)
     # 3. The bytes must be a well-formed record (we need its writer and time), of the
     #    type its folder holds.
     if record is None:
@@ -277,6 +283,8 @@ def check_item(address: Sha256Hex, data: bytes | None) -> ItemCheck:
     it is the caller's question. Never raises on bad bytes; it reports them."""
     if data is None:
         return ItemCheck(address, ITEM_MISSING, "no item blob is stored at its address", None)
+    if isinstance(data, Unread):
+        return ItemCheck(address, ITEM_UNREADABLE, data.reason, None)
     actual = sha256_hex(data)
     if actual != address:
         return ItemCheck(

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
-from gitmem.core.canonical import sha256_hex
+from gitmem.core.canonical import Unread, sha256_hex
 from gitmem.core.errors import InputError
 from gitmem.core.folding import BIDI_STAND_IN, fold_inline
 from gitmem.core.folding import fold as fold
@@ -255,6 +255,9 @@ def stored_messages(
     shown = "its snapshot" if digest is None else f"its snapshot {digest[:12]}…"
     if snapshot is None:
         return None, StoredQuote(SNAPSHOT_MISSING, f"{shown} is not stored")
+    if isinstance(snapshot, Unread):
+        reason = f"{shown} cannot be read: {snapshot.reason}"
+        return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, reason)
     if digest is not None and not hashed and sha256_hex(snapshot) != digest:
         return None, StoredQuote(QUOTE_NOT_IN_SNAPSHOT, f"{shown} was edited")
     try:

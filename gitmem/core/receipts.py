@@ -22,11 +22,16 @@ from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypai
 from nacl.exceptions import CryptoError
 
 from gitmem.core import sshwire
+from gitmem.core.canonical import Unread
 from gitmem.core.errors import FormatError, SigningKeyError, TrustError
 from gitmem.core.types import Fingerprint
 
 ED25519 = "ssh-ed25519"
 
+MAX_BYTES = 64 << 10
+"""The most bytes a receipt may hold: an armored Ed25519 SSHSIG is ~300 (the namespace is
+the one part of any length). A longer one is left unread
+(:class:`gitmem.core.canonical.Unread`)."""
 _MAGIC = b"SSHSIG"
 _SIG_VERSION = 1
 _HASHES = ("sha256", "sha512")
@@ -228,6 +233,8 @@ def _armored_blob(armored: bytes) -> bytes:
     Raises:
         FormatError: bad armor or base64.
     """
+    if isinstance(armored, Unread):
+        raise FormatError(f"the receipt: {armored.reason}")
     # 1. §1 armor: the header starts the bytes, the footer follows a newline and ends them.
     if not armored.startswith(_BEGIN):
         raise FormatError("receipt does not start with '-----BEGIN SSH SIGNATURE-----'")

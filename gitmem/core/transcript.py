@@ -303,6 +303,12 @@ def plain_transcript(text: str, name: str) -> Transcript:
     return Transcript(format="text", name=name, messages=(Message(None, text),), snapshot=text)
 
 
+MAX_SNAPSHOT_BYTES = 256 << 20
+"""The most bytes a snapshot may hold: what the largest transcript capture reads gives
+(256 MiB). A longer one is never written, and readers leave it unread
+(:class:`gitmem.core.canonical.Unread`)."""
+
+
 def parse_snapshot(data: bytes, name: str, format: str) -> Transcript:
     """Parse a stored snapshot, given the format its checkpoint names (a transcript
     format or a chat export's; the snapshot of a structured one is in the ``messages``

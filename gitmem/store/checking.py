@@ -257,7 +257,7 @@ class _Checking:
         kind = RECORD_DIRS[directory]
         chunk: list[StoredRecord] = []
         for address, blob in self._entries(directory):
-            data = blob_bytes(blob)  # None: git refuses an object edited in place
+            data = blob_bytes(self.store.repo, blob, directory)  # None: edited in place
             if data is None:
                 continue
             path = content_path(directory, address)
@@ -270,7 +270,7 @@ class _Checking:
             yield chunk
 
     def _read(self, path: str) -> bytes | None:
-        return plain_file_bytes(self.at(path))
+        return plain_file_bytes(self.store.repo, self.at(path), path)
 
     # -- records ------------------------------------------------------------------
 
@@ -445,8 +445,9 @@ class _Checking:
         """Each snapshot read once, and the quotes put by for it checked
         (:mod:`~gitmem.store.quotecheck`); how many snapshots were read."""
         verdicts = self.verdicts
+        repo = self.store.repo
         checks = check_quotes(
-            self._entries("snapshots"),
+            ((d, blob_bytes(repo, b, "snapshots")) for d, b in self._entries("snapshots")),
             self.quotes,
             lambda a: verdicts[a][2] or "",
             lambda digest: self._read(content_path("snapshots", digest)),
@@ -472,7 +473,7 @@ class _Checking:
         for address, _ in self._entries("receipts"):
             count += 1
             if address not in self.addresses and (
-                self.only is None or not holds_record(self.tree, address)
+                self.only is None or not holds_record(self.store.repo, self.tree, address)
             ):
                 self._orphan_receipts.append(
                     Found(

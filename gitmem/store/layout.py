@@ -13,6 +13,9 @@ from collections.abc import Iterator
 
 import pygit2
 
+from gitmem.core import receipts
+from gitmem.core.canonical import MAX_BYTES, Unread
+from gitmem.core.transcript import MAX_SNAPSHOT_BYTES
 from gitmem.core.types import Sha256Hex, is_sha256_hex
 from gitmem.store.shape import entry_at, odd_entry
 
@@ -25,6 +28,16 @@ EXTENSIONS = {
     "snapshots": ".txt",
     "receipts": ".sig",
 }
+
+LIMITS = {
+    "items": (MAX_BYTES, "an item"),
+    "checkpoints": (MAX_BYTES, "a record"),
+    "events": (MAX_BYTES, "a record"),
+    "snapshots": (MAX_SNAPSHOT_BYTES, "a snapshot"),
+    "receipts": (receipts.MAX_BYTES, "a receipt"),
+}
+"""The most bytes a file under each folder may hold, and what it is called. Any other
+path (a stray, a file where a folder belongs) may hold what a record may."""
 
 
 def content_path(directory: str, digest: Sha256Hex) -> str:
@@ -55,23 +68,41 @@ def record_path(kind: str, digest: Sha256Hex) -> str:
     return content_path(RECORD_PATHS[kind], digest)
 
 
-def blob_bytes(obj: object) -> bytes | None:
-    """The bytes of a git blob; None for anything else, or for an object git cannot read
-    (corrupt, or its bytes no longer hash to its name: as good as absent). Raises nothing."""
+def limit_of(path: str) -> tuple[int, str]:
+    """The most bytes the file at *path* may hold, and what it is called ("a record"), by
+    its top folder (:data:`LIMITS`). Raises nothing."""
+    return LIMITS.get(path.partition("/")[0], LIMITS["checkpoints"])
+
+
+def blob_bytes(repo: pygit2.Repository, obj: object, path: str | None) -> bytes | None:
+    """The bytes of a git blob found at *path* of the store; None for anything else, or
+    for an object git cannot read (corrupt, or its bytes no longer hash to its name: as
+    good as absent). A blob whose object header says it is larger than *path* may hold
+    (:func:`limit_of`) is not read at all: an :class:`~gitmem.core.canonical.Unread`
+    stands in for it, which every check refuses with its size (a pushed blob of 300 MB
+    was read whole, ~640 MB of memory, before it was refused). *path* None: a file of the
+    repository's own branches (a trust root), read whole as git shows it. Raises
+    nothing."""
     if not isinstance(obj, pygit2.Blob):
         return None
     try:
+        if path is not None:
+            limit, what = limit_of(path)
+            _, size = repo.odb.read_header(obj.id)
+            if size > limit:
+                return Unread(size, limit, what)
         return bytes(obj.data)
-    except pygit2.GitError:
+    except (pygit2.GitError, KeyError, ValueError):
         return None
 
 
-def plain_file_bytes(entry: object) -> bytes | None:
-    """The bytes of a tree entry that is a plain file; None for a symlink, an executable,
-    a folder, a submodule, or an object git cannot read. Raises nothing."""
+def plain_file_bytes(repo: pygit2.Repository, entry: object, path: str) -> bytes | None:
+    """The bytes of a tree entry at *path* that is a plain file (:func:`blob_bytes`);
+    None for a symlink, an executable, a folder, a submodule, or an object git cannot
+    read. Raises nothing."""
     if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
         return None
-    return blob_bytes(entry)
+    return blob_bytes(repo, entry, path)
 
 
 def walk_content(
@@ -116,13 +147,16 @@ def misfit(path: str) -> str:
     return "/".join(parts[:3])
 
 
-def holds_record(tree: pygit2.Tree | None, address: Sha256Hex) -> bool:
-    """Whether *tree* holds a readable record at *address* as a plain file. Raises
-    nothing."""
+def holds_record(repo: pygit2.Repository, tree: pygit2.Tree | None, address: Sha256Hex) -> bool:
+    """Whether *tree* holds a record at *address* as a plain file whose object git can
+    find (its header is read, never its bytes). Raises nothing."""
     for directory in RECORD_DIRS:
         entry = entry_at(tree, content_path(directory, address))
-        if entry is None or odd_entry(entry.filemode) is not None:
+        if not isinstance(entry, pygit2.Blob) or odd_entry(entry.filemode) is not None:
             continue
-        if blob_bytes(entry) is not None:
-            return True
+        try:
+            repo.odb.read_header(entry.id)
+        except (pygit2.GitError, KeyError, ValueError):
+            continue
+        return True
     return False

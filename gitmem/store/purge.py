@@ -49,7 +49,7 @@ from gitmem.core.records import EVENT_PURGE, Event
 from gitmem.core.types import GitOid, Sha256Hex, is_sha256_hex
 from gitmem.store.files import atomic_write
 from gitmem.store.git import last_line, run_git
-from gitmem.store.layout import content_path, record_path
+from gitmem.store.layout import blob_bytes, content_path, record_path
 from gitmem.store.repo import TRACKING_PREFIX, Store, StoredRecord
 from gitmem.store.shape import entry_at, stored_commit
 from gitmem.store.watermarks import SYNC_LOCK
@@ -91,11 +91,11 @@ def purges_at(
         paths = _event_paths(_events(tree), _events(stored_commit(store.repo, since).tree))
     stored = []
     for path in paths:
-        data = _blob(tree, path)
+        data = _blob(store.repo, tree, path)
         _, fan, leaf = path.split("/")
         address = fan + leaf.removesuffix(".json")
         if data is not None and _MARKER in data and is_sha256_hex(address):
-            receipt = _blob(tree, content_path("receipts", Sha256Hex(address)))
+            receipt = _blob(store.repo, tree, content_path("receipts", Sha256Hex(address)))
             stored.append(StoredRecord("event", Sha256Hex(address), path, data, receipt))
     return purges_among(stored, checker)
 
@@ -118,9 +118,9 @@ def _purge_paths(store: Store, commit: GitOid, tree: pygit2.Tree) -> list[str]:
         seen, known, older = None, [], None
     if seen == commit:
         return known
-    kept = [p for p in known if _blob(tree, p) is not None]
+    kept = [p for p in known if _blob(store.repo, tree, p) is not None]
     added = _event_paths(_events(tree), older)
-    paths = sorted({*kept, *(p for p in added if _MARKER in (_blob(tree, p) or b""))})
+    paths = sorted({*kept, *(p for p in added if _MARKER in (_blob(store.repo, tree, p) or b""))})
     with suppress(OSError):
         text = json.dumps({"commit": commit, "paths": paths})
         atomic_write(cache, text.encode(), 0o644)
@@ -170,9 +170,8 @@ def _event_paths(events: pygit2.Tree | None, older: pygit2.Tree | None) -> list[
     return paths
 
 
-def _blob(tree: pygit2.Tree, path: str) -> bytes | None:
-    entry = entry_at(tree, path)
-    return entry.data if isinstance(entry, pygit2.Blob) else None
+def _blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:
+    return blob_bytes(repo, entry_at(tree, path), path)
 
 
 def edit_of(
@@ -234,7 +233,7 @@ def removed_texts(store: Store, commit: GitOid | None, found: Sequence[Purge]) -
     items: list[Item | None] = []
     for purge in found:
         for address in purge.items:
-            data = _blob(tree, content_path("items", address))
+            data = _blob(store.repo, tree, content_path("items", address))
             try:
                 items.append(None if data is None else parse_item(data))
             except FormatError:

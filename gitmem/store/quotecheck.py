@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-import pygit2
-
-from gitmem.core.canonical import sha256_hex
+from gitmem.core.canonical import Unread, sha256_hex
 from gitmem.core.quotes import check_stored_quotes
 from gitmem.core.types import Sha256Hex
-from gitmem.store.layout import blob_bytes, content_path
+from gitmem.store.layout import content_path
 from gitmem.store.parallel import pipelined
 
+SNAPSHOT_UNREADABLE = "snapshot unreadable"
+"""A problem of a snapshot: larger than a snapshot may hold, so it was not read."""
 BATCH_BYTES = 32 * 1024 * 1024
 """Snapshot bytes a batch holds at most (two batches are in memory at a time); a single
 larger snapshot is a batch of its own."""
@@ -76,13 +76,13 @@ class _Batch(NamedTuple):
 
 
 def check_quotes(
-    walk: Iterable[tuple[Sha256Hex, pygit2.Blob]],
+    walk: Iterable[tuple[Sha256Hex, bytes | None]],
     put_by: dict[Sha256Hex, list[PutBy]],
     quote_of: Callable[[Sha256Hex], str],
     read: Callable[[Sha256Hex], bytes | None],
     chunk: int,
 ) -> QuoteChecks:
-    """Each snapshot of *walk* (address, blob) read once and checked against its
+    """Each snapshot of *walk* (address, its bytes read as the walk reaches it) checked against its
     address; the quotes *put_by* keeps for it (by snapshot address, emptied as they are
     checked; *quote_of* gives an item's quote) checked against it, *chunk* snapshots at
     a time; then those of snapshots the walk did not hold, read with *read* (None: not
@@ -110,7 +110,7 @@ class _Snapshots:
 
     def batches(
         self,
-        walk: Iterable[tuple[Sha256Hex, pygit2.Blob]],
+        walk: Iterable[tuple[Sha256Hex, bytes | None]],
         read: Callable[[Sha256Hex], bytes | None],
         chunk: int,
     ) -> Iterator[_Batch]:
@@ -118,13 +118,15 @@ class _Snapshots:
         seen: set[Sha256Hex] = set()
         held: list[tuple[Sha256Hex, bytes | None, bool]] = []
         size = 0
-        for digest, blob in walk:
+        for digest, stored in walk:
             seen.add(digest)
             self.count += 1
-            data = blob_bytes(blob) or b""
-            intact = sha256_hex(data) == digest
-            if not intact:
-                path = content_path("snapshots", digest)
+            data = b"" if stored is None else stored
+            path = content_path("snapshots", digest)
+            if isinstance(data, Unread):
+                intact = False
+                self.edited.append(Found(path, SNAPSHOT_UNREADABLE, data.reason))
+            elif not (intact := sha256_hex(data) == digest):
                 detail = "its bytes do not hash to the address in its path"
                 self.edited.append(Found(path, "snapshot edited", detail))
             if digest in put_by:

@@ -32,6 +32,7 @@ from gitmem.store.layout import (
     blob_bytes,
     content_path,
     plain_file_bytes,
+    receipt_path,
     walk_content,
 )
 from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, Paths, commit_at, entry_at
@@ -159,7 +160,7 @@ class Store:
             obj = self.repo.revparse_single(f"{commit}:{path}")
         except (KeyError, ValueError, pygit2.GitError):
             return None
-        return blob_bytes(obj)
+        return blob_bytes(self.repo, obj, None)
 
     def resolve(self, rev: str) -> GitOid | None:
         """The commit *rev* names (a branch, a remote branch, a ref, a sha), or None when
@@ -284,11 +285,11 @@ class Store:
                 address=digest,
                 path=content_path(directory, digest),
                 data=data,
-                receipt=blob_bytes(receipts.get(digest)),
+                receipt=blob_bytes(self.repo, receipts.get(digest), receipt_path(digest)),
             )
             for directory, kind in RECORD_DIRS.items()
             for digest, blob in found[directory].items()
-            if (data := blob_bytes(blob)) is not None
+            if (data := blob_bytes(self.repo, blob, directory)) is not None
         ]
         contents = StoreContents(
             tip=tip,
@@ -304,7 +305,7 @@ class Store:
             return {
                 digest: data
                 for digest, blob in found["items"].items()
-                if (data := blob_bytes(blob)) is not None
+                if (data := blob_bytes(self.repo, blob, "items")) is not None
             }
 
         return contents, items
@@ -335,7 +336,7 @@ class Store:
         at = Paths(self._commit(tip).tree)
         found: dict[str, bytes] = {}
         for path in paths:
-            data = plain_file_bytes(at(path))
+            data = plain_file_bytes(self.repo, at(path), path)
             if data is not None:
                 found[path] = data
         return found
@@ -352,7 +353,7 @@ class Store:
 
     def read_path(self, path: str) -> bytes | None:
         """The bytes at *path* in the tip tree, or None."""
-        return plain_file_bytes(self._at_tip(path))
+        return plain_file_bytes(self.repo, self._at_tip(path), path)
 
     # -- writing ----------------------------------------------------------------
 

@@ -226,3 +226,52 @@ def test_fetched_memory_that_is_not_a_commit_is_named_in_the_brief(tmp_path: Pat
     text = bob.ok("brief").stdout
     assert "origin's memory was not read" in text and "a tag, not a commit" in text
     assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
+
+
+def test_an_item_or_a_receipt_over_what_it_may_hold_is_refused_unread(tmp_path: Path) -> None:
+    # A pushed blob was read whole before it was refused (a 300 MB one: ~640 MB of memory
+    # in sync, verify and the brief); now its size is read from git's object header. An
+    # item of 5 MiB (4 MiB is the most) and a receipt of 100 KiB (64 KiB) stand for it.
+    from gitmem.core.canonical import sha256_hex
+    from gitmem.core.records import NAMESPACE
+    from gitmem.store.keys import load_identity
+    from gitmem.store.layout import content_path
+    from gitmem.store.repo import Entry, Store
+
+    bob, mallory = synced_team(tmp_path)
+    me = load_identity(mallory.home)
+    item = b'{"text":"' + b"x" * (5 << 20) + b'"}'
+    entries = [Entry(content_path("items", sha256_hex(item)), item)]
+    for session, items in (("huge item", [sha256_hex(item)]), ("huge receipt", [])):
+        record = {
+            "carried": [],
+            "commit": None,
+            "created": "2026-12-01T00:00:00.000000Z",
+            "items": items,
+            "key": me.signer.public_key.fingerprint(),
+            "schema": "gitmem/checkpoint/2",
+            "session": session,
+            "source": None,
+            "type": "checkpoint",
+            "writer": me.principal,
+        }
+        data = json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+        receipt = me.sign(data, NAMESPACE)
+        if session == "huge receipt":
+            receipt += b"\n" * (100 << 10)
+        entries += [
+            Entry(content_path("checkpoints", sha256_hex(data)), data),
+            Entry(content_path("receipts", sha256_hex(data)), receipt),
+        ]
+    Store.discover(mallory.path).append(entries, "flood", me.principal)
+    mallory.git("push", "-q", "origin", f"{MEMORY_REF}:{MEMORY_REF}")
+
+    synced = victim(bob, "sync")
+    assert synced.returncode == 3 and "quarantined" in synced.stderr, synced.stderr
+    verified = victim(bob, "verify")
+    assert verified.returncode == 3
+    assert "over the 4 MiB an item may hold; not read" in verified.stdout
+    assert "over the 64 KiB a receipt may hold; not read" in verified.stdout
+    briefed = victim(bob, "brief")
+    assert briefed.returncode == 0 and "Traceback" not in briefed.stderr
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"

@@ -1,0 +1,99 @@
+"""Reading the store's blobs: a blob larger than its path may hold is refused by the size
+git's object header gives, before any of its bytes are read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import zlib
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from gitmem.core.canonical import Unread, sha256_hex
+from gitmem.core.integrity import (
+    ITEM_UNREADABLE,
+    RECEIPT_INVALID,
+    RECORD_UNREADABLE,
+    check_item,
+    check_record,
+)
+from gitmem.core.quotes import QUOTE_NOT_IN_SNAPSHOT, stored_messages
+from gitmem.store.layout import blob_bytes, content_path, limit_of
+from gitmem.store.repo import MEMORY_REF, Store
+
+
+def claimed_blob(repo: pygit2.Repository, size: int) -> pygit2.Oid:
+    """A loose blob whose header says it holds *size* bytes, followed by ten: reading it
+    whole fails (git refuses it as corrupt), reading its header does not."""
+    body = b"blob %d\0" % size + b"x" * 10
+    oid = hashlib.sha1(body).hexdigest()
+    folder = Path(repo.path) / "objects" / oid[:2]
+    os.makedirs(folder, exist_ok=True)
+    (folder / oid[2:]).write_bytes(zlib.compress(body))
+    return pygit2.Oid(hex=oid)
+
+
+def store_holding(repo: Path, path: str, oid: pygit2.Oid) -> Store:
+    """The memory ref moved to a commit whose tree holds *oid* at *path*."""
+    store = Store.discover(repo)
+    git = store.repo
+    index = pygit2.Index()
+    index.add(pygit2.IndexEntry(path, oid, pygit2.enums.FileMode.BLOB))
+    who = pygit2.Signature("Mallory", "mallory@example.com", 1764633600, 0)
+    git.create_commit(MEMORY_REF, who, who, "more memory", index.write_tree(git), [])
+    return store
+
+
+@pytest.mark.parametrize(
+    ("folder", "size", "what"),
+    [
+        ("snapshots", 300 << 20, "over the 256 MiB a snapshot may hold"),
+        ("checkpoints", 5 << 20, "over the 4 MiB a record may hold"),
+        ("items", 5 << 20, "over the 4 MiB an item may hold"),
+        ("receipts", 65 << 10, "over the 64 KiB a receipt may hold"),
+    ],
+)
+def test_a_blob_over_what_its_path_may_hold_is_refused_unread(
+    repo: Path, folder: str, size: int, what: str
+) -> None:
+    # A pushed 300 MB blob was read whole (~640 MB of memory) before it was refused.
+    # The blob here holds ten bytes behind a header that claims *size*: a reader that
+    # read it would get nothing (git refuses it as corrupt), not its size.
+    path = content_path(folder, sha256_hex(b"anything"))
+    store = store_holding(repo, path, claimed_blob(pygit2.Repository(str(repo)), size))
+    found = store.read_paths([path])[path]
+    assert isinstance(found, Unread) and found.size == size
+    assert found.reason == f"{size:,} bytes are stored, {what}; not read"
+    assert store.read_path(path) == found
+
+
+def test_a_blob_within_its_limit_is_read_whole(repo: Path) -> None:
+    store = Store.discover(repo)
+    data = b"x" * (4 << 20)  # exactly what a record may hold
+    path = content_path("checkpoints", sha256_hex(data))
+    oid = store.repo.create_blob(data)
+    store = store_holding(repo, path, oid)
+    found = store.read_paths([path])[path]
+    assert not isinstance(found, Unread) and found == data
+    assert blob_bytes(store.repo, store.repo.get(oid), None) == data
+    assert limit_of("refs-of-no-folder")[0] == 4 << 20
+
+
+def test_every_check_refuses_an_unread_blob_by_its_size() -> None:
+    unread = Unread(300 << 20, 4 << 20, "a record")
+    address = sha256_hex(b"")  # the stand-in's own (empty) bytes would hash to this
+    verdict = check_record(address, unread, b"receipt", ())
+    assert verdict.problem == RECORD_UNREADABLE and "over the 4 MiB" in verdict.detail
+    item = check_item(address, Unread(5 << 20, 4 << 20, "an item"))
+    assert item.problem == ITEM_UNREADABLE and "5,242,880 bytes" in item.detail
+    receipt = Unread(1 << 20, 64 << 10, "a receipt")
+    signed = check_record(sha256_hex(b"{}"), b"{}", receipt, ())
+    assert signed.problem == RECEIPT_INVALID and "over the 64 KiB a receipt" in signed.detail
+    _, quote = stored_messages(Unread(300 << 20, 256 << 20, "a snapshot"), "text", address)
+    assert quote.problem == QUOTE_NOT_IN_SNAPSHOT and "cannot be read" in quote.reason
+    # The helper process that checks a share of each chunk gets it pickled.
+    again = pickle.loads(pickle.dumps(unread))
+    assert isinstance(again, Unread) and again.reason == unread.reason
