@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from gitmem.capture.questions import DECIDING
-from gitmem.core.folding import read_look_alikes
+from gitmem.core.folding import read_capitals, read_look_alikes
 from gitmem.core.items import Kind
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
@@ -112,10 +112,12 @@ def standing(span: str, message: str, kind: str) -> str | None:
 def _letters(message: str) -> str:
     """*message* case-folded, its look-alike letters read as the Latin ones they show, at
     the same offsets (*message* itself when case folding would move them)."""
-    folded = message.casefold()
+    if message.isascii():
+        return message.casefold()
+    folded = read_capitals(message).casefold()
     if len(folded) != len(message):
         return message.lower()
-    return folded if folded.isascii() else read_look_alikes(folded)
+    return read_look_alikes(folded)
 
 
 def _under_options(message: str, start: int) -> bool:

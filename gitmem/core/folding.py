@@ -33,15 +33,54 @@ _INVISIBLE_RE = lazy_pattern(
 
 # Step 1: a letter that shows as a Latin letter or digit is read as that one, so that a
 # word spelt with look-alikes ("n\u043et" with a Cyrillic "о", fullwidth "ｎｏｔ",
-# mathematical bold, small capitals) is the word it shows to every rule. Upper and lower
-# case of a pair go to the same letter, so the fold stays blind to case; it runs after
-# case folding, on folded letters. "μ" is left alone: "µs" is not "ms"; so are "н" and
-# "в", whose capitals alone look Latin: the Russian "не" ("not") is not the English "he".
+# mathematical bold, small capitals) is the word it shows to every rule. The pairs are
+# those of Unicode's confusables (UTS #39) for Cyrillic, Greek, Armenian and Latin
+# letters whose target is one Latin letter. Small letters are read after case folding,
+# on folded letters; a capital whose small letter shows another Latin letter, or none,
+# is read before it (:data:`_CAPITAL_LOOK_ALIKES`: "Η" shows "H", "η" shows "n"). "μ"
+# is left alone: "µs" is not "ms".
 _PAIRED_LOOK_ALIKES = (
-    "аa еe кk мm оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy"  # Cyrillic
-    " αa βb εe ζz ηh ιi κk νn οo ρp τt υy χx"  # Greek
+    "аa еe кk мm оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy гr ѡw ѵv ҽe"  # Cyrillic
+    " αa βb εe ζz ηn ιi κk νv οo ρp τt υu χx γy σo ϲc ϳj ϱp"  # Greek
+    " աw գq զq հh ոn ռn սu ցg քf օo"  # Armenian
     " ᴀa ʙb ᴄc ᴅd ᴇe ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz ıi ȷj ɡg"
+    " ɑa ɩi ʋu ɣy ɯw ᴑo"  # Latin
 )
+_CAPITAL_LOOK_ALIKES = "Ηh Μm Νn Υy ϒy Ϝf Ϻm Տs"
+"""Greek and Armenian capitals that show another Latin letter than their small letter
+does (or than none), read before case folding."""
+_CYRILLIC_CAPITALS = "Нh Вb Ьb Ԍg"
+"""Cyrillic capitals whose small letters show no Latin letter. They are read as Latin in
+a word that also holds a letter of another script ("WITНOUT"); a word written wholly in
+Cyrillic is read as Cyrillic, where "НЕ" is the Russian "не" ("not"), not "HE". The words
+an ellipsis may not skip are also read with "н" for "h" and "в" or "ь" for "b"
+(:mod:`gitmem.core.negation`), so a word of Cyrillic letters that shows one ("НАгԁӏу")
+is one."""
+_CAPITALS_RE = lazy_pattern("[" + "".join(p[0] for p in _CAPITAL_LOOK_ALIKES.split()) + "]")
+_CYRILLIC_WORD_RE = lazy_pattern(
+    r"[^\W\d_]*[" + "".join(p[0] for p in _CYRILLIC_CAPITALS.split()) + r"][^\W\d_]*"
+)
+_OTHER_SCRIPT_RE = lazy_pattern("[^\u0400-\u052f]")
+_CAPITALS = str.maketrans({p[0]: p[1] for p in _CAPITAL_LOOK_ALIKES.split()})
+_CYRILLIC = str.maketrans({p[0]: p[1] for p in _CYRILLIC_CAPITALS.split()})
+
+
+def read_capitals(text: str) -> str:
+    """*text* (before case folding) with the capitals of :data:`_CAPITAL_LOOK_ALIKES`
+    read as the Latin letter they show, and those of :data:`_CYRILLIC_CAPITALS` in a word
+    that mixes scripts. One character for one, so offsets hold. Never raises."""
+    if _CAPITALS_RE.search(text):
+        text = text.translate(_CAPITALS)
+    if any(pair[0] in text for pair in _CYRILLIC_CAPITALS.split()):
+        text = _CYRILLIC_WORD_RE.sub(_read_mixed_word, text)
+    return text
+
+
+def _read_mixed_word(word: re.Match[str]) -> str:
+    found = word.group()
+    return found.translate(_CYRILLIC) if _OTHER_SCRIPT_RE.search(found) else found
+
+
 _LOOK_ALIKE_RE = lazy_pattern(
     "[" + "".join(pair[0] for pair in _PAIRED_LOOK_ALIKES.split()) + "\uff01-\uff5e"
     "\U0001d400-\U0001d7ff]"
@@ -151,7 +190,9 @@ _PIECE = 1 << 20
 def _fold_lines(text: str) -> str:
     """:func:`fold` of *text* without the final trim. Each step reads only within a line,
     except the joining of space runs, so whole lines fold the same alone as together."""
-    # 5. Case.
+    # 5. Case; capitals that show another letter than their small ones are read first.
+    if not text.isascii():
+        text = read_capitals(text)
     text = text.casefold()
     # 1. Quotes, dashes, spaces and line breaks.
     for old, new in _ASCII_FIRST if text.isascii() else _CRLF_FIRST:
@@ -313,9 +354,10 @@ def fold_map(raw: str) -> FoldMap:
     """
     # 5. Case: str.casefold works one character at a time, so a longer result means
     # some character expanded ("ß" → "ss") and the map is built character by character.
-    mapped = _Mapped(raw.casefold(), Origin.identity(len(raw)))
+    shown = raw if raw.isascii() else read_capitals(raw)
+    mapped = _Mapped(shown.casefold(), Origin.identity(len(raw)))
     if len(mapped.text) != len(raw):
-        mapped.origin = _expanded(raw)
+        mapped.origin = _expanded(shown)
     # 1. "\r\n" loses its "\r"; every other replacement keeps the length.
     _delete(mapped, _CR_BEFORE_LF)
     for old, new in _REPLACEMENTS:

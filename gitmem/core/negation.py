@@ -43,7 +43,16 @@ _UNSPACED = "不|没|沒|無|无|勿|ない|ません|않|못|없"
 """Negations of languages that do not space their words, matched wherever they stand."""
 _NEGATIONS = f"{_WORDS} {_BARE_CONTRACTIONS} {_OTHER_LANGUAGES}"
 
-NEGATION_RE = lazy_pattern(r"\b(?:" + "|".join(_NEGATIONS.split()) + rf"|\w+n't)\b|{_UNSPACED}")
+
+def _shown(words: str) -> str:
+    """*words* (space-separated) as one alternation, each "h" also matching a Cyrillic
+    "н" and each "b" a "в" or "ь": a word written wholly in Cyrillic keeps those letters
+    when folded (``gitmem.core.folding._CYRILLIC_CAPITALS``), while its capitals show the
+    Latin letters ("НАгԁӏу" shows "HArdly")."""
+    return "|".join(words.split()).replace("h", "[hн]").replace("b", "[bвь]")
+
+
+NEGATION_RE = lazy_pattern(r"\b(?:" + _shown(_NEGATIONS) + rf"|\w+n't)\b|{_UNSPACED}")
 """One negation word in folded text."""
 
 _LIMITS = "only unless except excepting if until" + read_look_alikes(
@@ -64,7 +73,7 @@ _SPEAKER = r"\b(?:user|human|assistant|claude|codex|gemini|copilot) ?:"
 it is another person's turn."""
 ELISION_STOPS_RE = lazy_pattern(
     r"\b(?:"
-    + "|".join(f"{_NEGATIONS} {_LIMITS}".split())
+    + _shown(f"{_NEGATIONS} {_LIMITS}")
     + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
 )
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or

@@ -142,6 +142,16 @@ def test_the_chosen_option_and_a_fact_about_options_stay_verbatim() -> None:
             "\u0406f the benchmark regresses, we revert the parser change.",
             "we revert the parser change.",
         ),
+        # Capitals that show another letter than their small ones (an Armenian "Ս"
+        # shows "U"), and a Greek capital Iota.
+        (
+            "\u054dNLESS the benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        (
+            "\u0399F T\u0397E benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
         # The condition in another language, and a Chinese sentence after a "。".
         (
             "Wenn der Benchmark schlechter wird, setzen wir den Parser zurück.",

@@ -486,3 +486,28 @@ def test_a_quote_never_pins_part_of_a_number_in_scientific_notation(
     quote: str, message: str
 ) -> None:
     assert not check_quote(quote, [message]).verbatim
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "WIT\u041dOUT",  # a Cyrillic capital En in a Latin word
+        "\u0412ARELY",  # a Cyrillic capital Ve
+        "\u041d\u0410\u0433\u0501\u04cf\u0443",  # "НАгԁӏу": wholly Cyrillic, shows "HArdly"
+        "\u0397ARDLY",  # a Greek capital Eta
+        "\u03b7ot",  # a Greek small Eta shows "n"
+        "ne\u03bder",  # a Greek small Nu shows "v"
+        "n\u0585t",  # an Armenian small Oh
+        "\u0578ever",  # an Armenian small Vo shows "n"
+        "\u041d\u0415",  # the Russian "не" in capitals
+    ],
+)
+def test_an_ellipsis_may_not_skip_a_negation_spelt_with_capital_or_other_look_alikes(
+    word: str,
+) -> None:
+    check = check_quote(
+        "We will … deploy the parser on Fridays.",
+        [f"We will {word} deploy the parser on Fridays."],
+    )
+    assert not check.verbatim
+    assert "an elision may not drop a negation" in check.reason

@@ -187,3 +187,41 @@ def test_fold_map_folds_look_alikes_as_fold_does_and_fold_is_idempotent(text: st
     assert mapped.folded == fold(text)
     assert list(mapped.origin) == sorted(mapped.origin)
     assert fold(mapped.folded) == mapped.folded
+
+
+@pytest.mark.parametrize(
+    ("disguised", "shown"),
+    [
+        ("WIT\u041dOUT", "without"),  # a Cyrillic capital En shows "H"
+        ("\u0412ARELY", "barely"),  # a Cyrillic capital Ve shows "B"
+        ("NOT\u041dING", "nothing"),
+        ("\u0397ARDLY", "hardly"),  # a Greek capital Eta shows "H"
+        ("\u039cUSTN'T", "mustn't"),  # a Greek capital Mu shows "M"
+        ("\u03a5ES", "yes"),  # a Greek capital Upsilon shows "Y"
+        ("\u03b7ot", "not"),  # a small Eta shows "n"
+        ("ne\u03bder", "never"),  # a small Nu shows "v"
+        ("\u03c5nless", "unless"),  # a small Upsilon shows "u"
+        ("n\u03c3t", "not"),  # a small sigma shows "o"
+        ("\u03b3es", "yes"),  # a small gamma shows "y"
+        ("\u0433ather", "rather"),  # a Cyrillic small Ghe shows "r"
+        ("\u0461on't", "won't"),  # a Cyrillic small omega shows "w"
+        ("\u03f2annot", "cannot"),  # a lunate sigma shows "c"
+        ("\u03f9ANNOT", "cannot"),
+        ("\u0405\u0399N", "sin"),  # Cyrillic Dze, Greek Iota, Latin N
+    ],
+)
+def test_a_capital_or_small_look_alike_folds_to_the_letter_it_shows(
+    disguised: str, shown: str
+) -> None:
+    assert fold(disguised) == shown
+    assert fold_map(disguised).folded == shown
+    assert fold(fold(disguised)) == fold(disguised)
+
+
+@pytest.mark.parametrize(
+    "word", ["\u041d\u0415", "\u041d\u0415\u0422", "\u041d\u0418\u041a\u041e\u0413\u0414\u0410"]
+)
+def test_a_russian_word_in_capitals_keeps_its_letters(word: str) -> None:
+    # "НЕ" ("not") shows "HE" in capitals, but a word written wholly in Cyrillic is
+    # Russian: its En stays an En, so it is still the negation it is in small letters.
+    assert fold(word) == fold(word.lower())
