@@ -21,7 +21,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
-from gitmem.core.negation import ELISION_STOPS_RE
+from gitmem.core.negation import ELISION_STOPS_RE, SPEAKER_LINE_RE
 from gitmem.core.numbers import cuts_number, hyphen_as_sign, is_word_char
 
 # A list marker written in the middle of a quote that reflows a list onto one line
@@ -132,6 +132,7 @@ class MessageView(View):
         super().__init__(fold(raw))
         self._raw = raw
         self._map: FoldMap | None = None
+        self._labels: tuple[list[int], list[int], list[str]] | None = None
 
     def fold_map(self) -> FoldMap:
         """The message's offset-mapping fold, computed once. Never raises."""
@@ -145,6 +146,38 @@ class MessageView(View):
 
     def markers(self) -> dict[int, str]:
         return self.fold_map().markers
+
+    def negation_between(self, start: int, end: int) -> str | None:
+        """As :meth:`View.negation_between`, and a speaker's label written as a line of
+        its own (:data:`~gitmem.core.negation.SPEAKER_LINE_RE`), as written, when one
+        lies wholly inside the gap: folding leaves only the name ("## User" is "user"),
+        which no rule on folded text can tell from the word. Never raises."""
+        word = super().negation_between(start, end)
+        if word is not None:
+            return word
+        starts, ends, labels = self._speaker_labels()
+        at = bisect_left(starts, start)
+        if at < len(starts) and ends[at] <= end:
+            return labels[at]
+        return None
+
+    def _speaker_labels(self) -> tuple[list[int], list[int], list[str]]:
+        """Where each speaker's label line lies in the folded text (starts, ends) and
+        its raw text, found once; the offset map is built only for a message that has
+        one."""
+        if self._labels is None:
+            found = list(SPEAKER_LINE_RE.finditer(self._raw))
+            self._labels = ([], [], [])
+            if found:
+                origin = self.fold_map().origin
+                for line in found:
+                    first = bisect_left(origin, line.start())
+                    last = bisect_left(origin, line.end())
+                    if first < last:
+                        self._labels[0].append(first)
+                        self._labels[1].append(last)
+                        self._labels[2].append(line.group().strip())
+        return self._labels
 
 
 class Alignment(NamedTuple):

@@ -18,6 +18,8 @@ costs a verbatim badge. Pure; never raises.
 
 from __future__ import annotations
 
+import re
+
 from gitmem.core.folding import fold, read_look_alikes
 from gitmem.core.patterns import lazy_pattern
 
@@ -71,6 +73,15 @@ _UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|だけ|しか|もし|만약
 _SPEAKER = r"\b(?:user|human|assistant|claude|codex|gemini|copilot) ?:"
 """A speaker's label in a plain transcript ("User:", "**Claude:**", folded): what follows
 it is another person's turn."""
+SPEAKER_LINE_RE = lazy_pattern(
+    r"^(?:[^\w\n]|_)*+(?:user|human|you|me|assistant|claude|codex|gemini|copilot|chatgpt)"
+    r"(?: said| wrote)?(?:[^\w\n(]|_)*+(?:\([^()\n]*+\)(?:[^\w\n]|_)*+)?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A speaker's label written as a line of its own, in the raw text of a message: a
+heading ("## User", "### Assistant"), emphasis ("**User**", SpecStory's "_**Assistant
+(2026-01-02 10:00Z)**_"), or the name alone. Folding drops the markup that set it apart,
+so :class:`gitmem.core.align.MessageView` finds these lines before folding."""
 ELISION_STOPS_RE = lazy_pattern(
     r"\b(?:"
     + _shown(f"{_NEGATIONS} {_LIMITS}")
@@ -90,7 +101,7 @@ def elision_rule(word: str) -> str:
         return "an elision may not drop a negation"
     if word == "\ufffd":
         return "an elision may not skip a bidirectional control"
-    if word.endswith(":"):
+    if word.endswith(":") or SPEAKER_LINE_RE.fullmatch(word):
         return "an elision may not join two speakers' words"
     return "an elision may not drop a limit or a condition"
 

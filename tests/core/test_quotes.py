@@ -188,6 +188,9 @@ def test_adversarial_input_stays_linear() -> None:
     # benchmarks/bench_verifier.py, not in a timed assertion.
     text = "<gitmem-context " * 20_000 + "_a_" * 20_000 + "~" * 20_000 + "\n- " * 20_000
     assert not check_quote("not in there at all", [text]).verbatim
+    lines = "## User" + " " * 50_000 + "(" * 50_000 + "x\n" + "_" * 50_000 + "user said" * 20_000
+    message = f"we will deploy the parser\n{lines}\non Fridays the queue is quiet"
+    assert check_quote("we will deploy the parser… on Fridays the queue", [message]).verbatim
 
 
 # Fragments ---------------------------------------------------------------------------
@@ -574,3 +577,34 @@ class TestQuotedLine:
 
     def test_no_quote_is_the_text(self) -> None:
         assert quoted_line("Module 3 is stable", None) == "Module 3 is stable"
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [
+        "## User\nWe will deploy the parser next week\n\n## Assistant\n{}",
+        "### Human\n\nWe will deploy the parser next week\n### Claude\n{}",
+        "_**User**_\n\nWe will deploy the parser next week\n\n---\n\n_**Assistant**_\n\n{}",
+        "**User**\nWe will deploy the parser next week\n**Assistant**\n{}",
+        "> ## Copilot\n> We will deploy the parser next week\n\n# USER\n{}",
+    ],
+)
+def test_an_ellipsis_may_not_skip_a_speakers_label_written_as_a_line_of_its_own(
+    transcript: str,
+) -> None:
+    transcript = transcript.format("on Fridays the queue is quiet")
+    quote = "We will deploy the parser… on Fridays the queue is quiet"
+    check = check_quote(quote, [transcript])
+    assert not check.verbatim
+    assert "an elision may not join two speakers' words" in check.reason
+    assert check_quote("on Fridays the queue is quiet", [transcript]).verbatim
+    # A later pair of the same words, inside one turn, still verifies.
+    again = f"{transcript}\nWe will deploy the parser, and on Fridays the queue is quiet"
+    assert check_quote(quote, [again]).verbatim
+
+
+def test_a_heading_that_only_mentions_a_speaker_is_no_label() -> None:
+    message = "## User guide\nWe will deploy the parser next week; on Fridays the queue is quiet"
+    assert check_quote(
+        "We will deploy the parser… on Fridays the queue is quiet", [message]
+    ).verbatim
