@@ -53,3 +53,25 @@ def test_a_users_lets_go_with_stays_a_decision_and_a_plain_issue_a_reference() -
     quotes = [d.quote for d in extract(messages)]
     assert "Let's go with the tokenizer from PR #214." in quotes
     assert "The crash is tracked in https://github.com/acme/parser/issues/41" in quotes
+
+
+# --- "let's go for …" and "let's skip …" choose, as "let's go with …" does ------------------
+
+
+def test_a_users_lets_go_for_and_lets_skip_are_decisions() -> None:
+    messages = [
+        user("Option A is slower. yeah let's go for the streaming parser"),
+        assistant("Which cache should stay?"),
+        user("Let's skip the disk cache for now."),
+        assistant("Done: the streaming parser is in and the disk cache is gone."),
+    ]
+    drafts = extract(messages)
+    found = kinds_and_quotes(drafts)
+    assert ("decision", "yeah let's go for the streaming parser") in found
+    assert ("decision", "Let's skip the disk cache for now.") in found
+    assert_verbatim(drafts, messages)
+
+
+def test_lets_go_alone_chooses_nothing() -> None:
+    messages = [user("ok let's go, start with the parser"), assistant("Started.")]
+    assert not any(d.kind == "decision" for d in extract(messages))

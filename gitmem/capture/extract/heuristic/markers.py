@@ -38,6 +38,7 @@ _TRIGGER_WORDS = (
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
+    *("go for", "s skip"),
     *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
     *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
@@ -102,7 +103,7 @@ _DECISION_START_RE = re.compile(
     rf"|(?:we|i)(?:{_A}ll|\s+will|{_A}re\s+going\s+to|\s+are\s+going\s+to)\s+(?:go|stick)\s+with\b"
     rf"|(?:(?:we{_A}re|we\s+are)\s+)?going\s+with\b"
     rf"|let{_A}?s\s+(?:not\b|(?:just\s+|instead\s+|also\s+)?"
-    r"(?:go\s+with|stick\s+with|keep|use|drop|switch\s+to|move\s+to|avoid)\b)"
+    r"(?:go\s+(?:with|for)|stick\s+with|keep|use|drop|skip|switch\s+to|move\s+to|avoid)\b)"
     rf"|we(?:{_A}ll|\s+will)\s+(?:use|keep|stick\s+with|switch\s+to|drop)\b"
     rf"|go\s+ahead\s+(?:with|and)\b|i{_A}d\s+(?:rather|prefer)\b|i\s+would\s+rather\b"
     rf"|we\s+(?:will\s+not|won{_A}t|will\s+never|shall\s+not|are\s+not\s+going\s+to|"
