@@ -75,3 +75,30 @@ def test_a_users_lets_go_for_and_lets_skip_are_decisions() -> None:
 def test_lets_go_alone_chooses_nothing() -> None:
     messages = [user("ok let's go, start with the parser"), assistant("Started.")]
     assert not any(d.kind == "decision" for d in extract(messages))
+
+
+# --- a report's unit that closes on an offer leaves that offer open -------------------------
+
+
+def test_a_unit_that_closes_on_an_offer_is_quoted_from_what_it_proposes() -> None:
+    proposal = "The retries could also back off exponentially, but that changes the timeouts."
+    offer = "Want me to add the backoff, or keep the fixed delay?"
+    messages = [
+        user("Why does the upload still time out?"),
+        assistant(
+            f"The upload timed out because the retry loop reset its clock.\n\n{proposal} {offer}"
+        ),
+    ]
+    drafts = extract(messages)
+    assert ("open_loop", f"{proposal} {offer}") in kinds_and_quotes(drafts)
+    assert_verbatim(drafts, messages)
+
+
+def test_a_long_report_keeps_its_closing_offer() -> None:
+    body = "\n\n".join(f"Module {n} now logs its retries in `retry_{n}.log`." for n in range(12))
+    offer = "Would you like me to open a PR with these changes?"
+    messages = [user("Add retry logging everywhere."), assistant(f"{body}\n\n{offer}")]
+    drafts = extract(messages)
+    assert ("open_loop", offer) in kinds_and_quotes(drafts)
+    # a long report's middle units are still left out
+    assert not any("Module 5" in (d.quote or "") for d in drafts)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gitmem.capture.extract.heuristic.item import make_item, own_points
+from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, make_item, own_points
 from gitmem.capture.extract.heuristic.markers import find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
@@ -42,6 +42,7 @@ from gitmem.capture.extract.heuristic.sentences import (
     section_kind,
     split_sentences,
 )
+from gitmem.capture.extract.heuristic.status import CHECKS_RE, INTERJECTION_RE, routine, status
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
@@ -68,49 +69,6 @@ _TABLE_RE = re.compile(r"[ \t]*\|")
 _NUMBERED_LABEL_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]+[^.!?:\n]{1,50}:[ \t]*$")
 """A recap's numbered section label ("8. Current Work:")."""
 _TAG_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:[ \t][^<>\n]*)?>")
-_STATUS_RE = re.compile(
-    r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
-    r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
-    r"(?:clean|passes|passing|green|succeeds|ok)\b|\d+\s+tests?\s+passing\b"
-    r"|(?:the\s+)?(?:working\s+tree|worktree|git\s+status)\s+is\s+clean\b"
-    r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?(?:working(?:\s+now)?|clean)\b"
-    r"|(?:both|all|the)\s+(?:\w+\s+)?(?:issues|errors|problems|warnings|failures)\s+(?:are\s+|were\s+)?"
-    r"(?:resolved|fixed|gone)\b|(?:\w+\s+){0,2}(?:errors|warnings|issues)\s+fixed\b"
-    r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b"
-    r"|(?:all|both|everything)(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?"
-    r"(?:\s+(?:items?|threads?|comments?|checks?|tests?|points?|issues?|changes?|suggestions?))?"
-    r"\s+(?:is\s+|are\s+|have\s+been\s+)?(?:now\s+)?(?:green|clean|pass(?:es|ed|ing)?|addressed|"
-    r"replied\s+to)(?=[\s.!,;:]|$)"
-    r"|(?:the\s+)?(?:\w+\s+)?tests?\s+(?:are\s+|is\s+)?(?:now\s+|all\s+)?(?:pass(?:es|ed|ing)?|green)\b"
-    r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b",
-    re.IGNORECASE,
-)
-"""A sentence that only says the checks pass, that a fix is in, that all is green or
-addressed ("All green.", "Both pass.", "All four items addressed."), or that the work is
-complete without naming it ("The implementation is complete.")."""
-_DONE_RE = re.compile(
-    r"(?:all\s+|the\s+|everything\b)[^.!?\n]{0,100}?\s*(?:is|are|has\s+been|have\s+been)\s+"
-    r"(?:now\s+)?(?:fully\s+|all\s+|completely\s+)?(?:implemented|done|complete|completed|finished|"
-    r"renamed|updated|pushed|committed|merged|closed)"
-    r"(?:\s*(?:,|and)\s*(?:implemented|tested|pushed|committed|merged|closed))*[ \t]*[.!]?[ \t]*$",
-    re.IGNORECASE,
-)
-"""A sentence that says the work is done, whatever it names ("The **x** epic is fully
-implemented and pushed.", "All references to "x" have been renamed."): in the reply before a
-last request to commit, what the closing reply settles, not what the work changed."""
-_CHECKS_RE = re.compile(
-    r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[*_]*(?:(?:verification|verified|validation)"
-    r"(?:[ \t]+(?:output|passed|results?|run|done))?"
-    r"|(?:tests?|checks?)[ \t]+(?:run|results?|passed))[*_]*[ \t]*(?::|[*_]*$)",
-    re.IGNORECASE,
-)
-"""A unit or heading that reports the checks run ("Verification: I checked …", "Tests
-run:"): routine status, like "all tests pass"."""
-_INTERJECTION_RE = re.compile(
-    r"(?:(?:perfect|excellent|great|good|nice|awesome|ok(?:ay)?|alright|sure|got\s+it|"
-    r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
-    re.IGNORECASE,
-)
 _NARRATION_RE = re.compile(
     r"(?:now\s+|first,?\s+|next,?\s+|so\s+)?(?:let\s+me|let['’]s|i['’]ll|i\s+will|i['’]m\s+going\s+to|"
     r"i\s+am\s+going\s+to|i\s+need\s+to|now\s+i\s+(?:have|understand|can|see|know)|"
@@ -235,7 +193,19 @@ def _outcome(text: str, units: list[Unit]) -> list[Unit]:
         per[unit.heading] = per.get(unit.heading, 0) + 1
         if per[unit.heading] <= SECTION_UNITS:
             kept.append(unit)
+    last = units[-1]
+    if last not in kept and _offers(text[last.start : last.end]):
+        kept.append(last)  # what the report leaves waiting on the user
     return kept
+
+
+def _offers(block: str) -> bool:
+    """Does *block* close on an offer to the user ("Want me to …?")?"""
+    sentences = split_sentences(block, 0)
+    if not sentences:
+        return False
+    offer = block[sentences[-1][0] : sentences[-1][1]]
+    return _OFFER_RE.search(offer) is not None and offer.rstrip(" *_)").endswith("?")
 
 
 def _lists(text: str, units: list[Unit]) -> dict[int, int]:
@@ -346,7 +316,7 @@ def _heading(line: str) -> str | None:
     if (
         len(stripped) <= 40
         and stripped.rstrip("*_").endswith(":")
-        and (OUTCOME_HEADINGS.fullmatch(_title(stripped)) or _CHECKS_RE.fullmatch(_title(stripped)))
+        and (OUTCOME_HEADINGS.fullmatch(_title(stripped)) or CHECKS_RE.fullmatch(_title(stripped)))
     ):
         return stripped
     return None
@@ -354,7 +324,7 @@ def _heading(line: str) -> str | None:
 
 def _worth_reading(text: str, unit: Unit) -> bool:
     block = text[unit.start : unit.end]
-    if _CHECKS_RE.match(block) or (unit.heading is not None and _CHECKS_RE.match(unit.heading)):
+    if CHECKS_RE.match(block) or (unit.heading is not None and CHECKS_RE.match(unit.heading)):
         return False
     start = _start(block)
     if start is None or _ECHO_RE.match(block) or _TAG_RE.match(block.strip()):
@@ -379,11 +349,11 @@ def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
     while sentences:
         first, end = sentences[0]
         sentence = block[first:end]
-        lead = _INTERJECTION_RE.match(sentence)
+        lead = INTERJECTION_RE.match(sentence)
         if lead is not None and lead.end() < len(sentence):
             sentences[0] = (first + lead.end(), end)
             continue
-        if lead is None and not _status(sentence, wrapped):
+        if lead is None and not status(sentence, wrapped):
             break
         sentences.pop(0)
     if not sentences:
@@ -417,6 +387,14 @@ def _item(
         return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
     kind = _kind(unit, block[start:end], first)
+    offer = _closing_offer(block, sentences, end)
+    if offer is not None:
+        # What the unit leaves open is the offer that closes it ("… but we could filter
+        # them out. Want me to add that filter, or leave them visible?"), quoted with the
+        # sentence it refers back to.
+        start, first = offer, block[offer:end]
+        section = section_kind(unit.heading) if unit.heading is not None else None
+        kind = section or Kind.OPEN_LOOP
     marker = find_marker(first)
     content = marker.content if marker is not None and marker.label else 0
     item = make_item(block, start, end, kind, content, points=points)
@@ -426,6 +404,22 @@ def _item(
         # A question the report leaves is open; it backs no decision or fact.
         return Kind.UNCERTAINTY, item[1], item[2], item[3], dict(item[4])
     return item[0], item[1], item[2], item[3], dict(item[4])
+
+
+def _closing_offer(block: str, sentences: list[tuple[int, int]], end: int) -> int | None:
+    """Where the quote of a unit that closes on an offer to the user starts ("Want me to
+    …?", "Would you like me to …?" after what it proposes): the sentence before the offer,
+    when both fit in one quote, else the offer. None for a unit of one sentence, or one
+    that does not close on an offer."""
+    told = [(s, e) for s, e in sentences if e <= end]
+    if len(told) < 2:
+        return None
+    s, e = told[-1]
+    if not _offers(block[s:e]):
+        return None
+    before = told[-2][0]
+    fits = e - before <= MAX_QUOTE_CHARS and "\n\n" not in block[before:s]
+    return before if fits else s
 
 
 def _told_end(block: str, sentences: list[tuple[int, int]], wrapped: bool = False) -> int | None:
@@ -438,27 +432,9 @@ def _told_end(block: str, sentences: list[tuple[int, int]], wrapped: bool = Fals
     if len(kept) == len(sentences):
         return len(block)
     told = block[kept[0][0] : kept[-1][1]]
-    if all(_routine(block[s:e], wrapped) for s, e in kept):
+    if all(routine(block[s:e], wrapped) for s, e in kept):
         return None
     return kept[0][0] + len(told.rstrip())
-
-
-def _routine(sentence: str, wrapped: bool = False) -> bool:
-    """Is *sentence* only an interjection or routine status ("Both pass.", "All green.")?"""
-    sentence = sentence.strip().lstrip("*_ ")
-    lead = _INTERJECTION_RE.match(sentence)
-    if lead is not None and lead.end() >= len(sentence.rstrip()):
-        return True
-    return _status(sentence, wrapped)
-
-
-def _status(sentence: str, wrapped: bool = False) -> bool:
-    """Routine status ("all tests pass"); in the reply before a last request to commit
-    (*wrapped*), also that the work is done (:data:`_DONE_RE`)."""
-    sentence = sentence.strip().lstrip("*_ ")
-    if _STATUS_RE.match(sentence) is not None:
-        return True
-    return wrapped and _DONE_RE.match(sentence) is not None
 
 
 def _kind(unit: Unit, body: str, first: str) -> Kind:

@@ -1,0 +1,69 @@
+"""Routine status in a report: what says only that the checks pass, that the work is done,
+or that the assistant is pleased ("All green.", "Both pass.", "Perfect!"), and so is no item
+of its own (docs/heuristic.md, "The outcome")."""
+
+from __future__ import annotations
+
+import re
+
+STATUS_RE = re.compile(
+    r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
+    r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
+    r"(?:clean|passes|passing|green|succeeds|ok)\b|\d+\s+tests?\s+passing\b"
+    r"|(?:the\s+)?(?:working\s+tree|worktree|git\s+status)\s+is\s+clean\b"
+    r"|(?:it|everything)(?:['’]s|\s+is)\s+(?:all\s+)?(?:working(?:\s+now)?|clean)\b"
+    r"|(?:both|all|the)\s+(?:\w+\s+)?(?:issues|errors|problems|warnings|failures)\s+(?:are\s+|were\s+)?"
+    r"(?:resolved|fixed|gone)\b|(?:\w+\s+){0,2}(?:errors|warnings|issues)\s+fixed\b"
+    r"|(?:the\s+)?(?:`[^`]+`\s+|\w+\s+){0,2}fix(?:es)?\s+(?:is|are)\s+(?:now\s+)?(?:complete|done|in\s+place)\b"
+    r"|(?:all|both|everything)(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?"
+    r"(?:\s+(?:items?|threads?|comments?|checks?|tests?|points?|issues?|changes?|suggestions?))?"
+    r"\s+(?:is\s+|are\s+|have\s+been\s+)?(?:now\s+)?(?:green|clean|pass(?:es|ed|ing)?|addressed|"
+    r"replied\s+to)(?=[\s.!,;:]|$)"
+    r"|(?:the\s+)?(?:\w+\s+)?tests?\s+(?:are\s+|is\s+)?(?:now\s+|all\s+)?(?:pass(?:es|ed|ing)?|green)\b"
+    r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b",
+    re.IGNORECASE,
+)
+"""A sentence that only says the checks pass, that a fix is in, that all is green or
+addressed ("All green.", "Both pass.", "All four items addressed."), or that the work is
+complete without naming it ("The implementation is complete.")."""
+DONE_RE = re.compile(
+    r"(?:all\s+|the\s+|everything\b)[^.!?\n]{0,100}?\s*(?:is|are|has\s+been|have\s+been)\s+"
+    r"(?:now\s+)?(?:fully\s+|all\s+|completely\s+)?(?:implemented|done|complete|completed|finished|"
+    r"renamed|updated|pushed|committed|merged|closed)"
+    r"(?:\s*(?:,|and)\s*(?:implemented|tested|pushed|committed|merged|closed))*[ \t]*[.!]?[ \t]*$",
+    re.IGNORECASE,
+)
+"""A sentence that says the work is done, whatever it names ("The **x** epic is fully
+implemented and pushed.", "All references to "x" have been renamed."): in the reply before a
+last request to commit, what the closing reply settles, not what the work changed."""
+CHECKS_RE = re.compile(
+    r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[*_]*(?:(?:verification|verified|validation)"
+    r"(?:[ \t]+(?:output|passed|results?|run|done))?"
+    r"|(?:tests?|checks?)[ \t]+(?:run|results?|passed))[*_]*[ \t]*(?::|[*_]*$)",
+    re.IGNORECASE,
+)
+"""A unit or heading that reports the checks run ("Verification: I checked …", "Tests
+run:"): routine status, like "all tests pass"."""
+INTERJECTION_RE = re.compile(
+    r"(?:(?:perfect|excellent|great|good|nice|awesome|ok(?:ay)?|alright|sure|got\s+it|"
+    r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
+    re.IGNORECASE,
+)
+
+
+def routine(sentence: str, wrapped: bool = False) -> bool:
+    """Is *sentence* only an interjection or routine status ("Both pass.", "All green.")?"""
+    sentence = sentence.strip().lstrip("*_ ")
+    lead = INTERJECTION_RE.match(sentence)
+    if lead is not None and lead.end() >= len(sentence.rstrip()):
+        return True
+    return status(sentence, wrapped)
+
+
+def status(sentence: str, wrapped: bool = False) -> bool:
+    """Routine status ("all tests pass"); in the reply before a last request to commit
+    (*wrapped*), also that the work is done (:data:`DONE_RE`)."""
+    sentence = sentence.strip().lstrip("*_ ")
+    if STATUS_RE.match(sentence) is not None:
+        return True
+    return wrapped and DONE_RE.match(sentence) is not None
