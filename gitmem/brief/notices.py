@@ -29,9 +29,10 @@ from gitmem.core.records import Event, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.fetched import Fetched
 from gitmem.store.quarantine import quarantined
-from gitmem.store.repo import Store
+from gitmem.store.repo import REFS_PREFIX, UNKNOWN_DETAIL, Store, is_shared_ref
 from gitmem.store.roots import TEAM_SIGNERS
-from gitmem.store.shape import BrokenRef, Paths, commit_at, odd_entry
+from gitmem.store.shape import BrokenRef, Paths, odd_entry
+from gitmem.store.watermarks import tracking_prefix
 
 FETCHED_REFUSED = "fetched-refused"
 UNTRUSTED_PURGE = "untrusted-purge"
@@ -165,19 +166,38 @@ def _junk(store: Store) -> list[BriefWarning]:
     notices = []
     try:
         names = store.refs()
-    except GitmemError:
+        fetched = _fetched_junk(store)
+    except (GitmemError, pygit2.GitError):
         return []
+    for remote, name in fetched:
+        message = f"{remote}'s {name} {UNKNOWN_DETAIL}: fetched, never read (sync skips it)"
+        notices.append(BriefWarning("junk-ref", message, name))
     for name in names:
         try:
-            tip = store.at(name).tip()
-            if tip is not None:
-                commit_at(store.repo, name, tip)
+            store.at(name).shared_tip()
         except BrokenRef as e:
             message = f"{name} {e.detail}: it holds no memory (`gitmem verify` reports it)"
             notices.append(BriefWarning("junk-ref", message, name))
         except GitmemError:
             return []  # memory as of a moment reads one ref only
     return notices
+
+
+def _fetched_junk(store: Store) -> list[tuple[str, str]]:
+    """(remote, name) of each ref a configured remote holds under ``refs/gitmem/`` (as
+    last fetched) that gitmem never writes.
+
+    Raises:
+        GitError: the refs cannot be listed.
+    """
+    found = []
+    for remote in filter(None, store.repo.remotes.names()):
+        prefix = tracking_prefix(remote)
+        for tracking in store.refs(prefix):
+            name = REFS_PREFIX + tracking.removeprefix(prefix)
+            if not is_shared_ref(name):
+                found.append((remote, name))
+    return found
 
 
 def _quarantined(store: Store, tree: pygit2.Tree | None) -> list[BriefWarning]:

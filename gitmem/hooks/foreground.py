@@ -24,6 +24,7 @@ from gitmem.store.gitfiles import (
     REFS_PREFIX,
     TRACKING_PREFIX,
     find_git_dirs,
+    is_shared_ref,
     names_remote,
     read_refs,
 )
@@ -88,7 +89,7 @@ def _nothing_owed(repo: str, remote: str | None) -> bool:
     refs = read_refs(dirs.common_dir, (REFS_PREFIX, there))
     if refs is None:
         return False
-    mine = {name: tip for name, tip in refs.items() if name.startswith(REFS_PREFIX)}
+    mine = {name: tip for name, tip in refs.items() if is_shared_ref(name)}
     if not mine:
         return True  # no memory: nothing to carry
     if not names_remote(dirs.common_dir, remote):

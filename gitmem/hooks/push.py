@@ -172,7 +172,7 @@ def _owed(store: Store, remote: str) -> bool:
     if capture_in_flight(store.local_dir):
         return True
     try:
-        refs = store.refs()
+        refs = store.shared_refs()
         if not refs:
             return False  # no memory: nothing to carry, and nothing more to load
         if remote not in store.repo.remotes.names():
@@ -199,7 +199,7 @@ def _carry(store: Store, remote: str, url: str) -> None:
             store,
             remote,
         )
-    if not store.refs():
+    if not store.shared_refs():
         return  # no memory: nothing to carry, and nothing more to load
     from gitmem.store.capturelog import CaptureLog
     from gitmem.store.config import load_settings
@@ -245,7 +245,7 @@ def _push_new(store: Store, remote: str) -> str | None:
     from gitmem.store.watermarks import SYNC_LOCK, Watermarks, tracking_prefix
 
     prefix = tracking_prefix(remote)
-    tips = {ref: store.at(ref).tip() for ref in store.refs()}
+    tips = {ref: store.at(ref).tip() for ref in store.shared_refs()}
     try:
         seen = {ref: store.at(prefix + ref.removeprefix(REFS_PREFIX)).tip() for ref in tips}
         for ref, there in seen.items():
@@ -307,7 +307,7 @@ def _sync(store: Store, remote: str, url: str, home: Path, log: Any, source: str
 def _push_to_url(store: Store, url: str, log: Any, source: str) -> None:
     from gitmem.store.pushing import push_refs
 
-    refs = store.refs()
+    refs = store.shared_refs()
     results = push_refs(store, url, refs)
     refused = [f"{r}: {results[r][1]}" for r in refs if not results[r][0]]
     log.write(

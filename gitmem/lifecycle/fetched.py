@@ -31,7 +31,7 @@ from gitmem.core.types import GitOid
 from gitmem.store.files import atomic_write, read_state, write_state
 from gitmem.store.layout import RECORD_DIRS
 from gitmem.store.merge import added_paths, union_tree
-from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, TRACKING_PREFIX, Store
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
 from gitmem.store.shape import BrokenRef, commit_at, entry_at
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 
@@ -59,13 +59,14 @@ def tracking_memory(store: Store) -> dict[str, GitOid]:
     Raises nothing: an unreadable ref counts as absent."""
     found: dict[str, GitOid] = {}
     try:
-        names = store.refs(TRACKING_PREFIX)
-    except GitmemError:
+        # Only configured remotes: a teammate's ref refs/gitmem/team/memory fetched from
+        # origin lands at refs/gitmem-remotes/origin/team/memory, the name a remote
+        # called "origin/team" would track.
+        remotes = store.repo.remotes.names()
+    except (pygit2.GitError, ValueError):
         return found
-    for name in names:
-        remote, _, rest = name.removeprefix(TRACKING_PREFIX).rpartition("/")
-        if rest != _LEAF or not remote:
-            continue
+    for remote in filter(None, remotes):
+        name = tracking_prefix(remote) + _LEAF
         with contextlib.suppress(GitmemError):
             tip = store.at(name).tip()
             if tip is not None:

@@ -22,6 +22,19 @@ REFS_PREFIX = "refs/gitmem/"
 """Every ref gitmem shares lives under this prefix; sync, backup and verify cover them all."""
 TRACKING_PREFIX = "refs/gitmem-remotes/"
 """What sync last fetched from each remote: ``refs/gitmem-remotes/<remote>/<name>``."""
+MEMORY_REF = "refs/gitmem/memory"
+RELEASES_REF = "refs/gitmem/releases"
+SHARED_REFS = (MEMORY_REF, RELEASES_REF)
+"""The refs under :data:`REFS_PREFIX` gitmem writes: the only ones it reads, exchanges,
+backs up or verifies as memory (:func:`is_shared_ref`)."""
+
+
+def is_shared_ref(name: str) -> bool:
+    """Whether *name* is a ref gitmem writes under :data:`REFS_PREFIX`. Any other name
+    there (``refs/gitmem/evil``, ``refs/gitmem/team/memory``, pushed by a teammate or
+    fetched) is junk: reported, never read as memory, merged or pushed. Raises nothing."""
+    return name in SHARED_REFS
+
 
 _OID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")

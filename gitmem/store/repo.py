@@ -24,8 +24,11 @@ import pygit2
 
 from gitmem.core.errors import GitError, NegativeResult
 from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.gitfiles import MEMORY_REF as MEMORY_REF
 from gitmem.store.gitfiles import REFS_PREFIX as REFS_PREFIX
+from gitmem.store.gitfiles import RELEASES_REF as RELEASES_REF
 from gitmem.store.gitfiles import TRACKING_PREFIX as TRACKING_PREFIX
+from gitmem.store.gitfiles import is_shared_ref as is_shared_ref
 from gitmem.store.layout import (
     EXTENSIONS,
     RECORD_DIRS,
@@ -35,7 +38,7 @@ from gitmem.store.layout import (
     receipt_path,
     walk_content,
 )
-from gitmem.store.shape import SYMBOLIC_REF, BrokenRef, Paths, commit_at, entry_at
+from gitmem.store.shape import SYMBOLIC_REF, UNKNOWN_REF, BrokenRef, Paths, commit_at, entry_at
 from gitmem.store.treediff import tree_changes
 
 # The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
@@ -53,9 +56,8 @@ pygit2.settings.cache_max_size(32 << 20)
 pygit2.settings.mwindow_size = 4 << 20
 pygit2.settings.mwindow_mapped_limit = 64 << 20
 
-MEMORY_REF = "refs/gitmem/memory"
-RELEASES_REF = "refs/gitmem/releases"
 _MAX_ATTEMPTS = 50
+UNKNOWN_DETAIL = f"is not a ref gitmem writes (it writes {MEMORY_REF} and {RELEASES_REF} only)"
 
 
 class _Moved(Exception):
@@ -227,6 +229,34 @@ class Store:
             return sorted(name for name in self.repo.references if name.startswith(prefix))
         except pygit2.GitError as e:
             raise GitError(f"cannot list {prefix}*: {e}") from e
+
+    def shared_tip(self) -> GitOid | None:
+        """:meth:`tip`, of a ref a reader may take as memory: a plain ref to a commit, and
+        under ``refs/gitmem/`` a name gitmem writes (:func:`is_shared_ref`).
+
+        Raises:
+            GitError: the ref cannot be read.
+            BrokenRef: the ref is symbolic, points at something that is not a stored
+                commit, or is a name under ``refs/gitmem/`` gitmem never writes (in that
+                order: a junk name says first what it points at).
+        """
+        tip = self.tip()
+        if tip is not None:
+            self._commit(tip)
+        if self.ref.startswith(REFS_PREFIX) and not is_shared_ref(self.ref):
+            raise BrokenRef(self.ref, UNKNOWN_REF, UNKNOWN_DETAIL)
+        return tip
+
+    def shared_refs(self) -> list[str]:
+        """The refs gitmem writes under ``refs/gitmem/`` that this repository holds
+        (:func:`~gitmem.store.gitfiles.is_shared_ref`), sorted: what is exchanged,
+        pushed and backed up. Any other name there is junk, listed by :meth:`refs` for
+        the readers that report it.
+
+        Raises:
+            GitError: the refs cannot be listed.
+        """
+        return [name for name in self.refs() if is_shared_ref(name)]
 
     def is_ancestor(self, older: GitOid, newer: GitOid) -> bool:
         """True when *older* is *newer* or one of its ancestors (both must be stored).

@@ -20,6 +20,9 @@ SYMBOLIC_REF = "symbolic ref"
 """A problem of a ref: it names another ref instead of a commit."""
 REF_NOT_A_COMMIT = "ref not at a commit"
 """A problem of a ref: it points at a tree, a blob, a tag or a missing object."""
+UNKNOWN_REF = "unknown ref"
+"""A problem of a ref: a name under ``refs/gitmem/`` gitmem never writes
+(:func:`gitmem.store.gitfiles.is_shared_ref`)."""
 UNEXPECTED_ENTRY = "unexpected entry"
 """A problem of a path: a symlink, an executable or a submodule where a file belongs."""
 
@@ -31,8 +34,9 @@ _ODD_MODES: dict[int, str] = {
 
 
 class BrokenRef(IntegrityError):
-    """A ref under ``refs/gitmem/`` that is not a plain ref to a stored commit: symbolic,
-    or pointing at a tree, a blob, a tag or nothing. Its ``problem`` names which."""
+    """A ref under ``refs/gitmem/`` that holds no memory gitmem reads: a name it never
+    writes, a symbolic ref, or one pointing at a tree, a blob, a tag or nothing. Its
+    ``problem`` names which."""
 
     def __init__(self, ref: str, problem: str, detail: str) -> None:
         super().__init__(f"{ref} {detail}")

@@ -192,7 +192,7 @@ def verify_store(
 
 def _check_or_report(store: Store, checker: RecordChecker, since: GitOid | None) -> RefReport:
     try:
-        tip = store.tip()
+        tip = store.shared_tip()
         if since is None or tip is None:
             return check_ref(store, checker)
         return check_ref(store, checker, added_paths(store.repo, since, tip), [since])

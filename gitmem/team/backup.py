@@ -33,7 +33,7 @@ from gitmem.core.records import Checkpoint, parse_as
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.store.git import last_line, run_git
 from gitmem.store.merge import merge_into
-from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store, is_shared_ref
 from gitmem.store.verify import Problem, check_ref
 from gitmem.team.checkers import load_checkers
 from gitmem.team.points import Point, list_points, prune_points, record_point
@@ -117,7 +117,7 @@ def backup(
             history this clone lacks).
         GitError: the replica could not be created or reached.
     """
-    refs = store.refs()
+    refs = store.shared_refs()
     if not refs:
         raise NegativeResult("nothing to back up: this clone has no refs/gitmem/* ref yet")
     checkers = load_checkers(home, store)
@@ -165,7 +165,7 @@ def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:
     tips: dict[str, GitOid] = {}
     for line in done.stdout.splitlines():
         oid, _, name = line.partition("\t")
-        if name.startswith(REFS_PREFIX):
+        if is_shared_ref(name):
             tips[name] = GitOid(oid)
     return tips
 
@@ -301,7 +301,7 @@ def _accept(
     """Check every fetched ref; the (ref, tip) pairs to restore, or RestoreRefused. With
     *forward_only*, a ref whose history does not contain this clone's tip (nor is
     contained in it) is refused: only a restore to a chosen point may go back."""
-    refs = quarantine.refs()
+    refs = quarantine.shared_refs()
     if not refs:
         raise NegativeResult(f"{source} holds no refs/gitmem/* ref to restore")
     checkers = load_checkers(home, store)

@@ -19,7 +19,7 @@ from gitmem.core.errors import NegativeResult
 from gitmem.core.records import format_time
 from gitmem.core.types import GitOid
 from gitmem.store.git import last_line, run_git
-from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.repo import REFS_PREFIX, Store, is_shared_ref
 from gitmem.team.retention import POINTS_PREFIX, Keep, kept, point_name, point_time
 
 
@@ -53,7 +53,8 @@ def list_points(store: Store, where: str) -> list[Point]:
     for line in done.stdout.splitlines():
         oid, _, name = line.partition("\t")
         stamp, _, rest = name.removeprefix(POINTS_PREFIX).partition("/")
-        if name.startswith(POINTS_PREFIX) and rest and point_time(stamp) is not None:
+        shared = is_shared_ref(f"{REFS_PREFIX}{rest}")
+        if name.startswith(POINTS_PREFIX) and shared and point_time(stamp) is not None:
             found.setdefault(stamp, {})[f"{REFS_PREFIX}{rest}"] = GitOid(oid)
     points = []
     for stamp, refs in found.items():

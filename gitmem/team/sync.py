@@ -40,7 +40,7 @@ from gitmem.store.purge import LOCK_FILE, scrub_local
 from gitmem.store.pushing import push_refs, record_push
 from gitmem.store.quarantine import quarantine
 from gitmem.store.refspecs import fetch_memory
-from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, Store
+from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, UNKNOWN_DETAIL, Store, is_shared_ref
 from gitmem.store.roots import TEAM_SIGNERS, keep_purges
 from gitmem.store.shape import BrokenRef, commit_at
 from gitmem.store.verify import memory_checker
@@ -159,7 +159,9 @@ def _fetch(store: Store, remote: str) -> tuple[dict[str, GitOid], dict[str, str]
         except BrokenRef as e:
             junk[ref] = e.detail
             continue
-        if tip is not None:
+        if not is_shared_ref(ref):
+            junk[ref] = UNKNOWN_DETAIL
+        elif tip is not None:
             tips[ref] = tip
     return tips, junk
 
@@ -177,9 +179,7 @@ def _take(
     """Steps 2-4 for one ref: watermark, check (:mod:`gitmem.lifecycle.acceptance`), merge."""
     local = store.at(ref)
     try:
-        before = local.tip()
-        if before is not None:
-            commit_at(store.repo, ref, before)
+        before = local.shared_tip()
     except BrokenRef as e:
         why = _junk(ref, e.detail, "this clone")
         return RefSync(ref, tip, None, None, "skipped", problem=why, problem_kind=INTEGRITY)
@@ -253,10 +253,12 @@ def _take(
 
 
 def _junk(ref: str, detail: str, where: str) -> str:
-    return (
-        f"{where}'s {ref} {detail}: skipped, a ref that is not a plain ref to a commit "
-        "holds no memory (every other ref is exchanged)"
+    why = (
+        "gitmem reads no memory from it"
+        if detail == UNKNOWN_DETAIL
+        else ("a ref that is not a plain ref to a commit holds no memory")
     )
+    return f"{where}'s {ref} {detail}: skipped, {why} (every other ref is exchanged)"
 
 
 def sync(

@@ -91,7 +91,11 @@ def packed_then_moved(repo: Path) -> None:
 
 
 def symbolic(repo: Path) -> None:
-    git(repo, "symbolic-ref", "refs/gitmem/other", MEMORY)
+    git(repo, "symbolic-ref", "refs/gitmem/releases", MEMORY)
+
+
+def junk_name(repo: Path) -> None:
+    git(repo, "update-ref", "refs/gitmem/other", memory_commit(repo, "junk"))
 
 
 def second_ref(repo: Path) -> None:
@@ -128,6 +132,7 @@ CASES: dict[str, tuple[Callable[[Path], None], bool, bool]] = {
     "sync_on_push": (sync_on_push, False, True),
     "a carry's failure to say": (untold, False, True),
     "a symbolic memory ref": (symbolic, False, True),
+    "a ref gitmem never writes": (junk_name, True, False),
     "a second ref the remote lacks": (second_ref, False, True),
     "a remote only an included file names": (remote_elsewhere, False, False),
 }

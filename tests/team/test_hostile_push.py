@@ -275,3 +275,43 @@ def test_an_item_or_a_receipt_over_what_it_may_hold_is_refused_unread(tmp_path: 
     briefed = victim(bob, "brief")
     assert briefed.returncode == 0 and "Traceback" not in briefed.stderr
     assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
+
+
+def test_a_ref_gitmem_never_writes_is_reported_and_never_taken(tmp_path: Path) -> None:
+    # refs/gitmem/ holds two names gitmem writes (memory, releases). Mallory pushes her
+    # own memory history under others: sync made each a local ref of every clone (and
+    # pushed it on to backups), and one named like a remote's tracking ref
+    # (refs/gitmem/team/memory, fetched to refs/gitmem-remotes/origin/team/memory) was
+    # read by the brief as the memory of a remote called "origin/team".
+    bob, mallory = synced_team(tmp_path)
+    mallory.capture("we ship on fridays")
+    tip = mallory.tip()
+    for name in ("refs/gitmem/evil", "refs/gitmem/team/memory", "refs/gitmem/memory2"):
+        mallory.git("push", "-q", "origin", f"{tip}:{name}")
+
+    bob.git("fetch", "-q")  # plain git brings them (the refspec init set)
+    briefed = victim(bob, "brief", "--format", "json", "--budget", "0")
+    assert briefed.returncode == 0, briefed.stderr
+    brief = json.loads(briefed.stdout)
+    assert "We ship on fridays" not in {i["text"] for i in brief["items"]}
+    assert "origin/team" not in briefed.stdout
+    assert "refs/gitmem/evil" in briefed.stdout  # reported among the warnings
+
+    synced = victim(bob, "sync")
+    assert "Traceback" not in synced.stderr
+    for name in ("refs/gitmem/evil", "refs/gitmem/team/memory", "refs/gitmem/memory2"):
+        assert f"{name} is not a ref gitmem writes" in synced.stdout + synced.stderr
+    assert bob.git("for-each-ref", "--format=%(refname)", "refs/gitmem/").split() == [MEMORY_REF]
+    assert "We ship on fridays" not in shown(bob)
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
+
+    # A junk name made by hand in a clone is never pushed, backed up or verified as memory.
+    bob.git("update-ref", "refs/gitmem/evil", tip)
+    replica = tmp_path / "replica.git"
+    git(tmp_path, "init", "-q", "--bare", str(replica))
+    backed = victim(bob, "backup", str(replica))
+    assert backed.returncode == 0, backed.stderr
+    assert "refs/gitmem/evil" not in git(replica, "for-each-ref", "--format=%(refname)")
+    verified = victim(bob, "verify")
+    assert verified.returncode == 3
+    assert "refs/gitmem/evil: unknown ref: is not a ref gitmem writes" in verified.stdout
