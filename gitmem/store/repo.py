@@ -39,7 +39,7 @@ from gitmem.store.layout import (
     walk_content,
 )
 from gitmem.store.shape import SYMBOLIC_REF, UNKNOWN_REF, BrokenRef, Paths, commit_at, entry_at
-from gitmem.store.treediff import tree_changes
+from gitmem.store.treediff import add_paths, tree_changes
 
 # The memory ref's trees fan out by 256 (``items/ab/``): ~10 KB each, over libgit2's
 # default 4 KB limit for caching a tree, so every path lookup read and parsed the same
@@ -425,7 +425,7 @@ class Store:
         try:
             blobs = [(e.path, self.repo.create_blob(e.data)) for e in entries]
             base = None if parent is None else self._commit(parent)
-            tree = _add_paths(self.repo, None if base is None else base.tree, blobs)
+            tree = add_paths(self.repo, None if base is None else base.tree, blobs)
             if base is not None and tree == base.tree_id:
                 return GitOid(str(base.id))
             signature = git_signature(author)
@@ -482,31 +482,6 @@ class Store:
 
     def _commit(self, oid: GitOid) -> pygit2.Commit:
         return commit_at(self.repo, self.ref, oid)
-
-
-def _add_paths(
-    repo: pygit2.Repository, base: pygit2.Tree | None, blobs: Sequence[tuple[str, pygit2.Oid]]
-) -> pygit2.Oid:
-    """A tree equal to *base* plus *blobs*; existing paths are never replaced."""
-    groups: dict[str, list[tuple[str, pygit2.Oid]]] = {}
-    files: list[tuple[str, pygit2.Oid]] = []
-    for path, oid in blobs:
-        head, sep, rest = path.partition("/")
-        if sep:
-            groups.setdefault(head, []).append((rest, oid))
-        else:
-            files.append((head, oid))
-    builder = repo.TreeBuilder() if base is None else repo.TreeBuilder(base)
-    for name, oid in files:
-        if builder.get(name) is None:
-            builder.insert(name, oid, pygit2.enums.FileMode.BLOB)
-    for name, children in groups.items():
-        existing = builder.get(name)
-        subtree = existing if isinstance(existing, pygit2.Tree) else None
-        if existing is not None and subtree is None:
-            continue  # a file sits where a folder belongs; leave it for verify to report
-        builder.insert(name, _add_paths(repo, subtree, children), pygit2.enums.FileMode.TREE)
-    return builder.write()
 
 
 def git_signature(author: str) -> pygit2.Signature:

@@ -8,10 +8,13 @@ it is never opened here. The answer is the one that diff gives with its default 
 the files (blobs, symlinks, submodules) of *new* not in *old* as added; a file whose
 type changed (a file to a folder, a blob to a symlink) as removed and added; any other
 difference (an edit, a mode change, a removal) as something other than an addition.
+:func:`add_paths` makes the one tree edit the store's appends make: paths added, none
+replaced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pygit2
@@ -98,3 +101,30 @@ def _holds_files(entry: pygit2.Object) -> bool:
             return True
         pending += _tree(entry)
     return False
+
+
+def add_paths(
+    repo: pygit2.Repository, base: pygit2.Tree | None, blobs: Sequence[tuple[str, pygit2.Oid]]
+) -> pygit2.Oid:
+    """A tree equal to *base* plus *blobs* (path, blob), written; existing paths are
+    never replaced, and a file where a folder belongs is left for verify to report.
+    Raises pygit2.GitError when git refuses to write."""
+    groups: dict[str, list[tuple[str, pygit2.Oid]]] = {}
+    files: list[tuple[str, pygit2.Oid]] = []
+    for path, oid in blobs:
+        head, sep, rest = path.partition("/")
+        if sep:
+            groups.setdefault(head, []).append((rest, oid))
+        else:
+            files.append((head, oid))
+    builder = repo.TreeBuilder() if base is None else repo.TreeBuilder(base)
+    for name, oid in files:
+        if builder.get(name) is None:
+            builder.insert(name, oid, pygit2.enums.FileMode.BLOB)
+    for name, children in groups.items():
+        existing = builder.get(name)
+        subtree = existing if isinstance(existing, pygit2.Tree) else None
+        if existing is not None and subtree is None:
+            continue  # a file sits where a folder belongs; leave it for verify to report
+        builder.insert(name, add_paths(repo, subtree, children), pygit2.enums.FileMode.TREE)
+    return builder.write()
