@@ -12,7 +12,10 @@ said only under its condition. So:
   diff in the message removes (a ``-`` line of a fenced ``diff`` or ``patch`` block);
 - a decision quoted from an item of a list headed by options, alternatives or
   rejected choices ("## Rejected alternatives", "**Options considered:**") is not
-  verbatim: a list of options decides nothing;
+  verbatim: a list of options decides nothing; nor one from a collapsed ``<details>``
+  block (past its ``<summary>``), where its author set text aside, nor from a row of a
+  markdown table that rejects it ("rejected", "❌", a negation) or of a table of options
+  that does not say it was chosen;
 - a decision or fact whose quote leaves out the condition its own sentence opens with
   ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts)
   is not verbatim. A quote that holds its condition is. (A condition after the quote, "we
@@ -25,16 +28,27 @@ Pure; never raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice
 
 from gitmem.capture.questions import DECIDING
-from gitmem.core.folding import read_capitals, read_look_alikes
+from gitmem.core.folding import fold, read_capitals, read_look_alikes
 from gitmem.core.items import Kind
+from gitmem.core.negation import NEGATION_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
 REMOVED = "the quote is a line that a diff in its message removes"
 CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
+COLLAPSED = (
+    "the quote lies in a collapsed <details> block, which holds what its author set aside,"
+    " not what was decided"
+)
+REJECTED_ROW = (
+    "the quote is a row of a table that rejects it, or of a table of options that does not"
+    " choose it, which decides nothing"
+)
 
 # Struck-through text: "~~…~~", "<del>", "<s>", "<strike>", and characters struck one by
 # one with a combining overlay (U+0334 to U+0338: "w\u0336e\u0336" shows "we" struck).
@@ -99,8 +113,13 @@ def standing(span: str, message: str, kind: str) -> str | None:
                     return REMOVED
     if kind not in DECIDING:
         return None
-    if kind == Kind.DECISION and any(_under_options(message, at) for at in starts):
-        return CONSIDERED
+    if kind == Kind.DECISION:
+        if any(_under_options(message, at) for at in starts):
+            return CONSIDERED
+        if any(first < end and start < last for first, last in _collapsed(message)):
+            return COLLAPSED
+        if any(_rejected_row(message, at, start, end) for at in starts):
+            return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
     condition = _OPENS_WITH_CONDITION.match(_letters(message), sentence)
@@ -136,3 +155,104 @@ def _under_options(message: str, start: int) -> bool:
         heading = _HEADING_RE.fullmatch(line)
         return heading is not None and _OPTIONS_RE.search(line) is not None
     return False
+
+
+# A <details> block is shown collapsed unless it is opened ("<details open>"): its
+# <summary> shows, the rest is what its author set aside (alternatives, logs, background).
+_DETAILS_TAG_RE = re.compile(r"<details\b([^<>]*)>|</details\s*>", re.IGNORECASE)
+_SUMMARY_RE = re.compile(r"\s*<summary\b[^<>]*>.*?</summary\s*>", re.IGNORECASE | re.DOTALL)
+_OPEN_RE = re.compile(r"\bopen\b", re.IGNORECASE)
+
+
+def _collapsed(message: str) -> list[tuple[int, int]]:
+    """The spans of *message* that a collapsed ``<details>`` block hides: from after its
+    ``<summary>`` to its close tag (or the end of the message), nesting counted."""
+    spans: list[tuple[int, int]] = []
+    opened: list[tuple[int, bool]] = []  # where each open block's hidden part starts
+    for tag in _DETAILS_TAG_RE.finditer(message):
+        if tag.group(1) is None:
+            if opened:
+                first, collapsed = opened.pop()
+                if collapsed:
+                    spans.append((first, tag.start()))
+            continue
+        summary = _SUMMARY_RE.match(message, tag.end())
+        first = summary.end() if summary else tag.end()
+        opened.append((first, _OPEN_RE.search(tag.group(1)) is None))
+    spans.extend((first, len(message)) for first, collapsed in opened if collapsed)
+    return spans
+
+
+# A markdown table: rows of cells parted by "|", with a delimiter row ("|---|:--:|").
+_ROW_RE = re.compile(r"[^\n]*\|[^\n]*")
+_DELIMITER_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$")
+# What a row says of its choice, outside the quote: rejected (in words, or a cross), or
+# chosen (in words, or a check mark).
+_REJECTS_RE = re.compile(
+    r"[❌✗✘✖⛔🚫]|\b(?:reject(?:ed)?|discard(?:ed)?|dropped|ruled out|declined|abandoned|"
+    r"not (?:chosen|picked|selected|doing|pursued|needed)|won'?t do|out of scope)\b",
+    re.IGNORECASE,
+)
+_CHOSEN_RE = re.compile(
+    r"[✅✔✓☑]|\b(?:chosen|picked|selected|adopted|accepted|decided|winner|go with|yes)\b",
+    re.IGNORECASE,
+)
+
+
+def _rejected_row(message: str, at: int, start: int, end: int) -> bool:
+    """Is *at* in a row of a markdown table that, outside the span ``start:end``, rejects
+    what it holds (in words, a cross or a negation), or in a table of options (its header
+    row, or the heading above the table, names options or rejected choices) whose row
+    does not say it was chosen?"""
+    line_start = message.rfind("\n", 0, at) + 1
+    line_end = message.find("\n", at)
+    line_end = len(message) if line_end < 0 else line_end
+    if "|" not in message[line_start:line_end]:
+        return False
+    above = _lines_up(message, line_start)
+    table = []  # the rows above, nearest first
+    heading = ""  # the first line above the table that is not blank
+    for line in above:
+        if _ROW_RE.fullmatch(line) is None:
+            heading = line if line.strip() else next((h for h in above if h.strip()), "")
+            break
+        table.append(line)
+    table = [*reversed(table), message[line_start:line_end]]
+    table.extend(islice(_rows(_lines_down(message, line_end)), 1))  # a header's delimiter
+    if len(table) < 2 or _DELIMITER_RE.match(table[1]) is None:
+        return False
+    outside = message[line_start : max(line_start, start)] + message[min(end, line_end) : line_end]
+    if _REJECTS_RE.search(outside):
+        return True
+    if _CHOSEN_RE.search(outside):
+        return False
+    if NEGATION_RE.search(fold(outside)):
+        return True
+    return _OPTIONS_RE.search(table[0]) is not None or (
+        _HEADING_RE.fullmatch(heading) is not None and _OPTIONS_RE.search(heading) is not None
+    )
+
+
+def _rows(lines: Iterator[str]) -> Iterator[str]:
+    """The lines of *lines* up to the first that is no table row."""
+    for line in lines:
+        if _ROW_RE.fullmatch(line) is None:
+            return
+        yield line
+
+
+def _lines_up(message: str, pos: int) -> Iterator[str]:
+    """The lines of *message* before the line that starts at *pos*, nearest first."""
+    while pos > 0:
+        first = message.rfind("\n", 0, pos - 1) + 1
+        yield message[first : pos - 1]
+        pos = first
+
+
+def _lines_down(message: str, pos: int) -> Iterator[str]:
+    """The lines of *message* after the line that ends at *pos*, in order."""
+    while pos < len(message):
+        last = message.find("\n", pos + 1)
+        last = len(message) if last < 0 else last
+        yield message[pos + 1 : last]
+        pos = last

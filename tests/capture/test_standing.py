@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import CONDITION, CONSIDERED, HIDDEN, REMOVED, STRUCK, standing
+from gitmem.capture.standing import (
+    COLLAPSED,
+    CONDITION,
+    CONSIDERED,
+    HIDDEN,
+    REJECTED_ROW,
+    REMOVED,
+    STRUCK,
+    standing,
+)
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, Transcript, plain_transcript
 
@@ -180,3 +189,73 @@ def test_a_quote_struck_through_with_combining_overlays_is_not_verbatim() -> Non
     item = captured(f"Plan: {struck} and then we wait.", Kind.DECISION, struck)
     assert item.quote_reason == STRUCK
     assert item.trust == Trust.INFERRED
+
+
+DETAILS = (
+    "We use Postgres for the event store.\n\n"
+    "<details>\n<summary>We keep the JSON exporter as it is</summary>\n\n"
+    "- Use MongoDB for the event store\n- Use DynamoDB for the event store\n</details>\n\n"
+    "<details open><summary>Plan</summary>\nWe ship the parser on Friday.\n</details>\n"
+    "<DETAILS><details open>\nRewrite the exporter in Rust for speed\n</details></DETAILS>"
+)
+
+
+@pytest.mark.parametrize(
+    "quote", ["Use MongoDB for the event store", "Rewrite the exporter in Rust for speed"]
+)
+def test_a_decision_quoted_from_a_collapsed_details_block_is_not_verbatim(quote: str) -> None:
+    item = captured(DETAILS, Kind.DECISION, quote)
+    assert item.quote_reason == COLLAPSED
+    assert item.trust == Trust.INFERRED
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "We use Postgres for the event store.",
+        "We keep the JSON exporter as it is",  # the summary shows
+        "We ship the parser on Friday.",  # an open block shows
+    ],
+)
+def test_a_decision_outside_a_collapsed_block_stays_verbatim(quote: str) -> None:
+    assert captured(DETAILS, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+TABLE = (
+    "Here is where we landed:\n\n"
+    "| Approach | Verdict |\n|---|---|\n"
+    "| Use MongoDB for the event store | rejected: no transactions |\n"
+    "| Use DynamoDB for the event store | ❌ |\n"
+    "| Cache tokens in Redis for speed | not needed yet |\n"
+    "| Use Postgres for the event store | chosen |\n\n"
+    "## Alternatives considered\n"
+    "| Idea | Cost |\n| --- | --- |\n| Rewrite the exporter in Rust | high |\n"
+    "| Keep the exporter in Python | low, picked |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Use MongoDB for the event store",
+        "Use DynamoDB for the event store",
+        "Cache tokens in Redis for speed",
+        "Rewrite the exporter in Rust",  # a table of alternatives chooses nothing
+    ],
+)
+def test_a_decision_quoted_from_a_table_row_that_rejects_it_is_not_verbatim(quote: str) -> None:
+    item = captured(TABLE, Kind.DECISION, quote)
+    assert item.quote_reason == REJECTED_ROW
+    assert item.trust == Trust.INFERRED
+
+
+@pytest.mark.parametrize(
+    "quote", ["Use Postgres for the event store", "Keep the exporter in Python"]
+)
+def test_the_row_a_table_chooses_stays_verbatim(quote: str) -> None:
+    assert captured(TABLE, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+def test_a_fact_from_a_table_row_stays_verbatim() -> None:
+    item = captured(TABLE, Kind.FACT, "Use DynamoDB for the event store")
+    assert item.trust == Trust.VERBATIM
