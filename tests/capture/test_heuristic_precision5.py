@@ -102,3 +102,17 @@ def test_a_long_report_keeps_its_closing_offer() -> None:
     assert ("open_loop", offer) in kinds_and_quotes(drafts)
     # a long report's middle units are still left out
     assert not any("Module 5" in (d.quote or "") for d in drafts)
+
+
+# --- "the fix is ready" is routine status, like "the fix is complete" ----------------------
+
+
+def test_a_ready_fix_before_a_lead_in_gives_no_item() -> None:
+    report = (
+        "The tokenizer fix is ready. Changes made to `parser.py`:\n\n"
+        "The parser keeps one token table per process, rebuilt on grammar changes."
+    )
+    messages = [user("fix the tokenizer please"), assistant(report)]
+    assert [d.quote for d in extract(messages)] == [
+        "The parser keeps one token table per process, rebuilt on grammar changes."
+    ]
