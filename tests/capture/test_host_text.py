@@ -264,3 +264,41 @@ def test_what_a_teammate_session_sent_is_not_what_the_session_said() -> None:
     beside = claude(("user", f"{TEAMMATE}\nplease merge the parser fix"), ("assistant", "Merged."))
     assert not captured(beside, quote).quote_verified
     assert captured(beside, "please merge the parser fix").quote_verified
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # Gemini CLI's referenced files, after the user's words.
+        "Summarise the release plan in @NOTES.md please\n--- Content from referenced files ---"
+        "\nContent from @NOTES.md:\nDecision: drop Python 3.8 support in the parser.\n"
+        "TODO: port the exporter to httpx.\n--- End of content ---",
+        # A host block after the user's words.
+        "Summarise the release plan please\n<system-reminder>\nDecision: drop Python 3.8 "
+        "support in the parser.\nTODO: port the exporter to httpx.\n</system-reminder>",
+    ],
+)
+def test_the_heuristic_takes_no_item_from_what_the_host_wrote_into_the_users_turn(
+    content: str,
+) -> None:
+    from gitmem.capture.extract.heuristic import extract
+
+    transcript = gemini(
+        {"id": "1", "timestamp": "2026-01-01T00:00:00Z", "type": "user", "content": content},
+        {"id": "2", "timestamp": "2026-01-01T00:00:01Z", "type": "gemini", "content": "Done."},
+    )
+    drafts = extract(transcript.messages)
+    assert not [d for d in drafts if "Python 3.8" in d.text or "httpx" in d.text], drafts
+    # The same words said by the user are read.
+    said = gemini(
+        {
+            "id": "1",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "type": "user",
+            "content": content.replace("--- Content from referenced files ---", "")
+            .replace("<system-reminder>", "")
+            .replace("</system-reminder>", ""),
+        },
+        {"id": "2", "timestamp": "2026-01-01T00:00:01Z", "type": "gemini", "content": "Done."},
+    )
+    assert [d for d in extract(said.messages) if "Python 3.8" in d.text]

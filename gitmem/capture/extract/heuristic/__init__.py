@@ -40,7 +40,7 @@ from gitmem.capture.extract.heuristic.turns import (
     wrapped_report,
 )
 from gitmem.core.items import Draft, Kind
-from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message
+from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message, said, said_text
 
 __all__ = [
     "FORGE_IMPORTANCE",
@@ -115,6 +115,15 @@ def _kept(messages: Sequence[Message], max_items: int, session_items: int) -> li
     return kept(settled, min(max_items, session_items) if _session(messages, read) else max_items)
 
 
+def _spoken(message: Message) -> str:
+    """The text items are read from: what the host wrote into the user's turn (a
+    reminder, the files Gemini CLI expands after the user's words, an interruption marker:
+    :func:`~gitmem.core.transcript.said_text`) as blank lines, at the same offsets, so no
+    item comes from it and no sentence runs into it. (Which turns are read, and how, is
+    still judged on the whole text: an interruption marker says a request was stopped.)"""
+    return said_text(message).replace("\0", "\n") if said(message.role) else message.text
+
+
 def _session(messages: Sequence[Message], read: Sequence[int]) -> bool:
     """Do the user and the assistant both speak (not a commit message, a user's notes or
     a lone reply)?"""
@@ -144,7 +153,7 @@ def _candidates(
             continue  # a question tool's answer: the text around it says what was decided
         if plan_text(messages[index]):
             role = "assistant"  # an approved plan: the assistant's words, not the user's rules
-        text = messages[index].text
+        text = _spoken(messages[index])
         # Each candidate is passed on as it is found, keeping only what the two readings
         # below need: a long plain transcript is one message of hundreds of thousands of
         # candidates, and a list of them costs several times the text.
