@@ -15,14 +15,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from gitmem.brief.select import BriefWarning
-from gitmem.core.integrity import OTHER_REPOSITORY, UNTRUSTED_KEY
+from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, BriefWarning
+from gitmem.core.integrity import (
+    ITEM_EDITED,
+    ITEM_MISSING,
+    ITEM_UNREADABLE,
+    OTHER_REPOSITORY,
+    UNTRUSTED_KEY,
+)
 
 EXAMPLES = 3
 """Records (or, for a cause of the store itself, paths) named under a cause at the most
 detailed level (the most recent first)."""
 LEVELS = (EXAMPLES, 0, -1)
 """Detail levels, most detailed first: examples per cause, one line per cause, one line."""
+
+_ITEM_CAUSES = frozenset({ITEM_EDITED, ITEM_MISSING, ITEM_UNREADABLE, QUOTE_NOT_IN_TRANSCRIPT})
+"""Causes whose warnings are one per item (naming the record that holds it), not one per
+record: counted as items of so many records."""
 
 _RECORD_FIX = (
     "their items are shown degraded, never as verbatim; `gitmem verify` lists them, "
@@ -94,7 +104,12 @@ def _headline(key: str, members: list[BriefWarning]) -> str:
             return first.message
         return f"{n} × {first.code}: {first.message} (and {n - 1} more like it)"
     if key == "untrusted":
-        keys = sorted({f"{w.writer} {w.key}" for w in members})
+        # A failed record's writer is whatever its bytes claim: keys are counted, and
+        # each is named with the writers its records claim.
+        claims: dict[str, set[str]] = {}
+        for w in members:
+            claims.setdefault(w.key or "an unnamed key", set()).add(w.writer or "no writer")
+        keys = [f"{k} ({', '.join(sorted(claims[k]))})" for k in sorted(claims)]
         named = ", ".join(keys[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
         return (
             f"{n} record(s) by {len(keys)} key(s) no trust root of this clone knows "
@@ -106,6 +121,9 @@ def _headline(key: str, members: list[BriefWarning]) -> str:
         return f"{n} record(s) written for another repository: {_FOREIGN_FIX}."
     if n == 1:
         return first.message
+    if key in _ITEM_CAUSES:
+        records = len({w.record for w in members})
+        return f"{n} item(s) of {records} record(s) failed verification ({key}): {_RECORD_FIX}."
     return f"{n} record(s) failed verification ({key}): {_RECORD_FIX}."
 
 

@@ -17,6 +17,7 @@ that is a problem of the store (:func:`store_problems`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 
 import pygit2
@@ -28,8 +29,15 @@ from gitmem.core.purge import Purge, purge_of
 from gitmem.core.records import Event, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.fetched import Fetched
-from gitmem.store.quarantine import quarantined
-from gitmem.store.repo import REFS_PREFIX, UNKNOWN_DETAIL, Store, is_shared_ref
+from gitmem.store.quarantine import how_many, let_go, quarantined
+from gitmem.store.repo import (
+    MEMORY_REF,
+    REFS_PREFIX,
+    RELEASES_REF,
+    UNKNOWN_DETAIL,
+    Store,
+    is_shared_ref,
+)
 from gitmem.store.roots import TEAM_SIGNERS
 from gitmem.store.shape import BrokenRef, Paths, odd_entry
 from gitmem.store.watermarks import tracking_prefix
@@ -201,17 +209,26 @@ def _fetched_junk(store: Store) -> list[tuple[str, str]]:
 
 
 def _quarantined(store: Store, tree: pygit2.Tree | None) -> list[BriefWarning]:
-    at = Paths(tree)
-    entries = [e for e in quarantined(store.local_dir) if at(e["path"] or "")]
+    # Each entry is looked up in the tree of the ref it came from (entries written
+    # before they named one came from memory).
+    trees = {MEMORY_REF: Paths(tree)}
+    with contextlib.suppress(GitmemError):  # memory as of a moment reads one ref only
+        trees[RELEASES_REF] = Paths(_tree(store.at(RELEASES_REF)))
+    entries = [
+        e
+        for e in quarantined(store.local_dir)
+        if (at := trees.get(e["ref"] or MEMORY_REF)) is not None and at(e["path"] or "")
+    ]
     if not entries:
         return []
+    count = how_many(len(entries), let_go(store.local_dir))
     who = sorted({e["author"] or "an unknown author" for e in entries})
     remotes = sorted({e["remote"] or "a remote" for e in entries})
     named = ", ".join(who[:3]) + (f" and {len(who) - 3} more" if len(who) > 3 else "")
     return [
         BriefWarning(
             "quarantined",
-            f"{len(entries)} path(s) a sync took from {', '.join(remotes)} fail their checks "
+            f"{count} path(s) a sync took from {', '.join(remotes)} fail their checks "
             f"(added in commits by {named}): quarantined, never read as genuine; `gitmem "
             "status` lists them",
         )

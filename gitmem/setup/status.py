@@ -19,7 +19,7 @@ from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog, LogEntry
 from gitmem.store.config import load_settings
 from gitmem.store.keys import load_identity
-from gitmem.store.quarantine import quarantined
+from gitmem.store.quarantine import how_many, let_go, quarantined
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 
@@ -65,6 +65,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         }
     report["remotes"] = remotes_report(store, roots)
     report["quarantined"] = quarantined(store.local_dir)
+    report["quarantined_let_go"] = let_go(store.local_dir)
     log = CaptureLog(store.local_dir)
     entries = log.entries()
     last_ok = next((e for e in entries if e.outcome == "ok"), None)
@@ -219,7 +220,8 @@ def render_text(report: dict[str, Any]) -> str:
     lines += render_remotes(report["remotes"])
     bad = report["quarantined"]
     if bad:
-        lines.append(f"quarantined: {len(bad)} path(s) a sync took that fail their checks")
+        count = how_many(len(bad), report["quarantined_let_go"])
+        lines.append(f"quarantined: {count} path(s) a sync took that fail their checks")
         lines += [
             f"  ⚠ {q['path']}: {q['problem']} (from {q['remote']}"
             + ("" if q["commit"] is None else f", added in {q['commit'][:12]} by {q['author']}")

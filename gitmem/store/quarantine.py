@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.store.files import read_state, write_state
+from gitmem.store.gitfiles import MEMORY_REF
 
 QUARANTINE_FILE = "quarantine.json"
-_KEPT = 500
-"""Entries kept, the newest; a flood of bad records is counted, not listed forever."""
-_FIELDS = ("path", "problem", "detail", "commit", "author", "remote")
+KEPT = 500
+"""Entries kept, the newest; a flood of bad records is counted, not listed forever (the
+file says how many it let go, :func:`let_go`, and a count of it is then a bound,
+:func:`how_many`)."""
+_FIELDS = ("path", "problem", "detail", "commit", "author", "remote", "ref")
 
 
 def quarantined(local_dir: Path) -> list[dict[str, str | None]]:
@@ -36,18 +39,35 @@ def quarantined(local_dir: Path) -> list[dict[str, str | None]]:
     ]
 
 
-def quarantine(local_dir: Path, remote: str, entries: Iterable[Mapping[str, Any]]) -> None:
-    """Add *entries* (path, problem, detail, commit, author) that came from *remote*.
-    Raises nothing: a clone that cannot write reports them only where they are met."""
-    new = [{**{k: _text(e.get(k)) for k in _FIELDS}, "remote": remote} for e in entries]
+def let_go(local_dir: Path) -> int:
+    """How many entries the file let go to keep :data:`KEPT`. Raises nothing."""
+    data = read_state(local_dir / QUARANTINE_FILE, max_depth=4)
+    count = data.get("let_go") if isinstance(data, dict) else None
+    return count if isinstance(count, int) and count > 0 else 0
+
+
+def how_many(shown: int, let_go: int) -> str:
+    """*shown* as the brief and status print a count of quarantined paths: exact, or
+    "500+" when entries were let go (they may still be stored). Raises nothing."""
+    return f"{shown}+" if let_go else str(shown)
+
+
+def quarantine(
+    local_dir: Path, remote: str, entries: Iterable[Mapping[str, Any]], ref: str = MEMORY_REF
+) -> None:
+    """Add *entries* (path, problem, detail, commit, author) that came from *remote*'s
+    *ref*. Raises nothing: a clone that cannot write reports them only where they are
+    met."""
+    new = [{**{k: _text(e.get(k)) for k in _FIELDS}, "remote": remote, "ref": ref} for e in entries]
     if not new:
         return
-    paths = {e["path"] for e in new}
-    kept = [e for e in quarantined(local_dir) if e["path"] not in paths] + new
+    paths = {(e["ref"], e["path"]) for e in new}
+    kept = [e for e in quarantined(local_dir) if (e["ref"] or MEMORY_REF, e["path"]) not in paths]
+    kept += new
+    dropped = let_go(local_dir) + max(0, len(kept) - KEPT)
+    state = {"version": 1, "paths": kept[-KEPT:], "let_go": dropped}
     with contextlib.suppress(OSError):
-        write_state(
-            local_dir / QUARANTINE_FILE, {"version": 1, "paths": kept[-_KEPT:]}, sort_keys=True
-        )
+        write_state(local_dir / QUARANTINE_FILE, state, sort_keys=True)
 
 
 def _text(value: object) -> str | None:

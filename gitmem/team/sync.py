@@ -227,7 +227,7 @@ def _take(
         kind = INTEGRITY if e.exit_code == 3 else REMOTE
         return replace(base, merge="refused", problem_kind=kind, problem=str(e))
     marks.set(remote, ref, tip)
-    quarantine(store.local_dir, remote, [q.to_json() for q in decision.quarantined])
+    quarantine(store.local_dir, remote, [q.to_json() for q in decision.quarantined], ref)
     taken = replace(
         base,
         local_after=result.after,
