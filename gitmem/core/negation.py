@@ -57,19 +57,20 @@ def _shown(words: str) -> str:
 NEGATION_RE = lazy_pattern(r"\b(?:" + _shown(_NEGATIONS) + rf"|\w+n't)\b|{_UNSPACED}")
 """One negation word in folded text."""
 
-_LIMITS = "only unless except excepting if until" + read_look_alikes(
-    " seulement uniquement sauf si"  # French
-    " nur außer ausser wenn bis"  # German
+_LIMITS = "only unless except excepting if until instead rather" + read_look_alikes(
+    " seulement uniquement sauf si lieu"  # French ("au lieu de")
+    " nur außer ausser wenn bis statt anstatt"  # German
     " solo sólo solamente únicamente salvo excepto"  # Spanish
     " somente apenas só exceto"  # Portuguese
-    " soltanto tranne eccetto"  # Italian
+    " soltanto tranne eccetto invece anziché"  # Italian
     " alleen behalve tenzij indien"  # Dutch
-    " tylko oprócz jeśli jeżeli"  # Polish
-    " только кроме если лишь"  # Russian
+    " tylko oprócz jeśli jeżeli zamiast"  # Polish
+    " только кроме если лишь вместо"  # Russian
 )
-"""Words that limit or condition what follows, in English and the languages of
-:data:`_OTHER_LANGUAGES`."""
-_UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|だけ|しか|もし|만약|만일"
+"""Words that limit or condition what follows, or put it in another's place ("we store
+the events in Postgres instead of in MongoDB" is not "we store the events… in MongoDB"),
+in English and the languages of :data:`_OTHER_LANGUAGES`."""
+_UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|而不是|代わりに|だけ|しか|もし|만약|만일|대신"
 _SPEAKER = r"\b(?:user|human|assistant|claude|codex|gemini|copilot) ?:"
 """A speaker's label in a plain transcript ("User:", "**Claude:**", folded): what follows
 it is another person's turn."""

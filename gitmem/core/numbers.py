@@ -13,7 +13,8 @@ What joins into one token, in text already folded (``gitmem.core.folding.fold``)
   (so a sentence-final ``37.`` and a listing ``37, 500`` are two tokens' worth of text);
   so do a ``:``, ``/`` or ``^`` between two digits (a time ``10:30``, a ratio ``16:9``,
   a fraction or date ``3/4``, ``2026/01/02``, a power ``10^6``): "10" said of ``10:30``
-  or ``10^6`` is another number; and so does a ``_`` between two digits (``1_000_000``);
+  or ``10^6`` is another number; and so does a ``_`` or an apostrophe between two digits
+  (``1_000_000``, the Swiss ``1'500``; folding straightens ``1’500``);
 - an exponent: an ``e`` or ``E`` between two digits, with or without a sign (``1e6``,
   ``1E-3``, ``2.5e+10``): "3 s" said of ``1e-3 s`` is another number;
 - superscript digits and the superscript minus (``10⁶``, ``10⁻³``), and vulgar fractions
@@ -41,7 +42,7 @@ _MORE_DIGIT_RANGES = (
 last code point of each run)."""
 _MORE_DIGITS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _MORE_DIGIT_RANGES)
 _D = rf"[\d{_MORE_DIGITS}]"
-_JOIN = r"(?:[.,:/^_\u207b]|[eE][-+]?)"
+_JOIN = r"(?:[.,:/^_'\u207b]|[eE][-+]?)"
 """What joins two runs of digits into one number: a separator, or an exponent's ``e``."""
 NUMBER_RE = re.compile(
     rf"(?:(?<!\w)(?:[<>]=|[-+<>≤≥~]))?"
@@ -49,7 +50,7 @@ NUMBER_RE = re.compile(
 )
 """One number token, as this module's docstring defines it."""
 
-_SEPARATORS = ".,:/^_\u207b"
+_SEPARATORS = ".,:/^_'\u207b"
 _SIGNS = "-+<>≤≥~"
 """A sign, or a comparison or approximation that binds the number it stands before
 (">500 ms" is not "500 ms", nor "~5 ms" "5 ms")."""

@@ -435,6 +435,26 @@ def test_a_quote_whose_ellipsis_drops_a_negation_never_verifies(
             '"except"',
         ),
         (
+            "We will store the events … in MongoDB for now.",
+            "We will store the events in Postgres instead of in MongoDB for now.",
+            '"instead"',
+        ),
+        (
+            "We will store the events … in MongoDB for now.",
+            "We will store the events in Postgres rather than in MongoDB for now.",
+            '"rather"',
+        ),
+        (
+            "Wir speichern die Events … in MongoDB.",
+            "Wir speichern die Events in Postgres statt in MongoDB.",
+            '"statt"',
+        ),
+        (
+            "Мы храним события … MongoDB.",
+            "Мы храним события в Postgres вместо MongoDB.",
+            '"вmecto"',
+        ),
+        (
             "We will … deploy the parser on Fridays.",
             "We will \u202eton\u202c deploy the parser on Fridays.",
             "a bidirectional control",
@@ -480,6 +500,7 @@ def test_a_quote_with_invisible_characters_is_a_formatting_difference() -> None:
         ("6 rows per batch", "1E+6 rows per batch"),
         ("the timeout is 1e", "the timeout is 1e-3"),
         ("000 workers", "keep 1_000 workers"),
+        ("500 users signed up", "we had 1\u2019500 users signed up"),  # Swiss grouping
     ],
 )
 def test_a_quote_never_pins_part_of_a_number_in_scientific_notation(
