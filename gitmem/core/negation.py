@@ -10,8 +10,10 @@ ending in "n't" ("don't", "won't", "isn't"), and the same contractions written w
 the apostrophe ("dont", "cant", "wont"), the negative adverbs hardly, barely and
 scarcely, and the negation words of the languages sessions are most often held in
 besides English (:data:`_OTHER_LANGUAGES`: "nicht", "pas", "jamais", "nunca", "não",
-"non", "niet", "не", …; in Chinese, Japanese and Korean, which do not space their words,
-不, 没, 無, ない, ません, 않, 못, 없 wherever they stand). A few of those have other
+"non", "niet", "не", "inte", "değil", "δεν", "tidak", "không", "لا", "לא", …, each also
+as it reads in capitals and without accents; in Chinese, Japanese, Korean, Thai and
+Hindi, which do not space their words or mark word ends with vowel signs, 不, 没, 無, ない,
+ません, 않, 못, 없, ไม่, नहीं wherever they stand). A few of those have other
 meanings ("no-op", "wont", "sans-serif"); the check errs toward saying no, which only
 costs a verbatim badge. Pure; never raises.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from gitmem.core.folding import fold, read_look_alikes
+from gitmem.core.folding import fold, read_capitals, read_look_alikes
 from gitmem.core.patterns import lazy_pattern
 
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
@@ -28,7 +30,32 @@ _BARE_CONTRACTIONS = (
     "dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt wouldnt "
     "hasnt havent hadnt mustnt neednt shant aint hardly barely scarcely"
 )
-_OTHER_LANGUAGES = read_look_alikes(
+
+
+def _both_cases(words: str) -> str:
+    """*words* (space-separated) as folding reads each written in small letters and in
+    capitals, which differ where a capital shows another Latin letter than its small
+    letter does (the Greek "δεν" folds to "δev", "ΔΕΝ" to "δen"); and each without its
+    accents, as capitals (Greek "ΟΧΙ" for "όχι") and hurried typing ("nao", "khong") drop
+    them."""
+    read: list[str] = []
+    for word in words.split():
+        for form in (word, read_capitals(word.upper()).casefold()):
+            for spelt in (form, _unaccented(form)):
+                if read_look_alikes(spelt) not in read:
+                    read.append(read_look_alikes(spelt))
+    return " " + " ".join(read)
+
+
+def _unaccented(word: str) -> str:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", word)
+    bare = "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+    return unicodedata.normalize("NFC", bare)
+
+
+_OTHER_LANGUAGES = _both_cases(
     " ne pas jamais rien aucun aucune sans(?!-)"  # French
     " nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne"  # German
     " nunca nada nadie ningún ninguno ninguna jamás sin tampoco"  # Spanish
@@ -37,11 +64,21 @@ _OTHER_LANGUAGES = read_look_alikes(
     " niet geen nooit niets zonder"  # Dutch
     " nigdy nikdy bez"  # Polish, Czech
     " не нет ни никогда ничего никто без ні ніколи"  # Russian, Ukrainian
+    " inte ej ingen inget inga aldrig utan ikke intet aldri uden uten"  # Scandinavian
+    " ei eivät ilman"  # Finnish
+    " değil yok hiç hiçbir asla olmadan"  # Turkish
+    " nem sem nincs soha nélkül"  # Hungarian
+    " niciodată fără nici"  # Romanian
+    " δεν μη μην όχι ούτε ποτέ χωρίς"  # Greek
+    " tidak bukan jangan belum tanpa"  # Indonesian, Malay
+    " không chưa chẳng đừng"  # Vietnamese
+    " لا لم لن ليس ليست بدون أبدا"  # Arabic
+    " לא אין בלי מעולם"  # Hebrew
 )
 """Negation words of other languages, as folding spells them (a Cyrillic "е" is read as
 "e"). "non" and "sans" before a hyphen are English prefixes ("non-fragile", "sans-serif"),
 which :mod:`gitmem.core.opposites` reads as such."""
-_UNSPACED = "不|没|沒|無|无|勿|ない|ません|않|못|없"
+_UNSPACED = "不|没|沒|無|无|勿|ない|ません|않|못|없|ไม่|नहीं|बिना"
 """Negations of languages that do not space their words, matched wherever they stand."""
 _NEGATIONS = f"{_WORDS} {_BARE_CONTRACTIONS} {_OTHER_LANGUAGES}"
 

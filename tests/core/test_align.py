@@ -532,3 +532,20 @@ def test_an_ellipsis_may_not_skip_a_negation_spelt_with_capital_or_other_look_al
     )
     assert not check.verbatim
     assert "an elision may not drop a negation" in check.reason
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        *("inte", "ikke", "aldrig", "değil", "asla", "nem", "soha", "tidak", "jangan"),
+        *("không", "chưa", "δεν", "ΔΕΝ", "όχι", "ΟΧΙ", "μην", "لا", "ليس", "לא", "בלי"),
+        *("नहीं", "ไม่", "fără", "niciodată"),
+    ],
+)
+def test_an_ellipsis_may_not_skip_a_negation_of_another_language(word: str) -> None:
+    check = check_quote(
+        "We will … deploy the parser on Fridays.",
+        [f"We will {word} deploy the parser on Fridays."],
+    )
+    assert not check.verbatim
+    assert "an elision may not drop a negation" in check.reason
