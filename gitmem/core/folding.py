@@ -128,6 +128,10 @@ _REPLACEMENTS = (
     *((chr(code), " ") for code in range(0x2000, 0x200B)),
     *((char, BIDI_STAND_IN) for char in BIDI_CONTROLS),
 )
+_DIGIT_GROUP_RE = lazy_pattern(r"(?<=\d)[\u00a0\u202f\u2009](?=\d)")
+"""A no-break, narrow no-break or thin space between two digits groups them ("37 500",
+French and SI): it folds to "_", which joins one number (``gitmem.core.numbers``), where
+any other space would part two."""
 _CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
 _ASCII_FIRST = tuple((old, new) for old, new in _CRLF_FIRST if old.isascii())
 """The pairs of :data:`_CRLF_FIRST` an ASCII text can hold (most of any transcript)."""
@@ -194,7 +198,9 @@ def _fold_lines(text: str) -> str:
     if not text.isascii():
         text = read_capitals(text)
     text = text.casefold()
-    # 1. Quotes, dashes, spaces and line breaks.
+    # 1. Quotes, dashes, spaces and line breaks; a space that groups digits first.
+    if not text.isascii() and _DIGIT_GROUP_RE.search(text):
+        text = _DIGIT_GROUP_RE.sub("_", text)
     for old, new in _ASCII_FIRST if text.isascii() else _CRLF_FIRST:
         if old in text:
             text = text.replace(old, new)
@@ -360,6 +366,8 @@ def fold_map(raw: str) -> FoldMap:
         mapped.origin = _expanded(shown)
     # 1. "\r\n" loses its "\r"; every other replacement keeps the length.
     _delete(mapped, _CR_BEFORE_LF)
+    if not mapped.text.isascii() and _DIGIT_GROUP_RE.search(mapped.text):
+        mapped.text = _DIGIT_GROUP_RE.sub("_", mapped.text)
     for old, new in _REPLACEMENTS:
         if old in mapped.text:
             mapped.text = mapped.text.replace(old, new)

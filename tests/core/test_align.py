@@ -501,6 +501,9 @@ def test_a_quote_with_invisible_characters_is_a_formatting_difference() -> None:
         ("the timeout is 1e", "the timeout is 1e-3"),
         ("000 workers", "keep 1_000 workers"),
         ("500 users signed up", "we had 1\u2019500 users signed up"),  # Swiss grouping
+        ("500 users signed up", "we had 37\u202f500 users signed up"),  # French grouping
+        ("500 users signed up", "we had 37\u00a0500 users signed up"),
+        ("we had 37", "we had 37\u2009500 users signed up"),  # a thin space
     ],
 )
 def test_a_quote_never_pins_part_of_a_number_in_scientific_notation(

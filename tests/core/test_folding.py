@@ -225,3 +225,13 @@ def test_a_russian_word_in_capitals_keeps_its_letters(word: str) -> None:
     # "НЕ" ("not") shows "HE" in capitals, but a word written wholly in Cyrillic is
     # Russian: its En stays an En, so it is still the negation it is in small letters.
     assert fold(word) == fold(word.lower())
+
+
+def test_a_space_that_groups_digits_folds_to_an_underscore_that_joins_them() -> None:
+    # "37 500" with a no-break, narrow no-break or thin space is one number (French and SI
+    # grouping); any other space, or one beside a letter, is a space.
+    for space in "\u00a0\u202f\u2009":
+        assert fold(f"We had 37{space}500 users") == "we had 37_500 users"
+        assert fold_map(f"We had 37{space}500 users").folded == "we had 37_500 users"
+        assert fold(f"page{space}5 of 37{space}x") == "page 5 of 37 x"
+    assert fold("We had 37 500 users") == "we had 37 500 users"
