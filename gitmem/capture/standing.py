@@ -17,8 +17,9 @@ said only under its condition. So:
   markdown table that rejects it ("rejected", "❌", a negation) or of a table of options
   that does not say it was chosen;
 - a decision or fact whose quote leaves out the condition its own sentence opens with
-  ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts)
-  is not verbatim. A quote that holds its condition is. (A condition after the quote, "we
+  ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts;
+  or opening a clause before it: "But if …, we revert", "(If …) we revert") is not
+  verbatim. A quote that holds its condition is. (A condition after the quote, "we
   deploy on Fridays if QA approves" quoted as "we deploy on Fridays", is not caught: the
   words an elision skips are, "only", "unless" and "if" among them.)
 
@@ -69,6 +70,14 @@ _CONDITIONS = read_look_alikes(
 )
 _OPENS_WITH_CONDITION = re.compile(
     rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
+)
+# A condition that opens a clause of the sentence before the quote, after a mark or an
+# opening word ("But if …, we revert", "(If …) we revert", "Ok, in case …"): the
+# sentence does not open with it, but it still governs what follows. An "if" inside a
+# clause ("not sure if …") opens none.
+_CLAUSE_CONDITION = re.compile(
+    r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
+    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
 )
 _ELISION = " … "
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
@@ -122,8 +131,11 @@ def standing(span: str, message: str, kind: str) -> str | None:
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
-    condition = _OPENS_WITH_CONDITION.match(_letters(message), sentence)
+    letters = _letters(message)
+    condition = _OPENS_WITH_CONDITION.match(letters, sentence)
     if condition is not None and condition.end() <= start:
+        return CONDITION
+    if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
         return CONDITION
     return None
 

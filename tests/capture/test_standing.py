@@ -259,3 +259,35 @@ def test_the_row_a_table_chooses_stays_verbatim(quote: str) -> None:
 def test_a_fact_from_a_table_row_stays_verbatim() -> None:
     item = captured(TABLE, Kind.FACT, "Use DynamoDB for the event store")
     assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        "Only if the benchmark regresses, ",
+        "But if the benchmark regresses, ",
+        "And even if the benchmark regresses, ",
+        "So, if the benchmark regresses, ",
+        "(If the benchmark regresses) ",
+        "Also: unless the benchmark improves, ",
+        "Ok, in case the benchmark regresses, ",
+    ],
+)
+def test_a_decision_cut_from_a_condition_after_an_opening_word_is_not_verbatim(
+    opener: str,
+) -> None:
+    quote = "we revert the parser change."
+    item = captured(opener + quote, Kind.DECISION, quote)
+    assert item.quote_reason == CONDITION
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm not sure if the cache helps, but we revert the parser change.",
+        "We asked whether to wait; we revert the parser change.",
+    ],
+)
+def test_an_if_that_opens_no_clause_before_the_quote_is_no_condition(message: str) -> None:
+    item = captured(message, Kind.DECISION, "we revert the parser change.")
+    assert item.trust == Trust.VERBATIM
