@@ -332,7 +332,31 @@ def _edges_hold(text: str, start: int, end: int) -> bool:
         return False
     if _marks(text, start) or _marks(text, end):
         return False
+    if _in_compound(text, start, end):
+        return False
     return not (cuts_number(text, start) or cuts_number(text, end) or hyphen_as_sign(text, start))
+
+
+_NEGATING_PREFIX_RE = re.compile(r"(?<![^\W\d_])(?:non|un|no|not|anti)-\Z")
+_NEGATING_SUFFIX_RE = re.compile(r"-(?:free|less|un|non|not|in(?=safe|secure|valid))")
+
+
+def _in_compound(text: str, start: int, end: int) -> bool:
+    """Does the match ``text[start:end]`` start right after a negating prefix of a
+    hyphenated word ("non-|blocking", "un-|merged"), or end right before a negating
+    suffix ("lock|-free", "thread|-unsafe")? The word is one claim, and the part quoted
+    says its opposite: "blocking calls are fine" is not said by "non-blocking calls are
+    fine". A quote that keeps the hyphen ("-based") is checked as written."""
+    if (
+        start >= 2
+        and text[start - 1] == "-"
+        and text[start].isalpha()
+        and _NEGATING_PREFIX_RE.search(text, max(0, start - 6), start)
+    ):
+        return True
+    if end < len(text) - 1 and text[end] == "-" and text[end - 1].isalpha():
+        return _NEGATING_SUFFIX_RE.match(text, end) is not None
+    return False
 
 
 def _marks(text: str, pos: int) -> bool:

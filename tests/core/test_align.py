@@ -552,3 +552,24 @@ def test_an_ellipsis_may_not_skip_a_negation_of_another_language(word: str) -> N
     )
     assert not check.verbatim
     assert "an elision may not drop a negation" in check.reason
+
+
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        ("blocking calls in the handler are fine", "non-blocking calls in the handler are fine"),
+        ("zero exit codes are errors", "non-zero exit codes are errors"),
+        ("this call is thread", "this call is thread-unsafe"),
+        ("we want a lock", "we want a lock-free queue"),
+        ("merged branches are kept", "un-merged branches are kept"),
+        ("we will use … blocking calls", "we will use non-blocking calls"),
+    ],
+)
+def test_a_match_may_not_start_or_end_inside_a_hyphenated_word(quote: str, message: str) -> None:
+    assert not check_quote(quote, [message]).verbatim
+
+
+def test_a_range_or_a_quote_that_keeps_the_hyphen_still_matches() -> None:
+    assert check_quote("20 items in stock", ["there are 10-20 items in stock"]).verbatim
+    assert check_quote("-based parser is fast", ["the regex-based parser is fast"]).verbatim
+    assert check_quote("non-blocking calls are fine", ["use non-blocking calls are fine"]).verbatim
