@@ -32,12 +32,13 @@ knows which are still correct quotes and which are not:
   a question, which the verifier must not badge either); ``tool-result`` (a line of tool
   output, a TODO in a file the agent read, quoted as what was said: the session gets one
   tool call and its output, since the corpus keeps only the conversation);
-  ``limit-elision`` (an ellipsis where "only", "unless", "except", "if" or "until" stood);
-  ``condition`` (a decision quoted from a sentence of the session that opens with "If …,",
-  without its condition); ``host-text`` (a line of what the host wrote into the user's
-  turn, a Codex AGENTS.md block or a Claude Code reminder, quoted as what was said: the
-  session gets one of each); ``asked-answer`` (a decision quoted from the question a
-  question tool's answer repeats, "Should we use httpx?"="requests" quoted as "use httpx");
+  ``limit-elision`` (an ellipsis where "only", "unless", "except", "if" or "until"
+  stood); ``condition`` (a decision quoted from a sentence of the session that opens
+  with "If …,", or ends with "if …" or "unless …", without its condition); ``host-text``
+  (a line of what the host wrote into the user's turn, a Codex AGENTS.md block or a
+  Claude Code reminder, quoted as what was said: the session gets one of each);
+  ``asked-answer`` (a decision quoted from the question a question tool's answer
+  repeats, "Should we use httpx?"="requests" quoted as "use httpx");
 * correct quote, reversed text — the badge may stay only on the quote itself, which then
   becomes the item's text (**false verbatim** when the flipped text is shown with it):
   ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
@@ -135,6 +136,9 @@ HOST_QUOTES = (
 LIMITS_RE = re.compile(r"\b(?:only|unless|except|if|until)\b")
 _CONDITION_RE = re.compile(
     r"(?:^|(?<=[.!\n] ))(?:If|Unless) [^,.!?\n]{5,80}, ([a-z][^.!?\n]{15,160}[.!])"
+)
+_TRAILING_CONDITION_RE = re.compile(
+    r"(?:^|(?<=[.!\n] ))([A-Z][^,.!?\n]{15,160}?),? (?:if|unless) [^.!?\n]{5,80}[.!]"
 )
 FLIPS = (
     *(("enable", "disable"), ("enabled", "disabled"), ("add", "remove"), ("added", "removed")),
@@ -344,7 +348,8 @@ def extras(labels: list[Label], messages: list[Message]) -> list[Proposal]:
     for message in messages:
         if message.role not in ("user", "assistant"):
             continue
-        for match in _CONDITION_RE.finditer(message.text):
+        text = message.text
+        for match in [*_CONDITION_RE.finditer(text), *_TRAILING_CONDITION_RE.finditer(text)]:
             quote = match.group(1)
             if cut < EXTRAS_PER_FILE and occurrences(quote, texts) == 1:
                 out.append(Proposal("condition", "decision", plain(quote), quote))

@@ -19,9 +19,10 @@ said only under its condition. So:
 - a decision or fact whose quote leaves out the condition its own sentence opens with
   ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts;
   or opening a clause before it: "But if …, we revert", "(If …) we revert") is not
-  verbatim. A quote that holds its condition is. (A condition after the quote, "we
-  deploy on Fridays if QA approves" quoted as "we deploy on Fridays", is not caught: the
-  words an elision skips are, "only", "unless" and "if" among them.)
+  verbatim; nor one the condition follows right after, in its sentence ("we deploy on
+  Fridays if QA approves" quoted as "we deploy on Fridays", "…, unless the build is
+  red", "(only when CI is green)"). A quote that holds its condition is, and so is one
+  whose sentence ends before the next one's "If …".
 
 Pure; never raises.
 """
@@ -79,6 +80,22 @@ _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
     rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
 )
+# A condition right after the quote, in its sentence ("we deploy on Fridays if QA
+# approves", "…, unless the build is red", "(only when CI is green)", "but only if …"):
+# the quote's words hold only under it; ", and if that fails …" opens another clause.
+# Narrower than the openers: a word that also means "as" (Dutch and German "als") would
+# read a plain sentence's tail as a condition, and "even if" concedes rather than
+# conditions ("we ship even if QA objects").
+_TRAILING_CONDITIONS = read_look_alikes(
+    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
+    "|si|sauf si|à moins que|pourvu que|wenn|falls|sofern|außer wenn|a menos que|salvo que"
+    "|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
+)
+_TRAILING_CONDITION = re.compile(
+    r"[ \t,，*_`(\[—–-]*(?:(?:(?:but|and)\s+)?only\s+(?:if|when|once|after|until)\b"
+    rf"|(?:{_TRAILING_CONDITIONS})\b|如果|假如|要是|除非|もし|만약|만일)"
+)
+_SENTENCE_END = re.compile(r"[.!?。！？]\W*$")
 _ELISION = " … "
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
@@ -136,6 +153,8 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if condition is not None and condition.end() <= start:
         return CONDITION
     if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
+        return CONDITION
+    if not _SENTENCE_END.search(parts[-1]) and _TRAILING_CONDITION.match(letters, end):
         return CONDITION
     return None
 

@@ -291,3 +291,62 @@ def test_a_decision_cut_from_a_condition_after_an_opening_word_is_not_verbatim(
 def test_an_if_that_opens_no_clause_before_the_quote_is_no_condition(message: str) -> None:
     item = captured(message, Kind.DECISION, "we revert the parser change.")
     assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("We deploy on Fridays if QA approves the build.", "We deploy on Fridays"),
+        (
+            "We keep the retry limit at three, unless the queue backs up.",
+            "We keep the retry limit at three",
+        ),
+        (
+            "We keep Postgres for the event store, but only if the benchmark holds.",
+            "We keep Postgres for the event store",
+        ),
+        ("Use the new parser (only when CI is green) for imports.", "Use the new parser"),
+        ("We merge the branch **provided** the review passes.", "We merge the branch"),
+        ("Nous déployons vendredi si les tests passent.", "Nous déployons vendredi"),
+        ("Wir nehmen Postgres, falls der Benchmark hält.", "Wir nehmen Postgres"),
+        ("Мы откатим изменения парсера, если тесты упадут.", "Мы откатим изменения парсера"),
+        ("我们周五发布新的解析器和导出工具，如果测试都通过。", "我们周五发布新的解析器和导出工具"),
+        # the condition spelt with a look-alike letter is still the condition
+        ("We deploy on Fridays \u0456f QA approves the build.", "We deploy on Fridays"),
+    ],
+)
+def test_a_decision_cut_before_the_condition_that_follows_it_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    for kind in (Kind.DECISION, Kind.FACT):
+        item = captured(message, kind, quote)
+        assert item.quote_reason == CONDITION
+        assert item.trust == Trust.INFERRED
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # the sentence ends before the next one's condition
+        ("We deploy on Fridays. If QA objects, we wait a week.", "We deploy on Fridays."),
+        ("We deploy on Fridays. If QA objects, we wait a week.", "We deploy on Fridays"),
+        # "even if" concedes: the decision holds either way
+        ("We ship the parser on Friday even if QA objects.", "We ship the parser on Friday"),
+        # ", and if …" opens a clause of its own
+        ("We keep Postgres for events, and if it fails we add SQLite.", "We keep Postgres"),
+        # a German "als" is "as", not a condition
+        ("Wir nehmen Postgres als Datenbank.", "Wir nehmen Postgres"),
+        # the quote holds its condition
+        ("We deploy on Fridays if QA approves the build.", "We deploy on Fridays if QA approves"),
+    ],
+)
+def test_a_quote_with_no_condition_right_after_it_stays_verbatim(message: str, quote: str) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+    # an open loop may hang on a condition
+    assert captured("x. " + message, Kind.OPEN_LOOP, quote).trust == Trust.VERBATIM
+
+
+def test_a_condition_after_the_quote_leaves_an_open_loop_verbatim() -> None:
+    message = "We still have to rerun the export if QA approves the build."
+    item = captured(message, Kind.OPEN_LOOP, "We still have to rerun the export")
+    assert item.trust == Trust.VERBATIM
