@@ -523,6 +523,10 @@ def test_a_greater_than_sign_before_a_number_at_line_start_is_text(line: str) ->
     [
         "User: We will deploy the parser next week\nAssistant: on Fridays the queue is quiet",
         "**Human:** We will deploy the parser next week\n**Claude:** on Fridays the queue is quiet",
+        # a chat export's labels
+        "You: We will deploy the parser next week\nChatGPT: on Fridays the queue is quiet",
+        "Me: We will deploy the parser next week\nAI: on Fridays the queue is quiet",
+        "ChatGPT: We will deploy the parser next week\nYou: on Fridays the queue is quiet",
     ],
 )
 def test_an_ellipsis_may_not_join_two_speakers_of_a_plain_transcript(transcript: str) -> None:
