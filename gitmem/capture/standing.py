@@ -34,8 +34,9 @@ from collections.abc import Iterator
 from itertools import islice
 
 from gitmem.capture.questions import DECIDING
-from gitmem.core.folding import fold, read_capitals, read_look_alikes
+from gitmem.core.folding import fold
 from gitmem.core.items import Kind
+from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.negation import NEGATION_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"

@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple, overload
 
+from gitmem.core.lookalikes import LOOK_ALIKE_RE, read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
 
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -30,89 +31,6 @@ match across, and an ellipsis may not skip (``gitmem.core.negation``)."""
 _INVISIBLE_RE = lazy_pattern(
     "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
 )
-
-# Step 1: a letter that shows as a Latin letter or digit is read as that one, so that a
-# word spelt with look-alikes ("n\u043et" with a Cyrillic "о", fullwidth "ｎｏｔ",
-# mathematical bold, small capitals) is the word it shows to every rule. The pairs are
-# those of Unicode's confusables (UTS #39) for Cyrillic, Greek, Armenian and Latin
-# letters whose target is one Latin letter. Small letters are read after case folding,
-# on folded letters; a capital whose small letter shows another Latin letter, or none,
-# is read before it (:data:`_CAPITAL_LOOK_ALIKES`: "Η" shows "H", "η" shows "n"). "μ"
-# is left alone: "µs" is not "ms".
-_PAIRED_LOOK_ALIKES = (
-    "аa еe кk мm оo рp сc тt уy хx ѕs іi јj һh ԁd ԛq ԝw ӏl үy гr ѡw ѵv ҽe"  # Cyrillic
-    " αa βb εe ζz ηn ιi κk νv οo ρp τt υu χx γy σo ϲc ϳj ϱp"  # Greek
-    " աw գq զq հh ոn ռn սu ցg քf օo"  # Armenian
-    " ᴀa ʙb ᴄc ᴅd ᴇe ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz ıi ȷj ɡg"
-    " ɑa ɩi ʋu ɣy ɯw ᴑo"  # Latin
-)
-_CAPITAL_LOOK_ALIKES = "Ηh Μm Νn Υy ϒy Ϝf Ϻm Տs"
-"""Greek and Armenian capitals that show another Latin letter than their small letter
-does (or than none), read before case folding."""
-_CYRILLIC_CAPITALS = "Нh Вb Ьb Ԍg"
-"""Cyrillic capitals whose small letters show no Latin letter. They are read as Latin in
-a word that also holds a letter of another script ("WITНOUT"); a word written wholly in
-Cyrillic is read as Cyrillic, where "НЕ" is the Russian "не" ("not"), not "HE". The words
-an ellipsis may not skip are also read with "н" for "h" and "в" or "ь" for "b"
-(:mod:`gitmem.core.negation`), so a word of Cyrillic letters that shows one ("НАгԁӏу")
-is one."""
-_CAPITALS_RE = lazy_pattern("[" + "".join(p[0] for p in _CAPITAL_LOOK_ALIKES.split()) + "]")
-_CYRILLIC_WORD_RE = lazy_pattern(
-    r"[^\W\d_]*[" + "".join(p[0] for p in _CYRILLIC_CAPITALS.split()) + r"][^\W\d_]*"
-)
-_OTHER_SCRIPT_RE = lazy_pattern("[^\u0400-\u052f]")
-_CAPITALS = str.maketrans({p[0]: p[1] for p in _CAPITAL_LOOK_ALIKES.split()})
-_CYRILLIC = str.maketrans({p[0]: p[1] for p in _CYRILLIC_CAPITALS.split()})
-
-
-def read_capitals(text: str) -> str:
-    """*text* (before case folding) with the capitals of :data:`_CAPITAL_LOOK_ALIKES`
-    read as the Latin letter they show, and those of :data:`_CYRILLIC_CAPITALS` in a word
-    that mixes scripts. One character for one, so offsets hold. Never raises."""
-    if _CAPITALS_RE.search(text):
-        text = text.translate(_CAPITALS)
-    if any(pair[0] in text for pair in _CYRILLIC_CAPITALS.split()):
-        text = _CYRILLIC_WORD_RE.sub(_read_mixed_word, text)
-    return text
-
-
-def _read_mixed_word(word: re.Match[str]) -> str:
-    found = word.group()
-    return found.translate(_CYRILLIC) if _OTHER_SCRIPT_RE.search(found) else found
-
-
-_LOOK_ALIKE_RE = lazy_pattern(
-    "[" + "".join(pair[0] for pair in _PAIRED_LOOK_ALIKES.split()) + "\uff01-\uff5e"
-    "\U0001d400-\U0001d7ff]"
-)
-_MATHEMATICAL_RE = lazy_pattern("[\U0001d400-\U0001d7ff]")
-_look_alikes: list[tuple[str, str]] = []
-_mathematical: dict[int, str] = {}
-
-
-def read_look_alikes(text: str) -> str:
-    """*text* (case-folded) with its look-alike letters read as the ASCII letter or digit
-    they show: the pairs above, fullwidth forms (U+FF01–U+FF5E) and mathematical letters
-    and digits (their compatibility form). One character for one, so offsets hold.
-    str.replace per character found is several times faster than str.translate."""
-    if not _look_alikes:
-        _look_alikes.extend((pair[0], pair[1]) for pair in _PAIRED_LOOK_ALIKES.split())
-        _look_alikes.extend(
-            (chr(code), chr(code - 0xFEE0).casefold()) for code in range(0xFF01, 0xFF5F)
-        )
-    for old, new in _look_alikes:
-        if old in text:
-            text = text.replace(old, new)
-    if _MATHEMATICAL_RE.search(text):
-        if not _mathematical:
-            import unicodedata
-
-            for code in range(0x1D400, 0x1D800):
-                shown = unicodedata.normalize("NFKC", chr(code))
-                if len(shown) == 1 and shown.isascii() and shown.isalnum():
-                    _mathematical[code] = shown.casefold()
-        text = text.translate(_mathematical)
-    return text
 
 
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
@@ -206,7 +124,7 @@ def _fold_lines(text: str) -> str:
             text = text.replace(old, new)
     if not text.isascii():
         text = _INVISIBLE_RE.sub("", text)
-        if _LOOK_ALIKE_RE.search(text):
+        if LOOK_ALIKE_RE.search(text):
             text = read_look_alikes(text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
     # most twice at a time (the step's input and its result), besides the caller's copy.
@@ -373,7 +291,7 @@ def fold_map(raw: str) -> FoldMap:
             mapped.text = mapped.text.replace(old, new)
     if not mapped.text.isascii():
         _delete(mapped, _INVISIBLE_RE)
-        if _LOOK_ALIKE_RE.search(mapped.text):
+        if LOOK_ALIKE_RE.search(mapped.text):
             mapped.text = read_look_alikes(mapped.text)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.

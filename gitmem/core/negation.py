@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-from gitmem.core.folding import fold, read_capitals, read_look_alikes
+from gitmem.core.folding import fold
+from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.patterns import lazy_pattern
 
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"

@@ -219,6 +219,35 @@ def test_a_capital_or_small_look_alike_folds_to_the_letter_it_shows(
 
 
 @pytest.mark.parametrize(
+    ("disguised", "shown"),
+    [
+        ("\ua4e0\ua4f3\ua4d4", "not"),  # Lisu NA, O, TA: "NOT"
+        ("\u13b3ITHOUT", "without"),  # a Cherokee capital that shows "W"
+        ("\uab83ithout", "without"),  # its small letter, which folds to the capital
+        ("\u13a5f", "if"),  # a Cherokee "i"
+        ("\u2115\u2c9ft", "not"),  # a double-struck N, a Coptic o
+        ("\u2110F", "if"),  # a script capital I reads "i", as "I" does
+        ("\u144cnless", "unless"),  # a Canadian syllabic that shows "U"
+        ("\U000118a3ONG", "long"),  # a Warang Citi capital that shows "L" (its small: "i")
+        ("\U0001d6b4\U0001d6b6\U0001d6bb", "not"),  # mathematical bold Greek capitals
+    ],
+)
+def test_a_letter_of_another_script_that_shows_a_latin_one_folds_to_it(
+    disguised: str, shown: str
+) -> None:
+    assert fold(disguised) == shown
+    assert fold_map(disguised).folded == shown
+    assert fold(fold(disguised)) == fold(disguised)
+
+
+def test_digits_signs_and_the_letters_of_read_languages_are_not_look_alikes() -> None:
+    # "×" is a sign of a number, a Devanagari zero a digit, a Thai or Georgian letter a
+    # letter of a word: none is read as a Latin letter.
+    for text in ("16\u00d79", "\u0966", "\u0e50", "\u10e7\u10d0", "\u0928\u0939\u0940\u0902"):
+        assert fold(text) == text.casefold()
+
+
+@pytest.mark.parametrize(
     "word", ["\u041d\u0415", "\u041d\u0415\u0422", "\u041d\u0418\u041a\u041e\u0413\u0414\u0410"]
 )
 def test_a_russian_word_in_capitals_keeps_its_letters(word: str) -> None:
