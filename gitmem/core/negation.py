@@ -20,6 +20,7 @@ costs a verbatim badge. Pure; never raises.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from gitmem.core.folding import fold
@@ -56,7 +57,7 @@ def _unaccented(word: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
-_OTHER_LANGUAGES = _both_cases(
+_OTHER_LANGUAGES = (
     " ne pas jamais rien aucun aucune sans(?!-)"  # French
     " nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne"  # German
     " nunca nada nadie ningún ninguno ninguna jamás sin tampoco"  # Spanish
@@ -76,12 +77,19 @@ _OTHER_LANGUAGES = _both_cases(
     " لا لم لن ليس ليست بدون أبدا"  # Arabic
     " לא אין בלי מעולם"  # Hebrew
 )
-"""Negation words of other languages, as folding spells them (a Cyrillic "е" is read as
-"e"). "non" and "sans" before a hyphen are English prefixes ("non-fragile", "sans-serif"),
+"""Negation words of other languages (read as folding spells them by :func:`_negations`).
+"non" and "sans" before a hyphen are English prefixes ("non-fragile", "sans-serif"),
 which :mod:`gitmem.core.opposites` reads as such."""
 _UNSPACED = "不|没|沒|無|无|勿|ない|ません|않|못|없|ไม่|नहीं|बिना"
 """Negations of languages that do not space their words, matched wherever they stand."""
-_NEGATIONS = f"{_WORDS} {_BARE_CONTRACTIONS} {_OTHER_LANGUAGES}"
+
+
+@functools.cache
+def _negations() -> str:
+    """Every negation word, as folding spells it (a Cyrillic "е" is read as "e"): made
+    when a pattern of them is first compiled, since reading ~130 words in every case and
+    accent costs ~4 ms, and a brief that renders no new quote needs none of them."""
+    return f"{_WORDS} {_BARE_CONTRACTIONS} {_both_cases(_OTHER_LANGUAGES)}"
 
 
 def _shown(words: str) -> str:
@@ -92,10 +100,11 @@ def _shown(words: str) -> str:
     return "|".join(words.split()).replace("h", "[hн]").replace("b", "[bвь]")
 
 
-NEGATION_RE = lazy_pattern(r"\b(?:" + _shown(_NEGATIONS) + rf"|\w+n't)\b|{_UNSPACED}")
+NEGATION_RE = lazy_pattern(lambda: rf"\b(?:{_shown(_negations())}|\w+n't)\b|{_UNSPACED}")
 """One negation word in folded text."""
 
-_LIMITS = "only unless except excepting if until instead rather" + read_look_alikes(
+_LIMITS = (
+    "only unless except excepting if until instead rather"
     " seulement uniquement sauf si lieu"  # French ("au lieu de")
     " nur außer ausser wenn bis statt anstatt"  # German
     " solo sólo solamente únicamente salvo excepto"  # Spanish
@@ -107,7 +116,8 @@ _LIMITS = "only unless except excepting if until instead rather" + read_look_ali
 )
 """Words that limit or condition what follows, or put it in another's place ("we store
 the events in Postgres instead of in MongoDB" is not "we store the events… in MongoDB"),
-in English and the languages of :data:`_OTHER_LANGUAGES`."""
+in English and the languages of :data:`_OTHER_LANGUAGES` (read with look-alike letters
+when their pattern is made)."""
 _UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|而不是|代わりに|だけ|しか|もし|만약|만일|대신"
 _SPEAKER = r"\b(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt) ?:"
 """A speaker's label in a plain transcript ("User:", "**Claude:**", a chat export's "You:"
@@ -123,9 +133,11 @@ heading ("## User", "### Assistant"), emphasis ("**User**", SpecStory's "_**Assi
 (2026-01-02 10:00Z)**_"), or the name alone. Folding drops the markup that set it apart,
 so :class:`gitmem.core.align.MessageView` finds these lines before folding."""
 ELISION_STOPS_RE = lazy_pattern(
-    r"\b(?:"
-    + _shown(f"{_NEGATIONS} {_LIMITS}")
-    + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
+    lambda: (
+        r"\b(?:"
+        + _shown(f"{_negations()} {read_look_alikes(_LIMITS)}")
+        + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
+    )
 )
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on

@@ -17,11 +17,14 @@ __all__ = ["LazyPattern", "lazy_pattern"]
 
 
 class LazyPattern:
-    """A pattern and its flags, compiled on first use (then kept)."""
+    """A pattern and its flags, compiled on first use (then kept). The source may be a
+    function that makes it, called then too: for a pattern whose source costs more to
+    build than the module that holds it does to import (the negation words of twenty
+    languages, each read in capitals, without accents and with look-alike letters)."""
 
     __slots__ = ("_compiled", "_flags", "_source")
 
-    def __init__(self, source: str, flags: int = 0) -> None:
+    def __init__(self, source: str | Callable[[], str], flags: int = 0) -> None:
         self._source, self._flags = source, flags
         self._compiled: re.Pattern[str] | None = None
 
@@ -30,11 +33,13 @@ class LazyPattern:
         """The compiled pattern. Raises re.error for a bad pattern (a bug, found by the
         tests of the module that holds it)."""
         if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
+            self._compiled = re.compile(self.pattern, self._flags)
         return self._compiled
 
     @property
     def pattern(self) -> str:
+        if not isinstance(self._source, str):
+            self._source = self._source()
         return self._source
 
     @property
@@ -68,6 +73,7 @@ class LazyPattern:
         return self.compiled.split(string, maxsplit)
 
 
-def lazy_pattern(source: str, flags: int = 0) -> LazyPattern:
-    """``re.compile(source, flags)``, done when the pattern is first used."""
+def lazy_pattern(source: str | Callable[[], str], flags: int = 0) -> LazyPattern:
+    """``re.compile(source, flags)`` (*source* a string, or a function that makes it),
+    done when the pattern is first used."""
     return LazyPattern(source, flags)
