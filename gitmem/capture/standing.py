@@ -103,9 +103,14 @@ _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\
 _REMOVED_LINE_RE = re.compile(r"^-(?!--).*$", re.M)
 _LIST_LINE_RE = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S")
 _HEADING_RE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+(.+)|\*\*(.+?)\*\*:?|([^\n]{1,60}):)[ \t]*$")
+_REJECTION = (
+    r"reject(?:ed)?|discard(?:ed)?|dropped|ruled out|declined|abandoned|"
+    r"not (?:chosen|picked|selected|doing|pursued|needed)|won'?t do|out of scope"
+)
+"""The words that set a choice aside: a heading of them heads no decision, and a table row
+that says one of them outside the quote rejects it."""
 _OPTIONS_RE = re.compile(
-    r"\b(?:options?|alternatives?|considered|candidates?|rejected|discarded|ruled out|"
-    r"not (?:doing|chosen|pursued)|won'?t do|out of scope|pros and cons)\b",
+    rf"\b(?:options?|alternatives?|considered|candidates?|pros and cons|{_REJECTION})\b",
     re.IGNORECASE,
 )
 
@@ -220,11 +225,7 @@ _ROW_RE = re.compile(r"[^\n]*\|[^\n]*")
 _DELIMITER_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$")
 # What a row says of its choice, outside the quote: rejected (in words, or a cross), or
 # chosen (in words, or a check mark).
-_REJECTS_RE = re.compile(
-    r"[❌✗✘✖⛔🚫]|\b(?:reject(?:ed)?|discard(?:ed)?|dropped|ruled out|declined|abandoned|"
-    r"not (?:chosen|picked|selected|doing|pursued|needed)|won'?t do|out of scope)\b",
-    re.IGNORECASE,
-)
+_REJECTS_RE = re.compile(rf"[❌✗✘✖⛔🚫]|\b(?:{_REJECTION})\b", re.IGNORECASE)
 _CHOSEN_RE = re.compile(
     r"[✅✔✓☑]|\b(?:chosen|picked|selected|adopted|accepted|decided|winner|go with|yes)\b",
     re.IGNORECASE,

@@ -132,6 +132,16 @@ def test_a_decision_quoted_from_a_list_of_options_is_not_verbatim(quote: str) ->
     assert item.quote_reason == CONSIDERED
 
 
+@pytest.mark.parametrize("heading", ["**Dropped:**", "## Not needed", "### Declined", "Abandoned:"])
+def test_a_decision_under_a_heading_that_sets_choices_aside_is_not_verbatim(heading: str) -> None:
+    # the words a table row rejects a choice by head a list of choices set aside too
+    message = f"## Plan\n- Keep the parser in Python\n\n{heading}\n- Rewrite the parser in Rust"
+    item = captured(message, Kind.DECISION, "Rewrite the parser in Rust")
+    assert item.quote_reason == CONSIDERED
+    kept = captured(message, Kind.DECISION, "Keep the parser in Python")
+    assert kept.trust == Trust.VERBATIM
+
+
 def test_the_chosen_option_and_a_fact_about_options_stay_verbatim() -> None:
     chosen = captured(OPTIONS, Kind.DECISION, "Use Postgres for the event store")
     assert chosen.trust == Trust.VERBATIM
