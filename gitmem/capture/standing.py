@@ -82,8 +82,10 @@ _CLAUSE_CONDITION = re.compile(
     rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
 )
 # A condition right after the quote, in its sentence ("we deploy on Fridays if QA
-# approves", "…, unless the build is red", "(only when CI is green)", "but only if …"):
-# the quote's words hold only under it; ", and if that fails …" opens another clause.
+# approves", "…, unless the build is red", "(only when CI is green)", "but only if …"),
+# past any space (a no-break one too), mark or invisible character, and past one line
+# break of a wrapped line (not a blank line, nor a list item's marker): the quote's words
+# hold only under it; ", and if that fails …" opens another clause.
 # Narrower than the openers: a word that also means "as" (Dutch and German "als") would
 # read a plain sentence's tail as a condition, and "even if" concedes rather than
 # conditions ("we ship even if QA objects").
@@ -93,7 +95,8 @@ _TRAILING_CONDITIONS = read_look_alikes(
     "|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
 )
 _TRAILING_CONDITION = re.compile(
-    r"[ \t,，*_`(\[—–-]*(?:(?:(?:but|and)\s+)?only\s+(?:if|when|once|after|until)\b"
+    r"(?:[^\S\n]|[,，*_`(\[—–\u00ad\u200b-\u200d\u2060\ufeff-])*(?P<wrap>\n[^\S\n]*)?"
+    r"(?P<word>(?:(?:but|and)\s+)?only\s+(?:if|when|once|after|until)\b"
     rf"|(?:{_TRAILING_CONDITIONS})\b|如果|假如|要是|除非|もし|만약|만일)"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]\W*$")
@@ -160,9 +163,19 @@ def standing(span: str, message: str, kind: str) -> str | None:
         return CONDITION
     if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
         return CONDITION
-    if not _SENTENCE_END.search(parts[-1]) and _TRAILING_CONDITION.match(letters, end):
+    if not _SENTENCE_END.search(parts[-1]) and _trailing_condition(message, letters, end):
         return CONDITION
     return None
+
+
+def _trailing_condition(message: str, letters: str, end: int) -> bool:
+    """Does a condition follow the quote that ends at *end*, in its sentence? On the next
+    line of a wrapped one, only when written in small letters: a line that starts "If …"
+    starts a sentence."""
+    found = _TRAILING_CONDITION.match(letters, end)
+    if found is None:
+        return False
+    return found.group("wrap") is None or not message[found.start("word")].isupper()
 
 
 def _letters(message: str) -> str:

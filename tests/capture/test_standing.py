@@ -323,6 +323,14 @@ def test_an_if_that_opens_no_clause_before_the_quote_is_no_condition(message: st
         ("我们周五发布新的解析器和导出工具，如果测试都通过。", "我们周五发布新的解析器和导出工具"),
         # the condition spelt with a look-alike letter is still the condition
         ("We deploy on Fridays \u0456f QA approves the build.", "We deploy on Fridays"),
+        # past a no-break space, an invisible character, or the break of a wrapped line
+        ("We deploy on Fridays\u00a0if QA approves the build.", "We deploy on Fridays"),
+        ("We deploy on Fridays\u200b if QA approves the build.", "We deploy on Fridays"),
+        ("We deploy on Fridays\nif QA approves the build.", "We deploy on Fridays"),
+        (
+            "We keep the retry limit at three,\n  unless the queue backs up.",
+            "We keep the retry limit at three",
+        ),
     ],
 )
 def test_a_decision_cut_before_the_condition_that_follows_it_is_not_verbatim(
@@ -348,6 +356,10 @@ def test_a_decision_cut_before_the_condition_that_follows_it_is_not_verbatim(
         ("Wir nehmen Postgres als Datenbank.", "Wir nehmen Postgres"),
         # the quote holds its condition
         ("We deploy on Fridays if QA approves the build.", "We deploy on Fridays if QA approves"),
+        # the next line is a list item, a paragraph, or a sentence of its own
+        ("- We deploy on Fridays\n- if QA objects, we wait a week", "We deploy on Fridays"),
+        ("We deploy on Fridays\n\nIf QA objects, we wait a week.", "We deploy on Fridays"),
+        ("We deploy on Fridays\nIf QA objects, we wait a week.", "We deploy on Fridays"),
     ],
 )
 def test_a_quote_with_no_condition_right_after_it_stays_verbatim(message: str, quote: str) -> None:
