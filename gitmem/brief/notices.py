@@ -210,13 +210,18 @@ def _fetched_junk(store: Store) -> list[tuple[str, str]]:
 
 def _quarantined(store: Store, tree: pygit2.Tree | None) -> list[BriefWarning]:
     # Each entry is looked up in the tree of the ref it came from (entries written
-    # before they named one came from memory).
+    # before they named one came from memory); the releases' tree is read only when an
+    # entry came from it (most briefs have no entry at all).
+    listed = quarantined(store.local_dir)
+    if not listed:
+        return []
     trees = {MEMORY_REF: Paths(tree)}
-    with contextlib.suppress(GitmemError):  # memory as of a moment reads one ref only
-        trees[RELEASES_REF] = Paths(_tree(store.at(RELEASES_REF)))
+    if any(e["ref"] == RELEASES_REF for e in listed):
+        with contextlib.suppress(GitmemError):  # memory as of a moment reads one ref only
+            trees[RELEASES_REF] = Paths(_tree(store.at(RELEASES_REF)))
     entries = [
         e
-        for e in quarantined(store.local_dir)
+        for e in listed
         if (at := trees.get(e["ref"] or MEMORY_REF)) is not None and at(e["path"] or "")
     ]
     if not entries:

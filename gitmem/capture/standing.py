@@ -66,12 +66,16 @@ _SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
 # Read on the message case-folded with its look-alike letters read as Latin ones
 # (gitmem.core.folding), so a Cyrillic "І" in "Іf" does not hide the condition; the
 # conditions of other languages count ("wenn", "si", "если", "如果", …).
-_CONDITIONS = read_look_alikes(
-    "if|unless|in case|assuming|suppose|supposing|provided|si|sauf si|à moins que|wenn|falls"
-    "|sofern|außer wenn|a menos que|salvo que|als|indien|tenzij|jeśli|jeżeli|если|якщо|коли"
+_CONDITION_WORDS = (
+    "if|unless|in case|assuming|provided|si|sauf si|à moins que|wenn|falls|sofern|außer wenn"
+    "|a menos que|salvo que|tenzij|jeśli|jeżeli|если|якщо"
 )
+"""The conditions a sentence may open with and a quote may be followed by."""
+_UNSPACED_CONDITIONS = "如果|假如|要是|除非|もし|만약|만일"
+"""The same, of languages that do not space their words."""
+_CONDITIONS = read_look_alikes(f"{_CONDITION_WORDS}|suppose|supposing|als|indien|коли")
 _OPENS_WITH_CONDITION = re.compile(
-    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
+    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})\b|若|{_UNSPACED_CONDITIONS})"
 )
 # A condition that opens a clause of the sentence before the quote, after a mark or an
 # opening word ("But if …, we revert", "(If …) we revert", "Ok, in case …"): the
@@ -79,7 +83,7 @@ _OPENS_WITH_CONDITION = re.compile(
 # clause ("not sure if …") opens none.
 _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
-    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|如果|假如|要是|若|除非|もし|만약|만일)"
+    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|若|{_UNSPACED_CONDITIONS})"
 )
 # A condition right after the quote, in its sentence ("we deploy on Fridays if QA
 # approves", "…, unless the build is red", "(only when CI is green)", "but only if …"),
@@ -88,16 +92,15 @@ _CLAUSE_CONDITION = re.compile(
 # hold only under it; ", and if that fails …" opens another clause.
 # Narrower than the openers: a word that also means "as" (Dutch and German "als") would
 # read a plain sentence's tail as a condition, and "even if" concedes rather than
-# conditions ("we ship even if QA objects").
+# conditions ("we ship even if QA objects"); nor is a trailing "若" ("若干" is "some").
 _TRAILING_CONDITIONS = read_look_alikes(
-    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
-    "|si|sauf si|à moins que|pourvu que|wenn|falls|sofern|außer wenn|a menos que|salvo que"
-    "|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
+    f"{_CONDITION_WORDS}|providing|as long as|so long as|on condition|pourvu que"
+    "|siempre que|con tal de que"
 )
 _TRAILING_CONDITION = re.compile(
     r"(?:[^\S\n]|[,，*_`(\[—–\u00ad\u200b-\u200d\u2060\ufeff-])*(?P<wrap>\n[^\S\n]*)?"
     r"(?P<word>(?:(?:but|and)\s+)?only\s+(?:if|when|once|after|until)\b"
-    rf"|(?:{_TRAILING_CONDITIONS})\b|如果|假如|要是|除非|もし|만약|만일)"
+    rf"|(?:{_TRAILING_CONDITIONS})\b|{_UNSPACED_CONDITIONS})"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]\W*$")
 _ELISION = " … "

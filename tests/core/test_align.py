@@ -532,6 +532,10 @@ def test_a_quote_never_pins_part_of_a_number_in_scientific_notation(
 def test_an_ellipsis_may_not_skip_a_negation_spelt_with_capital_or_other_look_alikes(
     word: str,
 ) -> None:
+    _the_ellipsis_may_not_skip(word)
+
+
+def _the_ellipsis_may_not_skip(word: str) -> None:
     check = check_quote(
         "We will … deploy the parser on Fridays.",
         [f"We will {word} deploy the parser on Fridays."],
@@ -549,12 +553,7 @@ def test_an_ellipsis_may_not_skip_a_negation_spelt_with_capital_or_other_look_al
     ],
 )
 def test_an_ellipsis_may_not_skip_a_negation_of_another_language(word: str) -> None:
-    check = check_quote(
-        "We will … deploy the parser on Fridays.",
-        [f"We will {word} deploy the parser on Fridays."],
-    )
-    assert not check.verbatim
-    assert "an elision may not drop a negation" in check.reason
+    _the_ellipsis_may_not_skip(word)
 
 
 @pytest.mark.parametrize(
