@@ -50,12 +50,16 @@ class FileOutcome:
 
 def candidate_files(folder: Path) -> list[Path]:
     """Transcript-like files under *folder*, oldest first; hidden folders are skipped.
+    *folder* a regular file: that one file, whatever its name (the user named it).
 
     Raises:
-        InputError: *folder* is not a folder.
+        InputError: *folder* is neither a folder nor a regular file.
     """
+    if folder.is_file():
+        return [folder]
     if not folder.is_dir():
-        raise InputError(f"not a folder: {folder}")
+        what = "not a folder or a regular file" if folder.exists() else "no such folder or file"
+        raise InputError(f"{what}: {folder}")
     found = [
         p
         for p in folder.rglob("*")

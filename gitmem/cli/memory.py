@@ -150,8 +150,9 @@ def import_(
     model_name: str | None,
     as_json: bool,
 ) -> None:
-    """Capture every transcript in FOLDER once (already captured ones are skipped); with
-    --format intoto, store the items of an exported bundle FILE after checking each."""
+    """Capture every transcript in FOLDER, or the one transcript FILE, once (already
+    captured ones are skipped); with --format intoto, store the items of an exported
+    bundle FILE after checking each."""
     if transcript_format == INTOTO:
         from gitmem.team.attest.imports import import_attestations
 
@@ -200,6 +201,8 @@ def import_(
             f"{counts['failed']} failed ({len(files)} files)"
         )
     if refused == len(outcomes):
+        if folder.is_file():
+            raise InputError(f"nothing to import: {outcomes[0].reason}")
         raise InputError(f"nothing to import in {folder}: {_none_found(len(files))}")
     sys.exit(1 if counts["failed"] else 0)
 

@@ -53,7 +53,35 @@ def test_one_bad_file_does_not_stop_the_rest(initialised: Path, gm: Gm, tmp_path
 
 
 def test_import_of_a_missing_folder_is_bad_input(initialised: Path, gm: Gm) -> None:
-    assert gm("import", "/no/such/folder").exit_code == 2
+    result = gm("import", "/no/such/folder")
+    assert result.exit_code == 2
+    assert result.stderr == "gitmem: no such folder or file: /no/such/folder\n"
+
+
+def test_import_of_one_file_captures_that_session_once(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    # a session file named on the command line, whatever its name: as a user would
+    session = tmp_path / "session-export"
+    shutil.copy(DATA / "transcripts" / "claude_session.jsonl", session)
+    first = gm("import", str(session), "--json").json()
+    assert isinstance(first, dict)
+    assert (first["captured"], first["skipped"], first["failed"]) == (1, 0, 0)
+    assert [f["path"] for f in first["files"]] == [str(session)]
+    again = gm("import", str(session), "--json").json()
+    assert isinstance(again, dict) and (again["captured"], again["skipped"]) == (0, 1)
+    log = gm("log", "--json").json()
+    assert isinstance(log, list) and len(log) == 1
+
+
+def test_import_of_a_pipe_is_bad_input_and_never_reads_it(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # a reader would block forever
+    result = gm("import", str(fifo))
+    assert result.exit_code == 2
+    assert result.stderr == f"gitmem: not a folder or a regular file: {fifo}\n"
 
 
 def test_forced_format_applies_to_every_file(initialised: Path, gm: Gm, tmp_path: Path) -> None:

@@ -237,6 +237,20 @@ def test_an_import_that_finds_nothing_importable_is_bad_input(
     assert memory_tip(initialised) == before
 
 
+def test_an_import_of_one_file_that_is_no_transcript_is_bad_input(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    name, data = NOT_CONVERSATIONS["JSON lines of no known format"]
+    path = tmp_path / name
+    path.write_bytes(data)
+    before = memory_tip(initialised)
+    result = gm("import", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("gitmem: nothing to import: transcript ")
+    assert len(result.stderr.splitlines()) == 1
+    assert memory_tip(initialised) == before
+
+
 def test_an_import_of_stored_transcripts_only_is_still_done(
     initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
