@@ -4,6 +4,7 @@ lifecycle commands, world-check in the brief, promotion and the gate."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -310,7 +311,13 @@ def test_world_check_confirms_and_contradicts(initialised: Path, gm: Gm, tmp_pat
     text = gm("brief").stdout
     line = next(line for line in text.splitlines() if "the parser module" in line)
     assert "corroborated" not in line and "world-checked" not in line  # sand beats firm ground
-    assert "⚠" in text and f"gitmem resolve {item['id'][:8]}" in text
+    assert "⚠" in text and f"gitmem resolve {item['id'][:8]} " in text
+    assert item["id"] not in text  # the brief's short id, as on the item's own line
+    hint = next(line for line in text.splitlines() if "gitmem resolve" in line)
+    command = shlex.split(hint.split("`")[1])  # the hint's command, run as shown
+    assert command[:2] == ["gitmem", "resolve"]
+    assert gm(*command[1:]).exit_code == 0
+    assert "the parser module" not in gm("brief").stdout
 
 
 # -- governance -----------------------------------------------------------------------------
