@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from gitmem.agents.host_context import PROMPT_BUDGET
 from gitmem.agents.host_specs import HOSTS as HOST_SPECS
+from gitmem.agents.host_specs import config_dir
 from gitmem.agents.hosts import AGENTS, PROMPT_EVENTS, hooks_turned_off, scope_states
 from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
@@ -206,8 +207,13 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Finding]:
             return Finding(CheckStatus.FAIL, errors[0], "fix the file, or remove it")
         found = [s for s in states if s.commands]
         if not found:
+            seen = _host_seen(agent, workdir)
+            if seen is None:  # a host this user does not run is no warning, every time
+                return Finding(CheckStatus.OK, f"not configured; {agent} is not used here")
             return Finding(
-                CheckStatus.WARN, "not configured", f"gitmem hooks install --agent {agent}"
+                CheckStatus.WARN,
+                f"not configured, though {agent} is used here ({seen})",
+                f"gitmem hooks install --agent {agent}",
             )
         off = hooks_turned_off(agent, workdir, None)
         if off is not None:
@@ -247,6 +253,22 @@ def _agent_check(agent: str, workdir: Path) -> Callable[[], Finding]:
         return Finding(CheckStatus.OK, f"configured in {where}; commands resolve")
 
     return check
+
+
+_PROJECT_FOLDERS = {"claude": ".claude", "codex": ".codex", "gemini": ".gemini"}
+"""A host's folder in a repository it works in (Copilot's, ``.github``, says nothing)."""
+
+
+def _host_seen(agent: str, workdir: Path) -> str | None:
+    """Where this machine shows that *agent* is used (its CLI on PATH, its folder in the
+    home or in the repository), or None. Raises nothing."""
+    on_path = shutil.which(agent)
+    if on_path is not None:
+        return f"{on_path} on PATH"
+    folders = [config_dir(agent)]
+    if agent in _PROJECT_FOLDERS:
+        folders.append(workdir / _PROJECT_FOLDERS[agent])
+    return next((str(f) for f in folders if f.is_dir()), None)
 
 
 def _twice(agent: str, found: list[Any]) -> str | None:

@@ -73,11 +73,52 @@ def test_a_set_up_repository_passes(healthy: Path, gm: Gm) -> None:
     found = checks(gm, 0)
     for name in ("key", "trust_roots", "config", "git_hooks", "claude_hooks", "read_model"):
         assert found[name]["status"] == "ok", found[name]
-    assert found["codex_hooks"]["status"] == "warn"
     assert "captures" in found and found["captures"]["status"] == "ok"
     size = found["brief_size"]
     assert size["status"] == "ok" and "of 10,000 characters" in size["detail"]
     assert "of 2,500 tokens" in size["detail"]
+
+
+@pytest.fixture
+def only_git_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A PATH that holds git and ssh-keygen only (no host CLI, whatever this machine has)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in ("git", "ssh-keygen"):
+        found = shutil.which(tool)
+        assert found is not None
+        (folder / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(folder))
+    return folder
+
+
+def test_a_host_not_configured_warns_only_where_it_is_used(
+    healthy: Path, gm: Gm, tmp_path: Path, only_git_on_path: Path
+) -> None:
+    """A Claude Code user is not told three times a run to wire hosts they never use;
+    a host seen here (its CLI on PATH, its folder in the home or the repository) but
+    not wired is a warning, with the fix."""
+    found = checks(gm, 0)
+    for agent in ("codex", "copilot", "gemini"):
+        check = found[f"{agent}_hooks"]
+        assert check["status"] == "ok" and check["detail"] == (
+            f"not configured; {agent} is not used here"
+        )
+    cli = only_git_on_path / "codex"
+    cli.write_text("#!/bin/sh\nexit 0\n")
+    cli.chmod(0o755)
+    (tmp_path / "copilot-user").mkdir()
+    (healthy / ".gemini").mkdir()
+    found = checks(gm, 0)
+    for agent, seen in (("codex", f"{cli} on PATH"), ("copilot", "copilot-user"), ("gemini", "")):
+        check = found[f"{agent}_hooks"]
+        assert check["status"] == "warn", check
+        assert f"not configured, though {agent} is used here" in check["detail"]
+        assert seen in check["detail"]
+        assert check["fix"] == f"gitmem hooks install --agent {agent}"
+    assert str(healthy / ".gemini") in found["gemini_hooks"]["detail"]
+    assert gm("hooks", "install", "--agent", "codex").exit_code == 0  # the fix works
+    assert checks(gm, 0)["codex_hooks"]["status"] == "ok"
 
 
 def test_a_host_wired_at_two_scopes_or_turned_off_warns(
