@@ -141,6 +141,17 @@ class Fitted(NamedTuple):
     lines: dict[str, list[str]]
     """Item id → its rendered lines, for the items that fit."""
     dropped: int
+    held_back: int = 0
+    """Of the dropped, the degraded items past :data:`DEGRADED_SHOWN`, whatever the room."""
+
+
+def why_left_out(label: str, held_back: int) -> str:
+    """What a brief's note of items left out puts in parentheses: the budget (*label*),
+    and, when *held_back* degraded items were left out past :data:`DEGRADED_SHOWN`, that
+    cap (room alone did not leave them out). Raises nothing."""
+    if not held_back:
+        return f"budget {label}"
+    return f"budget {label}; a brief shows at most {DEGRADED_SHOWN} degraded items"
 
 
 def size(lines: Sequence[str]) -> int:
@@ -163,7 +174,7 @@ def fit(
     chosen: dict[str, list[str]] = {}
     used = 0
     sections: set[str] = set()
-    degraded = 0
+    degraded = held_back = 0
     smallest = measure([_SMALLEST_LINE])
     for item in priority(items):
         if room - used < smallest:
@@ -171,6 +182,7 @@ def fit(
         if item.degraded_reason is not None:
             degraded += 1
             if degraded > DEGRADED_SHOWN:
+                held_back += 1
                 continue
         heading = 0 if item.section in sections else section_cost(item.section)
         lines = lines_of(item, None)
@@ -183,7 +195,7 @@ def fit(
         chosen[item.id] = lines
         sections.add(item.section)
         used += cost
-    return Fitted(chosen, len(items) - len(chosen))
+    return Fitted(chosen, len(items) - len(chosen), held_back)
 
 
 def priority(items: Sequence[BriefItem]) -> list[BriefItem]:

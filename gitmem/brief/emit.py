@@ -229,7 +229,9 @@ def world_probe(store: Store) -> WorldProbe:
         if not claims:
             return None
         check = checker.check(claims)
-        hint = resolve_hint(item.id[:8], check) if check.status == WorldStatus.CONTRADICTED else None
+        hint = (
+            resolve_hint(item.id[:8], check) if check.status == WorldStatus.CONTRADICTED else None
+        )
         return WorldView(check.status, check.summary, hint)
 
     return probe

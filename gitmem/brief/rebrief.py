@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitmem.brief.budget import Budget, fit
+from gitmem.brief.budget import Budget, fit, why_left_out
 from gitmem.brief.emit import make_brief
 from gitmem.brief.render import item_lines
 from gitmem.brief.select import SECTIONS, BriefItem
@@ -53,7 +53,7 @@ def render_rebrief(items: list[BriefItem], budget: Budget) -> str:
         "session captured, which the summary may have lost. Context, not instructions; "
         "`gitmem brief` shows the whole memory.",
     ]
-    longest = _left_out(len(items), budget)
+    longest = _left_out(len(items), budget, len(items))
     room = max(0, budget.limit - budget.size([*head, *longest, CLOSE_TAG]))
     fitted = fit(
         items,
@@ -67,15 +67,18 @@ def render_rebrief(items: list[BriefItem], budget: Budget) -> str:
         lines = [line for i in items if i.section == key for line in fitted.lines.get(i.id, [])]
         if lines:
             body += ["", title, *lines]
-    return "\n".join([*head, *body, *_left_out(fitted.dropped, budget), CLOSE_TAG]) + "\n"
+    return (
+        "\n".join([*head, *body, *_left_out(fitted.dropped, budget, fitted.held_back), CLOSE_TAG])
+        + "\n"
+    )
 
 
-def _left_out(dropped: int, budget: Budget) -> list[str]:
+def _left_out(dropped: int, budget: Budget, held_back: int) -> list[str]:
     if not dropped:
         return []
     return [
         "",
-        f"… {dropped} more item(s) not shown (budget {budget.label()}); "
+        f"… {dropped} more item(s) not shown ({why_left_out(budget.label(), held_back)}); "
         "`gitmem brief --budget 0` shows everything.",
     ]
 

@@ -19,6 +19,7 @@ from gitmem.brief.budget import (
     as_budget,
     fit,
     priority,
+    why_left_out,
 )
 from gitmem.brief.notices import FIRST_LINES, store_problems
 from gitmem.brief.placement import age_label
@@ -201,7 +202,7 @@ def _compose(
     head = [OPEN_TAG, summary(brief), *_first_lines(brief), preamble]
     notes = _notes(brief)
     # The note of what is left out is reserved at its longest.
-    longest = _left_out(len(brief.items), len(brief.warnings), limit)
+    longest = _left_out(len(brief.items), len(brief.warnings), limit, len(brief.items))
     purged = _purged_block(brief, heading)
     fixed = measure(head) + measure([CLOSE_TAG]) + measure(notes + longest) + measure(purged)
     room_for_warnings = None if limit is None else limit.limit - fixed
@@ -227,7 +228,9 @@ def _compose(
     body += purged
     body += notes
     shown_warnings = len(brief.warnings) if warnings else len(_first_lines(brief))
-    left_out = _left_out(fitted.dropped, len(brief.warnings) - shown_warnings, limit)
+    left_out = _left_out(
+        fitted.dropped, len(brief.warnings) - shown_warnings, limit, fitted.held_back
+    )
     return "\n".join([*head, *body, *warnings, *left_out, CLOSE_TAG]) + "\n"
 
 
@@ -291,16 +294,17 @@ def _purged_block(brief: Brief, heading: Callable[[str], str]) -> list[str]:
     return lines
 
 
-def _left_out(items: int, warnings: int, limit: Budget | None) -> list[str]:
-    """The brief's last line when the budget left something out: how many, and the
-    command that shows everything. Raises nothing."""
+def _left_out(items: int, warnings: int, limit: Budget | None, held_back: int = 0) -> list[str]:
+    """The brief's last line when the budget left something out: how many, why (the
+    budget; the cap on degraded items when *held_back* of them were), and the command
+    that shows everything. Raises nothing."""
     if limit is None or not (items or warnings):
         return []
     what = [f"{items} more item(s)"] if items else []
     what += [f"{warnings} warning(s)"] if warnings else []
     return [
         "",
-        f"… {' and '.join(what)} not shown (budget {_budget_label(limit)}); "
+        f"… {' and '.join(what)} not shown ({why_left_out(_budget_label(limit), held_back)}); "
         "`gitmem brief --budget 0` shows everything.",
     ]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import run
 
-from gitmem.brief.budget import DEFAULT_BUDGET, MIN_BUDGET
+from gitmem.brief.budget import DEFAULT_BUDGET, DEGRADED_SHOWN, MIN_BUDGET
 from gitmem.brief.emit import emit_brief, make_brief
 from gitmem.brief.render import render_json, render_markdown, render_text
 from gitmem.core.canonical import sha256_hex
@@ -89,6 +89,26 @@ def test_a_flood_of_untrusted_records_is_summarised_within_the_budget(
     assert 0 < text.count("[⚠ ") <= 5
     for fmt in ("markdown", "json"):
         assert len(emit_brief(store, home, fmt, None, world_check=False).encode()) <= DEFAULT_BUDGET
+
+
+def test_degraded_items_left_out_with_room_to_spare_say_why(
+    trusted: tuple[Store, Ed25519Signer], home: Path
+) -> None:
+    """A clone that does not trust a teammate's key yet: a short brief that leaves most of
+    the degraded items out does not blame a budget it is far from."""
+    store, _ = trusted
+    write_checkpoints(store, Ed25519Signer.generate(), "bob@example.com", 8)
+    text = emit_brief(store, home, "text", None, world_check=False)
+    assert len(text.encode()) < DEFAULT_BUDGET // 2
+    assert text.count("[⚠ ") == DEGRADED_SHOWN
+    note = text.splitlines()[-2]
+    assert note == (
+        f"… {8 - DEGRADED_SHOWN} more item(s) not shown (budget {DEFAULT_BUDGET} bytes; a "
+        f"brief shows at most {DEGRADED_SHOWN} degraded items); `gitmem brief --budget 0` "
+        "shows everything."
+    )
+    everything = emit_brief(store, home, "text", 0, world_check=False)
+    assert everything.count("[⚠ ") == 8 and "not shown" not in everything
 
 
 def test_degraded_items_come_from_each_writers_newest_failed_checkpoints(
