@@ -42,7 +42,13 @@ from gitmem.capture.extract.heuristic.sentences import (
     section_kind,
     split_sentences,
 )
-from gitmem.capture.extract.heuristic.status import CHECKS_RE, INTERJECTION_RE, routine, status
+from gitmem.capture.extract.heuristic.status import (
+    CHECKS_RE,
+    INTERJECTION_RE,
+    routine,
+    says_little,
+    status,
+)
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
@@ -398,7 +404,7 @@ def _item(
     marker = find_marker(first)
     content = marker.content if marker is not None and marker.label else 0
     item = make_item(block, start, end, kind, content, points=points)
-    if item is None:
+    if item is None or says_little(item[1]):
         return None
     if item[0] in DECIDING and rests_on_question(item[1], item[2], block):
         # A question the report leaves is open; it backs no decision or fact.

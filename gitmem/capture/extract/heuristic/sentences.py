@@ -41,7 +41,10 @@ FILE_ITEM_RE = re.compile(
     r"[\w.-]+\.[A-Za-z][\w]{0,5}(?::\d+)?|\.[A-Za-z][\w.-]{1,40})`?(?:\*\*|__)?"
     r"(?:[ \t]*(?:[-—–:(→]|->|$))"
 )
-SENTENCE_END_RE = re.compile(r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*[A-Z])")
+SENTENCE_END_RE = re.compile(
+    r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*"
+    r"[A-ZÀ-ÖØ-ÞΑ-ΩА-Я\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])"
+)
 _LOWER_END_RE = re.compile(r"(?:(?<!\.)\.(?!\.)|[!?]+)[\"'”’)\]*_`]*(?=[ \t]+[\"'“‘(\[*_`]*[a-z])")
 """A sentence end before a lowercase word: how users write ("… one list view. can you …");
 not an ellipsis ("run `git add ... && git commit ...` so I …")."""

@@ -20,7 +20,10 @@ STATUS_RE = re.compile(
     r"\s+(?:is\s+|are\s+|have\s+been\s+)?(?:now\s+)?(?:green|clean|pass(?:es|ed|ing)?|addressed|"
     r"replied\s+to)(?=[\s.!,;:]|$)"
     r"|(?:the\s+)?(?:\w+\s+)?tests?\s+(?:are\s+|is\s+)?(?:now\s+|all\s+)?(?:pass(?:es|ed|ing)?|green)\b"
-    r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b",
+    r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b"
+    r"|\d+[ \t]*(?:/|of|out[ \t]+of)[ \t]*\d+[*_]*(?:[ \t]+[^\s()]+){0,3}?[ \t]*(?:\([^()\n]*\))?"
+    r"[ \t]*[.!]?[*_]*$"
+    r"|\d+[ \t]+(?:tests?[ \t]+)?passed(?:[ \t]*,[ \t]*\d+[ \t]+\w+)*[ \t]*[.!]?[*_]*$",
     re.IGNORECASE,
 )
 """A sentence that only says the checks pass, that a fix is in, that all is green or
@@ -49,6 +52,18 @@ INTERJECTION_RE = re.compile(
     r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
     re.IGNORECASE,
 )
+
+
+FEW_WORDS = 3
+"""A report unit of at most this many words that names nothing says too little to carry."""
+_NAMED_RE = re.compile(r"[`\d/_#@]|[a-z][A-Z]")
+
+
+def says_little(text: str) -> bool:
+    """Is *text* (an item's) too short to name what it is about: at most :data:`FEW_WORDS`
+    words and no name in code, number or path ("Ready to commit.", "APPROVED",
+    "Stepping back properly.")?"""
+    return len(text.split()) <= FEW_WORDS and _NAMED_RE.search(text) is None
 
 
 def routine(sentence: str, wrapped: bool = False) -> bool:

@@ -1,0 +1,77 @@
+"""Precision rules of the heuristic extractor (issue 27, eighth round; docs/heuristic.md):
+each with cases of its own, not copied from the labelled corpus."""
+
+from __future__ import annotations
+
+from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
+
+from gitmem.capture.extract.heuristic import extract
+from gitmem.capture.extract.heuristic.sentences import split_sentences
+
+# --- a sentence ends before a capital of any script, or a letter of a script without case --
+
+
+def test_a_sentence_ends_before_a_letter_of_a_script_without_case() -> None:
+    for text in (
+        "빌드가 통과했습니다. 배포는 내일 합니다.",
+        "ビルドは成功しました. 明日デプロイします.",
+        "Сборка прошла. Тесты зелёные.",
+        "La compilation passe. Élodie déploie demain.",
+    ):
+        spans = split_sentences(text, 0)
+        assert len(spans) == 2, text
+        assert text[spans[1][0] :].rstrip(".") == text.split(". ", 1)[1].rstrip(".")
+
+
+def test_an_abbreviation_or_a_lowercase_word_still_runs_on() -> None:
+    assert len(split_sentences("캐시를 쓰세요, e.g. 디스크 캐시.", 0)) == 1
+    assert len(split_sentences("Сборка прошла. потом тесты.", 0)) == 1
+
+
+# --- a count of checks ("27/27 passed", "11 of 12 green") is routine status ----------------
+
+
+def test_a_count_of_passing_checks_opens_no_item() -> None:
+    statement = "The cache now expires after ten minutes instead of never."
+    for count in ("12/12 passing (3 new).", "11 of 12 green.", "42 passed, 0 failed.", "9/9 ✓."):
+        messages = [
+            user("make the cache expire"),
+            assistant(f"{count} {statement}\n\nThe expiry is set in `cache.py`."),
+        ]
+        drafts = extract(messages)
+        assert statement in [d.quote for d in drafts], (count, kinds_and_quotes(drafts))
+        assert not any(count in (d.quote or "") for d in drafts)
+        assert_verbatim(drafts, messages)
+
+
+def test_a_report_unit_of_a_count_alone_gives_nothing() -> None:
+    messages = [
+        user("run the suite again"),
+        assistant("27/27 통과 (기존 23 + 신규 4).\n\nThe flaky upload test is quarantined."),
+    ]
+    assert [d.quote for d in extract(messages)] == ["The flaky upload test is quarantined."]
+
+
+def test_a_fraction_that_says_something_stays() -> None:
+    finding = "2/3 of the uploads fail on Windows when the path has a space."
+    messages = [user("why do uploads fail?"), assistant(finding)]
+    assert [d.quote for d in extract(messages)] == [finding]
+
+
+# --- a report unit too short to name what it is about is no item ---------------------------
+
+
+def test_a_report_unit_of_a_few_words_that_names_nothing_is_no_item() -> None:
+    for short in ("APPROVED", "Ready to ship.", "Stepping back now.", "배포 준비 완료."):
+        messages = [
+            user("review the parser change"),
+            assistant(f"{short}\n\nThe tokenizer keeps its depth counter across lines now."),
+        ]
+        quotes = [d.quote for d in extract(messages)]
+        assert quotes == ["The tokenizer keeps its depth counter across lines now."], short
+
+
+def test_a_short_unit_that_names_a_thing_stays() -> None:
+    for short in ("Renamed `cfg.load`.", "Pinned httpx 0.27.", "Moved to src/cache."):
+        messages = [user("tidy up"), assistant(f"{short}\n\nNothing else changed.")]
+        assert short in [d.quote for d in extract(messages)], short
