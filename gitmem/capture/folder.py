@@ -2,6 +2,14 @@
 
 Idempotent by content: a transcript whose (masked) snapshot is already stored is
 skipped, so running an import again, or over an overlapping folder, adds nothing.
+
+A folder of sessions may hold other projects' too (Codex keeps every project's under
+``~/.codex/sessions/YYYY/MM/DD/``; ``~/.claude/projects/`` holds a folder per project):
+a session that names the folder it ran in, when that folder is on this machine and in
+another repository (or none), is skipped with a note, unless asked for
+(:class:`Folders`). Memory of one project is never pushed with another's by mistake. A
+folder that is not on this machine (moved, or another machine's path) cannot be told
+apart, and is imported.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from gitmem.capture.transcripts import NotTranscriptError, load_transcript, requ
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.types import Sha256Hex
+from gitmem.store.repo import Store
+from gitmem.store.repository import common_folder, repository_folder
 
 SUFFIXES = (".jsonl", ".json", ".md", ".markdown", ".txt")
 MAX_BYTES = 64 * 1024 * 1024
@@ -36,6 +46,8 @@ class FileOutcome:
     """False for a file that is no transcript of any supported host, or no conversation
     (:class:`~gitmem.capture.transcripts.NotTranscriptError`): skipped, and not
     importable."""
+    elsewhere: bool = False
+    """A session that ran in a folder of another repository: skipped (:class:`Folders`)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -70,6 +82,37 @@ def candidate_files(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 
 
+class Folders:
+    """Whether the folder a session ran in belongs to another repository than *store*'s
+    (its worktrees are one repository: :func:`~gitmem.store.repository.common_folder`),
+    asked of the file system once per folder."""
+
+    def __init__(self, store: Store) -> None:
+        self._own = common_folder(Path(store.repo.path))
+        self._seen: dict[str, bool] = {}
+
+    def elsewhere(self, cwd: str | None) -> bool:
+        """True when *cwd* is a folder on this machine that is not in this repository;
+        False for one in it, or one that cannot be told (none named, not absolute, not
+        on this machine). Raises nothing."""
+        if not cwd:
+            return False
+        known = self._seen.get(cwd)
+        if known is None:
+            folder = Path(cwd)
+            on_this_machine = folder.is_absolute() and _is_dir(folder)
+            known = on_this_machine and repository_folder(folder) != self._own
+            self._seen[cwd] = known
+        return known
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def import_folder(
     ctx: Context,
     files: list[Path],
@@ -77,10 +120,12 @@ def import_folder(
     extractor: str | None,
     overrides: ModelOverrides = NO_OVERRIDES,
     progress: Callable[[FileOutcome], None] = lambda _: None,
+    folders: Folders | None = None,
 ) -> list[FileOutcome]:
     """Capture each file unless its snapshot is already stored; one failure never
     stops the rest. The files are one batch (:meth:`~gitmem.lifecycle.workspace.Workspace.batch`):
-    each costs the same however much the store holds.
+    each costs the same however much the store holds. With *folders*, a session that
+    ran in another repository's folder is skipped (:attr:`FileOutcome.elsewhere`).
 
     Raises:
         GitError: the memory ref cannot be read.
@@ -89,7 +134,7 @@ def import_folder(
     outcomes: list[FileOutcome] = []
     with ctx.batch():
         for path in files:
-            outcome = _one(ctx, path, format, extractor, overrides, known)
+            outcome = _one(ctx, path, format, extractor, overrides, known, folders)
             outcomes.append(outcome)
             progress(outcome)
     return outcomes
@@ -102,12 +147,16 @@ def _one(
     extractor: str | None,
     overrides: ModelOverrides,
     known: set[Sha256Hex],
+    folders: Folders | None,
 ) -> FileOutcome:
     try:
         if path.stat().st_size > MAX_BYTES:
             return FileOutcome(path, "failed", error=f"larger than {MAX_BYTES >> 20} MB")
         transcript = load_transcript(path, format)
         require_conversation(transcript)
+        if folders is not None and folders.elsewhere(transcript.cwd):
+            reason = f"a session of another folder, {transcript.cwd}, not this repository"
+            return FileOutcome(path, "skipped", reason=reason, elsewhere=True)
         prepared = prepare(transcript, ctx.emitted, path.stat().st_mtime)
         del transcript  # the text as read is not kept beside its masked copy
         digest = sha256_hex(prepared.snapshot)

@@ -137,6 +137,12 @@ INTOTO = "intoto"
     help="Transcript format (default: detected from the content); intoto: FILE is a "
     "bundle of `gitmem export`, whose items are checked and stored.",
 )
+@click.option(
+    "--any-folder",
+    is_flag=True,
+    help="Also import the sessions of FOLDER that ran in another repository's folder "
+    "(skipped by default: Codex keeps every project's sessions in one folder).",
+)
 @extractor_option
 @json_option
 @click.pass_context
@@ -144,6 +150,7 @@ def import_(
     ctx: click.Context,
     folder: Path,
     transcript_format: str | None,
+    any_folder: bool,
     extractor: str | None,
     model_command: str | None,
     base_url: str | None,
@@ -171,34 +178,51 @@ def import_(
             )
         return
     from gitmem.capture.extract import ModelOverrides
-    from gitmem.capture.folder import candidate_files, import_folder
+    from gitmem.capture.folder import Folders, candidate_files, import_folder
     from gitmem.capture.run import Context
 
     files = candidate_files(folder)
-    context = Context.open(store_of(ctx), home())
+    store = store_of(ctx)
+    context = Context.open(store, home())
+    # a file named by itself is imported wherever its session ran: the user chose it
+    folders = None if any_folder or not folder.is_dir() else Folders(store)
     overrides = ModelOverrides(model_command, base_url, model_name)
     show_bar = sys.stderr.isatty() and not as_json
     with click.progressbar(
         length=len(files), label="importing", file=sys.stderr, show_pos=True, hidden=not show_bar
     ) as bar:
         outcomes = import_folder(
-            context, files, transcript_format, extractor, overrides, lambda _: bar.update(1)
+            context,
+            files,
+            transcript_format,
+            extractor,
+            overrides,
+            lambda _: bar.update(1),
+            folders,
         )
     counts = {s: sum(o.status == s for o in outcomes) for s in ("captured", "skipped", "failed")}
     refused = sum(not o.transcript for o in outcomes)
+    elsewhere = sum(o.elsewhere for o in outcomes)
     if as_json:
         emit({**counts, "files": [o.to_json() for o in outcomes]})
     else:
         for o in outcomes:
             if o.status == "failed":
                 click.echo(f"  ✗ {o.path}: {o.error}")
-            elif not o.transcript:
+            elif not o.transcript or o.elsewhere:
                 click.echo(f"  - {o.path}: skipped: {o.reason}")
         not_transcripts = f"; {refused} not a transcript" if refused else ""
+        if elsewhere:
+            not_transcripts += f"; {elsewhere} of another repository, `--any-folder` imports them"
         click.echo(
             f"{counts['captured']} captured, {counts['skipped']} skipped (already stored or "
             f"nothing to keep{not_transcripts}), "
             f"{counts['failed']} failed ({len(files)} files)"
+        )
+    if elsewhere and refused + elsewhere == len(outcomes):
+        raise InputError(
+            f"nothing to import in {folder}: its sessions ran in other repositories' folders "
+            "(`--any-folder` imports them)"
         )
     if refused == len(outcomes):
         if folder.is_file():

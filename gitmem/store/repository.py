@@ -125,3 +125,27 @@ def _cached(path: Path) -> tuple[str | None, set[str]]:
     if not isinstance(commit, str) or not isinstance(roots, list):
         return None, set()
     return commit, {r for r in roots if isinstance(r, str)}
+
+
+def common_folder(gitdir: Path) -> Path:
+    """The folder all worktrees of the repository at *gitdir* (its ``.git``, or a
+    worktree's folder in it) share: the one its ``commondir`` file names, relative to
+    *gitdir*, else *gitdir* itself; resolved. Raises nothing."""
+    try:
+        named = (gitdir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        named = ""
+    try:
+        return (gitdir / named).resolve() if named else gitdir.resolve()
+    except (OSError, RuntimeError):
+        return gitdir
+
+
+def repository_folder(folder: Path) -> Path | None:
+    """The :func:`common_folder` of the repository *folder* lies in, as git finds it
+    from there; None when it lies in none. Raises nothing."""
+    try:
+        found = pygit2.discover_repository(str(folder))
+    except (OSError, ValueError, pygit2.GitError):
+        return None
+    return None if found is None else common_folder(Path(found))

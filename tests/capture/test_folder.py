@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import DATA, Gm
+from helpers import DATA, Gm, git
 
 from gitmem.lifecycle import index, index_build
 from gitmem.lifecycle.codec import encode_state
@@ -94,8 +94,9 @@ def test_forced_format_applies_to_every_file(initialised: Path, gm: Gm, tmp_path
     assert (data["captured"], data["failed"]) == (1, 1)
 
 
-def claude_session(n: int, when: datetime) -> str:
-    """A Claude Code session said at *when*: a decision and an uncertainty."""
+def claude_session(n: int, when: datetime, cwd: Path | str | None = None) -> str:
+    """A Claude Code session said at *when*: a decision and an uncertainty; run in the
+    folder *cwd*, when given (Claude Code writes it on every record)."""
     said = [
         ("user", f"Where should module_{n} live?"),
         ("assistant", f"We decided to keep module_{n} in src/module_{n}.py for now."),
@@ -113,6 +114,7 @@ def claude_session(n: int, when: datetime) -> str:
                     "role": role,
                     "content": text if role == "user" else [{"type": "text", "text": text}],
                 },
+                **({} if cwd is None else {"cwd": str(cwd)}),
             }
         )
         + "\n"
@@ -169,3 +171,111 @@ def test_an_import_reads_and_updates_the_index_once_however_many_files(
         a: encode_state(s) for a, s in rebuilt.items.items()
     }
     assert len(rebuilt.items) == 36
+
+
+def sessions_of_many_folders(initialised: Path, tmp_path: Path) -> dict[str, Path]:
+    """One session each: in this repository, in a folder of it, in another worktree of
+    it, in another repository, in a folder in no repository, and in a folder that is
+    not on this machine; by name."""
+    other = tmp_path / "other-project"
+    other.mkdir()
+    git(other, "init", "-q")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (initialised / "src").mkdir(exist_ok=True)
+    worktree = tmp_path / "worktree"
+    git(initialised, "worktree", "add", "-q", "--detach", str(worktree))
+    folders: dict[str, Path | str] = {
+        "here": initialised,
+        "subfolder": initialised / "src",
+        "worktree": worktree,
+        "other": other,
+        "scratch": scratch,
+        "gone": "/no/such/checkout/of/this",
+    }
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    when = datetime.now(UTC) - timedelta(days=2)
+    paths = {}
+    for n, (name, cwd) in enumerate(folders.items()):
+        paths[name] = sessions / f"{name}.jsonl"
+        paths[name].write_text(claude_session(n, when + timedelta(hours=n), cwd))
+    return paths
+
+
+def test_a_folder_import_skips_sessions_of_other_repositories(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    """Codex keeps every project's sessions in one folder: importing it here must not
+    put another project's memory into this repository's (and push it with it)."""
+    paths = sessions_of_many_folders(initialised, tmp_path)
+    folder = paths["here"].parent
+    result = gm("import", str(folder))
+    assert result.exit_code == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if line.startswith("  - ")]
+    assert notes == [
+        f"  - {paths['other']}: skipped: a session of another folder, "
+        f"{tmp_path / 'other-project'}, not this repository",
+        f"  - {paths['scratch']}: skipped: a session of another folder, "
+        f"{tmp_path / 'scratch'}, not this repository",
+    ]
+    assert result.stdout.splitlines()[-1] == (
+        "4 captured, 2 skipped (already stored or nothing to keep; 2 of another repository, "
+        "`--any-folder` imports them), 0 failed (6 files)"
+    )
+    data = gm("import", str(folder), "--any-folder", "--json").json()
+    assert isinstance(data, dict)
+    captured = sorted(Path(f["path"]).stem for f in data["files"] if f["status"] == "captured")
+    assert captured == ["other", "scratch"]
+    log = gm("log", "--json").json()
+    assert isinstance(log, list)
+    assert sum(record["type"] == "checkpoint" for record in log) == 6
+
+
+def test_codex_sessions_of_every_project_in_one_folder_import_only_this_ones(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    """``~/.codex/sessions/YYYY/MM/DD/`` holds every project's rollouts, each naming its
+    folder in its first line."""
+    other = tmp_path / "ledger"
+    other.mkdir()
+    git(other, "init", "-q")
+    rollout = (DATA / "transcripts" / "codex_rollout.jsonl").read_text()
+    day = tmp_path / "sessions" / "2026" / "02" / "11"
+    day.mkdir(parents=True)
+    for name, cwd in (("ours", initialised), ("theirs", other)):
+        text = rollout.replace('"cwd":"/home/dev/src/ledger"', json.dumps({"cwd": str(cwd)})[1:-1])
+        assert text != rollout
+        (day / f"rollout-{name}.jsonl").write_text(text.replace("0199a3c4", f"0199a3{name}"))
+    data = gm("import", str(tmp_path / "sessions"), "--json").json()
+    assert isinstance(data, dict)
+    outcome = {Path(f["path"]).stem: (f["status"], f["reason"]) for f in data["files"]}
+    assert outcome["rollout-ours"] == ("captured", None)
+    assert outcome["rollout-theirs"] == (
+        "skipped",
+        f"a session of another folder, {other}, not this repository",
+    )
+
+
+def test_a_folder_of_other_repositories_sessions_only_is_bad_input(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    paths = sessions_of_many_folders(initialised, tmp_path)
+    for name in ("here", "subfolder", "worktree", "gone"):
+        paths[name].unlink()
+    before = git(initialised, "for-each-ref", "refs/gitmem/")
+    result = gm("import", str(paths["other"].parent))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"gitmem: nothing to import in {paths['other'].parent}: its sessions ran in other "
+        "repositories' folders (`--any-folder` imports them)"
+    )
+    assert git(initialised, "for-each-ref", "refs/gitmem/") == before
+
+
+def test_a_session_file_named_alone_is_imported_wherever_it_ran(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    paths = sessions_of_many_folders(initialised, tmp_path)
+    data = gm("import", str(paths["other"]), "--json").json()
+    assert isinstance(data, dict) and data["captured"] == 1
