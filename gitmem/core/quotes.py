@@ -62,10 +62,12 @@ def restates(text: str, quote: str) -> bool:
     """Whether *text* says nothing its *quote* does not: the same words once both are
     folded as the verifier folds them (case, markdown, quotes and spacing aside), or the
     quote's start cut off with an ellipsis. Shown beside its quote, such a text repeats
-    it (half of a brief's line spent twice). Raises nothing."""
+    it (half of a brief's line spent twice). Three dots and "…" are one ellipsis (a
+    verified quote's elisions are stored as "…", as in "ln -s … ~/x"). Raises nothing."""
     if text == quote:
         return True
-    folded_text, folded_quote = fold(text), fold(quote)
+    folded_text = fold(_ELLIPSIS_RE.sub("…", text))
+    folded_quote = fold(_ELLIPSIS_RE.sub("…", quote))
     if folded_text == folded_quote:
         return True
     for mark in _CUT_MARKS:

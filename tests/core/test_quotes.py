@@ -558,6 +558,9 @@ class TestQuotedLine:
                 "The parser drops blank lines before...",
                 "The parser drops blank lines before it tokenises.",
             ),
+            # the transcript's own three dots, stored in the verified quote as an elision
+            ("Run `ln -s ... ~/x` once", "Run `ln -s … ~/x` once"),
+            ("Run `ln -s … ~/x` once. Then…", "Run `ln -s ... ~/x` once. Then restart."),
         ],
     )
     def test_a_text_that_restates_its_quote_shows_the_quote_alone(
@@ -574,6 +577,8 @@ class TestQuotedLine:
             ("The…", "The parser drops blank lines."),
             # one word more or less is a different text
             ("Use the parser", "use the new parser"),
+            # an ellipsis that stands for words is not the words
+            ("Run `ln -s … ~/x` once", "Run `ln -s /opt/tool ~/x` once"),
         ],
     )
     def test_a_text_that_differs_keeps_both(self, text: str, quote: str) -> None:
