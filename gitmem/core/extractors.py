@@ -37,7 +37,9 @@ def host_model_offer(host: str) -> str:
     user whose captures run the heuristic: what it leaves out, and how to turn the host's
     model on. Raises nothing."""
     return (
-        'the heuristic keeps statements said with a marker ("Decision:", "TODO:" …); '
+        "the heuristic keeps what a session marks or reports at its end (a "
+        '"Decision:", a "TODO:", the closing summary) and misses most of what a careful '
+        "reader would carry (docs/heuristic.md); "
         f"`gitmem config extractor {host}` lets {host}'s model propose items too, in the "
         "background after a session, every quote still checked here (docs/extractors.md)"
     )
