@@ -18,23 +18,27 @@ said only under its condition. So:
   that does not say it was chosen;
 - a decision or fact whose quote leaves out the condition its own sentence opens with
   ("if", "unless", "in case", "assuming", "suppose", "provided", before the span starts;
-  or opening a clause before it: "But if …, we revert", "(If …) we revert") is not
-  verbatim; nor one the condition follows right after, in its sentence ("we deploy on
-  Fridays if QA approves" quoted as "we deploy on Fridays", "…, unless the build is
-  red", "(only when CI is green)"). A quote that holds its condition is, and so is one
-  whose sentence ends before the next one's "If …".
+  "once", "when", "until", "as soon as"; or opening a clause before it: "But if …, we
+  revert", "(If …) we revert") is not verbatim; nor one a condition follows in its
+  clause, right after or further on ("we deploy on Fridays if QA approves" quoted as "we
+  deploy on Fridays", "…, unless the build is red", "(only when CI is green)", "…, for
+  the team's sake, if QA approves", "we merge once the review passes"). A quote that
+  holds its condition is, and so is one whose sentence ends before the next one's "If …",
+  or whose condition word opens a clause of its own ("…, and we add SQLite if it fails").
 
 Pure; never raises.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 from gitmem.capture.questions import DECIDING
-from gitmem.core.folding import fold
+from gitmem.core.folding import INVISIBLE_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.negation import NEGATION_RE
@@ -63,19 +67,34 @@ _STRUCK_RE = re.compile(
 # A sentence starts after ". ", "! ", "? " or a line break, and after the full stops of
 # scripts that do not space their sentences ("。", "！", "？").
 _SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
-# Read on the message case-folded with its look-alike letters read as Latin ones
-# (gitmem.core.folding), so a Cyrillic "І" in "Іf" does not hide the condition; the
-# conditions of other languages count ("wenn", "si", "если", "如果", …).
+# Read on the message case-folded with its look-alike letters read as Latin ones and its
+# invisible characters taken out (:func:`_letters`), so a Cyrillic "І" in "Іf" or a
+# zero-width space in "i\u200bf" does not hide the condition; the conditions of other
+# languages count ("wenn", "si", "если", "如果", …).
 _CONDITION_WORDS = (
-    "if|unless|in case|assuming|provided|si|sauf si|à moins que|wenn|falls|sofern|außer wenn"
-    "|a menos que|salvo que|tenzij|jeśli|jeżeli|если|якщо"
+    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
+    "|si|sauf si|à moins que|pourvu que|wenn|falls|sofern|außer wenn|solange"
+    "|a menos que|salvo que|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
 )
 """The conditions a sentence may open with and a quote may be followed by."""
-_UNSPACED_CONDITIONS = "如果|假如|要是|除非|もし|만약|만일"
+_ONCE = r"once(?=\s+\w)(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
+_WHEN_WORDS = (
+    rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"
+    "|quand|lorsque|dès que|une fois que|jusqu'à ce que|sobald|cuando|en cuanto|hasta que"
+    "|quando|appena|finché|assim que|até que|zodra|wanneer|totdat|gdy|kiedy|dopóki"
+    "|когда|как только"
+)
+"""The words that bind what they follow to a time or an event ("we merge once the review
+passes", "we keep the old API until the migration lands"); "once" not as a count ("once a
+day", "once more"), nor "when" as a question's ("when to deploy")."""
+_UNSPACED_CONDITIONS = "如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일"
 """The same, of languages that do not space their words."""
-_CONDITIONS = read_look_alikes(f"{_CONDITION_WORDS}|suppose|supposing|als|indien|коли")
+_CONDITIONS = read_look_alikes(
+    f"{_CONDITION_WORDS}|{_WHEN_WORDS}|suppose|supposing|als|indien|коли"
+)
+# A word ends at a character that is no letter or digit: "_If_" is emphasis.
 _OPENS_WITH_CONDITION = re.compile(
-    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})\b|若|{_UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})(?![^\W_])|若|{_UNSPACED_CONDITIONS})"
 )
 # A condition that opens a clause of the sentence before the quote, after a mark or an
 # opening word ("But if …, we revert", "(If …) we revert", "Ok, in case …"): the
@@ -83,26 +102,42 @@ _OPENS_WITH_CONDITION = re.compile(
 # clause ("not sure if …") opens none.
 _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
-    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})\b|若|{_UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})(?![^\W_])|若|{_UNSPACED_CONDITIONS})"
 )
-# A condition right after the quote, in its sentence ("we deploy on Fridays if QA
-# approves", "…, unless the build is red", "(only when CI is green)", "but only if …"),
-# past any space (a no-break one too), mark or invisible character, and past one line
-# break of a wrapped line (not a blank line, nor a list item's marker): the quote's words
-# hold only under it; ", and if that fails …" opens another clause.
+# A condition after the quote, in its sentence ("we deploy on Fridays if QA approves",
+# "…, unless the build is red", "(only when CI is green)", "…, for the team's sake, if QA
+# approves", "we merge once the review passes"): the quote's words hold only under it.
 # Narrower than the openers: a word that also means "as" (Dutch and German "als") would
-# read a plain sentence's tail as a condition, and "even if" concedes rather than
-# conditions ("we ship even if QA objects"); nor is a trailing "若" ("若干" is "some").
-_TRAILING_CONDITIONS = read_look_alikes(
-    f"{_CONDITION_WORDS}|providing|as long as|so long as|on condition|pourvu que"
-    "|siempre que|con tal de que"
-)
+# read a plain sentence's tail as a condition; nor is a trailing "若" ("若干" is "some").
+# Not a word glued to an identifier ("skip-if-red").
 _TRAILING_CONDITION = re.compile(
-    r"(?:[^\S\n]|[,，*_`(\[—–\u00ad\u200b-\u200d\u2060\ufeff-])*(?P<wrap>\n[^\S\n]*)?"
-    r"(?P<word>(?:(?:but|and)\s+)?only\s+(?:if|when|once|after|until)\b"
-    rf"|(?:{_TRAILING_CONDITIONS})\b|{_UNSPACED_CONDITIONS})"
+    r"(?<![^\W_][-_/.])(?<![^\W_])(?:only\s+(?:if|when|once|after|until)"
+    rf"|{read_look_alikes(f'{_CONDITION_WORDS}|{_WHEN_WORDS}')})(?![^\W_])(?![-_/][^\W_])"
+    rf"|{_UNSPACED_CONDITIONS}"
 )
-_SENTENCE_END = re.compile(r"[.!?。！？]\W*$")
+# What ends the quote's clause before a condition further on can bind it: the sentence's
+# end (not an abbreviation's period: "at 5 p.m. if QA approves"), a ";", a blank line, the
+# next line's list marker (a line that starts with a capital starts anew too:
+# :func:`_clause_end`).
+_CLAUSE_STOP = re.compile(
+    r"(?<!\.\w)(?<!\betc)(?<!\bvs)[.!?](?=\s|$)|[。！？;；]"
+    r"|\n[^\S\n]*(?:\n|[-*+>#|]\s|\d+[.)]\s)"
+)
+# A condition word right after one of these opens or concedes no condition on the quote:
+# ", and if it fails …" opens a clause of its own, "even if" concedes, "check if" asks.
+_NO_CONDITION_AFTER = re.compile(
+    r"\b(?:and|or|but|so|then|yet|even|as|what|whether|see|sure|tell|wonder\w*"
+    r"|check\w*|ask\w*|know\w*|decid\w*|verif\w*|test\w*)\W*\Z"
+)
+# A clause of its own between the quote and a condition further on: a relative or
+# subordinate clause ("…, which we restore if it breaks", "so that if the disk fails"), or
+# a new subject after a conjunction ("and we add SQLite if it fails"); unless a mark closes
+# it before the condition ("on Fridays, the day that suits us, if QA approves").
+_OWN_CLAUSE = re.compile(
+    r"\b(?:which|who|whom|whose|that|because|since|although|though|while|whereas|where)\b"
+    r"|\b(?:and|or|but|so|then|yet)\s+(?:we|i|you|they|it|he|she|this|there)\b"
+)
+_CLOSED = re.compile(r"\W*\w[^,;—–)]*[,—–)]")
 _ELISION = " … "
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
@@ -159,37 +194,66 @@ def standing(span: str, message: str, kind: str) -> str | None:
         if any(_rejected_row(message, at, start, end) for at in starts):
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
-    sentence = opening[-1] if opening else 0
-    letters = _letters(message)
-    condition = _OPENS_WITH_CONDITION.match(letters, sentence)
-    if condition is not None and condition.end() <= start:
-        return CONDITION
-    if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
-        return CONDITION
-    if not _SENTENCE_END.search(parts[-1]) and _trailing_condition(message, letters, end):
+    if _conditioned(message, opening[-1] if opening else 0, start, end):
         return CONDITION
     return None
 
 
-def _trailing_condition(message: str, letters: str, end: int) -> bool:
-    """Does a condition follow the quote that ends at *end*, in its sentence? On the next
-    line of a wrapped one, only when written in small letters: a line that starts "If …"
-    starts a sentence."""
-    found = _TRAILING_CONDITION.match(letters, end)
-    if found is None:
-        return False
-    return found.group("wrap") is None or not message[found.start("word")].isupper()
+def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
+    """Does a condition govern the quote ``message[start:end]`` that it leaves out: one
+    its sentence (from *sentence*) opens with, one that opens a clause before it, or one
+    further on in its clause?"""
+    shown, letters, at = _letters(message)
+    sentence, start, end = at(sentence), at(start), at(end)
+    condition = _OPENS_WITH_CONDITION.match(letters, sentence)
+    if condition is not None and condition.end() <= start:
+        return True
+    if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
+        return True
+    said = end  # the quote's last word: a period it ends with may end its sentence
+    while said > start and not shown[said - 1].isalnum():
+        said -= 1
+    for word in _TRAILING_CONDITION.finditer(letters, end, _clause_end(shown, said)):
+        between = letters[end : word.start()]
+        clauses = list(_OWN_CLAUSE.finditer(between))
+        if clauses and not _CLOSED.match(between, clauses[-1].end()):
+            continue
+        if word.group().startswith("only") or _NO_CONDITION_AFTER.search(between) is None:
+            return True
+    return False
 
 
-def _letters(message: str) -> str:
-    """*message* case-folded, its look-alike letters read as the Latin ones they show, at
-    the same offsets (*message* itself when case folding would move them)."""
+def _clause_end(shown: str, end: int) -> int:
+    """Where the clause that goes on at *end* of *shown* ends (:data:`_CLAUSE_STOP`), or
+    the line before one that starts with a capital: "We deploy on Fridays\nIf QA objects,
+    we wait" is two sentences, while a wrapped line in small letters goes on."""
+    stop = _CLAUSE_STOP.search(shown, end)
+    limit = len(shown) if stop is None else stop.start()
+    line = shown.find("\n", end, limit)
+    while line >= 0:
+        if shown[line + 1 : limit].lstrip()[:1].isupper():
+            return line
+        line = shown.find("\n", line + 1, limit)
+    return limit
+
+
+def _letters(message: str) -> tuple[str, str, Callable[[int], int]]:
+    """*message* without its invisible characters (``n\u200bot`` is "not"); the same
+    case-folded, its look-alike letters read as the Latin ones they show, at the same
+    offsets (lowered when case folding would move them); and the offset in both of an
+    offset of *message*."""
+    kept: list[int] | None = None
+    if INVISIBLE_RE.search(message):
+        kept = [n for n, char in enumerate(message) if not INVISIBLE_RE.fullmatch(char)]
+        message = "".join(message[n] for n in kept)
     if message.isascii():
-        return message.casefold()
-    folded = read_capitals(message).casefold()
-    if len(folded) != len(message):
-        return message.lower()
-    return read_look_alikes(folded)
+        letters = message.casefold()
+    else:
+        letters = read_capitals(message).casefold()
+        letters = message.lower() if len(letters) != len(message) else read_look_alikes(letters)
+    if kept is None:
+        return message, letters, lambda offset: offset
+    return message, letters, functools.partial(bisect_left, kept)
 
 
 def _under_options(message: str, start: int) -> bool:

@@ -28,7 +28,7 @@ match across, and an ellipsis may not skip (``gitmem.core.negation``)."""
 # Step 1: characters that show nothing (zero-width spaces and joiners, the soft hyphen,
 # the byte order mark, direction marks, invisible operators, tag characters) are removed,
 # so that "n\u200bot" is the word "not" it shows.
-_INVISIBLE_RE = lazy_pattern(
+INVISIBLE_RE = lazy_pattern(
     "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
 )
 
@@ -123,7 +123,7 @@ def _fold_lines(text: str) -> str:
         if old in text:
             text = text.replace(old, new)
     if not text.isascii():
-        text = _INVISIBLE_RE.sub("", text)
+        text = INVISIBLE_RE.sub("", text)
         if LOOK_ALIKE_RE.search(text):
             text = read_look_alikes(text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
@@ -290,7 +290,7 @@ def fold_map(raw: str) -> FoldMap:
         if old in mapped.text:
             mapped.text = mapped.text.replace(old, new)
     if not mapped.text.isascii():
-        _delete(mapped, _INVISIBLE_RE)
+        _delete(mapped, INVISIBLE_RE)
         if LOOK_ALIKE_RE.search(mapped.text):
             mapped.text = read_look_alikes(mapped.text)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]

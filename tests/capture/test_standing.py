@@ -372,3 +372,96 @@ def test_a_condition_after_the_quote_leaves_an_open_loop_verbatim() -> None:
     message = "We still have to rerun the export if QA approves the build."
     item = captured(message, Kind.OPEN_LOOP, "We still have to rerun the export")
     assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # the condition comes after a clause between it and the quote
+        ("We deploy on Fridays, for the team's sake, if QA approves.", "We deploy on Fridays"),
+        ("We deploy on Fridays at noon if QA approves the build.", "We deploy on Fridays"),
+        ("We deploy on Fridays (and Mondays) unless the build is red.", "We deploy on Fridays"),
+        ("We deploy on Fridays and Mondays, but only if QA approves.", "We deploy on Fridays"),
+        (
+            "We deploy on Fridays — with the new pipeline — provided QA approves.",
+            "We deploy on Fridays",
+        ),
+        ("We deploy on Fridays, for the team's\nsake, if QA approves.", "We deploy on Fridays"),
+        # "once", "when", "until", "as soon as" bind the quote to what follows them
+        ("Ship the parser once QA signs off.", "Ship the parser"),
+        ("We merge the branch once the review passes.", "We merge the branch"),
+        ("We merge the branch when the review passes.", "We merge the branch"),
+        ("We keep the old API until the migration completes.", "We keep the old API"),
+        ("We merge the branch as soon as CI is green.", "We merge the branch"),
+        ("We merge the branch, for safety, once the review passes.", "We merge the branch"),
+        ("Wir mergen den Branch, sobald die Tests grün sind.", "Wir mergen den Branch"),
+        ("On fusionne la branche dès que la CI passe.", "On fusionne la branche"),
+        ("Мы сливаем ветку, когда проходят тесты.", "Мы сливаем ветку"),
+        ("我们合并这个分支，只要测试都通过。", "我们合并这个分支"),
+        # a clause that opens with them
+        ("Once QA signs off, we ship the parser on Friday.", "we ship the parser on Friday."),
+        ("As long as the benchmark holds, we keep the new parser.", "we keep the new parser."),
+        # hidden: an invisible character inside the word, or look-alike letters
+        ("We deploy on Fridays i\u200bf QA approves the build.", "We deploy on Fridays"),
+        ("We deploy on Fridays un\u00adless QA objects.", "We deploy on Fridays"),
+        (
+            "I\u200bf the benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        (
+            "But i\u2060f the benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        ("We merge the branch \u043enc\u0435 the review passes.", "We merge the branch"),
+        ("We merge the branch ＷＨＥＮ the review passes.", "We merge the branch"),
+        ("We merge the branch\nonce the review passes.", "We merge the branch"),
+        ("We merge the branch\u00a0once\u00a0the review passes.", "We merge the branch"),
+        ("We deploy on Fridays _if_ QA approves the build.", "We deploy on Fridays"),
+        ("We deploy on Fridays __unless__ QA objects.", "We deploy on Fridays"),
+        (
+            "_If_ the benchmark regresses, we revert the parser change.",
+            "we revert the parser change.",
+        ),
+        # a closed clause between, or an abbreviation's period, ends no clause
+        (
+            "We deploy on Fridays, the day that suits everyone, if QA approves.",
+            "We deploy on Fridays",
+        ),
+        ("We deploy on Fridays at 5 p.m. if QA approves.", "We deploy on Fridays at 5 p.m."),
+    ],
+)
+def test_a_quote_cut_from_a_condition_further_on_in_its_sentence_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    for kind in (Kind.DECISION, Kind.FACT):
+        item = captured(message, kind, quote)
+        assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # the word opens a clause of its own, or is no condition
+        (
+            "We keep Postgres for events and we add SQLite if it fails.",
+            "We keep Postgres for events",
+        ),
+        ("We keep a backup so that if the disk fails we can restore.", "We keep a backup"),
+        ("We keep a backup so that, if the disk fails, we can restore.", "We keep a backup"),
+        ("We keep a backup of the index, which we restore if it breaks.", "We keep a backup"),
+        ("We deploy on Fridays; if QA objects, we wait a week.", "We deploy on Fridays"),
+        ("We deploy on Fridays and check if the metrics hold.", "We deploy on Fridays"),
+        ("We run the backup once a day at noon.", "We run the backup"),
+        ("We ran the migration once, and it failed.", "We ran the migration"),
+        ("We document when to deploy in the runbook.", "We document"),
+        ("We deploy on Fridays with the skip-if-red flag.", "We deploy on Fridays"),
+        ("Once again, we ship the parser on Friday.", "we ship the parser on Friday."),
+        # the sentence ends first
+        ("We merge the branch. When the review passes, we tag it.", "We merge the branch"),
+        ("We merge the branch\nWhen the review passes, we tag it.", "We merge the branch"),
+    ],
+)
+def test_a_quote_whose_sentence_puts_no_condition_on_it_stays_verbatim(
+    message: str, quote: str
+) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
