@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 
 from gitmem.capture.questions import DECIDING
+from gitmem.core.conditions import ASKS, CONDITION_WORDS, UNSPACED_CONDITIONS, WHEN_WORDS
 from gitmem.core.folding import INVISIBLE_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
@@ -67,34 +68,13 @@ _STRUCK_RE = re.compile(
 # A sentence starts after ". ", "! ", "? " or a line break, and after the full stops of
 # scripts that do not space their sentences ("。", "！", "？").
 _SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
-# Read on the message case-folded with its look-alike letters read as Latin ones and its
-# invisible characters taken out (:func:`_letters`), so a Cyrillic "І" in "Іf" or a
-# zero-width space in "i\u200bf" does not hide the condition; the conditions of other
-# languages count ("wenn", "si", "если", "如果", …).
-_CONDITION_WORDS = (
-    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
-    "|si|sauf si|à moins que|pourvu que|wenn|falls|sofern|außer wenn|solange"
-    "|a menos que|salvo que|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
-)
-"""The conditions a sentence may open with and a quote may be followed by."""
-_ONCE = r"once(?=\s+\w)(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
-_WHEN_WORDS = (
-    rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"
-    "|quand|lorsque|dès que|une fois que|jusqu'à ce que|sobald|cuando|en cuanto|hasta que"
-    "|quando|appena|finché|assim que|até que|zodra|wanneer|totdat|gdy|kiedy|dopóki"
-    "|когда|как только"
-)
-"""The words that bind what they follow to a time or an event ("we merge once the review
-passes", "we keep the old API until the migration lands"); "once" not as a count ("once a
-day", "once more"), nor "when" as a question's ("when to deploy")."""
-_UNSPACED_CONDITIONS = "如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일"
-"""The same, of languages that do not space their words."""
-_CONDITIONS = read_look_alikes(
-    f"{_CONDITION_WORDS}|{_WHEN_WORDS}|suppose|supposing|als|indien|коли"
-)
+# The words of gitmem.core.conditions, read on the message case-folded with its look-alike
+# letters read as Latin ones and its invisible characters taken out (:func:`_letters`), so
+# a Cyrillic "І" in "Іf" or a zero-width space in "i\u200bf" does not hide the condition.
+_CONDITIONS = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}|suppose|supposing|als|indien|коли")
 # A word ends at a character that is no letter or digit: "_If_" is emphasis.
 _OPENS_WITH_CONDITION = re.compile(
-    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})(?![^\W_])|若|{_UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
 )
 # A condition that opens a clause of the sentence before the quote, after a mark or an
 # opening word ("But if …, we revert", "(If …) we revert", "Ok, in case …"): the
@@ -102,7 +82,7 @@ _OPENS_WITH_CONDITION = re.compile(
 # clause ("not sure if …") opens none.
 _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
-    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})(?![^\W_])|若|{_UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
 )
 # A condition after the quote, in its sentence ("we deploy on Fridays if QA approves",
 # "…, unless the build is red", "(only when CI is green)", "…, for the team's sake, if QA
@@ -112,8 +92,8 @@ _CLAUSE_CONDITION = re.compile(
 # Not a word glued to an identifier ("skip-if-red").
 _TRAILING_CONDITION = re.compile(
     r"(?<![^\W_][-_/.])(?<![^\W_])(?:only\s+(?:if|when|once|after|until)"
-    rf"|{read_look_alikes(f'{_CONDITION_WORDS}|{_WHEN_WORDS}')})(?![^\W_])(?![-_/][^\W_])"
-    rf"|{_UNSPACED_CONDITIONS}"
+    rf"|{read_look_alikes(f'{CONDITION_WORDS}|{WHEN_WORDS}')})(?![^\W_])(?![-_/][^\W_])"
+    rf"|{UNSPACED_CONDITIONS}"
 )
 # What ends the quote's clause before a condition further on can bind it: the sentence's
 # end (not an abbreviation's period: "at 5 p.m. if QA approves"), a ";", a blank line, the
@@ -125,10 +105,7 @@ _CLAUSE_STOP = re.compile(
 )
 # A condition word right after one of these opens or concedes no condition on the quote:
 # ", and if it fails …" opens a clause of its own, "even if" concedes, "check if" asks.
-_NO_CONDITION_AFTER = re.compile(
-    r"\b(?:and|or|but|so|then|yet|even|as|what|whether|see|sure|tell|wonder\w*"
-    r"|check\w*|ask\w*|know\w*|decid\w*|verif\w*|test\w*)\W*\Z"
-)
+_NO_CONDITION_AFTER = re.compile(rf"\b(?:and|or|but|so|then|yet|{ASKS})\W*\Z")
 # A clause of its own between the quote and a condition further on: a relative or
 # subordinate clause ("…, which we restore if it breaks", "so that if the disk fails"), or
 # a new subject after a conjunction ("and we add SQLite if it fails"); unless a mark closes

@@ -4,8 +4,10 @@ A quote can verify while the item's text says more than it, or the opposite: "We
 Fridays" resting on "we will not deploy on Fridays", "Retry 5 times" on "retry three times",
 "No JSON cache" on "the cache lives in SQLite". The text may summarise its quote and leave
 things out; it may not reverse it (:func:`gitmem.core.negation.polarity_conflict`), and it
-may not add a negation or a number the quote does not hold, nor put an opposite word,
-another unit, another name or the other order in its place (:mod:`gitmem.core.opposites`).
+may not add a negation or a number the quote does not hold, nor drop or add a condition
+(:mod:`gitmem.core.conditions`: "We deploy on Fridays" on "we deploy on Fridays if QA
+approves"), nor put an opposite word, another unit, another name or the other order in
+its place (:mod:`gitmem.core.opposites`).
 Hedges ("not sure", "no idea")
 are not negations here either. A verbatim item whose genuine quote does not support its
 text keeps the quote as its text (:func:`gitmem.capture.checkpoint.build_items`). Pure;
@@ -14,6 +16,7 @@ never raises.
 
 from __future__ import annotations
 
+from gitmem.core.conditions import conditional
 from gitmem.core.negation import NEGATION_RE, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
@@ -21,7 +24,8 @@ from gitmem.core.opposites import changed
 
 def unsupported(text: str, quote: str) -> str | None:
     """Why *quote* does not support the item *text* (None: it does): the text reverses
-    the quote, adds a negation or a number the quote does not hold, or changes a word,
+    the quote, adds a negation or a number the quote does not hold, drops or adds a
+    condition, or changes a word,
     a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`). Never
     raises."""
     conflict = polarity_conflict(text, quote)
@@ -36,4 +40,4 @@ def unsupported(text: str, quote: str) -> str | None:
     added = [number for number in number_tokens(mine) if number not in said]
     if added:
         return f'the item\'s text says "{added[0]}", a number its quote does not hold'
-    return changed(mine, theirs)
+    return conditional(text, quote) or changed(mine, theirs)

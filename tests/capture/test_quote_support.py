@@ -240,3 +240,12 @@ def test_a_text_that_adds_a_negation_of_another_language_gives_way_to_its_quote(
 def test_an_elision_over_a_limit_of_another_language_is_not_verbatim(said: str, quote: str) -> None:
     item = captured(session(Message("user", said)), Kind.DECISION, "the decision", quote)
     assert not item.quote_verified
+
+
+def test_a_text_that_drops_its_quotes_condition_gives_way_to_the_quote() -> None:
+    said = "We deploy on Fridays, for the team's sake, if QA approves."
+    item = captured(session(Message("user", said)), Kind.DECISION, "We deploy on Fridays", said)
+    assert item.trust == Trust.VERBATIM
+    assert (item.text, item.extra["summary"]) == (said, "We deploy on Fridays")
+    assert UNMATCHED in (item.quote_reason or "")
+    assert "states it unconditionally" in (item.quote_reason or "")

@@ -285,3 +285,66 @@ def test_a_text_that_drops_or_adds_a_verb_that_turns_away_is_not_supported(
 
 def test_a_failure_that_turns_nothing_away_is_still_a_summary() -> None:
     assert unsupported("Tests run on CI", "the tests fail on CI, then run on CI again") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("We deploy on Fridays", "We deploy on Fridays if QA approves the build.", "if"),
+        ("Deploy on Fridays.", "Unless QA objects, we deploy on Fridays.", "unless"),
+        ("We merge the branch", "We merge the branch once the review passes.", "once"),
+        ("Keep the old API", "We keep the old API until the migration completes.", "until"),
+        ("Keep Postgres", "We keep Postgres, as long as the benchmark holds.", "as long as"),
+        ("Wir nehmen Postgres", "Wir nehmen Postgres, falls der Benchmark hält.", "falls"),
+        ("我们周五发布", "我们周五发布，如果测试都通过。", "如果"),
+        ("Facem deploy vineri", "Facem deploy vineri dacă trec testele.", "dacă"),
+        (
+            "Cuma günü deploy ederiz",
+            "Testler geçerse, eğer QA onaylarsa, Cuma günü deploy ederiz.",
+            "eğer",
+        ),
+        ("We deploy on Fridays", "We deploy on Fridays iff QA approves.", "iff"),
+        # spelt to hide: an invisible character, look-alike letters
+        ("We deploy on Fridays", "We deploy on Fridays i\u200bf QA approves.", "if"),
+        ("We deploy on Fridays", "We deploy on Fridays \u0456f QA approves.", "if"),
+    ],
+)
+def test_a_text_that_drops_its_quotes_condition_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason == f'the quote says "{word}" and the item\'s text states it unconditionally'
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("Deploy on Fridays only if QA approves", "We deploy on Fridays.", "if"),
+        ("Merge the branch once the review passes", "We merge the branch.", "once"),
+        ("Unless QA objects, deploy on Fridays", "We deploy on Fridays.", "unless"),
+    ],
+)
+def test_a_text_that_adds_a_condition_is_not_supported(text: str, quote: str, word: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason == f'the item\'s text says "{word}", a condition its quote does not hold'
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        # the condition kept, in other words
+        ("Deploy on Fridays, provided QA approves", "We deploy on Fridays if QA approves."),
+        ("Merge after the review passes", "We merge the branch once the review passes."),
+        ("Deploy Fridays only with QA approval", "We deploy on Fridays if QA approves."),
+        # no condition: a question's "if", a concession, a count
+        ("Unsure whether the cache helps", "I'm not sure if the cache helps."),
+        ("Check whether the cache helps", "We should check if the cache helps."),
+        ("Ship on Friday regardless of QA", "We ship on Friday even if QA objects."),
+        ("Run the backup daily", "We run the backup once a day."),
+        ("The parser falls back to JSON", "The parser falls back to JSON."),
+    ],
+)
+def test_a_text_that_keeps_its_quotes_condition_or_has_none_is_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is None

@@ -1,0 +1,83 @@
+"""Conditions: the words under which a statement holds, and what an item's text must keep.
+
+"We deploy on Fridays if QA approves" holds only under its condition: a quote cut from it
+(:mod:`gitmem.capture.standing`) or a text that leaves it out ("We deploy on Fridays")
+states unconditionally what was said under a condition; and a text that adds one ("Deploy
+on Fridays only if QA approves" on "we deploy on Fridays") conditions what was said
+plainly. The words are spelt once here, for both: "if", "unless", "provided", "as long
+as", …; "once", "when", "until", "as soon as", which bind a statement to a time or an
+event ("we merge once the review passes"); and the same in the languages sessions are
+most often held in. Pure; never raises.
+"""
+
+from __future__ import annotations
+
+from gitmem.core.folding import fold
+from gitmem.core.lookalikes import read_look_alikes
+from gitmem.core.patterns import lazy_pattern
+
+_FALLS = r"falls(?!\s+(?:back|over|through|short|apart|behind|off|out|into|on|to|under)\b)"
+"""The German "falls" ("if"), not the English verb ("falls back")."""
+CONDITION_WORDS = (
+    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
+    rf"|si|sauf si|à moins que|pourvu que|wenn|{_FALLS}|sofern|außer wenn|solange"
+    "|a menos que|salvo que|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
+    "|iff|dacă|daca|eğer|jika|kalau|nếu|إذا"
+)
+"""The conditions a sentence may open with and a quote may be followed by."""
+_ONCE = r"once(?=\s+\w)(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
+WHEN_WORDS = (
+    rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"
+    "|quand|lorsque|dès que|une fois que|jusqu'à ce que|sobald|cuando|en cuanto|hasta que"
+    "|quando|appena|finché|assim que|até que|zodra|wanneer|totdat|gdy|kiedy|dopóki"
+    "|когда|как только"
+)
+"""The words that bind what they follow to a time or an event ("we merge once the review
+passes", "we keep the old API until the migration lands"); "once" not as a count ("once a
+day", "once more"), nor "when" as a question's ("when to deploy")."""
+UNSPACED_CONDITIONS = "如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일|अगर|यदि"
+"""The same, of languages that do not space their words, matched wherever they stand."""
+ASKS = (
+    r"even|as|what|whether|see|sure|tell|wonder\w*|check\w*|ask\w*|know\w*|decid\w*"
+    r"|verif\w*|test\w*"
+)
+"""The words after which a condition word conditions nothing: "even if" concedes, "as if"
+compares, "check if", "not sure if" ask."""
+
+# A word ends at a character that is no letter or digit ("_if_" is emphasis), and is not
+# glued to an identifier ("skip-if-red").
+_CONDITION_RE = lazy_pattern(
+    lambda: (
+        r"(?<![^\W_][-_/.])(?<![^\W_])(?:"
+        + read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}")
+        + rf")(?![^\W_])(?![-_/][^\W_])|{UNSPACED_CONDITIONS}"
+    )
+)
+_ASKED_RE = lazy_pattern(rf"\b(?:{ASKS})\W*\Z")
+_BOUND_RE = lazy_pattern(r"\b(?:only|after|before|except|depending|subject to)\b")
+"""Words by which a text keeps its quote's condition in its own words ("merge after the
+review passes" for "once the review passes", "only with QA approval")."""
+
+
+def conditions(folded: str) -> list[str]:
+    """The condition words of *folded* (text folded by :func:`~gitmem.core.folding.fold`),
+    in order, but for one that follows a word that asks or concedes ("check if", "even
+    if"). Never raises."""
+    found = []
+    for word in _CONDITION_RE.finditer(folded):
+        if _ASKED_RE.search(folded, max(0, word.start() - 24), word.start()) is None:
+            found.append(word.group())
+    return found
+
+
+def conditional(text: str, quote: str) -> str | None:
+    """Why an item's *text* and its *quote* disagree on a condition, or None: the quote
+    says one and the text none, nor another word that binds it ("only", "after", …); or
+    the text says one and the quote none of them. Never raises."""
+    mine, theirs = fold(text), fold(quote)
+    said, shown = conditions(theirs), conditions(mine)
+    if said and not shown and _BOUND_RE.search(mine) is None:
+        return f'the quote says "{said[0]}" and the item\'s text states it unconditionally'
+    if shown and not said and _BOUND_RE.search(theirs) is None:
+        return f'the item\'s text says "{shown[0]}", a condition its quote does not hold'
+    return None
