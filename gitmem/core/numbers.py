@@ -25,7 +25,10 @@ What joins into one token, in text already folded (``gitmem.core.folding.fold``)
   approximation ``~`` right before the digits (or before a leading decimal point),
   unless it follows a word character (">500 ms" is not "500 ms"): ``-37`` and ``+5``
   are signed, while the ``-`` of the range ``10-20`` or of ``v-2`` is not a sign, so
-  ``20`` is a whole token there.
+  ``20`` is a whole token there;
+- hyphens in a chain of runs of digits (a date ``2026-01-15``, a phone number
+  ``555-123-4567``), or before a zero-padded run (``12-05``): "15 users" said of
+  "2026-01-15 users" is another number, while a range ``10-20`` stays two.
 
 Letters do not join: in ``v1.2`` the number is ``1.2``. Pure; never raises.
 """
@@ -44,9 +47,13 @@ _MORE_DIGITS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _MORE_DIGI
 _D = rf"[\d{_MORE_DIGITS}]"
 _JOIN = r"(?:[.,:/^_'\u207b]|[eE][-+]?)"
 """What joins two runs of digits into one number: a separator, or an exponent's ``e``."""
+_HYPHENS = rf"(?:-{_D}+){{2,}}|-(?=0{_D}){_D}+"
+"""Hyphens that join runs of digits: two or more in a chain (a date ``2026-01-15``, a
+phone number ``555-123-4567``), or one before a zero-padded run (``12-05``). One hyphen
+between plain runs is a range (``10-20``): two numbers."""
 NUMBER_RE = re.compile(
     rf"(?:(?<!\w)(?:[<>]=|[-+<>≤≥~]))?"
-    rf"(?:{_D}+(?:{_JOIN}{_D}+)*|(?<![\w.])\.{_D}+(?:{_JOIN}{_D}+)*)"
+    rf"(?:{_D}+(?:{_JOIN}{_D}+|{_HYPHENS})*|(?<![\w.])\.{_D}+(?:{_JOIN}{_D}+|{_HYPHENS})*)"
 )
 """One number token, as this module's docstring defines it."""
 
@@ -100,6 +107,8 @@ def cuts_number(text: str, pos: int) -> bool:
     if _digit(before):
         # "3|7", and "2|.5", "37|,500", "10|:30" where the separator leads to a digit;
         # "1|e6", "1|e-3" where an exponent does.
+        if after == "-":  # "2026|-01-15"
+            return _joining_hyphen(text, pos)
         return _digit(after) or (after in _SEPARATORS and next_is_digit) or _exponent(text, pos)
     if before in "eE" and _digit(two_before):
         # "1e|6", "1e|-3".
@@ -112,6 +121,8 @@ def cuts_number(text: str, pos: int) -> bool:
         if _digit(two_before):
             return True
         return before == "." and not is_word_char(two_before) and two_before != "."
+    if before == "-" and _digit(two_before) and _digit(after):  # "2026-|01-15"
+        return _joining_hyphen(text, pos - 1)
     starts_number = _digit(after) or (after == "." and next_is_digit)
     if before in _SIGNS and not is_word_char(two_before):
         # "-|37", "+|5", "-|.5", ">|500"; a sign after a word character is a hyphen
@@ -130,6 +141,25 @@ def _exponent(text: str, pos: int) -> bool:
     if _digit(text[pos + 1]):
         return True
     return text[pos + 1] in "-+" and pos + 2 < len(text) and _digit(text[pos + 2])
+
+
+def _joining_hyphen(text: str, at: int) -> bool:
+    """Does the hyphen at *at* join the runs of digits on either side of it into one
+    number (:data:`_HYPHENS`): is the run after it zero-padded, or does another hyphen
+    chain the run after it or the run before it to a further run of digits?"""
+    after = at + 1
+    while after < len(text) and _digit(text[after]):
+        after += 1
+    if after == at + 1 or at == 0 or not _digit(text[at - 1]):
+        return False
+    if text[at + 1] == "0" and after - at > 2:
+        return True
+    if after + 1 < len(text) and text[after] == "-" and _digit(text[after + 1]):
+        return True
+    before = at
+    while before > 0 and _digit(text[before - 1]):
+        before -= 1
+    return before >= 2 and text[before - 1] == "-" and _digit(text[before - 2])
 
 
 def hyphen_as_sign(text: str, pos: int) -> bool:

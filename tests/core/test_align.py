@@ -571,6 +571,16 @@ def test_a_match_may_not_start_or_end_inside_a_hyphenated_word(quote: str, messa
     assert not check_quote(quote, [message]).verbatim
 
 
+@pytest.mark.parametrize(
+    "quote",
+    ["15 users saw errors in checkout", "01-15 users saw errors", "-15 users saw errors"],
+)
+def test_a_quote_may_not_start_inside_a_date(quote: str) -> None:
+    message = "On 2026-01-15 users saw errors in checkout"
+    assert not check_quote(quote, [message]).verbatim
+    assert check_quote("2026-01-15 users saw errors", [message]).verbatim
+
+
 def test_a_range_or_a_quote_that_keeps_the_hyphen_still_matches() -> None:
     assert check_quote("20 items in stock", ["there are 10-20 items in stock"]).verbatim
     assert check_quote("-based parser is fast", ["the regex-based parser is fast"]).verbatim

@@ -150,3 +150,45 @@ def test_cuts_number_is_the_token_rule_with_exponents(text: str) -> None:
     }
     for pos in range(len(text) + 1):
         assert cuts_number(text, pos) is (pos in inside), (text, pos)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("on 2026-01-15 users saw errors", ["2026-01-15"]),
+        ("call 555-123-4567 now", ["555-123-4567"]),
+        ("in 2026-01 and on 12-05", ["2026-01", "12-05"]),
+        ("pages 10-20, steps 1-2-3", ["10", "20", "1-2-3"]),
+        ("from 2026-01-15T10:30", ["2026-01-15", "10:30"]),
+        ("v-1-2 and 1.5-2-3 and 1-2.3-4", ["1", "2", "1.5-2-3", "1", "2.3", "4"]),
+    ],
+)
+def test_a_date_or_a_chain_of_hyphened_numbers_is_one_token(text: str, tokens: list[str]) -> None:
+    # A range ("10-20") is two numbers; a date, a phone number or a zero-padded part
+    # ("12-05") is one: "15 users" is not said by "2026-01-15 users".
+    assert number_tokens(text) == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("on 2026-01-15 users saw errors", "15"),
+        ("on 2026-01-15 users saw errors", "01-15"),
+        ("on 2026-01-15 users saw errors", "2026"),
+        ("on 2026-01-15 users saw errors", "2026-01"),
+        ("call 555-123-4567", "4567"),
+        ("due 12-05", "05"),
+    ],
+)
+def test_a_part_of_a_date_is_not_its_number(text: str, number: str) -> None:
+    assert not has_number(text, number)
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789-.e x", max_size=24))
+def test_cuts_number_is_the_token_rule_with_hyphens(text: str) -> None:
+    inside = {
+        pos for token in NUMBER_RE.finditer(text) for pos in range(token.start() + 1, token.end())
+    }
+    for pos in range(len(text) + 1):
+        assert cuts_number(text, pos) is (pos in inside), (text, pos)
