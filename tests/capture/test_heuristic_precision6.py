@@ -75,3 +75,48 @@ def test_a_short_unit_that_names_a_thing_stays() -> None:
     for short in ("Renamed `cfg.load`.", "Pinned httpx 0.27.", "Moved to src/cache."):
         messages = [user("tidy up"), assistant(f"{short}\n\nNothing else changed.")]
         assert short in [d.quote for d in extract(messages)], short
+
+
+# --- a document the user pasted after their own words is not their words ------------------
+
+
+def test_a_document_pasted_under_a_heading_gives_no_item() -> None:
+    pasted = (
+        "this draft is only context, not the readme\n\n"
+        "# Release notes\n\n"
+        "Never ship on Fridays. We decided to use SQLite for the cache.\n\n"
+        "- [ ] Add metrics to the uploader\n\n"
+        "## Known issues\n\nTODO: port the old error messages"
+    )
+    messages = [user(pasted), assistant("Noted: the draft stays out of the README.")]
+    drafts = extract(messages)
+    quotes = [d.quote or "" for d in drafts]
+    assert not any(
+        word in quote for quote in quotes for word in ("Fridays", "SQLite", "metrics", "port")
+    ), quotes
+    assert_verbatim(drafts, messages)
+
+
+def test_the_users_words_before_a_pasted_document_still_count() -> None:
+    messages = [
+        user(
+            "we should only deploy from main.\n\n"
+            "## Roadmap (pasted)\n\n- [ ] Add metrics\n- Never page on weekends"
+        ),
+        assistant("Noted; the roadmap is for later."),
+    ]
+    drafts = extract(messages)
+    found = kinds_and_quotes(drafts)
+    assert ("decision", "we should only deploy from main.") in found
+    assert not any("metrics" in q or "weekends" in q for _, q in found if q), found
+
+
+def test_a_heading_in_fenced_code_or_at_the_start_is_the_users_own() -> None:
+    fenced = "```bash\n# install\npip install tokparse\n```\nnever run it as root."
+    opening = "## Rules\n\nNever push to main without a review."
+    for text, rule in (
+        (fenced, "never run it as root."),
+        (opening, "Never push to main without a review."),
+    ):
+        messages = [user(text), assistant("Understood.")]
+        assert ("decision", rule) in kinds_and_quotes(extract(messages)), text

@@ -33,6 +33,7 @@ from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
 from gitmem.capture.extract.heuristic.turns import (
     host_text,
+    pasted_document,
     pending_index,
     plan_text,
     readings,
@@ -154,6 +155,8 @@ def _candidates(
         if plan_text(messages[index]):
             role = "assistant"  # an approved plan: the assistant's words, not the user's rules
         text = _spoken(messages[index])
+        if role in USER_ROLES and (document := pasted_document(text)) is not None:
+            text = text[:document]  # a roadmap or a draft the user pasted: not their words
         # Each candidate is passed on as it is found, keeping only what the two readings
         # below need: a long plain transcript is one message of hundreds of thousands of
         # candidates, and a list of them costs several times the text.

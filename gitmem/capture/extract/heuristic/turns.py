@@ -48,6 +48,36 @@ PLAN_TEXT = ("Implement the following plan:",)
 the assistant wrote, then "If you need specific details from before exiting plan mode …")."""
 
 
+_HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
+_FENCE_RE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+
+
+def pasted_document(text: str) -> int | None:
+    """Where a document the user pasted after their own words begins: the first markdown
+    heading line (outside fenced code) that follows some words of theirs ("this is NOT a
+    readme, but can be helpful\n\n# Bring your context …", a roadmap or a findings file
+    under "## ROADMAP"). What stands under it is the document's, not the user's rules or
+    requests. None: no such heading (a message that opens with a heading is read whole)."""
+    said = False
+    fence: str | None = None
+    at = 0
+    for line in text.split("\n"):
+        here, at = at, at + len(line) + 1
+        fenced = _FENCE_RE.match(line)
+        if fence is not None:
+            if fenced and fenced.group(1)[0] == fence[0] and len(fenced.group(1)) >= len(fence):
+                fence = None
+        elif fenced is not None:
+            fence = fenced.group(1)
+        elif _HEADING_RE.match(line):
+            if not said:
+                return None  # a message that opens with a heading is the user's own
+            return here
+        else:
+            said = said or bool(line.strip())
+    return None
+
+
 @dataclass(frozen=True)
 class Reading:
     """How one message is read."""
