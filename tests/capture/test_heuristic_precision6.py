@@ -120,3 +120,39 @@ def test_a_heading_in_fenced_code_or_at_the_start_is_the_users_own() -> None:
     ):
         messages = [user(text), assistant("Understood.")]
         assert ("decision", rule) in kinds_and_quotes(extract(messages)), text
+
+
+# --- a PR's bare link says nothing the reply does not say of that PR -----------------------
+
+
+def test_a_bare_link_yields_to_what_the_reply_says_of_that_pr() -> None:
+    said = "PR #41 carries the parser fix; merge it once CI is green"
+    messages = [
+        user("put the parser fix up for review"),
+        assistant(f"Pushed.\n\n- {said}\n\nPR: https://github.com/acme/parser/pull/41"),
+        user("thanks, now update the changelog"),
+        assistant("The changelog lists the parser fix under 0.3."),
+    ]
+    drafts = extract(messages)
+    quotes = [d.quote or "" for d in drafts]
+    assert said in quotes, quotes
+    assert not any("pull/41" in quote for quote in quotes), quotes
+    assert_verbatim(drafts, messages)
+
+
+def test_a_bare_link_alone_is_still_the_prs_item() -> None:
+    link = "**PR:** https://github.com/acme/parser/pull/41"
+    messages = [user("open a PR for the parser fix"), assistant(f"Pushed.\n\n{link}")]
+    assert link in [d.quote for d in extract(messages)]
+
+
+def test_a_pr_the_reply_does_not_link_is_still_named_in_passing() -> None:
+    messages = [
+        user("fix the tokenizer"),
+        assistant(
+            "The fix builds on PR #40 from last week.\n\nPR: https://github.com/acme/parser/pull/41"
+        ),
+        user("ok, and the docs?"),
+        assistant("The docs now describe the `--depth` flag."),
+    ]
+    assert not any("#40" in (d.quote or "") for d in extract(messages))

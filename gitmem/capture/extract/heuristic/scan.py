@@ -55,7 +55,7 @@ from gitmem.capture.extract.heuristic.sentences import (
 )
 from gitmem.capture.extract.heuristic.turns import Reading
 from gitmem.capture.questions import DECIDING, rests_on_question
-from gitmem.core.claims import references
+from gitmem.core.claims import forge_numbers, references
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quotes, strip_gitmem_context
 
@@ -69,6 +69,7 @@ TASK_BOX_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[
 LEAD_LINES = 60
 """How far above a list item its lead-in is looked for."""
 LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
+_LINK_RE = re.compile(r"https?://\S+")
 PASTED_RE = re.compile(
     r"^[ \t]*(?:[❯›➜$%][ \t]|>>>[ \t]|PS [A-Z]:\\|[A-Za-z][\w.-]*@[\w.-]+[:$ ]|"
     r"commit [0-9a-f]{7,40}\b|=== (?:RUN|NAME|PAUSE|CONT)\b|--- (?:PASS|FAIL)\b|[✓✔✗✘][ \t]|"
@@ -96,6 +97,13 @@ class Scan:
         self.index = index
         self.raw = raw
         self.reading = reading
+        # The PRs and issues this message gives by their link: a reply that opened one
+        # states it wherever it names it ("PR #12 created → merge after CI", "PR: <link>").
+        self.linked = (
+            frozenset(n for url in _LINK_RE.findall(raw) for n in forge_numbers(url))
+            if "://" in raw
+            else frozenset()
+        )
         text = strip_gitmem_context(raw)
         # A stripped span leaves a newline behind: a quote spanning lines must be
         # looked up in the raw text too before it can be called a copy of it.
@@ -244,7 +252,9 @@ class Scan:
     ) -> Iterator[Candidate]:
         block = self.lines.block(first, last)
         by_user = self.by_user or spoken_by_user(self.speakers, first)
-        found = list(_unit_items(block, section, self.reading, by_user, paragraph, self.points))
+        found = list(
+            _unit_items(block, section, self.reading, by_user, paragraph, self.points, self.linked)
+        )
         if found and self._offered(first):
             # An option a question offers ("Which is better? 1. Ask once …") is not chosen.
             found = [(start, item, rule) for start, item, rule in found if item[0] not in DECIDING]
@@ -289,10 +299,12 @@ def _unit_items(
     by_user: bool,
     paragraph: bool,
     points: int = 0,
+    linked: frozenset[int] = frozenset(),
 ) -> Iterator[tuple[int, Item, str]]:
     """(offset, item, rule family) for each marked sentence of *block*; a list item under
     a section, or a task box, is one item as a whole, a paragraph under one its first
-    sentence. *reading* says which markers count here (see :mod:`.turns`)."""
+    sentence. *reading* says which markers count here (see :mod:`.turns`); *linked*: the
+    PRs and issues the message gives by their link."""
     chrome = CHROME_RE.match(block)
     start = chrome.end() if chrome else 0
     box = chrome.group("box") if chrome else None
@@ -380,7 +392,9 @@ def _unit_items(
             item = make_item(block, s, e, None, 0, facts=facts, points=points)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
             rule = "forge" if forge else "reference"
-            said = item is not None and ("://" in item[2] or "claims" in item[4])
+            said = item is not None and (
+                "://" in item[2] or "claims" in item[4] or bool(forge_numbers(item[2]) & linked)
+            )
             if forge and not reading.loops and not said:
                 # Before the closing turn a reply names a PR or issue in passing ("the fix
                 # landed in #172", "Code Review: PR #167"); one it opened it gives by its

@@ -4,6 +4,7 @@ latest, then the cap."""
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -48,7 +49,8 @@ def select(items: Iterable[Candidate], max_items: int) -> list[Draft]:
 
 def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     """*items* in transcript order: each claim once (:func:`claim_key`: the latest
-    statement of it, ranked as a user's if a user said it too), and at most *max_items*
+    statement of it, ranked as a user's if a user said it too; a bare link,
+    :func:`bare_link`, never replaces a statement), and at most *max_items*
     of them, the strongest by :func:`rank`: a marked family's first, then the most
     important, then a user's before an assistant's, then the latest.
 
@@ -68,6 +70,8 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     for number, item in enumerate(items):
         key = claim_key(item)
         earlier = held.get(key)
+        if earlier is not None and bare_link(item) and not bare_link(earlier[1]):
+            continue  # "PR: <link>" after what the reply says of that PR says nothing more
         said_by_user = earlier[1].by_user if earlier is not None else hash(key) in by_users
         if said_by_user and not item.by_user:
             item = replace(item, by_user=True)
@@ -85,6 +89,20 @@ def kept(items: Iterable[Candidate], max_items: int) -> list[Candidate]:
     ranked = sorted((c for _, c in held.values()), key=rank)
     best = ranked[max(0, len(ranked) - max_items) :] if max_items else []
     return sorted(best, key=lambda f: f.position)
+
+
+_LINK_RE = re.compile(r"https?://\S+|\[[^\]\n]*\]\([^)\n]*\)")
+_BARE_RE = re.compile(
+    r"[\W\d_]*(?:(?:pr|pull\s+request|mr|merge\s+request|issue|link|url|see|here)\b[\W\d_]*)*",
+    re.IGNORECASE,
+)
+
+
+def bare_link(candidate: Candidate) -> bool:
+    """Is *candidate* only a PR's or issue's link under a label ("PR: <link>", "**PR:**
+    <link>", "See <link>."), saying nothing of it?"""
+    quote = candidate.quote
+    return "://" in quote and _BARE_RE.fullmatch(_LINK_RE.sub(" ", quote)) is not None
 
 
 def claim_key(candidate: Candidate) -> tuple[str, str]:
