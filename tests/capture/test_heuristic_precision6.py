@@ -156,3 +156,40 @@ def test_a_pr_the_reply_does_not_link_is_still_named_in_passing() -> None:
         assistant("The docs now describe the `--depth` flag."),
     ]
     assert not any("#40" in (d.quote or "") for d in extract(messages))
+
+
+# --- a user's request that opens with its verb is answered by the session ------------------
+
+
+def test_a_users_request_that_opens_with_its_verb_is_no_open_loop() -> None:
+    for request in (
+        "Review the current uncommitted changes and list the risks.",
+        "check out main, pull the latest..get rid of uncommitted changes",
+        "Fix the upload test, it still fails on Windows.",
+        "please clean up the unstaged files",
+    ):
+        messages = [user(request), assistant("Done: the risks are both in `upload.py`.")]
+        drafts = extract(messages)
+        assert not any(d.kind == "open_loop" for d in drafts), (request, kinds_and_quotes(drafts))
+
+
+def test_a_users_request_names_a_pr_without_making_it_an_item() -> None:
+    messages = [
+        user("Review only the correction patch for PR #226."),
+        assistant("Reviewed: the patch is sound."),
+    ]
+    assert not any("#226" in (d.quote or "") for d in extract(messages))
+
+
+def test_a_users_report_of_what_still_fails_stays_an_open_loop() -> None:
+    report = "the upload test still fails on Windows"
+    messages = [user(report), assistant("Looking into it now.")]
+    assert ("open_loop", report) in kinds_and_quotes(extract(messages))
+
+
+def test_a_noun_that_looks_like_a_verb_opens_a_statement_not_a_request() -> None:
+    for report in ("Test coverage is still missing for the upload path", "Update: it still fails"):
+        messages = [user(report), assistant("Noted.")]
+        assert ("open_loop", report) in kinds_and_quotes(extract(messages)), report
+    report = "Adding the flag still fails on Windows"
+    assert ("open_loop", report) in kinds_and_quotes(extract([user(report), assistant("Noted.")]))

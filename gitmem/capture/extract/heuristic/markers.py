@@ -281,12 +281,19 @@ WORD_RE = re.compile(r"[^\W\d_]+")
 
 
 REQUEST_RE = re.compile(
-    rf"{_EMPH}(?:(?:ok(?:ay)?|so|and|also|now|then)\b[,.]?\s+)*(?:can|could|would|will)\s+you\b|"
+    rf"{_EMPH}(?:(?:ok(?:ay)?|so|and|also|now|then)\b[,.]?\s+)*(?:(?:can|could|would|will)\s+you\b|"
+    r"(?:review|re-?review|verify|check|fix|perform|ignore|inspect|investigate|look|clean|get|pull|"
+    r"commit|push|run|test|update|add|remove|delete|make|implement|finish|do|handle|resolve|"
+    r"address|find|figure|debug|audit|examine|analy[sz]e|stage|discard|revert|merge|rebase)\b"
+    rf"(?![ \t]*:|[ \t]+[\w`.-]+[ \t]+(?:is|are|was|were|has|have|had|still|remains?|keeps?|"
+    rf"needs?|does|did|(?:does|did|is|are|was|were|can|won){_A}?n{_A}?t)\b))|"
     rf"{_EMPH}please\b|{_EMPH}let{_A}?s\s+(?!not\b)",
     re.IGNORECASE,
 )
 """A user asking the assistant for something ("can you read this", "please check", "lets fix
-this issue": users drop the apostrophe)."""
+this issue": users drop the apostrophe; "Review the uncommitted diff for PR #226", "check
+out main, pull the latest": a request that opens with its verb, not a noun that opens a
+statement: "Test coverage is still missing", "Update: it still fails")."""
 SUBJECTLESS_RE = re.compile(
     rf"{_EMPH}(?:(?:and|but|so)\s+)?(?:(?:it|its|it{_A}s|this|that|these|those|they|they{_A}re|"
     r"which)\b|(?:is|are|was|were|has|have|had|does|do|did|can|could|should|must|will|would|needs?|"
@@ -351,6 +358,8 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
         # Offsets in the lowercased text have the same backticks before them.
         if kind != Kind.DECISION and low.rstrip(" *_").endswith(":"):
             continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
+        if by_user and kind == Kind.OPEN_LOOP and REQUEST_RE.match(sentence):
+            continue  # a request ("Review the uncommitted diff"): the session answers it
         if any(not in_code(low, m.start()) for m in pattern.finditer(low)):
             return Marker(kind, 0, False, weak=kind != Kind.DECISION, rule=f"phrase-{kind}")
     if "?" in sentence and not by_user and _is_open_question(sentence):
