@@ -193,3 +193,21 @@ def test_a_noun_that_looks_like_a_verb_opens_a_statement_not_a_request() -> None
         assert ("open_loop", report) in kinds_and_quotes(extract(messages)), report
     report = "Adding the flag still fails on Windows"
     assert ("open_loop", report) in kinds_and_quotes(extract([user(report), assistant("Noted.")]))
+
+
+# --- an answer in JSON is written for a program, not a reader ------------------------------
+
+
+def test_a_json_answer_gives_no_report_item() -> None:
+    for answer in (
+        '{"verdict": "neutral", "impact_summary": "The cache now expires after ten minutes."}',
+        '[\n  {"title": "[P2] Batch the ancestry checks", "file": "lineage.py"}\n]',
+    ):
+        messages = [user("Assess this diff and answer in JSON."), assistant(answer)]
+        assert extract(messages) == [], answer
+
+
+def test_a_report_that_quotes_json_inline_is_still_read() -> None:
+    statement = 'The config now defaults to `{"retries": 3}` instead of no retries.'
+    messages = [user("set a retry default"), assistant(statement)]
+    assert [d.quote for d in extract(messages)] == [statement]

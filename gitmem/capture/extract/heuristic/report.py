@@ -89,6 +89,8 @@ _NARRATION_RE = re.compile(
 _ADDENDUM_RE = re.compile(
     r"(?:also|additionally|in\s+addition|as\s+a\s+side\s+note|side\s+note|btw)\b", re.IGNORECASE
 )
+_DATA_RE = re.compile(r"[ \t]*(?:\{[ \t\n]*\"|\[[ \t\n]*\{)")
+"""A JSON object or array of objects: an answer written for a program (structured output)."""
 _ECHO_RE = re.compile(r"[ \t]*(?:\$[ \t]|>>>[ \t]|[A-Z][\w-]*@[\w-]+[:$]|PS [A-Z]:\\)")
 _OFFER_RE = re.compile(
     r"(?:want\s+me\s+to|would\s+you\s+like\s+(?:me\s+)?to|shall\s+i|should\s+i|do\s+you\s+want\s+"
@@ -335,6 +337,8 @@ def _worth_reading(text: str, unit: Unit) -> bool:
     start = _start(block)
     if start is None or _ECHO_RE.match(block) or _TAG_RE.match(block.strip()):
         return False
+    if _DATA_RE.match(block):
+        return False  # {"verdict": "neutral", …}: a program asked for it, not a reader
     # A file list, whether its entries are list items or paragraphs of their own
     # ("**`strategy/rewind_test.go`** — `TestResolveAgent` with 4 subtests").
     listed = BULLET_RE.match(block) is not None or block.lstrip().startswith(("**`", "`", "__`"))
