@@ -48,8 +48,10 @@ PLAN_TEXT = ("Implement the following plan:",)
 the assistant wrote, then "If you need specific details from before exiting plan mode …")."""
 
 
-_HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
-_FENCE_RE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+_FENCE_OR_HEADING_RE = re.compile(
+    r"^(?:[ \t]*(?P<fence>`{3,}|~{3,})|[ \t]{0,3}#{1,6}[ \t]+\S)", re.MULTILINE
+)
+_WORD_RE = re.compile(r"\S")
 
 
 def pasted_document(text: str) -> int | None:
@@ -57,24 +59,26 @@ def pasted_document(text: str) -> int | None:
     heading line (outside fenced code) that follows some words of theirs ("this is NOT a
     readme, but can be helpful\n\n# Bring your context …", a roadmap or a findings file
     under "## ROADMAP"). What stands under it is the document's, not the user's rules or
-    requests. None: no such heading (a message that opens with a heading is read whole)."""
-    said = False
+    requests. None: no such heading (a message that opens with a heading is read whole).
+    Only the fence and heading lines are visited: a pasted log of megabytes is not cut
+    into lines."""
     fence: str | None = None
-    at = 0
-    for line in text.split("\n"):
-        here, at = at, at + len(line) + 1
-        fenced = _FENCE_RE.match(line)
+    said, checked = False, 0
+    for line in _FENCE_OR_HEADING_RE.finditer(text):
+        opened = line.group("fence")
         if fence is not None:
-            if fenced and fenced.group(1)[0] == fence[0] and len(fenced.group(1)) >= len(fence):
+            if opened and opened[0] == fence[0] and len(opened) >= len(fence):
                 fence = None
-        elif fenced is not None:
-            fence = fenced.group(1)
-        elif _HEADING_RE.match(line):
-            if not said:
-                return None  # a message that opens with a heading is the user's own
-            return here
+                end = text.find("\n", line.end())
+                checked = len(text) if end < 0 else end
+            continue
+        said = said or _WORD_RE.search(text, checked, line.start()) is not None
+        if opened:
+            fence = opened
+        elif said:
+            return line.start()
         else:
-            said = said or bool(line.strip())
+            return None  # a message that opens with a heading is the user's own
     return None
 
 
