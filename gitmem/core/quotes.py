@@ -56,18 +56,27 @@ def quoted_line(text: str, quote: str | None) -> str:
 
 
 _CUT_MARKS = ("…", "...")
+_LABEL_RE = re.compile(r"[^\W\d_][\w'’ -]{0,30}: ")
+"""A label a quote may open with, folded: "decision: ", "todo: ", "next step: "."""
 
 
 def restates(text: str, quote: str) -> bool:
     """Whether *text* says nothing its *quote* does not: the same words once both are
     folded as the verifier folds them (case, markdown, quotes and spacing aside), or the
-    quote's start cut off with an ellipsis. Shown beside its quote, such a text repeats
-    it (half of a brief's line spent twice). Three dots and "…" are one ellipsis (a
-    verified quote's elisions are stored as "…", as in "ln -s … ~/x"). Raises nothing."""
+    quote's start cut off with an ellipsis; either with the quote's opening label
+    ("Decision:", "TODO:") left out. Shown beside its quote, such a text repeats it (half
+    of a brief's line spent twice). Three dots and "…" are one ellipsis (a verified
+    quote's elisions are stored as "…", as in "ln -s … ~/x"). Raises nothing."""
     if text == quote:
         return True
     folded_text = fold(_ELLIPSIS_RE.sub("…", text))
     folded_quote = fold(_ELLIPSIS_RE.sub("…", quote))
+    label = _LABEL_RE.match(folded_quote)
+    quotes = (folded_quote, folded_quote[label.end() :]) if label else (folded_quote,)
+    return any(_says_again(folded_text, said) for said in quotes)
+
+
+def _says_again(folded_text: str, folded_quote: str) -> bool:
     if folded_text == folded_quote:
         return True
     for mark in _CUT_MARKS:

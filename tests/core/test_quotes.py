@@ -561,6 +561,11 @@ class TestQuotedLine:
             # the transcript's own three dots, stored in the verified quote as an elision
             ("Run `ln -s ... ~/x` once", "Run `ln -s … ~/x` once"),
             ("Run `ln -s … ~/x` once. Then…", "Run `ln -s ... ~/x` once. Then restart."),
+            # the text is the quote without the label it opens with
+            ("Keep requests for the HTTP client.", "Decision: keep requests for the HTTP client."),
+            ("Add a test for empty input", "**TODO:** add a test for empty input"),
+            ("Keep requests", "Decision 2: keep requests"),
+            ("The parser drops blank lines…", "Next step: the parser drops blank lines first."),
         ],
     )
     def test_a_text_that_restates_its_quote_shows_the_quote_alone(
@@ -579,6 +584,9 @@ class TestQuotedLine:
             ("Use the parser", "use the new parser"),
             # an ellipsis that stands for words is not the words
             ("Run `ln -s … ~/x` once", "Run `ln -s /opt/tool ~/x` once"),
+            # a label is left out only at the quote's start, and only a label
+            ("Keep requests", "We agreed, decision: keep requests"),
+            ("keep requests", "Options: httpx, or keep requests"),
         ],
     )
     def test_a_text_that_differs_keeps_both(self, text: str, quote: str) -> None:

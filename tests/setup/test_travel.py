@@ -152,7 +152,8 @@ def test_a_write_merges_what_was_fetched(tmp_path: Path, remote: Path, alice: Cl
     bob = make_clone(tmp_path, remote, "bob")
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # read, not merged
     item = brief_items(bob.gm, "text")["Keep the cache local"]
-    assert "Keep the cache local" in bob.ok("recall", "cache").stdout
+    # the text only restates its quote without the label: the quote alone is shown
+    assert '"Decision: keep the cache local"' in bob.ok("recall", "cache").stdout
     assert "Keep the cache local" in bob.ok("show", item["id"]).stdout
     assert bob.git("for-each-ref", MEMORY_REF) == ""  # reading wrote nothing
     bob.capture("the upload retries twice")
