@@ -17,7 +17,7 @@ from helpers.tamper import edit_record, overwrite_object, resign_with_untrusted_
 from gitmem.brief.emit import make_brief
 from gitmem.hooks.indexing import build_index
 from gitmem.lifecycle import head, index_build
-from gitmem.lifecycle.index import INDEX_FILE, Index
+from gitmem.lifecycle.index import INDEX_FILE, Index, index_key
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -176,9 +176,13 @@ def test_the_background_build_is_started_for_real(
     monkeypatch.setattr(head, "HEAD_CHECKPOINTS", 3)
     assert "PARTIAL" in gm("brief").stdout
 
+    key = index_key(store, load_trust_roots(home, store))
+
     def whole() -> bool:
+        # the build writes the tip, then (a transaction later) the key that makes the
+        # index whole for these roots: a brief between the two still reads the head
         meta = head._peek(store)
-        return meta.get("tip") == store.tip()
+        return meta.get("tip") == store.tip() and meta.get("key") == key
 
     wait_for(whole)
     assert "PARTIAL" not in gm("brief").stdout
