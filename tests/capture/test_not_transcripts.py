@@ -78,6 +78,14 @@ def gitmem_process(
     )
 
 
+def written(folder: Path, case: str) -> Path:
+    """The file of *case* (:data:`NOT_CONVERSATIONS`) written into *folder*."""
+    name, data = NOT_CONVERSATIONS[case]
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
 def memory_tip(repo: Path) -> str:
     return git(repo, "for-each-ref", "--format=%(objectname)", "refs/gitmem/memory").strip()
 
@@ -87,15 +95,13 @@ def memory_tip(repo: Path) -> str:
 def test_capture_refuses_a_file_that_is_no_conversation(
     initialised: Path, gm: Gm, tmp_path: Path, case: str, as_json: bool
 ) -> None:
-    name, data = NOT_CONVERSATIONS[case]
-    path = tmp_path / name
-    path.write_bytes(data)
+    path = written(tmp_path, case)
     before = memory_tip(initialised)
     result = gm("capture", "--transcript", str(path), *(["--json"] if as_json else []))
     assert result.exit_code == 2, (result.stdout, result.stderr)
     assert result.stdout == ""
     assert result.stderr.startswith("gitmem: transcript ") and result.stderr.count("\n") == 1
-    assert name in result.stderr
+    assert path.name in result.stderr
     assert memory_tip(initialised) == before
     assert CaptureLog(Store.discover(initialised).local_dir).entries() == []
 
@@ -103,9 +109,8 @@ def test_capture_refuses_a_file_that_is_no_conversation(
 def test_the_refusal_says_what_the_file_is(initialised: Path, gm: Gm, tmp_path: Path) -> None:
     said = {}
     for case in ("JSON lines of no known format", "an empty file", "tool calls and output only"):
-        name, data = NOT_CONVERSATIONS[case]
-        (tmp_path / name).write_bytes(data)
-        said[case] = gm("capture", "--transcript", str(tmp_path / name)).stderr
+        path = written(tmp_path, case)
+        said[case] = gm("capture", "--transcript", str(path)).stderr
     assert "is not a transcript of any supported host" in said["JSON lines of no known format"]
     assert "--format text" in said["JSON lines of no known format"]
     assert "is not a conversation: it holds no text" in said["an empty file"]
@@ -130,9 +135,8 @@ def test_a_file_named_as_json_is_told_apart_by_whether_it_is_json(
 
 
 def test_forcing_text_still_stores_any_text(initialised: Path, gm: Gm, tmp_path: Path) -> None:
-    name, data = NOT_CONVERSATIONS["JSON lines of no known format"]
-    (tmp_path / name).write_bytes(data)
-    result = gm("capture", "--transcript", str(tmp_path / name), "--format", "text", "--json")
+    path = written(tmp_path, "JSON lines of no known format")
+    result = gm("capture", "--transcript", str(path), "--format", "text", "--json")
     assert result.exit_code == 0, result.stderr
     assert result.json()["written"] is True  # type: ignore[index]
 
@@ -240,9 +244,7 @@ def test_an_import_that_finds_nothing_importable_is_bad_input(
 def test_an_import_of_one_file_that_is_no_transcript_is_bad_input(
     initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
-    name, data = NOT_CONVERSATIONS["JSON lines of no known format"]
-    path = tmp_path / name
-    path.write_bytes(data)
+    path = written(tmp_path, "JSON lines of no known format")
     before = memory_tip(initialised)
     result = gm("import", str(path))
     assert result.exit_code == 2
@@ -272,9 +274,7 @@ def log_of(repo: Path) -> list[Any]:
 def test_a_commit_hook_writes_nothing_for_a_file_that_is_no_conversation(
     initialised: Path, gm: Gm, tmp_path: Path, case: str
 ) -> None:
-    name, data = NOT_CONVERSATIONS[case]
-    path = tmp_path / name
-    path.write_bytes(data)
+    path = written(tmp_path, case)
     assert gm("config", "--repo", "transcript", str(path)).exit_code == 0
     sha = git(initialised, "rev-parse", "HEAD").strip()
     post_commit(Store.discover(initialised), sha, environ={})  # raises nothing
@@ -283,16 +283,14 @@ def test_a_commit_hook_writes_nothing_for_a_file_that_is_no_conversation(
     (checkpoint,) = entries  # the commit's message, never an empty checkpoint of the file
     assert checkpoint["session"] == f"commit-{sha[:12]}" and checkpoint["commit"] == sha
     skipped = [e for e in log_of(initialised) if e.outcome == "skipped"]
-    assert len(skipped) == 1 and name in skipped[0].detail["reason"]
+    assert len(skipped) == 1 and path.name in skipped[0].detail["reason"]
     assert not [e for e in log_of(initialised) if e.outcome == "failed"]
 
 
 def test_a_session_end_writes_nothing_for_a_file_that_is_no_conversation(
     initialised: Path, gm: Gm, tmp_path: Path
 ) -> None:
-    name, data = NOT_CONVERSATIONS["tool calls and output only"]
-    path = tmp_path / name
-    path.write_bytes(data)
+    path = written(tmp_path, "tool calls and output only")
     before = memory_tip(initialised)
     capture_session(Store.discover(initialised), str(path), "s-1")  # raises nothing
     assert memory_tip(initialised) == before
@@ -306,9 +304,7 @@ def test_a_host_hook_given_a_file_that_is_no_conversation_logs_it_and_exits_0(
 ) -> None:
     """Through the real entry point, in processes of its own: `gitmem capture
     --from-hook` starts the detached capture, which writes nothing and logs why."""
-    name, data = NOT_CONVERSATIONS["torn JSON lines throughout"]
-    path = tmp_path / name
-    path.write_bytes(data)
+    path = written(tmp_path, "torn JSON lines throughout")
     event = {"session_id": "s-bad", "transcript_path": str(path), "cwd": str(initialised)}
     done = gitmem_process(initialised, "capture", "--from-hook", "claude", input=json.dumps(event))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
