@@ -337,26 +337,21 @@ def _edges_hold(text: str, start: int, end: int) -> bool:
     return not (cuts_number(text, start) or cuts_number(text, end) or hyphen_as_sign(text, start))
 
 
-_NEGATING_PREFIX_RE = re.compile(r"(?<![^\W\d_])(?:non|un|no|not|anti)-\Z")
-_NEGATING_SUFFIX_RE = re.compile(r"-(?:free|less|un|non|not|in(?=safe|secure|valid))")
-
-
 def _in_compound(text: str, start: int, end: int) -> bool:
-    """Does the match ``text[start:end]`` start right after a negating prefix of a
-    hyphenated word ("non-|blocking", "un-|merged"), or end right before a negating
-    suffix ("lock|-free", "thread|-unsafe")? The word is one claim, and the part quoted
-    says its opposite: "blocking calls are fine" is not said by "non-blocking calls are
-    fine". A quote that keeps the hyphen ("-based") is checked as written."""
-    if (
-        start >= 2
-        and text[start - 1] == "-"
-        and text[start].isalpha()
-        and _NEGATING_PREFIX_RE.search(text, max(0, start - 6), start)
-    ):
+    """Does the match ``text[start:end]`` start or end inside a hyphenated word: right
+    after "near-" of "near-zero", before "-only" of "Linux-only"? The word is one claim,
+    and the part quoted may say another or its opposite: "zero downtime" is not said by
+    "near-zero downtime", nor "blocking calls are fine" by "non-blocking calls are fine".
+    A hyphen between two digits is a range's (``10-20``), which the number rule reads. A
+    quote that keeps the hyphen ("-based") is checked as written."""
+    if start >= 2 and text[start - 1] == "-" and _joins(text[start - 2], text[start]):
         return True
-    if end < len(text) - 1 and text[end] == "-" and text[end - 1].isalpha():
-        return _NEGATING_SUFFIX_RE.match(text, end) is not None
-    return False
+    return end + 1 < len(text) and text[end] == "-" and _joins(text[end - 1], text[end + 1])
+
+
+def _joins(before: str, after: str) -> bool:
+    """Does a hyphen between *before* and *after* join them into one word?"""
+    return before.isalnum() and after.isalnum() and not (before.isdigit() and after.isdigit())
 
 
 def _marks(text: str, pos: int) -> bool:

@@ -572,6 +572,33 @@ def test_a_match_may_not_start_or_end_inside_a_hyphenated_word(quote: str, messa
 
 
 @pytest.mark.parametrize(
+    ("quote", "message"),
+    [
+        ("zero downtime with blue-green", "We get near-zero downtime with blue-green."),
+        ("automatic deploys are on", "semi-automatic deploys are on"),
+        ("The deploy script is Linux", "The deploy script is Linux-only for now"),
+        ("The tests are safe", "The tests are safe-ish"),
+        ("19 cases were logged", "COVID-19 cases were logged"),
+        ("we ship v1.2", "we ship v1.2-beta to users"),
+        # a dash of another shape is a hyphen once folded; a look-alike letter is its letter
+        ("zero downtime with blue-green", "We get near\u2011zero downtime with blue-green"),
+        ("zero downtime with blue-green", "We get ne\u0430r-zero downtime with blue-green"),
+        ("zero downtime with blue-green", "We get near-\u200bzero downtime with blue-green"),
+    ],
+)
+def test_a_match_may_not_start_or_end_inside_any_hyphenated_word(quote: str, message: str) -> None:
+    # A compound is one word and one claim: "zero downtime" is not said by "near-zero
+    # downtime", nor "the script is Linux" by "the script is Linux-only".
+    assert not check_quote(quote, [message]).verbatim
+
+
+def test_a_whole_compound_a_range_or_a_quote_that_keeps_the_hyphen_matches() -> None:
+    message = "We get near-zero downtime with blue-green deploys on 10-20 hosts"
+    for quote in ("near-zero downtime with blue-green", "-zero downtime", "20 hosts"):
+        assert check_quote(quote, [message]).verbatim, quote
+
+
+@pytest.mark.parametrize(
     "quote",
     ["15 users saw errors in checkout", "01-15 users saw errors", "-15 users saw errors"],
 )
