@@ -21,8 +21,9 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from gitmem.core.folding import FoldMap, fold, fold_inline, fold_map, list_label
-from gitmem.core.negation import ELISION_STOPS_RE, SPEAKER_LINE_RE
+from gitmem.core.negation import SPEAKER_LINE_RE, elision_stops
 from gitmem.core.numbers import cuts_number, hyphen_as_sign, is_word_char
+from gitmem.core.patterns import LazyPattern
 
 # A list marker written in the middle of a quote that reflows a list onto one line
 # ("plan: - migrate - deploy", "steps: 1. build 2. test"): a bullet or a number of at most
@@ -92,6 +93,7 @@ class View:
         self.text = text
         self._negation_starts: list[int] | None = None
         self._negations: list[re.Match[str]] = []
+        self._stops_re: LazyPattern | None = None
 
     def markers(self) -> dict[int, str]:
         """Where the message had list markers at line starts (see :class:`FoldMap`).
@@ -109,17 +111,23 @@ class View:
         raises.
         """
         if self._negation_starts is None:
-            word = ELISION_STOPS_RE.search(self.text, start, end)
+            word = self._stops().search(self.text, start, end)
             return None if word is None else word.group(0)
         at = bisect_left(self._negation_starts, start)
         if at < len(self._negations) and self._negations[at].end() <= end:
             return self._negations[at].group(0)
         return None
 
+    def _stops(self) -> LazyPattern:
+        """What an ellipsis may not skip in this message's languages, found once."""
+        if self._stops_re is None:
+            self._stops_re = elision_stops(self.text)
+        return self._stops_re
+
     def index_negations(self) -> None:
         """Index every negation of the text, for many questions. Never raises."""
         if self._negation_starts is None:
-            self._negations = list(ELISION_STOPS_RE.finditer(self.text))
+            self._negations = list(self._stops().finditer(self.text))
             self._negation_starts = [word.start() for word in self._negations]
 
 

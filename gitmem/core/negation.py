@@ -10,7 +10,8 @@ ending in "n't" ("don't", "won't", "isn't"), and the same contractions written w
 the apostrophe ("dont", "cant", "wont"), the negative adverbs hardly, barely and
 scarcely, and the negation words of the languages sessions are most often held in
 besides English (:data:`_OTHER_LANGUAGES`: "nicht", "pas", "jamais", "nunca", "não",
-"non", "niet", "не", "inte", "değil", "δεν", "tidak", "không", "لا", "לא", …, each also
+"non", "niet", "не", "inte", "değil", "δεν", "tidak", "không", "nu", "emme", "لا", "לא", …;
+the Finnish "en" and "et" only in a text that reads as Finnish: :func:`negation_re`; each also
 as it reads in capitals and without accents; in Chinese, Japanese, Korean, Thai and
 Hindi, which do not space their words or mark word ends with vowel signs, 不, 没, 無, ない,
 ません, 않, 못, 없, ไม่, नहीं wherever they stand). A few of those have other
@@ -25,7 +26,7 @@ import re
 
 from gitmem.core.folding import fold
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
-from gitmem.core.patterns import lazy_pattern
+from gitmem.core.patterns import LazyPattern, lazy_pattern
 
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
 _BARE_CONTRACTIONS = (
@@ -67,10 +68,10 @@ _OTHER_LANGUAGES = (
     " nigdy nikdy bez"  # Polish, Czech
     " не нет ни никогда ничего никто без ні ніколи"  # Russian, Ukrainian
     " inte ej ingen inget inga aldrig utan ikke intet aldri uden uten"  # Scandinavian
-    " ei eivät ilman"  # Finnish
+    " ei eivät emme ette ilman"  # Finnish ("en", "et": :data:`_FINNISH_ONLY`)
     " değil yok hiç hiçbir asla olmadan"  # Turkish
     " nem sem nincs soha nélkül"  # Hungarian
-    " niciodată fără nici"  # Romanian
+    " nu niciodată fără nici"  # Romanian (also the Dutch "nu", "now": a false stop)
     " δεν μη μην όχι ούτε ποτέ χωρίς"  # Greek
     " tidak bukan jangan belum tanpa"  # Indonesian, Malay
     " không chưa chẳng đừng"  # Vietnamese
@@ -100,8 +101,32 @@ def _shown(words: str) -> str:
     return "|".join(words.split()).replace("h", "[hн]").replace("b", "[bвь]")
 
 
-NEGATION_RE = lazy_pattern(lambda: rf"\b(?:{_shown(_negations())}|\w+n't)\b|{_UNSPACED}")
+_FINNISH_ONLY = "en et"
+"""The Finnish "I do not", "you do not": negations only in a text that reads as Finnish
+(:data:`_FINNISH_TEXT_RE`), since they are the French "in" and "and", the Spanish "in",
+the Dutch "and", the Swedish "a", a locale's "en-US" and "et al."."""
+_FINNISH_TEXT_RE = lazy_pattern(
+    r"\b(?:ei|eivät|emme|ette|ole|olla|olen|olet|ovat|oli|että|mutta|myös|kanssa|tämä"
+    r"|tässä|koska|vielä|siis|sitten|kuin|pitää|jos)\b"
+)
+"""Words of Finnish that no other language sessions are held in spells, in folded text."""
+
+
+def _negation_words(finnish: bool) -> str:
+    words = f"{_negations()} {_FINNISH_ONLY}" if finnish else _negations()
+    return rf"\b(?:{_shown(words)}|\w+n't)\b|{_UNSPACED}"
+
+
+NEGATION_RE = lazy_pattern(lambda: _negation_words(False))
 """One negation word in folded text."""
+_FINNISH_NEGATION_RE = lazy_pattern(lambda: _negation_words(True))
+
+
+def negation_re(folded: str) -> LazyPattern:
+    """The negation words of *folded* text's languages: :data:`NEGATION_RE`, with the
+    Finnish "en" and "et" when it reads as Finnish. Raises nothing."""
+    return _FINNISH_NEGATION_RE if _FINNISH_TEXT_RE.search(folded) else NEGATION_RE
+
 
 _LIMITS = (
     "only unless except excepting if until instead rather"
@@ -132,24 +157,36 @@ SPEAKER_LINE_RE = lazy_pattern(
 heading ("## User", "### Assistant"), emphasis ("**User**", SpecStory's "_**Assistant
 (2026-01-02 10:00Z)**_"), or the name alone. Folding drops the markup that set it apart,
 so :class:`gitmem.core.align.MessageView` finds these lines before folding."""
-ELISION_STOPS_RE = lazy_pattern(
-    lambda: (
+
+
+def _elision_stops(finnish: bool) -> str:
+    words = f"{_negations()} {read_look_alikes(_LIMITS)}"
+    return (
         r"\b(?:"
-        + _shown(f"{_negations()} {read_look_alikes(_LIMITS)}")
+        + _shown(f"{words} {_FINNISH_ONLY}" if finnish else words)
         + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
     )
-)
+
+
+ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(False))
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on
 Fridays"); a speaker's label of a plain transcript (:data:`_SPEAKER`); and the stand-in
 of a bidirectional control
 (:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a skipped word as another."""
+_FINNISH_ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(True))
+
+
+def elision_stops(folded: str) -> LazyPattern:
+    """What an ellipsis may not skip in *folded* text (a message): :data:`ELISION_STOPS_RE`,
+    with the Finnish "en" and "et" when it reads as Finnish. Raises nothing."""
+    return _FINNISH_ELISION_STOPS_RE if _FINNISH_TEXT_RE.search(folded) else ELISION_STOPS_RE
 
 
 def elision_rule(word: str) -> str:
     """The rule an ellipsis that skips *word* (a match of :data:`ELISION_STOPS_RE`)
     breaks, as the end of a reason. Raises nothing."""
-    if NEGATION_RE.fullmatch(word):
+    if _FINNISH_NEGATION_RE.fullmatch(word):
         return "an elision may not drop a negation"
     if word == "\ufffd":
         return "an elision may not skip a bidirectional control"
@@ -169,7 +206,8 @@ that it is reversed: an uncertainty's text may hedge otherwise ("may break", "un
 
 def negations(text: str) -> list[str]:
     """The negation words of *text* (folded first), in order. Never raises."""
-    return NEGATION_RE.findall(fold(text))
+    folded = fold(text)
+    return negation_re(folded).findall(folded)
 
 
 def polarity_conflict(text: str, quote: str) -> str | None:
@@ -185,7 +223,7 @@ def polarity_conflict(text: str, quote: str) -> str | None:
     Counting is not attempted: "not… never" against "not" is agreement. Never raises.
     """
     mine, theirs = unhedged(text), unhedged(quote)
-    in_text, in_quote = NEGATION_RE.findall(mine), NEGATION_RE.findall(theirs)
+    in_text, in_quote = negation_re(mine).findall(mine), negation_re(theirs).findall(theirs)
     if in_quote and not in_text and _governs(theirs, mine):
         return f'the quote says "{in_quote[0]}" but the item\'s text has no negation'
     if in_text and not in_quote and _governs(mine, theirs):
@@ -221,7 +259,7 @@ def _governs(folded: str, other: str) -> bool:
     that stand (within the clause) after a negation that precedes its verb (不, 没, 못)
     or before one that follows it (ない, ません, 않, 없)."""
     words = _words(other)
-    for match in NEGATION_RE.finditer(folded):
+    for match in negation_re(folded).finditer(folded):
         word = match.group()
         if word in _AFTER_VERB:
             near = _CLAUSE_RE.findall(folded[max(0, match.start() - _NEAR) : match.start()])

@@ -17,7 +17,7 @@ never raises.
 from __future__ import annotations
 
 from gitmem.core.conditions import conditional
-from gitmem.core.negation import NEGATION_RE, polarity_conflict, unhedged
+from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 
@@ -32,8 +32,8 @@ def unsupported(text: str, quote: str) -> str | None:
     if conflict is not None:
         return conflict
     mine, theirs = unhedged(text), unhedged(quote)
-    negation = NEGATION_RE.search(mine)
-    if negation is not None and NEGATION_RE.search(theirs) is None:
+    negation = negation_re(mine).search(mine)
+    if negation is not None and negation_re(theirs).search(theirs) is None:
         return f'the item\'s text says "{negation.group()}" but its quote has no negation'
     # The quote's own list numbers count as said: "1. build 2. test" quoted as one line.
     said = set(number_tokens(theirs)) | set(number_tokens(quote))

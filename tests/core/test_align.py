@@ -535,6 +535,16 @@ def test_an_ellipsis_may_not_skip_a_negation_spelt_with_capital_or_other_look_al
     _the_ellipsis_may_not_skip(word)
 
 
+def test_an_ellipsis_may_not_skip_en_or_et_in_a_finnish_message() -> None:
+    message = "Me päätimme: en deployaa parseria perjantaisin, koska tämä on riski."
+    check = check_quote("Me päätimme: … deployaa parseria perjantaisin", [message])
+    assert not check.verbatim
+    assert "an elision may not drop a negation" in check.reason
+    # in French, "en" is "in": an ellipsis may skip it
+    french = "Nous avons décidé de déployer en production le vendredi."
+    assert check_quote("Nous avons décidé de déployer… production le vendredi", [french]).verbatim
+
+
 def _the_ellipsis_may_not_skip(word: str) -> None:
     check = check_quote(
         "We will … deploy the parser on Fridays.",
@@ -550,6 +560,7 @@ def _the_ellipsis_may_not_skip(word: str) -> None:
         *("inte", "ikke", "aldrig", "değil", "asla", "nem", "soha", "tidak", "jangan"),
         *("không", "chưa", "δεν", "ΔΕΝ", "όχι", "ΟΧΙ", "μην", "لا", "ليس", "לא", "בלי"),
         *("नहीं", "ไม่", "fără", "niciodată"),
+        *("nu", "NU", "emme", "ette"),
     ],
 )
 def test_an_ellipsis_may_not_skip_a_negation_of_another_language(word: str) -> None:

@@ -129,3 +129,40 @@ def test_a_text_that_drops_an_unspaced_negation_reverses_its_quote(text: str, qu
 
 def test_an_unspaced_negation_of_another_clause_is_left_out() -> None:
     assert polarity_conflict("我们周五部署", "我们周五部署，不在周一") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nu facem deploy vineri",  # Romanian
+        "NU facem deploy vineri",
+        "Emme deployaa perjantaisin",  # Finnish "we do not"
+        "Ette deployaa perjantaisin",  # "you (plural) do not"
+        # "en", "et" ("I", "you do not") in a text that reads as Finnish
+        "En deployaa perjantaisin, koska tämä on riski",
+        "Et deployaa perjantaisin: myös tämä on riski",
+    ],
+)
+def test_a_romanian_or_finnish_negation_is_found(text: str) -> None:
+    assert negations(text) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set the locale to en-US and ship",  # a locale
+        "Smith et al. measured the deploys",  # Latin
+        "Nous déployons en production et en staging",  # French
+        "Nous avons essayé en vain et en retard",
+        "Desplegamos en producción los viernes",  # Spanish
+        "We bouwen en testen de parser",  # Dutch
+        "Vi använder en cache för parsern",  # Swedish
+    ],
+)
+def test_en_and_et_of_other_languages_are_no_negations(text: str) -> None:
+    assert negations(text) == []
+
+
+def test_a_finnish_negation_reverses_its_quote() -> None:
+    quote = "en deployaa perjantaisin, koska tämä on riski"
+    assert polarity_conflict("deployaa perjantaisin", quote) is not None
