@@ -73,8 +73,15 @@ _SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
 # a Cyrillic "І" in "Іf" or a zero-width space in "i\u200bf" does not hide the condition.
 _CONDITIONS = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}|suppose|supposing|als|indien|коли")
 # A word ends at a character that is no letter or digit: "_If_" is emphasis.
+# "Otherwise" is "if not"; and a condition put by inverting its verb and subject ("Should
+# the benchmark regress, …", "Were it to fail, …", "Had we known, …"), up to its comma.
+_INVERTED = (
+    r"otherwise|(?:should|were|had)\s+(?:the|this|that|these|those|it|we|they|you|i|he|she"
+    r"|our|your|their|any)\b[^.?!,;\n]*,"
+)
 _OPENS_WITH_CONDITION = re.compile(
-    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:(?:{_CONDITIONS}|{_INVERTED})(?![^\W_])"
+    rf"|若|{UNSPACED_CONDITIONS})"
 )
 # A condition that opens a clause of the sentence before the quote, after a mark or an
 # opening word ("But if …, we revert", "(If …) we revert", "Ok, in case …"): the

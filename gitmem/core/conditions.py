@@ -19,12 +19,15 @@ from gitmem.core.patterns import lazy_pattern
 _FALLS = r"falls(?!\s+(?:back|over|through|short|apart|behind|off|out|into|on|to|under)\b)"
 """The German "falls" ("if"), not the English verb ("falls back")."""
 CONDITION_WORDS = (
-    "if|unless|in case|assuming|provided|providing|as long as|so long as|on condition"
+    "if|unless|in case|assuming|provided|providing|as long as|so long as"
+    r"|on (?:the )?condition|in the event|except|excepting|subject to|contingent (?:on|upon)"
+    "|depending on"
     rf"|si|sauf si|à moins que|pourvu que|wenn|{_FALLS}|sofern|außer wenn|solange"
     "|a menos que|salvo que|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
     "|iff|dacă|daca|eğer|jika|kalau|nếu|إذا"
 )
-"""The conditions a sentence may open with and a quote may be followed by."""
+"""The conditions a sentence may open with and a quote may be followed by; an exception
+("except during the freeze") limits it as one does."""
 _ONCE = r"once(?=\s+\w)(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
 WHEN_WORDS = (
     rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"

@@ -465,3 +465,41 @@ def test_a_quote_whose_sentence_puts_no_condition_on_it_stays_verbatim(
     message: str, quote: str
 ) -> None:
     assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # a condition of several words, an exception, or one put as a dependency
+        ("We deploy on Fridays on the condition that QA approves.", "We deploy on Fridays"),
+        ("We deploy on Fridays in the event that QA approves.", "We deploy on Fridays"),
+        ("We deploy on Fridays except during the release freeze.", "We deploy on Fridays"),
+        ("We deploy on Fridays, subject to QA approval.", "We deploy on Fridays"),
+        ("We deploy on Fridays, contingent on QA approval.", "We deploy on Fridays"),
+        ("We deploy on Fridays depending on QA.", "We deploy on Fridays"),
+        ("In the event of a regression, we revert the parser.", "we revert the parser."),
+        ("Except for hotfixes, we deploy on Fridays.", "we deploy on Fridays."),
+        # an inverted conditional, and "otherwise", which is "if not"
+        ("Should the benchmark regress, we revert the parser.", "we revert the parser."),
+        ("Were it to regress, we would revert the parser.", "we would revert the parser."),
+        ("Had we known, we would have reverted the parser.", "we would have reverted the parser."),
+        ("Otherwise we revert the parser change.", "we revert the parser change."),
+    ],
+)
+def test_a_quote_cut_from_a_condition_of_another_form_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    item = captured(message, Kind.DECISION, quote)
+    assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Had a look at the logs, we revert the parser change.", "we revert the parser change."),
+        ("Should we revert? We revert the parser change.", "We revert the parser change."),
+        ("Given that QA approved, we deploy on Fridays.", "we deploy on Fridays."),
+    ],
+)
+def test_a_sentence_that_opens_with_no_condition_stands(message: str, quote: str) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
