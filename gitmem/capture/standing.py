@@ -197,7 +197,10 @@ def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
     said = end  # the quote's last word: a period it ends with may end its sentence
     while said > start and not shown[said - 1].isalnum():
         said -= 1
-    for word in _TRAILING_CONDITION.finditer(letters, end, _clause_end(shown, said)):
+    stop = _clause_end(shown, said)
+    for word in _TRAILING_CONDITION.finditer(letters, end):  # its lookaheads see past stop
+        if word.start() >= stop:
+            break
         between = letters[end : word.start()]
         clauses = list(_OWN_CLAUSE.finditer(between))
         if clauses and not _CLOSED.match(between, clauses[-1].end()):

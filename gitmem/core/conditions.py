@@ -28,7 +28,11 @@ CONDITION_WORDS = (
 )
 """The conditions a sentence may open with and a quote may be followed by; an exception
 ("except during the freeze") limits it as one does."""
-_ONCE = r"once(?=\s+\w)(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
+_ONCE = (
+    r"(?<!\bthis )(?<!\bat )(?<!\bfor )(?<!\bthan )(?<!\bjust )"
+    r"once(?!\s+(?:a|an|per|more|again|every|each|or|and|in|for|only|twice)\b)"
+    r"(?![^\S\n]*[,.;:!?)])"
+)
 WHEN_WORDS = (
     rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"
     "|quand|lorsque|dès que|une fois que|jusqu'à ce que|sobald|cuando|en cuanto|hasta que"
@@ -37,7 +41,8 @@ WHEN_WORDS = (
 )
 """The words that bind what they follow to a time or an event ("we merge once the review
 passes", "we keep the old API until the migration lands"); "once" not as a count ("once a
-day", "once more"), nor "when" as a question's ("when to deploy")."""
+day", "once more", "this once", "at once", "once."), nor "when" as a question's ("when to
+deploy")."""
 UNSPACED_CONDITIONS = "如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일|अगर|यदि"
 """The same, of languages that do not space their words, matched wherever they stand."""
 ASKS = (

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 
+from gitmem.core.conditions import CONDITION_WORDS, UNSPACED_CONDITIONS, WHEN_WORDS
 from gitmem.core.folding import fold
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
@@ -161,19 +162,22 @@ so :class:`gitmem.core.align.MessageView` finds these lines before folding."""
 
 def _elision_stops(finnish: bool) -> str:
     words = f"{_negations()} {read_look_alikes(_LIMITS)}"
+    conditions = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}")
     return (
         r"\b(?:"
         + _shown(f"{words} {_FINNISH_ONLY}" if finnish else words)
-        + rf"|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{_SPEAKER}|\ufffd"
+        + rf"|{conditions}|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{UNSPACED_CONDITIONS}"
+        + rf"|{_SPEAKER}|\ufffd"
     )
 
 
 ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(False))
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on
-Fridays"); a speaker's label of a plain transcript (:data:`_SPEAKER`); and the stand-in
-of a bidirectional control
-(:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a skipped word as another."""
+Fridays"; the conditions of :mod:`gitmem.core.conditions`: "once", "as long as", …); a
+speaker's label of a plain transcript (:data:`_SPEAKER`); and the stand-in of a
+bidirectional control (:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a
+skipped word as another."""
 _FINNISH_ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(True))
 
 

@@ -545,6 +545,19 @@ def test_an_ellipsis_may_not_skip_en_or_et_in_a_finnish_message() -> None:
     assert check_quote("Nous avons décidé de déployer… production le vendredi", [french]).verbatim
 
 
+@pytest.mark.parametrize(
+    "word",
+    ["once", "when", "as long as", "provided", "in case", "as soon as", "subject to", "只要"],
+)
+def test_an_ellipsis_may_not_skip_a_condition(word: str) -> None:
+    # the words of gitmem.core.conditions: "We deploy on Fridays … QA signs off" is not
+    # said by "We deploy on Fridays once QA signs off"
+    message = f"We deploy on Fridays {word} QA signs off the build."
+    check = check_quote("We deploy on Fridays … QA signs off the build.", [message])
+    assert not check.verbatim
+    assert "an elision may not drop a limit or a condition" in check.reason
+
+
 def _the_ellipsis_may_not_skip(word: str) -> None:
     check = check_quote(
         "We will … deploy the parser on Fridays.",
