@@ -73,10 +73,12 @@ _SENTENCE_START = re.compile(r"[.!?](?=\s)|[。！？]|\n")
 # a Cyrillic "І" in "Іf" or a zero-width space in "i\u200bf" does not hide the condition.
 _CONDITIONS = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}|suppose|supposing|als|indien|коли")
 # A word ends at a character that is no letter or digit: "_If_" is emphasis.
-# "Otherwise" is "if not"; and a condition put by inverting its verb and subject ("Should
-# the benchmark regress, …", "Were it to fail, …", "Had we known, …"), up to its comma.
+# "Otherwise" and "(or) else" are "if not", "in that case" refers to a condition said
+# before; and a condition put by inverting its verb and subject ("Should the benchmark
+# regress, …", "Were it to fail, …", "Had we known, …"), up to its comma.
 _INVERTED = (
-    r"otherwise|(?:should|were|had)\s+(?:the|this|that|these|those|it|we|they|you|i|he|she"
+    r"otherwise|(?:or )?else|in (?:that|this|which|such a) case"
+    r"|(?:should|were|had)\s+(?:the|this|that|these|those|it|we|they|you|i|he|she"
     r"|our|your|their|any)\b[^.?!,;\n]*,"
 )
 _OPENS_WITH_CONDITION = re.compile(
@@ -89,7 +91,7 @@ _OPENS_WITH_CONDITION = re.compile(
 # clause ("not sure if …") opens none.
 _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
-    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
+    rf"[\s>*_`#-]*(?:(?:{_CONDITIONS}|{_INVERTED})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
 )
 # A condition after the quote, in its sentence ("we deploy on Fridays if QA approves",
 # "…, unless the build is red", "(only when CI is green)", "…, for the team's sake, if QA

@@ -506,3 +506,25 @@ def test_a_quote_cut_from_a_condition_of_another_form_is_not_verbatim(
 )
 def test_a_sentence_that_opens_with_no_condition_stands(message: str, quote: str) -> None:
     assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a clause that refers back to a condition, or an inverted one after an opening word
+        "If QA objects, we wait. In that case we revert the parser change.",
+        "In that case, we revert the parser change.",
+        "But should the benchmark regress, we revert the parser change.",
+        "Or else we revert the parser change.",
+    ],
+)
+def test_a_quote_cut_from_a_condition_it_refers_to_is_not_verbatim(message: str) -> None:
+    item = captured(message, Kind.DECISION, "we revert the parser change.")
+    assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+
+
+def test_in_any_case_is_no_condition() -> None:
+    item = captured(
+        "In any case, we revert the parser change.", Kind.DECISION, "we revert the parser change."
+    )
+    assert item.trust == Trust.VERBATIM
