@@ -129,6 +129,7 @@ _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
 _REMOVED_LINE_RE = re.compile(r"^-(?!--).*$", re.M)
 _LIST_LINE_RE = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S")
+_NESTED_ITEM_RE = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+[*_`]*")
 _HEADING_RE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+(.+)|\*\*(.+?)\*\*:?|([^\n]{1,60}):)[ \t]*$")
 _REJECTION = (
     r"reject(?:ed)?|discard(?:ed)?|dropped|ruled out|declined|abandoned|"
@@ -209,6 +210,26 @@ def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
             continue
         if word.group().startswith("only") or _NO_CONDITION_AFTER.search(between) is None:
             return True
+    return _nested_condition(shown, letters, end)
+
+
+def _nested_condition(shown: str, letters: str, end: int) -> bool:
+    """Does a list item nested under the line the quote ends on open with a condition
+    ("- We deploy on Fridays\n  - only if QA approves")? The nested items run to the first
+    line indented no deeper than that line."""
+    first = shown.rfind("\n", 0, end) + 1
+    indent = len(shown[first:end]) - len(shown[first:end].lstrip(" \t"))
+    at = shown.find("\n", end)
+    while at >= 0:
+        last = shown.find("\n", at + 1)
+        line = shown[at + 1 : None if last < 0 else last]
+        if line.strip():
+            if len(line) - len(line.lstrip(" \t")) <= indent:
+                return False
+            item = _NESTED_ITEM_RE.match(line)
+            if item and _TRAILING_CONDITION.match(letters, at + 1 + item.end()):
+                return True
+        at = last
     return False
 
 

@@ -528,3 +528,23 @@ def test_in_any_case_is_no_condition() -> None:
         "In any case, we revert the parser change.", Kind.DECISION, "we revert the parser change."
     )
     assert item.trust == Trust.VERBATIM
+
+
+NESTED = "Plan:\n- We deploy the parser on Fridays\n  - {}\n- We tag each release"
+
+
+@pytest.mark.parametrize(
+    "sub", ["only if QA approves the build", "unless the build is red", "**If** QA approves"]
+)
+def test_a_quote_whose_list_item_a_nested_condition_qualifies_is_not_verbatim(sub: str) -> None:
+    item = captured(NESTED.format(sub), Kind.DECISION, "We deploy the parser on Fridays")
+    assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+
+
+def test_a_nested_item_that_is_no_condition_or_a_sibling_leaves_the_quote_standing() -> None:
+    message = NESTED.format("with the new pipeline")
+    assert (
+        captured(message, Kind.DECISION, "We deploy the parser on Fridays").trust == Trust.VERBATIM
+    )
+    nested = NESTED.format("only if QA approves the build")
+    assert captured(nested, Kind.DECISION, "We tag each release").trust == Trust.VERBATIM
