@@ -215,7 +215,10 @@ def test_a_report_that_quotes_json_inline_is_still_read() -> None:
 
 def test_a_long_paste_before_a_heading_is_read_up_to_it() -> None:
     log = "".join(f"line {n} of the log\n" for n in range(20_000))
-    text = f"the upload still fails, log below\n\n```\n# not a heading\n```\n{log}\n# Runbook\n\nNever restart the worker."
+    text = (
+        "the upload still fails, log below\n\n```\n# not a heading\n```\n"
+        f"{log}\n# Runbook\n\nNever restart the worker."
+    )
     messages = [user(text), assistant("Noted.")]
     quotes = [d.quote for d in extract(messages)]
     assert "the upload still fails, log below" in quotes
