@@ -38,7 +38,13 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 
 from gitmem.capture.questions import DECIDING
-from gitmem.core.conditions import ASKS, CONDITION_WORDS, UNSPACED_CONDITIONS, WHEN_WORDS
+from gitmem.core.conditions import (
+    ASKS,
+    CONDITION_WORDS,
+    UNSPACED_CONDITIONS,
+    WHEN_WORDS,
+    condition_source,
+)
 from gitmem.core.folding import INVISIBLE_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
@@ -99,11 +105,7 @@ _CLAUSE_CONDITION = re.compile(
 # Narrower than the openers: a word that also means "as" (Dutch and German "als") would
 # read a plain sentence's tail as a condition; nor is a trailing "若" ("若干" is "some").
 # Not a word glued to an identifier ("skip-if-red").
-_TRAILING_CONDITION = re.compile(
-    r"(?<![^\W_][-_/.])(?<![^\W_])(?:only\s+(?:if|when|once|after|until)"
-    rf"|{read_look_alikes(f'{CONDITION_WORDS}|{WHEN_WORDS}')})(?![^\W_])(?![-_/][^\W_])"
-    rf"|{UNSPACED_CONDITIONS}"
-)
+_TRAILING_CONDITION = re.compile(condition_source(r"only\s+(?:if|when|once|after|until)|"))
 # What ends the quote's clause before a condition further on can bind it: the sentence's
 # end (not an abbreviation's period: "at 5 p.m. if QA approves"), a ";", a blank line, the
 # next line's list marker (a line that starts with a capital starts anew too:

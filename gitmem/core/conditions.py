@@ -52,15 +52,21 @@ ASKS = (
 """The words after which a condition word conditions nothing: "even if" concedes, "as if"
 compares, "check if", "not sure if" ask."""
 
-# A word ends at a character that is no letter or digit ("_if_" is emphasis), and is not
-# glued to an identifier ("skip-if-red").
-_CONDITION_RE = lazy_pattern(
-    lambda: (
-        r"(?<![^\W_][-_/.])(?<![^\W_])(?:"
-        + read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}")
-        + rf")(?![^\W_])(?![-_/][^\W_])|{UNSPACED_CONDITIONS}"
+
+def condition_source(also: str = "") -> str:
+    """The pattern of a condition word (:data:`CONDITION_WORDS`, :data:`WHEN_WORDS`, their
+    look-alike spellings, :data:`UNSPACED_CONDITIONS`), and of the alternatives *also*
+    names (a regex ending with "|"), each a whole word: it ends at a character that is no
+    letter or digit ("_if_" is emphasis) and is not glued to an identifier
+    ("skip-if-red"). Raises nothing."""
+    words = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}")
+    return (
+        rf"(?<![^\W_][-_/.])(?<![^\W_])(?:{also}{words})(?![^\W_])(?![-_/][^\W_])"
+        rf"|{UNSPACED_CONDITIONS}"
     )
-)
+
+
+_CONDITION_RE = lazy_pattern(condition_source)
 _ASKED_RE = lazy_pattern(rf"\b(?:{ASKS})\W*\Z")
 _BOUND_RE = lazy_pattern(r"\b(?:only|after|before|except|depending|subject to)\b")
 """Words by which a text keeps its quote's condition in its own words ("merge after the
