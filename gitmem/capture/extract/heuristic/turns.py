@@ -156,17 +156,23 @@ def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None
 
 WRAP_UP_RE = re.compile(
     r"\s*(?:(?:ok(?:ay)?|yes|yeah|now|please|great|thanks|so|and)\b[,.!]?[ \t]+)*"
-    r"(?:did[ \t]+you[ \t]+|can[ \t]+you[ \t]+|please[ \t]+)?(?:commit|push)(?:ed)?"
+    r"(?:did[ \t]+you[ \t]+|can[ \t]+you[ \t]+|please[ \t]+|let['’]?s[ \t]+)?"
+    r"(?:(?:commit|push)(?:ed)?"
+    r"|(?:open(?:ed)?|create[ds]?|make|made|raise[ds]?)[ \t]+(?:an?[ \t]+)?(?:draft[ \t]+)?"
+    r"(?:pr|pull[ \t]+request|mr|merge[ \t]+request))"
     r"(?:[ \t]+(?:it|this|that|them|everything|all|the[ \t]+changes?|and[ \t]+push|now|please))*"
     r"[ \t]*[.!?]*\s*",
     re.IGNORECASE,
 )
-"""A user's last message that only asks to commit or push ("commit", "did you push?")."""
+"""A user's last message that only asks to commit, push or open a pull request ("commit",
+"did you push?", "create draft PR", "okay let's open a PR"): publishing the work adds
+nothing to what the reply before it reported."""
 
 
 def wrapped_report(messages: Sequence[Message], read: Sequence[int]) -> int | None:
     """The reply that closed the turn before the user's last message, when that message
-    only asks to commit or push what was done ("commit", "Commit it", "did you push?"):
+    only asks to commit, push or open a pull request for what was done ("commit", "Commit
+    it", "did you push?", "create draft PR"):
     the outcome of the work is reported there, and the last reply only says it is
     committed. None otherwise."""
     users = [n for n, i in enumerate(read) if (messages[i].role or "").casefold() in USER_ROLES]
