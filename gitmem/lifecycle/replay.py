@@ -323,18 +323,16 @@ def apply_checkpoint(
             item = items.get(named)
             if item is None:
                 continue  # purged, missing or not genuine: nothing to say about it here
-            source = checkpoint.source if not is_carry else None
             state = states[named] = ItemState(
-                item=item,
-                origin_checkpoint=address,
-                origin_snapshot=item.snapshot or (None if source is None else source.snapshot),
-                first_seen=created,
-                latest_checkpoint=address,
-                last_seen=created,
-                origin_source=None
-                if source is None
-                else QuoteSource(item.snapshot or source.snapshot, source.format, source.name),
+                item, address, item.snapshot, created, address, created
             )
+        if not is_carry and not state.sightings:
+            # its origin is the checkpoint that added it, even after carries of it in replay
+            # order (sessions at one time, an older one imported after a newer one)
+            state.origin_checkpoint, state.first_seen = address, created
+            if (source := checkpoint.source) is not None:
+                origin = state.origin_snapshot = state.item.snapshot or source.snapshot
+                state.origin_source = QuoteSource(origin, source.format, source.name)
         state.latest_checkpoint, state.latest_time = address, created
         state.carried = is_carry  # what its latest mention was
         if is_carry:

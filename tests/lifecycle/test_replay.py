@@ -201,3 +201,20 @@ def test_a_purge_removes_the_item_and_points_quotes_at_the_redacted_snapshot() -
     source = state.items[kept.address].origin_source
     assert source is not None and source.snapshot == redacted
     assert [a for a, _ in state.find_purged(gone.address[:6])] == [gone.address]
+
+
+def test_the_checkpoint_that_added_an_item_is_its_origin_though_a_carry_came_first() -> None:
+    # Sessions imported together can share a time, and an older session imported after
+    # a newer one carries what the newer one added: replay then reads a carry of the
+    # item before the checkpoint that added it. The origin is still the adding one, so
+    # the item's quote is checked against that transcript, not against none.
+    for carried_at, added_at in ((at(0), at(0)), (at(0), at(1))):
+        adding = checkpoint(DECISION, created=added_at)
+        carrying = checkpoint(carry=(DECISION,), session="s2", created=carried_at)
+        for records in ([adding, carrying], [carrying, adding]):
+            state = replay(records).items[DECISION.id]
+            assert state.origin_checkpoint == adding.address
+            assert state.origin_source is not None
+            assert state.origin_source.snapshot == DECISION.snapshot
+            assert state.first_seen == added_at
+            assert [s.session for s in state.sightings] == ["s1"]
