@@ -38,14 +38,16 @@ knows which are still correct quotes and which are not:
   (a line of what the host wrote into the user's turn, a Codex AGENTS.md block or a
   Claude Code reminder, quoted as what was said: the session gets one of each);
   ``asked-answer`` (a decision quoted from the question a question tool's answer
-  repeats, "Should we use httpx?"="requests" quoted as "use httpx");
+  repeats, "Should we use httpx?"="requests" quoted as "use httpx"); ``negated`` (a
+  decision quoted from a sentence of the session after its negation: "use Redis for the
+  cache." from "Don't use Redis for the cache.");
 * correct quote, reversed text — the badge may stay only on the quote itself, which then
   becomes the item's text (**false verbatim** when the flipped text is shown with it):
   ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
   "enable" into "disable", "faster" into "slower", "5 ms" into "5 s", "Monday" into
   "Friday", "three" into "four"; or a possibility, "could" or "might", stated as settled).
 
-The last five are asked in a second call per session, so the figures of the others stay
+The last six are asked in a second call per session, so the figures of the others stay
 comparable with earlier runs.
 
 An item's text is its quote in plain words (markdown and line breaks gone), so that only
@@ -93,7 +95,7 @@ KEEP = ("exact", "curly", "markdown", "joined")
 DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
 DEGRADE += ("asked-label", "tool-result")
 # Asked in a second call per session, so that they leave the figures above as they were.
-DEGRADE += ("limit-elision", "condition", "host-text", "asked-answer")
+DEGRADE += ("limit-elision", "condition", "host-text", "asked-answer", "negated")
 QUOTE_ONLY = ("flipped-text",)
 """The quote is correct and its text turns it around: the badge may stay only on the
 quote itself as the item's text, never beside the flipped text."""
@@ -154,7 +156,12 @@ _FLIP_RE = re.compile(r"\b(" + "|".join(sorted(_FLIP, key=len, reverse=True)) + 
 _FLIP_UNIT = {"ms": "s", "s": "ms", "KB": "MB", "MB": "KB", "%": " points"}
 _UNIT_FLIP_RE = re.compile(r"\d ?(ms|s|KB|MB|%)(?![\w'’])")
 EXTRAS_PER_FILE = 2
+_NEGATED_RE = re.compile(
+    r"(?:^|(?<=[.!\n] ))[A-Z][^,;:.!?\n]{0,60}?\b(?:not|never|no longer|(?:do|does|did|is|are|was"
+    r"|were|should|would|could|ca|wo|must|has|have)n['’]t)\s+([a-z][^,;:.!?\n]{15,160}[.!])"
+)
 _MODAL_RE = re.compile(r"\b(?:could|might|maybe|perhaps|possibly) ")
+SPEAKERS = ("user", "assistant")
 _ANSWERED_RE = re.compile(r'"([^"\n]{12,200}\?)"="([^"\n]*)"')
 
 
@@ -346,13 +353,20 @@ def extras(labels: list[Label], messages: list[Message]) -> list[Proposal]:
         out += [p for p in made if p is not None][:EXTRAS_PER_FILE]
     cut = 0
     for message in messages:
-        if message.role not in ("user", "assistant"):
+        if message.role not in SPEAKERS:
             continue
         text = message.text
         for match in [*_CONDITION_RE.finditer(text), *_TRAILING_CONDITION_RE.finditer(text)]:
             quote = match.group(1)
             if cut < EXTRAS_PER_FILE and occurrences(quote, texts) == 1:
                 out.append(Proposal("condition", "decision", plain(quote), quote))
+                cut += 1
+    cut = 0
+    for message in messages:
+        for match in _NEGATED_RE.finditer(message.text if message.role in SPEAKERS else ""):
+            quote = match.group(1)
+            if cut < EXTRAS_PER_FILE and occurrences(quote, texts) == 1:
+                out.append(Proposal("negated", "decision", plain(quote), quote))
                 cut += 1
     out += [Proposal("host-text", kind, quote, quote) for kind, quote in HOST_QUOTES]
     asked = 0

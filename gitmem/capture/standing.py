@@ -25,6 +25,9 @@ said only under its condition. So:
   the team's sake, if QA approves", "we merge once the review passes"). A quote that
   holds its condition is, and so is one whose sentence ends before the next one's "If …",
   or whose condition word opens a clause of its own ("…, and we add SQLite if it fails").
+- a decision, fact or belief cut from the negation its clause puts on it ("Don't use
+  Redis" quoted as "use Redis", "Using Redis is not an option" as "Using Redis":
+  :mod:`gitmem.capture.negated`) is not verbatim.
 
 Pure; never raises.
 """
@@ -37,6 +40,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from itertools import islice
 
+from gitmem.capture.negated import governing_negation
 from gitmem.capture.questions import DECIDING
 from gitmem.core.conditions import (
     ASKS,
@@ -55,6 +59,7 @@ HIDDEN = "the quote lies in an HTML comment, which a reader of the message never
 REMOVED = "the quote is a line that a diff in its message removes"
 CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
+NEGATED = "the quote leaves out the negation its clause puts on it"
 COLLAPSED = (
     "the quote lies in a collapsed <details> block, which holds what its author set aside,"
     " not what was decided"
@@ -127,6 +132,9 @@ _OWN_CLAUSE = re.compile(
 )
 _CLOSED = re.compile(r"\W*\w[^,;—–)]*[,—–)]")
 _ELISION = " … "
+_NEGATABLE = (*DECIDING, Kind.BELIEF)
+"""The kinds a negation left out of the quote reverses (an open loop or an uncertainty
+often lives in one: "we haven't fixed the parser")."""
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _DIFF_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?:diff|patch)\b.*?(?:^[ \t]*\1|\Z)", re.M | re.S)
 _REMOVED_LINE_RE = re.compile(r"^-(?!--).*$", re.M)
@@ -173,7 +181,7 @@ def standing(span: str, message: str, kind: str) -> str | None:
             for line in _REMOVED_LINE_RE.finditer(message, diff.start(), diff.end()):
                 if line.start() < end and start < line.end():
                     return REMOVED
-    if kind not in DECIDING:
+    if kind not in _NEGATABLE:
         return None
     if kind == Kind.DECISION:
         if any(_under_options(message, at) for at in starts):
@@ -183,9 +191,22 @@ def standing(span: str, message: str, kind: str) -> str | None:
         if any(_rejected_row(message, at, start, end) for at in starts):
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
-    if _conditioned(message, opening[-1] if opening else 0, start, end):
+    sentence = opening[-1] if opening else 0
+    if _negated(message, sentence, start, end):
+        return NEGATED
+    if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None
+
+
+def _negated(message: str, sentence: int, start: int, end: int) -> bool:
+    """Does a negation outside the quote ``message[start:end]`` govern it, in its clause
+    before it (from *sentence*) or after it (:mod:`gitmem.capture.negated`)?"""
+    said = end
+    while said > start and not message[said - 1].isalnum():
+        said -= 1
+    after = message[end : max(end, _clause_end(message, said))]
+    return governing_negation(message[sentence:start], message[start:end], after) is not None
 
 
 def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:

@@ -1,0 +1,80 @@
+"""Is a quote cut from the negation its clause puts on it?
+
+"Don't use Redis for the cache" holds the words "use Redis for the cache", and "I don't
+think we need the cache" the words "we need the cache"; "Using Redis for the cache is not
+an option" holds "Using Redis for the cache", and the German "Wir benutzen Redis für den
+Cache nicht" (whose negation comes last) "Wir benutzen Redis für den Cache". Each says the
+opposite of what was said. An ellipsis may not skip a negation (``gitmem.core.align``);
+nor may a quote start after one, or end before one, in its clause:
+
+- before the quote: a negation word (:data:`gitmem.core.negation.NEGATION_RE`, and the
+  hedges "not sure", "no idea", which leave the quote unsaid too) or a word that puts
+  what follows aside ("instead of", "rather than", "against", "stop", "avoid", …), from
+  the last mark or new clause before the quote ("No, we use Redis" and "I don't like it,
+  but we use Redis" stand); not "not only", "no doubt" or "don't forget";
+- after it: a negation word before any mark, new clause or "and"/"but" ("Using Redis is
+  not an option"; not "We use Postgres, not MySQL", "…and never on Mondays", "…which is
+  not persistent"); not "without" nor "with no", which restrict rather than reverse.
+
+Read on folded text, so emphasis, look-alike letters and invisible characters hide
+nothing. Errs toward no badge: a negation that does not reach the quote ("Because Redis
+isn't there we use SQLite") costs one. Pure; never raises.
+"""
+
+from __future__ import annotations
+
+from gitmem.core.folding import fold
+from gitmem.core.negation import negation_re
+from gitmem.core.patterns import lazy_pattern
+
+_SUBJECT = r"(?:we|i|you|they|it|he|she|this|that|there|our|my|your|their)"
+# Where the quote's clause starts, read backwards: after a mark, or at a word that opens a
+# clause of its own (a contrast, a cause, or a conjunction with a new subject).
+_CLAUSE_BREAK = lazy_pattern(
+    r"[,;:()\[\]|—–]|\s-\s|\b(?:but|yet|however|though|although|because|since|whereas"
+    rf"|while|so that|which|who|where)\b|\b(?:and|or|so|then|now)\s+{_SUBJECT}\b"
+)
+_OPENING = 8
+"""How much of the quote's start is read for a new subject after a conjunction before it."""
+# What puts the words after it aside without a negation word.
+_ASIDE = (
+    r"instead of|rather than|against|(?:stop|stopped|stopping|quit|quitting|avoid|avoided"
+    r"|avoiding|refuse|refused|refusing|reject|rejected|rejecting|abandon|abandoned|doubt"
+    r"|doubted)\b"
+)
+_ASIDE_RE = lazy_pattern(rf"\b(?:{_ASIDE})")
+# A negation that reverses nothing after it: "not only", "no doubt", "don't forget".
+_NOT_REVERSING = lazy_pattern(
+    r"\b(?:not (?:only|just|merely|least)|no doubt|without (?:a )?doubt|no matter"
+    r"|(?:don't|dont|do not|never) forget)\b"
+)
+# After the quote, a clause ends at a mark, at a clause of its own, or at "and"/"but",
+# after which a negation contrasts ("…and never on Mondays").
+_TRAIL_BREAK = lazy_pattern(
+    r"[,;:()\[\]|—–]|\s-\s|\b(?:and|but|yet|so|then|because|since|although|though|while"
+    r"|whereas|which|who|that|where|when|if|unless)\b"
+)
+# A negation after the quote that restricts it rather than reversing it.
+_RESTRICTS = lazy_pattern(
+    r"\b(?:without|ohne|sans|sin|sem|senza|zonder|utan|uten|uden|bez|без)\b|\bwith no\b"
+)
+
+
+def governing_negation(before: str, quote: str, after: str) -> str | None:
+    """The negation that governs *quote* from outside it, or None: *before* is its
+    sentence's text up to the quote, *after* its clause's text after it (all as said).
+    Raises nothing."""
+    clause = fold(before)
+    opening = fold(f"{before} {quote}")[len(clause) :][:_OPENING]  # "and | we use …"
+    breaks = [b for b in _CLAUSE_BREAK.finditer(clause + opening) if b.start() < len(clause)]
+    if breaks:
+        clause = clause[breaks[-1].end() :]
+    clause = _NOT_REVERSING.sub(" ", clause)
+    found = negation_re(clause).search(clause) or _ASIDE_RE.search(clause)
+    if found is not None:
+        return found.group().strip()
+    trail = fold(after)
+    cut = _TRAIL_BREAK.search(trail)
+    trail = _RESTRICTS.sub(" ", _NOT_REVERSING.sub(" ", trail[: cut.start() if cut else None]))
+    found = negation_re(trail).search(trail)
+    return None if found is None else found.group()

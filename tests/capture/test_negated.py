@@ -1,0 +1,101 @@
+"""A quote may not start after, or end before, the negation its clause puts on it
+(gitmem.capture.negated, through standing and build_items)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.capture.checkpoint import build_items
+from gitmem.capture.standing import NEGATED
+from gitmem.core.items import Draft, Item, Kind, Trust
+from gitmem.core.transcript import Message, plain_transcript
+
+SNAPSHOT = "0" * 64
+
+
+def captured(message: str, kind: Kind, quote: str) -> Item:
+    transcript = plain_transcript("", "s").with_messages(
+        [Message("user", message), Message("assistant", "ok")]
+    )
+    (item,) = build_items(
+        [Draft(kind, quote, Trust.VERBATIM, quote, {})], transcript, "s", SNAPSHOT
+    )
+    return item
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Don't use Redis for the cache.", "use Redis for the cache."),
+        ("Never deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("I don't think we should use Redis for the cache.", "we should use Redis for the cache."),
+        ("I'm not sure we need Redis for the cache.", "we need Redis for the cache."),
+        ("It is not true that we deploy on Fridays.", "we deploy on Fridays."),
+        ("Nobody said we deploy the parser on Fridays.", "we deploy the parser on Fridays."),
+        ("I doubt we need Redis for the cache.", "we need Redis for the cache."),
+        ("We no longer use Redis for the cache.", "use Redis for the cache."),
+        ("We stopped using Redis for the cache.", "using Redis for the cache."),
+        ("We decided against using Redis for the cache.", "using Redis for the cache."),
+        ("Rather than use Redis for the cache, we keep SQLite.", "use Redis for the cache"),
+        ("Let's not use Redis for the cache.", "use Redis for the cache."),
+        ("Don't build and deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("Don't go, because the parser breaks on Fridays.", "go, because the parser breaks"),
+        # disguised: emphasis, a Cyrillic "о", a zero-width space, a curly apostrophe
+        ("**Don't** use Redis for the cache.", "use Redis for the cache."),
+        ("We will n\u043et deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("We will n\u200bot deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("We won\u2019t deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        # after the quote, in its clause
+        ("Using Redis for the cache is not an option.", "Using Redis for the cache"),
+        ("Redis for the cache isn't needed anymore.", "Redis for the cache"),
+        ("We will deploy the parser on Fridays no longer.", "We will deploy the parser on Fridays"),
+        ("Wir benutzen Redis für den Cache nicht.", "Wir benutzen Redis für den Cache"),
+        ("Wir benutzen Redis für den Cache nicht mehr.", "Wir benutzen Redis für den Cache"),
+        ("We gebruiken Redis voor de cache niet.", "We gebruiken Redis voor de cache"),
+        ("We use Redis for the cache or not, who knows.", "We use Redis for the cache"),
+    ],
+)
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT, Kind.BELIEF])
+def test_a_quote_cut_from_its_negation_is_not_verbatim(
+    message: str, quote: str, kind: Kind
+) -> None:
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == NEGATED
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Don't use Redis for the cache.", "Don't use Redis for the cache."),
+        ("No, we use Redis for the cache.", "we use Redis for the cache."),
+        ("I don't like it, but we use Redis for the cache.", "we use Redis for the cache."),
+        ("It never worked and we use Redis for the cache now.", "we use Redis for the cache now."),
+        (
+            "We don't need Memcached because we use Redis for the cache.",
+            "we use Redis for the cache.",
+        ),
+        ("Not only do we deploy on Fridays, we deploy on Mondays.", "we deploy on Mondays."),
+        ("Don't forget we deploy the parser on Fridays.", "we deploy the parser on Fridays."),
+        ("We use Postgres for the events, not MySQL.", "We use Postgres for the events"),
+        (
+            "We deploy the parser on Fridays and never on Mondays.",
+            "We deploy the parser on Fridays",
+        ),
+        ("We use Redis for the cache, which is not persistent.", "We use Redis for the cache"),
+        ("We use Redis for the cache that never expires.", "We use Redis for the cache"),
+        ("We deploy the parser on Fridays without the canary.", "We deploy the parser on Fridays"),
+        ("We keep the cache in memory with no TTL.", "We keep the cache in memory"),
+        ("We deploy the parser on Fridays. Not on Mondays.", "We deploy the parser on Fridays."),
+    ],
+)
+def test_a_negation_outside_the_quotes_clause_leaves_it_standing(message: str, quote: str) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize("kind", [Kind.OPEN_LOOP, Kind.UNCERTAINTY])
+def test_an_open_loop_or_uncertainty_may_live_in_a_negation(kind: Kind) -> None:
+    item = captured(
+        "We haven't fixed the flaky parser test yet.", kind, "fixed the flaky parser test"
+    )
+    assert item.trust == Trust.VERBATIM
