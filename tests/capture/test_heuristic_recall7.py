@@ -72,3 +72,58 @@ def test_a_request_that_asks_for_more_than_the_pr_is_not_a_wrap_up(last: str) ->
         assistant("Done: https://github.com/acme/skills/pull/41"),
     ]
     assert all(d.quote != WORK for d in extract(messages))
+
+
+# --- a user's sentence that sets one way against another rules the work ------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Delete the old folder, don't archive it.",
+        "The CLI should set the hook up by itself, not you editing the config by hand.",
+        "Keep the token cache in memory; do not write it to disk.",
+        "Cache the parsed tree per file — not per session.",
+        "Drop the retry loop and log the failure instead.",
+    ],
+)
+def test_a_users_contrast_is_a_rule(said: str) -> None:
+    messages = [
+        user(said),
+        assistant("Done: the tokenizer change is in `src/tokenizer.py`."),
+        user("thanks, now rename the module to `lexer`"),
+        assistant("Renamed `tokenizer` to `lexer` everywhere."),
+    ]
+    drafts = explain(messages)
+    assert (said, "user-rule") in [(d.quote, rule) for d, rule in drafts]
+    assert_verbatim([d for d, _ in drafts], messages)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Line 31 compares against the error type, not a value.",
+        "It's the settings panel, not this one.",
+        "Should we archive the folder, not delete it?",
+        "The upload fails on Windows, not on Linux, since the path has a backslash.",
+    ],
+)
+def test_a_users_description_or_question_is_not_a_rule(said: str) -> None:
+    messages = [
+        user(said),
+        assistant("Done: the tokenizer change is in `src/tokenizer.py`."),
+        user("thanks, now rename the module to `lexer`"),
+        assistant("Renamed `tokenizer` to `lexer` everywhere."),
+    ]
+    assert all(d.quote != said for d in extract(messages))
+
+
+def test_the_assistants_contrast_is_not_a_rule() -> None:
+    said = "I deleted the old folder, not archived it."
+    messages = [
+        user("Clean up the old folder."),
+        assistant(said),
+        user("thanks, now rename the module to `lexer`"),
+        assistant("Renamed `tokenizer` to `lexer` everywhere."),
+    ]
+    assert all(d.quote != said for d in extract(messages))

@@ -43,6 +43,8 @@ _TRIGGER_NEEDLES = (
     *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
     *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
     "not run",
+    *(", not ", ", but not ", ", and not ", ", do not ", "; not ", "; do not "),
+    *("—not ", "— not ", "—do not ", "— do not "),
     *("what i said", "what i meant", "what i asked", "what i wanted", "i told you"),
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
@@ -127,16 +129,27 @@ _USER_RULE_START_RE = re.compile(
     rf"please\s+(?:don{_A}t|always|never|only|keep|use)|i\s+(?:prefer|{_A}d\s+(?:prefer|rather)))\b",
     re.IGNORECASE,
 )
+_NOT_A_WAY = (
+    r"(?:a|an|the|this|that|these|those|it|here|there|only|just|really|sure|yet|"
+    r"on|in|at|from|with|by|for|of|to|because)"
+)
+"""What follows a contrast's "not" when it describes rather than rules: a thing ("a type, not
+a value"), a place or a cause ("it fails on Windows, not on Linux"), a hedge ("not sure")."""
 _USER_RULE_RE = re.compile(
     r"\b(?:should\s+(?:only|always|never)|is\s+important|not\s+[\w-]+\s+anymore|"
     r"is\s+(?:not\s+(?:acceptable|allowed|an\s+option)|unacceptable|forbidden|mandatory|a\s+must)|"
-    r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice)\b",
+    r"would\s+(?:also\s+)?be\s+good\s+to|the\s+wiser\s+choice)\b"
+    rf"|(?:[,;] |—[ ]?)(?:(?:but|and) )?(?:not|don{_A}t|do not|never) (?!{_NOT_A_WAY}\b)[a-z]"
+    r"|\binstead\s*[.!]?\s*$",
     re.IGNORECASE,
 )
-"""A user's rule said anywhere in the sentence. Not "instead of" or "rather than": said in the
-middle of a user's sentence they describe as often as they rule (a pasted review comment,
-"If the file has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens
-"Instead, …" is read by :data:`_USER_RULE_START_RE`."""
+"""A user's rule said anywhere in the sentence; also one way set against another after a comma,
+a semicolon or a dash ("Delete the dir, don't archive", "the CLI should handle that for the
+user, not you adding it by hand") and a sentence that ends on "instead" ("mark the temporary
+ones instead"). Not "instead of" or "rather than" inside a sentence: said in the middle of a
+user's sentence they describe as often as they rule (a pasted review comment, "If the file
+has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens "Instead, …"
+is read by :data:`_USER_RULE_START_RE`."""
 # After "no", what is not a correction of the work: a courtesy ("no worries"), a pronoun that
 # opens a clarification ("no, I'm talking about this", "no Im talking about this": users drop
 # the apostrophe), and a verb that directs the assistant's next act in the conversation
@@ -337,7 +350,12 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False, rule="decision-start")
-    if by_user and "?" not in sentence and not _WANTS_TO_KNOW_RE.match(sentence):
+    if (
+        by_user
+        and "?" not in sentence
+        and not _WANTS_TO_KNOW_RE.match(sentence)
+        and not _CHOICE_RE.match(sentence)  # "Replaced X with Y instead." reports a choice
+    ):
         rule = (
             _USER_RULE_START_RE.match(sentence)
             or _USER_RULE_RE.search(sentence)
