@@ -127,3 +127,41 @@ def test_the_assistants_contrast_is_not_a_rule() -> None:
         assistant("Renamed `tokenizer` to `lexer` everywhere."),
     ]
     assert all(d.quote != said for d in extract(messages))
+
+
+# --- a user's decision phrase opens a clause as well as a sentence -------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I looked at both parsers, let's go with the tokenizer.",
+        "The YAML loader is the weakest option and the most work to keep in sync, let's skip",
+        "Option three needs a daemon; let's not do that.",
+        "the hook works — we'll stick with the pre-commit one",
+    ],
+)
+def test_a_users_decision_phrase_after_a_clause_is_a_decision(said: str) -> None:
+    messages = [
+        user(said),
+        assistant("Understood."),
+        user("thanks, now update the changelog"),
+        assistant("Added the release notes to `CHANGELOG.md`."),
+    ]
+    drafts = explain(messages)
+    assert (said, "user-rule") in [(d.quote, rule) for d, rule in drafts]
+    assert_verbatim([d for d, _ in drafts], messages)
+
+
+def test_a_clause_decision_needs_the_user_and_a_statement() -> None:
+    proposal = "I compared both parsers, let's go with the tokenizer."
+    asked = "If the cache goes, let's use what instead?"
+    messages = [
+        user("Compare the two parsers."),
+        assistant(proposal),
+        user(asked),
+        assistant("The tokenizer alone: it needs no cache."),
+        user("thanks, now update the changelog"),
+        assistant("Added the release notes to `CHANGELOG.md`."),
+    ]
+    assert all(d.quote not in (proposal, asked) for d in extract(messages))

@@ -171,6 +171,9 @@ _USER_CORRECTION_RE = re.compile(
 )
 """A user correcting the assistant: "no remove this again, …", "What I said was run `x`",
 "I told you that the two lines belong to the other skill"."""
+_CLAUSE_RE = re.compile(r"[,;:]\s+|\s[–—-]\s+")
+"""Where a clause of a user's sentence starts: a user's decision phrase ("let's skip", "we'll
+go with") is one there too ("…, let's skip"), as at the sentence's start."""
 _WANTS_TO_KNOW_RE = re.compile(
     rf"{_EMPH}(?:i\s+(?:want|{_A}d\s+like)\s+to\s+(?:see|know|understand|look|check|learn|read|"
     r"try|ask)|i\s+(?:need|want)\s+to\s+(?:understand|know))\b",
@@ -363,6 +366,10 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
         )
         if rule is not None and _says_something(sentence):
             return Marker(Kind.DECISION, 0, False, rule="user-rule")
+        for clause in _CLAUSE_RE.finditer(sentence):
+            # "2. this is the weakest option and the most work to keep up, let's skip"
+            if _DECISION_START_RE.match(sentence, clause.end()) and _says_something(sentence):
+                return Marker(Kind.DECISION, 0, False, rule="user-rule")
     if _CHOICE_RE.match(sentence):
         return Marker(Kind.DECISION, 0, False, rule="choice")
     if _AWAITING_RE.match(sentence):
