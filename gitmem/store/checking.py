@@ -2,15 +2,16 @@
 (:func:`gitmem.store.verify.check_ref` reports it).
 
 A team-year of memory is tens of thousands of records and item blobs: read all at once
-they take hundreds of megabytes, and checked one by one a core does it all. So the
-records are read a chunk at a time from the tree's fan-out folders, events first (the
-purges among them say what is gone on purpose before any checkpoint naming it is
-checked), with the item blobs a chunk's checkpoints are the first to name. A helper
-forked once checks a share of each chunk's signatures and item blobs while this process
-reads the next chunk, checks the rest and keeps what the one before found
-(:func:`~gitmem.store.parallel.pipelined`); each blob is read and checked once however
-many checkpoints name it, and only its verdict is kept. The quotes to check again are
-put together by snapshot, and each snapshot is read once, checked, and let go
+they take hundreds of megabytes, and checked one by one a core does it all. So the item
+blobs, then the records, are walked a chunk at a time from the tree's fan-out folders,
+events before checkpoints (the purges among them say what is gone on purpose before any
+checkpoint naming it is checked). A chunk is a list of checks whose blobs are still
+unread (:mod:`~gitmem.store.checkjobs`): a helper forked once takes a share of each
+chunk, reading, parsing and checking those blobs itself, while this process walks the
+next chunk, checks the rest and keeps what the one before found
+(:func:`~gitmem.store.parallel.pipelined`). Each item blob is read and checked once
+however many checkpoints name it, and only its verdict is kept. The quotes to check again
+are put together by snapshot, and each snapshot is read once, checked, and let go
 (:mod:`~gitmem.store.quotecheck`). The problems come out in the order the whole-store
 read gave them: each record's (its own, then its items', then its quotes') in the
 tree's order, then orphans, strays and history.
@@ -18,31 +19,31 @@ tree's order, then orphans, strays and history.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple, cast
+from collections.abc import Iterator
+from typing import NamedTuple, cast
 
 import pygit2
 
-from gitmem.core.canonical import decode_unchecked
-from gitmem.core.errors import FormatError
 from gitmem.core.integrity import (
     ITEM_MISSING,
     UNTRUSTED_KEY,
     WRONG_FOLDER,
-    RecordCheck,
-    check_item,
 )
-from gitmem.core.purge import Purge, Purges, purge_of, resolve_snapshot
+from gitmem.core.purge import Purge, Purges, resolve_snapshot
 from gitmem.core.quotes import SNAPSHOT_MISSING
-from gitmem.core.records import (
-    EVENT_PURGE,
-    Checkpoint,
-    Event,
-    Record,
-    record_of,
-    repository_of,
-)
 from gitmem.core.types import GitOid, Sha256Hex
+from gitmem.store.checkjobs import (
+    Checks,
+    Facts,
+    ItemJob,
+    ItemVerdict,
+    Job,
+    RecordChecker,
+    RecordJob,
+    RecordVerdict,
+    item_verdict,
+    sent,
+)
 from gitmem.store.layout import (
     EXTENSIONS,
     RECORD_DIRS,
@@ -52,6 +53,7 @@ from gitmem.store.layout import (
     holds_record,
     misfit,
     parse_path,
+    plain_file,
     plain_file_bytes,
     receipt_path,
     walk_content,
@@ -59,7 +61,7 @@ from gitmem.store.layout import (
 from gitmem.store.parallel import pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.quotecheck import Found, PutBy, check_quotes
-from gitmem.store.repo import Store, StoredRecord
+from gitmem.store.repo import Store
 from gitmem.store.shape import UNEXPECTED_ENTRY, Paths, entry_at, odd_entry
 
 CHUNK = 1000
@@ -78,64 +80,6 @@ class Checked(NamedTuple):
     """Intact records that name no repository (written before records did)."""
 
 
-RecordChecker = Callable[[StoredRecord], RecordCheck | None]
-"""The check of one stored record; None for a record that is unsigned by design."""
-
-
-_Verdict = tuple[str | None, str, bool] | None
-"""A record's check, small to send back from a child: (problem, detail, parses); None
-for a record its checker does not sign."""
-
-_ItemVerdict = tuple[str | None, str, str | None, str | None]
-"""An item blob's check: (problem, detail, quote, snapshot), its quote when verified."""
-
-
-class _RecordJob(NamedTuple):
-    stored: StoredRecord
-    record: Record | None
-    """What ``parse_record(stored.data, form_checked=True)`` gave (None: it did not)."""
-    value: Any
-    """The JSON value *record* was made from (its check does not decode the bytes again)."""
-
-
-class _ItemJob(NamedTuple):
-    address: Sha256Hex
-    data: bytes | None
-    """The blob's bytes (None: not stored)."""
-
-
-class _Batch(NamedTuple):
-    """A chunk of records read, parsed, and the item blobs first named in it."""
-
-    records: list[StoredRecord]
-    parsed: list[tuple[Record | None, Any]]
-    """Each record and the JSON value it was made from (None, None: it does not parse)."""
-    items: list[_ItemJob]
-
-    def jobs(self) -> list[_RecordJob | _ItemJob]:
-        """Its checks, the item blobs' spread among the records' (each part of the list
-        costs about the same per check: a helper's share is a part of it)."""
-        jobs: list[_RecordJob | _ItemJob] = []
-        count, items = len(self.records), self.items
-        for n, (stored, parsed) in enumerate(zip(self.records, self.parsed, strict=True)):
-            jobs.append(_RecordJob(stored, *parsed))
-            jobs += items[n * len(items) // count : (n + 1) * len(items) // count]
-        return jobs if count else list(items)
-
-
-def _sent(job: _RecordJob | _ItemJob) -> _RecordJob | _ItemJob:
-    """What the helper needs of a job: a record's bytes, not this process's parse."""
-    return job._replace(record=None, value=None) if isinstance(job, _RecordJob) else job
-
-
-def _item_verdict(job: _ItemJob) -> _ItemVerdict:
-    """The check of one item blob, small to send back from a child."""
-    verdict = check_item(job.address, job.data)
-    item = verdict.item
-    quote = item.quote if item is not None and item.quote_verified else None
-    return verdict.problem, verdict.detail, quote, None if item is None else item.snapshot
-
-
 def check_content(
     store: Store, checker: RecordChecker, only: frozenset[str] | None = None
 ) -> Checked:
@@ -151,8 +95,7 @@ def check_content(
 class _Checking:
     def __init__(self, store: Store, checker: RecordChecker, only: frozenset[str] | None) -> None:
         self.store, self.only, self.check = store, only, checker
-        self._reads: Callable[[StoredRecord, Record | None, Any], RecordCheck | None] | None
-        self._reads = getattr(checker, "parsed", None)  # a check that takes a parse (verify's)
+        self.answer = Checks(store.repo, checker)
         tip = store.tip()
         self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
         self.tip: GitOid | None = tip
@@ -163,12 +106,12 @@ class _Checking:
         self.odd: dict[str, list[tuple[str, str]]] = {}
         self.named: set[Sha256Hex] = set()
         self.addresses: set[Sha256Hex] = set()
-        self.verdicts: dict[Sha256Hex, _ItemVerdict] = {}
+        self.verdicts: dict[Sha256Hex, ItemVerdict] = {}
         """item → (problem, detail, quote, snapshot) of its blob (quote when verified)."""
         self.failing: set[Sha256Hex] = set()
         """Items whose blob does not hold (the verdict names a problem)."""
-        self.scheduled: set[str] = set()
-        """Items whose blob a batch checks (once each, in the first batch naming it)."""
+        self.stored_items: list[Sha256Hex] = []
+        """The item blobs under items/ (those *only* names, when given)."""
         self.quotes: dict[Sha256Hex, list[PutBy]] = {}
         """snapshot → the quotes of checkpoints' items put by for it."""
         self.found: list[Purge] = []
@@ -185,7 +128,7 @@ class _Checking:
         if self.only is not None:
             self._purges_of_the_tip()
         # purges first: the events, then the checkpoints
-        pipelined(self._batches(), _Batch.jobs, self._answer, self._finish, _sent)
+        pipelined(self._batches(), list, self.answer, self._finish, sent)
         receipts = self._receipts()
         snapshots = self._snapshots()
         orphans = self._orphan_items()
@@ -253,16 +196,12 @@ class _Checking:
                 strays.append(name)
         return strays, odd
 
-    def _chunks(self, directory: str) -> Iterator[list[StoredRecord]]:
+    def _chunks(self, directory: str) -> Iterator[list[Job]]:
         kind = RECORD_DIRS[directory]
-        chunk: list[StoredRecord] = []
+        chunk: list[Job] = []
         for address, blob in self._entries(directory):
-            data = blob_bytes(self.store.repo, blob, directory)  # None: edited in place
-            if data is None:
-                continue
-            path = content_path(directory, address)
-            receipt = self._read(receipt_path(address))
-            chunk.append(StoredRecord(kind, address, path, data, receipt))
+            receipt = plain_file(self.at(receipt_path(address)))
+            chunk.append(RecordJob(kind, address, content_path(directory, address), blob, receipt))
             if len(chunk) >= CHUNK:
                 yield chunk
                 chunk = []
@@ -274,80 +213,56 @@ class _Checking:
 
     # -- records ------------------------------------------------------------------
 
-    def _batches(self) -> Iterator[_Batch]:
-        """Each chunk of records, events first, parsed, with the item blobs its
-        checkpoints are the first to name (read here: a child never touches git)."""
+    def _batches(self) -> Iterator[list[Job]]:
+        """The item blobs, then the records, events first (the purges among them say what
+        is gone on purpose before any checkpoint naming it is checked), a chunk at a
+        time, unread: the process that checks a blob reads it."""
+        chunk: list[Job] = []
+        for address, blob in self._entries("items"):
+            self.stored_items.append(address)
+            chunk.append(ItemJob(address, blob))
+            if len(chunk) >= CHUNK:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
         for directory in ("events", "checkpoints"):
-            for chunk in self._chunks(directory):
-                parsed = [_parsed(r.data) for r in chunk]
-                items: list[_ItemJob] = []
-                scheduled = self.scheduled
-                for record, _ in parsed:
-                    if isinstance(record, Checkpoint):
-                        for address in record.named:
-                            if address not in scheduled:
-                                scheduled.add(address)
-                                path = content_path("items", address)
-                                if self._touched(path):
-                                    items.append(_ItemJob(address, self._read(path)))
-                yield _Batch(chunk, parsed, items)
+            yield from self._chunks(directory)
 
-    def _answer(self, job: _RecordJob | _ItemJob) -> _Verdict | _ItemVerdict:
-        """The check of one record or one item blob: pure, so a child may work it out."""
-        if isinstance(job, _ItemJob):
-            return _item_verdict(job)
-        return self._verdict(job)
-
-    def _finish(self, batch: _Batch, answers: list[_Verdict | _ItemVerdict]) -> None:
-        """What one batch's checks found, kept: its item blobs' verdicts, then each record's
+    def _finish(self, batch: list[Job], answers: list[ItemVerdict | RecordVerdict | None]) -> None:
+        """What one batch's checks found, kept: item blobs' verdicts, or each record's
         problems (and its checkpoints' items and quotes) in the order read."""
-        self.records += len(batch.records)
-        verdicts: list[_Verdict] = []
-        for job, answer in zip(batch.jobs(), answers, strict=True):
-            if isinstance(job, _ItemJob):
-                self._verdict_of(job.address, cast(_ItemVerdict, answer))
-            else:
-                verdicts.append(cast(_Verdict, answer))
-        for stored, verdict, (record, _) in zip(batch.records, verdicts, batch.parsed, strict=True):
-            self.addresses.add(stored.address)
-            if verdict is None:
-                continue
-            problem, detail, parses = verdict
-            check = RecordCheck(stored.address, problem, detail, record if parses else None)
-            self._record(stored, check)
+        for job, answer in zip(batch, answers, strict=True):
+            if isinstance(job, ItemJob):
+                self._verdict_of(job.address, cast(ItemVerdict, answer))
+            elif answer is not None:
+                self.records += 1
+                self.addresses.add(job.address)
+                verdict = cast(RecordVerdict, answer)
+                if verdict.signed:
+                    self._record(job, verdict)
 
-    def _verdict(self, job: _RecordJob) -> _Verdict:
-        stored, record, value = job
-        check = self.check(stored) if self._reads is None else self._reads(stored, record, value)
-        return None if check is None else (check.problem, check.detail, check.record is not None)
-
-    def _record(self, stored: StoredRecord, check: RecordCheck) -> None:
+    def _record(self, job: RecordJob, verdict: RecordVerdict) -> None:
         found: list[Found] = []
-        if not check.ok:
-            found.append(Found(stored.path, check.problem or "failed", check.detail))
-        record = check.record
-        if check.ok and record is not None and not repository_of(record):
+        problem, facts = verdict.problem, verdict.facts
+        if problem is not None:
+            found.append(Found(job.path, problem, verdict.detail))
+        if problem is None and facts is not None and not facts.bound:
             self.unbound += 1
-        if record is not None and record.type != stored.type and check.problem != WRONG_FOLDER:
-            belongs = RECORD_PATHS.get(record.type, "another folder")
-            detail = f"it holds a record of type {record.type!r}, which belongs under {belongs}/"
-            found.append(Found(stored.path, WRONG_FOLDER, detail))
-        if isinstance(record, Event) and self.only is None:
-            self._purge(stored.address, record, check)
-        if isinstance(record, Checkpoint):
-            self.named.update(record.named)
-            found += self._items_of(stored.path, record)
+        if facts is not None and facts.type != job.type and problem != WRONG_FOLDER:
+            belongs = RECORD_PATHS.get(facts.type, "another folder")
+            detail = f"it holds a record of type {facts.type!r}, which belongs under {belongs}/"
+            found.append(Found(job.path, WRONG_FOLDER, detail))
+        if facts is not None and facts.purge is not None and self.only is None:
+            if problem is None:
+                self.found.append(facts.purge)
+            elif problem == UNTRUSTED_KEY:
+                self.untrusted.append(facts.purge)
+        if facts is not None and facts.type == "checkpoint":
+            self.named.update(facts.named)
+            found += self._items_of(job.path, facts)
         if found:
-            self.by_record.setdefault(stored.path, []).extend(found)
-
-    def _purge(self, address: Sha256Hex, event: Event, check: RecordCheck) -> None:
-        purge = purge_of(event, address) if event.event == EVENT_PURGE else None
-        if purge is None:
-            return
-        if check.ok:
-            self.found.append(purge)
-        elif check.problem == UNTRUSTED_KEY:
-            self.untrusted.append(purge)
+            self.by_record.setdefault(job.path, []).extend(found)
 
     def _purges_of_the_tip(self) -> None:
         """The purge events of the whole tip (a check of some paths still knows what
@@ -374,14 +289,14 @@ class _Checking:
         path = content_path("items", address)
         if address in self.verdicts or not self._touched(path):
             return
-        self._verdict_of(address, _item_verdict(_ItemJob(address, self._read(path))))
+        self._verdict_of(address, item_verdict(address, self._read(path)))
 
-    def _verdict_of(self, address: Sha256Hex, verdict: _ItemVerdict) -> None:
+    def _verdict_of(self, address: Sha256Hex, verdict: ItemVerdict) -> None:
         self.verdicts[address] = verdict
         if verdict[0] is not None:
             self.failing.add(address)
 
-    def _items_of(self, path: str, checkpoint: Checkpoint) -> list[Found]:
+    def _items_of(self, path: str, checkpoint: Facts) -> list[Found]:
         """Every item blob *checkpoint* names must be stored (unless a trusted purge
         removed it) and hash to its address; the verified quotes of the items it adds are
         put by for their snapshot's check."""
@@ -393,12 +308,13 @@ class _Checking:
         names = checkpoint.named  # ~50 a checkpoint, most of them carried: kept lean
         if (
             everything
+            and verdicts.keys() >= set(names)
             and self.failing.isdisjoint(names)
             and (not purges.items or purges.items.keys().isdisjoint(names))
         ):
-            # The usual checkpoint: every blob it names was checked (by its batch or an
-            # earlier one) and holds, and none is purged: only the quotes it adds count.
-            adds = checkpoint.items
+            # The usual checkpoint: every blob it names is stored, was checked and holds,
+            # and none is purged: only the quotes it adds count.
+            adds = checkpoint.adds
             quoted = [(a, verdicts[a][3]) for a in names if a in adds and verdicts[a][2]]
             names = ()
         for named in names:
@@ -420,7 +336,7 @@ class _Checking:
                         "key is not trusted here, so that purge does not count"
                     )
                 problems.append(Found(item_path, problem, detail))
-            elif address in checkpoint.items and quote:
+            elif address in checkpoint.adds and quote:
                 quoted.append((address, snapshot))
         source = checkpoint.source
         by_snapshot: dict[Sha256Hex, list[Sha256Hex]] = {}
@@ -463,7 +379,7 @@ class _Checking:
     def _orphan_items(self) -> list[Found]:
         return [
             Found(content_path("items", a), "orphan item", "an item blob no checkpoint names")
-            for a, _ in sorted(self._entries("items"), key=lambda e: e[0])
+            for a in sorted(self.stored_items)
             if a not in self.named
         ]
 
@@ -484,13 +400,3 @@ class _Checking:
                 )
         self._orphan_receipts.sort(key=lambda f: f.path)
         return count
-
-
-def _parsed(data: bytes) -> tuple[Record | None, Any]:
-    """*data* parsed, and the JSON value it holds; its canonical form left to the record's
-    check (a record that does not parse there is taken as unparsed)."""
-    try:
-        value = decode_unchecked(data)
-        return record_of(value), value
-    except FormatError:
-        return None, None

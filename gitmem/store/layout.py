@@ -96,13 +96,19 @@ def blob_bytes(repo: pygit2.Repository, obj: object, path: str | None) -> bytes 
         return None
 
 
+def plain_file(entry: object) -> pygit2.Blob | None:
+    """The tree entry *entry* when it is a plain file; None for a symlink, an
+    executable, a folder, a submodule or nothing. Raises nothing."""
+    if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
+        return None
+    return entry
+
+
 def plain_file_bytes(repo: pygit2.Repository, entry: object, path: str) -> bytes | None:
     """The bytes of a tree entry at *path* that is a plain file (:func:`blob_bytes`);
     None for a symlink, an executable, a folder, a submodule, or an object git cannot
     read. Raises nothing."""
-    if not isinstance(entry, pygit2.Blob) or entry.filemode != pygit2.enums.FileMode.BLOB:
-        return None
-    return blob_bytes(repo, entry, path)
+    return blob_bytes(repo, plain_file(entry), path)
 
 
 def walk_content(

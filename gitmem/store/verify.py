@@ -28,7 +28,8 @@ from gitmem.core.integrity import (
 )
 from gitmem.core.records import Record
 from gitmem.core.types import GitOid
-from gitmem.store.checking import RecordChecker, check_content
+from gitmem.store.checking import check_content
+from gitmem.store.checkjobs import RecordChecker
 from gitmem.store.history import HISTORY, HistoryWalk
 from gitmem.store.merge import added_paths
 from gitmem.store.repo import MEMORY_REF, Store, StoredRecord

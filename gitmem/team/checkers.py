@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.core.integrity import TrustRoots
-from gitmem.store.checking import RecordChecker
+from gitmem.store.checkjobs import RecordChecker
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
 from gitmem.store.verify import memory_checker

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from helpers.capturing import capture_text
-from helpers.tamper import edit_record, overwrite_object
+from helpers.tamper import add_entry, edit_record, overwrite_object, remove_path
 
-from gitmem.store import checking, parallel
+from gitmem.store import checking, checkjobs, parallel
 from gitmem.store.layout import content_path
 from gitmem.store.repo import Store
 
@@ -78,11 +78,19 @@ def test_verify_on_two_cores_reports_what_one_core_reports(
     captured = grown(gm, initialised, 0, 6)
     edit_record(store, captured[2]["checkpoint"], b'"s2.md"', b'"x2.md"')
     edit_record(store, captured[4]["checkpoint"], b"Module 4", b"Module 7")
+    # what a helper now reads for itself: receipts, item blobs, objects git cannot read
+    remove_path(store, content_path("receipts", captured[1]["checkpoint"]))
+    add_entry(store, content_path("receipts", captured[0]["checkpoint"]), b"x", 0o120000)
+    remove_path(store, content_path("items", captured[3]["items"][0]["id"]))
+    item = content_path("items", captured[5]["items"][0]["id"])
+    overwrite_object(store, item, b"Module 5", b"Module 8")
     one = verified(gm)
+    found = {p["problem"] for p in one[1]["problems"]}
+    assert {"receipt missing", "item missing", "record edited"} <= found
     items_checked: list[str] = []
-    real_check_item = checking.check_item
+    real_check_item = checkjobs.check_item
     monkeypatch.setattr(
-        checking, "check_item", lambda a, d: items_checked.append(a) or real_check_item(a, d)
+        checkjobs, "check_item", lambda a, d: items_checked.append(a) or real_check_item(a, d)
     )
     forks: list[int] = []
     real_fork = os.fork
