@@ -257,6 +257,46 @@ def test_without_a_model_answers_from_verbatim_memory_and_exact_matches(
     assert "differs in the working tree" in document["reason"]
 
 
+def test_without_a_model_a_question_may_ask_for_a_kind_of_item_in_its_own_words(
+    gm: Any, project: Path
+) -> None:
+    # "what did we decide about X?" is how people ask: the decision about X answers it,
+    # though its own words never say "decide"
+    transcript = project.parent / "s.md"
+    transcript.write_text(
+        "We agreed the fetcher timeout stays at 37 seconds for now.\n"
+        "Still to do: retry the upload on 503.\n"
+    )
+    items = [
+        {
+            "kind": "decision",
+            "text": "Fetcher timeout stays at 37 s",
+            "trust": "verbatim",
+            "quote": "the fetcher timeout stays at 37 seconds",
+        },
+        {
+            "kind": "open_loop",
+            "text": "Retry the upload on 503",
+            "trust": "verbatim",
+            "quote": "retry the upload on 503",
+        },
+    ]
+    done = gm("capture", "--transcript", str(transcript), "--items", "-", input=json.dumps(items))
+    assert done.exit_code == 0, done.stderr
+    for question in ("What did we decide about the fetcher timeout?", "decisions on timeout"):
+        code, document = ask(project, question)
+        assert (document["outcome"], code) == ("supported_answer", 0), question
+        quotes = [c["quote"] for c in document["citations"]]
+        assert quotes == ["the fetcher timeout stays at 37 seconds"], question
+    code, document = ask(project, "What is left to do on the upload?")
+    assert code == 0
+    assert [c["quote"] for c in document["citations"]] == ["retry the upload on 503"]
+    # the kind words ask for that kind only, and the item must still hold the rest
+    assert ask(project, "What did we decide about the upload?")[0] == 10
+    assert ask(project, "What did we decide about the database?")[0] == 10
+    assert ask(project, "What is left to do on the fetcher timeout?")[0] == 10
+
+
 @pytest.mark.parametrize("question", ["", "   ", "x" * 2001, "tab\x00null"])
 def test_a_bad_question_is_exit_2_and_nothing_is_asked_or_written(
     gm: Any, project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, question: str

@@ -35,6 +35,19 @@ _STOPWORD_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+_KIND_WORD_TEXT = {
+    "decision": "decide decided decides decision decisions choose chose chosen choice agree "
+    "agreed settle settled pick picked",
+    "open_loop": "todo todos open pending left remain remains remaining unfinished "
+    "outstanding loop loops",
+    "fact": "fact facts know known learn learned learnt",
+    "belief": "believe believed belief beliefs think thought assume assumed assumption",
+    "uncertainty": "unsure uncertain uncertainty unknown unclear doubt doubts",
+}
+KIND_WORDS = {kind: frozenset(text.split()) for kind, text in _KIND_WORD_TEXT.items()}
+"""The words a question asks for a kind of memory item by ("what did we decide about
+the parser?"): a memory item of that kind holds them, whatever its own words are."""
+
 
 def question_terms(question: str) -> tuple[str, ...]:
     """The search terms of a question, in order, without repeats."""
@@ -111,18 +124,20 @@ def retrieve(
 
 def exact_lines(question: str, documents: Sequence[Document], limit: int) -> list[Excerpt]:
     """Verbatim memory items, then single lines of files, that hold *every* term of the
-    question: what ``ask`` shows when no model is configured."""
+    question: what ``ask`` shows when no model is configured. A memory item holds the
+    words that ask for its kind (:data:`KIND_WORDS`) as well as its own."""
     terms = question_terms(question)
     if not terms:
         return []
     found: list[_Window] = []
     ordered = sorted(documents, key=lambda d: (d.kind != "memory", d.path))
     for document in ordered:
-        if not _mentions(document, terms):
+        kind_words = KIND_WORDS.get(document.item_kind or "", frozenset())
+        if not _mentions(document, terms) and not any(t in kind_words for t in terms):
             continue
         if document.kind == "memory":
             words = tokens(f"{document.note or ''}\n" + "\n".join(document.lines))
-            if all(term_matches(t, words) for t in terms):
+            if all(term_matches(t, words | kind_words) for t in terms):
                 found.append(_Window(0.0, document, 0, len(document.lines)))
             continue
         for n, line in enumerate(document.lines):

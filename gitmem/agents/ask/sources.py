@@ -42,6 +42,8 @@ class Document:
     item: str | None = None
     quote: str | None = None
     """For a memory source: the item's verified quote, as stored."""
+    item_kind: str | None = None
+    """For a memory source: what the item is (a decision, an open loop, …)."""
 
 
 def head_documents(store: Store) -> tuple[str | None, list[Document]]:
@@ -87,6 +89,7 @@ def memory_documents(state: MemoryState) -> list[Document]:
                 note=item_state.item.text,
                 item=item_state.id,
                 quote=quote,
+                item_kind=item_state.item.kind,
             )
         )
     return documents
