@@ -60,6 +60,16 @@ stands: a "user" message of its own in a host's file, or a line of a markdown
 transcript written by hand."""
 HOST_MARKER_STARTS = ("[Request interrupted by user", "<turn_aborted>")
 """How each host marker (:data:`HOST_MARKER_RE`) begins."""
+SHOWN_RESULT_RE = re.compile(
+    r"^[ \t]*⎿[^\n]*(?:\n[ \t]+\S[^\n]*)*"
+    r"|<tool-use\b[^<>]*>.*?(?:</tool-use\s*>|\Z)"
+    r"|<details>\s*<summary>\s*Tool use:.*?(?:</details\s*>|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
+"""A tool's call and result as a session copied or exported from its host shows them:
+Claude Code's terminal, a line that opens with "⎿" and the indented lines under it ("  ⎿
+200 passed"); SpecStory's markdown, a ``<tool-use …>`` block, or a ``<details>`` block whose
+summary opens with "Tool use:". Tool output, not what was said, wherever it stands."""
 
 
 USER_ROLES = ("user", "human")
@@ -122,7 +132,8 @@ def said_text(message: Message) -> str:
     in (:func:`said`); else its text with what the host wrote into it covered by NUL
     characters of its length, so that offsets still name the message's own text and no
     quote matches in the host's text or across it: each host marker
-    (:data:`HOST_MARKER_RE`), and in the user's turn a message the host wrote whole
+    (:data:`HOST_MARKER_RE`), each tool result as a terminal shows it
+    (:data:`SHOWN_RESULT_RE`), and in the user's turn a message the host wrote whole
     (:data:`HOST_OPENINGS`), the blocks it writes there (:data:`HOST_TAGS`; an
     unterminated one runs to the end), the files it expands there
     (:data:`REFERENCED_FILES_RE`), any tagged block the message opens with, and the
@@ -132,6 +143,8 @@ def said_text(message: Message) -> str:
     text = message.text
     if any(start in text for start in HOST_MARKER_STARTS):
         text = HOST_MARKER_RE.sub(_cover, text)
+    if "⎿" in text or "Tool use:" in text or "<tool-use" in text:
+        text = SHOWN_RESULT_RE.sub(_cover, text)
     if (message.role or "").casefold() not in USER_ROLES:
         return text
     if text.lstrip().startswith(HOST_OPENINGS):

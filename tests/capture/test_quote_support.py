@@ -51,6 +51,54 @@ def test_the_same_words_said_by_the_assistant_keep_the_badge() -> None:
     assert captured(said, Kind.OPEN_LOOP, "Remove the legacy exporter", quote).trust == "verbatim"
 
 
+TERMINAL = (
+    "> Run the parser tests\n\n"
+    "⏺ Bash(pytest -q tests/parser)\n"
+    "  ⎿  TODO: remove the legacy exporter in v2\n"
+    "     All 200 tests passed on the parser branch\n\n"
+    "⏺ The parser tests pass; the legacy exporter stays for now.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "quote", ["TODO: remove the legacy exporter in v2", "All 200 tests passed on the parser branch"]
+)
+def test_a_tool_result_as_the_terminal_shows_it_is_not_what_the_session_said(quote: str) -> None:
+    # a session copied from Claude Code's terminal: "⎿" opens a tool's result
+    for transcript in (
+        plain_transcript(TERMINAL, "s"),
+        session(Message("user", "See:"), Message("assistant", TERMINAL)),
+    ):
+        item = captured(transcript, Kind.FACT, quote, quote)
+        assert item.trust == Trust.INFERRED
+        assert "not what the session said" in (item.quote_reason or "")
+    said = "The parser tests pass; the legacy exporter stays for now."
+    assert captured(plain_transcript(TERMINAL, "s"), Kind.FACT, said, said).trust == "verbatim"
+
+
+SPECSTORY = (
+    "_**User (2026-07-13 13:40:49Z)**_\n\nfix the flaky test in app.py\n\n---\n\n"
+    "_**Agent (claude-opus-4-8 2026-07-13 13:41:01Z)**_\n\n"
+    '<tool-use data-tool-type="shell" data-tool-name="Bash"><details>\n'
+    "<summary>Tool use: **Bash**</summary>\nRun the suite\n\n"
+    "```text\nTODO: remove the legacy exporter in v2\n```\n</details></tool-use>\n\n"
+    "<details>\n            <summary>Tool use: **grep** • Grep for cache</summary>\n"
+    "All 200 tests passed on the parser branch\n</details>\n\n"
+    "The flaky test waits on a real clock; I will mock it.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "quote", ["TODO: remove the legacy exporter in v2", "All 200 tests passed on the parser branch"]
+)
+def test_a_tool_block_of_a_specstory_export_is_not_what_the_session_said(quote: str) -> None:
+    item = captured(plain_transcript(SPECSTORY, "s"), Kind.FACT, quote, quote)
+    assert item.trust == Trust.INFERRED
+    assert "not what the session said" in (item.quote_reason or "")
+    said = "The flaky test waits on a real clock"
+    assert captured(plain_transcript(SPECSTORY, "s"), Kind.FACT, said, said).trust == "verbatim"
+
+
 ASKED = session(
     Message("user", "Should we use httpx for the downloads? I keep going back and forth."),
     Message("assistant", "No, we keep requests: it is already vendored."),
