@@ -145,12 +145,17 @@ the events in Postgres instead of in MongoDB" is not "we store the events… in 
 in English and the languages of :data:`_OTHER_LANGUAGES` (read with look-alike letters
 when their pattern is made)."""
 _UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|而不是|代わりに|だけ|しか|もし|만약|만일|대신"
-_SPEAKER = r"\b(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt) ?:"
-"""A speaker's label in a plain transcript ("User:", "**Claude:**", a chat export's "You:"
-and "ChatGPT:", folded): what follows it is another person's turn. The same names as
-:data:`SPEAKER_LINE_RE`'s, with "AI"."""
+_SPEAKER = (
+    r"\b(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt|gpt(?:-[\w.]+)?)"
+    r"(?: ?\([^()\n]{0,40}\))? ?:"
+)
+"""A speaker's label in a plain transcript ("User:", "**Claude:**", a chat export's "You:",
+"ChatGPT:" and "GPT-4o:", a time in brackets before the colon: "User (10:02):"; folded):
+what follows it is another person's turn. The same names as :data:`SPEAKER_LINE_RE`'s,
+with "AI"."""
 SPEAKER_LINE_RE = lazy_pattern(
-    r"^(?:[^\w\n]|_)*+(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt)"
+    r"^(?:[^\w\n]|_)*+(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt"
+    r"|gpt(?:-[\w.]+)?)"
     r"(?: said| wrote)?(?:[^\w\n(]|_)*+(?:\([^()\n]*+\)(?:[^\w\n]|_)*+)?$",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -529,6 +529,11 @@ def test_a_greater_than_sign_before_a_number_at_line_start_is_text(line: str) ->
         "You: We will deploy the parser next week\nChatGPT: on Fridays the queue is quiet",
         "Me: We will deploy the parser next week\nAI: on Fridays the queue is quiet",
         "ChatGPT: We will deploy the parser next week\nYou: on Fridays the queue is quiet",
+        # a time in brackets before the colon, a model's name
+        "User (10:02): We will deploy the parser next week\nAssistant (10:03): on Fridays the"
+        " queue is quiet",
+        "Me: We will deploy the parser next week\nGPT-4o: on Fridays the queue is quiet",
+        "Me: We will deploy the parser next week\n\n## GPT-4o\n\non Fridays the queue is quiet",
     ],
 )
 def test_an_ellipsis_may_not_join_two_speakers_of_a_plain_transcript(transcript: str) -> None:
