@@ -147,6 +147,26 @@ def test_a_number_the_quote_lacks_is_not_supported(text: str, quote: str, number
             'the item\'s text says "over" where its quote says "under"',
         ),
         (
+            "We must run the migration before the deploy",
+            "we may run the migration before the deploy",
+            'the item\'s text says "must" where its quote says "may"',
+        ),
+        (
+            "You can skip the pre-commit hook",
+            "you must skip the pre-commit hook for generated files",
+            'the item\'s text says "can" where its quote says "must"',
+        ),
+        (
+            "All parser tests pass on CI",
+            "most parser tests pass on CI now",
+            'the item\'s text says "all" where its quote says "most"',
+        ),
+        (
+            "We always run the migration on deploy",
+            "we usually run the migration on deploy",
+            'the item\'s text says "always" where its quote says "usually"',
+        ),
+        (
             "Raise retry_count for uploads",
             "raise retry_limit for uploads",
             'the item\'s text names "retry_count" where its quote names "retry_limit"',
