@@ -1,4 +1,4 @@
-"""Is a quote cut from the negation its clause puts on it?
+"""Is a quote cut from the negation, or the possibility, its clause puts on it?
 
 "Don't use Redis for the cache" holds the words "use Redis for the cache", and "I don't
 think we need the cache" the words "we need the cache"; "Using Redis for the cache is not
@@ -16,6 +16,10 @@ nor may a quote start after one, or end before one, in its clause:
   not an option"; not "We use Postgres, not MySQL", "…and never on Mondays", "…which is
   not persistent"); not "without" nor "with no", which restrict rather than reverse.
 
+A possibility before the quote in its clause ("We could use Redis for the cache" quoted as
+"use Redis for the cache", "Maybe we should …", "We almost lost the data":
+:data:`gitmem.core.negation.POSSIBILITY_RE`) leaves it unsaid as a fact too.
+
 Read on folded text, so emphasis, look-alike letters and invisible characters hide
 nothing. Errs toward no badge: a negation that does not reach the quote ("Because Redis
 isn't there we use SQLite") costs one. Pure; never raises.
@@ -24,7 +28,7 @@ isn't there we use SQLite") costs one. Pure; never raises.
 from __future__ import annotations
 
 from gitmem.core.folding import fold
-from gitmem.core.negation import negation_re
+from gitmem.core.negation import POSSIBILITY_RE, negation_re
 from gitmem.core.patterns import lazy_pattern
 
 _SUBJECT = r"(?:we|i|you|they|it|he|she|this|that|there|our|my|your|their)"
@@ -60,8 +64,9 @@ _RESTRICTS = lazy_pattern(
 )
 
 
-def governing_negation(before: str, quote: str, after: str) -> str | None:
-    """The negation that governs *quote* from outside it, or None: *before* is its
+def governing_word(before: str, quote: str, after: str) -> str | None:
+    """The negation or possibility that governs *quote* from outside it, or None (a
+    possibility: only before it): *before* is its
     sentence's text up to the quote, *after* its clause's text after it (all as said).
     Raises nothing."""
     clause = fold(before)
@@ -71,6 +76,7 @@ def governing_negation(before: str, quote: str, after: str) -> str | None:
         clause = clause[breaks[-1].end() :]
     clause = _NOT_REVERSING.sub(" ", clause)
     found = negation_re(clause).search(clause) or _ASIDE_RE.search(clause)
+    found = found or POSSIBILITY_RE.search(clause)
     if found is not None:
         return found.group().strip()
     trail = fold(after)

@@ -27,7 +27,8 @@ said only under its condition. So:
   or whose condition word opens a clause of its own ("…, and we add SQLite if it fails").
 - a decision, fact or belief cut from the negation its clause puts on it ("Don't use
   Redis" quoted as "use Redis", "Using Redis is not an option" as "Using Redis":
-  :mod:`gitmem.capture.negated`) is not verbatim.
+  :mod:`gitmem.capture.negated`), or from the possibility before it ("We could use
+  Redis"), is not verbatim.
 
 Pure; never raises.
 """
@@ -40,7 +41,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from itertools import islice
 
-from gitmem.capture.negated import governing_negation
+from gitmem.capture.negated import governing_word
 from gitmem.capture.questions import DECIDING
 from gitmem.core.conditions import (
     ASKS,
@@ -52,7 +53,7 @@ from gitmem.core.conditions import (
 from gitmem.core.folding import INVISIBLE_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import NEGATION_RE, POSSIBILITY_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
@@ -60,6 +61,7 @@ REMOVED = "the quote is a line that a diff in its message removes"
 CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
 CONDITION = "the quote leaves out the condition its sentence puts on it"
 NEGATED = "the quote leaves out the negation its clause puts on it"
+POSSIBLE = "the quote leaves out the possibility its clause puts on it"
 COLLAPSED = (
     "the quote lies in a collapsed <details> block, which holds what its author set aside,"
     " not what was decided"
@@ -192,21 +194,23 @@ def standing(span: str, message: str, kind: str) -> str | None:
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
-    if _negated(message, sentence, start, end):
-        return NEGATED
+    governing = _governing(message, sentence, start, end)
+    if governing is not None:
+        return POSSIBLE if POSSIBILITY_RE.fullmatch(governing) else NEGATED
     if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None
 
 
-def _negated(message: str, sentence: int, start: int, end: int) -> bool:
-    """Does a negation outside the quote ``message[start:end]`` govern it, in its clause
-    before it (from *sentence*) or after it (:mod:`gitmem.capture.negated`)?"""
+def _governing(message: str, sentence: int, start: int, end: int) -> str | None:
+    """The negation or possibility outside the quote ``message[start:end]`` that governs
+    it, in its clause before it (from *sentence*) or after it
+    (:mod:`gitmem.capture.negated`); None when there is none."""
     said = end
     while said > start and not message[said - 1].isalnum():
         said -= 1
     after = message[end : max(end, _clause_end(message, said))]
-    return governing_negation(message[sentence:start], message[start:end], after) is not None
+    return governing_word(message[sentence:start], message[start:end], after)
 
 
 def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:

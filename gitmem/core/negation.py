@@ -144,6 +144,18 @@ _LIMITS = (
 the events in Postgres instead of in MongoDB" is not "we store the events… in MongoDB"),
 in English and the languages of :data:`_OTHER_LANGUAGES` (read with look-alike letters
 when their pattern is made)."""
+POSSIBILITY = "could might maybe perhaps possibly"
+"""Words that make a statement a possibility ("we could drop the index"): an ellipsis
+may not skip one, nor an item's text leave it out (:func:`gitmem.core.opposites.settled`).
+Not "would", "may" or "should", which as often soften a plain statement."""
+_POSSIBILITIES = (
+    f" {POSSIBILITY} almost nearly"
+    " vielleicht eventuell peut-être quizás quizá acaso talvez forse magari misschien"
+    " wellicht może возможно"
+)
+"""A possibility, and what stops short of a fact ("we almost lost the data"), in English
+and the languages of :data:`_OTHER_LANGUAGES`."""
+_UNSPACED_POSSIBILITIES = "也许|也許|或许|或許|かもしれ|아마"
 _UNSPACED_LIMITS = "只|仅|僅|除非|如果|要是|而不是|代わりに|だけ|しか|もし|만약|만일|대신"
 _SPEAKER = (
     r"\b(?:user|human|you|me|assistant|ai|claude|codex|gemini|copilot|chatgpt|gpt(?:-[\w.]+)?)"
@@ -166,12 +178,13 @@ so :class:`gitmem.core.align.MessageView` finds these lines before folding."""
 
 
 def _elision_stops(finnish: bool) -> str:
-    words = f"{_negations()} {read_look_alikes(_LIMITS)}"
+    words = f"{_negations()} {read_look_alikes(_LIMITS + _POSSIBILITIES)}"
     conditions = read_look_alikes(f"{CONDITION_WORDS}|{WHEN_WORDS}")
     return (
         r"\b(?:"
         + _shown(f"{words} {_FINNISH_ONLY}" if finnish else words)
         + rf"|{conditions}|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{UNSPACED_CONDITIONS}"
+        + rf"|{_UNSPACED_POSSIBILITIES}"
         + rf"|{_SPEAKER}|\ufffd"
     )
 
@@ -192,6 +205,13 @@ def elision_stops(folded: str) -> LazyPattern:
     return _FINNISH_ELISION_STOPS_RE if _FINNISH_TEXT_RE.search(folded) else ELISION_STOPS_RE
 
 
+POSSIBILITY_RE = lazy_pattern(
+    lambda: rf"\b(?:{_shown(read_look_alikes(_POSSIBILITIES))})\b|{_UNSPACED_POSSIBILITIES}"
+)
+"""A word of a possibility (:data:`POSSIBILITY`, "almost", and the same of other
+languages), in folded text."""
+
+
 def elision_rule(word: str) -> str:
     """The rule an ellipsis that skips *word* (a match of :data:`ELISION_STOPS_RE`)
     breaks, as the end of a reason. Raises nothing."""
@@ -201,6 +221,8 @@ def elision_rule(word: str) -> str:
         return "an elision may not skip a bidirectional control"
     if word.endswith(":") or SPEAKER_LINE_RE.fullmatch(word):
         return "an elision may not join two speakers' words"
+    if POSSIBILITY_RE.fullmatch(word):
+        return "an elision may not turn a possibility into a fact"
     return "an elision may not drop a limit or a condition"
 
 

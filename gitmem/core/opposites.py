@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.patterns import lazy_pattern
 
@@ -455,7 +455,7 @@ def other_number(text: str, quote: str) -> str | None:
     return None
 
 
-_MODALS = frozenset(("could", "might", "maybe", "perhaps", "possibly"))
+_MODALS = frozenset(POSSIBILITY.split())
 """Words that make a statement a possibility ("we could drop the index"). Not "would" or
 "may", which as often soften a plain statement ("I would replace X", "this may take a
 while")."""

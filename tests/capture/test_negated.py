@@ -1,12 +1,12 @@
-"""A quote may not start after, or end before, the negation its clause puts on it
-(gitmem.capture.negated, through standing and build_items)."""
+"""A quote may not start after, or end before, the negation its clause puts on it, nor
+start after a possibility (gitmem.capture.negated, through standing and build_items)."""
 
 from __future__ import annotations
 
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import NEGATED
+from gitmem.capture.standing import NEGATED, POSSIBLE
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, plain_transcript
 
@@ -99,3 +99,29 @@ def test_an_open_loop_or_uncertainty_may_live_in_a_negation(kind: Kind) -> None:
         "We haven't fixed the flaky parser test yet.", kind, "fixed the flaky parser test"
     )
     assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("We could use Redis for the cache.", "use Redis for the cache."),
+        ("Maybe we should use Redis for the cache.", "we should use Redis for the cache."),
+        ("Perhaps we deploy the parser on Fridays.", "we deploy the parser on Fridays."),
+        ("We almost lost the production data last night.", "lost the production data last night."),
+        ("Wir deployen vielleicht den Parser am Freitag.", "den Parser am Freitag."),
+    ],
+)
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT])
+def test_a_quote_cut_from_its_possibility_is_not_verbatim(
+    message: str, quote: str, kind: Kind
+) -> None:
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == POSSIBLE
+
+
+def test_a_possibility_in_a_clause_of_its_own_leaves_the_quote_standing() -> None:
+    message = "It could break, but we deploy the parser on Fridays."
+    assert captured(message, Kind.DECISION, "we deploy the parser on Fridays.").trust == "verbatim"
+    said = "We could use Redis for the cache."
+    assert captured(said, Kind.DECISION, said).trust == Trust.VERBATIM

@@ -121,7 +121,7 @@ def test_the_negation_reason_names_the_closest_message_when_there_are_several() 
 
 
 def test_three_fragments_search_every_alignment() -> None:
-    message = "we agreed not to ship. we agreed to ship the parser, maybe on friday"
+    message = "we agreed not to ship. we agreed to ship the parser, early on friday"
     check = check_quote("we agreed… the parser… on friday", [message])
     assert check.verbatim, check.reason
     assert check.fragments[0].offset == 23
@@ -556,6 +556,29 @@ def test_an_ellipsis_may_not_skip_a_condition(word: str) -> None:
     check = check_quote("We deploy on Fridays … QA signs off the build.", [message])
     assert not check.verbatim
     assert "an elision may not drop a limit or a condition" in check.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("We might deploy the parser on Fridays.", "We… deploy the parser on Fridays."),
+        ("We could maybe deploy the parser on Fridays.", "We… deploy the parser on Fridays."),
+        ("We will possibly deploy the parser on Fridays.", "We will… deploy the parser"),
+        ("We almost lost the production data last night.", "We… lost the production data"),
+        ("We nearly dropped the users table in prod.", "We… dropped the users table in prod."),
+        ("Wir deployen vielleicht den Parser am Freitag.", "Wir deployen… den Parser am Freitag."),
+        ("Nous allons peut-être déployer le parser vendredi.", "Nous allons… déployer le parser"),
+    ],
+)
+def test_an_ellipsis_may_not_turn_a_possibility_into_a_fact(message: str, quote: str) -> None:
+    check = check_quote(quote, [message])
+    assert not check.verbatim
+    assert "an elision may not turn a possibility into a fact" in check.reason
+
+
+def test_an_ellipsis_over_other_words_of_a_plain_statement_still_verifies() -> None:
+    message = "We decided, after a long talk, to deploy the parser on Fridays."
+    assert check_quote("We decided… to deploy the parser on Fridays.", [message]).verbatim
 
 
 def _the_ellipsis_may_not_skip(word: str) -> None:
