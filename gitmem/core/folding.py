@@ -10,6 +10,7 @@ list, so it is kept off the common path. Pure string operations; never raises.
 from __future__ import annotations
 
 import re
+import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -50,6 +51,10 @@ _DIGIT_GROUP_RE = lazy_pattern(r"(?<=\d)[\u00a0\u202f\u2009](?=\d)")
 """A no-break, narrow no-break or thin space between two digits groups them ("37 500",
 French and SI): it folds to "_", which joins one number (``gitmem.core.numbers``), where
 any other space would part two."""
+# Step 1 ends by joining a word wrapped at its hyphen ("near-\nzero" is "near-zero"), so
+# that no rule reads its parts as words of their own: a next line that opens with a
+# letter or a digit (behind emphasis) goes on the word, not a list item's marker.
+_WRAPPED_RE = lazy_pattern(r"(?<=[^\W_]-)\n[ ]*(?=[*_`]*[^\W_])(?![0-9]+[.)](?:[ \n]|$))")
 _CRLF_FIRST = (("\r\n", "\n"), *_REPLACEMENTS)
 _ASCII_FIRST = tuple((old, new) for old, new in _CRLF_FIRST if old.isascii())
 """The pairs of :data:`_CRLF_FIRST` an ASCII text can hold (most of any transcript)."""
@@ -126,6 +131,8 @@ def _fold_lines(text: str) -> str:
         text = INVISIBLE_RE.sub("", text)
         if LOOK_ALIKE_RE.search(text):
             text = read_look_alikes(text)
+    if "-\n" in text:
+        text = _WRAPPED_RE.sub("", text)
     # 3. Emphasis and code markers. One step a statement, so that a long text is held at
     # most twice at a time (the step's input and its result), besides the caller's copy.
     text = text.replace("*", "")
@@ -149,7 +156,7 @@ def _fold_pieces(text: str, size: int) -> str:
     spaced = False  # does what is folded so far end with a space?
     start = 0
     while start < len(text):
-        end = text.find("\n", start + size) + 1 or len(text)
+        end = _seam(text, start + size)
         part = _fold_lines(text[start:end])
         if spaced and part.startswith(" "):
             part = part[1:]
@@ -160,6 +167,25 @@ def _fold_pieces(text: str, size: int) -> str:
     folded = "".join(parts)
     parts.clear()
     return folded.strip(" ")
+
+
+def _seam(text: str, at: int) -> int:
+    """Where a piece that runs past *at* ends: just after the first line feed from *at* on
+    whose line ends (before a "\r") with a letter, a digit, a space or a mark other than a
+    dash, none of which folds to the hyphen of a word wrapped across the line feed
+    (:data:`_WRAPPED_RE`); the end of *text* when there is none."""
+    end = text.find("\n", at)
+    while end >= 0:
+        last = end - 1 if end and text[end - 1] != "\r" else end - 2
+        if last >= 0 and _no_dash(text[last]):
+            return end + 1
+        end = text.find("\n", end + 1)
+    return len(text)
+
+
+def _no_dash(char: str) -> bool:
+    category = unicodedata.category(char)
+    return char.isalnum() or char == " " or (category[0] == "P" and category != "Pd")
 
 
 def fold_inline(text: str) -> str:
@@ -293,6 +319,8 @@ def fold_map(raw: str) -> FoldMap:
         _delete(mapped, INVISIBLE_RE)
         if LOOK_ALIKE_RE.search(mapped.text):
             mapped.text = read_look_alikes(mapped.text)
+    if "-\n" in mapped.text:
+        _delete(mapped, _WRAPPED_RE)
     items = [(mapped.origin[item.end()], BULLET) for item in _STAR_ITEM_RE.finditer(mapped.text)]
     # 3, then 2, then 4, as in fold.
     for pattern in (_STAR_TICK_RE, _EMPHASIS_UNDERSCORE_RE, _STRIKE_RE):

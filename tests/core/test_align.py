@@ -631,6 +631,10 @@ def test_a_match_may_not_start_or_end_inside_a_hyphenated_word(quote: str, messa
         ("zero downtime with blue-green", "We get near\u2011zero downtime with blue-green"),
         ("zero downtime with blue-green", "We get ne\u0430r-zero downtime with blue-green"),
         ("zero downtime with blue-green", "We get near-\u200bzero downtime with blue-green"),
+        # a word wrapped at its hyphen is still one word
+        ("zero downtime with blue-green", "We get near-\nzero downtime with blue-green"),
+        ("zero downtime with blue-green", "We get near-\r\n   **zero** downtime with blue-green"),
+        ("19 cases were logged", "COVID-\n19 cases were logged"),
     ],
 )
 def test_a_match_may_not_start_or_end_inside_any_hyphenated_word(quote: str, message: str) -> None:
@@ -653,6 +657,15 @@ def test_a_quote_may_not_start_inside_a_date(quote: str) -> None:
     message = "On 2026-01-15 users saw errors in checkout"
     assert not check_quote(quote, [message]).verbatim
     assert check_quote("2026-01-15 users saw errors", [message]).verbatim
+
+
+def test_a_word_wrapped_at_its_hyphen_is_quoted_whole() -> None:
+    message = "We get near-\n  zero downtime with blue-green deploys"
+    check = check_quote("near-zero downtime", [message], with_span=True)
+    assert check.verbatim and check.span == "near-\n  zero downtime"
+    # a list item after a line that ends with a hyphen is no wrapped word
+    for item in ("- the plan is set", "1. the plan is set"):
+        assert check_quote("the plan is set", [f"we pick plan a-\n{item}"]).verbatim
 
 
 def test_a_range_or_a_quote_that_keeps_the_hyphen_still_matches() -> None:

@@ -70,6 +70,7 @@ def listed_origin(raw: str) -> list[int]:
     for old, new in f._REPLACEMENTS:
         text = text.replace(old, new)
     delete(list(f.INVISIBLE_RE.finditer(text)))
+    delete(list(f._WRAPPED_RE.finditer(text)))
     for pattern in (f._STAR_TICK_RE, f._EMPHASIS_UNDERSCORE_RE, f._STRIKE_RE):
         delete(list(pattern.finditer(text)))
     delete(list(f._LINE_MARKERS_RE.finditer(text)))
