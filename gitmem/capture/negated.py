@@ -1,4 +1,4 @@
-"""Is a quote cut from the negation, or the possibility, its clause puts on it?
+"""Is a quote cut from the negation, the possibility or the limit its clause puts on it?
 
 "Don't use Redis for the cache" holds the words "use Redis for the cache", and "I don't
 think we need the cache" the words "we need the cache"; "Using Redis for the cache is not
@@ -18,7 +18,9 @@ nor may a quote start after one, or end before one, in its clause:
 
 A possibility before the quote in its clause ("We could use Redis for the cache" quoted as
 "use Redis for the cache", "Maybe we should …", "We almost lost the data":
-:data:`gitmem.core.negation.POSSIBILITY_RE`) leaves it unsaid as a fact too.
+:data:`gitmem.core.negation.POSSIBILITY_RE`) leaves it unsaid as a fact too, and so does
+a word right before it that limits it to a part or to few times ("Some of the tests pass"
+quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays").
 
 Read on folded text, so emphasis, look-alike letters and invisible characters hide
 nothing. Errs toward no badge: a negation that does not reach the quote ("Because Redis
@@ -26,6 +28,8 @@ isn't there we use SQLite") costs one. Pure; never raises.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from gitmem.core.folding import fold
 from gitmem.core.negation import POSSIBILITY_RE, negation_re
@@ -52,6 +56,12 @@ _NOT_REVERSING = lazy_pattern(
     r"\b(?:not (?:only|just|merely|least)|no doubt|without (?:a )?doubt|no matter"
     r"|(?:don't|dont|do not|never) forget)\b"
 )
+# A word right before the quote that limits it to a part or to few times: "Some of | the
+# tests pass", "Half | the tests", "We rarely | deploy on Fridays".
+_LIMIT_RE = lazy_pattern(
+    r"\b((?:rarely|seldom|(?:(?:a )?few|half|some|most|many|several|part|one|two|three|four"
+    r"|five|\d+) of|(?:a )?few|half)(?: the)?)\s*\Z"
+)
 # After the quote, a clause ends at a mark, at a clause of its own, or at "and"/"but",
 # after which a negation contrasts ("…and never on Mondays").
 _TRAIL_BREAK = lazy_pattern(
@@ -64,11 +74,16 @@ _RESTRICTS = lazy_pattern(
 )
 
 
-def governing_word(before: str, quote: str, after: str) -> str | None:
-    """The negation or possibility that governs *quote* from outside it, or None (a
-    possibility: only before it): *before* is its
-    sentence's text up to the quote, *after* its clause's text after it (all as said).
-    Raises nothing."""
+Governs = Literal["negation", "possibility", "limit"]
+"""What a word outside a quote does to it: reverses it, makes it a possibility, or limits
+it to a part ("some of", "rarely")."""
+
+
+def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] | None:
+    """What governs *quote* from outside it, and the word that does, or None: a negation
+    before or after it, a possibility or a limit before it. *before* is its sentence's
+    text up to the quote, *after* its clause's text after it (all as said). Raises
+    nothing."""
     clause = fold(before)
     opening = fold(f"{before} {quote}")[len(clause) :][:_OPENING]  # "and | we use …"
     breaks = [b for b in _CLAUSE_BREAK.finditer(clause + opening) if b.start() < len(clause)]
@@ -76,11 +91,16 @@ def governing_word(before: str, quote: str, after: str) -> str | None:
         clause = clause[breaks[-1].end() :]
     clause = _NOT_REVERSING.sub(" ", clause)
     found = negation_re(clause).search(clause) or _ASIDE_RE.search(clause)
-    found = found or POSSIBILITY_RE.search(clause)
     if found is not None:
-        return found.group().strip()
+        return "negation", found.group().strip()
+    found = POSSIBILITY_RE.search(clause)
+    if found is not None:
+        return "possibility", found.group()
+    found = _LIMIT_RE.search(clause)
+    if found is not None:
+        return "limit", found.group(1)
     trail = fold(after)
     cut = _TRAIL_BREAK.search(trail)
     trail = _RESTRICTS.sub(" ", _NOT_REVERSING.sub(" ", trail[: cut.start() if cut else None]))
     found = negation_re(trail).search(trail)
-    return None if found is None else found.group()
+    return None if found is None else ("negation", found.group())

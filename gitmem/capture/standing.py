@@ -27,8 +27,8 @@ said only under its condition. So:
   or whose condition word opens a clause of its own ("…, and we add SQLite if it fails").
 - a decision, fact or belief cut from the negation its clause puts on it ("Don't use
   Redis" quoted as "use Redis", "Using Redis is not an option" as "Using Redis":
-  :mod:`gitmem.capture.negated`), or from the possibility before it ("We could use
-  Redis"), is not verbatim.
+  :mod:`gitmem.capture.negated`), or from the possibility or the limit before it ("We
+  could use Redis", "Some of the tests pass"), is not verbatim.
 
 Pure; never raises.
 """
@@ -41,7 +41,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from itertools import islice
 
-from gitmem.capture.negated import governing_word
+from gitmem.capture.negated import Governs, governing_word
 from gitmem.capture.questions import DECIDING
 from gitmem.core.conditions import (
     ASKS,
@@ -53,7 +53,7 @@ from gitmem.core.conditions import (
 from gitmem.core.folding import INVISIBLE_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
-from gitmem.core.negation import NEGATION_RE, POSSIBILITY_RE
+from gitmem.core.negation import NEGATION_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
@@ -62,6 +62,8 @@ CONSIDERED = "the quote is an item of a list of options or rejected choices, whi
 CONDITION = "the quote leaves out the condition its sentence puts on it"
 NEGATED = "the quote leaves out the negation its clause puts on it"
 POSSIBLE = "the quote leaves out the possibility its clause puts on it"
+LIMITED = "the quote leaves out the limit its clause puts on it"
+_GOVERNED: dict[Governs, str] = {"negation": NEGATED, "possibility": POSSIBLE, "limit": LIMITED}
 COLLAPSED = (
     "the quote lies in a collapsed <details> block, which holds what its author set aside,"
     " not what was decided"
@@ -194,23 +196,22 @@ def standing(span: str, message: str, kind: str) -> str | None:
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
-    governing = _governing(message, sentence, start, end)
+    after = message[end : max(end, _stop(message, start, end))]
+    governing = governing_word(message[sentence:start], message[start:end], after)
     if governing is not None:
-        return POSSIBLE if POSSIBILITY_RE.fullmatch(governing) else NEGATED
+        return _GOVERNED[governing[0]]
     if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None
 
 
-def _governing(message: str, sentence: int, start: int, end: int) -> str | None:
-    """The negation or possibility outside the quote ``message[start:end]`` that governs
-    it, in its clause before it (from *sentence*) or after it
-    (:mod:`gitmem.capture.negated`); None when there is none."""
+def _stop(shown: str, start: int, end: int) -> int:
+    """Where the clause of the quote ``shown[start:end]`` ends, read from its last word (a
+    period it ends with may end its sentence)."""
     said = end
-    while said > start and not message[said - 1].isalnum():
+    while said > start and not shown[said - 1].isalnum():
         said -= 1
-    after = message[end : max(end, _clause_end(message, said))]
-    return governing_word(message[sentence:start], message[start:end], after)
+    return _clause_end(shown, said)
 
 
 def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
@@ -224,10 +225,7 @@ def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
         return True
     if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
         return True
-    said = end  # the quote's last word: a period it ends with may end its sentence
-    while said > start and not shown[said - 1].isalnum():
-        said -= 1
-    stop = _clause_end(shown, said)
+    stop = _stop(shown, start, end)
     for word in _TRAILING_CONDITION.finditer(letters, end):  # its lookaheads see past stop
         if word.start() >= stop:
             break

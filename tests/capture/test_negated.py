@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import NEGATED, POSSIBLE
+from gitmem.capture.standing import LIMITED, NEGATED, POSSIBLE
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, plain_transcript
 
@@ -125,3 +125,41 @@ def test_a_possibility_in_a_clause_of_its_own_leaves_the_quote_standing() -> Non
     assert captured(message, Kind.DECISION, "we deploy the parser on Fridays.").trust == "verbatim"
     said = "We could use Redis for the cache."
     assert captured(said, Kind.DECISION, said).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Some of the integration tests pass on CI now.", "the integration tests pass on CI now."),
+        ("Few of the integration tests pass on CI now.", "the integration tests pass on CI now."),
+        ("Half the integration tests pass on CI now.", "integration tests pass on CI now."),
+        ("Two of the workers crashed during the migration.", "the workers crashed"),
+        ("We rarely deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("We seldom deploy the parser on Fridays.", "deploy the parser on Fridays."),
+    ],
+)
+def test_a_quote_cut_from_its_limit_is_not_verbatim(message: str, quote: str) -> None:
+    item = captured(message, Kind.FACT, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == LIMITED
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("All of the integration tests pass on CI now.", "the integration tests pass on CI now."),
+        (
+            "Both of the integration suites pass on CI now.",
+            "the integration suites pass on CI now.",
+        ),
+        (
+            "In one of the PRs, the integration tests pass on CI.",
+            "the integration tests pass on CI.",
+        ),
+        ("We ran some of them and the integration tests pass on CI.", "the integration tests pass"),
+    ],
+)
+def test_a_whole_or_a_limit_that_does_not_reach_the_quote_leaves_it_standing(
+    message: str, quote: str
+) -> None:
+    assert captured(message, Kind.FACT, quote).trust == Trust.VERBATIM
