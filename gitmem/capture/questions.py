@@ -20,14 +20,18 @@ DECIDING = (Kind.DECISION, Kind.FACT)
 QUESTION = "the quote is a question, and a question decides nothing"
 RESTATED_QUESTION = "the item's text restates the question its quote asks, not the answer"
 
-# A sentence ends at "." or "!" before a space (not in "2.5" or "x.py"), at a line break,
+# A sentence ends at "." or "!" before a space (not in "2.5" or "x.py"), at a line break
+# (unless the next line goes on in small letters: a wrapped line, "Should we drop the
+# cache\nand move to Redis?" is one question),
 # at the full stops of scripts that do not space their sentences ("。", "！"), and at a
 # question mark whatever follows it ("**Should we?**", "(why?)", '"why?" he asked', "?,"),
 # except inside a question tool's answer, where "Q?"="A" is one pair. The question marks
 # of other scripts count: fullwidth "？" (Chinese, Japanese), Arabic "؟", the Greek one
 # (shown as a semicolon), the small "﹖".
 _QUESTION_MARKS = "?\uff1f\u061f\u037e\ufe56"
-_BOUNDARY = re.compile(rf"[{_QUESTION_MARKS}](?![\"”]=)|[.!](?=\s|$)|[。！｡]|\n")
+_BOUNDARY = re.compile(
+    rf"[{_QUESTION_MARKS}](?![\"”]=)|[.!](?=\s|$)|[。！｡]|\n(?![ \t]*[a-zß-öø-ÿа-я])"
+)
 _ELISION = " … "
 _ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"”]")
 """One pair of a question tool's answer: the question asked, then what the user chose."""

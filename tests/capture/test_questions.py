@@ -171,3 +171,21 @@ def test_a_chinese_answer_after_a_chinese_question_stands() -> None:
     message = "我们要不要换成httpx？不，我们继续用requests。"
     assert rests_on_question("继续用requests", "不，我们继续用requests", message) is None
     assert rests_on_question("换成httpx", "我们要不要换成httpx", message) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "drop the cache layer",
+        "we drop the cache layer\nand move the sessions to Redis",
+    ],
+)
+def test_a_question_wrapped_over_two_lines_decides_nothing(span: str) -> None:
+    # a line that goes on in small letters continues the sentence up to its "?"
+    message = "Should we drop the cache layer\nand move the sessions to Redis?"
+    assert rests_on_question("Drop the cache layer", span, message) == QUESTION
+
+
+def test_a_next_line_that_starts_anew_ends_the_sentence() -> None:
+    message = "We drop the cache layer\nShould we move the sessions to Redis?"
+    assert rests_on_question("Drop the cache layer", "We drop the cache layer", message) is None
