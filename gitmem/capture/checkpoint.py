@@ -14,18 +14,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from gitmem.capture.extract.lastword import reported_done
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.capture.standing import standing
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.items import Draft, Item, Trust
+from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     BRANCH,
     EVENT_CORROBORATION,
     EVENT_LIKELY_SUPERSEDED,
+    EVENT_STATE_CHANGED,
     EVENT_STATUS,
     NAMESPACE,
     REPOSITORY,
@@ -48,6 +50,8 @@ from gitmem.store.seal import Sealed, new_event, seal
 
 _MAX_SESSION = 200
 _MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
+_NOTE_CHARS = 200
+"""The most characters of the sentence a note that a later session reports a loop done keeps."""
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 UNMATCHED = "the quote is the item: its text could not be matched to it"
 UNSAID = (
@@ -62,11 +66,7 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
     and by the exact secrets already found in the transcript (*known*)."""
 
     def clean(text: str) -> str:
-        text = mask(text).text
-        for secret, kind in known:
-            if len(secret) >= _MIN_KNOWN_SECRET:
-                text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
-        return text
+        return masked(text, known)
 
     return Draft(
         kind=draft.kind,
@@ -76,6 +76,15 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
         extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
         message=draft.message,
     )
+
+
+def masked(text: str, known: Sequence[tuple[str, str]] = ()) -> str:
+    """*text* with its secrets masked (:func:`mask_draft`). Raises nothing."""
+    text = mask(text).text
+    for secret, kind in known:
+        if len(secret) >= _MIN_KNOWN_SECRET:
+            text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
+    return text
 
 
 def build_items(
@@ -375,6 +384,7 @@ def build_checkpoint(
         events.append(
             new_event(identity, EVENT_LIKELY_SUPERSEDED, None, session, now, commit, {"items": by})
         )
+    events += _closed_loops(state, carry, prepared, session, identity, (said, now), commit)
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(
@@ -390,6 +400,56 @@ def build_checkpoint(
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
     return Built(checkpoint, sealed, prepared.snapshot, carry)
+
+
+def _closed_loops(
+    state: MemoryState | None,
+    carry: Plan,
+    prepared: Prepared,
+    session: str,
+    identity: Identity,
+    times: tuple[datetime, datetime],
+    commit: str | None,
+) -> list[Event]:
+    """A changed-state event for each open loop of an earlier session that this one
+    carries and reports done (:func:`~gitmem.capture.extract.lastword.reported_done`):
+    a candidate, shown as such (the brief lists it to verify, with the sentence), never
+    a silent close. An older session backfilled after newer ones closes nothing. *times*:
+    the session's own time and the capture's."""
+    said, now = times
+    if state is None or (state.newest and format_time(said) < state.newest):
+        return []
+    carried = set(carry.carried)
+    loops = [
+        (s.id, s.item.text)
+        for s in state.items.values()
+        if s.item.address in carried
+        and s.item.kind == Kind.OPEN_LOOP
+        and s.item.origin_session != session
+        and not s.notes
+    ]
+    done = reported_done(loops, prepared.transcript.messages) if loops else {}
+    return [
+        new_event(
+            identity,
+            EVENT_STATE_CHANGED,
+            loop,
+            session,
+            now,
+            commit,
+            {"note": _note(sentence, prepared.secrets)},
+        )
+        for loop, sentence in done.items()
+    ]
+
+
+def _note(sentence: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
+    """What a changed-state note says of a loop a later session reports done: that
+    sentence, masked, and cut to :data:`_NOTE_CHARS` (a note, not a quote)."""
+    text = " ".join(masked(sentence, secrets).split())
+    if len(text) > _NOTE_CHARS:
+        text = text[: _NOTE_CHARS - 1].rstrip() + "…"
+    return f"reported done in a later session: {text}"
 
 
 def _lineage(transcript: Transcript, session: str) -> dict[str, str]:

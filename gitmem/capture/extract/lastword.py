@@ -64,6 +64,12 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
 _SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
 statement must name to reverse it."""
+_NOT_YET = re.compile(r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't)\s+$")
+"""What before a completion word makes it no report: "to be done", "not fixed", "once
+merged"."""
+_ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
+"""A word that names a task, an issue or a pull request: a digit and a letter, or "#"
+and digits."""
 _CLOSING_SHARE = 0.6
 """How much of an open loop's words a completion sentence must name to close it."""
 _ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
@@ -182,11 +188,50 @@ def _turned(folded: str) -> frozenset[str]:
 
 def _done(folded: str) -> list[frozenset[str]]:
     """The words of each sentence of *folded* text that reports something done."""
-    return [
-        content_words(sentence)
-        for sentence in _SENTENCE.findall(folded)
-        if not sentence.rstrip().endswith("?") and _COMPLETION.search(sentence)
-    ]
+    return [content_words(s) for s in _SENTENCE.findall(folded) if _reports_done(s)]
+
+
+def _reports_done(folded: str) -> bool:
+    """Does the sentence *folded* report something done (not ask whether it is, nor say
+    what is still "to be done", "not done", "done once…")?"""
+    if folded.rstrip().endswith("?"):
+        return False
+    return any(
+        _NOT_YET.search(folded, 0, match.start()) is None for match in _COMPLETION.finditer(folded)
+    )
+
+
+def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+    """Of *loops* (id, text: open loops an earlier session left), each one a sentence
+    said in *messages* reports done, by rule 4's test (a completion word in a sentence
+    that names most of the loop's words), with the first such sentence as said. Only
+    what the session said is read. Pure; raises nothing."""
+    wanted = {id_: content_words(text) - _ACTIONS for id_, text in loops}
+    wanted = {id_: words for id_, words in wanted.items() if len(words) >= 2}
+    found: dict[str, str] = {}
+    for message in messages:
+        # the host's text in a turn is covered by NULs: a boundary, never part of a sentence
+        for sentence in _SENTENCES.split(said_text(message).replace("\0", "\n")):
+            folded = fold(sentence)
+            if len(found) == len(wanted) or not _reports_done(folded):
+                continue
+            words = content_words(folded)
+            for id_, loop in wanted.items():
+                if id_ not in found and (_covers(words, loop) or _names_ids(words, loop)):
+                    found[id_] = sentence.strip()
+    return found
+
+
+def _names_ids(words: frozenset[str], loop: frozenset[str]) -> bool:
+    """Does a sentence of *words* name every id of a loop of *loop* words (a task, an
+    issue, a pull request: a word with a digit and a letter or "#", such as "#60",
+    "PROJ-42", "spotter-gqc.6"), each as written or by its part after the last hyphen
+    when that part is an id too ("gqc.6")? A loop with no id is not closed this way."""
+    ids = [w for w in loop if _ID.fullmatch(w)]
+    return bool(ids) and all(
+        w in words or ("-" in w and _ID.fullmatch(short := w.rsplit("-", 1)[1]) and short in words)
+        for w in ids
+    )
 
 
 def _covers(words: frozenset[str], wanted: frozenset[str]) -> bool:

@@ -1,0 +1,94 @@
+"""An open loop an earlier session left, that a later session reports done: flagged to
+verify, with the sentence that says so, never closed in silence."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.capturing import capture
+
+from gitmem.capture.extract.lastword import reported_done
+from gitmem.core.transcript import Message
+
+LOOP = "TODO: benchmark the parser cache before the release."
+
+
+def session(folder: Path, name: str, text: str, day: int) -> Path:
+    """A plain-text session whose time (its file's) is day *day* of November 2026."""
+    path = folder / f"{name}.md"
+    path.write_text(text)
+    when = 1_793_527_200 + day * 86_400  # 2026-11-01T10:00:00Z and on
+    os.utime(path, (when, when))
+    return path
+
+
+def loop_then(gm: Any, repo: Path, text: str, day: int = 2) -> dict[str, Any]:
+    """The brief's open loop after a session of *text* on day *day* (the loop's is 1)."""
+    loop = {"kind": "open_loop", "text": "Benchmark the parser cache", "trust": "verbatim"}
+    loop["quote"] = "benchmark the parser cache before the release"
+    capture(gm, session(repo.parent, "s1", LOOP + "\n", 1), [loop], session="s1")
+    capture(gm, session(repo.parent, "s2", text, day), [], session="s2")
+    brief = gm("brief", "--format", "json").json()
+    (item,) = [i for i in brief["items"] if i["kind"] == "open_loop"]
+    assert gm("verify").exit_code == 0
+    return dict(item)
+
+
+def test_a_later_session_that_reports_the_loop_done_flags_it(gm: Any, initialised: Path) -> None:
+    said = "Update: the parser cache benchmark is done, 2.3x faster than before."
+    item = loop_then(gm, initialised, f"{said}\n")
+    assert item["contradiction"] == f"state changed: reported done in a later session: {said}"
+    text = gm("brief").stdout
+    assert "VERIFY BEFORE TRUSTING" in text and f"reported done in a later session: {said}" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Is the parser cache benchmark done?\n", 2),  # a question
+        ("The parser cache is slow before the release.\n", 2),  # no completion word
+        ("The parser cache benchmark is done.\n", 0),  # an older session, imported after
+        ("The login bug is fixed.\n", 2),  # done, but another loop
+    ],
+)
+def test_a_question_a_mention_or_an_older_session_flags_nothing(
+    gm: Any, initialised: Path, text: str, day: int
+) -> None:
+    assert loop_then(gm, initialised, text, day)["contradiction"] is None
+
+
+def test_the_sentence_must_name_most_of_the_loop() -> None:
+    loops = [("a", "Benchmark the parser cache before the release"), ("b", "Fix the login bug")]
+    said = [
+        Message("user", "Also fixed the typo in the README."),
+        Message("assistant", "Done: the parser cache benchmark ran before the release cut."),
+    ]
+    assert reported_done(loops, said) == {
+        "a": "Done: the parser cache benchmark ran before the release cut."
+    }
+    # a tool's output is not what the session said
+    tool = [Message("tool_result", "Fixed the login bug.")]
+    assert reported_done(loops, tool) == {}
+
+
+def test_a_loop_with_an_id_is_closed_by_a_report_that_names_it() -> None:
+    loops = [
+        ("a", "**proj-gqc.6** (in_progress): close the review session, then tests and push"),
+        ("b", "PR #60 awaiting review, rebased on #58"),
+    ]
+    assert reported_done(loops, [Message("assistant", "gqc.6 done and pushed.")]) == {
+        "a": "gqc.6 done and pushed."
+    }
+    # another id, a report of one of two ids, and what is still to be done close nothing
+    for said in (
+        "gqc.5 done and pushed.",
+        "PR #60 is merged.",
+        "Next, what still needs to be done for gqc.6.",
+        "gqc.6 is not done yet.",
+    ):
+        assert reported_done(loops, [Message("assistant", said)]) == {}, said
+    said = "PR #60 merged after #58 landed."
+    assert reported_done(loops, [Message("assistant", said)]) == {"b": said}
