@@ -102,14 +102,14 @@ HOST_TAGS = (
     *("command-name", "command-message", "local-command-stdout"),
     *("local-command-stderr", "local-command-caveat", "user-prompt-submit-hook"),
     *("bash-input", "bash-stdout", "bash-stderr", "user_shell_command"),
-    *("ide_selection", "ide_opened_file", "teammate-message"),
+    *("ide_selection", "ide_opened_file", "teammate-message", "subagent_notification"),
 )
 """Blocks a host writes into the user's turn, wherever they stand in it: reminders,
 environment, instructions, a skill's file, a background task's report (like a tool's
 result), a slash command and its output, a shell escape and its output, what an IDE
 adds (the lines selected in a file, the file open), which may follow the user's words,
-and what another agent session wrote (a teammate's message: its report, like a
-subagent's, is read by the session, not said in it)."""
+and what another agent session wrote (a teammate's message, Codex's notification of a
+subagent's report: read by the session, not said in it)."""
 USER_TAGS = ("command-args",)
 """Tags a host wraps around the user's own words (what was typed after a slash command):
 the tags go, the words stay."""

@@ -266,6 +266,20 @@ def test_what_a_teammate_session_sent_is_not_what_the_session_said() -> None:
     assert captured(beside, "please merge the parser fix").quote_verified
 
 
+def test_a_subagents_report_codex_writes_into_the_users_turn_is_not_what_was_said() -> None:
+    # Codex delivers a finished subagent's report as a <subagent_notification> block in
+    # the user's turn; after the user's own words too, it is read, not said.
+    report = (
+        "<subagent_notification>\n"
+        '{"agent_path":"019d","status":{"completed":"the parser must always reject tabs"}}\n'
+        "</subagent_notification>"
+    )
+    quote = "the parser must always reject tabs"
+    beside = claude(("user", f"please merge the parser fix\n{report}"), ("assistant", "Merged."))
+    assert not captured(beside, quote).quote_verified
+    assert captured(beside, "please merge the parser fix").quote_verified
+
+
 @pytest.mark.parametrize(
     "content",
     [
