@@ -328,7 +328,7 @@ def apply_checkpoint(
             )
         if not is_carry and not state.sightings:
             # its origin is the checkpoint that added it, even after carries of it in replay
-            # order (sessions at one time, an older one imported after a newer one)
+            # order (sessions that share a time: ties go by address)
             state.origin_checkpoint, state.first_seen = address, created
             if (source := checkpoint.source) is not None:
                 origin = state.origin_snapshot = state.item.snapshot or source.snapshot
