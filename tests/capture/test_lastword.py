@@ -74,6 +74,19 @@ def test_a_recaps_open_loop_later_reported_done_is_closed() -> None:
     assert kept([sync, retries], messages) == ["Add retries to the fetcher"]
 
 
+def test_a_loop_named_by_its_id_is_closed_by_a_report_of_that_id() -> None:
+    # the report is one sentence though its id and a path hold dots ("gqc.6", "a.py")
+    messages = [
+        Message("assistant", "Next:\n- **proj-gqc.6** (in_progress): close the review session"),
+        Message("assistant", "gqc.6 done and pushed, see src/review.py for the handler."),
+    ]
+    loop = said("open_loop", "proj-gqc.6: close the review session", "close the review session")
+    assert kept([loop], messages) == []
+    for report in ("gqc.5 done and pushed.", "Next, gqc.6 is still to be done."):
+        other = [messages[0], Message("assistant", report)]
+        assert kept([loop], other) == ["proj-gqc.6: close the review session"], report
+
+
 def test_a_session_that_ends_all_done_closes_every_loop_before_it() -> None:
     messages = [
         Message("assistant", "TODO: migrate the schema.\nTODO: update the changelog."),

@@ -19,10 +19,11 @@ statement then supersedes an earlier one, which is dropped:
    commit message" from "commit", in a decision about neither; the statement must also
    name a good part (:data:`_SAME_DECISION`) of the decision's other words.
 4. **A closed loop**: an open loop that a later message reports done (a completion word —
-   done, finished, fixed, implemented, merged… — in a sentence that names most of the
-   loop's words), and every open loop before the session's final assistant message when
-   that message says all of it is done ("All done", "everything is complete", "the
-   entire epic is complete").
+   done, finished, fixed, implemented, merged…, not "to be done" or "not fixed" — in a
+   sentence that names most of the loop's words, or every id it names: "gqc.6 done and
+   pushed." for "proj-gqc.6: close the review session"), and every open loop before the
+   session's final assistant message when that message says all of it is done ("All
+   done", "everything is complete", "the entire epic is complete").
 
 Only what the session said is read (:func:`gitmem.core.transcript.said_text`): a file the
 agent read, a tool's output or a reminder the host wrote into the user's turn places no
@@ -58,7 +59,6 @@ _TURNS_AWAY = re.compile(
     r"|,\s*not)\s+(?:the\s+|an?\s+|using\s+)?([\w./#@-]+)"
 )
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
 """Where a statement that turns away from something is cut into its sentences."""
 _SAME_DECISION = 1 / 3
@@ -98,7 +98,7 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     for message, said in zip(messages, spoken, strict=True):
         text = fold(said)
         turned.append(_turns(text) if (message.role or "").casefold() == "user" else [])
-        done.append(_done(text))
+        done.append(_done(said))
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
@@ -111,7 +111,8 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             wanted = content_words(draft.text) - _ACTIONS
             closing = [w for sentences in done[place + 1 :] for w in sentences]
             reversed_ = (final is not None and place < final) or (
-                len(wanted) >= 2 and any(_covers(words, wanted) for words in closing)
+                len(wanted) >= 2
+                and any(_covers(words, wanted) or _names_ids(words, wanted) for words in closing)
             )
         else:
             reversed_ = False
@@ -186,9 +187,20 @@ def _turned(folded: str) -> frozenset[str]:
     return frozenset(word.rstrip(".,;:") for word in _TURNS_AWAY.findall(folded))
 
 
-def _done(folded: str) -> list[frozenset[str]]:
-    """The words of each sentence of *folded* text that reports something done."""
-    return [content_words(s) for s in _SENTENCE.findall(folded) if _reports_done(s)]
+def _done(said: str) -> list[frozenset[str]]:
+    """The words of each sentence of *said* text that reports something done."""
+    return [content_words(folded) for _, folded in _sentences(said) if _reports_done(folded)]
+
+
+def _sentences(said: str) -> list[tuple[str, str]]:
+    """Each sentence of *said* text (a line is one at most: a list's items are not one
+    sentence), as said and folded; the host's text in a turn (covered by NULs) is a
+    boundary, never part of a sentence."""
+    found = []
+    for sentence in _SENTENCES.split(said.replace("\0", "\n")):
+        if sentence.strip():
+            found.append((sentence.strip(), fold(sentence)))
+    return found
 
 
 def _reports_done(folded: str) -> bool:
@@ -210,15 +222,13 @@ def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message])
     wanted = {id_: words for id_, words in wanted.items() if len(words) >= 2}
     found: dict[str, str] = {}
     for message in messages:
-        # the host's text in a turn is covered by NULs: a boundary, never part of a sentence
-        for sentence in _SENTENCES.split(said_text(message).replace("\0", "\n")):
-            folded = fold(sentence)
+        for sentence, folded in _sentences(said_text(message)):
             if len(found) == len(wanted) or not _reports_done(folded):
                 continue
             words = content_words(folded)
             for id_, loop in wanted.items():
                 if id_ not in found and (_covers(words, loop) or _names_ids(words, loop)):
-                    found[id_] = sentence.strip()
+                    found[id_] = sentence
     return found
 
 
