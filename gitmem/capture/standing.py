@@ -50,7 +50,7 @@ from gitmem.core.conditions import (
     WHEN_WORDS,
     condition_source,
 )
-from gitmem.core.folding import INVISIBLE_RE, fold
+from gitmem.core.folding import IN_WORDS_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.negation import NEGATION_RE
@@ -273,13 +273,14 @@ def _clause_end(shown: str, end: int) -> int:
 
 
 def _letters(message: str) -> tuple[str, str, Callable[[int], int]]:
-    """*message* without its invisible characters (``n\u200bot`` is "not"); the same
+    """*message* without its invisible characters and style marks (``n\u200bot`` is
+    "not", ``i\u0332f\u0332`` is "if"); the same
     case-folded, its look-alike letters read as the Latin ones they show, at the same
     offsets (lowered when case folding would move them); and the offset in both of an
     offset of *message*."""
     kept: list[int] | None = None
-    if INVISIBLE_RE.search(message):
-        kept = [n for n, char in enumerate(message) if not INVISIBLE_RE.fullmatch(char)]
+    if IN_WORDS_RE.search(message):
+        kept = [n for n, char in enumerate(message) if not IN_WORDS_RE.fullmatch(char)]
         message = "".join(message[n] for n in kept)
     if message.isascii():
         letters = message.casefold()

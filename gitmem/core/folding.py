@@ -29,9 +29,8 @@ match across, and an ellipsis may not skip (``gitmem.core.negation``)."""
 # Step 1: characters that show nothing (zero-width spaces and joiners, the soft hyphen,
 # the byte order mark, direction marks, invisible operators, tag characters) are removed,
 # so that "n\u200bot" is the word "not" it shows.
-INVISIBLE_RE = lazy_pattern(
-    "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
-)
+_INVISIBLE = "[\u00ad\u034f\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]"
+INVISIBLE_RE = lazy_pattern(_INVISIBLE)
 
 
 # Step 1, as (old, new) pairs for str.replace, which is several times faster than a
@@ -65,7 +64,14 @@ _ASCII_FIRST = tuple((old, new) for old, new in _CRLF_FIRST if old.isascii())
 # judges the run as a whole, so "a__b" keeps both underscores and "__bold__" loses all
 # four. Underscores are judged once "*" and backticks are gone ("snake_`case`" keeps its
 # underscore); tilde runs go last, since removing an underscore can join two tildes.
-_STAR_TICK_RE = lazy_pattern(r"[*`]")
+# The combining overline and underline marks style a text one letter at a time, as "**"
+# does a word ("n\u0332o\u0332t\u0332" shows "not" underlined): they go with the stars.
+_STYLE_MARKS = "\u0305\u0332\u0333\u033f"
+_STYLE_MARK_RE = lazy_pattern(f"[{_STYLE_MARKS}]")
+_STAR_TICK_RE = lazy_pattern(f"[*`{_STYLE_MARKS}]")
+IN_WORDS_RE = lazy_pattern(f"{_INVISIBLE}|[{_STYLE_MARKS}]")
+"""What a word may hold that changes nothing a reader reads in it: the characters of
+:data:`INVISIBLE_RE` and the style marks ("i\u200bf", "i\u0332f\u0332" are "if")."""
 _EMPHASIS_UNDERSCORE_RE = lazy_pattern(r"_(?<!__)(?:(?<![^\W_]_)_*+|_*+(?![^\W_]))")
 _STRIKE_RE = lazy_pattern(r"~~+")
 
@@ -137,6 +143,8 @@ def _fold_lines(text: str) -> str:
     # most twice at a time (the step's input and its result), besides the caller's copy.
     text = text.replace("*", "")
     text = text.replace("`", "")
+    if not text.isascii():
+        text = _STYLE_MARK_RE.sub("", text)
     text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
     text = _STRIKE_RE.sub("", text)
     # 2. Block markers at the start of a line.

@@ -45,6 +45,7 @@ def captured(message: str, kind: Kind, quote: str) -> Item:
         ("We will n\u043et deploy the parser on Fridays.", "deploy the parser on Fridays."),
         ("We will n\u200bot deploy the parser on Fridays.", "deploy the parser on Fridays."),
         ("We won\u2019t deploy the parser on Fridays.", "deploy the parser on Fridays."),
+        ("We will n\u0332o\u0332t\u0332 deploy the parser.", "deploy the parser."),
         # after the quote, in its clause
         ("Using Redis for the cache is not an option.", "Using Redis for the cache"),
         ("Redis for the cache isn't needed anymore.", "Redis for the cache"),

@@ -189,6 +189,17 @@ LOOK_ALIKE_NOT = "n\u043et"  # a Cyrillic "о": it shows "not"
             "We deploy on Fridays",
             "We deploy… on Fridays after the freeze",
         ),
+        # underlined or overlined letter by letter with combining marks: it shows "not"
+        (
+            "We will n\u0332o\u0332t\u0332 deploy on Fridays.",
+            "We will deploy on Fridays",
+            "We will… deploy on Fridays",
+        ),
+        (
+            "We will n\u0305o\u0305t\u0305 deploy on Fridays.",
+            "We will deploy on Fridays",
+            "We will… deploy on Fridays",
+        ),
     ],
 )
 def test_an_elision_over_a_disguised_negation_is_not_verbatim(

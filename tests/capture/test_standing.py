@@ -404,6 +404,7 @@ def test_a_condition_after_the_quote_leaves_an_open_loop_verbatim() -> None:
         # hidden: an invisible character inside the word, or look-alike letters
         ("We deploy on Fridays i\u200bf QA approves the build.", "We deploy on Fridays"),
         ("We deploy on Fridays un\u00adless QA objects.", "We deploy on Fridays"),
+        ("We deploy on Fridays i\u0332f\u0332 QA approves the build.", "We deploy on Fridays"),
         (
             "I\u200bf the benchmark regresses, we revert the parser change.",
             "we revert the parser change.",

@@ -265,3 +265,12 @@ def test_a_space_that_groups_digits_folds_to_an_underscore_that_joins_them() -> 
         assert fold_map(f"We had 37{space}500 users").folded == "we had 37_500 users"
         assert fold(f"page{space}5 of 37{space}x") == "page 5 of 37 x"
     assert fold("We had 37 500 users") == "we had 37 500 users"
+
+
+def test_the_combining_underline_and_overline_go_like_emphasis() -> None:
+    # they style a word one letter at a time, as "**" does a whole word
+    assert (
+        fold("n\u0332o\u0332t\u0332 n\u0305o\u0305t\u0305 n\u0333o\u0333t\u0333") == "not not not"
+    )
+    assert fold_map("we will n\u0332o\u0332t\u0332 go").folded == "we will not go"
+    assert fold("cafe\u0301") == "cafe\u0301"  # an accent is no style
