@@ -2,9 +2,10 @@
 
 "Should we use httpx? No, we keep requests" holds the words "use httpx", but what was
 decided is the answer. So a decision or fact whose quote lies in an interrogative sentence
-(the sentences its matched span touches, in its own message, all end with "?"), or whose
-text takes its words only from the question part of a quote that also holds the answer,
-is not verbatim. Pure; never raises.
+(the sentences its matched span touches, in its own message, all end with "?"; or those
+its last fragment after an ellipsis touches: "We agreed… drop the cache" from "We agreed to
+keep the cache. Should we drop the cache?"), or whose text takes its words only from the
+question part of a quote that also holds the answer, is not verbatim. Pure; never raises.
 """
 
 from __future__ import annotations
@@ -57,10 +58,9 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
             question = content_words(fold(pair.group(1)))
             if words & question and not words & content_words(fold(pair.group(2))):
                 return RESTATED_QUESTION
-    before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
-    after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
-    passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
-    sentences = [s.strip() for s in _sentences(passage) if s.strip()]
+    if end - len(last) > start and _asks(message, end - len(last), end):
+        return QUESTION  # an ellipsis that ends the quote in a question: "We agreed… drop it"
+    sentences = _touched(message, start, end)
     asked = [s for s in sentences if s.endswith(tuple(_QUESTION_MARKS))]
     if not asked:
         return None
@@ -71,6 +71,19 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     if words & _words(asked) and not words & _words(said):
         return RESTATED_QUESTION
     return None
+
+
+def _touched(message: str, start: int, end: int) -> list[str]:
+    """The sentences of *message* that ``message[start:end]`` touches, stripped."""
+    before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
+    after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
+    passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
+    return [s.strip() for s in _sentences(passage) if s.strip()]
+
+
+def _asks(message: str, start: int, end: int) -> bool:
+    """Does ``message[start:end]`` lie in questions only?"""
+    return all(s.endswith(tuple(_QUESTION_MARKS)) for s in _touched(message, start, end))
 
 
 def _sentences(passage: str) -> list[str]:

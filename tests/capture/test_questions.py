@@ -189,3 +189,22 @@ def test_a_question_wrapped_over_two_lines_decides_nothing(span: str) -> None:
 def test_a_next_line_that_starts_anew_ends_the_sentence() -> None:
     message = "We drop the cache layer\nShould we move the sessions to Redis?"
     assert rests_on_question("Drop the cache layer", "We drop the cache layer", message) is None
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "We agreed … drop the cache layer",
+        "We agreed to keep the cache layer … drop the cache layer",
+    ],
+)
+def test_an_ellipsis_that_ends_the_quote_in_a_question_decides_nothing(span: str) -> None:
+    # the statement before the ellipsis does not make the question after it one
+    message = "We agreed to keep the cache layer. Should we drop the cache layer?"
+    assert rests_on_question("Drop the cache layer", span, message) == QUESTION
+
+
+def test_an_ellipsis_from_a_question_to_its_answer_stands() -> None:
+    message = "Should we use httpx for downloads? Then we keep requests for downloads."
+    span = "Should we use httpx … we keep requests for downloads"
+    assert rests_on_question("Keep requests", span, message) is None
