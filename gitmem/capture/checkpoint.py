@@ -27,6 +27,7 @@ from gitmem.core.records import (
     BRANCH,
     EVENT_CORROBORATION,
     EVENT_LIKELY_SUPERSEDED,
+    EVENT_REOPEN,
     EVENT_STATE_CHANGED,
     EVENT_STATUS,
     NAMESPACE,
@@ -414,7 +415,8 @@ def _closed_loops(
     """A changed-state event for each open loop of an earlier session that this one
     carries and reports done (:func:`~gitmem.capture.extract.lastword.reported_done`):
     a candidate, shown as such (the brief lists it to verify, with the sentence), never
-    a silent close. An older session backfilled after newer ones closes nothing. *times*:
+    a silent close. An older session backfilled after newer ones closes nothing, nor does
+    anything close a loop someone reopened (`gitmem reverify`). *times*:
     the session's own time and the capture's."""
     said, now = times
     if state is None or (state.newest and format_time(said) < state.newest):
@@ -427,6 +429,7 @@ def _closed_loops(
         and s.item.kind == Kind.OPEN_LOOP
         and s.item.origin_session != session
         and not s.notes
+        and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
     ]
     done = reported_done(loops, prepared.transcript.messages) if loops else {}
     return [

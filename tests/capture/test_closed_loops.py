@@ -45,6 +45,20 @@ def test_a_later_session_that_reports_the_loop_done_flags_it(gm: Any, initialise
     assert "VERIFY BEFORE TRUSTING" in text and f"reported done in a later session: {said}" in text
 
 
+def test_a_loop_someone_reopened_is_not_flagged_again(gm: Any, initialised: Path) -> None:
+    said = "Update: the parser cache benchmark is done, 2.3x faster than before."
+    item = loop_then(gm, initialised, f"{said}\n")
+    assert item["contradiction"] is not None
+    reopened = gm("reverify", item["id"], "--transcript", str(initialised.parent / "s1.md"))
+    assert reopened.exit_code == 0, reopened.stderr
+    # the same later session, captured again as it goes on, says it again
+    again = session(initialised.parent, "s2", f"{said}\nAnd the docs are updated.\n", 3)
+    docs = {"kind": "fact", "text": "Docs updated", "trust": "verbatim"}
+    capture(gm, again, [{**docs, "quote": "the docs are updated"}], session="s2")
+    (loop,) = [i for i in gm("brief", "--format", "json").json()["items"] if i["id"] == item["id"]]
+    assert loop["contradiction"] is None
+
+
 @pytest.mark.parametrize(
     ("text", "day"),
     [
