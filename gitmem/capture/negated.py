@@ -16,9 +16,10 @@ nor may a quote start after one, or end before one, in its clause:
   not an option"; not "We use Postgres, not MySQL", "…and never on Mondays", "…which is
   not persistent"); not "without" nor "with no", which restrict rather than reverse.
 
-A possibility before the quote in its clause ("We could use Redis for the cache" quoted as
-"use Redis for the cache", "Maybe we should …", "We almost lost the data":
-:data:`gitmem.core.negation.POSSIBILITY_RE`) leaves it unsaid as a fact too, and so does
+A possibility (:data:`gitmem.core.negation.POSSIBILITY_RE`) before the quote in its clause
+("We could use Redis for the cache" quoted as "use Redis for the cache", "Maybe we should
+…", "We almost lost the data"), or as the one word after it in its sentence ("We deploy on
+Fridays, maybe."), leaves it unsaid as a fact too, and so does
 a word right before it that limits it to a part or to few times ("Some of the tests pass"
 quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays").
 
@@ -68,6 +69,7 @@ _TRAIL_BREAK = lazy_pattern(
     r"[,;:()\[\]|—–]|\s-\s|\b(?:and|but|yet|so|then|because|since|although|though|while"
     r"|whereas|which|who|that|where|when|if|unless)\b"
 )
+_WORD_RE = lazy_pattern(r"\w+")
 # A negation after the quote that restricts it rather than reversing it.
 _RESTRICTS = lazy_pattern(
     r"\b(?:without|ohne|sans|sin|sem|senza|zonder|utan|uten|uden|bez|без)\b|\bwith no\b"
@@ -81,7 +83,8 @@ it to a part ("some of", "rarely")."""
 
 def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] | None:
     """What governs *quote* from outside it, and the word that does, or None: a negation
-    before or after it, a possibility or a limit before it. *before* is its sentence's
+    before or after it, a possibility before it or as the one word after it in its
+    sentence ("…, maybe."), a limit before it. *before* is its sentence's
     text up to the quote, *after* its clause's text after it (all as said). Raises
     nothing."""
     clause = fold(before)
@@ -100,6 +103,9 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     if found is not None:
         return "limit", found.group(1)
     trail = fold(after)
+    last = _WORD_RE.findall(trail)
+    if len(last) == 1 and POSSIBILITY_RE.fullmatch(last[0]):  # "…on Fridays, maybe."
+        return "possibility", last[0]
     cut = _TRAIL_BREAK.search(trail)
     trail = _RESTRICTS.sub(" ", _NOT_REVERSING.sub(" ", trail[: cut.start() if cut else None]))
     found = negation_re(trail).search(trail)
