@@ -337,18 +337,23 @@ _CLASSES = (
         *("september", "october", "november", "december"),
     ),
     ("<", ">", "<=", ">=", "==", "!="),
+    ("production", "staging", "development", "sandbox", "preview", "canary"),
 )
 """Closed classes whose members an item's text may not swap: a day, a month (not "may",
-a word of its own), a comparison."""
+a word of its own), a comparison, a deployment environment."""
+_SAME_MEMBER = {"prod": "production", "dev": "development"}
+"""Short names of a member, read as it."""
 _COMPARISON_RE = lazy_pattern(r"[<>]=?|[!=]=")
 
 
 def other_member(text: str, quote: str) -> str | None:
     """Why *text* (folded) puts another member of a closed class (:data:`_CLASSES`: a
-    weekday, a month, a comparison operator) in the place of the one *quote* (folded)
-    holds: "Monday" for "Friday", "<=" for ">=". Raises nothing."""
-    mine = _words(text) | set(_COMPARISON_RE.findall(text))
-    theirs = _words(quote) | set(_COMPARISON_RE.findall(quote))
+    weekday, a month, a comparison operator, an environment) in the place of the one
+    *quote* (folded) holds: "Monday" for "Friday", "<=" for ">=", "production" (or
+    "prod") for "staging". Raises nothing."""
+    mine = {_SAME_MEMBER.get(w, w) for w in _words(text)} | set(_COMPARISON_RE.findall(text))
+    theirs = {_SAME_MEMBER.get(w, w) for w in _words(quote)}
+    theirs |= set(_COMPARISON_RE.findall(quote))
     for members in _CLASSES:
         added, said = (mine - theirs) & set(members), (theirs - mine) & set(members)
         if added and said:

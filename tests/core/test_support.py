@@ -162,6 +162,11 @@ def test_a_number_the_quote_lacks_is_not_supported(text: str, quote: str, number
             'the item\'s text says "all" where its quote says "most"',
         ),
         (
+            "We cache the sessions in Redis in production",
+            "we cache the sessions in Redis in staging for now",
+            'the item\'s text says "production" where its quote says "staging"',
+        ),
+        (
             "We always run the migration on deploy",
             "we usually run the migration on deploy",
             'the item\'s text says "always" where its quote says "usually"',
@@ -191,6 +196,7 @@ def test_a_text_that_changes_a_word_a_unit_a_name_or_an_order_is_not_supported(
         ("Drop the legacy exporter", "we will stop using the legacy exporter"),
         ("gqc.7 is still open", "gqc.7 (open, blocked by gqc.5) is still open"),
         ("This may break the parser in March", "this might break the parser in March"),
+        ("Deploy to prod after the canary", "deploy to production after the canary"),
     ],
 )
 def test_a_summary_that_keeps_words_units_names_and_order_is_supported(
