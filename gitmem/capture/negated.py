@@ -23,6 +23,9 @@ Fridays, maybe."), leaves it unsaid as a fact too, and so does
 a word right before it that limits it to a part or to few times ("Some of the tests pass"
 quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays").
 
+A list under a heading that opens with such a negation ("Don't:", "Never:", "## Avoid")
+says each of its items under it (:func:`negating`).
+
 Read on folded text, so emphasis, look-alike letters and invisible characters hide
 nothing. Errs toward no badge: a negation that does not reach the quote ("Because Redis
 isn't there we use SQLite") costs one. Pure; never raises.
@@ -110,3 +113,13 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     trail = _RESTRICTS.sub(" ", _NOT_REVERSING.sub(" ", trail[: cut.start() if cut else None]))
     found = negation_re(trail).search(trail)
     return None if found is None else ("negation", found.group())
+
+
+def negating(heading: str) -> str | None:
+    """The negation or aside word a list's *heading* opens with ("Don't:", "Never:", "##
+    Avoid", "Not in scope:"), under which every item of the list is said; None when it
+    opens with none ("Two things I did not change:" says nothing against its items).
+    Raises nothing."""
+    folded = _NOT_REVERSING.sub(" ", fold(heading)).lstrip(" #>-")
+    found = negation_re(folded).match(folded) or _ASIDE_RE.match(folded)
+    return None if found is None else found.group().strip()

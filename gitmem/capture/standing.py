@@ -41,7 +41,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from itertools import islice
 
-from gitmem.capture.negated import Governs, governing_word
+from gitmem.capture.negated import Governs, governing_word, negating
 from gitmem.capture.questions import DECIDING
 from gitmem.core.conditions import (
     ASKS,
@@ -196,6 +196,8 @@ def standing(span: str, message: str, kind: str) -> str | None:
             return REJECTED_ROW
     opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
     sentence = opening[-1] if opening else 0
+    if any(negating(h) for h in (_list_heading(message, at) for at in starts) if h):
+        return NEGATED  # "Don't:\n- use Redis for the cache"
     after = message[end : max(end, _stop(message, start, end))]
     governing = governing_word(message[sentence:start], message[start:end], after)
     if governing is not None:
@@ -292,22 +294,28 @@ def _letters(message: str) -> tuple[str, str, Callable[[int], int]]:
     return message, letters, functools.partial(bisect_left, kept)
 
 
-def _under_options(message: str, start: int) -> bool:
-    """Is the list item that holds *start* one of a list headed by options, alternatives
-    or rejected choices ("## Rejected alternatives", "**Options considered:**")? The list
-    runs up from the item's line over list items, their indented lines and blank lines to
-    the first other line, which must be such a heading."""
+def _list_heading(message: str, start: int) -> str | None:
+    """The heading of the list whose item holds *start* ("## Rejected alternatives",
+    "**Options considered:**", "Don't:"), or None. The list runs up from the item's line
+    over list items, their indented lines and blank lines to the first other line, which
+    must be a heading."""
     lines = message[: message.rfind("\n", 0, start) + 1].split("\n")[:-1]
     line_end = message.find("\n", start)
     own = message[message.rfind("\n", 0, start) + 1 : None if line_end < 0 else line_end]
     if _LIST_LINE_RE.match(own) is None:
-        return False
+        return None
     for line in reversed(lines):
         if not line.strip() or _LIST_LINE_RE.match(line) or line.startswith((" ", "\t")):
             continue
-        heading = _HEADING_RE.fullmatch(line)
-        return heading is not None and _OPTIONS_RE.search(line) is not None
-    return False
+        return line if _HEADING_RE.fullmatch(line) else None
+    return None
+
+
+def _under_options(message: str, start: int) -> bool:
+    """Is the list item that holds *start* one of a list headed by options, alternatives
+    or rejected choices?"""
+    heading = _list_heading(message, start)
+    return heading is not None and _OPTIONS_RE.search(heading) is not None
 
 
 # A <details> block is shown collapsed unless it is opened ("<details open>"): its

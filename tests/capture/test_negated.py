@@ -166,3 +166,31 @@ def test_a_whole_or_a_limit_that_does_not_reach_the_quote_leaves_it_standing(
     message: str, quote: str
 ) -> None:
     assert captured(message, Kind.FACT, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("**Don't:**\n- use Redis for the cache\n- deploy on Fridays", "use Redis for the cache"),
+        ("## Avoid\n- global state in the parser module", "global state in the parser module"),
+        (
+            "Never:\n1. deploy the parser on Fridays\n2. skip the review",
+            "deploy the parser on Fridays",
+        ),
+        ("Not in scope:\n- a rewrite of the exporter in Rust", "a rewrite of the exporter in Rust"),
+    ],
+)
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT])
+def test_an_item_of_a_list_headed_by_a_negation_is_not_verbatim(
+    message: str, quote: str, kind: Kind
+) -> None:
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == NEGATED
+
+
+def test_a_list_whose_heading_does_not_open_with_a_negation_stands() -> None:
+    plan = "Do:\n- deploy the parser on Mondays\n\nDon't:\n- deploy the parser on Fridays"
+    assert captured(plan, Kind.DECISION, "deploy the parser on Mondays").trust == "verbatim"
+    kept = "Two things I did not change:\n- the spec still says flutter-android"
+    assert captured(kept, Kind.FACT, "the spec still says flutter-android").trust == "verbatim"
