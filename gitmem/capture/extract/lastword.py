@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
@@ -108,11 +109,10 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
                 for away, words in sentences
             )
         elif draft.kind == Kind.OPEN_LOOP:
-            wanted = content_words(draft.text) - _ACTIONS
+            loop = _loop(draft.text)
             closing = [w for sentences in done[place + 1 :] for w in sentences]
             reversed_ = (final is not None and place < final) or (
-                len(wanted) >= 2
-                and any(_covers(words, wanted) or _names_ids(words, wanted) for words in closing)
+                len(loop.words) >= 2 and any(_closes(words, loop) for words in closing)
             )
         else:
             reversed_ = False
@@ -215,38 +215,56 @@ def _reports_done(folded: str) -> bool:
 
 def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
     """Of *loops* (id, text: open loops an earlier session left), each one a sentence
-    said in *messages* reports done, by rule 4's test (a completion word in a sentence
-    that names most of the loop's words), with the first such sentence as said. Only
-    what the session said is read. Pure; raises nothing."""
-    wanted = {id_: content_words(text) - _ACTIONS for id_, text in loops}
-    wanted = {id_: words for id_, words in wanted.items() if len(words) >= 2}
+    said in *messages* reports done, by rule 4's test (:func:`_closes`), with the first
+    such sentence as said. Only what the session said is read. Pure; raises nothing."""
+    wanted = {id_: loop for id_, text in loops if len((loop := _loop(text)).words) >= 2}
+    # Each sentence is compared only with the loops it shares a word with: a long session
+    # full of "done" costs its sentences, not its sentences times the loops.
+    by_word: dict[str, set[str]] = {}
+    for id_, loop in wanted.items():
+        for word in loop.words.union(*loop.ids):
+            by_word.setdefault(word, set()).add(id_)
     found: dict[str, str] = {}
+    checked: set[frozenset[str]] = set()  # a report said again closes nothing new
     for message in messages:
         for sentence, folded in _sentences(said_text(message)):
-            if len(found) == len(wanted) or not _reports_done(folded):
+            if len(found) == len(wanted):
+                return found
+            if not _reports_done(folded) or (words := content_words(folded)) in checked:
                 continue
-            words = content_words(folded)
-            for id_, loop in wanted.items():
-                if id_ not in found and (_covers(words, loop) or _names_ids(words, loop)):
+            checked.add(words)
+            for id_ in {i for word in words for i in by_word.get(word, ())} - found.keys():
+                if _closes(words, wanted[id_]):
                     found[id_] = sentence
     return found
 
 
-def _names_ids(words: frozenset[str], loop: frozenset[str]) -> bool:
-    """Does a sentence of *words* name every id of a loop of *loop* words (a task, an
-    issue, a pull request: a word with a digit and a letter or "#", such as "#60",
-    "PROJ-42", "spotter-gqc.6"), each as written or by its part after the last hyphen
-    when that part is an id too ("gqc.6")? A loop with no id is not closed this way."""
-    ids = [w for w in loop if _ID.fullmatch(w)]
-    return bool(ids) and all(
-        w in words or ("-" in w and _ID.fullmatch(short := w.rsplit("-", 1)[1]) and short in words)
-        for w in ids
-    )
+class _Loop(NamedTuple):
+    words: frozenset[str]
+    """Its words, less those that say what to do (:data:`_ACTIONS`)."""
+    ids: tuple[frozenset[str], ...]
+    """Each id it names (a task, an issue, a pull request: a word with a digit and a
+    letter or "#", such as "#60", "PROJ-42", "spotter-gqc.6"), with the forms a report may
+    name it by: as written, or by its part after the last hyphen when that part is an id
+    too ("gqc.6")."""
 
 
-def _covers(words: frozenset[str], wanted: frozenset[str]) -> bool:
-    """Does a completion sentence's *words* name most of an open loop's *wanted* words?"""
-    return len(wanted & words) >= _CLOSING_SHARE * len(wanted)
+def _loop(text: str) -> _Loop:
+    words = content_words(text) - _ACTIONS
+    return _Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
+
+
+def _forms(word: str) -> frozenset[str]:
+    short = word.rsplit("-", 1)[-1]
+    return frozenset({word, short} if short != word and _ID.fullmatch(short) else {word})
+
+
+def _closes(words: frozenset[str], loop: _Loop) -> bool:
+    """Does a completion sentence's *words* close *loop*: name most of its words
+    (:data:`_CLOSING_SHARE`), or every id it names?"""
+    if len(loop.words & words) >= _CLOSING_SHARE * len(loop.words):
+        return True
+    return bool(loop.ids) and all(not forms.isdisjoint(words) for forms in loop.ids)
 
 
 def _is(message: Message, role: str) -> bool:
