@@ -16,9 +16,10 @@ nor may a quote start after one, or end before one, in its clause:
   not an option"; not "We use Postgres, not MySQL", "…and never on Mondays", "…which is
   not persistent"); not "without" nor "with no", which restrict rather than reverse.
 
-A possibility (:data:`gitmem.core.negation.POSSIBILITY_RE`) before the quote in its clause
-("We could use Redis for the cache" quoted as "use Redis for the cache", "Maybe we should
-…", "We almost lost the data"), or as the one word after it in its sentence ("We deploy on
+A possibility (:data:`gitmem.core.negation.POSSIBILITY_RE`, and before the quote a word of
+hearsay or likelihood: "apparently", "supposedly", "probably", …) before the quote in its
+clause ("We could use Redis for the cache" quoted as "use Redis for the cache", "Maybe we
+should …", "We almost lost the data"), or as the one word after it in its sentence ("We deploy on
 Fridays, maybe."), leaves it unsaid as a fact too, and so does
 a word right before it that limits it to a part or to few times ("Some of the tests pass"
 quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays").
@@ -60,6 +61,11 @@ _NOT_REVERSING = lazy_pattern(
     r"\b(?:not (?:only|just|merely|least)|no doubt|without (?:a )?doubt|no matter"
     r"|(?:don't|dont|do not|never) forget)\b"
 )
+# What says that the words after it are believed, not known ("Apparently the cache is never
+# invalidated", "We'll probably deploy on Fridays").
+_HEARSAY_RE = lazy_pattern(
+    r"\b(?:apparently|supposedly|allegedly|reportedly|seemingly|presumably|probably)\b"
+)
 # A word right before the quote that limits it to a part or to few times: "Some of | the
 # tests pass", "Half | the tests", "We rarely | deploy on Fridays".
 _LIMIT_RE = lazy_pattern(
@@ -99,7 +105,7 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     found = negation_re(clause).search(clause) or _ASIDE_RE.search(clause)
     if found is not None:
         return "negation", found.group().strip()
-    found = POSSIBILITY_RE.search(clause)
+    found = POSSIBILITY_RE.search(clause) or _HEARSAY_RE.search(clause)
     if found is not None:
         return "possibility", found.group()
     found = _LIMIT_RE.search(clause)

@@ -111,6 +111,8 @@ def test_an_open_loop_or_uncertainty_may_live_in_a_negation(kind: Kind) -> None:
         ("We almost lost the production data last night.", "lost the production data last night."),
         ("Wir deployen vielleicht den Parser am Freitag.", "den Parser am Freitag."),
         ("We deploy the parser on Fridays, maybe.", "We deploy the parser on Fridays"),
+        ("Apparently the cache is never invalidated on deploy.", "the cache is never invalidated"),
+        ("We'll probably deploy the parser on Fridays.", "deploy the parser on Fridays."),
         ("We deploy the parser on Fridays perhaps.", "We deploy the parser on Fridays"),
     ],
 )
