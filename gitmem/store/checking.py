@@ -112,6 +112,8 @@ class _Checking:
         """Items whose blob does not hold (the verdict names a problem)."""
         self.stored_items: list[Sha256Hex] = []
         """The item blobs under items/ (those *only* names, when given)."""
+        self.receipts: list[Sha256Hex] = []
+        """The receipts under receipts/ (likewise)."""
         self.quotes: dict[Sha256Hex, list[PutBy]] = {}
         """snapshot → the quotes of checkpoints' items put by for it."""
         self.found: list[Purge] = []
@@ -228,6 +230,8 @@ class _Checking:
             yield chunk
         for directory in ("events", "checkpoints"):
             yield from self._chunks(directory)
+        # walked while the helper still checks its share of the last chunk
+        self.receipts = [address for address, _ in self._entries("receipts")]
 
     def _finish(self, batch: list[Job], answers: list[ItemVerdict | RecordVerdict | None]) -> None:
         """What one batch's checks found, kept: item blobs' verdicts, or each record's
@@ -385,9 +389,7 @@ class _Checking:
 
     def _receipts(self) -> int:
         self._orphan_receipts: list[Found] = []
-        count = 0
-        for address, _ in self._entries("receipts"):
-            count += 1
+        for address in self.receipts:
             if address not in self.addresses and (
                 self.only is None or not holds_record(self.store.repo, self.tree, address)
             ):
@@ -399,4 +401,4 @@ class _Checking:
                     )
                 )
         self._orphan_receipts.sort(key=lambda f: f.path)
-        return count
+        return len(self.receipts)
