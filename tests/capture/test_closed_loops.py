@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pygit2
 import pytest
 from helpers.capturing import capture
 
@@ -106,3 +107,24 @@ def test_a_loop_with_an_id_is_closed_by_a_report_that_names_it() -> None:
         assert reported_done(loops, [Message("assistant", said)]) == {}, said
     said = "PR #60 merged after #58 landed."
     assert reported_done(loops, [Message("assistant", said)]) == {"b": said}
+
+
+def test_a_secret_in_the_report_is_masked_in_the_note_and_never_stored(
+    gm: Any, initialised: Path
+) -> None:
+    token = "ghp_" + "1234567890abcdefghij" * 2
+    said = f"The parser cache benchmark is done: its token {token} is rotated."
+    item = loop_then(gm, initialised, f"{said}\n")
+    assert item["contradiction"].startswith("state changed: reported done in a later session")
+    assert token not in item["contradiction"] and "[redacted:" in item["contradiction"]
+    repo = pygit2.Repository(str(initialised))
+    tip = repo.references["refs/gitmem/memory"].peel(pygit2.Commit)
+    stored = [repo[e.id].data for e in _blobs(repo, tip.tree)]
+    assert stored and not any(token.encode() in data for data in stored)
+
+
+def _blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> list[pygit2.Object]:
+    found: list[pygit2.Object] = []
+    for entry in tree:
+        found += _blobs(repo, entry) if isinstance(entry, pygit2.Tree) else [entry]
+    return found
