@@ -103,6 +103,7 @@ def test_a_loop_with_an_id_is_closed_by_a_report_that_names_it() -> None:
         "PR #60 is merged.",
         "Next, what still needs to be done for gqc.6.",
         "gqc.6 is not done yet.",
+        "gqc.5 is done, and gqc.6 is still to be done.",
     ):
         assert reported_done(loops, [Message("assistant", said)]) == {}, said
     said = "PR #60 merged after #58 landed."

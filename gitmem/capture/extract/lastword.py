@@ -65,6 +65,8 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
 _SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
 statement must name to reverse it."""
+_CLAUSES = re.compile(r"[,;]\s+|\s+(?:but|while|whereas|although)\s+")
+"""Where a sentence is cut into the clauses an id must be reported done in."""
 _NOT_YET = re.compile(r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't)\s+$")
 """What before a completion word makes it no report: "to be done", "not fixed", "once
 merged"."""
@@ -93,9 +95,9 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     final = _final_assistant(messages)
     # What each message says, read once (its folded text let go at once: a transcript
     # can be tens of megabytes): the sentences in which a user turns away from something,
-    # and the words of each sentence that reports something done.
+    # and each sentence that reports something done.
     turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
-    done: list[list[frozenset[str]]] = []
+    done: list[list[_Report]] = []
     for message, said in zip(messages, spoken, strict=True):
         text = fold(said)
         turned.append(_turns(text) if (message.role or "").casefold() == "user" else [])
@@ -110,9 +112,9 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             )
         elif draft.kind == Kind.OPEN_LOOP:
             loop = _loop(draft.text)
-            closing = [w for sentences in done[place + 1 :] for w in sentences]
+            closing = [r for reports in done[place + 1 :] for r in reports]
             reversed_ = (final is not None and place < final) or (
-                len(loop.words) >= 2 and any(_closes(words, loop) for words in closing)
+                len(loop.words) >= 2 and any(_closes(report, loop) for report in closing)
             )
         else:
             reversed_ = False
@@ -187,9 +189,26 @@ def _turned(folded: str) -> frozenset[str]:
     return frozenset(word.rstrip(".,;:") for word in _TURNS_AWAY.findall(folded))
 
 
-def _done(said: str) -> list[frozenset[str]]:
-    """The words of each sentence of *said* text that reports something done."""
-    return [content_words(folded) for _, folded in _sentences(said) if _reports_done(folded)]
+class _Report(NamedTuple):
+    """A sentence that reports something done."""
+
+    words: frozenset[str]
+    done: frozenset[str]
+    """The words of its clauses that report something done ("gqc.5 done, and gqc.6 is
+    still to be done": gqc.5's, not gqc.6's)."""
+
+
+def _report(folded: str) -> _Report | None:
+    """The sentence *folded* as a report, or None when it reports nothing done."""
+    if not _reports_done(folded):
+        return None
+    clauses = (content_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
+    return _Report(content_words(folded), frozenset().union(*clauses))
+
+
+def _done(said: str) -> list[_Report]:
+    """Each sentence of *said* text that reports something done."""
+    return [r for _, folded in _sentences(said) if (r := _report(folded)) is not None]
 
 
 def _sentences(said: str) -> list[tuple[str, str]]:
@@ -225,16 +244,17 @@ def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message])
         for word in loop.words.union(*loop.ids):
             by_word.setdefault(word, set()).add(id_)
     found: dict[str, str] = {}
-    checked: set[frozenset[str]] = set()  # a report said again closes nothing new
+    checked: set[_Report] = set()  # a report said again closes nothing new
     for message in messages:
         for sentence, folded in _sentences(said_text(message)):
             if len(found) == len(wanted):
                 return found
-            if not _reports_done(folded) or (words := content_words(folded)) in checked:
+            report = _report(folded)
+            if report is None or report in checked:
                 continue
-            checked.add(words)
-            for id_ in {i for word in words for i in by_word.get(word, ())} - found.keys():
-                if _closes(words, wanted[id_]):
+            checked.add(report)
+            for id_ in {i for w in report.words for i in by_word.get(w, ())} - found.keys():
+                if _closes(report, wanted[id_]):
                     found[id_] = sentence
     return found
 
@@ -259,12 +279,12 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset({word, short} if short != word and _ID.fullmatch(short) else {word})
 
 
-def _closes(words: frozenset[str], loop: _Loop) -> bool:
-    """Does a completion sentence's *words* close *loop*: name most of its words
-    (:data:`_CLOSING_SHARE`), or every id it names?"""
-    if len(loop.words & words) >= _CLOSING_SHARE * len(loop.words):
+def _closes(report: _Report, loop: _Loop) -> bool:
+    """Does *report* close *loop*: name most of its words (:data:`_CLOSING_SHARE`), or
+    every id it names in a clause that reports something done?"""
+    if len(loop.words & report.words) >= _CLOSING_SHARE * len(loop.words):
         return True
-    return bool(loop.ids) and all(not forms.isdisjoint(words) for forms in loop.ids)
+    return bool(loop.ids) and all(not forms.isdisjoint(report.done) for forms in loop.ids)
 
 
 def _is(message: Message, role: str) -> bool:
