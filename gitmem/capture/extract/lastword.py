@@ -99,8 +99,8 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
     done: list[list[_Report]] = []
     for message, said in zip(messages, spoken, strict=True):
-        text = fold(said)
-        turned.append(_turns(text) if (message.role or "").casefold() == "user" else [])
+        # only a user turns away from a decision: no one else's message is folded whole
+        turned.append(_turns(fold(said)) if _is(message, "user") else [])
         done.append(_done(said))
     for n in order:
         draft, place = drafts[n], places[n] or 0
