@@ -22,7 +22,9 @@ the item blobs a checkpoint stores; carry, signing and the store are left out si
 not change an item). Extractors:
 
 * ``heuristic``: the default extractor as :func:`gitmem.capture.extract.run_extractor` runs
-  it (the session's last word included);
+  it (the session's last word included), told the repository the session was committed to
+  as a capture is told its repository's remote (``project``: which PRs and issues are its
+  own);
 * ``labels``: a scripted model that answers with the file's own labels, in the model
   extractor's output schema (kind, text, ``verbatim``, quote, importance), read by the
   model path's own parser (:func:`gitmem.capture.extract.schema.parse_output`). Its figures
@@ -67,6 +69,7 @@ files are scored as development files; a test file given is refused.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -117,6 +120,11 @@ def repositories() -> dict[str, str]:
         name = path.name.removesuffix(".jsonl")
         repos[name] = next((r for key, r in _OWN_REPOS.items() if key in name), "?")
     return repos
+
+
+@functools.cache
+def _projects() -> dict[str, str]:
+    return repositories()
 
 
 _OWN_REPOS = {"-spotter-": "marot/spotter", "-codemie-": "codemie-ai/codemie-code"}
@@ -287,16 +295,17 @@ def _in_order(pieces: list[str], text: str) -> bool:
 # -------------------------------------------------------------------------- extractors
 
 
-def heuristic(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
-    """The heuristic as a capture runs it, the session's last word included."""
+def heuristic(prepared: Prepared, labels: Sequence[Label], project: str | None) -> list[Draft]:
+    """The heuristic as a capture of *project* runs it, the session's last word included."""
+    messages = prepared.clean_messages()
     with tempfile.TemporaryDirectory() as log:
         found = run_extractor(
-            "heuristic", prepared.clean_messages(), NO_SETTINGS, CaptureLog(Path(log)), "q"
+            "heuristic", messages, NO_SETTINGS, CaptureLog(Path(log)), "q", project=project
         )
     return found.drafts
 
 
-def replay_labels(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
+def replay_labels(prepared: Prepared, labels: Sequence[Label], project: str | None) -> list[Draft]:
     """The labels, written as a model answers and parsed by the model path's parser."""
     answer = {
         "items": [
@@ -314,7 +323,7 @@ def replay_labels(prepared: Prepared, labels: Sequence[Label]) -> list[Draft]:
     return last_word(drafts, prepared.clean_messages())  # as run_extractor does a reply
 
 
-RUN: dict[str, Callable[[Prepared, Sequence[Label]], list[Draft]]] = {
+RUN: dict[str, Callable[[Prepared, Sequence[Label], str | None], list[Draft]]] = {
     "heuristic": heuristic,
     "labels": replay_labels,
 }
@@ -362,7 +371,8 @@ def capture_items(
     transcript = load_transcript(path)
     prepared = prepare(transcript, {}, None)
     began = time.perf_counter()
-    drafts = RUN[extractor](prepared, labels)
+    project = _projects().get(path.name.removesuffix(".jsonl"))
+    drafts = RUN[extractor](prepared, labels, project)
     seconds = time.perf_counter() - began
     session = default_session(prepared.transcript, path)
     masked = [mask_draft(d, prepared.secrets) for d in drafts]

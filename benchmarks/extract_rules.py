@@ -87,14 +87,14 @@ def load(caps: Sequence[int] = ()) -> list[File]:
         items = captured(path, labels, max(CAPS))
         prepared = prepare(load_transcript(path), {}, None)
         messages = prepared.clean_messages()
-        traced = explain(messages, session_items=max(CAPS))
+        name = path.name.removesuffix(".jsonl")
+        traced = explain(messages, session_items=max(CAPS), project=repos[name])
         by_quote = {fold(d.quote or ""): rule for d, rule in traced}
         by_text = {fold(d.text): rule for d, rule in traced}
         rules = [
             by_quote.get(fold(i.quote or ""), by_text.get(fold(i.text), UNKNOWN)) for i in items
         ]
         capped = {cap: captured(path, labels, cap) for cap in caps}
-        name = path.name.removesuffix(".jsonl")
         files.append(File(name, repos[name], items, rules, labels, capped))
     return files
 

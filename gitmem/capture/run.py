@@ -25,6 +25,7 @@ from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides, run_extractor
 from gitmem.capture.masking.labels import mask_label
 from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
+from gitmem.core.claims import project_of
 from gitmem.core.errors import GitmemError
 from gitmem.core.items import Draft, Item
 from gitmem.core.transcript import Transcript
@@ -39,6 +40,7 @@ from gitmem.store.home import gitmem_home
 from gitmem.store.keys import Identity, load_identity
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
+from gitmem.store.repository import remote_url
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,8 @@ def capture_transcript(
         if not said and not drafts and commit is None:
             return _skipped(ctx, source, session, snapshot, NO_MESSAGES)
         messages = prepared.clean_messages()
-        found = run_extractor(chosen, messages, ctx.settings, ctx.log, source, overrides)
+        project = project_of(remote_url(ctx.store.repo))
+        found = run_extractor(chosen, messages, ctx.settings, ctx.log, source, overrides, project)
         named = commit is not None
         commit = commit if commit is not None else ctx.store.head_commit()
         if again:

@@ -151,15 +151,50 @@ def references(quote: str) -> tuple[list[dict[str, Any]], bool, str | None]:
     return claims, bool(refs), state
 
 
-def forge_numbers(quote: str) -> frozenset[int]:
+def forge_numbers(quote: str, project: str | None = None) -> frozenset[int]:
     """The numbers of the PRs, merge requests and issues *quote* names (outside code).
-    Raises nothing."""
-    return frozenset(_forge_refs(quote))
+    With *project* (``owner/name`` or ``host/owner/name``, :func:`project_of`), only its
+    own: a bare "#12" or "PR #12", or a link or ``owner/name#12`` that names it, not one of
+    another repository ("https://github.com/other/tool/issues/12"). Raises nothing."""
+    return frozenset(_forge_refs(quote, project))
 
 
-def _forge_refs(quote: str) -> dict[int, tuple[str, str | None]]:
+def project_of(url: str | None) -> str | None:
+    """The repository a git remote's URL names, as a reference names one: ``owner/name``
+    on github.com, ``host/owner/name`` elsewhere (``git@gitlab.com:group/app.git`` →
+    ``gitlab.com/group/app``); None for a local path or anything else. Raises nothing."""
+    url = (url or "").strip()
+    match = _URL_REMOTE_RE.fullmatch(url) or _SCP_REMOTE_RE.fullmatch(url)
+    if match is None:
+        return None
+    host, path = match.group("host"), match.group("path").removesuffix(".git")
+    return path if host.lower() in ("github.com", "www.github.com") else f"{host}/{path}"
+
+
+def same_repository(named: str, project: str) -> bool:
+    """Does a reference's repository *named* name *project* (both as :func:`project_of`
+    spells them)? The host is left aside when only one of them gives it (``owner/name``
+    and ``github.example.com/owner/name``; an ssh alias ``work:owner/name``); case is
+    folded. Raises nothing."""
+    mine = [part.casefold() for part in named.split("/") if part]
+    theirs = [part.casefold() for part in project.split("/") if part]
+    shorter, longer = sorted((mine, theirs), key=len)
+    return len(shorter) >= 2 and longer[len(longer) - len(shorter) :] == shorter
+
+
+_URL_REMOTE_RE = lazy_pattern(
+    r"(?:https?|ssh|git)://(?:[^@/\s]+@)?(?P<host>[\w.-]+)(?::\d*)?/"
+    r"(?P<path>[\w.-]+(?:/[\w.-]+)+?)/?"
+)
+# scp-like syntax, git@github.com:owner/name.git; a path never starts the host part.
+_SCP_REMOTE_RE = lazy_pattern(
+    r"(?:[^@/:\s]+@)?(?P<host>[\w-][\w.-]*):(?P<path>[\w.-]+(?:/[\w.-]+)+?)/?"
+)
+
+
+def _forge_refs(quote: str, project: str | None = None) -> dict[int, tuple[str, str | None]]:
     """Each PR or issue *quote* names, by number: (pr, issue or either; its repository
-    when the reference says it)."""
+    when the reference says it); with *project*, only its own and those naming none."""
     refs: dict[int, tuple[str, str | None]] = {}
     low = quote.lower()
     forge_gate = _DIGIT_RE.search(low) and any(word in low for word in _FORGE_WORDS)
@@ -174,6 +209,8 @@ def _forge_refs(quote: str) -> dict[int, tuple[str, str | None]]:
             known = refs.get(number)
             if known is None or (known[1] is None and repo is not None):
                 refs[number] = (kind, repo)
+    if project is not None:
+        refs = {n: r for n, r in refs.items() if r[1] is None or same_repository(r[1], project)}
     return refs
 
 

@@ -46,6 +46,16 @@ class Repository(NamedTuple):
     notices: tuple[str, ...] = ()
 
 
+def remote_url(repo: pygit2.Repository) -> str | None:
+    """The URL of the remote ``origin``, else of the first remote configured; None when the
+    repository has none or it cannot be read. Raises nothing."""
+    try:
+        names = sorted((n for n in repo.remotes.names() if n), key=lambda n: n != "origin")
+        return repo.remotes[names[0]].url if names else None
+    except (pygit2.GitError, KeyError, ValueError):
+        return None
+
+
 def repository_at(store: Store, commit: GitOid | None, name: str) -> Repository:
     """The repository as the trust branch *name* at *commit* says. Raises nothing."""
     if commit is None:

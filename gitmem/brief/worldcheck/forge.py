@@ -25,6 +25,7 @@ from typing import Protocol
 import pygit2
 
 from gitmem.core import boundedjson
+from gitmem.store.repository import remote_url
 
 _MAX_ANSWER = 64 * 1024
 _NO_PROMPTS = {
@@ -85,11 +86,7 @@ class CliForge:
     def for_repo(cls, repo: pygit2.Repository) -> CliForge:
         """The forge of *repo*: its working tree, and the URL of ``origin`` (else of
         its first remote)."""
-        url: str | None = None
-        names = sorted((n for n in repo.remotes.names() if n), key=lambda n: n != "origin")
-        if names:
-            url = repo.remotes[names[0]].url
-        return cls(repo.workdir or repo.path, url)
+        return cls(repo.workdir or repo.path, remote_url(repo))
 
     def state(self, kind: str, number: int, repo: str | None, timeout: float) -> ForgeAnswer:
         program = self._program(repo)

@@ -86,12 +86,16 @@ def run_extractor(
     log: CaptureLog,
     source: str,
     overrides: ModelOverrides = NO_OVERRIDES,
+    project: str | None = None,
 ) -> Extraction:
     """What the named extractor finds in *messages* (cleaned of gitmem's own output and
     masked), with the session's last word on each claim
     (:func:`~gitmem.capture.extract.lastword.last_word`). A model's reply is kept raw
     before it is parsed; a failure is logged. A host CLI (``claude``, ``codex``) reads
     the session in windows and falls back to the heuristic when it cannot answer.
+    *project* (the repository's ``owner/name``, :func:`gitmem.core.claims.project_of`)
+    tells the heuristic which PRs and issues are the session's own; a model reads them
+    from the session.
 
     Raises:
         InputError: an unknown extractor or missing settings.
@@ -101,7 +105,7 @@ def run_extractor(
     if chosen(name) == "none":
         return Extraction([], name)
     if name == "heuristic":
-        return Extraction(last_word(_by_rules(messages), messages), name)
+        return Extraction(last_word(_by_rules(messages, project), messages), name)
     from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
     from gitmem.capture.extract.schema import ITEMS_JSON_SCHEMA, parse_output
     from gitmem.llm import backend_for
@@ -125,7 +129,7 @@ def run_extractor(
             **({"fallback": "heuristic"} if host else {}),
         )
         if host and reply.error is not None:
-            drafts = last_word(_by_rules(messages), messages)
+            drafts = last_word(_by_rules(messages, project), messages)
             return Extraction(drafts, "heuristic", usage, f"{name}: {reply.error}")
         found += reply.result()
     return Extraction(last_word(found, messages), name, usage)
@@ -150,7 +154,7 @@ def windows(messages: Sequence[Message], limit: int = WINDOW_CHARS) -> list[list
     return parts or [[]]
 
 
-def _by_rules(messages: Sequence[Message]) -> list[Draft]:
+def _by_rules(messages: Sequence[Message], project: str | None) -> list[Draft]:
     from gitmem.capture.extract.heuristic import extract
 
-    return extract(messages)
+    return extract(messages, project=project)

@@ -40,6 +40,7 @@ from gitmem.capture.extract.heuristic.turns import (
     report_index,
     wrapped_report,
 )
+from gitmem.core.claims import forge_numbers
 from gitmem.core.items import Draft, Kind
 from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message, said, said_text
 
@@ -72,7 +73,9 @@ cap was 8 for four held-out repositories and 4 for entireio/skills. A commit mes
 user's notes or a lone reply keep *max_items*."""
 
 
-def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
+def extract(
+    messages: Sequence[Message], max_items: int = 40, project: str | None = None
+) -> list[Draft]:
     """Find explicitly marked decisions, open loops, uncertainties and facts.
 
     Every draft is ``verbatim`` and its quote is a substring of one message's text that
@@ -82,14 +85,22 @@ def extract(messages: Sequence[Message], max_items: int = 40) -> list[Draft]:
     user's before an assistant's, then the latest
     (:func:`~gitmem.capture.extract.heuristic.select.rank`); in transcript order.
 
+    *project* is the repository the session worked on (``owner/name`` or
+    ``host/owner/name``, as :func:`gitmem.core.claims.project_of` reads a remote's URL):
+    a PR or issue of another repository ("https://github.com/other/tool/issues/12") is not
+    an item of its own. Unknown (None), every PR and issue counts.
+
     Raises:
         ValueError: *max_items* is negative.
     """
-    return [c.draft() for c in _kept(messages, max_items, SESSION_ITEMS)]
+    return [c.draft() for c in _kept(messages, max_items, SESSION_ITEMS, project)]
 
 
 def explain(
-    messages: Sequence[Message], max_items: int = 40, session_items: int = SESSION_ITEMS
+    messages: Sequence[Message],
+    max_items: int = 40,
+    session_items: int = SESSION_ITEMS,
+    project: str | None = None,
 ) -> list[tuple[Draft, str]]:
     """What :func:`extract` returns, each draft with the rule family that found it
     ("label-decision", "report-first", "forge" …): for the benchmark's provenance
@@ -99,10 +110,12 @@ def explain(
     Raises:
         ValueError: *max_items* or *session_items* is negative.
     """
-    return [(c.draft(), c.rule) for c in _kept(messages, max_items, session_items)]
+    return [(c.draft(), c.rule) for c in _kept(messages, max_items, session_items, project)]
 
 
-def _kept(messages: Sequence[Message], max_items: int, session_items: int) -> list[Candidate]:
+def _kept(
+    messages: Sequence[Message], max_items: int, session_items: int, project: str | None
+) -> list[Candidate]:
     if max_items < 0 or session_items < 0:
         raise ValueError(f"max_items must be 0 or more (got {min(max_items, session_items)})")
     read = [
@@ -111,7 +124,7 @@ def _kept(messages: Sequence[Message], max_items: int, session_items: int) -> li
         if not (message.role or "").casefold().startswith(SKIPPED_ROLES) and not host_text(message)
     ]
     report = report_index(messages, read)
-    found = heapq.nlargest(READ, _candidates(messages, read, report), key=rank)
+    found = heapq.nlargest(READ, _candidates(messages, read, report, project), key=rank)
     settled = _first_of_report(last_word(found, report))
     return kept(settled, min(max_items, session_items) if _session(messages, read) else max_items)
 
@@ -144,7 +157,7 @@ def _first_of_report(items: list[Candidate]) -> list[Candidate]:
 
 
 def _candidates(
-    messages: Sequence[Message], read: Sequence[int], report: int | None
+    messages: Sequence[Message], read: Sequence[int], report: int | None, project: str | None
 ) -> Iterator[Candidate]:
     pending = pending_index(messages, read)
     wrapped = wrapped_report(messages, read)
@@ -163,6 +176,8 @@ def _candidates(
         decided = False
         taken: list[tuple[int, int]] = []
         for c in Scan(index, text, role, reading).items():
+            if c.rule == "forge" and project is not None and not forge_numbers(c.quote, project):
+                continue  # another project's PR or issue, read or linked to in passing
             decided = decided or c.kind == Kind.DECISION
             if index in (report, wrapped) and (at := text.find(c.quote)) >= 0:
                 taken.append((at, at + len(c.quote)))

@@ -1,0 +1,71 @@
+"""Precision rules of the heuristic extractor (issue 27, ninth round; docs/heuristic.md):
+each with cases of its own, not copied from the labelled corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import Gm, git
+from helpers.capturing import capture
+from helpers.drafts import assert_verbatim, assistant, user
+
+from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.core.claims import forge_numbers, project_of, same_repository
+from gitmem.core.transcript import Message
+
+# --- a PR or issue of another project is not the session's -----------------------------
+
+UPSTREAM = "The same crash was reported upstream in https://github.com/pallets/click/issues/2410."
+TRACKED = "The root cause is tracked in pallets/click#2411."
+OWN = "Draft PR #12: https://github.com/acme/exporter/pull/12"
+
+
+def _exporter_session() -> list[Message]:
+    return [
+        user("the export crashes on empty folders, can you fix it?"),
+        assistant(f"Fixed: the export skips empty folders.\n\n{UPSTREAM}\n\n{OWN}\n\n{TRACKED}"),
+    ]
+
+
+def test_another_projects_pr_or_issue_is_no_forge_item_of_this_one() -> None:
+    messages = _exporter_session()
+    forge = [d.quote for d, rule in explain(messages, project="acme/exporter") if rule == "forge"]
+    assert forge == [OWN]
+    assert_verbatim(extract(messages, project="acme/exporter"), messages)
+
+
+def test_without_a_project_every_pr_and_issue_still_counts() -> None:
+    forge = [d.quote for d, rule in explain(_exporter_session()) if rule == "forge"]
+    assert forge == [UPSTREAM, OWN, TRACKED]
+
+
+def test_a_bare_number_and_a_link_to_the_project_itself_are_its_own() -> None:
+    project = "gitlab.example.com/tools/exporter"
+    assert forge_numbers("see #31 and PR #32", project) == {31, 32}
+    assert forge_numbers("https://gitlab.example.com/tools/exporter/-/merge_requests/7", project)
+    assert forge_numbers("Tools/Exporter#9", project) == {9}
+    assert not forge_numbers("https://gitlab.example.com/tools/importer/-/issues/7", project)
+
+
+def test_a_remotes_url_names_the_project_as_a_reference_does() -> None:
+    assert project_of("git@github.com:Acme/exporter.git") == "Acme/exporter"
+    assert project_of("https://github.com/acme/exporter/") == "acme/exporter"
+    assert project_of("ssh://git@gitlab.example.com:2222/tools/sub/exporter.git") == (
+        "gitlab.example.com/tools/sub/exporter"
+    )
+    assert project_of("work-github:acme/exporter.git") == "work-github/acme/exporter"
+    for local in ("/srv/git/exporter.git", "../exporter", "file:///srv/git/exporter", "", None):
+        assert project_of(local) is None
+    assert same_repository("acme/exporter", "work-github/Acme/Exporter")
+    assert not same_repository("acme/importer", "acme/exporter")
+    assert not same_repository("exporter", "acme/exporter")
+
+
+def test_a_capture_reads_its_project_from_the_repositorys_remote(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    git(initialised, "remote", "add", "origin", "git@github.com:acme/exporter.git")
+    transcript = tmp_path / "session.md"
+    transcript.write_text(f"{UPSTREAM}\n\n{OWN}\n\n{TRACKED}\n")
+    quotes = [item["quote"] for item in capture(gm, transcript)["items"]]
+    assert quotes == [OWN]
