@@ -34,7 +34,9 @@ the one part of any length). A longer one is left unread
 (:class:`gitmem.core.canonical.Unread`)."""
 _MAGIC = b"SSHSIG"
 _SIG_VERSION = 1
-_HASHES = ("sha256", "sha512")
+_HASHES = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
+"""The hashes SSHSIG names, each by its constructor (``hashlib.new`` by name costs more
+than the hash of a small record)."""
 _BEGIN = b"-----BEGIN SSH SIGNATURE-----\n"
 _END = b"-----END SSH SIGNATURE-----"
 _WRAP = 70  # columns ssh-keygen wraps at (PROTOCOL.sshsig only says "SHOULD ... 76")
@@ -167,7 +169,7 @@ class Signature(NamedTuple):
 def _signed_data(namespace: str, hash_algorithm: str, message: bytes) -> bytes:
     # PROTOCOL.sshsig §3: MAGIC_PREAMBLE, string namespace, string reserved (empty),
     # string hash_algorithm, string H(message).
-    digest = hashlib.new(hash_algorithm, message).digest()
+    digest = _HASHES[hash_algorithm](message).digest()
     return (
         _MAGIC
         + sshwire.string(namespace.encode("utf-8"))

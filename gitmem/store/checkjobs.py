@@ -30,7 +30,7 @@ from gitmem.core.records import (
     repository_of,
 )
 from gitmem.core.types import Sha256Hex
-from gitmem.store.layout import blob_bytes, content_path, receipt_path
+from gitmem.store.layout import blob_bytes, content_path, object_bytes, receipt_path
 from gitmem.store.repo import StoredRecord
 
 Blob = pygit2.Blob | str
@@ -124,11 +124,7 @@ class Checks:
                 with contextlib.suppress(pygit2.GitError, KeyError, ValueError):
                     self._own = pygit2.Repository(repo.path)
             repo = self._own or repo
-        try:
-            found = repo[blob]
-        except (pygit2.GitError, KeyError, ValueError):
-            return None
-        return blob_bytes(repo, found, path)
+        return object_bytes(repo, blob, path)
 
 
 def sent(job: Job) -> Job:

@@ -21,7 +21,7 @@ from gitmem.core.integrity import (
     check_record,
 )
 from gitmem.core.quotes import QUOTE_NOT_IN_SNAPSHOT, stored_messages
-from gitmem.store.layout import blob_bytes, content_path, limit_of
+from gitmem.store.layout import blob_bytes, content_path, limit_of, object_bytes
 from gitmem.store.repo import MEMORY_REF, Store
 
 
@@ -80,6 +80,24 @@ def test_a_blob_within_its_limit_is_read_whole(repo: Path) -> None:
     assert not isinstance(found, Unread) and found == data
     assert blob_bytes(store.repo, store.repo.get(oid), None) == data
     assert limit_of("refs-of-no-folder")[0] == 4 << 20
+
+
+def test_a_blob_read_by_its_id_is_read_as_the_tree_entry_is(repo: Path) -> None:
+    # verify's helper is sent ids and reads them without making a Blob of each: the same
+    # bytes, the same refusal of an oversized blob, and nothing for a non-blob or no object.
+    store = Store.discover(repo)
+    git = store.repo
+    data = b'{"a":1}'
+    oid = git.create_blob(data)
+    path = content_path("checkpoints", sha256_hex(data))
+    assert object_bytes(git, str(oid), path) == blob_bytes(git, git.get(oid), path) == data
+    big = claimed_blob(pygit2.Repository(str(repo)), 5 << 20)
+    unread = object_bytes(pygit2.Repository(str(repo)), str(big), path)
+    assert isinstance(unread, Unread) and unread.size == 5 << 20
+    tree = pygit2.Index().write_tree(git)
+    assert object_bytes(git, str(tree), path) is None
+    assert object_bytes(git, "0" * 40, path) is None
+    assert object_bytes(git, "not an id", path) is None
 
 
 def test_every_check_refuses_an_unread_blob_by_its_size() -> None:
