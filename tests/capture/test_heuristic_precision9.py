@@ -69,3 +69,28 @@ def test_a_capture_reads_its_project_from_the_repositorys_remote(
     transcript.write_text(f"{UPSTREAM}\n\n{OWN}\n\n{TRACKED}\n")
     quotes = [item["quote"] for item in capture(gm, transcript)["items"]]
     assert quotes == [OWN]
+
+
+# --- a user's labelled question asks the assistant ------------------------------------
+
+
+def test_a_users_labelled_question_is_no_open_question() -> None:
+    for asked in (
+        "question: does the importer keep the file modes?",
+        "Question: what happens to the lock file if I press ctrl+c during the sync",
+        "Open question: is the retry budget per host or global?",
+    ):
+        messages = [
+            user(f"{asked}\n\nThe sync looks fine otherwise."),
+            assistant("It keeps them: the importer copies the mode bits with each blob."),
+        ]
+        quotes = [d.quote for d in extract(messages)]
+        assert not any(asked.split(": ", 1)[1][:20] in (q or "") for q in quotes), quotes
+
+
+def test_the_assistants_labelled_question_still_counts() -> None:
+    asked = "Open question: is the retry budget per host or global?"
+    messages = [user("add retries to the uploader"), assistant(f"Retries are in.\n\n{asked}")]
+    drafts = extract(messages)
+    assert ("uncertainty", asked) in [(d.kind, d.quote) for d in drafts]
+    assert_verbatim(drafts, messages)

@@ -349,6 +349,10 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
         kind = Kind(group) if group else Kind.OPEN_LOOP
+        if by_user and kind == Kind.UNCERTAINTY:
+            # "question: doesn't git know it is a binary file?" asks the assistant, as a
+            # user's "not sure …" does; the session answers it.
+            return None
         return Marker(kind, label.end(), True, rule=f"label-{kind}")
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
