@@ -30,9 +30,10 @@ RESTATED_QUESTION = "the item's text restates the question its quote asks, not t
 # of other scripts count: fullwidth "？" (Chinese, Japanese), Arabic "؟", the Greek one
 # (shown as a semicolon), the small "﹖".
 _QUESTION_MARKS = "?\uff1f\u061f\u037e\ufe56"
-_BOUNDARY = re.compile(
+SENTENCE_END = re.compile(
     rf"[{_QUESTION_MARKS}](?![\"”]=)|[.!](?=\s|$)|[。！｡]|\n(?![ \t]*[a-zß-öø-ÿа-я])"
 )
+"""Where a sentence ends, in a message as written."""
 _ELISION = " … "
 _ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"”]")
 """One pair of a question tool's answer: the question asked, then what the user chose."""
@@ -75,8 +76,8 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
 
 def _touched(message: str, start: int, end: int) -> list[str]:
     """The sentences of *message* that ``message[start:end]`` touches, stripped."""
-    before = [m.end() for m in _BOUNDARY.finditer(message, 0, start)]
-    after = _BOUNDARY.search(message, max(end - 1, start))  # a span may end on its own mark
+    before = [m.end() for m in SENTENCE_END.finditer(message, 0, start)]
+    after = SENTENCE_END.search(message, max(end - 1, start))  # a span may end on its own mark
     passage = message[before[-1] if before else 0 : after.end() if after else len(message)]
     return [s.strip() for s in _sentences(passage) if s.strip()]
 
@@ -87,8 +88,8 @@ def _asks(message: str, start: int, end: int) -> bool:
 
 
 def _sentences(passage: str) -> list[str]:
-    """*passage* cut after each sentence end (:data:`_BOUNDARY`), each with its end mark."""
-    cuts = [m.end() for m in _BOUNDARY.finditer(passage)]
+    """*passage* cut after each sentence end (:data:`SENTENCE_END`), each with its end mark."""
+    cuts = [m.end() for m in SENTENCE_END.finditer(passage)]
     return [passage[a:b] for a, b in zip([0, *cuts], [*cuts, len(passage)], strict=True)]
 
 

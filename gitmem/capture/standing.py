@@ -5,6 +5,9 @@ MongoDB for the event store"; but its author struck them out. And "If the benchm
 regresses, we revert the parser change" holds "we revert the parser change", which was
 said only under its condition. So:
 
+- a quote whose ellipsis joins part of one sentence to part of another ("We keep…
+  Redis for the cache" from "We keep Postgres. We drop Redis for the cache.") is not
+  verbatim, whatever its kind; one that skips whole sentences is;
 - a quote whose matched span touches struck-through text (``~~…~~``, ``<del>``, ``<s>``,
   characters struck one by one with a combining overlay, U+0334 to U+0338)
   is not verbatim, whatever its kind: struck text was withdrawn; nor one that touches an
@@ -42,7 +45,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 
 from gitmem.capture.negated import Governs, governing_word, negating
-from gitmem.capture.questions import DECIDING
+from gitmem.capture.questions import DECIDING, SENTENCE_END
 from gitmem.core.conditions import (
     ASKS,
     CONDITION_WORDS,
@@ -56,6 +59,10 @@ from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.negation import NEGATION_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
+STITCHED = (
+    "the quote joins part of one sentence to part of another across its ellipsis, which"
+    " makes a sentence nobody said"
+)
 HIDDEN = "the quote lies in an HTML comment, which a reader of the message never sees"
 REMOVED = "the quote is a line that a diff in its message removes"
 CONSIDERED = "the quote is an item of a list of options or rejected choices, which decides nothing"
@@ -174,6 +181,11 @@ def standing(span: str, message: str, kind: str) -> str | None:
         return None
     start = starts[0]
     end = starts[-1] + len(parts[len(starts) - 1])
+    if any(
+        _stitched(message, at + len(part), after)
+        for at, part, after in zip(starts, parts, starts[1:], strict=False)
+    ):
+        return STITCHED
     for struck in _STRUCK_RE.finditer(message):
         if struck.start() < end and start < struck.end():
             return STRUCK
@@ -205,6 +217,24 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None
+
+
+def _stitched(message: str, end: int, start: int) -> bool:
+    """Does the ellipsis between a fragment that ends at *end* and the next one, which
+    starts at *start*, skip a sentence's end while a fragment goes on past it: the first
+    is cut before its sentence ends, or the next starts inside its sentence? "We keep…
+    Redis for the cache" from "We keep Postgres. We drop Redis for the cache." says
+    what neither sentence says; "We keep Postgres.… We drop Redis." skips whole
+    sentences. A mark the first fragment ends on counts as said."""
+    ends = list(SENTENCE_END.finditer(message, max(0, end - 1), start))
+    if not ends:
+        return False
+    return _said(message[end : ends[0].start()]) or _said(message[ends[-1].end() : start])
+
+
+def _said(text: str) -> bool:
+    """Does *text* hold a word (a letter or a digit)?"""
+    return any(char.isalnum() for char in text)
 
 
 def _stop(shown: str, start: int, end: int) -> int:

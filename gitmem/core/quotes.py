@@ -97,15 +97,23 @@ _CONTEXT_TAG_RE = re.compile(r"<(/?)gitmem-context(?=[\s/>])[^<>]*>", re.IGNOREC
 
 _ELLIPSIS_RE = re.compile(r"…|\.{3,}")
 
+COVERED = "\n\0\n"
+"""What a ``<gitmem-context>`` span of a message becomes before its quotes are checked:
+NUL, as in what nobody said (:func:`gitmem.core.transcript.said_text`), which no quote
+holds and no ellipsis skips. The words on either side were not said one after the other:
+"we ship the parser" is not said by "we ship<gitmem-context>…</gitmem-context> the
+parser"."""
 
-def strip_gitmem_context(text: str) -> str:
+
+def strip_gitmem_context(text: str, stand_in: str = "\n") -> str:
     """Remove every ``<gitmem-context …>`` … ``</gitmem-context>`` span from one message.
 
     gitmem's own output (a brief echoed into a session) never counts as evidence. Tags
     match case-insensitively and the open tag may carry attributes. Nested spans are
     counted, an unterminated span runs to the end of *text*, a stray close tag and a
-    self-closing tag are removed on their own. Each removed span becomes a newline, so
-    the words on either side do not join. Never raises.
+    self-closing tag are removed on their own. Each removed span becomes *stand_in*: a
+    newline, so the words on either side do not run together; the verifier's
+    :data:`COVERED`, so that no quote matches across it. Never raises.
     """
     pieces: list[str] = []
     depth = 0
@@ -115,7 +123,7 @@ def strip_gitmem_context(text: str) -> str:
         self_closing = not closing and tag.group(0).endswith("/>")
         if depth == 0:
             pieces.append(text[pos : tag.start()])
-            pieces.append("\n")
+            pieces.append(stand_in)
             pos = tag.end()
             if not closing and not self_closing:
                 depth = 1
@@ -305,7 +313,7 @@ class _Transcript:
 
     def __init__(self, messages: Sequence[str]) -> None:
         self._raw = [messages] if isinstance(messages, str) else list(messages)
-        stripped = [strip_gitmem_context(message) for message in self._raw]
+        stripped = [strip_gitmem_context(message, COVERED) for message in self._raw]
         self._views = [MessageView(message) for message in stripped]
         self._joined: View | None = None
         self._with_context: list[View] | None = None
@@ -377,6 +385,11 @@ class _Transcript:
         skipped: str | None,
     ) -> str:
         whole = len(fragments)
+        if any(len(align(fragments, view).placed) == whole for view in self._around_context()):
+            return (
+                "found only by joining the words on either side of gitmem's own output "
+                "(<gitmem-context>); a quote may not run across it"
+            )
         if any(len(align(fragments, view).placed) == whole for view in self._context_views()):
             return (
                 "found only inside gitmem's own output (<gitmem-context>), "
@@ -387,7 +400,7 @@ class _Transcript:
         found = sum(result.found for result in results)
         where = f" (closest: message {closest})" if len(self._views) > 1 else ""
         if skipped is not None:
-            shown = "a bidirectional control" if skipped == BIDI_STAND_IN else f'"{skipped}"'
+            shown = _SKIPPED_SHOWN.get(skipped, f'"{skipped}"')
             reason = f"the ellipsis before fragment {found + 1} of {whole} skips {shown}; "
             return reason + f"{elision_rule(skipped)}{where}"
         missing = _shorten(results[found].text)
@@ -409,10 +422,26 @@ class _Transcript:
             ]
         return self._with_context
 
+    def _around_context(self) -> list[View]:
+        """Messages that hold gitmem-context spans, folded with each span a line break, as
+        if the words on either side of it had been said together."""
+        return [
+            View(fold(strip_gitmem_context(message)))
+            for message in self._raw
+            if _CONTEXT_TAG_RE.search(message)
+        ]
+
     def _joined_view(self) -> View:
         if self._joined is None:
             self._joined = View(" ".join(view.text for view in self._views if view.text))
         return self._joined
+
+
+_SKIPPED_SHOWN = {
+    BIDI_STAND_IN: "a bidirectional control",
+    "\0": "what nobody said (tool output, the host's text or gitmem's own output)",
+}
+"""How a reason names a skipped character that shows no word."""
 
 
 def _shorten(text: str) -> str:

@@ -13,6 +13,7 @@ from gitmem.capture.standing import (
     HIDDEN,
     REJECTED_ROW,
     REMOVED,
+    STITCHED,
     STRUCK,
     standing,
 )
@@ -549,3 +550,46 @@ def test_a_nested_item_that_is_no_condition_or_a_sibling_leaves_the_quote_standi
     )
     nested = NESTED.format("only if QA approves the build")
     assert captured(nested, Kind.DECISION, "We tag each release").trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT, Kind.OPEN_LOOP])
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        (
+            "We keep Postgres for the sessions. We drop Redis for the cache.",
+            "We keep… Redis for the cache",
+        ),
+        (
+            "We keep Postgres for the sessions! We drop Redis for the cache.",
+            "We keep Postgres for the sessions… Redis for the cache",
+        ),
+        (
+            "- We keep Postgres for the sessions\n- We drop Redis for the cache",
+            "We keep... Redis for the cache",
+        ),
+        (
+            "We ship the parser on Monday. The exporter goes on Friday.",
+            "We ship the parser… on Friday",
+        ),
+    ],
+)
+def test_an_ellipsis_that_joins_parts_of_two_sentences_is_not_verbatim(
+    kind: Kind, message: str, quote: str
+) -> None:
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == STITCHED
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "We keep Postgres for the sessions.… We drop Redis for the cache.",
+        "We keep Postgres for the sessions… We drop Redis for the cache",
+        "We keep Postgres… for the sessions",
+    ],
+)
+def test_an_ellipsis_over_whole_sentences_or_inside_one_stays_verbatim(quote: str) -> None:
+    message = "We keep Postgres for the sessions. Ok. We drop Redis for the cache."
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM

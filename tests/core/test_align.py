@@ -285,10 +285,23 @@ def test_check_quotes_gives_spans_when_asked() -> None:
     assert [c.span for c in checks] == ["We SHIP the parser", None]
 
 
-def test_a_span_across_stripped_gitmem_output_shows_a_line_break_not_the_output() -> None:
+@pytest.mark.parametrize("quote", ["we ship the parser", "we ship… the parser now"])
+def test_a_quote_does_not_run_across_gitmem_output(quote: str) -> None:
+    # The words on either side of gitmem's output were not said one after the other: the
+    # output stood between them ("we will <gitmem-context>not</gitmem-context> deploy").
     message = "we ship<gitmem-context>PR #60</gitmem-context> the parser now"
-    check = check_quote("we ship the parser", [message], with_span=True)
-    assert check.span == "we ship\n the parser"
+    check = check_quote(quote, [message], with_span=True)
+    assert not check.verbatim
+    assert check.reason.startswith("found only by joining the words on either side of gitmem")
+    assert check_quote("the parser now", [message], with_span=True).span == "the parser now"
+
+
+def test_an_ellipsis_does_not_skip_what_nobody_said() -> None:
+    # said_text covers the host's text with NUL: words on either side were said apart.
+    message = "We will deploy the parser \0\0\0\0 on Fridays."
+    check = check_quote("We will deploy the parser… on Fridays", [message])
+    assert not check.verbatim
+    assert "skips what nobody said" in check.reason
 
 
 # Properties ------------------------------------------------------------------------------
