@@ -185,7 +185,7 @@ def _elision_stops(finnish: bool) -> str:
         + _shown(f"{words} {_FINNISH_ONLY}" if finnish else words)
         + rf"|{conditions}|\w+n't)\b|{_UNSPACED}|{_UNSPACED_LIMITS}|{UNSPACED_CONDITIONS}"
         + rf"|{_UNSPACED_POSSIBILITIES}"
-        + rf"|{_SPEAKER}|\ufffd|\x00"
+        + rf"|{_SPEAKER}|\ufffd"
     )
 
 
@@ -193,10 +193,9 @@ ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(False))
 """What an ellipsis may not skip, in folded text: a negation word; a word that limits or
 conditions what follows ("we deploy… on Fridays" is not "we deploy only if QA passes on
 Fridays"; the conditions of :mod:`gitmem.core.conditions`: "once", "as long as", …); a
-speaker's label of a plain transcript (:data:`_SPEAKER`); the stand-in of a
+speaker's label of a plain transcript (:data:`_SPEAKER`); and the stand-in of a
 bidirectional control (:data:`gitmem.core.folding.BIDI_STAND_IN`), which can show a
-skipped word as another; and NUL, which stands for what nobody said (tool output, the
-host's text, gitmem's own output: words on either side of it were not said together)."""
+skipped word as another (and stands for gitmem's own output in a message)."""
 _FINNISH_ELISION_STOPS_RE = lazy_pattern(lambda: _elision_stops(True))
 
 
@@ -220,8 +219,6 @@ def elision_rule(word: str) -> str:
         return "an elision may not drop a negation"
     if word == "\ufffd":
         return "an elision may not skip a bidirectional control"
-    if word == "\0":
-        return "an elision may not join words said apart"
     if word.endswith(":") or SPEAKER_LINE_RE.fullmatch(word):
         return "an elision may not join two speakers' words"
     if POSSIBILITY_RE.fullmatch(word):

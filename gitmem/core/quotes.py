@@ -97,12 +97,12 @@ _CONTEXT_TAG_RE = re.compile(r"<(/?)gitmem-context(?=[\s/>])[^<>]*>", re.IGNOREC
 
 _ELLIPSIS_RE = re.compile(r"…|\.{3,}")
 
-COVERED = "\n\0\n"
+COVERED = f"\n{BIDI_STAND_IN}\n"
 """What a ``<gitmem-context>`` span of a message becomes before its quotes are checked:
-NUL, as in what nobody said (:func:`gitmem.core.transcript.said_text`), which no quote
-holds and no ellipsis skips. The words on either side were not said one after the other:
-"we ship the parser" is not said by "we ship<gitmem-context>…</gitmem-context> the
-parser"."""
+the stand-in that no quote holds and no ellipsis skips (as a bidirectional control's).
+gitmem's output stood between the words on either side, which were shown apart: "we ship
+the parser" is not said by "we ship<gitmem-context>…</gitmem-context> the parser", nor
+"we will… deploy" by "we will <gitmem-context>not</gitmem-context> deploy"."""
 
 
 def strip_gitmem_context(text: str, stand_in: str = "\n") -> str:
@@ -400,7 +400,7 @@ class _Transcript:
         found = sum(result.found for result in results)
         where = f" (closest: message {closest})" if len(self._views) > 1 else ""
         if skipped is not None:
-            shown = _SKIPPED_SHOWN.get(skipped, f'"{skipped}"')
+            shown = "a bidirectional control" if skipped == BIDI_STAND_IN else f'"{skipped}"'
             reason = f"the ellipsis before fragment {found + 1} of {whole} skips {shown}; "
             return reason + f"{elision_rule(skipped)}{where}"
         missing = _shorten(results[found].text)
@@ -435,13 +435,6 @@ class _Transcript:
         if self._joined is None:
             self._joined = View(" ".join(view.text for view in self._views if view.text))
         return self._joined
-
-
-_SKIPPED_SHOWN = {
-    BIDI_STAND_IN: "a bidirectional control",
-    "\0": "what nobody said (tool output, the host's text or gitmem's own output)",
-}
-"""How a reason names a skipped character that shows no word."""
 
 
 def _shorten(text: str) -> str:
