@@ -94,3 +94,23 @@ def test_the_assistants_labelled_question_still_counts() -> None:
     drafts = extract(messages)
     assert ("uncertainty", asked) in [(d.kind, d.quote) for d in drafts]
     assert_verbatim(drafts, messages)
+
+
+# --- a choice in a list item is one change of a list of the work done -------------------
+
+
+def test_a_choice_in_a_list_item_is_not_marked_as_one() -> None:
+    listed = "Used `RETRY_LIMIT` instead of the literal `3`"
+    messages = [
+        user("tidy up the uploader"),
+        assistant(f"Changes to the uploader:\n\n- {listed}\n- Dropped the unused `backoff` import"),
+    ]
+    assert not any(listed in (d.quote or "") for d, rule in explain(messages) if rule == "choice")
+
+
+def test_a_choice_a_paragraph_reports_still_counts() -> None:
+    said = "Resolved the flaky upload test by using a fake clock instead of sleeping."
+    messages = [user("the upload test is flaky"), assistant(f"Done.\n\n{said}")]
+    drafts = extract(messages)
+    assert ("decision", said) in [(d.kind, d.quote) for d in drafts]
+    assert_verbatim(drafts, messages)

@@ -337,6 +337,7 @@ def _unit_items(
     # Output the user pasted (a terminal, a log, code) is not what they say: its phrases and
     # its files, branches and commits are the output's (their rules and labels still count).
     pasted = by_user and PASTED_RE.search(block) is not None
+    bullet = chrome is not None and chrome["bullet"] is not None
     sentences = split_sentences(block, start, lower=by_user)
     # Only a sentence holding a trigger can hold a marker or a reference.
     triggered = [is_triggered(block[s:e]) for s, e in sentences]
@@ -354,6 +355,10 @@ def _unit_items(
         if marker is not None and (
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
         ):
+            continue
+        if marker is not None and marker.rule == "choice" and bullet:
+            # "- Used `contentTypeText` instead of `"text"`": one change of a list of the
+            # work done, as a file in a list item is; a paragraph reports the choice.
             continue
         if marker is not None and marker.label:
             # A label runs on, within its line, over the sentences after it that carry
@@ -387,7 +392,6 @@ def _unit_items(
             # and given by its link anywhere.
             # A file, branch or commit counts in prose of the last replies only: a list
             # item that names one is a record of work done ("- Added `x.py`").
-            bullet = chrome is not None and chrome["bullet"] is not None
             facts = reading.weak and not bullet
             item = make_item(block, s, e, None, 0, facts=facts, points=points)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
