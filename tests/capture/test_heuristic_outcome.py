@@ -68,7 +68,7 @@ def test_a_short_report_gives_one_item_per_unit() -> None:
         "Let me run the benchmark once more to be sure.",
         "Now I have all the information I need to write the report.",
         "Here's a summary of what changed:",
-        "CLAUDE.mdファイルを最新の状態にアップデートしました。主な更新内容：",
+        "主な更新内容：",  # a lead-in with a full-width colon, as "Main changes:"
         "- The files I changed in this session:",
         "All 214 tests pass and lint is clean.",
         "The working tree is clean.",

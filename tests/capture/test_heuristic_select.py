@@ -105,6 +105,18 @@ def test_other_rules_naming_a_pr_keep_their_own_text_as_the_claim() -> None:
     assert claim_key(first) == (Kind.DECISION, "decision: merge pr #12 before the cut.")
 
 
+def test_an_open_loop_naming_a_pr_is_that_prs_state_whichever_rule_found_it() -> None:
+    # "PR #12 still fails on CI" is found by a phrase, "PR #12 is merged" by the forge rule:
+    # both state what is left of PR #12, so the later one stands for it, as between two
+    # forge items (a phrase-marked loop kept apart let a stale mention of the PR through).
+    failing = forge(0, Kind.OPEN_LOOP, "PR #12 still fails on CI.", "phrase-open_loop")
+    merged = forge(1, Kind.FACT, "PR #12 is merged.")
+    assert [d.quote for d in select([failing, merged], 10)] == [merged.quote]
+    waiting = forge(2, Kind.OPEN_LOOP, "PR #12 waits for the last CI run.", "phrase-open_loop")
+    assert [d.quote for d in select([merged, waiting], 10)] == [waiting.quote]
+    assert claim_key(failing) == claim_key(merged) == ("forge", "#12")
+
+
 def test_a_session_that_opens_a_pr_and_reports_it_merged_keeps_only_the_merge() -> None:
     messages = [
         Message("user", "Open a PR for the tokenizer fix."),

@@ -30,6 +30,7 @@ from dataclasses import replace
 from itertools import islice
 from typing import NamedTuple
 
+from gitmem.capture.extract.heuristic import languages
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.core.items import Kind
 from gitmem.core.negation import NEGATION_RE
@@ -56,18 +57,21 @@ _STOP = frozenset(
 )
 _DONE_RE = re.compile(
     r"\b(?:done|fixed|resolved|complete[d]?|finished|closed|committed|merged|implemented|"
-    r"shipped|landed|addressed|handled|in\s+place|works?\s+now|now\s+works?|passing|pass(?:es)?)\b",
+    r"shipped|landed|addressed|handled|in\s+place|works?\s+now|now\s+works?|passing|pass(?:es)?)\b"
+    rf"|{languages.DONE}",
     re.IGNORECASE,
 )
 _NOT_DONE_RE = re.compile(
     r"\b(?:not|n['’]t|never|no\s+longer|yet\s+to|still\s+(?:need|to|fails?|failing|broken)|"
-    r"remaining|left|pending|todo|blocked|needs?)\b",
+    r"remaining|left|pending|todo|blocked|needs?)\b"
+    rf"|{languages.NOT_DONE}",
     re.IGNORECASE,
 )
 _ALL_DONE_RE = re.compile(
     r"\b(?:all\s+(?:done|set|finished|complete[d]?)|(?:everything|all\s+(?:\w+\s+){0,3})(?:is|are|"
     r"was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:done|complete[d]?|finished|closed|merged|"
-    r"committed(?:\s+and\s+pushed)?|pushed)|(?:is|are)\s+(?:now\s+)?(?:fully\s+)?complete\b)",
+    r"committed(?:\s+and\s+pushed)?|pushed)|(?:is|are)\s+(?:now\s+)?(?:fully\s+)?complete\b)"
+    rf"|{languages.ALL_DONE}",
     re.IGNORECASE,
 )
 _REPLACES_RE = re.compile(
@@ -109,7 +113,7 @@ class _Facts(NamedTuple):
 
 def _facts(item: Candidate) -> _Facts:
     quote, text = fold(item.quote), fold(item.text)
-    words = _content(_WORD_RE.findall(text))
+    words = _content(_WORD_RE.findall(text)) | languages.cjk_bigrams(text)
     names = _names(item.quote)
     quoted = _WORD_RE.findall(quote)
     keys = {f"w{w}" for w in words} | {f"n{n}" for n in names}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gitmem.capture.extract.heuristic import languages
 from gitmem.core.claims import in_code
 from gitmem.core.items import Kind
 
@@ -51,7 +52,7 @@ _TRIGGER_NEEDLES = (
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
 NUMBER_RE = re.compile(r"#\d")
 FENCE_NEEDLES = ("```", "~~~")
-TRIGGER_SET = frozenset(_TRIGGER_WORDS)
+TRIGGER_SET = frozenset(_TRIGGER_WORDS) | languages.WORDS
 _PUNCTUATION = ':,.*`()?!;"“”[]#>'
 """Replaced by spaces before a text is cut into words ("**Decision:**" holds "decision")."""
 
@@ -67,9 +68,14 @@ _LABEL_WORDS = {
     "uncertainty": r"(?:open\s+|unresolved\s+)?questions?|unclear|unknowns?|unsure|"
     r"uncertain(?:ties)?|unverified|not\s+(?:yet\s+)?verified|untested|risks?|tbd|undecided",
 }
-_LABEL_GROUPS = "|".join(f"(?P<{kind}>{words})" for kind, words in _LABEL_WORDS.items())
+_LABEL_GROUPS = "|".join(
+    f"(?P<{kind}>{words}|{languages.LABEL_WORDS[kind]})" for kind, words in _LABEL_WORDS.items()
+)
+_COLON = "[:：]"
+"""A label's colon, ASCII or full-width (Chinese and Japanese write "：")."""
 _LABEL_RE = re.compile(
-    rf"{_EMPH}(?:{_LABEL_GROUPS})(?:\([^()]*\))?{_EMPH}(?:[ \t]*:|[ \t]+[-–—][ \t]+){_EMPH}\s*",
+    rf"{_EMPH}(?:{_LABEL_GROUPS})(?:\([^()]*\))?{_EMPH}"
+    rf"(?:[ \t]*{_COLON}|[ \t]+[-–—][ \t]+){_EMPH}\s*",
     re.IGNORECASE,
 )
 # A bare "TODO fix the parser" is a label; "TODO is not acceptable" has TODO as its subject.
@@ -82,7 +88,7 @@ _BARE_TODO_RE = re.compile(
 _SYMBOL = r"(?:[^\w\s*_#>`'\"(\[]{1,3}[ \t]*)?"
 SECTION_RE = re.compile(
     rf"(?:\#{{1,6}}[ \t]+|\d{{1,2}}[.)][ \t]+(?=.*:))?{_SYMBOL}{_EMPH}(?:{_LABEL_GROUPS}){_EMPH}"
-    rf"[ \t]*:?[ \t]*{_EMPH}[ \t]*$",
+    rf"[ \t]*{_COLON}?[ \t]*{_EMPH}[ \t]*$",
     re.IGNORECASE,
 )
 INTRO_RE = re.compile(
@@ -150,6 +156,7 @@ ones instead"). Not "instead of" or "rather than" inside a sentence: said in the
 user's sentence they describe as often as they rule (a pasted review comment, "If the file
 has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens "Instead, …"
 is read by :data:`_USER_RULE_START_RE`."""
+_OTHER_RULE_RE = re.compile(languages.USER_RULE)
 # After "no", what is not a correction of the work: a courtesy ("no worries"), a pronoun that
 # opens a clarification ("no, I'm talking about this", "no Im talking about this": users drop
 # the apostrophe), and a verb that directs the assistant's next act in the conversation
@@ -272,6 +279,11 @@ _PHRASES = (
     ),
     *_phrases(Kind.UNCERTAINTY, "tbd", r"\btbd\b"),
 )
+_FOREIGN_PHRASES = tuple(
+    entry for kind, gates, pattern in languages.PHRASES for entry in _phrases(kind, gates, pattern)
+)
+"""The same in other languages (:mod:`~gitmem.capture.extract.heuristic.languages`), looked
+for only in a sentence that holds one of their words or scripts."""
 _QUESTION_RE = re.compile(
     r"[*_\"“]*(?:(?:so|and|but|also|ok(?:ay)?|then|now)\b,?\s+)?(?P<w>what|which|where|when|why|"
     r"how|who|whether|should|shall|must|do|does|did|is|are|was|were|can|could|would|will|"
@@ -345,6 +357,8 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     """What marks *sentence*: a label, a decision, open-loop or uncertainty phrase, an
     open question; None when nothing does (references are judged by :func:`make_item`).
     *by_user*: the user said it (a user's "let's …" is a decision)."""
+    low = sentence.lower()
+    other = languages.foreign(low, unpunctuate(low).split())
     label = _LABEL_RE.match(sentence) or _BARE_TODO_RE.match(sentence)
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
@@ -367,6 +381,7 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
             _USER_RULE_START_RE.match(sentence)
             or _USER_RULE_RE.search(sentence)
             or _USER_CORRECTION_RE.match(sentence)
+            or (_OTHER_RULE_RE.search(low) if other else None)
         )
         if rule is not None and _says_something(sentence):
             return Marker(Kind.DECISION, 0, False, rule="user-rule")
@@ -378,14 +393,13 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
         return Marker(Kind.DECISION, 0, False, rule="choice")
     if _AWAITING_RE.match(sentence):
         return Marker(Kind.OPEN_LOOP, 0, False, weak=True, rule="awaiting")
-    low = sentence.lower()
     searched: set[re.Pattern[str]] = set()
-    for kind, gate, pattern in _PHRASES:
+    for kind, gate, pattern in (*_PHRASES, *_FOREIGN_PHRASES) if other else _PHRASES:
         if gate not in low or pattern in searched or (by_user and kind == Kind.UNCERTAINTY):
             continue
         searched.add(pattern)
         # Offsets in the lowercased text have the same backticks before them.
-        if kind != Kind.DECISION and low.rstrip(" *_").endswith(":"):
+        if kind != Kind.DECISION and low.rstrip(" *_").endswith((":", "：")):
             continue  # a lead-in to a list ("The uncommitted files are:"), not a statement
         if by_user and kind == Kind.OPEN_LOOP and REQUEST_RE.match(sentence):
             continue  # a request ("Review the uncommitted diff"): the session answers it
@@ -419,6 +433,8 @@ def is_triggered(sentence: str) -> bool:
     low = sentence.lower()
     if not TRIGGER_SET.isdisjoint(unpunctuate(low).split()):
         return True
+    if not low.isascii() and languages.CJK_RE.search(low):
+        return any(needle in low for needle in (*_TRIGGER_NEEDLES, *languages.NEEDLES))
     return any(needle in low for needle in _TRIGGER_NEEDLES)
 
 

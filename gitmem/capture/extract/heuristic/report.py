@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, make_item, own_points
+from gitmem.capture.extract.heuristic.languages import word_count
 from gitmem.capture.extract.heuristic.markers import find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
@@ -177,7 +178,7 @@ def pending_request(index: int, raw: str) -> Iterator[Candidate]:
         return
     block = text[unit.start : unit.end]
     start = _start(block, True) or 0
-    if len(block[start:].split()) < PENDING_WORDS:
+    if word_count(block[start:]) < PENDING_WORDS:
         return
     ends = block.rstrip(" *_`\"')”’")
     kind = Kind.UNCERTAINTY if ends.endswith("?") else Kind.OPEN_LOOP
@@ -376,7 +377,7 @@ def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
         return None  # a side note after the outcome ("Also fixed …", "Also relevant: …")
     # A list item that says something before its colon ("1. **Confirm the path** — drop
     # the probe there and see if it shows up:" over a code block) is a statement.
-    statement = BULLET_RE.match(block) and len(sentence.split()) >= STATEMENT_ITEM_WORDS
+    statement = BULLET_RE.match(block) and word_count(sentence) >= STATEMENT_ITEM_WORDS
     if len(sentences) == 1 and sentence.rstrip("*_ ").endswith((":", "：")) and not statement:
         return None
     if sentence[:1].islower() and not user:

@@ -17,6 +17,8 @@ from gitmem.capture.extract.heuristic.item import (
     make_item,
     own_points,
 )
+from gitmem.capture.extract.heuristic.languages import CJK_RE, word_count
+from gitmem.capture.extract.heuristic.languages import NEEDLES as CJK_NEEDLES
 from gitmem.capture.extract.heuristic.markers import (
     FENCE_NEEDLES,
     LINE_NEEDLES,
@@ -124,6 +126,8 @@ class Scan:
         # One flag per line (a set of line numbers would cost more than the lines).
         hits = bytearray(len(self.lines))
         mark_lines(low, starts, LINE_NEEDLES, hits)
+        if not low.isascii() and CJK_RE.search(low):  # words without spaces between them
+            mark_lines(low, starts, CJK_NEEDLES, hits)
         # (No match object outlives the loop: it would hold low, which is let go below.)
         for at in (match.start() for match in NUMBER_RE.finditer(low)):
             hits[bisect.bisect_right(starts, at) - 1] = 1
@@ -323,7 +327,7 @@ def _unit_items(
         if paragraph:
             s, end = split_sentences(block, start)[0]
             words = block[s:end].lstrip("*_ ").split(None, 2)
-            if len(words) < 3 or words[0].lower().strip(",:") in _REPORTING:
+            if word_count(block[s:end]) < 3 or words[0].lower().strip(",:") in _REPORTING:
                 return
         marker = find_marker(block[start:end], by_user)
         if marker is not None and marker.label:

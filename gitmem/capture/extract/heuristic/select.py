@@ -107,9 +107,10 @@ def bare_link(candidate: Candidate) -> bool:
 
 def claim_key(candidate: Candidate) -> tuple[str, str]:
     """What *candidate* is a statement of, so that a later statement of it replaces it: the
-    PRs and issues it names, for one the forge rule found ("PR #12: <link>", then "PR #12
-    is merged": its latest state wins, whatever its kind); else its kind and folded text."""
-    if candidate.rule == "forge":
+    PRs and issues it names, for one the forge rule found or an open loop ("PR #12: <link>",
+    "PR #12 still fails on CI", then "PR #12 is merged": its latest state wins, whatever its
+    kind or the rule that found it); else its kind and folded text."""
+    if candidate.rule == "forge" or candidate.kind == Kind.OPEN_LOOP:
         numbers = forge_numbers(candidate.quote)
         if numbers:
             return "forge", " ".join(f"#{n}" for n in sorted(numbers))

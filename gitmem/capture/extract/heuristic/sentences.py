@@ -44,7 +44,11 @@ FILE_ITEM_RE = re.compile(
 SENTENCE_END_RE = re.compile(
     r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*"
     r"[A-ZÀ-ÖØ-ÞΑ-ΩА-Я\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])"
+    r"|[。！？]+[」』）)\]*_`]*(?=[ \t]*[^\s。！？」』）])"
 )
+"""A sentence ends at ".", "!" or "?" before a capital (or a letter of a script without
+case), and at Chinese and Japanese "。", "！", "？" before whatever follows: those scripts
+put no space after them."""
 _LOWER_END_RE = re.compile(r"(?:(?<!\.)\.(?!\.)|[!?]+)[\"'”’)\]*_`]*(?=[ \t]+[\"'“‘(\[*_`]*[a-z])")
 """A sentence end before a lowercase word: how users write ("… one list view. can you …");
 not an ellipsis ("run `git add ... && git commit ...` so I …")."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from gitmem.capture.extract.heuristic.languages import word_count
+
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
@@ -63,7 +65,7 @@ def says_little(text: str) -> bool:
     """Is *text* (an item's) too short to name what it is about: at most :data:`FEW_WORDS`
     words and no name in code, number or path ("Ready to commit.", "APPROVED",
     "Stepping back properly.")?"""
-    return len(text.split()) <= FEW_WORDS and _NAMED_RE.search(text) is None
+    return word_count(text) <= FEW_WORDS and _NAMED_RE.search(text) is None
 
 
 def routine(sentence: str, wrapped: bool = False) -> bool:
