@@ -22,7 +22,12 @@ clause ("We could use Redis for the cache" quoted as "use Redis for the cache", 
 should …", "We almost lost the data"), or as the one word after it in its sentence ("We deploy on
 Fridays, maybe."), leaves it unsaid as a fact too, and so does
 a word right before it that limits it to a part or to few times ("Some of the tests pass"
-quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays").
+quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays"). A
+sentence that opens with a word of hearsay or possibility and a comma ("Apparently, the
+cache is never invalidated") puts it on the whole sentence. Words right before the quote
+that report another's words ("He said we should drop Redis", "Bob wants us to drop
+Redis", 'She said: "we drop Redis"') leave it another's, not the speaker's ("I said" and
+"we said" are the speaker's own).
 
 A list under a heading that opens with such a negation ("Don't:", "Never:", "## Avoid")
 says each of its items under it (:func:`negating`).
@@ -66,6 +71,21 @@ _NOT_REVERSING = lazy_pattern(
 _HEARSAY_RE = lazy_pattern(
     r"\b(?:apparently|supposedly|allegedly|reportedly|seemingly|presumably|probably)\b"
 )
+# A sentence that opens with a word of hearsay or possibility and a comma ("Apparently, the
+# cache is never invalidated", "Maybe, we should …") says all of it as believed or possible:
+# the comma does not end its clause.
+_OPENER_RE = lazy_pattern(
+    r"\W*(?:apparently|supposedly|allegedly|reportedly|seemingly|presumably|probably|maybe"
+    r"|perhaps|possibly)\s*,"
+)
+# Words right before the quote that report what someone else said, asked or wants ("He
+# said | we should drop Redis", "Bob wants us to | drop Redis", 'She said: "| we drop …'):
+# a report of another's words, not the speaker's own ("I said", "we said" are theirs).
+_REPORTED_RE = lazy_pattern(
+    r"(?<!\bi )(?<!\bwe )\b(?:said|says|told|tells|asked|asks|suggested|suggests|proposed"
+    r"|proposes|recommended|recommends|claimed|claims|wants|wanted)"
+    r"(?:\s+(?:us|me|them|him|her|you|that|to))*[\s:\"'“‘]*\Z|\baccording to\b[^.!?;]*\Z"
+)
 # A word right before the quote that limits it to a part or to few times: "Some of | the
 # tests pass", "Half | the tests", "We rarely | deploy on Fridays".
 _LIMIT_RE = lazy_pattern(
@@ -85,9 +105,9 @@ _RESTRICTS = lazy_pattern(
 )
 
 
-Governs = Literal["negation", "possibility", "limit"]
-"""What a word outside a quote does to it: reverses it, makes it a possibility, or limits
-it to a part ("some of", "rarely")."""
+Governs = Literal["negation", "possibility", "limit", "reported"]
+"""What a word outside a quote does to it: reverses it, makes it a possibility, limits it
+to a part ("some of", "rarely"), or reports it as another's words ("he said")."""
 
 
 def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] | None:
@@ -97,6 +117,10 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     text up to the quote, *after* its clause's text after it (all as said). Raises
     nothing."""
     clause = fold(before)
+    reported = _REPORTED_RE.search(clause)
+    opener = _OPENER_RE.match(clause)
+    if opener is not None and _CLAUSE_BREAK.search(clause, opener.end()) is not None:
+        opener = None  # "Maybe, but we use Redis"
     opening = fold(f"{before} {quote}")[len(clause) :][:_OPENING]  # "and | we use …"
     breaks = [b for b in _CLAUSE_BREAK.finditer(clause + opening) if b.start() < len(clause)]
     if breaks:
@@ -105,6 +129,10 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     found = negation_re(clause).search(clause) or _ASIDE_RE.search(clause)
     if found is not None:
         return "negation", found.group().strip()
+    if reported is not None:
+        return "reported", reported.group().strip(" :\"'“‘")
+    if opener is not None:
+        return "possibility", opener.group().strip(" ,")
     found = POSSIBILITY_RE.search(clause) or _HEARSAY_RE.search(clause)
     if found is not None:
         return "possibility", found.group()

@@ -31,7 +31,8 @@ said only under its condition. So:
 - a decision, fact or belief cut from the negation its clause puts on it ("Don't use
   Redis" quoted as "use Redis", "Using Redis is not an option" as "Using Redis":
   :mod:`gitmem.capture.negated`), or from the possibility or the limit before it ("We
-  could use Redis", "Some of the tests pass"), is not verbatim.
+  could use Redis", "Some of the tests pass"), or reported as another's words ("He said
+  we should drop Redis", "Bob wants us to drop Redis"), is not verbatim.
 
 Pure; never raises.
 """
@@ -70,7 +71,13 @@ CONDITION = "the quote leaves out the condition its sentence puts on it"
 NEGATED = "the quote leaves out the negation its clause puts on it"
 POSSIBLE = "the quote leaves out the possibility its clause puts on it"
 LIMITED = "the quote leaves out the limit its clause puts on it"
-_GOVERNED: dict[Governs, str] = {"negation": NEGATED, "possibility": POSSIBLE, "limit": LIMITED}
+REPORTED = "the quote leaves out that its clause reports another's words"
+_GOVERNED: dict[Governs, str] = {
+    "negation": NEGATED,
+    "possibility": POSSIBLE,
+    "limit": LIMITED,
+    "reported": REPORTED,
+}
 COLLAPSED = (
     "the quote lies in a collapsed <details> block, which holds what its author set aside,"
     " not what was decided"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gitmem.capture.checkpoint import build_items
-from gitmem.capture.standing import LIMITED, NEGATED, POSSIBLE
+from gitmem.capture.standing import LIMITED, NEGATED, POSSIBLE, REPORTED
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, plain_transcript
 
@@ -196,3 +196,49 @@ def test_a_list_whose_heading_does_not_open_with_a_negation_stands() -> None:
     assert captured(plan, Kind.DECISION, "deploy the parser on Mondays").trust == "verbatim"
     kept = "Two things I did not change:\n- the spec still says flutter-android"
     assert captured(kept, Kind.FACT, "the spec still says flutter-android").trust == "verbatim"
+
+
+@pytest.mark.parametrize("kind", [Kind.DECISION, Kind.FACT, Kind.BELIEF])
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("He said we should move the sessions to Redis.", "we should move the sessions to Redis."),
+        ("Bob wants us to move the sessions to Redis.", "move the sessions to Redis."),
+        ('She said: "we move the sessions to Redis". Not yet.', "we move the sessions to Redis"),
+        ("The reviewer suggested that we move the sessions to Redis.", "we move the sessions"),
+        ("According to the wiki, the sessions live in Redis.", "the sessions live in Redis."),
+    ],
+)
+def test_a_quote_cut_from_its_report_of_another_is_not_verbatim(
+    kind: Kind, message: str, quote: str
+) -> None:
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == REPORTED
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I said we should move the sessions to Redis.",
+        "As you said, we should move the sessions to Redis.",
+        "We said we should move the sessions to Redis.",
+    ],
+)
+def test_the_speakers_own_words_are_not_a_report(message: str) -> None:
+    item = captured(message, Kind.DECISION, "we should move the sessions to Redis.")
+    assert item.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Apparently, the cache is never invalidated.", "Probably, the cache is never invalidated."],
+)
+def test_hearsay_that_opens_the_sentence_reaches_past_its_comma(message: str) -> None:
+    item = captured(message, Kind.FACT, "the cache is never invalidated.")
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == POSSIBLE
+    contrast = captured(
+        "Maybe, but the cache is never invalidated.", Kind.FACT, "the cache is never invalidated."
+    )
+    assert contrast.trust == Trust.VERBATIM
