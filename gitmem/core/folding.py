@@ -101,6 +101,13 @@ BULLET = "-"
 """The label of a bullet list marker (``-``, ``+`` or ``*``) in :attr:`FoldMap.markers`."""
 
 
+def group_digits(text: str) -> str:
+    """*text* with each no-break, narrow no-break or thin space between two digits, which
+    groups them ("10\u202f000"), read as ``_``, as step 1 of :func:`fold` reads it: one
+    number, not two. Never raises."""
+    return _DIGIT_GROUP_RE.sub("_", text) if not text.isascii() else text
+
+
 def fold(text: str) -> str:
     """Fold *text* for comparison (steps 1 to 5 of ``docs/verifier.md``; not step 0).
 

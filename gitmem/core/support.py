@@ -16,7 +16,10 @@ never raises.
 
 from __future__ import annotations
 
+import re
+
 from gitmem.core.conditions import conditional
+from gitmem.core.folding import group_digits
 from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
@@ -26,7 +29,8 @@ def unsupported(text: str, quote: str) -> str | None:
     """Why *quote* does not support the item *text* (None: it does): the text reverses
     the quote, adds a negation or a number the quote does not hold, drops or adds a
     condition, or changes a word,
-    a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`). Never
+    a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or puts
+    another person in its place ("We dropped Redis" on "they dropped Redis"). Never
     raises."""
     conflict = polarity_conflict(text, quote)
     if conflict is not None:
@@ -35,9 +39,33 @@ def unsupported(text: str, quote: str) -> str | None:
     negation = negation_re(mine).search(mine)
     if negation is not None and negation_re(theirs).search(theirs) is None:
         return f'the item\'s text says "{negation.group()}" but its quote has no negation'
-    # The quote's own list numbers count as said: "1. build 2. test" quoted as one line.
-    said = set(number_tokens(theirs)) | set(number_tokens(quote))
+    # The quote's own list numbers count as said: "1. build 2. test" quoted as one line;
+    # a number grouped by a no-break space is one ("10\u202f000" holds no "10").
+    said = set(number_tokens(theirs)) | set(number_tokens(group_digits(quote)))
     added = [number for number in number_tokens(mine) if number not in said]
     if added:
         return f'the item\'s text says "{added[0]}", a number its quote does not hold'
-    return conditional(text, quote) or changed(mine, theirs)
+    return conditional(text, quote) or changed(mine, theirs) or _other_person(mine, theirs)
+
+
+_PERSONS = {
+    **dict.fromkeys(("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your"), ""),
+    **dict.fromkeys(("he", "him", "his"), "he"),
+    **dict.fromkeys(("she", "her", "hers"), "she"),
+    **dict.fromkeys(("they", "them", "their", "theirs"), "they"),
+}
+"""Who a pronoun names: the speaker's side ("I", "we", "you": one team, whichever says it)
+or a third person."""
+
+
+def _other_person(text: str, quote: str) -> str | None:
+    """Why *text* (folded) puts another person in the place of the one *quote* (folded)
+    names: each names one the other does not, and one of them is a third person ("We
+    dropped Redis" on "they dropped Redis"; "I" for "we" is one side)."""
+    mine = {_PERSONS[w] for w in re.findall(r"[a-z]+", text) if w in _PERSONS}
+    theirs = {_PERSONS[w] for w in re.findall(r"[a-z]+", quote) if w in _PERSONS}
+    added, dropped = mine - theirs, theirs - mine
+    if not (added and dropped):
+        return None
+    shown, said = min(added) or "we", min(dropped) or "we"
+    return f'the item\'s text names "{shown}" where its quote names "{said}"'

@@ -374,3 +374,42 @@ def test_a_text_that_keeps_its_quotes_condition_or_has_none_is_supported(
     text: str, quote: str
 ) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We dropped Redis for the cache", "They dropped Redis for the cache last week"),
+        ("They dropped Redis for the cache", "We dropped Redis for the cache last week"),
+        ("He dropped Redis for the cache", "she dropped Redis for the cache"),
+        ("Keep our cache in Redis", "keep their cache in Redis"),
+    ],
+)
+def test_a_text_that_puts_another_person_in_the_quotes_place_is_not_supported(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and reason.startswith("the item's text names")
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We dropped Redis for the cache", "I dropped Redis for the cache"),
+        ("We should drop Redis for the cache", "you should drop Redis for the cache"),
+        ("They should drop Redis", "We told them to drop Redis"),
+        ("We dropped Redis because they were slow", "we dropped Redis: the servers were slow"),
+    ],
+)
+def test_the_speakers_side_or_an_added_person_is_no_swap(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u2009"])
+@pytest.mark.parametrize("text", ["We have 10 users on the beta", "We have 000 users on the beta"])
+def test_a_part_of_a_number_grouped_by_a_no_break_space_is_another_number(
+    space: str, text: str
+) -> None:
+    reason = unsupported(text, f"We have 10{space}000 users on the beta")
+    assert reason is not None and "a number its quote does not hold" in reason
+    assert unsupported(f"We have 10{space}000 users", f"we have 10{space}000 users") is None
