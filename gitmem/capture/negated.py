@@ -26,8 +26,8 @@ quoted as "the tests pass", "We rarely deploy on Fridays" as "deploy on Fridays"
 sentence that opens with a word of hearsay or possibility and a comma ("Apparently, the
 cache is never invalidated") puts it on the whole sentence. Words right before the quote
 that report another's words ("He said we should drop Redis", "Bob wants us to drop
-Redis", 'She said: "we drop Redis"') leave it another's, not the speaker's ("I said" and
-"we said" are the speaker's own).
+Redis") leave it another's, not the speaker's ("I said" and "we said" are the speaker's
+own, and so is direct speech after a colon: "Alice said: we keep the cache local").
 
 A list under a heading that opens with such a negation ("Don't:", "Never:", "## Avoid")
 says each of its items under it (:func:`negating`).
@@ -79,12 +79,14 @@ _OPENER_RE = lazy_pattern(
     r"|perhaps|possibly)\s*,"
 )
 # Words right before the quote that report what someone else said, asked or wants ("He
-# said | we should drop Redis", "Bob wants us to | drop Redis", 'She said: "| we drop …'):
-# a report of another's words, not the speaker's own ("I said", "we said" are theirs).
+# said | we should drop Redis", "Bob wants us to | drop Redis"): a report of another's
+# words, not the speaker's own ("I said", "we said" are theirs). Direct speech after a
+# colon ("Alice said: we keep the cache local") is how a plain transcript names who
+# speaks: the words are that speaker's own.
 _REPORTED_RE = lazy_pattern(
     r"(?<!\bi )(?<!\bwe )\b(?:said|says|told|tells|asked|asks|suggested|suggests|proposed"
     r"|proposes|recommended|recommends|claimed|claims|wants|wanted)"
-    r"(?:\s+(?:us|me|them|him|her|you|that|to))*[\s:\"'“‘]*\Z|\baccording to\b[^.!?;]*\Z"
+    r"(?:\s+(?:us|me|them|him|her|you|that|to))*\s*\Z|\baccording to\b[^.!?;]*\Z"
 )
 # A word right before the quote that limits it to a part or to few times: "Some of | the
 # tests pass", "Half | the tests", "We rarely | deploy on Fridays".
@@ -130,7 +132,7 @@ def governing_word(before: str, quote: str, after: str) -> tuple[Governs, str] |
     if found is not None:
         return "negation", found.group().strip()
     if reported is not None:
-        return "reported", reported.group().strip(" :\"'“‘")
+        return "reported", reported.group().strip()
     if opener is not None:
         return "possibility", opener.group().strip(" ,")
     found = POSSIBILITY_RE.search(clause) or _HEARSAY_RE.search(clause)

@@ -60,12 +60,11 @@ or a third person."""
 
 def _other_person(text: str, quote: str) -> str | None:
     """Why *text* (folded) puts another person in the place of the one *quote* (folded)
-    names: each names one the other does not, and one of them is a third person ("We
-    dropped Redis" on "they dropped Redis"; "I" for "we" is one side)."""
-    mine = {_PERSONS[w] for w in re.findall(r"[a-z]+", text) if w in _PERSONS}
-    theirs = {_PERSONS[w] for w in re.findall(r"[a-z]+", quote) if w in _PERSONS}
-    added, dropped = mine - theirs, theirs - mine
-    if not (added and dropped):
+    opens with: both open with a pronoun, of two persons, one of them a third ("We
+    dropped Redis" on "they dropped Redis"; "I" for "we" is one side). Only the opening
+    word is read: a pronoun further on may name a thing ("keep the retries as they
+    are")."""
+    mine, theirs = (_PERSONS.get(next(iter(re.findall(r"[a-z]+", t)), "")) for t in (text, quote))
+    if mine is None or theirs is None or mine == theirs:
         return None
-    shown, said = min(added) or "we", min(dropped) or "we"
-    return f'the item\'s text names "{shown}" where its quote names "{said}"'
+    return f'the item\'s text names "{mine or "we"}" where its quote names "{theirs or "we"}"'

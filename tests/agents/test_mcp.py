@@ -97,7 +97,7 @@ def test_the_sdk_client_drives_every_tool(initialised: Path, tmp_path: Path, hom
     claude = tmp_path / "claude"
     claude_transcript(claude, initialised)
     other = initialised / "other.md"  # a transcript kept in the repository
-    other.write_text("Someone else said the cache lives in .git/gitmem/ and is never pushed.\n")
+    other.write_text("Someone else said: the cache lives in .git/gitmem/ and is never pushed.\n")
     env = {**os.environ, "CLAUDE_CONFIG_DIR": str(claude)}
 
     async def script(session: Session) -> dict[str, tuple[bool, str]]:
