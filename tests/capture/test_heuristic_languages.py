@@ -78,6 +78,7 @@ def test_a_users_rule_in_another_language_is_a_decision(sentence: str) -> None:
     "sentence",
     [
         "Kein Problem, mach einfach weiter.",  # a courtesy, not a rule
+        "Только что закончил миграцию.",  # "just now", not "only"
         "ORMは使わないでしょうか？",  # a question
         "No problem, go on.",
     ],

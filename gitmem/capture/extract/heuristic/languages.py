@@ -205,7 +205,7 @@ USER_RULE = (
     r"modificare|используй|используйте|трогай|меняй|удаляй)|nunca|siempre|s[óo]lo|solamente|"
     r"n[ãa]o\s+use|sempre|apenas|jamais|toujours|seulement|n['’](?:utilise|ajoute|touche|modifie)[sz]?\s+pas|"
     r"kein(?:e|en|er)?(?!\s+(?:problem|ahnung|sorge|ursache|thema))|nie|niemals|immer|nur|"
-    r"bitte\s+(?:nicht|kein\w*|immer|nur)|mai|никогда|всегда|только)(?!\w)"
+    r"bitte\s+(?:nicht|kein\w*|immer|nur)|mai|никогда|всегда|только(?!\s+что))(?!\w)"
     # zh, ja, ko: a prohibition or "always", "must", "only" anywhere (the verb ends these)
     r"|不要|必须|必須|只用|只能用|始终|始終|永远不要|永遠不要|禁止|"
     r"ないで(?!しょう|す)|しないこと|必ず|常に|絶対に|"
