@@ -144,3 +144,15 @@ def test_every_quote_from_a_session_in_another_language_verifies() -> None:
 def test_an_english_sentence_is_not_read_for_other_languages(sentence: str) -> None:
     low = sentence.lower()
     assert not foreign(low, low.replace(".", " ").split())
+
+
+@pytest.mark.parametrize(
+    "item", ["docs/schema.mdにスキーマを記載する", "在docs/schema.md中记录表结构"]
+)
+def test_a_path_inside_a_chinese_or_japanese_sentence_is_no_file_list_entry(item: str) -> None:
+    # Those scripts run their words into the path: "docs/schema.mdに…" is a sentence that
+    # names a file, not an entry of a list of files ("- docs/schema.md — the tables").
+    reply = f"Done with the queries.\n\nNext steps:\n- {item}\n- docs/schema.md — the tables"
+    found = [d.quote for d, _ in explain([user("What is left?"), assistant(reply)])]
+    assert item in found
+    assert "docs/schema.md — the tables" not in found

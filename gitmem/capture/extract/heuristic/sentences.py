@@ -36,9 +36,13 @@ _FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>
 
 # A list item that starts with a path, a dotfile (".dialyzerignore") or a link is an entry
 # of a file list.
+_PATH_CHAR = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]"
+"""A letter, digit or "_" of a path: not one of a script written without spaces, where the
+words around a path run into it ("docs/schema.mdに記載する" names a path inside a sentence)."""
 FILE_ITEM_RE = re.compile(
-    r"(?:\*\*|__)?`?(?:\[[^\]\n]{1,120}\]\([^)\n]{1,300}\)|[\w.~/-]*/[\w.@/-]+|"
-    r"[\w.-]+\.[A-Za-z][\w]{0,5}(?::\d+)?|\.[A-Za-z][\w.-]{1,40})`?(?:\*\*|__)?"
+    rf"(?:\*\*|__)?`?(?:\[[^\]\n]{{1,120}}\]\([^)\n]{{1,300}}\)|(?:{_PATH_CHAR}|[.~/-])*/"
+    rf"(?:{_PATH_CHAR}|[.@/-])+|(?:{_PATH_CHAR}|[.-])+\.[A-Za-z]{_PATH_CHAR}{{0,5}}(?::\d+)?|"
+    r"\.[A-Za-z][\w.-]{1,40})`?(?:\*\*|__)?"
     r"(?:[ \t]*(?:[-—–:(→]|->|$))"
 )
 SENTENCE_END_RE = re.compile(
