@@ -79,6 +79,7 @@ def test_a_users_rule_in_another_language_is_a_decision(sentence: str) -> None:
     [
         "Kein Problem, mach einfach weiter.",  # a courtesy, not a rule
         "Только что закончил миграцию.",  # "just now", not "only"
+        "Immer noch kaputt nach dem Update.",  # "still", not "always"
         "ORMは使わないでしょうか？",  # a question
         "No problem, go on.",
     ],

@@ -204,7 +204,7 @@ USER_RULE = (
     r"elimines|a[ñn]adas|pongas|fa[çc]a|mexa|altere|apague|usare|fare|toccare|"
     r"modificare|используй|используйте|трогай|меняй|удаляй)|nunca|siempre|s[óo]lo|solamente|"
     r"n[ãa]o\s+use|sempre|apenas|jamais|toujours|seulement|n['’](?:utilise|ajoute|touche|modifie)[sz]?\s+pas|"
-    r"kein(?:e|en|er)?(?!\s+(?:problem|ahnung|sorge|ursache|thema))|nie|niemals|immer|nur|"
+    r"kein(?:e|en|er)?(?!\s+(?:problem|ahnung|sorge|ursache|thema))|nie|niemals|immer(?!\s+noch)|nur|"
     r"bitte\s+(?:nicht|kein\w*|immer|nur)|mai|никогда|всегда|только(?!\s+что))(?!\w)"
     # zh, ja, ko: a prohibition or "always", "must", "only" anywhere (the verb ends these)
     r"|不要|必须|必須|只用|只能用|始终|始終|永远不要|永遠不要|禁止|"
