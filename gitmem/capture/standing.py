@@ -50,6 +50,7 @@ from gitmem.capture.questions import DECIDING, SENTENCE_END
 from gitmem.core.conditions import (
     ASKS,
     CONDITION_WORDS,
+    ENDING_CONDITIONS,
     UNSPACED_CONDITIONS,
     WHEN_WORDS,
     condition_source,
@@ -122,6 +123,7 @@ _CLAUSE_CONDITION = re.compile(
     r"(?:[,;:(\"'“‘—–]|\b(?:but|and|so|or|only|even|also|then|yet|now|well|ok|okay|just))"
     rf"[\s>*_`#-]*(?:(?:{_CONDITIONS}|{_INVERTED})(?![^\W_])|若|{UNSPACED_CONDITIONS})"
 )
+_ENDING_CONDITION = re.compile(ENDING_CONDITIONS)
 # A condition after the quote, in its sentence ("we deploy on Fridays if QA approves",
 # "…, unless the build is red", "(only when CI is green)", "…, for the team's sake, if QA
 # approves", "we merge once the review passes"): the quote's words hold only under it.
@@ -264,6 +266,8 @@ def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
         return True
     if _CLAUSE_CONDITION.search(letters, sentence, start) is not None:
         return True
+    if _ENDING_CONDITION.search(letters, sentence, start) is not None:
+        return True  # "テストが通ったら、| キャッシュにRedisを使います"
     stop = _stop(shown, start, end)
     for word in _TRAILING_CONDITION.finditer(letters, end):  # its lookaheads see past stop
         if word.start() >= stop:

@@ -18,6 +18,9 @@ from gitmem.core.patterns import lazy_pattern
 
 _FALLS = r"falls(?!\s+(?:back|over|through|short|apart|behind|off|out|into|on|to|under)\b)"
 """The German "falls" ("if"), not the English verb ("falls back")."""
+_GREEK_AN = r"αν(?=[^\S\n]+\w*[\u0370-\u03ff\u1f00-\u1fff])"
+"""The Greek "αν" ("if"), before a word that holds a Greek letter: folding reads it "av",
+which is also the Swedish "of"."""
 CONDITION_WORDS = (
     "if|unless|in case|assuming|provided|providing|as long as|so long as"
     r"|on (?:the )?condition|in the event|except|excepting|subject to|contingent (?:on|upon)"
@@ -25,6 +28,7 @@ CONDITION_WORDS = (
     rf"|si|sauf si|à moins que|pourvu que|wenn|{_FALLS}|sofern|außer wenn|solange"
     "|a menos que|salvo que|siempre que|con tal de que|tenzij|jeśli|jeżeli|если|якщо"
     "|iff|dacă|daca|eğer|jika|kalau|nếu|إذا"
+    rf"|εάν|εαν|{_GREEK_AN}|εφόσον|εφοσον|אם|בתנאי"
 )
 """The conditions a sentence may open with and a quote may be followed by; an exception
 ("except during the freeze") limits it as one does."""
@@ -37,14 +41,26 @@ WHEN_WORDS = (
     rf"when(?![^\S\n]+to\b)|whenever|{_ONCE}|until|as soon as"
     "|quand|lorsque|dès que|une fois que|jusqu'à ce que|sobald|cuando|en cuanto|hasta que"
     "|quando|appena|finché|assim que|até que|zodra|wanneer|totdat|gdy|kiedy|dopóki"
-    "|когда|как только"
+    "|когда|как только|όταν|οταν|μόλις|μολις|כאשר"
 )
 """The words that bind what they follow to a time or an event ("we merge once the review
 passes", "we keep the old API until the migration lands"); "once" not as a count ("once a
 day", "once more", "this once", "at once", "once."), nor "when" as a question's ("when to
 deploy")."""
-UNSPACED_CONDITIONS = "如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일|अगर|यदि"
-"""The same, of languages that do not space their words, matched wherever they stand."""
+ENDING_CONDITIONS = (
+    "たら(?![しいくき])|れば(?!なら|いけ|なり)|なら(?![なずべ])|場合"
+    r"|(?:하|되|으|다|이라|않으|없으|있으)면(?![가-힣])(?!\s*(?:됩|돼|된|되))|경우"
+)
+"""The conditions that end their clause, as a verb's ending or a word after it (Japanese
+"…たら", "…れば", "…なら", "…場合", Korean "…하면", "…으면", "…경우"; not the "must" of
+"…なければならない", nor the "you only need to" of "…하면 됩니다"): such a condition
+binds the words after it in its sentence, wherever it ends."""
+UNSPACED_CONDITIONS = (
+    f"如果|假如|要是|除非|只要|一旦|直到|もし|만약|만일|अगर|यदि|{ENDING_CONDITIONS}|ברגע ש|במקרה ש"
+)
+"""The same, of languages that do not space their words (and the Hebrew "as soon as" and
+"in case" glued to the word after them: "ברגע ש…", "במקרה ש…"), matched wherever they
+stand."""
 ASKS = (
     r"even|as|what|whether|see|sure|tell|wonder\w*|check\w*|ask\w*|know\w*|decid\w*"
     r"|verif\w*|test\w*"

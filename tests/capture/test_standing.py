@@ -593,3 +593,25 @@ def test_an_ellipsis_that_joins_parts_of_two_sentences_is_not_verbatim(
 def test_an_ellipsis_over_whole_sentences_or_inside_one_stays_verbatim(quote: str) -> None:
     message = "We keep Postgres for the sessions. Ok. We drop Redis for the cache."
     assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Αν περάσουν τα τεστ, χρησιμοποιούμε το Redis.", "χρησιμοποιούμε το Redis"),
+        ("אם הבדיקות עוברות, נשתמש ב-Redis עבור המטמון.", "נשתמש ב-Redis עבור המטמון"),
+        ("테스트가 통과하면 캐시에 Redis를 사용합니다.", "캐시에 Redis를 사용합니다"),
+        ("テストが通ったら、キャッシュにRedisを使います。", "キャッシュにRedisを使います"),
+    ],
+)
+def test_a_decision_cut_from_a_greek_hebrew_korean_or_japanese_condition_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    item = captured(message, Kind.DECISION, quote)
+    assert item.trust == Trust.INFERRED
+    assert item.quote_reason == CONDITION
+
+
+def test_a_sentence_after_a_japanese_report_stands() -> None:
+    message = "テストは通りました。キャッシュにRedisを使います。"
+    assert captured(message, Kind.DECISION, "キャッシュにRedisを使います").trust == Trust.VERBATIM

@@ -414,3 +414,35 @@ def test_a_part_of_a_number_grouped_by_a_no_break_space_is_another_number(
     reason = unsupported(text, f"We have 10{space}000 users on the beta")
     assert reason is not None and "a number its quote does not hold" in reason
     assert unsupported(f"We have 10{space}000 users", f"we have 10{space}000 users") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("χρησιμοποιούμε το Redis", "Αν περάσουν τα τεστ, χρησιμοποιούμε το Redis"),
+        ("χρησιμοποιούμε το Redis", "Όταν περάσουν τα τεστ, χρησιμοποιούμε το Redis"),
+        ("נשתמש ב-Redis עבור המטמון", "אם הבדיקות עוברות, נשתמש ב-Redis עבור המטמון"),
+        ("נשתמש ב-Redis", "כאשר הבדיקות עוברות, נשתמש ב-Redis"),
+        ("캐시에 Redis를 사용합니다", "테스트가 통과하면 캐시에 Redis를 사용합니다"),
+        ("キャッシュにRedisを使います", "テストが通ったら、キャッシュにRedisを使います"),
+        ("キャッシュにRedisを使います", "テストが通れば、キャッシュにRedisを使います"),
+        ("キャッシュにRedisを使います", "テストが通る場合、キャッシュにRedisを使います"),
+    ],
+)
+def test_a_text_that_drops_a_greek_hebrew_korean_or_japanese_condition_is_not_supported(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "states it unconditionally" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Vi använder Redis för cachen", "Vi använder Redis av prestandaskäl för cachen"),
+        ("커밋 명령을 실행합니다", "아래 커밋 명령만 실행하면 됩니다"),
+        ("キャッシュにRedisを使います", "テストは通りました。キャッシュにRedisを使います"),
+    ],
+)
+def test_words_that_only_look_like_those_conditions_are_none(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
