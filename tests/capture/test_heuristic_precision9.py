@@ -114,3 +114,42 @@ def test_a_choice_a_paragraph_reports_still_counts() -> None:
     drafts = extract(messages)
     assert ("decision", said) in [(d.kind, d.quote) for d in drafts]
     assert_verbatim(drafts, messages)
+
+
+# --- narration after an acknowledgement is narration -----------------------------------
+
+
+def test_an_acknowledgement_before_narration_gives_nothing() -> None:
+    for reply in (
+        "Good point, let me check the retry budget.",
+        "You're right — I'll drop the cache flag.",
+        "Great catch! Let me fix the parser.",
+        "Fair question; let me look at the lock file first.",
+    ):
+        messages = [user("isn't the retry budget per host?"), assistant(reply)]
+        assert extract(messages) == [], reply
+
+
+def test_an_acknowledgement_before_a_statement_leaves_the_statement() -> None:
+    said = "The parser drops the last token when the input ends in a comma."
+    messages = [user("why is the last field missing?"), assistant(f"Good catch. {said}")]
+    assert [d.quote for d in extract(messages)] == [said]
+
+
+# --- how things were before the change no longer holds --------------------------------
+
+
+def test_a_before_state_is_not_the_reports_statement() -> None:
+    after = "**After:** counts only the lines the commit changed (12 of 4,310)"
+    for before in (
+        "**Before:** counted every line of the touched files",
+        "Old: counted every line of the touched files",
+        "**Before** (line counter): counted every line of the touched files",
+    ):
+        messages = [
+            user("the line count is far too high"),
+            assistant(f"{before}\n{after.replace('counts', 'Counts')}"),
+        ]
+        drafts = extract(messages)
+        assert [d.quote for d in drafts] == [after.replace("counts", "Counts")], before
+        assert_verbatim(drafts, messages)

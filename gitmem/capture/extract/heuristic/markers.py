@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from gitmem.capture.extract.heuristic import languages
+from gitmem.capture.extract.heuristic.status import ACKNOWLEDGEMENT
 from gitmem.core.claims import in_code
 from gitmem.core.items import Kind
 
@@ -330,7 +331,8 @@ SUBJECTLESS_RE = re.compile(
 )
 """A sentence that takes its subject from the sentence before ("It still fails on Windows")."""
 NARRATION_RE = re.compile(
-    rf"{_EMPH}(?:(?:now|first|next|so|then|ok(?:ay)?|alright|great|good|perfect)\b[,!.]?\s+)*"
+    rf"{_EMPH}(?:{ACKNOWLEDGEMENT}\s*[,;:.!—–-]\s*)?"
+    r"(?:(?:now|first|next|so|then|ok(?:ay)?|alright|great|good|perfect)\b[,!.]?\s+)*"
     rf"(?:let\s+me|let{_A}s\s+(?:see|check|look|try|run|start|verify|confirm|find)|i{_A}ll|i\s+will|"
     rf"i{_A}m\s+(?:going\s+to|about\s+to|now\s+\w+ing|\w+ing)\b|i\s+am\s+(?:going\s+to|\w+ing\b)|"
     r"i\s+need\s+to|i\s+want\s+to|i\s+should)\b",

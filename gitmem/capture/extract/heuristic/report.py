@@ -44,6 +44,7 @@ from gitmem.capture.extract.heuristic.sentences import (
     split_sentences,
 )
 from gitmem.capture.extract.heuristic.status import (
+    ACKNOWLEDGEMENT,
     CHECKS_RE,
     INTERJECTION_RE,
     routine,
@@ -77,6 +78,7 @@ _NUMBERED_LABEL_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]+[^.!?:\n]{1,50}:[ \t]*$
 """A recap's numbered section label ("8. Current Work:")."""
 _TAG_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:[ \t][^<>\n]*)?>")
 _NARRATION_RE = re.compile(
+    rf"(?:{ACKNOWLEDGEMENT}[ \t]*[,;:—–-][ \t]*)?"
     r"(?:now\s+|first,?\s+|next,?\s+|so\s+)?(?:let\s+me|let['’]s|i['’]ll|i\s+will|i['’]m\s+going\s+to|"
     r"i\s+am\s+going\s+to|i\s+need\s+to|now\s+i\s+(?:have|understand|can|see|know)|"
     r"i\s+(?:now\s+)?have\s+(?:all|enough|a\s+(?:comprehensive|complete|clear|good))|"
@@ -87,6 +89,12 @@ _NARRATION_RE = re.compile(
     r"these|all|your)\b)",
     re.IGNORECASE,
 )
+_BEFORE_RE = re.compile(
+    r"[ \t]*[*_]*(?:before|previously|old|was)[*_]*(?:[ \t]+\([^)\n]{1,60}\))?[*_]*[ \t]*[:：]",
+    re.IGNORECASE,
+)
+"""A sentence that says how things were before the change ("**Before:** counted every line",
+"Old: …"): it no longer holds; the unit is read from what follows ("**After:** …")."""
 _ADDENDUM_RE = re.compile(
     r"(?:also|additionally|in\s+addition|as\s+a\s+side\s+note|side\s+note|btw)\b", re.IGNORECASE
 )
@@ -364,7 +372,7 @@ def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
         if lead is not None and lead.end() < len(sentence):
             sentences[0] = (first + lead.end(), end)
             continue
-        if lead is None and not status(sentence, wrapped):
+        if lead is None and not status(sentence, wrapped) and not _BEFORE_RE.match(sentence):
             break
         sentences.pop(0)
     if not sentences:

@@ -49,9 +49,17 @@ CHECKS_RE = re.compile(
 )
 """A unit or heading that reports the checks run ("Verification: I checked …", "Tests
 run:"): routine status, like "all tests pass"."""
+ACKNOWLEDGEMENT = (
+    r"(?:(?:good|great|nice|fair|excellent|valid)\s+(?:point|question|catch|call|idea|find|spot)|"
+    r"you['’]re\s+(?:absolutely\s+|quite\s+|totally\s+)?right|that['’]s\s+(?:right|fair|true)|"
+    r"makes\s+sense|thanks|thank\s+you)"
+)
+"""The assistant acknowledging what the user said ("Good point", "You're right"): it opens
+what the reply does next, and says nothing of its own."""
 INTERJECTION_RE = re.compile(
     r"(?:(?:perfect|excellent|great|good|nice|awesome|ok(?:ay)?|alright|sure|got\s+it|"
-    r"understood|yes|right|done|all\s+done|fixed|committed|pushed)[ \t]*[.!]+[ \t]*)+",
+    rf"understood|yes|right|done|all\s+done|fixed|committed|pushed|{ACKNOWLEDGEMENT})"
+    r"[ \t]*[.!]+[ \t]*)+",
     re.IGNORECASE,
 )
 
