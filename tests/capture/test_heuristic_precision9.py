@@ -153,3 +153,39 @@ def test_a_before_state_is_not_the_reports_statement() -> None:
         drafts = extract(messages)
         assert [d.quote for d in drafts] == [after.replace("counts", "Counts")], before
         assert_verbatim(drafts, messages)
+
+
+# --- a list the work done leads in to holds its parts, not the outcome -------------------
+
+
+def test_a_list_a_lead_in_says_is_done_gives_no_report_item() -> None:
+    outcome = "The importer now keeps symlinks as links instead of copying their targets."
+    for lead in (
+        "All 3 subtasks completed:",
+        "Here's what I changed:",
+        "The `import` command now:",
+        "Both fixes done and pushed:",
+    ):
+        messages = [
+            user("the importer copies what symlinks point to"),
+            assistant(
+                f"{outcome}\n\n{lead}\n"
+                "1. **Reads links with `os.readlink`** - no longer follows them\n"
+                "2. **Writes them back with `os.symlink`**"
+            ),
+        ]
+        drafts = extract(messages)
+        assert [d.quote for d in drafts] == [outcome], lead
+        assert_verbatim(drafts, messages)
+
+
+def test_a_list_of_notes_or_of_what_is_left_is_still_read() -> None:
+    for lead, item in (
+        ("Two notes:", "**Symlinks to folders** are kept as links too"),
+        ("What's left:", "Windows junctions are still copied, not linked"),
+    ):
+        messages = [
+            user("the importer copies what symlinks point to"),
+            assistant(f"The importer keeps symlinks now.\n\n{lead}\n- {item}\n"),
+        ]
+        assert item in [d.quote for d in extract(messages)], lead

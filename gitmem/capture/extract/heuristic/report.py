@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, make_item, own_points
 from gitmem.capture.extract.heuristic.languages import word_count
@@ -156,6 +157,8 @@ def report_items(
         first = units[0]
         units = _outcome(text, units)
         lead = first if units and units[0] is first else None
+    done = _done_lists(text, every, lists)
+    units = [u for u in units if lists.get(u.start) not in done]
     units = _heads_of_lists(text, units, lists)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
     points = own_points(text)
@@ -241,6 +244,32 @@ def _lists(text: str, units: list[Unit]) -> dict[int, int]:
         out[unit.start] = number
         previous = unit
     return out
+
+
+_DONE_LEAD_RE = re.compile(
+    r"(?:\b(?:completed?|done|finished|removed|added|deleted|simplified|changed|fixed|"
+    r"implemented|updated|pushed|merged|committed|now(?:[ \t]+\w+)?)|"
+    r"here['’]s[ \t]+what[ \t]+(?:i|we)[ \t]+(?:did|changed|fixed))[*_]*[ \t]*[:：][*_]*[ \t]*$",
+    re.IGNORECASE,
+)
+"""A lead-in that ends on the work done ("All 3 subtasks completed:", "X now:")."""
+
+
+def _done_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
+    """The lists (:func:`_lists`) a paragraph of *units* leads in to by saying the work is
+    done: each item is a part of it ("1. **Finds checkpoints** - walks the history"), not
+    the outcome. A list under an open-loop heading is what is left, whatever leads in."""
+    done: set[int] = set()
+    for before, unit in pairwise(units):
+        number = lists.get(unit.start)
+        if number is None or before.start in lists or before.heading != unit.heading:
+            continue
+        if unit.heading is not None and section_kind(unit.heading) == Kind.OPEN_LOOP:
+            continue
+        lead = text[before.start : before.end].rstrip().rsplit("\n", 1)[-1]
+        if _DONE_LEAD_RE.search(lead):
+            done.add(number)
+    return done
 
 
 def _heads_of_lists(text: str, units: list[Unit], lists: dict[int, int]) -> list[Unit]:
