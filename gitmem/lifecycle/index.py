@@ -52,7 +52,7 @@ from gitmem.store.roots import keep_purges
 # The file's name and the version in its key are stored bytes: they keep the words of the
 # format that wrote them ("memory", "read model"), whatever the code calls the index.
 INDEX_FILE = "memory.sqlite"
-INDEX_VERSION = "gitmem/read-model/11"
+INDEX_VERSION = "gitmem/read-model/12"
 LOCK_FILE = "memory.lock"
 
 

@@ -38,6 +38,7 @@ from gitmem.lifecycle.index_file import (
     discard,
     journal_mode,
     meta_value,
+    searchable,
     set_meta,
     shape,
     sound,
@@ -427,7 +428,7 @@ def _write_whole(db: sqlite3.Connection, replayed: _Replayed) -> None:
     db.executemany(
         "INSERT INTO recall (rowid, text, quote, address, last_seen) VALUES (?, ?, ?, ?, ?)",
         [
-            (rowid, s.item.text, s.quote or "", s.id, s.last_seen)
+            (rowid, searchable(s.item.text), searchable(s.quote or ""), s.id, s.last_seen)
             for rowid, s in enumerate(states, 1)
             if not s.forgotten
         ],

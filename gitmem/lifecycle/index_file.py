@@ -11,6 +11,7 @@ damage SQLite reads past without a word.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
@@ -63,6 +64,22 @@ DAMAGE: tuple[type[Exception], ...] = (
 for damage: a flipped header byte can make the journal-mode pragma fail with an I/O error
 or return bytes that are not UTF-8), and what a row whose bytes no longer decode raises
 (a state, a blob or a record: JSON's errors are ValueErrors)."""
+
+
+_UNSPACED_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+"""A character of Chinese, Japanese or Korean, whose words the full-text tokenizer cannot
+tell apart: it takes a run of them as one token (Korean joins its particles to a word)."""
+
+
+def searchable(text: str) -> str:
+    """*text* as the recall table holds it, and as a search term is written against it:
+    each Chinese, Japanese or Korean character a token of its own, so that "索引" finds
+    "给订单表添加索引" (a quoted term is a phrase: its characters in a row), "인덱스"
+    finds "인덱스를", and "PostgreSQL" finds "使用PostgreSQL". Other text is left as it is.
+    Raises nothing."""
+    if text.isascii() or _UNSPACED_RE.search(text) is None:
+        return text
+    return " ".join(_UNSPACED_RE.sub(r" \g<0> ", text).split())
 
 
 def connect(path: Path | str) -> sqlite3.Connection:

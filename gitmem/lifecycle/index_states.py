@@ -19,7 +19,7 @@ from gitmem.core.purge import Purge
 from gitmem.core.records import Event, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.codec import decode_state, encode_state, event_addresses
-from gitmem.lifecycle.index_file import meta_value
+from gitmem.lifecycle.index_file import meta_value, searchable
 from gitmem.lifecycle.replay import ItemState, MemoryState
 
 
@@ -116,7 +116,13 @@ def save_states(db: sqlite3.Connection, changed: Iterable[ItemState]) -> None:
             db.execute(
                 "INSERT INTO recall (rowid, text, quote, address, last_seen) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (row, item_state.item.text, item_state.quote or "", address, item_state.last_seen),
+                (
+                    row,
+                    searchable(item_state.item.text),
+                    searchable(item_state.quote or ""),
+                    address,
+                    item_state.last_seen,
+                ),
             )
         forgot = forgot or item_state.forgotten
     if forgot:

@@ -196,6 +196,32 @@ def test_terms_are_stemmed_and_a_star_makes_a_prefix(gm: Any, initialised: Path)
     assert hits(gm, "retx*")["total"] == 0
 
 
+def test_chinese_japanese_and_korean_words_are_found_inside_their_sentences(
+    gm: Any, initialised: Path
+) -> None:
+    # The tokenizer takes a run of these characters as one token: "索引" was not found in
+    # "给订单表添加索引", nor "PostgreSQL" in "我们决定使用PostgreSQL", nor "인덱스" in "인덱스를".
+    said = (
+        "我们决定使用PostgreSQL。\n给订单表添加索引。\n"
+        "注文テーブルにインデックスを追加する。\n인덱스를 추가해야 합니다.\n"
+    )
+    items = [
+        {"kind": "decision", "text": "我们决定使用PostgreSQL", "trust": "inferred"},
+        {"kind": "open_loop", "text": "给订单表添加索引", "trust": "inferred"},
+        {"kind": "open_loop", "text": "注文テーブルにインデックスを追加する", "trust": "inferred"},
+        {"kind": "open_loop", "text": "인덱스를 추가해야 합니다", "trust": "inferred"},
+    ]
+    capture_text(gm, initialised.parent / "s1.md", said, items)
+    texts = {h["text"] for h in hits(gm, "PostgreSQL")["hits"]}
+    assert texts == {"我们决定使用PostgreSQL"}
+    assert [h["text"] for h in hits(gm, "索引")["hits"]] == ["给订单表添加索引"]
+    assert [h["text"] for h in hits(gm, "インデックス")["hits"]] == [items[2]["text"]]
+    assert [h["text"] for h in hits(gm, "인덱스")["hits"]] == [items[3]["text"]]
+    # A term is its characters in a row, not each of them anywhere.
+    assert hits(gm, "引索")["total"] == 0
+    assert fts_query(["索引", "idx*"], "AND") == '"索 引" AND "idx"*'
+
+
 def test_a_warm_index_never_shows_an_edited_hit_as_verbatim(gm: Any, initialised: Path) -> None:
     captured = capture_text(gm, initialised.parent / "s1.md", TRANSCRIPT, ITEMS)
     (hit,) = hits(gm, "cache")["hits"]  # the index is warm now

@@ -21,6 +21,7 @@ from gitmem.agents.recall.search import IndexInfo, RecallHit, checked_hits, inde
 from gitmem.core.errors import InputError
 from gitmem.lifecycle.asof import open_index
 from gitmem.lifecycle.fetched import with_fetched
+from gitmem.lifecycle.index_file import searchable
 from gitmem.store.asof import AsOf, view_as_of
 from gitmem.store.repo import Store
 from gitmem.store.roots import load_trust_roots
@@ -69,7 +70,8 @@ def fts_query(terms: Sequence[str], joiner: str) -> str:
 def _fts_term(term: str) -> str:
     stem = term.rstrip("*")
     prefix = stem != term and _WORD.search(stem[-1:]) is not None
-    return '"' + (stem if prefix else term).replace('"', '""') + '"' + ("*" if prefix else "")
+    written = searchable(stem if prefix else term)
+    return '"' + written.replace('"', '""') + '"' + ("*" if prefix else "")
 
 
 def recall(
