@@ -40,12 +40,24 @@ def unsupported(text: str, quote: str) -> str | None:
     if negation is not None and negation_re(theirs).search(theirs) is None:
         return f'the item\'s text says "{negation.group()}" but its quote has no negation'
     # The quote's own list numbers count as said: "1. build 2. test" quoted as one line;
-    # a number grouped by a no-break space is one ("10\u202f000" holds no "10").
-    said = set(number_tokens(theirs)) | set(number_tokens(group_digits(quote)))
-    added = [number for number in number_tokens(mine) if number not in said]
+    # a number grouped by a no-break space is one ("10\u202f000" holds no "10"), and so is
+    # one grouped by plain spaces in threes ("10 000").
+    said = set(number_tokens(_grouped(theirs)))
+    said |= set(number_tokens(_grouped(group_digits(quote))))
+    added = [number for number in number_tokens(_grouped(mine)) if number not in said]
     if added:
         return f'the item\'s text says "{added[0]}", a number its quote does not hold'
     return conditional(text, quote) or changed(mine, theirs) or _other_person(mine, theirs)
+
+
+_GROUPED_RE = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?!\d)")
+"""A number grouped in threes by plain spaces ("10 000", "1 000 000"), as SI writes it."""
+
+
+def _grouped(text: str) -> str:
+    """*text* with each number grouped in threes by plain spaces joined by ``_``, as
+    folding joins one grouped by a no-break space: one number, not two."""
+    return _GROUPED_RE.sub(lambda number: number.group().replace(" ", "_"), text)
 
 
 _PERSONS = {

@@ -406,7 +406,7 @@ def test_the_speakers_side_or_an_added_person_is_no_swap(text: str, quote: str) 
     assert unsupported(text, quote) is None
 
 
-@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u2009"])
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u2009", " "])
 @pytest.mark.parametrize("text", ["We have 10 users on the beta", "We have 000 users on the beta"])
 def test_a_part_of_a_number_grouped_by_a_no_break_space_is_another_number(
     space: str, text: str
@@ -446,3 +446,9 @@ def test_a_text_that_drops_a_greek_hebrew_korean_or_japanese_condition_is_not_su
 )
 def test_words_that_only_look_like_those_conditions_are_none(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+def test_numbers_grouped_in_threes_are_read_alike_whatever_their_space() -> None:
+    assert unsupported("We have 10 000 users", "we have 10\u202f000 users") is None
+    assert unsupported("Rows 1 000 000 and up", "rows 1 000 000 and up") is None
+    assert unsupported("Port 8080 and 443", "port 8080 and 443") is None
