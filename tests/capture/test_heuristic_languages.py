@@ -89,6 +89,30 @@ def test_a_courtesy_or_a_question_is_no_users_rule(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        "决定使用PostgreSQL作为主数据库。",
+        "最终决定把缓存放在本地。",
+        "我们选择了SQLite。",
+    ],
+)
+def test_a_chinese_decision_needs_its_decider_or_to_open_the_sentence(sentence: str) -> None:
+    marker = find_marker(sentence)
+    assert marker is not None and marker.kind == Kind.DECISION
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "这个函数决定使用哪个缓存后端。",  # what a function decides
+        "캐시 크기는 설정 파일로 결정됩니다.",  # what a setting determines
+    ],
+)
+def test_a_sentence_describing_what_code_decides_is_no_decision(sentence: str) -> None:
+    assert find_marker(sentence) is None
+
+
+@pytest.mark.parametrize(
     ("heading", "items"),
     [
         ("Próximos pasos:", ("Añadir índices a la tabla de pedidos", "Documentar el esquema")),
