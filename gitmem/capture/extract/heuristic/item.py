@@ -4,10 +4,11 @@ kind and importance settled by what the span marks and references."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from gitmem.capture.extract.heuristic.markers import WORD_RE
-from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE
+from gitmem.capture.extract.heuristic.markers import SUBJECTLESS_RE, WORD_RE
+from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE, split_sentences
 from gitmem.core.claims import references
 from gitmem.core.items import Kind
 from gitmem.core.negation import NEGATION_RE
@@ -110,6 +111,41 @@ def make_item(
         extra["claims"] = claims
     importance = max(IMPORTANCE[kind], FORGE_IMPORTANCE if forge else 0)
     return kind, text, quote, importance, extra
+
+
+def with_subject(
+    text: str,
+    item: Item,
+    unit: int,
+    before: tuple[int, int],
+    taken: Sequence[tuple[int, int]],
+    points: int = 0,
+) -> Item:
+    """*item*, quoted from the paragraph at *unit* of *text*, with its quote taking in the
+    last sentence of the paragraph *before* it ([start, end), blank lines only between)
+    when the quote opens the paragraph without its subject ("This is more accurate than
+    …", "It now retries twice."): that sentence names it, and the quote stays one span.
+    Unchanged when the quote opens with its subject, the paragraph before is one sentence
+    (read as an item of its own, it would hold the joined one: a duplicate), its last
+    sentence is a question or a lead-in (":"), both do not fit in one quote, or the joined
+    span overlaps *taken*."""
+    start = text.find(item[2], unit)
+    end = start + len(item[2])
+    if SUBJECTLESS_RE.match(text, start) is None or text[unit:start].strip(" \t>"):
+        return item  # it names its subject, or follows a sentence of its own paragraph
+    if text[before[1] : start].strip(" \t\n>"):
+        return item  # code, a table or a rule stands between
+    told = [s for s, e in split_sentences(text, before[0]) if e <= before[1]]
+    if len(told) < 2:
+        return item  # a paragraph of one sentence is an item of its own, which would hold this
+    last = told[-1]
+    said = text[last : before[1]].rstrip(" *_`\"')")
+    if said.endswith(("?", ":", "：")) or end - last > MAX_QUOTE_CHARS:
+        return item
+    if any(last < stop and begin < end for begin, stop in taken):
+        return item  # the sentence before is quoted already
+    joined = make_item(text, last, end, item[0], 0, points=points)
+    return item if joined is None else (*joined[:4], item[4] | joined[4])
 
 
 def _all_points(quote: str, points: int) -> bool:

@@ -11,14 +11,16 @@ stands:
   unit; a longer one gives its lead (the first unit worth reading, when it is a
   paragraph) and the units of its
   status sections ("Summary", "Changes", "Next steps", "What's left", "Not done",
-  "Decisions", "Remaining" …, see :data:`OUTCOME_HEADINGS` and
+  "Decisions", "Remaining" …, see
+  :data:`~gitmem.capture.extract.heuristic.sentences.OUTCOME_HEADINGS` and
   :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`), at most
   :data:`SECTION_UNITS` of each;
 - not worth reading: fenced code, tables, a compaction's ``<analysis>`` notes, headings,
   interjections ("Perfect!"), narration of what comes next ("Let me …", "Now I have all
   the information …", "Here's a summary:"), a list item that starts with a file path or
   link (a file list), and tool output echoed in the reply;
-- each unit is quoted from its start, at most
+- each unit is quoted from its start (from the last sentence of the paragraph before
+  when it opens without its subject: "This is more accurate …"), at most
   :data:`~gitmem.capture.extract.heuristic.item.MAX_QUOTE_CHARS` (cut at a sentence end);
   its kind is the section's when it sits in a status section, an open loop when it offers
   or asks for the next step ("Want me to …?"), else a decision when it says what was
@@ -32,17 +34,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
-from gitmem.capture.extract.heuristic.item import MAX_QUOTE_CHARS, make_item, own_points
+from gitmem.capture.extract.heuristic.item import (
+    MAX_QUOTE_CHARS,
+    Item,
+    make_item,
+    own_points,
+    with_subject,
+)
 from gitmem.capture.extract.heuristic.languages import word_count
 from gitmem.capture.extract.heuristic.markers import find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
     BULLET_RE,
-    CHROME_RE,
     FILE_ITEM_RE,
+    OUTCOME_HEADINGS,
+    chrome_end,
+    heading_words,
     indent,
     section_kind,
     split_sentences,
+    status_heading,
 )
 from gitmem.capture.extract.heuristic.status import (
     ACKNOWLEDGEMENT,
@@ -114,18 +125,6 @@ _CHANGED_RE = re.compile(
     re.IGNORECASE,
 )
 
-OUTCOME_HEADINGS = re.compile(
-    r"(?:(?:final\s+|short\s+|quick\s+)?summary(?:\s+of\s+(?:changes|what\s+(?:was\s+)?"
-    r"(?:done|changed|accomplished)))?|(?:key\s+|main\s+|code\s+)?changes(?:\s+made)?|"
-    r"what\s+(?:changed|was\s+(?:done|changed|accomplished|fixed))|what\s+i\s+(?:did|changed)|"
-    r"(?:key\s+)?(?:decisions?|fix(?:es)?|findings|results?|outcome|status|current\s+state)|"
-    r"(?:completed|done|accomplished)(?:\s+tasks)?|limitations?|caveats?|notes?|"
-    r"important(?:\s+notes?)?)",
-    re.IGNORECASE,
-)
-"""Headings of a report's outcome sections (besides the open-loop and decision sections
-of :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`)."""
-
 
 @dataclass(frozen=True)
 class Unit:
@@ -167,7 +166,7 @@ def report_items(
             continue
         item = _item(text, unit, points, wrapped)
         if item is not None:
-            found.append((unit, item))
+            found.append((unit, _with_subject(text, unit, every, item, taken, points)))
     checks = check_quotes([item[2] for _, item in found], raw)
     for (unit, (kind, item_text, quote, _, extra)), check in zip(found, checks, strict=True):
         if check.verbatim and quote in raw:
@@ -177,6 +176,18 @@ def report_items(
             yield Candidate(
                 kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False, rule
             )
+
+
+def _with_subject(
+    text: str, unit: Unit, every: list[Unit], item: Item, taken: list[tuple[int, int]], points: int
+) -> Item:
+    """*item* of *unit*, its subject taken from the paragraph before (:func:`with_subject`)."""
+    before = next((b for b in reversed(every) if b.end <= unit.start), None)
+    if before is None or before.heading != unit.heading:
+        return item
+    if BULLET_RE.match(text, unit.start) or BULLET_RE.match(text, before.start):
+        return item  # a list's items are points of their own
+    return with_subject(text, item, unit.start, (before.start, before.end), taken, points)
 
 
 def pending_request(index: int, raw: str) -> Iterator[Candidate]:
@@ -208,7 +219,7 @@ def _outcome(text: str, units: list[Unit]) -> list[Unit]:
     kept = [u for u in units[:1] if BULLET_RE.match(text, u.start) is None]
     per: dict[str | None, int] = {}
     for unit in units[1:]:
-        if unit.heading is None or unit.depth > 0 or not _status_heading(unit.heading):
+        if unit.heading is None or unit.depth > 0 or not status_heading(unit.heading):
             continue
         per[unit.heading] = per.get(unit.heading, 0) + 1
         if per[unit.heading] <= SECTION_UNITS:
@@ -289,17 +300,6 @@ def _heads_of_lists(text: str, units: list[Unit], lists: dict[int, int]) -> list
     return kept
 
 
-def _status_heading(title: str) -> bool:
-    return section_kind(title) is not None or OUTCOME_HEADINGS.fullmatch(_title(title)) is not None
-
-
-def _title(title: str) -> str:
-    """A heading's words: emphasis, numbering, a leading symbol and the colon gone."""
-    title = re.sub(r"[*_`#]", "", title).strip()
-    title = re.sub(r"^(?:\d{1,2}[.)]\s*)?(?:[^\w\s]{1,3}\s*)?", "", title)
-    return title.rstrip(" :").strip()
-
-
 def _units(text: str) -> Iterator[Unit]:
     """Paragraphs and list items of *text*, outside fenced code, tables and analysis."""
     heading: str | None = None
@@ -362,7 +362,10 @@ def _heading(line: str) -> str | None:
     if (
         len(stripped) <= 40
         and stripped.rstrip("*_").endswith(":")
-        and (OUTCOME_HEADINGS.fullmatch(_title(stripped)) or CHECKS_RE.fullmatch(_title(stripped)))
+        and (
+            OUTCOME_HEADINGS.fullmatch(heading_words(stripped))
+            or CHECKS_RE.fullmatch(heading_words(stripped))
+        )
     ):
         return stripped
     return None
@@ -380,19 +383,14 @@ def _worth_reading(text: str, unit: Unit) -> bool:
     # A file list, whether its entries are list items or paragraphs of their own
     # ("**`strategy/rewind_test.go`** — `TestResolveAgent` with 4 subtests").
     listed = BULLET_RE.match(block) is not None or block.lstrip().startswith(("**`", "`", "__`"))
-    return not (listed and FILE_ITEM_RE.match(block, _chrome_end(block)))
-
-
-def _chrome_end(block: str) -> int:
-    chrome = CHROME_RE.match(block)
-    return chrome.end() if chrome is not None else 0
+    return not (listed and FILE_ITEM_RE.match(block, chrome_end(block)))
 
 
 def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
     """Where a unit's statement starts: past its chrome, and past leading sentences that
     say nothing to carry (an interjection, "all tests pass"); None when nothing is left,
     or what is left narrates ("Let me …") or only leads in to what follows ("Files:")."""
-    start = _chrome_end(block)
+    start = chrome_end(block)
     sentences = split_sentences(block, start)
     while sentences:
         first, end = sentences[0]

@@ -19,6 +19,14 @@ CHROME_RE = re.compile(
     r"[ \t]*(?:(?:>[ \t]?|(?P<bullet>[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]+)[ \t]*)*"
     r"(?:\[(?P<box>[ xX])\][ \t]+)?(?:\#{1,6}[ \t]+)?"
 )
+
+
+def chrome_end(block: str) -> int:
+    """Where *block*'s text starts: past a quote mark, a bullet, a task box or a heading."""
+    chrome = CHROME_RE.match(block)
+    return chrome.end() if chrome is not None else 0
+
+
 SPEAKER_RE = re.compile(
     r"(?:\#{1,6}[ \t]+)?(?:\*\*|__)?(?P<who>user|human|assistant|agent|claude|codex)\b"
     r"(?:\*\*|__)?(?:[ \t]*:(?:\*\*|__)?[ \t]*|[ \t]*$)",
@@ -171,6 +179,35 @@ def section_kind(line: str) -> Kind | None:
     stripped = line.strip(" \t>")
     match = SECTION_RE.fullmatch(stripped) or INTRO_RE.fullmatch(stripped)
     return None if match is None or match.lastgroup is None else Kind(match.lastgroup)
+
+
+OUTCOME_HEADINGS = re.compile(
+    r"(?:(?:final\s+|short\s+|quick\s+)?summary(?:\s+of\s+(?:changes|what\s+(?:was\s+)?"
+    r"(?:done|changed|accomplished)))?|(?:key\s+|main\s+|code\s+)?changes(?:\s+made)?|"
+    r"what\s+(?:changed|was\s+(?:done|changed|accomplished|fixed))|what\s+i\s+(?:did|changed)|"
+    r"(?:key\s+)?(?:decisions?|fix(?:es)?|findings|results?|outcome|status|current\s+state)|"
+    r"(?:completed|done|accomplished)(?:\s+tasks)?|limitations?|caveats?|notes?|"
+    r"important(?:\s+notes?)?)",
+    re.IGNORECASE,
+)
+"""Headings of a report's outcome sections (besides the open-loop and decision sections
+of :data:`~gitmem.capture.extract.heuristic.markers.SECTION_RE`)."""
+
+
+def status_heading(title: str) -> bool:
+    """Is *title* the heading of a report's status section (open loops, decisions, or one
+    of :data:`OUTCOME_HEADINGS`)?"""
+    return (
+        section_kind(title) is not None
+        or OUTCOME_HEADINGS.fullmatch(heading_words(title)) is not None
+    )
+
+
+def heading_words(title: str) -> str:
+    """A heading's words: emphasis, numbering, a leading symbol and the colon gone."""
+    title = re.sub(r"[*_`#]", "", title).strip()
+    title = re.sub(r"^(?:\d{1,2}[.)]\s*)?(?:[^\w\s]{1,3}\s*)?", "", title)
+    return title.rstrip(" :").strip()
 
 
 def is_intro(line: str) -> bool:
