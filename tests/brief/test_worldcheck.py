@@ -326,6 +326,11 @@ def test_no_remote_and_no_repo_does_not_run_the_forge(repo: Path, bindir: Path) 
     assert calls(log) == []
 
 
+SLACK = 0.3
+"""What a loaded machine may add to a budget that was kept: the kill and reap of the
+program, the scheduling of this process (seconds would mean the program was waited for)."""
+
+
 def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> None:
     pidfile = bindir / "pid"
     fake(bindir, "gh", f'sleep 30 &\necho $! > "{pidfile}"\nwait\n')
@@ -333,7 +338,9 @@ def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> Non
     started = time.monotonic()
     check = wc.check([pr_claim(), Claim("file-exists", {"path": "README.md"})])
     elapsed = time.monotonic() - started
-    assert elapsed < 0.5 + 0.05
+    # The budget, not the 30 s the hung program would take; the slack is the scheduling
+    # a loaded machine adds to a kill (50 ms failed there), never a second wait.
+    assert elapsed < 0.5 + SLACK
     assert check.status == "confirmed"  # the file; the PR could not be checked
     assert check.probes[0].outcome is None
     assert check.probes[0].detail.startswith("PR #12: gh did not answer within")
@@ -343,10 +350,12 @@ def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> Non
         time.sleep(0.01)
     assert not alive(int(pidfile.read_text()))
     # Later items: local probes still run in the reserve; the forge is not asked again.
+    started = time.monotonic()
     later = wc.check([pr_claim(13), Claim("branch-exists", {"branch": "main"})])
     assert later.status == "confirmed"
     assert later.probes[0].outcome is None
-    assert time.monotonic() - started < 0.5 + 0.05
+    # One budget for both checks (this test's own wait for the kill above is not theirs).
+    assert elapsed + (time.monotonic() - started) < 0.5 + SLACK
 
 
 # -- the budget, the cache, never raising ----------------------------------------------
