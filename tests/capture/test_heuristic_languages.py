@@ -6,21 +6,13 @@ does, each quote verified; and an English session pays nothing for them."""
 from __future__ import annotations
 
 import pytest
+from helpers.drafts import assistant, user
 
 from gitmem.capture.extract.heuristic import explain
 from gitmem.capture.extract.heuristic.languages import foreign
 from gitmem.capture.extract.heuristic.markers import find_marker, is_triggered
 from gitmem.core.items import Kind
 from gitmem.core.quotes import check_quote
-from gitmem.core.transcript import Message
-
-
-def user(text: str) -> Message:
-    return Message("user", text)
-
-
-def assistant(text: str) -> Message:
-    return Message("assistant", text)
 
 
 @pytest.mark.parametrize(
