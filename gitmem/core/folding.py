@@ -19,6 +19,15 @@ from typing import NamedTuple, overload
 from gitmem.core.lookalikes import LOOK_ALIKE_RE, read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
 
+KANA_HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+"""Japanese kana and the Chinese characters (as the body of a regex character class):
+scripts that write their words without spaces between them."""
+HANGUL = "\uac00-\ud7a3"
+"""Korean syllables (a class body): words between spaces, each with its particles joined."""
+UNSPACED = KANA_HAN + HANGUL
+"""Chinese, Japanese and Korean (a class body): a tokenizer that cuts at spaces and
+punctuation takes a run of them, particles and all, as one word."""
+
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Bidirectional embeddings, overrides and isolates: they can show the words around them
 in another order than the text holds them ("we will \u202eton\u202c deploy" shows "not")."""

@@ -19,6 +19,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gitmem.core.errors import FormatError
+from gitmem.core.folding import UNSPACED
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,7 +67,7 @@ or return bytes that are not UTF-8), and what a row whose bytes no longer decode
 (a state, a blob or a record: JSON's errors are ValueErrors)."""
 
 
-_UNSPACED_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]")
+_UNSPACED_RE = re.compile(f"[{UNSPACED}\uf900-\ufaff]")
 """A character of Chinese, Japanese or Korean, whose words the full-text tokenizer cannot
 tell apart: it takes a run of them as one token (Korean joins its particles to a word)."""
 

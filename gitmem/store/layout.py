@@ -85,18 +85,15 @@ def blob_bytes(repo: pygit2.Repository, obj: object, path: str | None) -> bytes 
     nothing."""
     if not isinstance(obj, pygit2.Blob):
         return None
+    if path is not None:
+        return object_bytes(repo, obj.id, path)
     try:
-        if path is not None:
-            limit, what = limit_of(path)
-            _, size = repo.odb.read_header(obj.id)
-            if size > limit:
-                return Unread(size, limit, what)
         return bytes(obj.data)
     except (pygit2.GitError, KeyError, ValueError):
         return None
 
 
-def object_bytes(repo: pygit2.Repository, oid: str, path: str) -> bytes | None:
+def object_bytes(repo: pygit2.Repository, oid: str | pygit2.Oid, path: str) -> bytes | None:
     """:func:`blob_bytes` of the object named *oid*, read from the object database
     without making a :class:`pygit2.Blob` of it (a third of the cost of reading a small
     record: what a helper of ``verify`` does for each blob it is sent). None when *oid*

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from gitmem.core.folding import KANA_HAN, UNSPACED
 from gitmem.core.items import Kind
 
 LABEL_WORDS = {
@@ -226,7 +227,7 @@ PHRASES: tuple[tuple[Kind, str, str], ...] = (
 """(kind, the strings one of which every match holds, joined by "|", pattern): matched in
 the lowercased sentence, as the English phrases are."""
 
-CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]")
+CJK_RE = re.compile(f"[{UNSPACED}]")
 """A Chinese, Japanese or Korean character: a text with none holds no marker of theirs."""
 
 NEEDLES = tuple(
@@ -334,7 +335,7 @@ def cjk_bigrams(text: str) -> set[str]:
     return found
 
 
-_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]{2,}")
+_CJK_RUN_RE = re.compile(f"[{UNSPACED}]{{2,}}")
 
 
 def word_count(text: str) -> int:
@@ -348,4 +349,4 @@ def word_count(text: str) -> int:
     return count
 
 
-_IDEOGRAPH_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_IDEOGRAPH_RE = re.compile(f"[{KANA_HAN}]")

@@ -51,6 +51,8 @@ _TRIGGER_NEEDLES = (
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
+_CJK_TRIGGER_NEEDLES = (*_TRIGGER_NEEDLES, *languages.NEEDLES)
+"""The needles of a text holding Chinese, Japanese or Korean (their words have no spaces)."""
 NUMBER_RE = re.compile(r"#\d")
 FENCE_NEEDLES = ("```", "~~~")
 TRIGGER_SET = frozenset(_TRIGGER_WORDS) | languages.WORDS
@@ -359,8 +361,6 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     """What marks *sentence*: a label, a decision, open-loop or uncertainty phrase, an
     open question; None when nothing does (references are judged by :func:`make_item`).
     *by_user*: the user said it (a user's "let's …" is a decision)."""
-    low = sentence.lower()
-    other = languages.foreign(low, unpunctuate(low).split())
     label = _LABEL_RE.match(sentence) or _BARE_TODO_RE.match(sentence)
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
@@ -373,6 +373,8 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False, rule="decision-start")
+    low = sentence.lower()
+    other = languages.foreign(low, unpunctuate(low).split())
     if (
         by_user
         and "?" not in sentence
@@ -436,7 +438,7 @@ def is_triggered(sentence: str) -> bool:
     if not TRIGGER_SET.isdisjoint(unpunctuate(low).split()):
         return True
     if not low.isascii() and languages.CJK_RE.search(low):
-        return any(needle in low for needle in (*_TRIGGER_NEEDLES, *languages.NEEDLES))
+        return any(needle in low for needle in _CJK_TRIGGER_NEEDLES)
     return any(needle in low for needle in _TRIGGER_NEEDLES)
 
 

@@ -11,6 +11,7 @@ from itertools import compress
 from typing import overload
 
 from gitmem.capture.extract.heuristic.markers import INTRO_RE, SECTION_RE
+from gitmem.core.folding import UNSPACED
 from gitmem.core.items import Kind
 
 # Line chrome, skipped before a line is read: indentation, blockquote, list bullets and
@@ -44,7 +45,7 @@ _FENCE_RE = re.compile(r"[ \t]*(?:>[ \t]?)*[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>
 
 # A list item that starts with a path, a dotfile (".dialyzerignore") or a link is an entry
 # of a file list.
-_PATH_CHAR = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]"
+_PATH_CHAR = rf"[^\W{UNSPACED}]"
 """A letter, digit or "_" of a path: not one of a script written without spaces, where the
 words around a path run into it ("docs/schema.mdに記載する" names a path inside a sentence)."""
 FILE_ITEM_RE = re.compile(
@@ -55,7 +56,7 @@ FILE_ITEM_RE = re.compile(
 )
 SENTENCE_END_RE = re.compile(
     r"[.!?]+[\"'”’)\]*_`]*(?=\s+[\"'“‘(\[*_`]*"
-    r"[A-ZÀ-ÖØ-ÞΑ-ΩА-Я\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])"
+    rf"[A-ZÀ-ÖØ-ÞΑ-ΩА-Я{UNSPACED}])"
     r"|[。！？]+[」』）)\]*_`]*(?=[ \t]*[^\s。！？」』）])"
 )
 """A sentence ends at ".", "!" or "?" before a capital (or a letter of a script without
