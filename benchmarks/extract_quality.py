@@ -1,7 +1,7 @@
 """Quality of capture on the labelled corpus: precision, recall and false verbatim, per split.
 
     python benchmarks/extract_quality.py [-v] [--files] [--extractor NAME] [--split dev|test]
-                                         [FILE.jsonl ...]
+                                         [--dev-fold A|B] [FILE.jsonl ...]
 
 The corpus is ``benchmarks/data/extract/``: the 24 transcripts there and under ``holdout/``,
 and the 70 of ``corpus/`` (restore them with ``data/extract/restore.py``; they are not in
@@ -104,6 +104,19 @@ MIN_CONTAINED_CHARS = 16
 MIN_CONTAINED_WORDS = 3
 MIN_JACCARD = 0.5
 RECALL_IMPORTANCE = 2
+DEV_FOLDS = {
+    "A": (
+        "codemie-ai/codemie-code",
+        "gmeligio/flutter-docker-image",
+        "marot/spotter",
+        "teslamint/entirecontext",
+    ),
+    "B": ("d-kimuson/claude-code-viewer", "entireio/cli", "entireio/skills"),
+}
+"""The development repositories in two halves (``--dev-fold``): a rule is written while looking
+at fold A only and kept when fold B, which it was not written against, gains too. The two
+entireio repositories share a fold, so a rule fitted to their shared style cannot pass as
+general."""
 NO_SETTINGS = Settings({}, {})
 
 
@@ -457,6 +470,16 @@ def main(argv: list[str]) -> int:
         if splits not in ((DEV,), (TEST,)):
             print("extract_quality: --split takes dev or test", file=sys.stderr)
             return 2
+    fold, half = None, ""
+    if "--dev-fold" in args:
+        at = args.index("--dev-fold")
+        half = "".join(args[at + 1 : at + 2])
+        fold = DEV_FOLDS.get(half)
+        del args[at : at + 2]
+        if fold is None:
+            print("extract_quality: --dev-fold takes A or B", file=sys.stderr)
+            return 2
+        splits = (DEV,)
     unknown = [a for a in args if a.startswith("-")]
     missing = [a for a in args if not a.startswith("-") and not Path(a).is_file()]
     if unknown or missing:
@@ -472,13 +495,16 @@ def main(argv: list[str]) -> int:
             return 2
         files = {DEV: [Path(a) for a in args], TEST: []}
     repos = repositories()
+    if fold is not None:
+        files = {DEV: [p for p in files[DEV] if repos[p.name.removesuffix(".jsonl")] in fold]}
     failed = False
     print(HEADER)
     for extractor in chosen:
         for part in splits:
             if not files[part]:
                 continue
-            total = Score(f"{extractor} · {part} ({len(files[part])} files)")
+            name = f"{part} fold {half}" if half else part
+            total = Score(f"{extractor} · {name} ({len(files[part])} files)")
             per_repo: dict[str, Score] = {}
             for path in files[part]:
                 result = score(path, extractor)

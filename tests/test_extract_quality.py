@@ -85,12 +85,21 @@ def test_every_transcript_has_its_repository_and_the_development_ones_are_the_de
         assert repos[entry["name"].removesuffix(".jsonl")] in split[entry["split"]]
 
 
+def test_the_two_dev_folds_split_the_development_repositories() -> None:
+    # A rule written on one fold is checked on the other: together they are the dev split,
+    # and no repository is in both (or in the test split).
+    split = json.loads((EQ.CORPUS / "corpus" / "split.json").read_text(encoding="utf-8"))
+    a, b = (set(EQ.DEV_FOLDS[half]) for half in "AB")
+    assert a | b == set(split["dev"]) and not a & b
+
+
 @pytest.mark.parametrize(
     ("argv", "code", "said"),
     [
         (["--help"], 0, "python benchmarks/extract_quality.py [-v]"),
         (["--bogus"], 2, "extract_quality: unknown option --bogus"),
         (["no-such.jsonl"], 2, "extract_quality: no such file: no-such.jsonl"),
+        (["--dev-fold", "C"], 2, "extract_quality: --dev-fold takes A or B"),
     ],
 )
 def test_its_arguments_are_read_without_a_traceback(

@@ -32,6 +32,7 @@ from gitmem.capture.extract.heuristic.report import pending_request, report_item
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
 from gitmem.capture.extract.heuristic.turns import (
+    asks_with_tool,
     host_text,
     pasted_document,
     pending_index,
@@ -161,10 +162,13 @@ def _candidates(
 ) -> Iterator[Candidate]:
     pending = pending_index(messages, read)
     wrapped = wrapped_report(messages, read)
+    asking = asks_with_tool(messages, read)
     for index, reading in readings(messages, read).items():
         role = (messages[index].role or "").casefold()
-        if role == ANSWER:
-            continue  # a question tool's answer: the text around it says what was decided
+        if role == ANSWER or index in asking:
+            # A question tool's answer, or the reply that asks it: the text after them says
+            # what was decided.
+            continue
         if plan_text(messages[index]):
             role = "assistant"  # an approved plan: the assistant's words, not the user's rules
         text = _spoken(messages[index])

@@ -432,6 +432,8 @@ def _item(
     if end is None:
         return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
+    if wrapped and first.rstrip(" *_)").endswith(("?", "？")):
+        return None  # a question to the user, whom the last request (to commit) answered
     kind = _kind(unit, block[start:end], first)
     offer = _closing_offer(block, sentences, end)
     if offer is not None:

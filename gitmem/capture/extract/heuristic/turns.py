@@ -133,6 +133,19 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
     return out
 
 
+def asks_with_tool(messages: Sequence[Message], read: Sequence[int]) -> set[int]:
+    """The replies that hand the user a host's question tool (Claude Code's
+    ``AskUserQuestion``): the next message read is its answer. Such a reply is the
+    question's preamble ("one scope question — I'd rather not guess …"); the answer settles
+    what it weighs, and what was chosen is said after it."""
+    roles = [(messages[i].role or "").casefold() for i in read]
+    return {
+        read[n]
+        for n in range(len(read) - 1)
+        if roles[n] not in (*USER_ROLES, ANSWER, "") and roles[n + 1] == ANSWER
+    }
+
+
 def report_index(messages: Sequence[Message], read: Sequence[int]) -> int | None:
     """The message that reports the session's outcome: the assistant's last reply, when it
     closes a turn the user opened (None: the session ends with the user, or no user spoke:
