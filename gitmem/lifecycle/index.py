@@ -52,7 +52,7 @@ from gitmem.store.roots import keep_purges
 # The file's name and the version in its key are stored bytes: they keep the words of the
 # format that wrote them ("memory", "read model"), whatever the code calls the index.
 INDEX_FILE = "memory.sqlite"
-INDEX_VERSION = "gitmem/read-model/12"
+INDEX_VERSION = "gitmem/read-model/13"
 LOCK_FILE = "memory.lock"
 
 
@@ -348,19 +348,17 @@ class Index:
     @_healing
     def orphans(self) -> tuple[str, ...]:
         """Item blobs no record names (never shown: nothing vouches for them)."""
-        rows = self._db.execute(
-            "SELECT address FROM blobs WHERE address NOT IN (SELECT address FROM named) "
-            "ORDER BY address"
-        )
-        return tuple(a for (a,) in rows)
+        return tuple(a for (a,) in self._db.execute("SELECT address FROM orphans ORDER BY address"))
 
     @_healing
     def failed_purges(self) -> list[tuple[str, str, bytes]]:
         """(address, problem, bytes) of every purge event that failed its check: intact
         ones by keys no root of the reader trusts among them, whose removals count for
         nothing here."""
+        # `+type`: the failed records, not every event of history (SQLite, without
+        # statistics, would take the index on type)
         return self._db.execute(
-            "SELECT address, problem, data FROM records WHERE type = 'event' AND problem IS "
+            "SELECT address, problem, data FROM records WHERE +type = 'event' AND problem IS "
             "NOT NULL AND instr(data, CAST(? AS BLOB)) > 0 ORDER BY created, address",
             (f'"event":"{EVENT_PURGE}"',),
         ).fetchall()

@@ -31,7 +31,13 @@ from gitmem.core.records import (
     record_time,
 )
 from gitmem.core.types import GitOid, Sha256Hex
-from gitmem.lifecycle.index_checks import ItemChecks, genuine_items, verdict_of, verify_into
+from gitmem.lifecycle.index_checks import (
+    ItemChecks,
+    genuine_items,
+    keep_orphans,
+    verdict_of,
+    verify_into,
+)
 from gitmem.lifecycle.index_file import (
     DAMAGE,
     connect,
@@ -225,6 +231,7 @@ def rebuild_from(
         # what was just verified and parsed is replayed as it is, not read back
         if hoped is None or hoped.addresses != [r.address for r in good]:
             _write_whole(db, _replayed(good, genuine))
+        keep_orphans(db, blobs)
         set_meta(db, {"tip": contents.tip or "", "shape": shape(db)})
     journal_mode(connection, "WAL")
     with transaction(connection) as db:
@@ -306,6 +313,7 @@ def _advance(
         purge = any(isinstance(r.record, Event) and r.record.event == EVENT_PURGE for r in fresh)
         if late_item or rechecked or purge or not _replay_onto(db, fresh, out_of_order):
             _replay_all(db)
+        keep_orphans(db, [a for p, a in blobs if p in data])
         set_meta(db, {"tip": tip, "shape": shape(db)})
 
 

@@ -147,3 +147,17 @@ def genuine_items(
             except FormatError:
                 continue
     return items
+
+
+def keep_orphans(db: sqlite3.Connection, stored: Iterable[str]) -> None:
+    """Bring the orphans table up to date after *stored* item blobs went in: those no
+    record names join it, and those a record now names leave it. The cost is that of the
+    new blobs and the orphans, never of history."""
+    db.execute(
+        "DELETE FROM orphans WHERE EXISTS (SELECT 1 FROM named n WHERE n.address = orphans.address)"
+    )
+    db.executemany(
+        "INSERT OR IGNORE INTO orphans SELECT ? WHERE NOT EXISTS "
+        "(SELECT 1 FROM named WHERE address = ?)",
+        [(a, a) for a in stored],
+    )

@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS states (
     address TEXT PRIMARY KEY, current INTEGER NOT NULL, active INTEGER NOT NULL,
     last_seen TEXT NOT NULL, state TEXT NOT NULL, sessions TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strays (path TEXT PRIMARY KEY);
+-- Item blobs no record names, kept by every writer (a brief asks for them: finding them
+-- by comparing blobs with named would read a row per item of history).
+CREATE TABLE IF NOT EXISTS orphans (address TEXT PRIMARY KEY);
 -- Recall ranks its hits by last_seen after rank: it is kept here too (a full-text row
 -- is written whenever its state is), so a hit is not a lookup in states.
 CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(
@@ -133,7 +136,8 @@ SHAPE = (
     "SELECT (SELECT COUNT(*) FROM records WHERE type = 'checkpoint'), "
     "(SELECT COUNT(*) FROM states WHERE current = 1), (SELECT MAX(rowid) FROM records), "
     "(SELECT MAX(rowid) FROM blobs), (SELECT MAX(rowid) FROM named), "
-    "(SELECT MAX(rowid) FROM states), (SELECT MAX(rowid) FROM recall)"
+    "(SELECT MAX(rowid) FROM states), (SELECT MAX(rowid) FROM recall), "
+    "(SELECT MAX(rowid) FROM orphans)"
 )
 """What the index holds, in a form every writer keeps in the meta table: the rows the
 brief counts anyway (checkpoints, current items) and each table's last row, so that

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pygit2
 import pytest
 from helpers.capturing import capture_text
 from helpers.tamper import (
@@ -95,6 +96,49 @@ def test_an_advanced_index_equals_a_rebuild(gm: Any, initialised: Path, home: Pa
     again, fresh, fresh_counts = snapshot(store, home)
     assert again and advanced == fresh and counts == fresh_counts
     assert len(fresh) == 4 and sum(s["forgotten"] for s in fresh.values()) == 1
+
+
+def test_an_item_is_an_orphan_only_until_a_record_names_it(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """An item blob pushed before the checkpoint naming it (a teammate's push cut in two)
+    is reported as no record's until that checkpoint arrives; the index advanced over it
+    then reports it no more, exactly as a rebuild would."""
+    store = Store.discover(initialised)
+    capture_text(gm, initialised.parent / "a.md", TRANSCRIPT, [FRIDAYS])
+    port = {"kind": "fact", "text": "The parser handles port 137", "trust": "inferred"}
+    capture_text(gm, initialised.parent / "b.md", TRANSCRIPT, [port])
+    tip = store.repo.get(str(store.tip()))
+    assert isinstance(tip, pygit2.Commit)
+    parent = tip.parents[0]
+    added = store.added_since(str(parent.id)) or []
+    items = [p for p in added if p.startswith("items/")]
+    assert len(items) == 1
+    staged = pygit2.Index()
+    staged.read_tree(parent.tree)
+    for path in items:
+        staged.add(pygit2.IndexEntry(path, tip.tree[path].id, pygit2.enums.FileMode.BLOB))
+    who = pygit2.Signature("bob", "bob@example.net")
+    first = store.repo.create_commit(
+        None, who, who, "items first", staged.write_tree(store.repo), [parent.id]
+    )
+    rest = store.repo.create_commit(None, who, who, "then the record", tip.tree.id, [first])
+    orphan = "".join(items[0].removesuffix(".json").split("/")[1:])
+    store.repo.references[store.ref].set_target(first, "items first")
+    assert orphans_seen(store, home)[1] == (orphan,)
+    store.repo.references[store.ref].set_target(rest, "then the record")
+    assert orphans_seen(store, home) == (False, ())
+    (store.local_dir / INDEX_FILE).unlink()
+    assert orphans_seen(store, home) == (True, ())
+
+
+def orphans_seen(store: Store, home: Path) -> tuple[bool, tuple[str, ...]]:
+    """(whether opening the index rebuilt it, the item blobs it says no record names)."""
+    index = Index.open(store, load_trust_roots(home, store))
+    try:
+        return index.rebuilt, index.orphans()
+    finally:
+        index.close()
 
 
 def test_a_deleted_or_corrupt_index_is_rebuilt(gm: Any, initialised: Path, home: Path) -> None:

@@ -41,6 +41,9 @@ def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home:
         index.counts()
         index.failed()
         index.failed_items()
+        index.strays()
+        index.orphans()
+        index.failed_purges()
         index._db.set_trace_callback(None)
         plans = {sql: index._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent}
     finally:
@@ -53,6 +56,84 @@ def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home:
         if detail.split()[:1] == ["SCAN"] and _table(detail.split()[1], sql) in GROWING
     ]
     assert scans == []
+
+
+def test_the_brief_path_costs_the_same_over_a_long_history(
+    gm: Any, initialised: Path, home: Path
+) -> None:
+    """What the brief asks the index takes as many SQLite steps after a long history of
+    events, item blobs and closed items as after one capture. A query plan's SEARCH can
+    still walk every row of history (the failed purges were looked up through the index
+    on the record type: every event ever written; the orphans compared every blob with
+    the named ones), so the steps are counted, not the plans read. The checkpoints are
+    not added: the brief counts them (one index count, as the index's own damage check
+    does)."""
+    said = "We agreed: deploys stop on Fridays.\n"
+    index = one_decision(gm, initialised, home, said, "No deploys on Fridays")
+    try:
+        asked = _brief_queries(index)
+        before = {sql: _steps(index, sql) for sql in asked}
+        _add_history(index, 2000)
+        after = {sql: _steps(index, sql) for sql in asked}
+    finally:
+        index.close()
+    assert len(asked) >= 8
+    grown = {sql[:80]: after[sql] - before[sql] for sql in asked if after[sql] > before[sql] + 50}
+    assert grown == {}
+
+
+def _brief_queries(index: Index) -> list[str]:
+    """The statements the brief sends to *index* (parameters bound)."""
+    sent: list[str] = []
+    index._db.set_trace_callback(sent.append)
+    try:
+        index.state(current_only=True)
+        index.counts()
+        index.failed()
+        index.failed_items()
+        index.strays()
+        index.orphans()
+        index.failed_purges()
+    finally:
+        index._db.set_trace_callback(None)
+    return list(dict.fromkeys(sql for sql in sent if sql.lstrip().upper().startswith("SELECT")))
+
+
+def _steps(index: Index, sql: str) -> int:
+    """SQLite virtual-machine steps that running *sql* to the end takes."""
+    count = [0]
+
+    def step() -> int:
+        count[0] += 1
+        return 0
+
+    index._db.set_progress_handler(step, 1)
+    try:
+        index._db.execute(sql).fetchall()
+    finally:
+        index._db.set_progress_handler(None, 1)
+    return count[0]
+
+
+def _add_history(index: Index, n: int) -> None:
+    """*n* genuine events, *n* item blobs that records name, and *n* closed items: what a
+    long history holds and a brief does not show."""
+    db = index._db
+    with db:
+        db.executemany(
+            "INSERT INTO records (address, type, created, data, problem, detail) "
+            "VALUES (?, 'event', ?, ?, NULL, '')",
+            [(f"{i:064x}", f"2020-01-01T00:00:{i % 60:02d}Z", b"{}") for i in range(n)],
+        )
+        db.executemany("INSERT INTO blobs VALUES (?, ?)", [(f"{i:063x}b", b"{}") for i in range(n)])
+        db.executemany(
+            "INSERT INTO named VALUES (?, NULL, '', ?)",
+            [(f"{i:063x}b", f"{i:064x}") for i in range(n)],
+        )
+        db.executemany(
+            "INSERT INTO states VALUES (?, 0, 0, '2020-01-01T00:00:00Z', '{}', '[]')",
+            [(f"{i:063x}b",) for i in range(n)],
+        )
 
 
 def _table(name: str, sql: str) -> str:
