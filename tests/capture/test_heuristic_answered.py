@@ -39,6 +39,18 @@ def test_the_reply_that_hands_the_user_a_question_tool_gives_no_item() -> None:
     assert_verbatim(extract(messages), messages)
 
 
+def test_a_session_that_ends_with_its_plan_approved_has_no_report_from_the_preamble() -> None:
+    # The reply before the plan tool closes the user's turn, so it was read as the
+    # session's report: its narration became the outcome.
+    messages = [
+        user("plan the migration of the orders table"),
+        assistant("Good, the schema review confirms the approach. I'll write the plan now."),
+        Message("tool_use", 'ExitPlanMode\n{"plan": "# Plan"}'),
+        Message(ANSWER, "User has approved your plan."),
+    ]
+    assert extract(messages) == []
+
+
 def test_a_reply_is_read_when_the_user_answers_in_words_not_the_tool() -> None:
     # Only the host's question tool marks a reply as the question's preamble: a reply the
     # user answers with a message of their own keeps its decisions.

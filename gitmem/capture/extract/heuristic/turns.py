@@ -134,10 +134,11 @@ def readings(messages: Sequence[Message], read: Sequence[int]) -> dict[int, Read
 
 
 def asks_with_tool(messages: Sequence[Message], read: Sequence[int]) -> set[int]:
-    """The replies that hand the user a host's question tool (Claude Code's
-    ``AskUserQuestion``): the next message read is its answer. Such a reply is the
-    question's preamble ("one scope question — I'd rather not guess …"); the answer settles
-    what it weighs, and what was chosen is said after it."""
+    """The replies that hand the user a host's question or plan tool (Claude Code's
+    ``AskUserQuestion``, ``ExitPlanMode``): the next message read is its answer. Such a reply
+    is the question's preamble ("one scope question — I'd rather not guess …", "Good, I have
+    a clear picture. Let me write the plan."); the answer settles what it weighs, and what
+    was chosen is said after it."""
     roles = [(messages[i].role or "").casefold() for i in read]
     return {
         read[n]
