@@ -10,8 +10,9 @@ family that found it (:func:`gitmem.capture.extract.heuristic.explain`: "label-d
 are credited against the labels as ``extract_quality.py`` credits them. It prints
 
 * per development **repository**: labels, items, credited, precision and recall;
-* per **rule family**: items and credited in each repository, and in all of them (``-v``
-  lists every item with its family and whether it was credited).
+* per **rule family**: items and credited in each repository, in all of them, and in each
+  half of them (``extract_quality.DEV_FOLDS``: a rule is written on fold A and checked on
+  fold B; ``-v`` lists every item with its family and whether it was credited).
 
 A rule whose precision is low in most repositories, or good only in the one it was written
 against, is one to tighten or drop. ``--loo`` also prints the session cap
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from extract_quality import (
     DEV,
+    DEV_FOLDS,
     RECALL_IMPORTANCE,
     Label,
     capture_items,
@@ -226,14 +228,23 @@ def main(argv: list[str]) -> int:
     print(f"{'all dev':32} {fmt(total(files))}")
     print()
     short = [r.split("/")[1][:10] for r in repos]
-    print(f"{'rule family':20} " + " ".join(f"{s:>10}" for s in short) + f" {'all':>10}    P")
+    halves = " ".join(f"{'fold ' + half:>10}" for half in DEV_FOLDS)
+    print(
+        f"{'rule family':20} " + " ".join(f"{s:>10}" for s in short) + f" {'all':>10}    P {halves}"
+    )
     table = per_rule(files)
     for rule in sorted(table, key=lambda r: -sum(c[0] for c in table[r].values())):
         cells = [table[rule].get(repo, [0, 0]) for repo in repos]
         items = sum(c[0] for c in cells)
         good = sum(c[1] for c in cells)
         row = " ".join(f"{c[1]:>4}/{c[0]:<5}" if c[0] else f"{'-':>10}" for c in cells)
-        print(f"{rule:20} {row} {good:>4}/{items:<5} {good / items:4.2f}")
+        # A family precise in one fold only fits the repositories it was written against.
+        folds = [
+            [sum(c[n] for r, c in zip(repos, cells, strict=True) if r in fold) for n in (1, 0)]
+            for fold in DEV_FOLDS.values()
+        ]
+        split = " ".join(f"{g:>4}/{i:<5}" if i else f"{'-':>10}" for g, i in folds)
+        print(f"{rule:20} {row} {good:>4}/{items:<5} {good / items:4.2f} {split}")
     if "-v" in argv:
         for file in files:
             _, credited = tally(file)
