@@ -5,7 +5,8 @@ number: "Disable the write cache" on "we decided to enable the write cache", "ht
 the suite slower" on "…made the suite faster", "The timeout is 5 s" on "the timeout is
 5 ms", "Use httpx instead of requests" on "we use requests instead of httpx", "The config
 lives in settings.py" on "the config lives in config.py". Each function here says why the
-text differs from its quote in one of those ways, or None. The text may still leave
+text differs from its quote in one of those ways, or None (units, magnitudes and numbers
+in words are :mod:`gitmem.core.measures`'). The text may still leave
 words out, and may use its own words; it may not put the opposite word, another unit,
 another name or the other order in the quote's place. A false alarm costs only the
 item's wording: its quote, the transcript's own words, becomes its text
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from gitmem.core.measures import other_number, other_unit
 from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.patterns import lazy_pattern
@@ -113,31 +115,6 @@ _PREFIXES = ("un", "dis", "non-", "non", "in", "im", "ir", "il")
 
 _WORD_RE = lazy_pattern(r"[\w#./%µ-]*[\w%µ]")
 _PIECE_RE = lazy_pattern(r"[^\W_]+")
-_UNITS = {
-    **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), "ns"),
-    **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), "us"),
-    **dict.fromkeys(("ms", "msec", "msecs", "millisecond", "milliseconds"), "ms"),
-    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
-    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), "min"),
-    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
-    **dict.fromkeys(("d", "day", "days"), "d"),
-    **dict.fromkeys(("w", "wk", "week", "weeks"), "w"),
-    **dict.fromkeys(("month", "months"), "month"),
-    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), "y"),
-    **dict.fromkeys(("b", "byte", "bytes"), "b"),
-    **dict.fromkeys(("kb", "kib", "kilobyte", "kilobytes"), "kb"),
-    **dict.fromkeys(("mb", "mib", "megabyte", "megabytes"), "mb"),
-    **dict.fromkeys(("gb", "gib", "gigabyte", "gigabytes"), "gb"),
-    **dict.fromkeys(("tb", "tib", "terabyte", "terabytes"), "tb"),
-    **dict.fromkeys(("%", "percent", "pct"), "%"),
-    **dict.fromkeys(("x", "times"), "x"),
-    **dict.fromkeys(("k", "thousand", "thousands"), "k"),
-    **dict.fromkeys(("million", "millions"), "million"),
-    **dict.fromkeys(("bn", "billion", "billions"), "billion"),
-    **dict.fromkeys(("px", "em", "rem", "pt"), "px"),
-}
-# A number and the unit right after it ("5 ms", "5ms", "40%"), in folded text.
-_MEASURE_RE = lazy_pattern(r"(" + NUMBER_RE.pattern + r")[ ]?([a-zµ%]+)(?![\w.]*\w)")
 # A name: a path of three parts or more, a file or a dotted identifier, a snake_case
 # identifier, a flag ("a/b" alone reads as "a or b", and is left alone).
 _NAME_RE = lazy_pattern(
@@ -217,47 +194,6 @@ def _unprefixed(word: str) -> set[str]:
 
 def _prefixed(word: str) -> set[str]:
     return {prefix + word for prefix in _PREFIXES} if len(word) >= 4 else set()
-
-
-_MAGNITUDES = frozenset(("k", "million", "billion", "%"))
-"""Units that scale the number they follow: "5k" is not "5", nor "80%" "80"."""
-
-
-def other_unit(text: str, quote: str) -> str | None:
-    """Why *text* (folded) measures a number of *quote* (folded) in another unit: "5 s"
-    where the quote says "5 ms" and never "5 s"; or adds or drops a magnitude the quote
-    does not have, or has, on every mention of the number ("5k users" on "5 users", "5
-    rows" on "5k rows"). Raises nothing."""
-    said = _measures(quote)
-    for number, unit in _MEASURE_RE.findall(text):
-        units = said.get(number, {""}) - {""}
-        if unit in _UNITS and units and _UNITS[unit] not in units:
-            return (
-                f'the item\'s text says "{number} {unit}" where its quote measures '
-                f"{number} in another unit"
-            )
-    for number, units in _measures(text).items():
-        if number not in said:
-            continue  # a number the quote lacks: gitmem.core.support says so
-        for unit in sorted(units & _MAGNITUDES - said[number]):
-            return (
-                f'the item\'s text says "{number} {unit}" where its quote says {number} without it'
-            )
-        scaled = sorted(said[number] & _MAGNITUDES)
-        if "" in units and scaled and "" not in said[number]:
-            return f'the item\'s text says "{number}" where its quote says "{number} {scaled[0]}"'
-    return None
-
-
-def _measures(folded: str) -> dict[str, set[str]]:
-    """Each number token of *folded* with the units it is measured in ("" for a mention
-    with no unit :data:`_UNITS` knows)."""
-    found: dict[str, set[str]] = {}
-    for token in NUMBER_RE.finditer(folded):
-        measure = _MEASURE_RE.match(folded, token.start())
-        unit = measure.group(2) if measure and measure.group(1) == token.group() else ""
-        found.setdefault(token.group(), set()).add(_UNITS.get(unit, ""))
-    return found
 
 
 def other_name(text: str, quote: str) -> str | None:
@@ -427,39 +363,6 @@ def _reversers(pieces: list[str]) -> list[int]:
     ]
 
 
-_NUMBER_WORDS = {
-    word: value
-    for value, word in enumerate(
-        (
-            *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"),
-            *("nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"),
-            *("sixteen", "seventeen", "eighteen", "nineteen", "twenty"),
-        )
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
-_NUMBER_WORDS |= {"ninety": 90, "hundred": 100, "thousand": 1000, "twice": 2, "dozen": 12}
-_AMBIGUOUS = frozenset({"zero", "one"})
-"""Number words also used as other words ("no one", "the one that"): never counted as a
-number the text adds."""
-
-
-def number_words(folded: str) -> set[str]:
-    """The values, as digits, of the number words of *folded* ("three" is "3"). Raises
-    nothing."""
-    return {str(_NUMBER_WORDS[p]) for p in _PIECE_RE.findall(folded) if p in _NUMBER_WORDS}
-
-
-def other_number(text: str, quote: str) -> str | None:
-    """Why *text* (folded) says a number in words that *quote* (folded) does not hold, in
-    words or digits ("six times" where the quote says "5 times"). Raises nothing."""
-    said = {n.replace(",", "") for n in NUMBER_RE.findall(quote)} | number_words(quote)
-    for piece in _PIECE_RE.findall(text):
-        known = piece in _NUMBER_WORDS and piece not in _AMBIGUOUS
-        if known and str(_NUMBER_WORDS[piece]) not in said:
-            return f'the item\'s text says "{piece}", a number its quote does not hold'
-    return None
-
-
 _MODALS = frozenset(POSSIBILITY.split())
 """Words that make a statement a possibility ("we could drop the index"). Not "would" or
 "may", which as often soften a plain statement ("I would replace X", "this may take a
@@ -479,7 +382,8 @@ def settled(text: str, quote: str) -> str | None:
 
 
 def changed(text: str, quote: str) -> str | None:
-    """The first of :func:`other_unit`, :func:`other_number`, :func:`swapped`,
+    """The first of :func:`~gitmem.core.measures.other_unit`,
+    :func:`~gitmem.core.measures.other_number`, :func:`swapped`,
     :func:`opposite_word`, :func:`other_member`, :func:`reversed_by_verb`,
     :func:`settled` and :func:`other_name` that holds for
     *text* and *quote* (both folded), else None. Raises nothing."""

@@ -20,9 +20,11 @@ import re
 
 from gitmem.core.conditions import conditional
 from gitmem.core.folding import group_digits
+from gitmem.core.frames import reshaped
 from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
+from gitmem.core.qualifiers import unqualified
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -47,7 +49,13 @@ def unsupported(text: str, quote: str) -> str | None:
     added = [number for number in number_tokens(_grouped(mine)) if number not in said]
     if added:
         return f'the item\'s text says "{added[0]}", a number its quote does not hold'
-    return conditional(text, quote) or changed(mine, theirs) or _other_person(mine, theirs)
+    return (
+        conditional(text, quote)
+        or changed(mine, theirs)
+        or _other_person(mine, theirs)
+        or unqualified(mine, theirs)
+        or reshaped(mine, theirs)
+    )
 
 
 _GROUPED_RE = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?!\d)")

@@ -308,3 +308,27 @@ def test_a_text_that_drops_its_quotes_condition_gives_way_to_the_quote() -> None
     assert (item.text, item.extra["summary"]) == (said, "We deploy on Fridays")
     assert UNMATCHED in (item.quote_reason or "")
     assert "states it unconditionally" in (item.quote_reason or "")
+
+
+@pytest.mark.parametrize(
+    ("said", "text", "cause"),
+    [
+        ("We used Redis for the cache, now we use SQLite.", "We use Redis for the cache", "past"),
+        ("Set the timeout to 30 seconds.", "Set the timeout to thirty minutes", "another unit"),
+        ("We tried Redis for the cache.", "We use Redis for the cache", '"tried"'),
+        ("We considered Redis for the cache.", "We chose Redis for the cache", '"considered"'),
+        ("Alice dropped the cache layer.", "Bob dropped the cache layer", '"alice"'),
+        ("We use Redis for the cache.", "We use Memcached for the cache", '"redis"'),
+        ("We replaced Redis with SQLite.", "We replaced SQLite with Redis", "other way round"),
+        ("We will probably switch the cache to SQLite.", "We switch the cache", "probably"),
+        ("We plan to drop Redis next sprint.", "We drop Redis", "plan to"),
+    ],
+)
+def test_a_text_that_keeps_the_words_but_changes_the_claim_gives_way_to_its_quote(
+    said: str, text: str, cause: str
+) -> None:
+    quote = said.rstrip(".").split(",")[0]
+    item = captured(session(Message("assistant", said)), Kind.DECISION, text, quote)
+    assert (item.trust, item.text, item.quote) == (Trust.VERBATIM, quote, quote)
+    assert item.extra["summary"] == text
+    assert UNMATCHED in (item.quote_reason or "") and cause in (item.quote_reason or "")

@@ -1,0 +1,92 @@
+"""Tests for gitmem.core.frames: a text that keeps its quote's words around may not put
+another word in one's place, another tense, or two words the other way round."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.core.support import unsupported
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("We use Memcached for the cache", "We use Redis for the cache", "memcached"),
+        ("Use Memcached", "we use Redis", "memcached"),
+        ("Bob dropped the cache layer", "Alice dropped the cache layer", "bob"),
+        ("The Python client uses Redis", "the Go client uses Redis", "python"),
+        ("We chose Redis for the cache", "We considered Redis for the cache", "chose"),
+        ("We adopted Redis for the cache", "we evaluated Redis for the cache", "adopted"),
+        ("We use Redis for the cache", "We tried Redis for the cache", "use"),
+        ("We use Redis for the cache", "We proposed Redis for the cache", "use"),
+        ("Users can write the bucket", "users can read the bucket", "write"),
+        ("We deactivated the feature flag", "We activated the feature flag", "deactivated"),
+        ("We deregistered the webhook", "we registered the webhook", "deregistered"),
+    ],
+)
+def test_a_word_put_in_another_words_place_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and f'says "{word}" where its quote says' in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We use Redis for the cache", "we used Redis for the cache"),
+        ("We use Redis for the cache", "We originally used Redis for the cache"),
+        ("We use Redis for the cache", "We used to use Redis for the cache"),
+        ("We keep Redis for the cache", "We kept Redis for the cache"),
+        ("We choose Redis for the cache", "We chose Redis for the cache"),
+        ("Redis is used for the cache", "Redis was used for the cache"),
+        ("We are using Redis for the cache", "We were using Redis for the cache"),
+        ("The cache is fast", "The cache was fast before the migration"),
+        ("The parser tests pass", "The parser tests passed yesterday"),
+    ],
+)
+def test_a_text_in_the_present_on_a_quote_in_the_past_is_not_supported(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and reason.endswith("in the past")
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We migrated from Postgres to MySQL", "we migrated from MySQL to Postgres"),
+        ("We replaced SQLite with Redis", "We replaced Redis with SQLite"),
+        ("SQLite is faster than Postgres", "Postgres is faster than SQLite"),
+    ],
+)
+def test_two_words_the_other_way_round_are_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and reason.endswith("the other way round")
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Use Redis for the cache", "Redis is used for the cache"),
+        ("We'll use Redis for the cache", "We will use Redis for the cache"),
+        ("We don't use Redis for the cache", "we do not use Redis for the cache"),
+        ("Retry the upload three times", "retry the upload 3 times"),
+        ("Deploy to prod after the canary", "deploy to production after the canary"),
+        ("The timeout is 5 ms", "the timeout is 5 milliseconds"),
+        ("Use a cache for the sessions", "use the cache for the sessions"),
+        ("We cache the results", "we are caching the results"),
+        ("Use SQLite and Redis", "use Redis and SQLite"),
+        ("Deploy Fridays only with QA approval", "We deploy on Fridays if QA approves."),
+        ("Parser: only elixir and bash are highlighted", "the parser highlights elixir and bash"),
+        ("Use Redis for the cache", "we tried Redis for the cache and use it now"),
+        ("We use Postgres", "We used Redis; we use Postgres now"),
+        ("Drop the column", "drop the old users table"),
+        (
+            "Spotter keeps pane state in Redis: the sync worker writes it and the UI reads it",
+            "the worker writes pane state to Redis",
+        ),
+    ],
+)
+def test_a_summary_that_keeps_its_words_in_place_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None

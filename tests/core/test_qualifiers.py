@@ -1,0 +1,52 @@
+"""Tests for gitmem.core.qualifiers: a text may not drop the word that says how likely,
+how often, or that it is only meant or tried."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.core.support import unsupported
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        (
+            "We switch the cache to SQLite",
+            "We will probably switch the cache to SQLite",
+            "probably",
+        ),
+        ("The cache is stale", "the cache is apparently stale", "apparently"),
+        ("We deploy on Fridays", "We rarely deploy on Fridays", "rarely"),
+        ("The upload test fails", "the upload test sometimes fails", "sometimes"),
+        ("We drop Redis", "We plan to drop Redis next sprint", "plan to"),
+        ("We migrate to Postgres", "We want to migrate to Postgres", "want to"),
+        ("We cached the sessions", "we tried to cache the sessions", "tried to"),
+        ("We deploy on Fridays", "We deploy on Fridays, probably.", "probably"),
+    ],
+)
+def test_a_text_that_drops_its_quotes_qualifier_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and reason.startswith(f'the quote says "{word}" (')
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        (
+            "We will likely switch the cache to SQLite",
+            "We will probably switch the cache to SQLite",
+        ),
+        ("We seldom deploy on Fridays", "We rarely deploy on Fridays"),
+        ("We intend to drop Redis", "We plan to drop Redis next sprint"),
+        ("Metadata does not point back", "Metadata doesn't try to point back"),
+        ("Keep the index in SQLite", "we keep the index in SQLite for now"),
+        ("Use SQLite for the sessions", "Redis is probably overkill; use SQLite for the sessions"),
+    ],
+)
+def test_a_text_that_keeps_the_qualifier_or_what_it_does_not_govern_is_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is None
