@@ -87,6 +87,12 @@ def test_a_unit_of_the_reply_before_a_last_commit_request_that_asks_is_answered(
     assert_verbatim(extract(messages), messages)
 
 
+def test_a_wrapped_unit_that_asks_and_answers_itself_is_kept() -> None:
+    # A report's rhetorical question is its own heading: the rest of the unit answers it.
+    explains = "**Why did the importer run out of memory?** It read the whole file into a list."
+    assert any("whole file into a list" in q for q in _quotes(_wrapped(explains)))
+
+
 def test_a_closing_reports_question_is_still_open() -> None:
     # Nobody answered the last reply: what it asks stays an open loop.
     report = f"The importer now streams rows instead of loading the whole file.\n\n{ASKS}"

@@ -432,6 +432,23 @@ def _is_open_question(sentence: str) -> bool:
     return deliberative or bool(_WE_RE.search(sentence))
 
 
+_YES_NO_RE = re.compile(
+    r"[*_\"“]*(?:do|does|did|should|shall|can|could|would|will|is|are|was|were|have|has|want)\b",
+    re.IGNORECASE,
+)
+_YOU_RE = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
+
+
+def asks_to_choose(sentence: str) -> bool:
+    """Is *sentence* a question that waits for the reader's choice: a yes-or-no question
+    ("Should the delete be a commit?") or one put to the reader ("Which of the two do you
+    want?"); not one a report asks in order to answer it ("**Why did it fail?** The key
+    …")?"""
+    if not sentence.rstrip(" *_`\"')]”’").endswith(("?", "？")):
+        return False
+    return _YES_NO_RE.match(sentence.lstrip()) is not None or _YOU_RE.search(sentence) is not None
+
+
 def is_triggered(sentence: str) -> bool:
     """Does the sentence hold a trigger? Only those can hold a marker."""
     low = sentence.lower()

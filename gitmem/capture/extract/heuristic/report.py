@@ -42,7 +42,7 @@ from gitmem.capture.extract.heuristic.item import (
     with_subject,
 )
 from gitmem.capture.extract.heuristic.languages import word_count
-from gitmem.capture.extract.heuristic.markers import find_marker
+from gitmem.capture.extract.heuristic.markers import asks_to_choose, find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
     BULLET_RE,
@@ -432,7 +432,7 @@ def _item(
     if end is None:
         return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
-    if wrapped and first.rstrip(" *_)").endswith(("?", "？")):
+    if wrapped and asks_to_choose(first):
         return None  # a question to the user, whom the last request (to commit) answered
     kind = _kind(unit, block[start:end], first)
     offer = _closing_offer(block, sentences, end)
