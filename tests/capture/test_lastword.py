@@ -176,6 +176,72 @@ def test_a_later_decision_turning_away_from_a_shared_word_leaves_the_earlier() -
     assert kept([table, bullets], messages) == [table.text, bullets.text]
 
 
+REDIS_SESSION = [
+    Message("user", "Decision: cache the rendered pages for five minutes."),
+    Message("user", "Let's use Redis for the session cache. Keep the session TTL at 30 minutes."),
+    Message("assistant", "OK, I'll set up Redis for the session cache with that TTL."),
+]
+"""Decisions a replacement may reach: the pages, Redis (said twice), the TTL."""
+REDIS_DRAFTS = [
+    said(
+        "decision",
+        "Cache rendered pages for five minutes",
+        "cache the rendered pages for five minutes.",
+    ),
+    said("decision", "Use Redis for the session cache", "Let's use Redis for the session cache."),
+    said("decision", "Keep the session TTL at 30 minutes", "Keep the session TTL at 30 minutes."),
+    said(
+        "decision",
+        "Set up Redis for the session cache",
+        "I'll set up Redis for the session cache with that TTL.",
+    ),
+]
+
+
+def test_a_replacement_that_names_nothing_drops_the_choice_it_replaced() -> None:
+    # "instead" with nothing after it, "scratch that": what is replaced is the latest
+    # choice about the same subject, said once by the user and once more in the reply;
+    # the pages (another subject) and the TTL (another choice) stay.
+    stays = [REDIS_DRAFTS[0].text, REDIS_DRAFTS[2].text]
+    for replacement in (
+        "Actually, scratch that, use the in-process LRU cache instead.",
+        "On second thought, go with an in-process LRU for the session cache.",
+    ):
+        messages = [*REDIS_SESSION, Message("user", replacement)]
+        assert kept(REDIS_DRAFTS, messages) == stays, replacement
+        made = said("decision", "Use an in-process LRU cache", replacement)
+        assert kept([*REDIS_DRAFTS, made], messages) == [*stays, made.text], replacement
+
+
+def test_a_replacement_made_a_decision_replaces_whoever_says_it() -> None:
+    messages = [*REDIS_SESSION, Message("assistant", "We'll use the in-process LRU cache instead.")]
+    made = said(
+        "decision", "Use the in-process LRU cache", "We'll use the in-process LRU cache instead."
+    )
+    assert kept([*REDIS_DRAFTS, made], messages) == [
+        REDIS_DRAFTS[0].text,
+        REDIS_DRAFTS[2].text,
+        made.text,
+    ]
+
+
+def test_what_is_not_a_replacement_of_that_choice_leaves_it() -> None:
+    everything = [d.text for d in REDIS_DRAFTS]
+    for later in (
+        Message("user", "Should we use the in-process LRU cache instead?"),  # a question
+        Message("user", "Write the changelog in Markdown instead."),  # another subject
+        Message("assistant", "I tried the in-process LRU cache instead."),  # no one's decision
+        Message("user", "Use the LRU cache instead of a dict for the parser."),  # names a thing
+    ):
+        assert kept(REDIS_DRAFTS, [*REDIS_SESSION, later]) == everything, later.text
+    # said before the choice, a replacement replaces nothing of it
+    before = [
+        Message("user", "Scratch that, use the in-process LRU cache instead."),
+        *REDIS_SESSION,
+    ]
+    assert kept(REDIS_DRAFTS, before) == everything
+
+
 def test_what_nobody_said_has_no_last_word() -> None:
     # a file the agent read, and a reminder the host wrote into the user's turn, never
     # supersede, reverse or close what the session said

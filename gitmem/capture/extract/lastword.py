@@ -18,6 +18,12 @@ statement then supersedes an earlier one, which is dropped:
    "show the output, not only the summary" turns away from "only", and "replace the
    commit message" from "commit", in a decision about neither; the statement must also
    name a good part (:data:`_SAME_DECISION`) of the decision's other words.
+   A statement that replaces without naming what it replaces ("actually, scratch that,
+   use the LRU cache *instead*", "*on second thought*, …"), said by the user or made a
+   decision, replaces the latest earlier decision about its subject that chose something
+   else (it shares a good part of that decision's words, and the decision names what the
+   statement does not), and every earlier decision that made that same choice about it
+   ("use Redis for the session cache", then "I'll set up Redis for the session cache").
 4. **A closed loop**: an open loop that a later message reports done (a completion word —
    done, finished, fixed, implemented, merged…, not "to be done" or "not fixed" — in a
    sentence that names most of the loop's words, or every id it names: "gqc.6 done and
@@ -59,6 +65,16 @@ _TURNS_AWAY = re.compile(
     r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from)"
     r"|,\s*not)\s+(?:the\s+|an?\s+|using\s+)?([\w./#@-]+)"
 )
+_REPLACES = re.compile(
+    r"\binstead\b(?!\s+of\b)|\bscratch that\b|\bon second thoughts?\b|\bnever ?mind\b|"
+    r"\bchange of plans?\b"
+)
+"""A statement that replaces what was said before without naming it."""
+_CHOOSING = frozenset(
+    """instead actually scratch second thought thoughts never mind nevermind change plan
+    plans use using keep go going try pick choose switch""".split()  # noqa: SIM905 - a word list reads best as text
+)
+"""Words of a decision or a replacement that say that it chooses, not what about."""
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
 """Where a statement that turns away from something is cut into its sentences."""
@@ -98,10 +114,20 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     # and each sentence that reports something done.
     turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
     done: list[list[_Report]] = []
-    for message, said in zip(messages, spoken, strict=True):
+    replacing: list[tuple[int, frozenset[str], int | None]] = []
+    for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
         # only a user turns away from a decision: no one else's message is folded whole
-        turned.append(_turns(fold(said)) if _is(message, "user") else [])
+        folded = fold(said) if _is(message, "user") else ""
+        turned.append(_turns(folded))
+        replacing += [(place, words, None) for words in _replacing(folded)]
         done.append(_done(said))
+    for n in order:
+        if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
+            replacing.append((places[n] or 0, _subject(drafts[n]), n))
+    decisions = [n for n in order if drafts[n].kind == Kind.DECISION]
+    for place, words, own in replacing:
+        before = [n for n in decisions if (places[n] or 0) < place and n != own]
+        dropped |= _replaced(drafts, places, before, words)
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
@@ -182,6 +208,49 @@ def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> b
         if not rest or len(words & rest) >= _SAME_DECISION * len(rest):
             return True
     return False
+
+
+def _said(draft: Draft) -> str:
+    return f"{draft.text} {draft.quote or ''}"
+
+
+def _subject(draft: Draft) -> frozenset[str]:
+    """What a decision is about and chose: its words (text and quote), less those that
+    only say that it chooses."""
+    return content_words(_said(draft)) - _CHOOSING
+
+
+def _replacing(folded: str) -> list[frozenset[str]]:
+    """For each sentence of *folded* text that replaces what was said before without
+    naming it (not a question), what it is about."""
+    return [
+        content_words(sentence) - _CHOOSING
+        for sentence in _SENTENCES.split(folded)
+        if _REPLACES.search(sentence) and not sentence.rstrip().endswith("?")
+    ]
+
+
+def _replaced(
+    drafts: Sequence[Draft],
+    places: Sequence[int | None],
+    earlier: Sequence[int],
+    words: frozenset[str],
+) -> set[int]:
+    """Of the *earlier* decisions, those a replacement about *words* replaces: the
+    latest that chose something else about a good part of the same subject, and every
+    one that made that same choice."""
+    chose_else = [
+        n
+        for n in earlier
+        if (shared := _subject(drafts[n]) & words)
+        and len(shared) >= _SAME_DECISION * len(_subject(drafts[n]))
+        and _subject(drafts[n]) - words
+    ]
+    if not chose_else:
+        return set()
+    latest = max(chose_else, key=lambda n: (places[n] or 0, n))
+    choice = _subject(drafts[latest]) - words
+    return {n for n in earlier if choice <= _subject(drafts[n]) and _subject(drafts[n]) & words}
 
 
 def _turned(folded: str) -> frozenset[str]:
