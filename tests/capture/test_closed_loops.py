@@ -110,6 +110,35 @@ def test_a_loop_with_an_id_is_closed_by_a_report_that_names_it() -> None:
     assert reported_done(loops, [Message("assistant", said)]) == {"b": said}
 
 
+def test_a_report_in_another_language_closes_the_loop_it_names() -> None:
+    # words of Chinese, Japanese and Korean are not cut by spaces: the report and the loop
+    # share pairs of their characters; a report of what is still not done closes nothing
+    cases = [
+        ("给订单表添加索引", "订单表的索引已经添加完成。", "订单表的索引还没有添加。"),
+        (
+            "READMEのインストール手順を更新する",
+            "READMEのインストール手順を更新しました。",
+            "READMEのインストール手順はまだ更新していません。",
+        ),
+        (
+            "결제 모듈에 재시도 로직 추가",
+            "결제 모듈에 재시도 로직 추가를 완료했습니다.",
+            "결제 모듈의 재시도 로직은 아직 추가하지 않았습니다.",
+        ),
+        (
+            "Actualizar la documentación de la API",
+            "Hecho: la documentación de la API está actualizada.",
+            "La documentación de la API todavía no está hecha.",
+        ),
+    ]
+    for loop, done, not_yet in cases:
+        other = "Lint ist erledigt."  # a report of another thing
+        said = [Message("assistant", f"{other}\n{not_yet}")]
+        assert reported_done([("a", loop)], said) == {}, not_yet
+        said.append(Message("assistant", f"Gut. {done}"))
+        assert reported_done([("a", loop)], said) == {"a": done}, done
+
+
 def test_a_secret_in_the_report_is_masked_in_the_note_and_never_stored(
     gm: Any, initialised: Path
 ) -> None:

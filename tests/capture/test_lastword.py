@@ -242,6 +242,18 @@ def test_what_is_not_a_replacement_of_that_choice_leaves_it() -> None:
     assert kept(REDIS_DRAFTS, before) == everything
 
 
+def test_a_loop_reported_done_in_another_language_is_closed() -> None:
+    messages = [
+        Message("assistant", "下一步：给订单表添加索引。然后更新文档。"),
+        Message("user", "继续"),
+        Message("assistant", "订单表的索引已经添加完成。文档还没有更新。"),
+    ]
+    index = said("open_loop", "给订单表添加索引", "给订单表添加索引。")
+    docs = said("open_loop", "更新文档", "然后更新文档。")
+    assert kept([index, docs], messages) == ["更新文档"]
+    assert kept([index, docs], messages[:2]) == ["给订单表添加索引", "更新文档"]
+
+
 def test_what_nobody_said_has_no_last_word() -> None:
     # a file the agent read, and a reminder the host wrote into the user's turn, never
     # supersede, reverse or close what the session said

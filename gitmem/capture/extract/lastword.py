@@ -44,6 +44,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from gitmem.capture.extract.heuristic import languages
+from gitmem.core.folding import UNSPACED
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
 from gitmem.core.transcript import Message, said_text
@@ -59,6 +61,7 @@ _ALL_DONE = re.compile(
     r"(?:done|complete|completed|finished)|nothing (?:left|remaining|else) to do|"
     r"the (?:entire|whole) [\w -]{1,40}? (?:is |are |has been )?(?:now )?"
     r"(?:done|complete|completed|finished))\b"
+    rf"|{languages.ALL_DONE}"
 )
 _TURNS_AWAY = re.compile(
     r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
@@ -75,8 +78,14 @@ _CHOOSING = frozenset(
     plans use using keep go going try pick choose switch""".split()  # noqa: SIM905 - a word list reads best as text
 )
 """Words of a decision or a replacement that say that it chooses, not what about."""
+_DONE_ELSEWHERE = re.compile(languages.DONE)
+"""A done word of another language ("erledigt", "已修复", "修正しました")."""
+_NOT_DONE_ELSEWHERE = re.compile(languages.NOT_DONE)
+"""A word of another language that says something is not done yet (anywhere in the
+sentence: "还没有完成", "まだ修正していません")."""
+_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n")
+_SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
 """Where a statement that turns away from something is cut into its sentences."""
 _SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
@@ -271,8 +280,8 @@ def _report(folded: str) -> _Report | None:
     """The sentence *folded* as a report, or None when it reports nothing done."""
     if not _reports_done(folded):
         return None
-    clauses = (content_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
-    return _Report(content_words(folded), frozenset().union(*clauses))
+    clauses = (_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
+    return _Report(_words(folded), frozenset().union(*clauses))
 
 
 def _done(said: str) -> list[_Report]:
@@ -296,6 +305,8 @@ def _reports_done(folded: str) -> bool:
     what is still "to be done", "not done", "done once…")?"""
     if folded.rstrip().endswith("?"):
         return False
+    if _DONE_ELSEWHERE.search(folded) and not _NOT_DONE_ELSEWHERE.search(folded):
+        return True
     return any(
         _NOT_YET.search(folded, 0, match.start()) is None for match in _COMPLETION.finditer(folded)
     )
@@ -339,8 +350,20 @@ class _Loop(NamedTuple):
 
 
 def _loop(text: str) -> _Loop:
-    words = content_words(text) - _ACTIONS
+    words = _words(text) - _ACTIONS
     return _Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
+
+
+def _words(text: str) -> frozenset[str]:
+    """The content words of *text*, a run of Chinese, Japanese or Korean characters read as
+    its pairs of neighbouring characters (``languages.cjk_bigrams``): their words are not
+    cut by spaces, so "给订单表添加索引" and "订单表的索引已添加" share "订单", "单表" and
+    "索引"."""
+    words = content_words(text)
+    if text.isascii():
+        return words
+    spaced = (part for w in words for part in _UNSPACED_RUN.split(w) if part)
+    return frozenset(spaced).union(languages.cjk_bigrams(fold(text)))
 
 
 def _forms(word: str) -> frozenset[str]:

@@ -305,15 +305,18 @@ DONE = (
     r"implementiert|fatto|completato|risolto|corretto|implementato|"
     r"сделано|готово|исправлено|реализовано|выполнено)\b"
     r"|已完成|完成了|已修复|已修復|已解决|已解決|已合并|已合併|已实现|已實現|"
+    r"已经?[^，。！？\s]{0,8}?(?:完成|修复|修復|解决|解決|合并|合併|实现|實現|添加|更新|删除|移除)|"
+    r"(?:修复|修復|解决|解決|合并|合併|实现|實現|添加|更新|删除|移除)了|"
     r"完了しました|修正しました|対応しました|解決しました|実装しました|マージしました|"
+    r"(?:更新|追加|削除|作成|変更)しました|"
     r"완료(?:했|됐|되었|됨|$|\.)|해결(?:했|됐|되었|됨)|수정(?:했|완료)|머지(?:했|됐|됨)|"
-    r"병합(?:했|됐|됨)|구현(?:했|완료)"
+    r"병합(?:했|됐|됨)|구현(?:했|완료)|(?:추가|삭제|변경|업데이트)(?:했|됐|되었|됨)"
 )
 """A later statement says a loop is done ("Hecho", "erledigt", "已修复", "修正しました",
 "완료했습니다"), as the English done words (:mod:`~gitmem.capture.extract.heuristic.lastword`)."""
 NOT_DONE = (
     r"\b(?:no|todav[íi]a|a[úu]n|pendientes?|falta|nicht|noch|pas|encore|n[ãa]o|ainda|"
-    r"non|ancora|не|ещ[её])\b|未|没有|沒有|还|還|尚|まだ|아직|않|못"
+    r"non|ancora|не|ещ[её])\b|未|没有|沒有|还|還|尚|待|まだ|아직|않|못"
 )
 """A statement with a done word still says something is not done."""
 ALL_DONE = (
@@ -330,12 +333,16 @@ def cjk_bigrams(text: str) -> set[str]:
     two statements in those scripts share when they are about the same thing (their words
     are not cut by spaces). Raises nothing."""
     found: set[str] = set()
-    for run in _CJK_RUN_RE.findall(text):
+    for run in _CJK_RUN_RE.findall(_PARTICLES_RE.sub(" ", text)):
         found.update(run[i : i + 2] for i in range(len(run) - 1))
     return found
 
 
 _CJK_RUN_RE = re.compile(f"[{UNSPACED}]{{2,}}")
+_PARTICLES_RE = re.compile("[的了给把被和与及或也都就还又已吗呢吧]")
+"""Chinese characters that only join words (of, to, and, already …): a pair across one
+is no word of either statement ("给订单表" and "订单表的" share "订单" and "单表", not
+"给订" or "表的")."""
 
 
 def word_count(text: str) -> int:
