@@ -204,11 +204,12 @@ def _forge_refs(quote: str, project: str | None = None) -> dict[int, tuple[str, 
                 continue
             number = int(match.group("num"))
             repo = _repo(match) if "repo" in match.re.groupindex or kind == "url" else None
-            if kind == "url":
-                kind = "issue" if match.group("what") == "issues" else "pr"
+            what = kind
+            if kind == "url":  # each link says its own kind (kind stays "url" for the next)
+                what = "issue" if match.group("what") == "issues" else "pr"
             known = refs.get(number)
             if known is None or (known[1] is None and repo is not None):
-                refs[number] = (kind, repo)
+                refs[number] = (what, repo)
     if project is not None:
         refs = {n: r for n, r in refs.items() if r[1] is None or same_repository(r[1], project)}
     return refs

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from helpers import Result
 
-from gitmem.core.claims import references
+from gitmem.core.claims import forge_numbers, references
 
 
 def file_claims(sentence: str) -> list[str]:
@@ -49,3 +49,18 @@ def test_the_brief_never_warns_that_next_js_is_missing(
     brief = gm("brief").stdout
     assert "landing page with Next.js" in brief
     assert "not in HEAD" not in brief
+
+
+def test_every_link_names_its_own_repository() -> None:
+    # Each of several links is read on its own: the second link of another repository is
+    # that repository's, not a bare number of the project.
+    upstream = (
+        "The crash is tracked upstream ([#17](https://github.com/other/tool/issues/17), "
+        "[#18](https://github.com/other/tool/pull/18))."
+    )
+    assert forge_numbers(upstream, "acme/exporter") == frozenset()
+    assert forge_numbers(upstream) == {17, 18}
+    mixed = (
+        "See https://github.com/other/tool/issues/17 and https://github.com/acme/exporter/pull/4"
+    )
+    assert forge_numbers(mixed, "acme/exporter") == {4}
