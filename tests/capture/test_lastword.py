@@ -48,6 +48,8 @@ def test_an_answer_the_user_overrode_two_messages_later_is_dropped() -> None:
     answer = said("decision", "Use httpx for the importer", "use httpx for the importer")
     assert kept([answer], messages) == []
     assert kept([answer], messages[:3]) == ["Use httpx for the importer"]
+    asked = Message("user", "Actually, should we use requests instead of httpx?")
+    assert kept([answer], [*messages[:3], asked]) == ["Use httpx for the importer"]
 
 
 def test_a_changed_plan_drops_the_plan_it_replaced() -> None:
@@ -117,6 +119,31 @@ def test_what_no_later_statement_reverses_stays() -> None:
         Draft("belief", "The parser is slow", "inferred", None, {}),
     ]
     assert kept(drafts, messages) == [d.text for d in drafts]
+
+
+def test_a_user_undoing_a_decision_reverses_it() -> None:
+    decision = said(
+        "decision", "Use Redis for the session cache", "Let's use Redis for the session cache."
+    )
+    first = [
+        Message("user", "Let's use Redis for the session cache."),
+        Message("assistant", "Done: the session cache is in Redis now."),
+    ]
+    for undo in (
+        "Revert the Redis session cache, it broke the login.",
+        "Please remove Redis from the session cache again.",
+        "Don't use Redis for the session cache after all.",
+        "Get rid of Redis in the session cache.",
+        "Roll back Redis for the sessions, the cache is flaky.",
+    ):
+        assert kept([decision], [*first, Message("user", undo)]) == [], undo
+    for other in (
+        "Revert the last commit on the session page.",  # another thing undone
+        "Remove the debug logging from the session cache.",
+        "Don't use Redis for the rate limiter.",  # Redis, but another decision
+        "Should we revert the Redis session cache?",
+    ):
+        assert kept([decision], [*first, Message("user", other)]) == [decision.text], other
 
 
 def test_a_user_turning_away_from_a_word_of_another_decision_leaves_it() -> None:

@@ -13,7 +13,8 @@ statement then supersedes an earlier one, which is dropped:
 3. **A reversal or replacement**: a later decision, or a sentence of a later message of
    the user, that turns away from a thing an earlier decision chose ("use requests
    *instead of* httpx", "keep requests, *not* httpx", "*switch from* httpx", "*drop*
-   httpx") and speaks of that decision — an answer to a question tool that the user
+   httpx", "*revert* the httpx client", "*don't use* httpx", "*remove* httpx"), not
+   asked, and speaks of that decision — an answer to a question tool that the user
    overrode two messages later, a plan that was changed. Naming the thing is not enough:
    "show the output, not only the summary" turns away from "only", and "replace the
    commit message" from "commit", in a decision about neither; the statement must also
@@ -65,7 +66,9 @@ _ALL_DONE = re.compile(
 )
 _TURNS_AWAY = re.compile(
     r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
-    r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from)"
+    r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from|"
+    r"revert(?:ed|ing)?|roll(?:ed)? back|undo|remov(?:e|ed|ing)|get rid of|stop using|"
+    r"(?:don't|do not|let's not|never) use)"
     r"|,\s*not)\s+(?:the\s+|an?\s+|using\s+)?([\w./#@-]+)"
 )
 _REPLACES = re.compile(
@@ -190,18 +193,26 @@ def _turns_away(said: str, earlier: Draft) -> bool:
     """Does *said* (a later decision) turn away from a thing the decision *earlier* chose?"""
     folded = fold(said)
     away = _turned(folded)
-    return bool(away) and _reverses(away, content_words(folded) - away, earlier)
+    return bool(away) and _reverses(away, _besides(folded), earlier)
 
 
 def _turns(folded: str) -> list[tuple[frozenset[str], frozenset[str]]]:
-    """For each sentence of *folded* text that turns away from something: what it turns
-    away from, and its other words."""
+    """For each sentence of *folded* text that turns away from something (a question
+    turns away from nothing: "should we drop httpx?"): what it turns away from, and its
+    other words."""
     found = []
     for sentence in _SENTENCES.split(folded):
         away = _turned(sentence)
-        if away:
-            found.append((away, content_words(sentence) - away))
+        if away and not sentence.rstrip().endswith("?"):
+            found.append((away, _besides(sentence)))
     return found
+
+
+def _besides(folded: str) -> frozenset[str]:
+    """The words of a statement that turns away from something, besides its turning away
+    ("don't use httpx for the importer": "importer"; the "use" of "don't use" is not a
+    word the statement shares with a decision to use something)."""
+    return content_words(_TURNS_AWAY.sub(" ", folded))
 
 
 def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> bool:
