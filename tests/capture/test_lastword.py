@@ -281,6 +281,37 @@ def test_a_loop_reported_done_in_another_language_is_closed() -> None:
     assert kept([index, docs], messages[:2]) == ["给订单表添加索引", "更新文档"]
 
 
+def test_a_proposal_the_user_rejects_is_dropped() -> None:
+    proposal = "I'll switch the importer to httpx for async support."
+    switch = said("decision", "Switch the importer to httpx", proposal)
+    for rejection in ("No, keep requests. We don't need async.", "Nope.", "No — not like that."):
+        messages = [Message("assistant", proposal), Message("user", rejection)]
+        assert kept([switch], messages) == [], rejection
+    for answer in ("No problem, go ahead.", "No need to ask, just do it.", "Noted, thanks."):
+        messages = [Message("assistant", proposal), Message("user", answer)]
+        assert kept([switch], messages) == [switch.text], answer
+    # "No." answers the question the reply ends with, not its decision
+    asked = Message("assistant", f"{proposal} Should I also update the docs?")
+    assert kept([switch], [asked, Message("user", "No.")]) == [switch.text]
+    # what the user said before the proposal rejects nothing of it
+    first = [Message("user", "No, not yet."), Message("assistant", proposal)]
+    assert kept([switch], first) == [switch.text]
+
+
+def test_a_rejection_reaches_only_the_decisions_it_names_in_a_long_reply() -> None:
+    plan = [
+        said("decision", "Serve the API on port 8000", "Serve the API on port 8000."),
+        said("decision", "Store uploads in S3", "Store uploads in S3."),
+        said("decision", "Run migrations at startup", "Run migrations at startup."),
+    ]
+    reply = Message("assistant", "Plan:\n" + "\n".join(d.quote or "" for d in plan))
+    named = [reply, Message("user", "No, the port must be 8080.")]
+    assert kept(plan, named) == [plan[1].text, plan[2].text]
+    # a bare "No." to a reply of more than two decisions: it is not said which
+    assert kept(plan, [reply, Message("user", "No.")]) == [d.text for d in plan]
+    assert kept(plan[:2], [reply, Message("user", "No.")]) == []
+
+
 def test_what_nobody_said_has_no_last_word() -> None:
     # a file the agent read, and a reminder the host wrote into the user's turn, never
     # supersede, reverse or close what the session said

@@ -25,7 +25,13 @@ statement then supersedes an earlier one, which is dropped:
    else (it shares a good part of that decision's words, and the decision names what the
    statement does not), and every earlier decision that made that same choice about it
    ("use Redis for the session cache", then "I'll set up Redis for the session cache").
-4. **A closed loop**: an open loop that a later message reports done (a completion word —
+4. **A rejected proposal**: the decisions of an assistant's reply that the user's next
+   message rejects as it begins ("No.", "No, keep requests", "Nope —", "Don't do that";
+   not "no problem", "no need to ask"): those that share a word with what the user says
+   next, or all of them when the rejection names none of them and the reply made at most
+   :data:`_REJECTED_AT_MOST`. A reply that ends with a question is answered, not rejected
+   ("Should I update the docs too?" "No.").
+5. **A closed loop**: an open loop that a later message reports done (a completion word —
    done, finished, fixed, implemented, merged…, not "to be done" or "not fixed" — in a
    sentence that names most of the loop's words, or every id it names: "gqc.6 done and
    pushed." for "proj-gqc.6: close the review session"), and every open loop before the
@@ -87,6 +93,14 @@ _NOT_DONE_ELSEWHERE = re.compile(languages.NOT_DONE)
 """A word of another language that says something is not done yet (anywhere in the
 sentence: "还没有完成", "まだ修正していません")."""
 _UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
+_REJECTS = re.compile(
+    r"(?:no|nope|nah)\b(?![ -](?:problem|worries|need|rush|doubt|wonder|kidding)\b)"
+    r"(?:\s*[,.!:;—–-]|\s*$)|(?:don't|do not) do (?:that|this)\b|not like that\b|"
+    r"that's (?:wrong|not (?:it|right|what i))"
+)
+"""How a user's message that rejects the reply before it begins."""
+_REJECTED_AT_MOST = 2
+"""The decisions a reply may hold for a rejection that names none of them to drop them all."""
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
 """Where a statement that turns away from something is cut into its sentences."""
@@ -140,6 +154,13 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     for place, words, own in replacing:
         before = [n for n in decisions if (places[n] or 0) < place and n != own]
         dropped |= _replaced(drafts, places, before, words)
+    answers = _answers(messages, spoken)
+    for user, words in _rejections(messages, spoken):
+        if _asks(spoken, user):
+            continue  # "No." answers the question the reply ended with
+        reply = [n for n in decisions if answers[places[n] or 0] == user]
+        named = [n for n in reply if _subject(drafts[n]) & words]
+        dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
@@ -228,6 +249,43 @@ def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> b
         if not rest or len(words & rest) >= _SAME_DECISION * len(rest):
             return True
     return False
+
+
+def _rejections(
+    messages: Sequence[Message], spoken: Sequence[str]
+) -> list[tuple[int, frozenset[str]]]:
+    """Each user's message that begins by rejecting the reply before it, with the words
+    of its first sentence (besides the rejection and the choosing)."""
+    found = []
+    for index, (message, said) in enumerate(zip(messages, spoken, strict=True)):
+        if not _is(message, "user"):
+            continue
+        folded = fold(said).lstrip(" *_>\n")
+        if (match := _REJECTS.match(folded)) is not None:
+            first = _SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
+            found.append((index, content_words(first) - _CHOOSING))
+    return found
+
+
+def _asks(spoken: Sequence[str], user: int) -> bool:
+    """Whether what was said last before the user's message at *user* ends with a
+    question."""
+    before = next((text for text in reversed(spoken[:user]) if text.strip()), "")
+    return before.rstrip().rstrip("*_`").endswith(("?", "？"))
+
+
+def _answers(messages: Sequence[Message], spoken: Sequence[str]) -> list[int | None]:
+    """For each message, the user's message that answers it when it is the assistant's:
+    the next one in which the user says something (None: not the assistant's, or nobody
+    answered)."""
+    found: list[int | None] = [None] * len(messages)
+    answer: int | None = None
+    for index in range(len(messages) - 1, -1, -1):
+        if _is(messages[index], "user") and spoken[index].strip():
+            answer = index
+        elif _is(messages[index], "assistant"):
+            found[index] = answer
+    return found
 
 
 def _said(draft: Draft) -> str:
