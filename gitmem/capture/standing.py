@@ -13,6 +13,9 @@ said only under its condition. So:
   is not verbatim, whatever its kind: struck text was withdrawn; nor one that touches an
   HTML comment (``<!-- … -->``, which a rendered message never shows), nor a line that a
   diff in the message removes (a ``-`` line of a fenced ``diff`` or ``patch`` block);
+- a decision quoted from only the comment of a line of code in a fenced block
+  (:mod:`gitmem.capture.comments`: "# we drop Redis" in a ``python`` block) is not
+  verbatim: the code's author wrote it into the code;
 - a decision quoted from an item of a list headed by options, alternatives or
   rejected choices ("## Rejected alternatives", "**Options considered:**") is not
   verbatim: a list of options decides nothing; nor one from a collapsed ``<details>``
@@ -45,6 +48,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from itertools import islice
 
+from gitmem.capture.comments import CODE_COMMENT, in_comment
 from gitmem.capture.negated import Governs, governing_word, negating
 from gitmem.capture.questions import DECIDING, SENTENCE_END
 from gitmem.core.conditions import (
@@ -209,6 +213,8 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if kind not in _NEGATABLE:
         return None
     if kind == Kind.DECISION:
+        if in_comment(message, start, end):
+            return CODE_COMMENT
         if any(_under_options(message, at) for at in starts):
             return CONSIDERED
         if any(first < end and start < last for first, last in _collapsed(message)):

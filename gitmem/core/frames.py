@@ -46,6 +46,9 @@ put in another's place, and no neighbour that alone frames one. A tense is
 :func:`other_tense`'s, a possibility :func:`gitmem.core.opposites.settled`'s, a condition
 :mod:`gitmem.core.conditions`'."""
 
+_DETERMINERS = frozenset(
+    ("a", "an", "the", "this", "that", "these", "those", "its", "our", "my", "your", "their")
+)
 _START, _END = "\x02", "\x03"
 
 
@@ -64,29 +67,30 @@ def _pieces(folded: str) -> list[str]:
 def substituted(text: str, quote: str) -> str | None:
     """Why *text* (folded) puts a word of its own in the place of a word of *quote*
     (folded): a word of the text that the quote lacks stands between the same two words
-    as a word of the quote that the text lacks ("we use memcached for" where the quote
-    says "we use redis for"). Where the text starts or ends beside it, one shared
-    neighbour that is no filler word (:data:`_FILLER`) frames it ("use memcached" ending
-    the text; the quote's start may have been cut too). Another form of the same word
-    ("cache", "caches", "caching") and the same number in words or digits are not
-    another word; numbers are left to :mod:`gitmem.core.measures`. Raises nothing."""
+    as a word of the quote that the text lacks ("we use memcached for the cache" where
+    the quote says "we use redis for the cache"), read past articles and other
+    determiners ("in production" where it says "in the tests"); a start or an end on
+    both sides is one neighbour. Another form of the same word ("cache",
+    "caches", "caching") and the same number in words or digits are not another word;
+    numbers are left to :mod:`gitmem.core.measures`. Only a text that keeps most of its
+    quote's words (:func:`_close`) is read. Raises nothing."""
     mine, theirs = _pieces(text), _pieces(quote)
     have, said = set(mine), set(theirs)
     if not _close(mine, said):
         return None
+    mine = [w for w in mine if w not in _DETERMINERS]
+    theirs = [w for w in theirs if w not in _DETERMINERS]
     slots = [
         (word, _at(theirs, n - 1, _START), _at(theirs, n + 1, _END))
         for n, word in enumerate(theirs)
         if _changeable(word) and word not in have
     ]
-    if not slots:
-        return None
     for n, word in enumerate(mine):
         if not _changeable(word) or word in said:
             continue
         before, after = _at(mine, n - 1, _START), _at(mine, n + 1, _END)
         for other, said_before, said_after in slots:
-            if _framed(before, after, said_before, said_after) and not _alike(word, other):
+            if (before, after) == (said_before, said_after) and not _alike(word, other):
                 return f'the item\'s text says "{word}" where its quote says "{other}"'
     return None
 
@@ -106,13 +110,6 @@ def _at(pieces: list[str], n: int, edge: str) -> str:
 
 def _changeable(word: str) -> bool:
     return word not in _FILLER and not word.isdigit() and not number_words(word)
-
-
-def _framed(before: str, after: str, said_before: str, said_after: str) -> bool:
-    """Do a word of the text (between *before* and *after*) and a word of the quote
-    (between *said_before* and *said_after*) stand in one place: between the same two
-    words (a start or an end on both sides counts as one)?"""
-    return before == said_before and after == said_after
 
 
 def _content(word: str) -> bool:

@@ -104,6 +104,7 @@ _PAIRS = (
     ("merge", "revert"),
     ("approve", "reject"),
     ("over", "under"),
+    ("in", "out"),
     ("at least", "at most"),
 )
 """Word pairs an item's text may not swap: either side, in any of its forms."""
@@ -301,7 +302,7 @@ _REVERSERS = (
     *("stop", "avoid", "drop", "remove", "deprecate", "disable", "abandon", "revert"),
     *("ban", "forbid", "skip", "ditch", "quit", "cease", "eliminate", "delete", "reject"),
     *("undo", "rollback", "retire", "replace", "exclude", "prohibit", "prevent", "block"),
-    *("refuse", "decline", "neglect", "refrain", "forgo"),
+    *("refuse", "decline", "neglect", "refrain", "forgo", "against"),
 )
 """Verbs that turn away from what follows them ("stop using the exporter", "avoid global
 state", "we dropped the cache", "we refuse to deploy"): a text that states what follows

@@ -1,13 +1,15 @@
 """What an item's text may not drop from its quote: the word that says how far it holds.
 
 A text may leave words out of its quote, but not the one that keeps the rest from being a
-plain, lasting fact: how likely it is ("We will probably switch the cache to SQLite"),
-how often ("We rarely deploy on Fridays"), or that it is only meant or tried ("We plan
-to drop Redis", "We want to migrate to Postgres", "We tried to cache the sessions"). How
-long it holds may be left out ("Keep the index in SQLite" on "we keep the index in SQLite
-for now" is a summary), unless a condition says it ("until Friday"). A possibility
-("could", "might") is :func:`gitmem.core.opposites.settled`'s, a condition
-:mod:`gitmem.core.conditions`', a limit to a part ("some of") the capture's
+plain, whole, lasting fact: how likely it is ("We will probably switch the cache to
+SQLite"), how often ("We rarely deploy on Fridays"), how much of it ("We almost lost the
+data", "The migration is partly done", "retries up to 5 times"), or that it is only meant
+or tried ("We plan to drop Redis", "We want to migrate to Postgres", "We tried Redis",
+"We considered Redis", "We proposed Redis"). How long it holds may be left out ("Keep the
+index in SQLite" on "we keep the index in SQLite for now" is a summary), unless a
+condition says it ("until Friday"). A possibility ("could", "might") is
+:func:`gitmem.core.opposites.settled`'s, a condition :mod:`gitmem.core.conditions`', a
+quote cut after its limit ("Some of | the tests pass") the capture's
 (:mod:`gitmem.capture.negated`). A false alarm costs only the item's wording: its quote
 becomes its text (:func:`gitmem.core.support.unsupported`). Pure, on folded text; never
 raises.
@@ -26,10 +28,18 @@ _QUALIFIERS = (
     ),
     ("how often", "rarely seldom occasionally sometimes infrequently intermittently"),
     (
+        "how much",
+        "almost nearly partly partially mostly largely half some few up-to more-than"
+        " less-than fewer-than at-least at-most",
+    ),
+    (
         "that it is only meant or tried",
         "plan-to plans-to planned-to planning-to want-to wants-to wanted-to intend-to"
         " intends-to intended-to hope-to hopes-to hoped-to aim-to aims-to try-to tries-to"
-        " tried-to trying-to attempt-to attempted-to",
+        " tried-to trying-to attempt-to attempted-to try tries tried trying consider"
+        " considers considered considering evaluate evaluates evaluated evaluating explore"
+        " explores explored exploring propose proposes proposed proposing suggest suggests"
+        " suggested suggesting prototype prototyped prototyping",
     ),
 )
 """Each kind of qualifier and its words ("-" joins the words of a phrase). A text keeps

@@ -23,6 +23,16 @@ from gitmem.core.support import unsupported
         ("We migrate to Postgres", "We want to migrate to Postgres", "want to"),
         ("We cached the sessions", "we tried to cache the sessions", "tried to"),
         ("We deploy on Fridays", "We deploy on Fridays, probably.", "probably"),
+        ("We use Redis for the cache", "We tried Redis for the cache", "tried"),
+        ("We chose Redis for the cache", "We considered Redis for the cache", "considered"),
+        ("We adopted Redis for the cache", "we evaluated Redis for the cache", "evaluated"),
+        ("Use Redis for the cache", "we proposed Redis for the cache", "proposed"),
+        ("We lost the production data", "We almost lost the production data", "almost"),
+        ("The migration is done", "The migration is partly done", "partly"),
+        ("The migration is done", "the migration is mostly done", "mostly"),
+        ("The tests fail on CI", "Half of the tests fail on CI", "half"),
+        ("The client retries 5 times", "the client retries up to 5 times", "up to"),
+        ("The client retries 5 times", "the client retries more than 5 times", "more than"),
     ],
 )
 def test_a_text_that_drops_its_quotes_qualifier_is_not_supported(
@@ -44,6 +54,9 @@ def test_a_text_that_drops_its_quotes_qualifier_is_not_supported(
         ("Metadata does not point back", "Metadata doesn't try to point back"),
         ("Keep the index in SQLite", "we keep the index in SQLite for now"),
         ("Use SQLite for the sessions", "Redis is probably overkill; use SQLite for the sessions"),
+        ("We tried Redis and kept it", "We tried Redis for the cache"),
+        ("The migration is nearly done", "The migration is almost done"),
+        ("Retries: at most 5", "the client retries up to 5 times"),
     ],
 )
 def test_a_text_that_keeps_the_qualifier_or_what_it_does_not_govern_is_supported(

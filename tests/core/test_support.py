@@ -452,3 +452,15 @@ def test_numbers_grouped_in_threes_are_read_alike_whatever_their_space() -> None
     assert unsupported("We have 10 000 users", "we have 10\u202f000 users") is None
     assert unsupported("Rows 1 000 000 and up", "rows 1 000 000 and up") is None
     assert unsupported("Port 8080 and 443", "port 8080 and 443") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We keep the cache in git", "we keep the cache out of git"),
+        ("We decided on Redis for the cache", "we decided against Redis for the cache"),
+        ("We chose Redis for the cache", "we decided against Redis for the cache"),
+    ],
+)
+def test_in_for_out_of_and_a_choice_against_are_not_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is not None
