@@ -15,7 +15,9 @@ raises.
 from __future__ import annotations
 
 import re
+import unicodedata
 
+from gitmem.core.folding import fold
 from gitmem.core.measures import number_words, same_unit
 from gitmem.core.patterns import lazy_pattern
 from gitmem.core.qualifiers import same_kind
@@ -64,44 +66,56 @@ def _pieces(folded: str) -> list[str]:
     return _PIECE_RE.findall(_CONTRACTED_RE.sub(spelt, folded.replace("\u2019", "'")))
 
 
-def substituted(text: str, quote: str) -> str | None:
+def substituted(text: str, quote: str, named: frozenset[str] = frozenset()) -> str | None:
     """Why *text* (folded) puts a word of its own in the place of a word of *quote*
     (folded): a word of the text that the quote lacks stands between the same two words
     as a word of the quote that the text lacks ("we use memcached for the cache" where
     the quote says "we use redis for the cache"), read past articles and other
     determiners ("in production" where it says "in the tests"); a start or an end on
-    both sides is one neighbour. Another form of the same word ("cache",
+    both sides is one neighbour; in a text that keeps most of its quote's words, a name
+    put for a name needs only one neighbour that is no filler ("for the cache we use
+    memcached" where the quote says "we use redis for the cache"). Another form of the
+    same word ("cache",
     "caches", "caching") and the same number in words or digits are not another word;
-    numbers are left to :mod:`gitmem.core.measures`. Only a text that keeps most of its
-    quote's words (:func:`_close`) is read. Raises nothing."""
+    numbers are left to :mod:`gitmem.core.measures`. In a text that does not keep most of
+    its quote's words (:func:`_close`), only a name put for a name is read (*named*: the
+    words :func:`names` finds in either, folded): a text may tell more in its own words,
+    but not swap "Redis" for "Memcached" however much it adds. Raises nothing."""
     mine, theirs = _pieces(text), _pieces(quote)
     have, said = set(mine), set(theirs)
-    if not _close(mine, said):
+    only = None if _close(mine, said) else named
+    if only is not None and not only:
         return None
     mine = [w for w in mine if w not in _DETERMINERS]
     theirs = [w for w in theirs if w not in _DETERMINERS]
     slots = [
         (word, _at(theirs, n - 1, _START), _at(theirs, n + 1, _END))
         for n, word in enumerate(theirs)
-        if _changeable(word) and word not in have
+        if _changeable(word) and word not in have and (only is None or word in only)
     ]
     for n, word in enumerate(mine):
-        if not _changeable(word) or word in said:
+        if not _changeable(word) or word in said or (only is not None and word not in only):
             continue
         before, after = _at(mine, n - 1, _START), _at(mine, n + 1, _END)
         for other, said_before, said_after in slots:
-            if (before, after) == (said_before, said_after) and not _alike(word, other):
+            framed = (before, after) == (said_before, said_after)
+            if not framed and only is None and word in named and other in named:
+                framed = (before == said_before and _content(before)) or (
+                    after == said_after and _content(after)
+                )
+            if framed and not _alike(word, other):
                 return f'the item\'s text says "{word}" where its quote says "{other}"'
     return None
 
 
 def _close(mine: list[str], said: set[str]) -> bool:
     """Does the text (its words *mine*) keep most of its quote's words (*said*): at least
-    half of its own words that are no filler? A text that tells more than its quote
-    (context, names, the reason) uses its own words for it, and two of them that happen
-    to stand where two of the quote's do are no change of one word for another."""
-    words = [word for word in mine if _changeable(word)]
-    return bool(words) and 2 * sum(word in said for word in words) >= len(words)
+    half of its own words that are no filler, each counted once? A text that tells more
+    than its quote (context, names, the reason) uses its own words for it, and two of
+    them that happen to stand where two of the quote's do are no change of one word for
+    another."""
+    words = {word for word in mine if _changeable(word)}
+    return bool(words) and 2 * len(words & said) >= len(words)
 
 
 def _at(pieces: list[str], n: int, edge: str) -> str:
@@ -241,7 +255,64 @@ def reordered(text: str, quote: str) -> str | None:
     return None
 
 
-def reshaped(text: str, quote: str) -> str | None:
-    """The first of :func:`reordered`, :func:`other_tense` and :func:`substituted` that
-    holds for *text* and *quote* (both folded), else None. Raises nothing."""
-    return reordered(text, quote) or other_tense(text, quote) or substituted(text, quote)
+def redirected(text: str, quote: str) -> str | None:
+    """Why *text* (folded) turns a move of *quote* (folded) around: the quote names
+    where it goes "from" and "to", and the text puts the one after the other ("to mysql"
+    where the quote says "from mysql to postgres"). Only a text that keeps most of its
+    quote's words (:func:`_close`) is read. Raises nothing."""
+    mine, theirs = _pieces(text), _pieces(quote)
+    if not _close(mine, set(theirs)):
+        return None
+    source, target = _after(theirs, "from"), _after(theirs, "to")
+    source, target = source - target, target - source
+    if not source or not target:
+        return None
+    turned = (_after(mine, "to") & source - _after(mine, "from")) | (
+        _after(mine, "from") & target - _after(mine, "to")
+    )
+    for word in sorted(turned):
+        return f'the item\'s text moves "{word}" the other way round'
+    return None
+
+
+def _after(pieces: list[str], word: str) -> set[str]:
+    """The first word that is no filler after each *word* of *pieces*."""
+    found = set()
+    for n, piece in enumerate(pieces):
+        if piece == word:
+            found.update([p for p in pieces[n + 1 :] if p not in _FILLER][:1])
+    return found
+
+
+def reshaped(text: str, quote: str, named: frozenset[str] = frozenset()) -> str | None:
+    """The first of :func:`reordered`, :func:`redirected`, :func:`other_tense` and
+    :func:`substituted` that holds for *text* and *quote* (both folded; *named*: their
+    names, :func:`names`), else None. Raises nothing."""
+    return (
+        reordered(text, quote)
+        or redirected(text, quote)
+        or other_tense(text, quote)
+        or substituted(text, quote, named)
+    )
+
+
+_SENTENCE_OPENING_RE = lazy_pattern(r"(?:^|[.!?:\n])[\s\"'*_`(\[>#-]*\Z")
+
+
+def names(raw: str) -> frozenset[str]:
+    """The names of *raw* (unfolded) text, folded: its words that open with a capital
+    letter where no sentence opens ("we use Redis"), or hold one after a small letter
+    ("SQLite", "iOS"); not a word in capitals ("HTTP", "POST"). Each is read as folding
+    reads it (look-alike letters as the letters they show), with the characters that
+    show nothing taken out first ("Mem\u200bcached" is "memcached"). Raises nothing."""
+    raw = "".join(c for c in raw if unicodedata.category(c) != "Cf")
+    found = set()
+    for match in re.finditer(r"[^\W_]+", raw):
+        word = match.group()
+        if word.isupper() or not any(c.isupper() for c in word):
+            continue
+        inner = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+        opening = _SENTENCE_OPENING_RE.search(raw[max(0, match.start() - 12) : match.start()])
+        if inner or (match.start() > 0 and opening is None):
+            found.update(_pieces(fold(word)))
+    return frozenset(found)

@@ -20,7 +20,7 @@ import re
 
 from gitmem.core.conditions import conditional
 from gitmem.core.folding import group_digits
-from gitmem.core.frames import reshaped
+from gitmem.core.frames import names, reshaped
 from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
@@ -54,7 +54,7 @@ def unsupported(text: str, quote: str) -> str | None:
         or changed(mine, theirs)
         or _other_person(mine, theirs)
         or unqualified(mine, theirs)
-        or reshaped(mine, theirs)
+        or reshaped(mine, theirs, names(text) | names(quote))
     )
 
 

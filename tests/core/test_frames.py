@@ -91,3 +91,55 @@ def test_two_words_the_other_way_round_are_not_supported(text: str, quote: str) 
 )
 def test_a_summary_that_keeps_its_words_in_place_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        (
+            "We use Memcached for the cache: the session store, the rate limiter and the job"
+            " queue all read from it",
+            "We use Redis for the cache",
+        ),
+        (
+            "Spotter's release notes, changelog and upgrade guide agree: the new client"
+            " uses Memcached for the cache",
+            "the new client uses Redis for the cache",
+        ),
+        ("For the cache we use Memcached", "We use Redis for the cache"),
+        ("For the cache we use Mem\u200bcached", "We use Redis for the cache"),
+        ("For the cache we use Мemcached", "We use Redis for the cache"),
+    ],
+)
+def test_a_name_put_for_a_name_is_not_supported_however_much_the_text_adds(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "where its quote says" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We migrated to MySQL from Postgres", "we migrated from MySQL to Postgres"),
+        ("Move the sessions to MySQL", "we move the sessions from MySQL to Postgres"),
+    ],
+)
+def test_a_move_turned_around_is_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and reason.endswith("the other way round")
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Switch to Postgres from MySQL", "we switch from MySQL to Postgres"),
+        ("message_id now prefers msg[:id]", "changed it from msg[:uuid] to msg[:id] || msg[:uuid]"),
+        (
+            "The Go client keeps its sessions in Redis and the web app reads them there",
+            "the Go client uses Redis",
+        ),
+    ],
+)
+def test_a_move_kept_or_a_long_text_in_its_own_words_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
