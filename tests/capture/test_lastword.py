@@ -312,6 +312,31 @@ def test_a_rejection_reaches_only_the_decisions_it_names_in_a_long_reply() -> No
     assert kept(plan[:2], [reply, Message("user", "No.")]) == []
 
 
+def test_a_loop_the_user_calls_off_is_closed() -> None:
+    report = Message(
+        "assistant", "Next steps:\n- Update the docs for the new flag\n- Run the k6 load test"
+    )
+    loops = [
+        said("open_loop", "Update the docs for the new flag", "Update the docs for the new flag"),
+        said("open_loop", "Run the k6 load test", "Run the k6 load test"),
+    ]
+    for off in (
+        "Skip the k6 load test, we don't need it for this release.",
+        "No need to run the k6 load test.",
+        "Don't bother with the k6 load test.",
+    ):
+        assert kept(loops, [report, Message("user", off)]) == [loops[0].text], off
+    for not_off in (
+        "Don't skip the k6 load test.",
+        "Should we skip the k6 load test?",
+        "Skip the flaky upload test for now.",  # another loop's words
+    ):
+        assert kept(loops, [report, Message("user", not_off)]) == [d.text for d in loops], not_off
+    # only the user calls a loop off
+    said_by_agent = Message("assistant", "I'll skip the k6 load test.")
+    assert kept(loops, [report, said_by_agent]) == [d.text for d in loops]
+
+
 def test_what_nobody_said_has_no_last_word() -> None:
     # a file the agent read, and a reminder the host wrote into the user's turn, never
     # supersede, reverse or close what the session said

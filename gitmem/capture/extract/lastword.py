@@ -34,9 +34,11 @@ statement then supersedes an earlier one, which is dropped:
 5. **A closed loop**: an open loop that a later message reports done (a completion word —
    done, finished, fixed, implemented, merged…, not "to be done" or "not fixed" — in a
    sentence that names most of the loop's words, or every id it names: "gqc.6 done and
-   pushed." for "proj-gqc.6: close the review session"), and every open loop before the
-   session's final assistant message when that message says all of it is done ("All
-   done", "everything is complete", "the entire epic is complete").
+   pushed." for "proj-gqc.6: close the review session") or that the user calls off in
+   such a sentence ("skip the k6 load test", "no need to update the docs"; not "don't
+   skip…"), and every open loop before the session's final assistant message when that
+   message says all of it is done ("All done", "everything is complete", "the entire epic
+   is complete").
 
 Only what the session said is read (:func:`gitmem.core.transcript.said_text`): a file the
 agent read, a tool's output or a reminder the host wrote into the user's turn places no
@@ -101,6 +103,11 @@ _REJECTS = re.compile(
 """How a user's message that rejects the reply before it begins."""
 _REJECTED_AT_MOST = 2
 """The decisions a reply may hold for a rejection that names none of them to drop them all."""
+_CANCELS = re.compile(
+    r"\b(?:skip|no need to|(?:don't|do not) bother|forget(?: about)?|never ?mind|"
+    r"cancel(?:led)?|not needed|leave (?:it )?out)\b"
+)
+"""What a user's sentence says to call something off."""
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
 """Where a statement that turns away from something is cut into its sentences."""
@@ -146,7 +153,7 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         folded = fold(said) if _is(message, "user") else ""
         turned.append(_turns(folded))
         replacing += [(place, words, None) for words in _replacing(folded)]
-        done.append(_done(said))
+        done.append(_done(said) + (_cancels(said) if _is(message, "user") else []))
     for n in order:
         if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
             replacing.append((places[n] or 0, _subject(drafts[n]), n))
@@ -356,6 +363,20 @@ def _report(folded: str) -> _Report | None:
 def _done(said: str) -> list[_Report]:
     """Each sentence of *said* text that reports something done."""
     return [r for _, folded in _sentences(said) if (r := _report(folded)) is not None]
+
+
+def _cancels(said: str) -> list[_Report]:
+    """Each sentence of a user's *said* text that calls something off ("skip the load
+    test", "no need to update the docs", "don't bother with…"; not "don't skip…", not
+    asked), as a report of it done: a loop it names is as closed."""
+    found = []
+    for _, folded in _sentences(said):
+        if folded.rstrip().endswith("?"):
+            continue
+        if any(_NOT_YET.search(folded, 0, m.start()) is None for m in _CANCELS.finditer(folded)):
+            words = _words(folded)
+            found.append(_Report(words, words))
+    return found
 
 
 def _sentences(said: str) -> list[tuple[str, str]]:
