@@ -103,3 +103,23 @@ def test_a_closing_reports_question_is_still_open() -> None:
 def test_a_wrapped_unit_that_states_is_kept() -> None:
     states = "The old buffered path is gone; nothing called it."
     assert any("buffered path is gone" in q for q in _quotes(_wrapped(states)))
+
+
+# --- a heading is no item ------------------------------------------------------------------
+
+
+def test_a_heading_that_a_phrase_marks_is_no_item() -> None:
+    # "### Still open" titles what is open; the list under it says what.
+    report = (
+        "The exporter now writes one file per tenant.\n\n"
+        "### Still open\n\n"
+        "- The S3 upload retries forever on a 403.\n"
+    )
+    messages = [user("split the export by tenant"), assistant(report)]
+    quotes = _quotes(messages)
+    assert "Still open" not in quotes
+    assert "The S3 upload retries forever on a 403." in quotes
+    # The same words as a sentence of their own are still an item.
+    said = [user("split the export by tenant"), assistant("The S3 upload is still open.")]
+    assert "The S3 upload is still open." in _quotes(said)
+    assert_verbatim(extract(messages), messages)

@@ -316,6 +316,7 @@ def _unit_items(
         return  # a finished task
     if chrome is not None and chrome["bullet"] is not None and FILE_ITEM_RE.match(block, start):
         return  # an entry of a file list ("- `src/x.py` (new, not committed)")
+    heading = "#" in block[:start]  # the chrome holds a markdown heading's "###"
     speaker = SPEAKER_RE.match(block, start)
     if speaker is not None:
         start = speaker.end()
@@ -360,6 +361,8 @@ def _unit_items(
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
         ):
             continue
+        if heading and marker is not None and marker.rule.startswith("phrase-"):
+            continue  # "### Still open": a title over what is open, not what is open
         if marker is not None and marker.rule == "choice" and bullet:
             # "- Used `contentTypeText` instead of `"text"`": one change of a list of the
             # work done, as a file in a list item is; a paragraph reports the choice.
