@@ -33,6 +33,10 @@ from gitmem.core.support import unsupported
         ("The tests fail on CI", "Half of the tests fail on CI", "half"),
         ("The client retries 5 times", "the client retries up to 5 times", "up to"),
         ("The client retries 5 times", "the client retries more than 5 times", "more than"),
+        ("Admins can delete projects", "Only admins can delete projects", "only"),
+        ("The cache is stale", "It seems the cache is stale", "seems"),
+        ("The parser leaks memory", "I suspect the parser leaks memory", "suspect"),
+        ("The index is corrupt", "the index appears to be corrupt", "appears to"),
     ],
 )
 def test_a_text_that_drops_its_quotes_qualifier_is_not_supported(
@@ -57,6 +61,10 @@ def test_a_text_that_drops_its_quotes_qualifier_is_not_supported(
         ("We tried Redis and kept it", "We tried Redis for the cache"),
         ("The migration is nearly done", "The migration is almost done"),
         ("Retries: at most 5", "the client retries up to 5 times"),
+        ("The upload test is flaky", "the only flaky test is the upload test"),
+        ("We deploy only on Fridays", "we only deploy on Fridays"),
+        ("The cache seems stale", "It seems the cache is stale"),
+        ("The notice appears once", "the notice appears once, after enable"),
     ],
 )
 def test_a_text_that_keeps_the_qualifier_or_what_it_does_not_govern_is_supported(
