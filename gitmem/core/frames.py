@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from gitmem.core.folding import fold
 from gitmem.core.measures import number_words, same_unit
@@ -88,22 +89,31 @@ def substituted(text: str, quote: str, named: frozenset[str] = frozenset()) -> s
         return None
     mine = [w for w in mine if w not in _DETERMINERS]
     theirs = [w for w in theirs if w not in _DETERMINERS]
-    slots = [
-        (word, _at(theirs, n - 1, _START), _at(theirs, n + 1, _END))
-        for n, word in enumerate(theirs)
-        if _changeable(word) and word not in have and (only is None or word in only)
-    ]
+    by_frame: dict[tuple[str, str], list[str]] = {}
+    by_before: dict[str, list[str]] = {}
+    by_after: dict[str, list[str]] = {}
+    for n, word in enumerate(theirs):
+        if _changeable(word) and word not in have and (only is None or word in only):
+            before, after = _at(theirs, n - 1, _START), _at(theirs, n + 1, _END)
+            by_frame.setdefault((before, after), []).append(word)
+            if only is None and word in named:
+                by_before.setdefault(before, []).append(word)
+                by_after.setdefault(after, []).append(word)
     for n, word in enumerate(mine):
         if not _changeable(word) or word in said or (only is not None and word not in only):
             continue
         before, after = _at(mine, n - 1, _START), _at(mine, n + 1, _END)
-        for other, said_before, said_after in slots:
-            framed = (before, after) == (said_before, said_after)
-            if not framed and only is None and word in named and other in named:
-                framed = (before == said_before and _content(before)) or (
-                    after == said_after and _content(after)
-                )
-            if framed and not _alike(word, other):
+        others = by_frame.get((before, after), [])
+        if only is None and word in named:
+            # a name for a name: one shared neighbour that is no filler frames it
+            others = others + [
+                other
+                for side, index in ((before, by_before), (after, by_after))
+                if _content(side)
+                for other in index.get(side, [])
+            ]
+        for other in others:
+            if not _alike(word, other):
                 return f'the item\'s text says "{word}" where its quote says "{other}"'
     return None
 
@@ -241,17 +251,19 @@ def reordered(text: str, quote: str) -> str | None:
     "or", "vs") between them are no order. Each word counts only where it stands once on
     both sides. Raises nothing."""
     mine, theirs = _pieces(text), _pieces(quote)
-    once = {w for w in set(mine) if mine.count(w) == 1 and theirs.count(w) == 1}
-    once = {w for w in once if w not in _FILLER}
-    for a in sorted(once):
-        for b in sorted(once):
-            i, j, k, m = mine.index(a), mine.index(b), theirs.index(a), theirs.index(b)
-            if not (i < j and m < k):
-                continue  # a before b in the text, b before a in the quote
+    counts, said = Counter(mine), Counter(theirs)
+    at = {word: n for n, word in enumerate(theirs)}
+    once = {w for w in counts if counts[w] == 1 and said[w] == 1 and w not in _FILLER}
+    for i, first in enumerate(mine):
+        if first not in once:
+            continue
+        for j in range(i + 2, min(i + 5, len(mine))):  # one to three words between
+            second = mine[j]
+            if second not in once or at[second] >= at[first]:
+                continue  # first before second in the text, second before first in the quote
             between = mine[i + 1 : j]
-            same = between and len(between) <= 3 and between == theirs[m + 1 : k]
-            if same and not _SYMMETRIC & set(between):
-                return f'the item\'s text puts "{a}" and "{b}" the other way round'
+            if between == theirs[at[second] + 1 : at[first]] and not _SYMMETRIC & set(between):
+                return f'the item\'s text puts "{first}" and "{second}" the other way round'
     return None
 
 

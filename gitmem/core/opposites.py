@@ -169,11 +169,11 @@ def opposite_word(text: str, quote: str) -> str | None:
         if said:
             return f'the item\'s text says "{word}" where its quote says "{said[0]}"'
     ours, said_words = _PIECE_RE.findall(text), _PIECE_RE.findall(quote)
-    pairs = set(pairwise(said_words))
+    pairs, held = set(pairwise(said_words)), set(said_words)
     for n, word in enumerate(ours):
         before = ours[n - 1] if n else None
         after = ours[n + 1] if n + 1 < len(ours) else None
-        for opposite in sorted(_opposites(word) & set(said_words)):
+        for opposite in sorted(_opposites(word) & held):
             if ((before, opposite) in pairs and (before, word) not in pairs) or (
                 (opposite, after) in pairs and (word, after) not in pairs
             ):

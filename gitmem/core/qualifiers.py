@@ -55,6 +55,8 @@ _WORD_RE = lazy_pattern(r"[^\W_]+")
 _CLAUSE_END_RE = lazy_pattern(r"[.;:!?,()\n—–]|\s-\s")
 """Where a qualifier's clause ends: it governs no word past a mark."""
 _SCOPE = 3
+_NEAR = 240
+"""How far around a qualifier its clause is read (characters): past its few words."""
 """How many of the words after a qualifier (fillers left out) it is taken to govern."""
 _MINOR = frozenset(
     (
@@ -76,13 +78,13 @@ def unqualified(text: str, quote: str) -> str | None:
     for match in _QUALIFIER_RE.finditer(quote):
         word = _spaced(match.group())
         kind = _KIND_OF[word]
-        before = quote[: match.start()].split()[-1:]
-        if kind in kept or _negated(quote[: match.start()]) or before == ["the"]:
+        ahead = quote[max(0, match.start() - _NEAR) : match.start()]
+        if kind in kept or _negated(ahead) or ahead.split()[-1:] == ["the"]:
             continue  # "the only test that fails" names one, it limits nothing
-        clause = _CLAUSE_END_RE.split(quote[match.end() :], maxsplit=1)[0]
+        clause = _CLAUSE_END_RE.split(quote[match.end() : match.end() + _NEAR], maxsplit=1)[0]
         governed = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][:_SCOPE]
         if not governed:
-            clause = _CLAUSE_END_RE.split(quote[: match.start()].rstrip(" ,"))[-1]
+            clause = _CLAUSE_END_RE.split(ahead.rstrip(" ,"))[-1]
             governed = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][-_SCOPE:]
         if words & set(governed):
             return f'the quote says "{word}" ({kind}) and the item\'s text leaves it out'

@@ -3,6 +3,8 @@ another word in one's place, another tense, or two words the other way round."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from gitmem.core.support import unsupported
@@ -143,3 +145,18 @@ def test_a_move_turned_around_is_not_supported(text: str, quote: str) -> None:
 )
 def test_a_move_kept_or_a_long_text_in_its_own_words_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+def test_a_long_text_and_quote_are_read_in_a_time_that_grows_with_their_length() -> None:
+    # 16,000 words a side (a model may hand back a whole message as its quote): the frames,
+    # the order and the opposites are found through indexes, not by pairing every word
+    # with every other (that took over 5 s of CPU here). CPU time, not the wall clock: a
+    # loaded machine does not make it fail.
+    words = ["".join(chr(97 + (n // 26**k) % 26) for k in range(4)) for n in range(8000)]
+    other = [word + "x" for word in words]
+    text = " ".join(w for pair in zip(words, other, strict=True) for w in pair)
+    quote = " ".join(w for pair in zip(words, reversed(words), strict=True) for w in pair)
+    began = time.process_time()
+    unsupported(text, quote)
+    unsupported(" ".join(reversed(words)), " ".join(words))
+    assert time.process_time() - began < 3.0
