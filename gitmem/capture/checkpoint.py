@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.extract.lastword import reported_done
+from gitmem.capture.extract.lastword import called_off, reported_done
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
@@ -413,7 +413,8 @@ def _closed_loops(
     commit: str | None,
 ) -> list[Event]:
     """A changed-state event for each open loop of an earlier session that this one
-    carries and reports done (:func:`~gitmem.capture.extract.lastword.reported_done`):
+    carries and reports done (:func:`~gitmem.capture.extract.lastword.reported_done`) or
+    its user calls off (:func:`~gitmem.capture.extract.lastword.called_off`):
     a candidate, shown as such (the brief lists it to verify, with the sentence), never
     a silent close. An older session backfilled after newer ones closes nothing, nor does
     anything close a loop someone reopened (`gitmem reverify`). *times*:
@@ -431,7 +432,11 @@ def _closed_loops(
         and not s.notes
         and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
     ]
-    done = reported_done(loops, prepared.transcript.messages) if loops else {}
+    messages = prepared.transcript.messages
+    done = reported_done(loops, messages) if loops else {}
+    off = called_off([loop for loop in loops if loop[0] not in done], messages) if loops else {}
+    closed = [(loop, "reported done", s) for loop, s in done.items()]
+    closed += [(loop, "called off", s) for loop, s in off.items()]
     return [
         new_event(
             identity,
@@ -440,19 +445,20 @@ def _closed_loops(
             session,
             now,
             commit,
-            {"note": _note(sentence, prepared.secrets)},
+            {"note": _note(how, sentence, prepared.secrets)},
         )
-        for loop, sentence in done.items()
+        for loop, how, sentence in closed
     ]
 
 
-def _note(sentence: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
-    """What a changed-state note says of a loop a later session reports done: that
-    sentence, masked, and cut to :data:`_NOTE_CHARS` (a note, not a quote)."""
+def _note(how: str, sentence: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
+    """What a changed-state note says of a loop a later session reports done or calls
+    off (*how*): that sentence, masked, and cut to :data:`_NOTE_CHARS` (a note, not a
+    quote)."""
     text = " ".join(masked(sentence, secrets).split())
     if len(text) > _NOTE_CHARS:
         text = text[: _NOTE_CHARS - 1].rstrip() + "…"
-    return f"reported done in a later session: {text}"
+    return f"{how} in a later session: {text}"
 
 
 def _lineage(transcript: Transcript, session: str) -> dict[str, str]:

@@ -4,12 +4,13 @@ verify, with the sentence that says so, never closed in silence."""
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pygit2
 import pytest
-from helpers.capturing import capture
+from helpers.capturing import capture, session_file
 
 from gitmem.capture.extract.lastword import reported_done
 from gitmem.core.transcript import Message
@@ -44,6 +45,27 @@ def test_a_later_session_that_reports_the_loop_done_flags_it(gm: Any, initialise
     assert item["contradiction"] == f"state changed: reported done in a later session: {said}"
     text = gm("brief").stdout
     assert "VERIFY BEFORE TRUSTING" in text and f"reported done in a later session: {said}" in text
+
+
+def test_a_later_session_whose_user_calls_the_loop_off_flags_it(gm: Any, initialised: Path) -> None:
+    loop = {"kind": "open_loop", "text": "Benchmark the parser cache", "trust": "verbatim"}
+    loop["quote"] = "benchmark the parser cache before the release"
+    capture(gm, session(initialised.parent, "s1", LOOP + "\n", 1), [loop], session="s1")
+    off = "Skip the parser cache benchmark, the release is cancelled."
+    later = [
+        ("s2", [("user", "Don't skip the parser cache benchmark.")], None),
+        (
+            "s3",
+            [("user", off), ("assistant", "Understood.")],
+            f"called off in a later session: {off}",
+        ),
+    ]
+    for day, (name, lines, flagged) in enumerate(later, start=3):
+        when = datetime(2026, 11, day, 10, tzinfo=UTC)
+        capture(gm, session_file(initialised.parent, name, lines, when), [], session=name)
+        brief = gm("brief", "--format", "json").json()
+        (item,) = [i for i in brief["items"] if i["kind"] == "open_loop"]
+        assert item["contradiction"] == (flagged and f"state changed: {flagged}"), name
 
 
 def test_a_loop_someone_reopened_is_not_flagged_again(gm: Any, initialised: Path) -> None:

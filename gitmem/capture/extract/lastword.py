@@ -50,7 +50,7 @@ Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from gitmem.capture.extract.heuristic import languages
@@ -366,17 +366,20 @@ def _done(said: str) -> list[_Report]:
 
 
 def _cancels(said: str) -> list[_Report]:
-    """Each sentence of a user's *said* text that calls something off ("skip the load
-    test", "no need to update the docs", "don't bother with…"; not "don't skip…", not
-    asked), as a report of it done: a loop it names is as closed."""
-    found = []
-    for _, folded in _sentences(said):
-        if folded.rstrip().endswith("?"):
-            continue
-        if any(_NOT_YET.search(folded, 0, m.start()) is None for m in _CANCELS.finditer(folded)):
-            words = _words(folded)
-            found.append(_Report(words, words))
-    return found
+    """Each sentence of a user's *said* text that calls something off (:func:`_cancel`)."""
+    return [r for _, folded in _sentences(said) if (r := _cancel(folded)) is not None]
+
+
+def _cancel(folded: str) -> _Report | None:
+    """The sentence *folded*, when it calls something off ("skip the load test", "no need
+    to update the docs", "don't bother with…"; not "don't skip…", not asked), as a report
+    of it done: a loop it names is as closed. None otherwise."""
+    if folded.rstrip().endswith("?"):
+        return None
+    if all(_NOT_YET.search(folded, 0, m.start()) is not None for m in _CANCELS.finditer(folded)):
+        return None
+    words = _words(folded)
+    return _Report(words, words)
 
 
 def _sentences(said: str) -> list[tuple[str, str]]:
@@ -404,8 +407,27 @@ def _reports_done(folded: str) -> bool:
 
 def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
     """Of *loops* (id, text: open loops an earlier session left), each one a sentence
-    said in *messages* reports done, by rule 4's test (:func:`_closes`), with the first
+    said in *messages* reports done, by rule 5's test (:func:`_closes`), with the first
     such sentence as said. Only what the session said is read. Pure; raises nothing."""
+    return _closing(loops, messages, lambda message, folded: _report(folded))
+
+
+def called_off(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+    """Of *loops*, each one a sentence of the user's in *messages* calls off ("skip the
+    load test"), by the same test, with the first such sentence as said. Pure; raises
+    nothing."""
+    return _closing(
+        loops, messages, lambda message, folded: _cancel(folded) if _is(message, "user") else None
+    )
+
+
+def _closing(
+    loops: Sequence[tuple[str, str]],
+    messages: Sequence[Message],
+    report_of: Callable[[Message, str], _Report | None],
+) -> dict[str, str]:
+    """Of *loops*, each one a sentence of *messages* closes (*report_of* reads a folded
+    sentence of a message as a report, or None), with the first such sentence as said."""
     wanted = {id_: loop for id_, text in loops if len((loop := _loop(text)).words) >= 2}
     # Each sentence is compared only with the loops it shares a word with: a long session
     # full of "done" costs its sentences, not its sentences times the loops.
@@ -419,7 +441,7 @@ def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message])
         for sentence, folded in _sentences(said_text(message)):
             if len(found) == len(wanted):
                 return found
-            report = _report(folded)
+            report = report_of(message, folded)
             if report is None or report in checked:
                 continue
             checked.add(report)
