@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.extract.lastword import called_off, reported_done
+from gitmem.capture.extract.reports import called_off, reported_done
 from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
@@ -413,8 +413,8 @@ def _closed_loops(
     commit: str | None,
 ) -> list[Event]:
     """A changed-state event for each open loop of an earlier session that this one
-    carries and reports done (:func:`~gitmem.capture.extract.lastword.reported_done`) or
-    its user calls off (:func:`~gitmem.capture.extract.lastword.called_off`):
+    carries and reports done (:func:`~gitmem.capture.extract.reports.reported_done`) or
+    its user calls off (:func:`~gitmem.capture.extract.reports.called_off`):
     a candidate, shown as such (the brief lists it to verify, with the sentence), never
     a silent close. An older session backfilled after newer ones closes nothing, nor does
     anything close a loop someone reopened (`gitmem reverify`). *times*:

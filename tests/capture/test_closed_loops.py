@@ -12,7 +12,7 @@ import pygit2
 import pytest
 from helpers.capturing import capture, session_file
 
-from gitmem.capture.extract.lastword import reported_done
+from gitmem.capture.extract.reports import reported_done
 from gitmem.core.transcript import Message
 
 LOOP = "TODO: benchmark the parser cache before the release."

@@ -31,14 +31,14 @@ statement then supersedes an earlier one, which is dropped:
    next, or all of them when the rejection names none of them and the reply made at most
    :data:`_REJECTED_AT_MOST`. A reply that ends with a question is answered, not rejected
    ("Should I update the docs too?" "No.").
-5. **A closed loop**: an open loop that a later message reports done (a completion word —
-   done, finished, fixed, implemented, merged…, not "to be done" or "not fixed" — in a
-   sentence that names most of the loop's words, or every id it names: "gqc.6 done and
-   pushed." for "proj-gqc.6: close the review session") or that the user calls off in
-   such a sentence ("skip the k6 load test", "no need to update the docs"; not "don't
-   skip…"), and every open loop before the session's final assistant message when that
-   message says all of it is done ("All done", "everything is complete", "the entire epic
-   is complete").
+5. **A closed loop** (:mod:`gitmem.capture.extract.reports`): an open loop that a later
+   message reports done (a completion word — done, finished, fixed, implemented,
+   merged…, not "to be done" or "not fixed" — in a sentence that names most of the loop's
+   words, or every id it names: "gqc.6 done and pushed." for "proj-gqc.6: close the
+   review session") or that the user calls off in such a sentence ("skip the k6 load
+   test", "no need to update the docs"; not "don't skip…"), and every open loop before
+   the session's final assistant message when that message says all of it is done ("All
+   done", "everything is complete", "the entire epic is complete").
 
 Only what the session said is read (:func:`gitmem.core.transcript.said_text`): a file the
 agent read, a tool's output or a reminder the host wrote into the user's turn places no
@@ -50,28 +50,23 @@ Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Sequence
 
-from gitmem.capture.extract.heuristic import languages
-from gitmem.core.folding import UNSPACED
+from gitmem.capture.extract.reports import (
+    SENTENCES,
+    Report,
+    cancels,
+    closes,
+    done_reports,
+    final_all_done,
+    loop_of,
+    said_by,
+)
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
 from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
-_COMPLETION = re.compile(
-    r"\b(?:done|finished|completed?|implemented|fixed|resolved|merged|shipped|landed|"
-    r"pushed|added|wrote|written|closed)\b|\[x\]|✅"
-)
-_ALL_DONE = re.compile(
-    r"\b(?:all (?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
-    r"(?:done|complete|completed|finished)|everything (?:is |has been )?(?:now )?"
-    r"(?:done|complete|completed|finished)|nothing (?:left|remaining|else) to do|"
-    r"the (?:entire|whole) [\w -]{1,40}? (?:is |are |has been )?(?:now )?"
-    r"(?:done|complete|completed|finished))\b"
-    rf"|{languages.ALL_DONE}"
-)
 _TURNS_AWAY = re.compile(
     r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
     r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from|"
@@ -89,12 +84,6 @@ _CHOOSING = frozenset(
     plans use using keep go going try pick choose switch""".split()  # noqa: SIM905 - a word list reads best as text
 )
 """Words of a decision or a replacement that say that it chooses, not what about."""
-_DONE_ELSEWHERE = re.compile(languages.DONE)
-"""A done word of another language ("erledigt", "已修复", "修正しました")."""
-_NOT_DONE_ELSEWHERE = re.compile(languages.NOT_DONE)
-"""A word of another language that says something is not done yet (anywhere in the
-sentence: "还没有完成", "まだ修正していません")."""
-_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
 _REJECTS = re.compile(
     r"(?:no|nope|nah)\b(?![ -](?:problem|worries|need|rush|doubt|wonder|kidding)\b)"
     r"(?:\s*[,.!:;—–-]|\s*$)|(?:don't|do not) do (?:that|this)\b|not like that\b|"
@@ -103,29 +92,10 @@ _REJECTS = re.compile(
 """How a user's message that rejects the reply before it begins."""
 _REJECTED_AT_MOST = 2
 """The decisions a reply may hold for a rejection that names none of them to drop them all."""
-_CANCELS = re.compile(
-    r"\b(?:skip|no need to|(?:don't|do not) bother|forget(?: about)?|never ?mind|"
-    r"cancel(?:led)?|not needed|leave (?:it )?out)\b"
-)
-"""What a user's sentence says to call something off."""
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
-_SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
-"""Where a statement that turns away from something is cut into its sentences."""
 _SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
 statement must name to reverse it."""
-_CLAUSES = re.compile(r"[,;]\s+|\s+(?:but|while|whereas|although)\s+")
-"""Where a sentence is cut into the clauses an id must be reported done in."""
-_NOT_YET = re.compile(r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't)\s+$")
-"""What before a completion word makes it no report: "to be done", "not fixed", "once
-merged"."""
-_ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
-"""A word that names a task, an issue or a pull request: a digit and a letter, or "#"
-and digits."""
-_CLOSING_SHARE = 0.6
-"""How much of an open loop's words a completion sentence must name to close it."""
-_ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
-"""Words of a loop that say what to do, not what it is about: never needed to close it."""
 
 
 def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
@@ -141,19 +111,19 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         for earlier in order[:later_rank]:
             if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
                 dropped.add(earlier)
-    final = _final_assistant(messages)
+    final = final_all_done(messages)
     # What each message says, read once (its folded text let go at once: a transcript
     # can be tens of megabytes): the sentences in which a user turns away from something,
     # and each sentence that reports something done.
     turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
-    done: list[list[_Report]] = []
+    done: list[list[Report]] = []
     replacing: list[tuple[int, frozenset[str], int | None]] = []
     for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
         # only a user turns away from a decision: no one else's message is folded whole
-        folded = fold(said) if _is(message, "user") else ""
+        folded = fold(said) if said_by(message, "user") else ""
         turned.append(_turns(folded))
         replacing += [(place, words, None) for words in _replacing(folded)]
-        done.append(_done(said) + (_cancels(said) if _is(message, "user") else []))
+        done.append(done_reports(said) + (cancels(said) if said_by(message, "user") else []))
     for n in order:
         if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
             replacing.append((places[n] or 0, _subject(drafts[n]), n))
@@ -177,10 +147,10 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
                 for away, words in sentences
             )
         elif draft.kind == Kind.OPEN_LOOP:
-            loop = _loop(draft.text)
+            loop = loop_of(draft.text)
             closing = [r for reports in done[place + 1 :] for r in reports]
             reversed_ = (final is not None and place < final) or (
-                len(loop.words) >= 2 and any(_closes(report, loop) for report in closing)
+                len(loop.words) >= 2 and any(closes(report, loop) for report in closing)
             )
         else:
             reversed_ = False
@@ -229,7 +199,7 @@ def _turns(folded: str) -> list[tuple[frozenset[str], frozenset[str]]]:
     turns away from nothing: "should we drop httpx?"): what it turns away from, and its
     other words."""
     found = []
-    for sentence in _SENTENCES.split(folded):
+    for sentence in SENTENCES.split(folded):
         away = _turned(sentence)
         if away and not sentence.rstrip().endswith("?"):
             found.append((away, _besides(sentence)))
@@ -265,11 +235,11 @@ def _rejections(
     of its first sentence (besides the rejection and the choosing)."""
     found = []
     for index, (message, said) in enumerate(zip(messages, spoken, strict=True)):
-        if not _is(message, "user"):
+        if not said_by(message, "user"):
             continue
         folded = fold(said).lstrip(" *_>\n")
         if (match := _REJECTS.match(folded)) is not None:
-            first = _SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
+            first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
             found.append((index, content_words(first) - _CHOOSING))
     return found
 
@@ -288,9 +258,9 @@ def _answers(messages: Sequence[Message], spoken: Sequence[str]) -> list[int | N
     found: list[int | None] = [None] * len(messages)
     answer: int | None = None
     for index in range(len(messages) - 1, -1, -1):
-        if _is(messages[index], "user") and spoken[index].strip():
+        if said_by(messages[index], "user") and spoken[index].strip():
             answer = index
-        elif _is(messages[index], "assistant"):
+        elif said_by(messages[index], "assistant"):
             found[index] = answer
     return found
 
@@ -310,7 +280,7 @@ def _replacing(folded: str) -> list[frozenset[str]]:
     naming it (not a question), what it is about."""
     return [
         content_words(sentence) - _CHOOSING
-        for sentence in _SENTENCES.split(folded)
+        for sentence in SENTENCES.split(folded)
         if _REPLACES.search(sentence) and not sentence.rstrip().endswith("?")
     ]
 
@@ -341,163 +311,3 @@ def _replaced(
 def _turned(folded: str) -> frozenset[str]:
     """The things *folded* text turns away from ("instead of httpx": httpx)."""
     return frozenset(word.rstrip(".,;:") for word in _TURNS_AWAY.findall(folded))
-
-
-class _Report(NamedTuple):
-    """A sentence that reports something done."""
-
-    words: frozenset[str]
-    done: frozenset[str]
-    """The words of its clauses that report something done ("gqc.5 done, and gqc.6 is
-    still to be done": gqc.5's, not gqc.6's)."""
-
-
-def _report(folded: str) -> _Report | None:
-    """The sentence *folded* as a report, or None when it reports nothing done."""
-    if not _reports_done(folded):
-        return None
-    clauses = (_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
-    return _Report(_words(folded), frozenset().union(*clauses))
-
-
-def _done(said: str) -> list[_Report]:
-    """Each sentence of *said* text that reports something done."""
-    return [r for _, folded in _sentences(said) if (r := _report(folded)) is not None]
-
-
-def _cancels(said: str) -> list[_Report]:
-    """Each sentence of a user's *said* text that calls something off (:func:`_cancel`)."""
-    return [r for _, folded in _sentences(said) if (r := _cancel(folded)) is not None]
-
-
-def _cancel(folded: str) -> _Report | None:
-    """The sentence *folded*, when it calls something off ("skip the load test", "no need
-    to update the docs", "don't bother with…"; not "don't skip…", not asked), as a report
-    of it done: a loop it names is as closed. None otherwise."""
-    if folded.rstrip().endswith("?"):
-        return None
-    if all(_NOT_YET.search(folded, 0, m.start()) is not None for m in _CANCELS.finditer(folded)):
-        return None
-    words = _words(folded)
-    return _Report(words, words)
-
-
-def _sentences(said: str) -> list[tuple[str, str]]:
-    """Each sentence of *said* text (a line is one at most: a list's items are not one
-    sentence), as said and folded; the host's text in a turn (covered by NULs) is a
-    boundary, never part of a sentence."""
-    found = []
-    for sentence in _SENTENCES.split(said.replace("\0", "\n")):
-        if sentence.strip():
-            found.append((sentence.strip(), fold(sentence)))
-    return found
-
-
-def _reports_done(folded: str) -> bool:
-    """Does the sentence *folded* report something done (not ask whether it is, nor say
-    what is still "to be done", "not done", "done once…")?"""
-    if folded.rstrip().endswith("?"):
-        return False
-    if _DONE_ELSEWHERE.search(folded) and not _NOT_DONE_ELSEWHERE.search(folded):
-        return True
-    return any(
-        _NOT_YET.search(folded, 0, match.start()) is None for match in _COMPLETION.finditer(folded)
-    )
-
-
-def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
-    """Of *loops* (id, text: open loops an earlier session left), each one a sentence
-    said in *messages* reports done, by rule 5's test (:func:`_closes`), with the first
-    such sentence as said. Only what the session said is read. Pure; raises nothing."""
-    return _closing(loops, messages, lambda message, folded: _report(folded))
-
-
-def called_off(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
-    """Of *loops*, each one a sentence of the user's in *messages* calls off ("skip the
-    load test"), by the same test, with the first such sentence as said. Pure; raises
-    nothing."""
-    return _closing(
-        loops, messages, lambda message, folded: _cancel(folded) if _is(message, "user") else None
-    )
-
-
-def _closing(
-    loops: Sequence[tuple[str, str]],
-    messages: Sequence[Message],
-    report_of: Callable[[Message, str], _Report | None],
-) -> dict[str, str]:
-    """Of *loops*, each one a sentence of *messages* closes (*report_of* reads a folded
-    sentence of a message as a report, or None), with the first such sentence as said."""
-    wanted = {id_: loop for id_, text in loops if len((loop := _loop(text)).words) >= 2}
-    # Each sentence is compared only with the loops it shares a word with: a long session
-    # full of "done" costs its sentences, not its sentences times the loops.
-    by_word: dict[str, set[str]] = {}
-    for id_, loop in wanted.items():
-        for word in loop.words.union(*loop.ids):
-            by_word.setdefault(word, set()).add(id_)
-    found: dict[str, str] = {}
-    checked: set[_Report] = set()  # a report said again closes nothing new
-    for message in messages:
-        for sentence, folded in _sentences(said_text(message)):
-            if len(found) == len(wanted):
-                return found
-            report = report_of(message, folded)
-            if report is None or report in checked:
-                continue
-            checked.add(report)
-            for id_ in {i for w in report.words for i in by_word.get(w, ())} - found.keys():
-                if _closes(report, wanted[id_]):
-                    found[id_] = sentence
-    return found
-
-
-class _Loop(NamedTuple):
-    words: frozenset[str]
-    """Its words, less those that say what to do (:data:`_ACTIONS`)."""
-    ids: tuple[frozenset[str], ...]
-    """Each id it names (a task, an issue, a pull request: a word with a digit and a
-    letter or "#", such as "#60", "PROJ-42", "spotter-gqc.6"), with the forms a report may
-    name it by: as written, or by its part after the last hyphen when that part is an id
-    too ("gqc.6")."""
-
-
-def _loop(text: str) -> _Loop:
-    words = _words(text) - _ACTIONS
-    return _Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
-
-
-def _words(text: str) -> frozenset[str]:
-    """The content words of *text*, a run of Chinese, Japanese or Korean characters read as
-    its pairs of neighbouring characters (``languages.cjk_bigrams``): their words are not
-    cut by spaces, so "给订单表添加索引" and "订单表的索引已添加" share "订单", "单表" and
-    "索引"."""
-    words = content_words(text)
-    if text.isascii():
-        return words
-    spaced = (part for w in words for part in _UNSPACED_RUN.split(w) if part)
-    return frozenset(spaced).union(languages.cjk_bigrams(fold(text)))
-
-
-def _forms(word: str) -> frozenset[str]:
-    short = word.rsplit("-", 1)[-1]
-    return frozenset({word, short} if short != word and _ID.fullmatch(short) else {word})
-
-
-def _closes(report: _Report, loop: _Loop) -> bool:
-    """Does *report* close *loop*: name most of its words (:data:`_CLOSING_SHARE`), or
-    every id it names in a clause that reports something done?"""
-    if len(loop.words & report.words) >= _CLOSING_SHARE * len(loop.words):
-        return True
-    return bool(loop.ids) and all(not forms.isdisjoint(report.done) for forms in loop.ids)
-
-
-def _is(message: Message, role: str) -> bool:
-    return (message.role or "").casefold() == role
-
-
-def _final_assistant(messages: Sequence[Message]) -> int | None:
-    """The session's final assistant message, when it says that all of it is done."""
-    for index in range(len(messages) - 1, -1, -1):
-        if _is(messages[index], "assistant"):
-            return index if _ALL_DONE.search(fold(messages[index].text)) else None
-    return None

@@ -1,0 +1,230 @@
+"""What says an open loop is done, or called off: the reports of a session, and the
+loops they close (rule 5 of :mod:`gitmem.capture.extract.lastword`, and the loops of an
+earlier session a later one closes, :func:`reported_done` and :func:`called_off`).
+
+A **report** is a sentence of what the session said (not a question) with a completion
+word — done, finished, fixed, implemented, merged…, not "to be done", "not fixed", "once
+merged" — or a done word of the other languages the heuristic reads ("erledigt", "已修复",
+"更新しました"), with no word that says it is not done yet ("还没有", "まだ"); or a
+sentence of the user's that calls something off ("skip the k6 load test", "no need to…",
+"don't bother with…"; not "don't skip…"). It **closes** a loop when it names most of the
+loop's words (:data:`_CLOSING_SHARE`), or every id the loop names in a clause that reports
+something done ("gqc.6 done and pushed." for "proj-gqc.6: close the review session"). A
+Chinese, Japanese or Korean loop and its report are compared by their pairs of
+neighbouring characters. A session whose final assistant message says all of it is done
+("All done", "the entire epic is complete") closes every loop before it.
+
+Pure; raises nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from gitmem.capture.extract.heuristic import languages
+from gitmem.core.folding import UNSPACED
+from gitmem.core.quotes import fold
+from gitmem.core.transcript import Message, said_text
+from gitmem.lifecycle.sameclaim import content_words
+
+_COMPLETION = re.compile(
+    r"\b(?:done|finished|completed?|implemented|fixed|resolved|merged|shipped|landed|"
+    r"pushed|added|wrote|written|closed)\b|\[x\]|✅"
+)
+_ALL_DONE = re.compile(
+    r"\b(?:all (?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
+    r"(?:done|complete|completed|finished)|everything (?:is |has been )?(?:now )?"
+    r"(?:done|complete|completed|finished)|nothing (?:left|remaining|else) to do|"
+    r"the (?:entire|whole) [\w -]{1,40}? (?:is |are |has been )?(?:now )?"
+    r"(?:done|complete|completed|finished))\b"
+    rf"|{languages.ALL_DONE}"
+)
+_DONE_ELSEWHERE = re.compile(languages.DONE)
+"""A done word of another language ("erledigt", "已修复", "修正しました")."""
+_NOT_DONE_ELSEWHERE = re.compile(languages.NOT_DONE)
+"""A word of another language that says something is not done yet (anywhere in the
+sentence: "还没有完成", "まだ修正していません")."""
+_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
+_CANCELS = re.compile(
+    r"\b(?:skip|no need to|(?:don't|do not) bother|forget(?: about)?|never ?mind|"
+    r"cancel(?:led)?|not needed|leave (?:it )?out)\b"
+)
+"""What a user's sentence says to call something off."""
+SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
+"""Where a statement that turns away from something is cut into its sentences."""
+_CLAUSES = re.compile(r"[,;]\s+|\s+(?:but|while|whereas|although)\s+")
+"""Where a sentence is cut into the clauses an id must be reported done in."""
+_NOT_YET = re.compile(r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't)\s+$")
+"""What before a completion word makes it no report: "to be done", "not fixed", "once
+merged"."""
+_ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
+"""A word that names a task, an issue or a pull request: a digit and a letter, or "#"
+and digits."""
+_CLOSING_SHARE = 0.6
+"""How much of an open loop's words a completion sentence must name to close it."""
+_ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
+"""Words of a loop that say what to do, not what it is about: never needed to close it."""
+
+
+class Report(NamedTuple):
+    """A sentence that reports something done."""
+
+    words: frozenset[str]
+    done: frozenset[str]
+    """The words of its clauses that report something done ("gqc.5 done, and gqc.6 is
+    still to be done": gqc.5's, not gqc.6's)."""
+
+
+def _report(folded: str) -> Report | None:
+    """The sentence *folded* as a report, or None when it reports nothing done."""
+    if not _reports_done(folded):
+        return None
+    clauses = (_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
+    return Report(_words(folded), frozenset().union(*clauses))
+
+
+def done_reports(said: str) -> list[Report]:
+    """Each sentence of *said* text that reports something done."""
+    return [r for _, folded in _sentences(said) if (r := _report(folded)) is not None]
+
+
+def cancels(said: str) -> list[Report]:
+    """Each sentence of a user's *said* text that calls something off (:func:`_cancel`)."""
+    return [r for _, folded in _sentences(said) if (r := _cancel(folded)) is not None]
+
+
+def _cancel(folded: str) -> Report | None:
+    """The sentence *folded*, when it calls something off ("skip the load test", "no need
+    to update the docs", "don't bother with…"; not "don't skip…", not asked), as a report
+    of it done: a loop it names is as closed. None otherwise."""
+    if folded.rstrip().endswith("?"):
+        return None
+    if all(_NOT_YET.search(folded, 0, m.start()) is not None for m in _CANCELS.finditer(folded)):
+        return None
+    words = _words(folded)
+    return Report(words, words)
+
+
+def _sentences(said: str) -> list[tuple[str, str]]:
+    """Each sentence of *said* text (a line is one at most: a list's items are not one
+    sentence), as said and folded; the host's text in a turn (covered by NULs) is a
+    boundary, never part of a sentence."""
+    found = []
+    for sentence in SENTENCES.split(said.replace("\0", "\n")):
+        if sentence.strip():
+            found.append((sentence.strip(), fold(sentence)))
+    return found
+
+
+def _reports_done(folded: str) -> bool:
+    """Does the sentence *folded* report something done (not ask whether it is, nor say
+    what is still "to be done", "not done", "done once…")?"""
+    if folded.rstrip().endswith("?"):
+        return False
+    if _DONE_ELSEWHERE.search(folded) and not _NOT_DONE_ELSEWHERE.search(folded):
+        return True
+    return any(
+        _NOT_YET.search(folded, 0, match.start()) is None for match in _COMPLETION.finditer(folded)
+    )
+
+
+def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+    """Of *loops* (id, text: open loops an earlier session left), each one a sentence
+    said in *messages* reports done, by rule 5's test (:func:`closes`), with the first
+    such sentence as said. Only what the session said is read. Pure; raises nothing."""
+    return _closing(loops, messages, lambda message, folded: _report(folded))
+
+
+def called_off(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+    """Of *loops*, each one a sentence of the user's in *messages* calls off ("skip the
+    load test"), by the same test, with the first such sentence as said. Pure; raises
+    nothing."""
+    return _closing(
+        loops,
+        messages,
+        lambda message, folded: _cancel(folded) if said_by(message, "user") else None,
+    )
+
+
+def _closing(
+    loops: Sequence[tuple[str, str]],
+    messages: Sequence[Message],
+    report_of: Callable[[Message, str], Report | None],
+) -> dict[str, str]:
+    """Of *loops*, each one a sentence of *messages* closes (*report_of* reads a folded
+    sentence of a message as a report, or None), with the first such sentence as said."""
+    wanted = {id_: loop for id_, text in loops if len((loop := loop_of(text)).words) >= 2}
+    # Each sentence is compared only with the loops it shares a word with: a long session
+    # full of "done" costs its sentences, not its sentences times the loops.
+    by_word: dict[str, set[str]] = {}
+    for id_, loop in wanted.items():
+        for word in loop.words.union(*loop.ids):
+            by_word.setdefault(word, set()).add(id_)
+    found: dict[str, str] = {}
+    checked: set[Report] = set()  # a report said again closes nothing new
+    for message in messages:
+        for sentence, folded in _sentences(said_text(message)):
+            if len(found) == len(wanted):
+                return found
+            report = report_of(message, folded)
+            if report is None or report in checked:
+                continue
+            checked.add(report)
+            for id_ in {i for w in report.words for i in by_word.get(w, ())} - found.keys():
+                if closes(report, wanted[id_]):
+                    found[id_] = sentence
+    return found
+
+
+class Loop(NamedTuple):
+    words: frozenset[str]
+    """Its words, less those that say what to do (:data:`_ACTIONS`)."""
+    ids: tuple[frozenset[str], ...]
+    """Each id it names (a task, an issue, a pull request: a word with a digit and a
+    letter or "#", such as "#60", "PROJ-42", "spotter-gqc.6"), with the forms a report may
+    name it by: as written, or by its part after the last hyphen when that part is an id
+    too ("gqc.6")."""
+
+
+def loop_of(text: str) -> Loop:
+    words = _words(text) - _ACTIONS
+    return Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
+
+
+def _words(text: str) -> frozenset[str]:
+    """The content words of *text*, a run of Chinese, Japanese or Korean characters read as
+    its pairs of neighbouring characters (``languages.cjk_bigrams``): their words are not
+    cut by spaces, so "给订单表添加索引" and "订单表的索引已添加" share "订单", "单表" and
+    "索引"."""
+    words = content_words(text)
+    if text.isascii():
+        return words
+    spaced = (part for w in words for part in _UNSPACED_RUN.split(w) if part)
+    return frozenset(spaced).union(languages.cjk_bigrams(fold(text)))
+
+
+def _forms(word: str) -> frozenset[str]:
+    short = word.rsplit("-", 1)[-1]
+    return frozenset({word, short} if short != word and _ID.fullmatch(short) else {word})
+
+
+def closes(report: Report, loop: Loop) -> bool:
+    """Does *report* close *loop*: name most of its words (:data:`_CLOSING_SHARE`), or
+    every id it names in a clause that reports something done?"""
+    if len(loop.words & report.words) >= _CLOSING_SHARE * len(loop.words):
+        return True
+    return bool(loop.ids) and all(not forms.isdisjoint(report.done) for forms in loop.ids)
+
+
+def said_by(message: Message, role: str) -> bool:
+    return (message.role or "").casefold() == role
+
+
+def final_all_done(messages: Sequence[Message]) -> int | None:
+    """The session's final assistant message, when it says that all of it is done."""
+    for index in range(len(messages) - 1, -1, -1):
+        if said_by(messages[index], "assistant"):
+            return index if _ALL_DONE.search(fold(messages[index].text)) else None
+    return None
