@@ -84,6 +84,9 @@ _CHOOSING = frozenset(
     plans use using keep go going try pick choose switch""".split()  # noqa: SIM905 - a word list reads best as text
 )
 """Words of a decision or a replacement that say that it chooses, not what about."""
+_REPLACEMENTS_READ = 1000
+"""The most replacements a session's decisions are compared with (the first said): real
+sessions say a handful; the bound keeps a transcript that says thousands linear."""
 _REJECTS = re.compile(
     r"(?:no|nope|nah)\b(?![ -](?:problem|worries|need|rush|doubt|wonder|kidding)\b)"
     r"(?:\s*[,.!:;—–-]|\s*$)|(?:don't|do not) do (?:that|this)\b|not like that\b|"
@@ -128,9 +131,18 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
             replacing.append((places[n] or 0, _subject(drafts[n]), n))
     decisions = [n for n in order if drafts[n].kind == Kind.DECISION]
-    for place, words, own in replacing:
-        before = [n for n in decisions if (places[n] or 0) < place and n != own]
-        dropped |= _replaced(drafts, places, before, words)
+    subjects = {n: _subject(drafts[n]) for n in decisions}
+    # A replacement is compared only with the decisions it shares a word with: a session
+    # full of "instead" costs its sentences, not its sentences times the decisions.
+    by_word: dict[str, list[int]] = {}
+    for n, subject in subjects.items():
+        for word in subject:
+            by_word.setdefault(word, []).append(n)
+    replacing.sort(key=lambda replacement: replacement[0])
+    for place, words, own in replacing[:_REPLACEMENTS_READ]:
+        sharing = {n for word in words for n in by_word.get(word, ())}
+        before = sorted(n for n in sharing if (places[n] or 0) < place and n != own)
+        dropped |= _replaced(subjects, places, before, words)
     answers = _answers(messages, spoken)
     for user, words in _rejections(messages, spoken):
         if _asks(spoken, user):
@@ -286,26 +298,26 @@ def _replacing(folded: str) -> list[frozenset[str]]:
 
 
 def _replaced(
-    drafts: Sequence[Draft],
+    subjects: dict[int, frozenset[str]],
     places: Sequence[int | None],
     earlier: Sequence[int],
     words: frozenset[str],
 ) -> set[int]:
-    """Of the *earlier* decisions, those a replacement about *words* replaces: the
-    latest that chose something else about a good part of the same subject, and every
-    one that made that same choice."""
+    """Of the *earlier* decisions (their *subjects*: :func:`_subject`), those a
+    replacement about *words* replaces: the latest that chose something else about a
+    good part of the same subject, and every one that made that same choice."""
     chose_else = [
         n
         for n in earlier
-        if (shared := _subject(drafts[n]) & words)
-        and len(shared) >= _SAME_DECISION * len(_subject(drafts[n]))
-        and _subject(drafts[n]) - words
+        if (shared := subjects[n] & words)
+        and len(shared) >= _SAME_DECISION * len(subjects[n])
+        and subjects[n] - words
     ]
     if not chose_else:
         return set()
     latest = max(chose_else, key=lambda n: (places[n] or 0, n))
-    choice = _subject(drafts[latest]) - words
-    return {n for n in earlier if choice <= _subject(drafts[n]) and _subject(drafts[n]) & words}
+    choice = subjects[latest] - words
+    return {n for n in earlier if choice <= subjects[n] and subjects[n] & words}
 
 
 def _turned(folded: str) -> frozenset[str]:
