@@ -144,11 +144,14 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         before = sorted(n for n in sharing if (places[n] or 0) < place and n != own)
         dropped |= _replaced(subjects, places, before, words)
     answers = _answers(messages, spoken)
+    replies: dict[int | None, list[int]] = {}  # the user's answer -> the reply's decisions
+    for n in decisions:
+        replies.setdefault(answers[places[n] or 0], []).append(n)
     for user, words in _rejections(messages, spoken):
         if _asks(spoken, user):
             continue  # "No." answers the question the reply ended with
-        reply = [n for n in decisions if answers[places[n] or 0] == user]
-        named = [n for n in reply if _subject(drafts[n]) & words]
+        reply = replies.get(user, [])
+        named = [n for n in reply if subjects[n] & words]
         dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
     for n in order:
         draft, place = drafts[n], places[n] or 0
@@ -259,7 +262,7 @@ def _rejections(
 def _asks(spoken: Sequence[str], user: int) -> bool:
     """Whether what was said last before the user's message at *user* ends with a
     question."""
-    before = next((text for text in reversed(spoken[:user]) if text.strip()), "")
+    before = next((spoken[i] for i in range(user - 1, -1, -1) if spoken[i].strip()), "")
     return before.rstrip().rstrip("*_`").endswith(("?", "？"))
 
 
