@@ -21,6 +21,7 @@ import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from gitmem.capture.extract.heuristic.choice import picks
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     IMPORTANCE,
@@ -163,6 +164,8 @@ def _candidates(
     pending = pending_index(messages, read)
     wrapped = wrapped_report(messages, read)
     asking = asks_with_tool(messages, read)
+    # A user's pick among the options the reply before offered: a decision in their words.
+    chosen = {c.position[0]: c for c in picks(messages, read)}
     for index, reading in readings(messages, read).items():
         role = (messages[index].role or "").casefold()
         if role == ANSWER or index in asking:
@@ -177,7 +180,9 @@ def _candidates(
         # Each candidate is passed on as it is found, keeping only what the two readings
         # below need: a long plain transcript is one message of hundreds of thousands of
         # candidates, and a list of them costs several times the text.
-        decided = False
+        decided = index in chosen
+        if decided:
+            yield chosen[index]
         taken: list[tuple[int, int]] = []
         for c in Scan(index, text, role, reading).items():
             if c.rule == "forge" and project is not None and not forge_numbers(c.quote, project):

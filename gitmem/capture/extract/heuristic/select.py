@@ -122,7 +122,7 @@ MARKED = frozenset(
         *("label-decision", "label-open_loop", "label-uncertainty", "section-decision"),
         *("section-open_loop", "section-uncertainty", "taskbox", "user-rule", "pending"),
         *("decision-start", "phrase-decision", "phrase-open_loop", "awaiting", "forge"),
-        *("report-first", ""),
+        *("report-first", "pick", ""),
     )
 )
 """The rule families whose items rank first under the cap: what the session itself marks
