@@ -2,7 +2,8 @@
 
 A text may leave words out of its quote, but not the one that keeps the rest from being a
 plain, whole, lasting fact: how likely it is ("We will probably switch the cache to
-SQLite", "It seems the cache is stale"), how often ("We rarely deploy on Fridays"), how
+SQLite", "It seems the cache is stale"), how often ("We rarely deploy on Fridays"), when
+("We should drop Redis eventually", "Initially we use Redis"), how
 much of it ("We almost lost the data", "The migration is partly done", "retries up to 5
 times", "Only admins can delete projects"), or that it is only meant or tried ("We plan
 to drop Redis", "We want to migrate to Postgres", "We tried Redis", "We considered
@@ -29,6 +30,11 @@ _QUALIFIERS = (
         " appeared-to suspect suspects guess",
     ),
     ("how often", "rarely seldom occasionally sometimes infrequently intermittently"),
+    (
+        "when",
+        "eventually someday at-some-point in-the-future down-the-road previously formerly"
+        " originally initially at-first",
+    ),
     (
         "how much",
         "almost nearly partly partially mostly largely half some few up-to more-than"

@@ -39,7 +39,7 @@ def test_a_word_put_in_another_words_place_is_not_supported(
     ("text", "quote"),
     [
         ("We use Redis for the cache", "we used Redis for the cache"),
-        ("We use Redis for the cache", "We originally used Redis for the cache"),
+        ("We use Redis for the cache", "Last year we used Redis for the cache"),
         ("We use Redis for the cache", "We used to use Redis for the cache"),
         ("We keep Redis for the cache", "We kept Redis for the cache"),
         ("We choose Redis for the cache", "We chose Redis for the cache"),
