@@ -87,3 +87,15 @@ def test_a_pick_that_ends_the_session_is_the_decision_not_a_request_left_open() 
     pick = "2, with the limits read from the settings file"
     messages = [user("add rate limiting"), assistant(OFFER), user(pick)]
     assert [(d.kind, d.quote) for d in extract(messages)] == [(Kind.DECISION, pick)]
+
+
+def test_a_pick_another_marker_also_reads_is_one_item_that_names_the_option() -> None:
+    pick = "let's go with option 2 then"
+    messages = [
+        user("add rate limiting"),
+        assistant(OFFER),
+        user(pick),
+        assistant("Done. The limiter is in place and the tests pass."),
+    ]
+    picked = [d for d in extract(messages) if d.quote == pick]
+    assert [d.text for d in picked] == ["Middleware in the app: let's go with option 2 then"]

@@ -187,6 +187,8 @@ def _candidates(
         for c in Scan(index, text, role, reading).items():
             if c.rule == "forge" and project is not None and not forge_numbers(c.quote, project):
                 continue  # another project's PR or issue, read or linked to in passing
+            if index in chosen and c.quote in chosen[index].quote:
+                continue  # "let's go with option 1.": the pick says it, naming the option
             decided = decided or c.kind == Kind.DECISION
             if index in (report, wrapped) and (at := text.find(c.quote)) >= 0:
                 taken.append((at, at + len(c.quote)))
