@@ -34,21 +34,14 @@ def one_decision(gm: Any, repo: Path, home: Path, said: str, text: str) -> Index
 def test_the_brief_path_scans_no_growing_table(gm: Any, initialised: Path, home: Path) -> None:
     said = "We agreed: deploys stop on Fridays.\n"
     index = one_decision(gm, initialised, home, said, "No deploys on Fridays")
-    sent: list[str] = []
     try:
-        index._db.set_trace_callback(sent.append)
-        index.state(current_only=True)
-        index.counts()
-        index.failed()
-        index.failed_items()
-        index.strays()
-        index.orphans()
-        index.failed_purges()
-        index._db.set_trace_callback(None)
-        plans = {sql: index._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall() for sql in sent}
+        plans = {
+            sql: index._db.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+            for sql in _brief_queries(index)
+        }
     finally:
         index.close()
-    assert len(plans) >= 5
+    assert len(plans) >= 8
     scans = [
         (sql, detail)
         for sql, rows in plans.items()
