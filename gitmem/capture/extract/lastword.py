@@ -130,29 +130,9 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     for n in order:
         if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
             replacing.append((places[n] or 0, _subject(drafts[n]), n))
-    decisions = [n for n in order if drafts[n].kind == Kind.DECISION]
-    subjects = {n: _subject(drafts[n]) for n in decisions}
-    # A replacement is compared only with the decisions it shares a word with: a session
-    # full of "instead" costs its sentences, not its sentences times the decisions.
-    by_word: dict[str, list[int]] = {}
-    for n, subject in subjects.items():
-        for word in subject:
-            by_word.setdefault(word, []).append(n)
-    replacing.sort(key=lambda replacement: replacement[0])
-    for place, words, own in replacing[:_REPLACEMENTS_READ]:
-        sharing = {n for word in words for n in by_word.get(word, ())}
-        before = sorted(n for n in sharing if (places[n] or 0) < place and n != own)
-        dropped |= _replaced(subjects, places, before, words)
-    answers = _answers(messages, spoken)
-    replies: dict[int | None, list[int]] = {}  # the user's answer -> the reply's decisions
-    for n in decisions:
-        replies.setdefault(answers[places[n] or 0], []).append(n)
-    for user, words in _rejections(messages, spoken):
-        if _asks(spoken, user):
-            continue  # "No." answers the question the reply ended with
-        reply = replies.get(user, [])
-        named = [n for n in reply if subjects[n] & words]
-        dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
+    subjects = {n: _subject(drafts[n]) for n in order if drafts[n].kind == Kind.DECISION}
+    dropped |= _by_replacements(subjects, places, replacing)
+    dropped |= _by_rejections(subjects, places, messages, spoken)
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
@@ -172,6 +152,49 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         if reversed_:
             dropped.add(n)
     return [d for n, d in enumerate(drafts) if n not in dropped]
+
+
+def _by_replacements(
+    subjects: dict[int, frozenset[str]],
+    places: Sequence[int | None],
+    replacing: list[tuple[int, frozenset[str], int | None]],
+) -> set[int]:
+    """The decisions (their *subjects*, by draft) that the *replacing* statements (place,
+    what about, their own draft if they are one) replace (:func:`_replaced`)."""
+    # A replacement is compared only with the decisions it shares a word with: a session
+    # full of "instead" costs its sentences, not its sentences times the decisions.
+    by_word: dict[str, list[int]] = {}
+    for n, subject in subjects.items():
+        for word in subject:
+            by_word.setdefault(word, []).append(n)
+    dropped: set[int] = set()
+    for place, words, own in sorted(replacing, key=lambda r: r[0])[:_REPLACEMENTS_READ]:
+        sharing = {n for word in words for n in by_word.get(word, ())}
+        before = sorted(n for n in sharing if (places[n] or 0) < place and n != own)
+        dropped |= _replaced(subjects, places, before, words)
+    return dropped
+
+
+def _by_rejections(
+    subjects: dict[int, frozenset[str]],
+    places: Sequence[int | None],
+    messages: Sequence[Message],
+    spoken: Sequence[str],
+) -> set[int]:
+    """The decisions (their *subjects*, by draft) of the replies the user rejects (rule
+    4)."""
+    answers = _answers(messages, spoken)
+    replies: dict[int | None, list[int]] = {}  # the user's answer -> the reply's decisions
+    for n in subjects:
+        replies.setdefault(answers[places[n] or 0], []).append(n)
+    dropped: set[int] = set()
+    for user, words in _rejections(messages, spoken):
+        if _asks(spoken, user):
+            continue  # "No." answers the question the reply ended with
+        reply = replies.get(user, [])
+        named = [n for n in reply if subjects[n] & words]
+        dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
+    return dropped
 
 
 def _places(drafts: Sequence[Draft], texts: Sequence[str]) -> list[int | None]:
