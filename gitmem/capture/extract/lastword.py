@@ -55,11 +55,10 @@ from collections.abc import Sequence
 from gitmem.capture.extract.reports import (
     SENTENCES,
     Report,
-    cancels,
     closes,
-    done_reports,
     final_all_done,
     loop_of,
+    reports_in,
     said_by,
 )
 from gitmem.core.items import Draft, Kind
@@ -126,11 +125,13 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         folded = fold(said) if said_by(message, "user") else ""
         turned.append(_turns(folded))
         replacing += [(place, words, None) for words in _replacing(folded)]
-        done.append(done_reports(said) + (cancels(said) if said_by(message, "user") else []))
-    for n in order:
-        if drafts[n].kind == Kind.DECISION and _REPLACES.search(fold(_said(drafts[n]))):
-            replacing.append((places[n] or 0, _subject(drafts[n]), n))
+        done.append(reports_in(said, said_by(message, "user")))
     subjects = {n: _subject(drafts[n]) for n in order if drafts[n].kind == Kind.DECISION}
+    replacing += [
+        (places[n] or 0, subject, n)
+        for n, subject in subjects.items()
+        if _REPLACES.search(fold(_said(drafts[n])))
+    ]
     dropped |= _by_replacements(subjects, places, replacing)
     dropped |= _by_rejections(subjects, places, messages, spoken)
     for n in order:

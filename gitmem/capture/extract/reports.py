@@ -85,14 +85,14 @@ def _report(folded: str) -> Report | None:
     return Report(_words(folded), frozenset().union(*clauses))
 
 
-def done_reports(said: str) -> list[Report]:
-    """Each sentence of *said* text that reports something done."""
-    return [r for _, folded in _sentences(said) if (r := _report(folded)) is not None]
-
-
-def cancels(said: str) -> list[Report]:
-    """Each sentence of a user's *said* text that calls something off (:func:`_cancel`)."""
-    return [r for _, folded in _sentences(said) if (r := _cancel(folded)) is not None]
+def reports_in(said: str, by_user: bool) -> list[Report]:
+    """Each sentence of *said* text that reports something done and, when the user said
+    it (*by_user*), each that calls something off (:func:`_cancel`); each sentence cut and
+    folded once."""
+    found = []
+    for _, folded in _sentences(said):
+        found += [r for r in (_report(folded), _cancel(folded) if by_user else None) if r]
+    return found
 
 
 def _cancel(folded: str) -> Report | None:
@@ -141,11 +141,8 @@ def called_off(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) ->
     """Of *loops*, each one a sentence of the user's in *messages* calls off ("skip the
     load test"), by the same test, with the first such sentence as said. Pure; raises
     nothing."""
-    return _closing(
-        loops,
-        messages,
-        lambda message, folded: _cancel(folded) if said_by(message, "user") else None,
-    )
+    users = [message for message in messages if said_by(message, "user")]
+    return _closing(loops, users, lambda message, folded: _cancel(folded))
 
 
 def _closing(
