@@ -17,7 +17,7 @@ whether they are true.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from gitmem.core.align import Alignment, Fragment, MessageView, View, align, parse_fragment
@@ -313,8 +313,10 @@ class _Transcript:
 
     def __init__(self, messages: Sequence[str]) -> None:
         self._raw = [messages] if isinstance(messages, str) else list(messages)
-        stripped = [strip_gitmem_context(message, COVERED) for message in self._raw]
-        self._views = [MessageView(message) for message in stripped]
+        self._folded: list[MessageView] = []
+        """The views of the first messages, folded as a check first reaches each: a
+        quote found in message 3 of 9 folds four (most quotes of a long session lie
+        before its end), and the rest are folded only for a quote that goes further."""
         self._joined: View | None = None
         self._with_context: list[View] | None = None
 
@@ -336,7 +338,7 @@ class _Transcript:
         # 1. The first message holding every fragment wins; else the one that got furthest.
         best_index: int | None = None
         best = Alignment(())
-        for index, view in enumerate(self._views):
+        for index, view in enumerate(self._views()):
             found = align(fragments, view)
             if len(found.placed) > len(best.placed) or best_index is None:
                 best_index, best = index, found
@@ -369,7 +371,7 @@ class _Transcript:
                 reason = f"all {len(fragments)} fragments found in order in message {best_index}"
             if not with_span:
                 return QuoteCheck(True, reason, results, best_index)
-            map_ = self._views[best_index].fold_map()
+            map_ = self._folded[best_index].fold_map()
             said = [map_.raw_span(start, end) for start, end in best.placed]
             results = tuple(r._replace(said=s) for r, s in zip(results, said, strict=True))
             return QuoteCheck(True, reason, results, best_index, SPAN_JOIN.join(said))
@@ -395,10 +397,10 @@ class _Transcript:
                 "found only inside gitmem's own output (<gitmem-context>), "
                 "which never counts as evidence"
             )
-        if len(self._views) > 1 and len(align(fragments, self._joined_view()).placed) == whole:
+        if len(self._raw) > 1 and len(align(fragments, self._joined_view()).placed) == whole:
             return "found only by joining two messages; a quote must lie inside one message"
         found = sum(result.found for result in results)
-        where = f" (closest: message {closest})" if len(self._views) > 1 else ""
+        where = f" (closest: message {closest})" if len(self._raw) > 1 else ""
         if skipped is not None:
             shown = "a bidirectional control" if skipped == BIDI_STAND_IN else f'"{skipped}"'
             reason = f"the ellipsis before fragment {found + 1} of {whole} skips {shown}; "
@@ -431,9 +433,17 @@ class _Transcript:
             if _CONTEXT_TAG_RE.search(message)
         ]
 
+    def _views(self) -> Iterator[MessageView]:
+        """Each message's view in order, folded the first time a check reaches it."""
+        folded = self._folded
+        for at, message in enumerate(self._raw):
+            if at == len(folded):
+                folded.append(MessageView(strip_gitmem_context(message, COVERED)))
+            yield folded[at]
+
     def _joined_view(self) -> View:
         if self._joined is None:
-            self._joined = View(" ".join(view.text for view in self._views if view.text))
+            self._joined = View(" ".join(view.text for view in self._views() if view.text))
         return self._joined
 
 

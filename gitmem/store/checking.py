@@ -50,6 +50,7 @@ from gitmem.store.layout import (
     RECORD_PATHS,
     blob_bytes,
     content_path,
+    hashed_here,
     holds_record,
     misfit,
     parse_path,
@@ -89,7 +90,8 @@ def check_content(
     Raises:
         BrokenRef: the ref is symbolic or points at something that is not a commit.
     """
-    return _Checking(store, checker, only).run()
+    with hashed_here():
+        return _Checking(store, checker, only).run()
 
 
 class _Checking:

@@ -10,6 +10,7 @@ With ``<h>`` the lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pygit2
 
@@ -108,6 +109,22 @@ def object_bytes(repo: pygit2.Repository, oid: str | pygit2.Oid, path: str) -> b
         return repo.odb.read(oid)[1]
     except (pygit2.GitError, KeyError, ValueError):
         return None
+
+
+@contextmanager
+def hashed_here() -> Iterator[None]:
+    """Objects read in the block without libgit2 hashing each one again (its SHA-1 of
+    every object it inflates; git itself reads objects without it): for a walk of the
+    store that hashes each blob it reads to the SHA-256 its path names (a receipt: its
+    signature over those bytes), so that a changed object is still caught, as edited.
+    ~8 µs of the ~30 µs of reading a packed record, ~3% of a whole ``verify``. The
+    setting is the process's (a helper forked meanwhile inherits it), on again after
+    the block. Raises what the block raises."""
+    pygit2.settings.enable_strict_hash_verification(False)
+    try:
+        yield
+    finally:
+        pygit2.settings.enable_strict_hash_verification(True)
 
 
 def plain_file(entry: object) -> pygit2.Blob | None:

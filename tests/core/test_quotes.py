@@ -632,3 +632,29 @@ def test_a_heading_that_only_mentions_a_speaker_is_no_label() -> None:
     assert check_quote(
         "We will deploy the parser… on Fridays the queue is quiet", [message]
     ).verbatim
+
+
+def test_a_check_folds_the_messages_only_as_far_as_it_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Messages are folded as a check reaches them: quotes found early fold few of a long
+    session's messages, and the answers (and a failure's explanation, which reads them
+    all) are the ones an eager fold gives."""
+    import gitmem.core.quotes as quotes
+
+    folded: list[str] = []
+    real = quotes.MessageView
+
+    def counted(raw: str) -> object:
+        folded.append(raw)
+        return real(raw)
+
+    messages = [f"Message {n}: we keep the parser number {n} as it is." for n in range(40)]
+    eager = check_quotes(["the parser number 2 as it", "parser number 39 as"], messages)
+    monkeypatch.setattr(quotes, "MessageView", counted)
+    early = check_quotes(["we keep the parser number 1 as it is"], messages)
+    assert early[0].verbatim and early[0].message_index == 1 and len(folded) == 2
+    lazy = check_quotes(["the parser number 2 as it", "parser number 39 as"], messages)
+    assert lazy == eager and len(folded) == 2 + 40
+    missing = check_quotes(["the parser number 77 as it"], messages)
+    assert not missing[0].verbatim and "not found in any message" in missing[0].reason

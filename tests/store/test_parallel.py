@@ -3,6 +3,7 @@ as the map itself, and nothing lost or left behind when the child or the parent 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import threading
@@ -294,3 +295,27 @@ def test_a_share_follows_the_costs_on_each_side() -> None:
     assert parallel._share(0.5, 100, 200, 1.0, 1.0, 1.0, 100) == pytest.approx(0.95)
     assert parallel._share(0.5, 100, 200, 1.0, 1.0, 0.5, 100) == pytest.approx(0.75)
     assert parallel._share(0.4, 0, 200, 0.0, 1.0, 0.0, 100) == 0.4  # nothing learnt
+
+
+def _pipes_widen() -> bool:
+    limit = Path("/proc/sys/fs/pipe-max-size")
+    return (
+        hasattr(fcntl, "F_SETPIPE_SZ")
+        and limit.is_file()
+        and int(limit.read_text()) >= parallel.PIPE_BYTES
+    )
+
+
+@pytest.mark.skipif(not _pipes_widen(), reason="pipes cannot be widened to 1 MiB here")
+def test_a_helpers_pipe_takes_a_whole_share_without_waiting_for_its_reader() -> None:
+    """A share of records pickled is ~100 KB: a 64 KiB pipe would hold its writer until
+    the other process is scheduled to drain it."""
+    read, write = os.pipe()
+    try:
+        parallel._widen(write)
+        os.set_blocking(write, False)
+        share = b"x" * (parallel.PIPE_BYTES // 2)
+        assert os.write(write, share) == len(share)  # a narrow pipe takes 64 KiB, then refuses
+    finally:
+        os.close(read)
+        os.close(write)

@@ -105,3 +105,23 @@ def test_verify_on_two_cores_reports_what_one_core_reports(
         assert len(forks) == 2
     # each item blob checked once, however many checkpoints carry it
     assert sorted(items_checked) == sorted(set(items_checked))
+
+
+def test_an_object_changed_in_place_is_reported_as_edited_where_it_lies(
+    gm: Any, initialised: Path
+) -> None:
+    """verify reads the store without libgit2 hashing each object again (its own SHA-256
+    of every blob does that): a record and an item whose loose objects were rewritten
+    under their git names are each reported as edited, at their own path, and outside
+    verify git refuses to read them as before."""
+    store = Store.discover(initialised)
+    captured = grown(gm, initialised, 0, 2)
+    record = content_path("checkpoints", captured[0]["checkpoint"])
+    item = content_path("items", captured[1]["items"][0]["id"])
+    overwrite_object(store, record, b'"s0.md"', b'"x0.md"')
+    overwrite_object(store, item, b"Module 1", b"Module 7")
+    code, report = verified(gm)
+    found = {(p["path"], p["problem"]) for p in report["problems"]}
+    assert code == 3
+    assert (record, "record edited") in found and (item, "item edited") in found
+    assert Store.discover(initialised).read_path(item) is None
