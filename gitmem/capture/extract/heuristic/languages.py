@@ -292,6 +292,42 @@ Portuguese, French, German, Italian or Russian holds before their markers are lo
 none is an English word, so an English text never pays for them."""
 
 
+_NARRATION_START_RE = re.compile(
+    # es, pt, fr, it, de, ru: "let me", "I'm going to", "I have read …" opening the sentence
+    r"(?:(?:ahora|primero|bien|vale|agora|maintenant|d['’]abord|ora|jetzt|zuerst|сейчас|"
+    r"теперь)[,!.]?\s+)?"
+    r"(?:d[ée]jame|perm[íi]teme|voy\s+a|vamos\s+a\s+(?:ver|revisar|comprobar)|"
+    r"(?:ya\s+)?he\s+(?:revisado|analizado|le[íi]do|explorado|examinado)|"
+    r"deix[ae][- ]me|vou\s+(?:verificar|analisar|ver|ler|come[çc]ar)|"
+    r"j[áa]\s+(?:revisei|analisei|li)|"
+    r"laisse[zs]?-moi|je\s+vais|j['’]ai\s+(?:analys[ée]|examin[ée]|lu|parcouru)|"
+    r"lasciami|fammi|ho\s+(?:analizzato|esaminato|letto|esplorato)|"
+    r"lass\s+mich|ich\s+werde|ich\s+schaue|"
+    r"давайте\s+(?:посмотрим|проверим)|позвольте|я\s+(?:проверю|посмотрю|изучу|проанализирую))(?!\w)"
+    # zh: "let me", "I'll first …" opening the sentence
+    r"|(?:现在|首先|接下来|接下來|好的)?[，,]?\s*(?:让我|讓我|我来|我來|我先)",
+    re.IGNORECASE,
+)
+_NARRATION_END_RE = re.compile(
+    # ja, ko: the verb that ends the sentence says what the assistant does next ("確認します",
+    # "확인하겠습니다") or that it has read what it looked at ("把握しました", "파악했습니다")
+    r"(?:(?:確認|調査|分析|検討|チェック)(?:します|してみます|していきます)|把握しました|"
+    r"(?:하|보|읽)겠습니다|(?:파악|분석|검토|조사|탐색)(?:을|를)?\s*(?:했습니다|완료했습니다|완료)|"
+    r"살펴(?:봤|보았)습니다)[\s.。!！*_]*$"
+)
+
+
+def narrates(sentence: str) -> bool:
+    """Does the assistant's *sentence*, in one of these languages, say what it does next
+    or that it has read what it was looking at ("Déjame revisar …", "Voy a …", "让我看看 …",
+    "確認します", "변경 내용을 파악했습니다", "섹션도 확인하겠습니다"), as "Let me …", "I'll …",
+    "I've reviewed …" do in English? Raises nothing."""
+    text = sentence.strip(" \t*_")
+    if _NARRATION_START_RE.match(text) is not None:
+        return True
+    return not text.isascii() and _NARRATION_END_RE.search(text) is not None
+
+
 def foreign(low: str, words: Iterable[str]) -> bool:
     """May the lowercased sentence *low*, cut into *words*, hold a marker of these
     languages? Raises nothing."""

@@ -56,9 +56,9 @@ from gitmem.capture.extract.heuristic.sentences import (
     status_heading,
 )
 from gitmem.capture.extract.heuristic.status import (
-    ACKNOWLEDGEMENT,
     CHECKS_RE,
     INTERJECTION_RE,
+    narration,
     routine,
     says_little,
     status,
@@ -89,18 +89,6 @@ _TABLE_RE = re.compile(r"[ \t]*\|")
 _NUMBERED_LABEL_RE = re.compile(r"[ \t]*\d{1,2}[.)][ \t]+[^.!?:\n]{1,50}:[ \t]*$")
 """A recap's numbered section label ("8. Current Work:")."""
 _TAG_RE = re.compile(r"</?[A-Za-z][\w:-]*(?:[ \t][^<>\n]*)?>")
-_NARRATION_RE = re.compile(
-    rf"(?:{ACKNOWLEDGEMENT}[ \t]*[,;:—–-][ \t]*)?"
-    r"(?:now\s+|first,?\s+|next,?\s+|so\s+)?(?:let\s+me|let['’]s|i['’]ll|i\s+will|i['’]m\s+going\s+to|"
-    r"i\s+am\s+going\s+to|i\s+need\s+to|now\s+i\s+(?:have|understand|can|see|know)|"
-    r"i\s+(?:now\s+)?have\s+(?:all|enough|a\s+(?:comprehensive|complete|clear|good))|"
-    r"i['’]ve\s+(?:thoroughly\s+|now\s+)?(?:explored|analy[sz]ed|reviewed|gathered|read|looked|"
-    r"identified)|(?:the\s+)?user(?:['’]s\s+original\s+request\s+was|\s+(?:asked|requested|said|"
-    r"wants|wanted|approved|chose|confirmed))|"
-    r"here['’]s|here\s+is|here\s+are|below\s+is|the\s+following|based\s+on\s+(?:my|the|this|"
-    r"these|all|your)\b)",
-    re.IGNORECASE,
-)
 _BEFORE_RE = re.compile(
     r"[ \t]*[*_]*(?:before|previously|old|was)[*_]*(?:[ \t]+\([^)\n]{1,60}\))?[*_]*[ \t]*[:：]",
     re.IGNORECASE,
@@ -406,7 +394,7 @@ def _start(block: str, user: bool = False, wrapped: bool = False) -> int | None:
         return None
     first, end = sentences[0]
     sentence = block[first:end].strip()
-    if _NARRATION_RE.match(sentence.lstrip("*_ ")) is not None:
+    if narration(sentence):
         return None
     if not user and _ADDENDUM_RE.match(sentence.lstrip("*_ ")) is not None:
         return None  # a side note after the outcome ("Also fixed …", "Also relevant: …")
@@ -475,7 +463,7 @@ def _told_end(block: str, sentences: list[tuple[int, int]], wrapped: bool = Fals
     comes next ("… is complete. Here's a summary of the changes:", "All green. Now let me
     commit and push."). None when nothing but routine status is left before them."""
     kept = list(sentences)
-    while len(kept) > 1 and _NARRATION_RE.match(block[kept[-1][0] : kept[-1][1]].lstrip("*_ ")):
+    while len(kept) > 1 and narration(block[kept[-1][0] : kept[-1][1]]):
         kept.pop()
     if len(kept) == len(sentences):
         return len(block)

@@ -17,7 +17,7 @@ from gitmem.capture.extract.heuristic.item import (
     make_item,
     own_points,
 )
-from gitmem.capture.extract.heuristic.languages import CJK_RE, word_count
+from gitmem.capture.extract.heuristic.languages import CJK_RE, narrates, word_count
 from gitmem.capture.extract.heuristic.languages import NEEDLES as CJK_NEEDLES
 from gitmem.capture.extract.heuristic.markers import (
     FENCE_NEEDLES,
@@ -355,7 +355,8 @@ def _unit_items(
             continue
         if pasted and (marker is None or marker.weak):
             continue
-        if not by_user and NARRATION_RE.match(block, s) and not (marker and marker.label):
+        narrating = NARRATION_RE.match(block, s) or narrates(block[s:e])
+        if not by_user and narrating and not (marker and marker.label):
             continue  # the assistant narrating its next step
         if marker is not None and (
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from gitmem.capture.extract.heuristic.languages import word_count
+from gitmem.capture.extract.heuristic.languages import narrates, word_count
 
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
@@ -92,3 +92,26 @@ def status(sentence: str, wrapped: bool = False) -> bool:
     if STATUS_RE.match(sentence) is not None:
         return True
     return wrapped and DONE_RE.match(sentence) is not None
+
+
+NARRATION_RE = re.compile(
+    rf"(?:{ACKNOWLEDGEMENT}[ \t]*[,;:—–-][ \t]*)?"
+    r"(?:now\s+|first,?\s+|next,?\s+|so\s+)?(?:let\s+me|let['’]s|i['’]ll|i\s+will|i['’]m\s+going\s+to|"
+    r"i\s+am\s+going\s+to|i\s+need\s+to|now\s+i\s+(?:have|understand|can|see|know)|"
+    r"i\s+(?:now\s+)?have\s+(?:all|enough|a\s+(?:comprehensive|complete|clear|good))|"
+    r"i['’]ve\s+(?:thoroughly\s+|now\s+)?(?:explored|analy[sz]ed|reviewed|gathered|read|looked|"
+    r"identified)|(?:the\s+)?user(?:['’]s\s+original\s+request\s+was|\s+(?:asked|requested|said|"
+    r"wants|wanted|approved|chose|confirmed))|"
+    r"here['’]s|here\s+is|here\s+are|below\s+is|the\s+following|based\s+on\s+(?:my|the|this|"
+    r"these|all|your)\b)",
+    re.IGNORECASE,
+)
+"""A report's sentence that narrates ("Let me …", "Now I have all the information …", "Here's a
+summary:")."""
+
+
+def narration(sentence: str) -> bool:
+    """Does the assistant's *sentence* of a report narrate what it does next or what it has
+    read, in English (:data:`NARRATION_RE`) or another language
+    (:func:`~gitmem.capture.extract.heuristic.languages.narrates`)?"""
+    return NARRATION_RE.match(sentence.lstrip("*_ ")) is not None or narrates(sentence)
