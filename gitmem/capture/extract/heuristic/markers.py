@@ -159,6 +159,15 @@ ones instead"). Not "instead of" or "rather than" inside a sentence: said in the
 user's sentence they describe as often as they rule (a pasted review comment, "If the file
 has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens "Instead, …"
 is read by :data:`_USER_RULE_START_RE`."""
+_THIS_TURN_RE = re.compile(
+    rf"(?:don{_A}t|do\s+not|never)\s+(?:(?:edit|modify|change|touch|fix|stash|delete)\s+"
+    r"(?:any(?:thing|\s+files?|\s+code)?|files?|the\s+files?|code)|run\s+(?:any\s+)?"
+    r"(?:tests?|commands?|linters?|formatters?|builds?|anything|the\s+tests?))\b",
+    re.IGNORECASE,
+)
+"""A user's "don't" that bounds what the assistant does for the task at hand ("Don't change
+anything, just tell me", "Do not edit files", "do not run tests or commands"): how to do
+this turn's work, not a rule the project keeps."""
 _OTHER_RULE_RE = re.compile(languages.USER_RULE)
 # After "no", what is not a correction of the work: a courtesy ("no worries"), a pronoun that
 # opens a clarification ("no, I'm talking about this", "no Im talking about this": users drop
@@ -387,7 +396,7 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
             or _USER_CORRECTION_RE.match(sentence)
             or (_OTHER_RULE_RE.search(low) if other else None)
         )
-        if rule is not None and _says_something(sentence):
+        if rule is not None and _says_something(sentence) and not _this_turn(sentence, rule):
             return Marker(Kind.DECISION, 0, False, rule="user-rule")
         for clause in _CLAUSE_RE.finditer(sentence):
             # "2. this is the weakest option and the most work to keep up, let's skip"
@@ -412,6 +421,13 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     if "?" in sentence and not by_user and _is_open_question(sentence):
         return Marker(Kind.UNCERTAINTY, 0, False, weak=True, rule="question")
     return None
+
+
+def _this_turn(sentence: str, rule: re.Match[str]) -> bool:
+    """Is the user's rule *rule* of *sentence* one that bounds this turn's task
+    (:data:`_THIS_TURN_RE`)?"""
+    scope = _THIS_TURN_RE.search(sentence)
+    return scope is not None and scope.start() < rule.end() <= scope.end()
 
 
 def _says_something(rest: str) -> bool:
