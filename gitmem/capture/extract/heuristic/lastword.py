@@ -136,9 +136,11 @@ def last_word(items: Iterable[Candidate], report: int | None = None) -> list[Can
     for number, item in enumerate(sorted(items, key=lambda c: c.position)):
         facts = _facts(item)
         earlier = _earlier(kept, found, loose, facts)
-        for at in earlier:
-            if _undone_by(kept[at], (item, facts)):
-                del kept[at]
+        closes = _closes(item)
+        if closes:
+            for at in earlier:
+                if _undone_by(kept[at], (item, facts), closes):
+                    del kept[at]
         same = next((at for at in earlier if at in kept and _same_claim(kept[at][1], facts)), None)
         if same is not None:
             old, old_facts = kept.pop(same)
@@ -208,19 +210,39 @@ def _same_subject(a: _Facts, b: _Facts) -> bool:
     return _jaccard(a.words, b.words) >= SAME_SUBJECT
 
 
-def _undone_by(old: tuple[Candidate, _Facts], new: tuple[Candidate, _Facts]) -> bool:
-    """Does the later *new* close or replace the earlier *old*?"""
+_CLOSES_LOOPS = 1
+_REPLACES = 2
+_CORRECTS = 4
+
+
+def _closes(now: Candidate) -> int:
+    """What a later *now* can undo of what came before, worked out once for it (not once
+    per earlier item): :data:`_CLOSES_LOOPS` (it reports work done), :data:`_REPLACES` (a
+    decision that replaces another), :data:`_CORRECTS` (the user's correction); 0 for
+    nothing, which most items are."""
+    closes = _CLOSES_LOOPS if now.kind not in _LOOPS and _says_done(now.text) else 0
+    if now.kind == Kind.DECISION:
+        if now.by_user and _CORRECTION_RE.match(now.quote):
+            closes |= _CORRECTS
+        if _REPLACES_RE.search(now.text) is not None:
+            closes |= _REPLACES
+    return closes
+
+
+def _undone_by(old: tuple[Candidate, _Facts], new: tuple[Candidate, _Facts], closes: int) -> bool:
+    """Does the later *new* close or replace the earlier *old*? (*closes*: what *new*
+    can undo, :func:`_closes`.)"""
     (was, was_facts), (now, now_facts) = old, new
-    if was.position[0] >= now.position[0] or not _same_subject(was_facts, now_facts):
+    if was.position[0] >= now.position[0]:
         # One message says its things at once: only a later message has the last word.
         return False
     if was.kind in _LOOPS:
-        return now.kind not in _LOOPS and _says_done(now.text)
-    if was.kind == Kind.DECISION and now.kind == Kind.DECISION:
-        if now.by_user and _CORRECTION_RE.match(now.quote):
-            return True
-        return _REPLACES_RE.search(now.text) is not None and not _same_claim(was_facts, now_facts)
-    return False
+        return bool(closes & _CLOSES_LOOPS) and _same_subject(was_facts, now_facts)
+    if was.kind != Kind.DECISION or not closes & (_CORRECTS | _REPLACES):
+        return False
+    if not _same_subject(was_facts, now_facts):
+        return False
+    return bool(closes & _CORRECTS) or not _same_claim(was_facts, now_facts)
 
 
 def _says_done(text: str) -> bool:
