@@ -173,3 +173,25 @@ def test_a_path_inside_a_chinese_or_japanese_sentence_is_no_file_list_entry(item
     found = [d.quote for d, _ in explain([user("What is left?"), assistant(reply)])]
     assert item in found
     assert "docs/schema.md — the tables" not in found
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "PR #41 (parser): ya fusionado.",
+        "PR #41 wurde zusammengeführt.",
+        "PR #41 已合并。",
+        "PR #41 はマージ済みです。",
+        "PR #41 (parser): 이미 머지됨.",
+        "PR #41 (parser): 이미 닫혀있음.",
+    ],
+)
+def test_a_pr_said_merged_or_closed_in_another_language_is_no_open_loop(reply: str) -> None:
+    found = [(d.kind, d.quote) for d, _ in explain([user("Which PRs are open?"), assistant(reply)])]
+    assert (Kind.FACT, reply) in found
+
+
+@pytest.mark.parametrize("reply", ["PR #41 no fusionado todavía.", "PR #41 还未合并，等待评审。"])
+def test_a_pr_not_yet_merged_in_another_language_stays_open(reply: str) -> None:
+    found = [(d.kind, d.quote) for d, _ in explain([user("Which PRs are open?"), assistant(reply)])]
+    assert found and all(kind == Kind.OPEN_LOOP for kind, _ in found)

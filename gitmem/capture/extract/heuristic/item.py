@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from gitmem.capture.extract.heuristic.languages import NOT_DONE, SETTLED
 from gitmem.capture.extract.heuristic.markers import SUBJECTLESS_RE, WORD_RE
 from gitmem.capture.extract.heuristic.sentences import SENTENCE_END_RE, split_sentences
 from gitmem.core.claims import references
@@ -25,6 +26,8 @@ FORGE_IMPORTANCE = 2
 _SPACES_RE = re.compile(r"\s+")
 _LIST_NUMBER_RE = re.compile(r"^\d{1,9}[.)]\s+(?=\S)")
 _FORGE_FORM_RE = re.compile(r"[#!]\d|://")
+_SETTLED_RE = re.compile(SETTLED, re.IGNORECASE)
+_NOT_DONE_RE = re.compile(NOT_DONE, re.IGNORECASE)
 _PR_FORM_RE = re.compile(
     r"://|\b(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)\s*[#!]\d", re.IGNORECASE
 )
@@ -92,7 +95,7 @@ def make_item(
         claims = [c for c in claims if c.get("type") not in ("pr-state", "issue-state")]
     if kind is None:
         if forge:
-            kind = Kind.FACT if state in ("merged", "closed") else Kind.OPEN_LOOP
+            kind = Kind.FACT if state in ("merged", "closed") or _settled(quote) else Kind.OPEN_LOOP
         elif claims and facts:
             kind = Kind.FACT
         else:
@@ -146,6 +149,12 @@ def with_subject(
         return item  # the sentence before is quoted already
     joined = make_item(text, last, end, item[0], 0, points=points)
     return item if joined is None else (*joined[:4], item[4] | joined[4])
+
+
+def _settled(quote: str) -> bool:
+    """Does *quote* say, in another language, that its PR or issue is merged or closed
+    (:data:`~gitmem.capture.extract.heuristic.languages.SETTLED`), and not that it is not yet?"""
+    return _SETTLED_RE.search(quote) is not None and _NOT_DONE_RE.search(quote) is None
 
 
 def _all_points(quote: str, points: int) -> bool:

@@ -350,6 +350,16 @@ DONE = (
 )
 """A later statement says a loop is done ("Hecho", "erledigt", "已修复", "修正しました",
 "완료했습니다"), as the English done words (:mod:`~gitmem.capture.extract.heuristic.lastword`)."""
+SETTLED = (
+    r"\b(?:fusionad[oa]s?|mergead[oa]s?|mesclad[oa]s?|fusionn[ée]e?s?|gemerged?t|"
+    r"zusammengef[üu]hrt|mergiat[oa]|смержен\w*|слит[аоы]?|cerrad[oa]s?|fechad[oa]s?|"
+    r"ferm[ée]e?s?|geschlossen|chius[oa]|закрыт[аоы]?)\b|"
+    r"已合并|已合併|合并了|合併了|已关闭|已關閉|マージ済み?|マージ(?:しました|されました)|"
+    r"クローズ(?:済み|しました|されました)|(?:머지|병합)\s*(?:됨|됐|되었|했|완료)|닫(?:힘|혔|았|혀\s*있)"
+)
+"""A PR or issue said to be merged or closed ("PR #12: ya fusionado", "PR #12 已合并",
+"PR #12 이미 머지됨", "닫혀있음"), as English "merged" and "closed" say it
+(:func:`gitmem.core.claims.references`): a statement of its state, not something left open."""
 NOT_DONE = (
     r"\b(?:no|todav[íi]a|a[úu]n|pendientes?|falta|nicht|noch|pas|encore|n[ãa]o|ainda|"
     r"non|ancora|не|ещ[её])\b|未|没有|沒有|还|還|尚|待|まだ|아직|않|못"
