@@ -87,7 +87,7 @@ _CORRECTION_RE = re.compile(
 _LOOPS = (Kind.OPEN_LOOP, Kind.UNCERTAINTY)
 
 
-COMPARED = 256
+COMPARED = 64
 """How many earlier items, at most, a later one is compared with: the newest that share a
 word or a name with it (only those can be said again, closed or replaced by it). Real
 sessions mark far fewer; the bound keeps a transcript that marks thousands linear."""
