@@ -99,3 +99,49 @@ def test_a_pick_another_marker_also_reads_is_one_item_that_names_the_option() ->
     ]
     picked = [d for d in extract(messages) if d.quote == pick]
     assert [d.text for d in picked] == ["Middleware in the app: let's go with option 2 then"]
+
+
+INLINE_OFFER = (
+    "Options: (1) a token bucket in Redis, (2) the caddy rate_limit module, (3) an in-app "
+    "sliding window. I recommend caddy: the API already sits behind it."
+)
+
+
+def test_a_pick_by_the_options_name_is_a_decision_named_by_its_option() -> None:
+    pick = "Go with caddy. But allow bursts of 20."
+    messages = [user("we need rate limiting, what do you suggest?"), assistant(INLINE_OFFER)]
+    [draft] = _choices([*messages, user(pick), assistant("Done: caddy limits each client.")])
+    assert draft.kind == Kind.DECISION
+    assert draft.quote == pick
+    assert draft.text.startswith("the caddy rate_limit module: ")
+
+
+def test_a_pick_by_name_after_a_list_of_options() -> None:
+    for pick in ("yeah let's do the middleware then", "okay, let's try middleware"):
+        [draft] = _choices([user("add rate limiting"), assistant(OFFER), user(pick)])
+        assert draft.quote == pick
+        assert draft.text.startswith("Middleware in the app: ")
+
+
+def test_a_label_among_options_offered_inside_a_line() -> None:
+    offer = "We could (a) keep the cache warm on deploy, or (b) drop it. Which do you prefer?"
+    [draft] = _choices([user("the cache is slow"), assistant(offer), user("b, please")])
+    assert draft.text.startswith("drop it: ")
+
+
+def test_no_pick_by_a_name_two_options_share_or_none_has() -> None:
+    offer = (
+        "Which cache do you prefer?\n\n1. **Redis cache** - shared, needs a server\n"
+        "2. **In-process cache** - per worker, nothing to run\n"
+    )
+    for said in ("go with the cache", "let's use postgres instead", "let's do it tomorrow"):
+        assert _choices([user("add a cache"), assistant(offer), user(said)]) == []
+
+
+def test_no_pick_by_a_request_that_quotes_a_line_of_the_reply() -> None:
+    offer = (
+        "Which fix do you prefer?\n\n1. **Retry in `fetch()`** - three attempts\n"
+        "2. **Fail fast** - surface the error to the caller\n"
+    )
+    said = "let's do Add a cache layer in fetch() before the retries"
+    assert _choices([user("fetch is flaky"), assistant(offer), user(said)]) == []

@@ -29,6 +29,13 @@ _OPTION_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 """A line of a list of options: "1. **Detection-first** - …", "**Option 2**: …", "(b) …"."""
+_INLINE_OPTION_RE = re.compile(
+    r"(?<![^\s:;,])\((?P<label>[1-9]|[a-h])\)[ \t]+(?P<title>[^\n]*?)"
+    r"(?=[ \t,;]*(?:(?:or|and)[ \t]+)?\((?:[1-9]|[a-h])\)|[.;!?][ \t]|[.;!?]?[ \t]*$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""An option numbered in parentheses inside a line: its title runs to the next option or to
+the end of the sentence."""
 _ASKS_RE = re.compile(r"\?|\b(?:prefer|preference|choose|pick|which|recommend)", re.IGNORECASE)
 """The reply asks the user to choose (a question, or "would you prefer:")."""
 _PICK_RE = re.compile(
@@ -45,6 +52,27 @@ _PICK_RE = re.compile(
 "let's go with 2", "(b) please". A letter stands alone (not the article of "a fix"). "1. we
 are discovering …" is not one: a label with a full stop and words after it is a point of
 the user's own list, or a line quoted back ("3. Attribute the delta …")."""
+_NAME_PICK_RE = re.compile(
+    r"[ \t]*(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|cool|great|hmm+)\b[,.!]?[ \t]+)*"
+    r"(?:(?:let['’]?s|i['’]?d|we['’]?ll|i[ \t]+(?:would|will))[ \t]+)?"
+    r"(?:go[ \t]+(?:with|for)|do|try|use|pick|take|choose|prefer)[ \t]+"
+    r"(?P<name>[^.,;:!?\n]{1,60})",
+    re.IGNORECASE,
+)
+"""A line that picks an option by its name: "Go with nginx.", "yeah let's do length only",
+"okay, let's try the pty approach" (:func:`_named` says which option the name is)."""
+NAME_WORDS = 3
+"""How many words after "go with" name the option: "let's do Add migration logic in …" is a
+request that quotes a line of the reply, not a name."""
+_NAME_WORD_RE = re.compile(r"[^\W\d_][\w-]{2,}")
+_COMMON = frozenset(
+    (
+        *("the", "and", "for", "with", "from", "into", "only", "just", "use", "using", "via"),
+        *("one", "all", "both", "each", "new", "keep", "add", "then", "first", "approach"),
+        *("option", "way", "that", "this", "them", "our", "your", "own", "not", "instead"),
+    )
+)
+"""Words of an option's title that name no option ("the", "only", "approach", "option")."""
 _TITLE_RE = re.compile(
     r"\*\*(?P<bold>[^\n]{3,80}?)\*\*|(?P<plain>[^\n]{3,80}?)(?=[ \t]+[-–—][ \t]|:[ \t]|[ \t]*$)"
 )
@@ -70,9 +98,11 @@ def picks(messages: Sequence[Message], read: Sequence[int]) -> Iterator[Candidat
 
 def _options(reply: str) -> dict[str, str]:
     """The options a reply lists, by label (folded), with their titles: {} unless it lists
-    at least two in order from the first ("1", "2" … or "a", "b" …) and asks to choose."""
+    at least two in order from the first ("1", "2" … or "a", "b" …) and asks to choose.
+    A list of lines, or one line that numbers its options in parentheses ("Options: (1) a
+    token bucket, (2) nginx `limit_req`, (3) …")."""
     found: dict[str, str] = {}
-    lines = list(_OPTION_RE.finditer(reply))
+    lines = list(_OPTION_RE.finditer(reply)) or list(_INLINE_OPTION_RE.finditer(reply))
     for line in lines:
         found.setdefault(line.group("label").casefold(), line.group("title"))
     first = "1" if "1" in found else "a"
@@ -90,11 +120,14 @@ def _pick(index: int, text: str, reply: str) -> Candidate | None:
         return None  # the user's own numbered list: their points, not a pick
     stripped = text.lstrip()
     line = stripped.split("\n", 1)[0].rstrip()
-    match = _PICK_RE.match(line)
+    match = _PICK_RE.match(line) or _NAME_PICK_RE.match(line)
     if match is None:
         return None
     options = _options(reply)
-    label = match.group("label").casefold()
+    if "label" in match.re.groupindex:
+        label = match.group("label").casefold()
+    else:
+        label = _named(match.group("name"), options)
     if label not in options:
         return None
     item = make_item(line, 0, len(line), Kind.DECISION, 0)
@@ -102,7 +135,9 @@ def _pick(index: int, text: str, reply: str) -> Candidate | None:
         return None
     _, said, quote, _, extra = item
     title = _title(options[label])
-    others = set(_LABEL_WORD_RE.findall(quote[match.end() :].casefold())) & set(options)
+    named = "name" in match.re.groupindex
+    later = quote[match.end() :].casefold()
+    others = set() if named else set(_LABEL_WORD_RE.findall(later)) & set(options)
     if title and not others and not _adds(title, quote):
         said = f"{title}: {said}"[:MAX_TEXT_CHARS]
     elif len(WORD_RE.findall(quote[match.end() :])) < 2:
@@ -114,13 +149,31 @@ def _pick(index: int, text: str, reply: str) -> Candidate | None:
     )
 
 
+def _named(name: str, options: dict[str, str]) -> str | None:
+    """The option whose title *name* (what the user's "go with …" names) picks: its first
+    :data:`NAME_WORDS` words hold a word of that title that no other title has, and none of
+    another's. None: no such one."""
+    words = {
+        k: set(_NAME_WORD_RE.findall(_title(v).casefold())) - _COMMON for k, v in options.items()
+    }
+    said = set(name.casefold().replace("the ", " ", 1).split()[:NAME_WORDS])
+    said = {w for word in said for w in _NAME_WORD_RE.findall(word)}
+    hits = [
+        k
+        for k, own in words.items()
+        if said & (own - set().union(*(words[o] for o in words if o != k)))
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _title(option: str) -> str:
     """The name an option's line gives it: its bold lead, else what stands before a dash
     or colon."""
     match = _TITLE_RE.match(option)
     if match is None:
         return ""
-    return (match.group("bold") or match.group("plain") or "").strip(" *_`-–—:")
+    title = (match.group("bold") or match.group("plain") or "").strip(" *_-–—:")
+    return title.strip("`") if title.count("`") % 2 else title  # "`x`" keeps its backticks
 
 
 def _adds(title: str, quote: str) -> bool:
