@@ -61,11 +61,17 @@ from gitmem.lifecycle.index_states import (
 from gitmem.lifecycle.late import dangling, replay_late
 from gitmem.lifecycle.replay import MemoryState, Replayable, follow_replaced, replay
 from gitmem.store.asof import PinnedStore
-from gitmem.store.layout import RECORD_DIRS, parse_path, receipt_path, record_path
+from gitmem.store.layout import (
+    RECORD_DIRS,
+    parse_path,
+    plain_file_bytes,
+    receipt_path,
+    record_path,
+)
 from gitmem.store.parallel import Background, gc_paused
 from gitmem.store.recent import records_at, stops_between
 from gitmem.store.repo import Store, StoreContents, StoredRecord
-from gitmem.store.shape import odd_entries
+from gitmem.store.shape import odd_entry
 
 
 def brought_up_to_date(
@@ -92,7 +98,7 @@ def brought_up_to_date(
         if seen == tip:
             return connection, False
         try:
-            added = None if seen is None or tip is None else store.added_since(seen, tip)
+            added = None if seen is None or tip is None else store.additions_since(seen, tip)
             if added is not None and seen is not None and tip is not None:
                 far = sum(1 for p in added if p.split("/", 1)[0] in RECORD_DIRS) > STEP
                 if not (far and _stepped(connection, store, roots, seen, tip)):
@@ -151,7 +157,7 @@ def _advance_through(
 ) -> None:
     """Advance an index of ``stops[0]`` to each next stop in turn (each a descendant)."""
     for before, stop in itertools.pairwise(stops):
-        added = store.added_since(before, stop)
+        added = store.additions_since(before, stop)
         if added is None:
             raise ValueError(f"{stop[:12]} does not descend from {before[:12]}")
         _advance(connection, store, roots, stop, added)
@@ -270,9 +276,10 @@ def _advance(
     store: Store,
     roots: TrustRoots,
     tip: GitOid,
-    added: Sequence[str],
+    added: Mapping[str, pygit2.Object],
 ) -> None:
-    """Only what the ref added since the last tip: new records verified and replayed."""
+    """Only what the ref added since the last tip (each path with its entry of the tip's
+    tree): new records verified and replayed."""
     kinds: dict[str, list[tuple[str, Sha256Hex]]] = {d: [] for d in RECORD_DIRS}
     blobs: list[tuple[str, Sha256Hex]] = []
     receipts: set[Sha256Hex] = set()
@@ -288,10 +295,13 @@ def _advance(
         elif place[0] == "receipts":
             receipts.add(place[1])
     wanted = [p for group in kinds.values() for p, _ in group] + [p for p, _ in blobs]
-    data = store.read_paths(wanted + [receipt_path(d) for d in receipts], tip)
-    commit = store.repo.get(tip)
-    if isinstance(commit, pygit2.Commit):  # a symlink, say: never read as content
-        strays += odd_entries(commit.tree, added)
+    data = {
+        path: found
+        for path in wanted + [receipt_path(d) for d in receipts]
+        if (found := plain_file_bytes(store.repo, added.get(path), path)) is not None
+    }
+    # a symlink, say: never read as content
+    strays += [path for path, entry in added.items() if odd_entry(entry.filemode)]
     with transaction(connection) as db:
         db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", [(s,) for s in strays])
         late = {a for (a,) in db.execute("SELECT address FROM named WHERE problem IS NOT NULL")}

@@ -344,17 +344,26 @@ class Store:
         """The paths *tip*'s tree (default: the ref's tip) holds that *old*'s did not,
         when the ref only added paths since *old*; None when it did anything else (a
         rewrite, a removal, an edit) or *old* is not behind the tip. Raises nothing."""
+        found = self.additions_since(old, tip)
+        return None if found is None else list(found)
+
+    def additions_since(
+        self, old: GitOid, tip: GitOid | None = None
+    ) -> dict[str, pygit2.Object] | None:
+        """:meth:`added_since`, each path (in its order) with its entry of *tip*'s tree:
+        a caller that reads what was added looks no path up again. Raises nothing."""
         if tip is None:
             tip = self.tip() if self._has_ref() else None
         if tip is None or self.repo.get(old) is None:
             return None
+        entries: dict[str, pygit2.Object] = {}
         try:
             if not self.is_ancestor(old, tip):
                 return None
-            changes = tree_changes(self._commit(old).tree, self._commit(tip).tree)
+            changes = tree_changes(self._commit(old).tree, self._commit(tip).tree, entries)
         except (GitError, pygit2.GitError):
             return None
-        return None if changes.other else changes.added
+        return None if changes.other else {path: entries[path] for path in changes.added}
 
     def read_paths(self, paths: Iterable[str], tip: GitOid | None = None) -> dict[str, bytes]:
         """The bytes at each of *paths* in the tree of *tip* (default: the ref's tip); a

@@ -10,7 +10,6 @@ reports both as integrity problems, with these names.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
 
 import pygit2
 
@@ -177,15 +176,3 @@ class Paths:
 
 FOLDERS_KEPT = 16
 """The folders a :class:`Paths` keeps read: the tops of the layout and a few fan-outs."""
-
-
-def odd_entries(tree: pygit2.Tree, paths: Iterable[str]) -> list[str]:
-    """Those of *paths* that are entries of *tree* but not plain files (a symlink, an
-    executable, a submodule). Raises nothing."""
-    found = []
-    lookup = Paths(tree)
-    for path in paths:
-        entry = lookup(path)
-        if entry is not None and odd_entry(entry.filemode) is not None:
-            found.append(path)
-    return found

@@ -31,16 +31,27 @@ class TreeChanges(NamedTuple):
     """Whether some file was edited, removed, or changed its mode or type."""
 
 
-def tree_changes(old: pygit2.Tree | None, new: pygit2.Tree) -> TreeChanges:
+def tree_changes(
+    old: pygit2.Tree | None,
+    new: pygit2.Tree,
+    entries: dict[str, pygit2.Object] | None = None,
+) -> TreeChanges:
     """The files *new* adds to *old* (None: an empty tree), and whether it does anything
-    else. Raises pygit2.GitError when a tree that differs cannot be read."""
+    else; each added file's entry of *new* into *entries* too, when given. Raises
+    pygit2.GitError when a tree that differs cannot be read."""
     added: list[str] = []
-    other = _compare(old, new, "", added)
+    other = _compare(old, new, "", added, entries)
     added.sort()
     return TreeChanges(added, other)
 
 
-def _compare(old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list[str]) -> bool:
+def _compare(
+    old: pygit2.Tree | None,
+    new: pygit2.Tree,
+    prefix: str,
+    added: list[str],
+    entries: dict[str, pygit2.Object] | None,
+) -> bool:
     """Whether *new* does anything to *old* but add files (those into *added*). A loop over
     the folders that differ, not a recursion: a pushed tree may nest folders thousands
     deep (git does not stop it), and Python's stack would end the command."""
@@ -56,12 +67,12 @@ def _compare(old: pygit2.Tree | None, new: pygit2.Tree, prefix: str, added: list
                 continue  # the same object: the same files under it
             path = prefix + name
             if was is None:
-                _files(entry, path, added)
+                _files(entry, path, added, entries)
             elif was.filemode == _TREE and entry.filemode == _TREE:
                 pending.append((_tree(was), _tree(entry), path + "/"))
             elif (was.filemode == _TREE) != (entry.filemode == _TREE) or _kind(was) != _kind(entry):
                 other |= _holds_files(was)  # the old side removed, the new one added
-                _files(entry, path, added)
+                _files(entry, path, added, entries)
             else:
                 other = True  # the same kind of file, edited or its mode changed
         other = other or any(_holds_files(entry) for entry in before.values())
@@ -78,15 +89,19 @@ def _tree(entry: pygit2.Object) -> pygit2.Tree:
     return entry if isinstance(entry, pygit2.Tree) else entry.peel(pygit2.Tree)
 
 
-def _files(entry: pygit2.Object, path: str, added: list[str]) -> None:
-    """Every file at or under *entry* (at *path*) into *added*. A loop, not a recursion:
-    a pushed tree may nest folders thousands deep (git does not stop it), and Python's
-    stack would end the command."""
+def _files(
+    entry: pygit2.Object, path: str, added: list[str], entries: dict[str, pygit2.Object] | None
+) -> None:
+    """Every file at or under *entry* (at *path*) into *added* (and *entries*). A loop,
+    not a recursion: a pushed tree may nest folders thousands deep (git does not stop
+    it), and Python's stack would end the command."""
     pending = [(entry, path)]
     while pending:
         entry, path = pending.pop()
         if entry.filemode != _TREE:
             added.append(path)
+            if entries is not None:
+                entries[path] = entry
             continue
         pending += [(child, f"{path}/{child.name}") for child in reversed(list(_tree(entry)))]
 

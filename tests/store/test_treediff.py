@@ -73,6 +73,12 @@ def test_tree_changes_says_what_libgit2s_diff_says(tmp_path: Path, old: str, new
     after = repo[_build(repo, VARIANTS[new])]
     assert isinstance(before, pygit2.Tree) and isinstance(after, pygit2.Tree)
     deltas = list(before.diff_to_tree(after).deltas)
-    changes = tree_changes(before, after)
+    entries: dict[str, pygit2.Object] = {}
+    changes = tree_changes(before, after, entries)
     assert changes.added == [d.new_file.path for d in deltas if d.status_char() == "A"]
     assert changes.other == any(d.status_char() != "A" for d in deltas)
+    # each added file with its entry, as a lookup of its path in the new tree finds it
+    assert sorted(entries) == changes.added
+    for path, entry in entries.items():
+        assert (entry.id, entry.filemode) == (after[path].id, after[path].filemode)
+    assert tree_changes(before, after) == changes
