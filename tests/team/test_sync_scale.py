@@ -107,11 +107,11 @@ def _count_folders_compared(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, 
     seen: list[tuple[int, int]] = []
     compare = treediff._compare
 
-    def counting(old: Any, new: Any, prefix: str, added: list[str]) -> bool:
+    def counting(old: Any, new: Any, prefix: str, added: list[str], entries: Any) -> bool:
         if not prefix:  # a comparison's root
             seen.append((0, 0))
         seen[-1] = (seen[-1][0] + 1, seen[-1][1])
-        other = compare(old, new, prefix, added)
+        other = compare(old, new, prefix, added, entries)
         if not prefix:
             seen[-1] = (seen[-1][0], len(added))
         return other
