@@ -71,6 +71,9 @@ def test_a_short_report_gives_one_item_per_unit() -> None:
         "主な更新内容：",  # a lead-in with a full-width colon, as "Main changes:"
         "- The files I changed in this session:",
         "All 214 tests pass and lint is clean.",
+        "Tests and lint pass.",  # a list of checks that pass
+        "All tests, lint, and formatting pass cleanly.",
+        "Build and tests pass.",
         "The working tree is clean.",
         "- `src/parser.py` (new, not committed)",
         "- [tokenizer.py](/home/me/parser/tokenizer.py:12): depth counter",
@@ -371,3 +374,8 @@ def test_a_list_item_that_says_something_before_its_colon_is_a_statement() -> No
             "**Confirm the cache folder is read** — drop the probe there and see if it loads:",
         ),
     ]
+
+
+def test_a_report_that_names_what_it_changed_beside_its_checks_is_kept() -> None:
+    unit = "Lint rules and the parser tests were rewritten for the tokenizer."
+    assert [quote for _, quote in summary(extract(session(unit)))] == [unit]

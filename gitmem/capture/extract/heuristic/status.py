@@ -8,6 +8,12 @@ import re
 
 from gitmem.capture.extract.heuristic.languages import narrates, word_count
 
+_CHECK = (
+    r"(?:tests?|lint(?:ing)?|linters?|format(?:ting)?|fmt|vet|typecheck(?:ing)?|type\s+checks?|"
+    r"builds?|credo|clippy|mypy|ruff)"
+)
+"""A check a report says passes, one of a list ("Tests and lint pass", "All tests, lint, and
+formatting pass cleanly")."""
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
@@ -25,12 +31,16 @@ STATUS_RE = re.compile(
     r"|(?:the\s+)?(?:implementation|work)\s+is\s+(?:now\s+)?(?:complete|done|finished)\b"
     r"|\d+[ \t]*(?:/|of|out[ \t]+of)[ \t]*\d+[*_]*(?:[ \t]+[^\s()]+){0,3}?[ \t]*(?:\([^()\n]*\))?"
     r"[ \t]*[.!]?[*_]*$"
-    r"|\d+[ \t]+(?:tests?[ \t]+)?passed(?:[ \t]*,[ \t]*\d+[ \t]+\w+)*[ \t]*[.!]?[*_]*$",
+    r"|\d+[ \t]+(?:tests?[ \t]+)?passed(?:[ \t]*,[ \t]*\d+[ \t]+\w+)*[ \t]*[.!]?[*_]*$"
+    rf"|(?:all\s+|the\s+)?(?:(?:unit|integration|e2e)\s+)?{_CHECK}(?:\s*(?:,|and|&|\+)\s*"
+    rf"(?:and\s+)?(?:the\s+)?{_CHECK})+\s+(?:all\s+)?(?:now\s+)?(?:pass(?:es|ed|ing)?|"
+    r"are\s+(?:all\s+)?(?:clean|green|passing)|(?:is|are)\s+clean|green)\b",
     re.IGNORECASE,
 )
-"""A sentence that only says the checks pass, that a fix is in, that all is green or
-addressed ("All green.", "Both pass.", "All four items addressed."), or that the work is
-complete without naming it ("The implementation is complete.")."""
+"""A sentence that only says the checks pass (one, or a list of them: "Tests and lint pass."),
+that a fix is in, that all is green or addressed ("All green.", "Both pass.", "All four items
+addressed."), or that the work is complete without naming it ("The implementation is
+complete.")."""
 DONE_RE = re.compile(
     r"(?:all\s+|the\s+|everything\b)[^.!?\n]{0,100}?\s*(?:is|are|has\s+been|have\s+been)\s+"
     r"(?:now\s+)?(?:fully\s+|all\s+|completely\s+)?(?:implemented|done|complete|completed|finished|"
