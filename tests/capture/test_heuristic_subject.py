@@ -65,3 +65,21 @@ def test_no_join_over_a_list_code_a_question_a_lead_in_or_too_long() -> None:
     for report in cases:
         quotes = _report_quotes(_session(report))
         assert not any(q.endswith(PRONOUN) and q != PRONOUN for q in quotes), report
+
+
+def test_a_marked_sentence_whose_object_refers_back_quotes_the_sentence_before() -> None:
+    # "I haven't tested it": "it" is what the sentence before did, with its values.
+    done = "Added a retry wrapper to `fetch()` with max_attempts=3 and a 2 s backoff."
+    pending = "I haven't tested it against the staging API yet."
+    messages = _session(f"{done} {pending}")
+    quotes = [d.quote for d in extract(messages)]
+    assert f"{done} {pending}" in quotes
+    assert_verbatim(extract(messages), messages)
+
+
+def test_a_marked_sentence_that_names_its_own_object_stands_alone() -> None:
+    done = "Added a retry wrapper to `fetch()` with max_attempts=3."
+    pending = "I haven't tested the uploader on Windows yet."
+    quotes = [d.quote for d in extract(_session(f"{done} {pending}"))]
+    assert pending in quotes
+    assert f"{done} {pending}" not in quotes

@@ -341,6 +341,12 @@ SUBJECTLESS_RE = re.compile(
     re.IGNORECASE,
 )
 """A sentence that takes its subject from the sentence before ("It still fails on Windows")."""
+REFERS_BACK_RE = re.compile(
+    rf"{_EMPH}(?:i|we)(?:\s+[\w'’]+){{1,3}}?\s+(?:it|them)\b(?!\s+(?:is|was|works|worked)\b)",
+    re.IGNORECASE,
+)
+"""A sentence whose object refers to the sentence before ("I haven't tested it under load
+yet", "We couldn't reproduce it"): that sentence names what it is about."""
 NARRATION_RE = re.compile(
     rf"{_EMPH}(?:{ACKNOWLEDGEMENT}\s*[,;:.!—–-]\s*)?"
     r"(?:(?:now|first|next|so|then|ok(?:ay)?|alright|great|good|perfect)\b[,!.]?\s+)*"

@@ -24,6 +24,7 @@ from gitmem.capture.extract.heuristic.markers import (
     LINE_NEEDLES,
     NARRATION_RE,
     NUMBER_RE,
+    REFERS_BACK_RE,
     REQUEST_RE,
     SUBJECTLESS_RE,
     TRIGGER_SET,
@@ -389,7 +390,8 @@ def _unit_items(
             # A lead-in, a question or a request ("can you read issue #3") names a
             # reference; it says nothing of it.
             continue
-        if k > 0 and SUBJECTLESS_RE.match(block, s) and not (marker and marker.label):
+        subjectless = SUBJECTLESS_RE.match(block, s) or REFERS_BACK_RE.match(block, s)
+        if k > 0 and subjectless and not (marker and marker.label):
             # The subject is in the sentence before: quote both, so the item names it.
             before, before_end = sentences[k - 1]
             question = block[before:before_end].rstrip(" *_`\"')").endswith("?")
