@@ -100,6 +100,7 @@ def _start_raw_log(store: Store, *args: str) -> RunningGit:
         "--raw",
         "--no-renames",
         *args,
+        bounded=True,
     )
 
 
@@ -165,6 +166,7 @@ def introduced(
             tip,
             *(f"^{seen}" for seen in hide),
             timeout=300,
+            bounded=True,
         )
     except GitError:
         return {}
