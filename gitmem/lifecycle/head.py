@@ -4,7 +4,8 @@ checkpoints while the index of the whole memory is built in the background.
 A clone of a team-year of memory (10,000 checkpoints) has no index yet, and building
 one checks every record of history: many seconds. A brief does not wait for that.
 :func:`open_for_brief` gives it the whole index when it is up to date or can be brought
-up cheaply; otherwise the **head**: the records the newest commits of the ref added,
+up cheaply (and :func:`open_if_quick` gives ``status`` and ``doctor`` that index or
+nothing); otherwise the **head**: the records the newest commits of the ref added,
 read back until they hold :data:`HEAD_CHECKPOINTS` checkpoints and the one that first
 stored each item those name (at most :data:`HEAD_MOST`), checked exactly as a build
 checks them (each record under the reader's roots, each item blob against its address)
@@ -71,6 +72,22 @@ def open_for_brief(store: Store, roots: TrustRoots) -> Index | Head:
     if _quick(store, roots):
         return Index.open(store, roots)
     return read_head(store, roots)
+
+
+def open_if_quick(store: Store, roots: TrustRoots) -> Index | None:
+    """The up-to-date index of *store* when it is whole or cheap to make whole (as
+    :func:`open_for_brief` judges); else None, and the whole index is left to build in
+    the background (:func:`build_in_background`). For a reader that reports on memory
+    rather than shows it (``status``, ``doctor``): the command after a clone of a
+    team-year does not wait for its history. The caller closes what it gets.
+
+    Raises:
+        GitError: the memory ref cannot be read.
+    """
+    if _quick(store, roots):
+        return Index.open(store, roots)
+    build_in_background(store)
+    return None
 
 
 def _quick(store: Store, roots: TrustRoots) -> bool:

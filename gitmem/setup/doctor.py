@@ -30,7 +30,8 @@ from gitmem.core.extractors import HOST_EXTRACTORS, host_model_offer
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
-from gitmem.lifecycle.index import Index
+from gitmem.lifecycle.fetched import with_fetched
+from gitmem.lifecycle.head import open_if_quick
 from gitmem.setup.status import describe_run, last_model_run
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
@@ -341,7 +342,17 @@ def _pre_push_pushes(store: Store) -> bool:
 
 
 def _index_check(store: Store, home: Path) -> Finding:
-    with Index.open(store, load_trust_roots(home, store)) as index:
+    roots = load_trust_roots(home, store)
+    store = with_fetched(store, roots)  # the view every reader reads: one index, not two
+    found = open_if_quick(store, roots)
+    if found is None:
+        records = store.count("checkpoints") + store.count("events")
+        return Finding(
+            CheckStatus.OK,
+            f"{records} record(s); the index is being built in the background "
+            "(`gitmem hook index`): how many fail verification, once it is done",
+        )
+    with found as index:
         totals = index.totals()
         bad_items = len(index.failed_items())
         rebuilt = index.rebuilt

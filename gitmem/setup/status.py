@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.core.errors import GitmemError
+from gitmem.core.integrity import TrustRoots
 from gitmem.hooks import inflight
-from gitmem.lifecycle.index import Index
+from gitmem.lifecycle.fetched import with_fetched
+from gitmem.lifecycle.head import open_if_quick
 from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog, LogEntry
 from gitmem.store.config import load_settings
@@ -54,15 +56,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         report["config_error"] = str(e)
     report["hooks"] = _hooks(store)
     report["agents"] = _agents(store)
-    with Index.open(store, roots) as index:
-        report["store"] = {
-            "ref": store.ref,
-            "tip": index.tip,
-            **index.totals(),
-            "snapshots": store.count("snapshots"),
-            # A JSON field of status: it keeps the index's former name.
-            "read_model": "rebuilt" if index.rebuilt else "current",
-        }
+    report["store"] = _store(store, roots)
     report["remotes"] = remotes_report(store, roots)
     report["quarantined"] = quarantined(store.local_dir)
     report["quarantined_let_go"] = let_go(store.local_dir)
@@ -91,6 +85,35 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         ]
     )[:RECENT_FAILURES]
     return report
+
+
+def _store(store: Store, roots: TrustRoots) -> dict[str, Any]:
+    """What the store holds: from its index when that is whole or cheap to make whole;
+    else counted from the tip's tree while the index is built in the background
+    (``read_model`` "building": how many items are current and how many records fail
+    verification are known once it is done)."""
+    store = with_fetched(store, roots)  # the view every reader reads: one index, not two
+    index = open_if_quick(store, roots)
+    if index is None:
+        return {
+            "ref": store.ref,
+            "tip": store.tip(),
+            "records": store.count("checkpoints") + store.count("events"),
+            "failed_records": None,
+            "items": store.count("items"),
+            "current_items": None,
+            "snapshots": store.count("snapshots"),
+            "read_model": "building",
+        }
+    with index:
+        return {
+            "ref": store.ref,
+            "tip": index.tip,
+            **index.totals(),
+            "snapshots": store.count("snapshots"),
+            # A JSON field of status: it keeps the index's former name.
+            "read_model": "rebuilt" if index.rebuilt else "current",
+        }
 
 
 def last_model_run(entries: list[LogEntry]) -> dict[str, Any] | None:
@@ -212,11 +235,16 @@ def render_text(report: dict[str, Any]) -> str:
         failing = (
             f", {store['failed_records']} failing verification" if store["failed_records"] else ""
         )
+        current = "" if store["current_items"] is None else f" ({store['current_items']} current)"
         lines.append(
-            f"store: {store['records']} record(s){failing}, {store['items']} item(s) "
-            f"({store['current_items']} current), {store['snapshots']} snapshot(s) "
-            f"at {store['tip'][:12]}"
+            f"store: {store['records']} record(s){failing}, {store['items']} item(s)"
+            f"{current}, {store['snapshots']} snapshot(s) at {store['tip'][:12]}"
         )
+        if store["read_model"] == "building":
+            lines.append(
+                "  its index is being built in the background (`gitmem hook index`): how "
+                "many items are current and how many records fail verification, once it is done"
+            )
     lines += render_remotes(report["remotes"])
     bad = report["quarantined"]
     if bad:

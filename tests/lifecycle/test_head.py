@@ -228,3 +228,28 @@ def test_a_commit_that_adds_more_than_a_head_holds_gives_its_newest_only(
     assert held == set(sorted(created, key=created.__getitem__)[-3:])
     assert max(asked) <= 3  # a chunk, or the three kept: never the eight
     window.window.close()
+
+
+def test_status_and_doctor_do_not_wait_for_the_index_of_a_large_clone(
+    gm: Any, initialised: Path, home: Path, large: list[list[str]]
+) -> None:
+    """After a clone of a large memory the index is built in the background: status and
+    doctor count what the store holds from its tree and say so, rather than build the
+    whole index in the foreground; once it is built they read it again."""
+    store = Store.discover(initialised)
+    grown(gm, initialised, 6, resolving=True)
+    cold(store)
+    done = gm("status", "--json")
+    assert done.exit_code == 0, done.stderr
+    counted = json.loads(done.stdout)["store"]
+    assert counted["read_model"] == "building" and counted["current_items"] is None
+    assert counted["records"] == store.count("checkpoints") + store.count("events") > 6
+    assert counted["items"] == store.count("items") and counted["tip"] == store.tip()
+    assert "being built in the background" in gm("status").stdout
+    assert "being built in the background" in gm("doctor").stdout
+    assert not (store.local_dir / INDEX_FILE).exists()  # neither built it
+    assert large and all(argv[2:] == ["hook", "index"] for argv in large)
+    build_index(store)
+    whole = json.loads(gm("status", "--json").stdout)["store"]
+    assert whole["read_model"] == "current" and whole["current_items"] == 1
+    assert whole["records"] == counted["records"] and whole["failed_records"] == 0

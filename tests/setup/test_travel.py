@@ -227,3 +227,28 @@ def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alic
     gitmem_lines = [line for line in done.stderr.splitlines() if line.startswith("gitmem:")]
     assert len(gitmem_lines) == 1 and "not pushed" in gitmem_lines[0]
     assert remote_tip(remote) == held != alice.tip()
+
+
+def test_every_reader_reads_one_view_so_none_rebuilds_the_index(
+    tmp_path: Path, remote: Path, alice: Clone
+) -> None:
+    """Fetched memory not merged yet: brief, status, doctor, log and ask read the same
+    view (the local memory and what was fetched), so the one index, brought up by the
+    first of them, is current for each next one; none rebuilds it for a view of its own
+    (at 10,000 checkpoints a rebuild is a quarter of a minute)."""
+    commit_as(alice, "Decision: keep the cache local")
+    sh(alice, "push", "-q")
+    bob = make_clone(tmp_path, remote, "bob")
+    bob.capture("the upload retries twice")  # his own memory, merged with alice's
+    shas = [commit_as(alice, "Decision: cap the queue at 500")]
+    sh(alice, "push", "-q")
+    sh(bob, "fetch", "-q")
+    assert json.loads(bob.ok("status", "--json").stdout)["remotes"][0]["unmerged_records"] >= 1
+    assert "Cap the queue at 500" in brief_items(bob.gm, "text")
+    for reader in (("log", "--json"), ("doctor",), ("ask", "how big is the queue?"), ("brief",)):
+        done = bob.gm(*reader)
+        assert done.exit_code in (0, 1, 10, 11, 12, 13), (reader, done.stderr)
+        store = json.loads(bob.ok("status", "--json").stdout)["store"]
+        assert store["read_model"] == "current", reader
+    logged = {e["commit"] for e in json.loads(bob.ok("log", "--json").stdout)}
+    assert set(shas) <= logged  # the fetched checkpoint is in the log, as in the brief

@@ -29,6 +29,7 @@ from gitmem.agents.ask.widen import candidates
 from gitmem.capture.masking import mask
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
+from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import memory_state
 from gitmem.lifecycle.replay import MemoryState
 from gitmem.store.capturelog import CaptureLog
@@ -81,10 +82,11 @@ def ask(
     backend = configured_backend(settings)
     window = int(settings.get(reuse.WINDOW_SETTING)) if reuse_window is None else reuse_window
     roots = load_trust_roots(home, store)
-    memory = memory_state(store, roots)
+    view = with_fetched(store, roots)  # the memory every reader reads: one index, not two
+    memory = memory_state(view, roots)
     head, files = head_documents(store)
     documents = [*memory_documents(memory), *files]
-    checker = _checker(store, roots, memory, documents)
+    checker = _checker(view, roots, memory, documents)
     if backend is None:
         excerpts, widened = exact_lines(text, documents, limit=4 * MAX_MATCHES), []
     else:
@@ -107,7 +109,7 @@ def ask(
         )
     if identity is not None:
         identity = replace(identity, repository=roots.repository)
-        info = record_ask(store, identity, result, session, key, now)
+        info = record_ask(view, identity, result, session, key, now)
     else:
         info = keep_local(store, result, key, now)
     reuse.remember(local, key, info, now)
