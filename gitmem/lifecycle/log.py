@@ -13,6 +13,7 @@ from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
 from gitmem.core.records import REWRITE, Checkpoint, Record, parse_record
 from gitmem.core.types import Sha256Hex
+from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import Index
 from gitmem.store.history import record_additions
 from gitmem.store.layout import record_path
@@ -31,13 +32,19 @@ def log_entries(store: Store, roots: TrustRoots) -> list[HistoryEntry]:
         GitError: the memory ref or its history cannot be read.
         IndexUnreadable: the index cannot be read even once rebuilt.
     """
-    with Index.open(store, roots) as index:
+    # The index every reader opens is the view's (the local memory and what was fetched
+    # and not merged yet): opened on the local memory alone, it would be rebuilt here
+    # and again by the next reader. The log is of the local memory: the view's other
+    # records (fetched, merged by the next write or sync) are left out.
+    with Index.open(with_fetched(store, roots), roots) as index:
         rows = index.records()
     with gc_paused():  # objects by the thousand, all kept: a collection frees nothing
         entries = _entries(rows)
     # Newest first: the order commits of the ref added them, not the claimed times.
     rank = {path: n for n, path in enumerate(record_additions(store))}
     paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
+    local = store.addresses("checkpoints") | store.addresses("events")
+    entries = [e for e in entries if e.sha256 in local]
     entries.sort(key=lambda e: rank.get(paths[e.sha256], len(rank)))
     return entries
 
