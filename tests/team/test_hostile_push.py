@@ -46,7 +46,9 @@ def children_cpu() -> float:
 def push_commit(clone: Clone, changes: dict[str, pygit2.Oid], mode: int) -> None:
     """*clone* moves its memory ref to a commit on its tip whose tree also holds each
     path of *changes* (a name under a top folder: ``items/ab``) as an entry of *mode*,
-    and pushes it."""
+    and pushes it. A folder is added to what the tip holds there already (an item of the
+    team's lands in ``items/ab`` one time in 256): a push that dropped it would be
+    refused for that (history removed), whatever else it holds."""
     repo = pygit2.Repository(str(clone.path))
     tip = repo.references[MEMORY_REF].target
     tree = repo.get(tip).tree
@@ -55,6 +57,12 @@ def push_commit(clone: Clone, changes: dict[str, pygit2.Oid], mode: int) -> None
         top, name = path.split("/")
         if top not in tops:
             tops[top] = repo.TreeBuilder(tree[top]) if top in tree else repo.TreeBuilder()
+        there = tree[top][name] if top in tree and name in tree[top] else None
+        if mode == pygit2.enums.FileMode.TREE and isinstance(there, pygit2.Tree):
+            joined = repo.TreeBuilder(there)
+            for entry in repo.get(oid):
+                joined.insert(entry.name, entry.id, entry.filemode)
+            oid = joined.write()
         tops[top].insert(name, oid, mode)
     root = repo.TreeBuilder(tree)
     for top, builder in tops.items():
