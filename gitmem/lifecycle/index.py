@@ -205,12 +205,17 @@ class Index:
     # -- what the brief, recall, show and the writers ask -----------------------------
 
     @_healing
-    def state(self, current_only: bool = False) -> MemoryState:
+    def state(self, current_only: bool = False, prefix: str | None = None) -> MemoryState:
         """The replayed item states (only the current ones: open and not aged out, what
-        the brief shows and the next capture carries), their items attached."""
-        where = " WHERE current = 1" if current_only else ""
+        the brief shows and the next capture carries; with *prefix*, only the items whose
+        id starts with it: what finding one item costs), their items attached."""
+        clauses, values = ["current = 1"] if current_only else [], []
+        if prefix is not None:  # ids are lowercase hex: all below "~" after the prefix
+            clauses.append("s.address >= ? AND s.address < ?")
+            values += [prefix, prefix + "~"]
+        where = "".join(f" {'AND' if n else 'WHERE'} {c}" for n, c in enumerate(clauses))
         rows = self._db.execute(
-            f"SELECT s.state, b.data FROM states s JOIN blobs b USING (address){where}"
+            f"SELECT s.state, b.data FROM states s JOIN blobs b USING (address){where}", values
         ).fetchall()
         return stored_state(self._db, decode_states(self._db, rows))
 
@@ -437,11 +442,13 @@ def index_key(store: Store, roots: TrustRoots) -> str:
     return f"{INDEX_VERSION}\n{store.ref}\n{roots.digest()}"
 
 
-def memory_state(store: Store, roots: TrustRoots, current_only: bool = False) -> MemoryState:
+def memory_state(
+    store: Store, roots: TrustRoots, current_only: bool = False, prefix: str | None = None
+) -> MemoryState:
     """:meth:`Index.state` of an up-to-date index, which is closed again.
 
     Raises:
         GitError: the memory ref cannot be read.
     """
     with Index.open(store, roots) as index:
-        return index.state(current_only)
+        return index.state(current_only, prefix)

@@ -86,8 +86,10 @@ def purged_report(ws: Workspace, prefix: str) -> dict[str, Any] | None:
     """What ``show`` says of a purged item (its id, who purged it, when, by which
     event; never its text), or None when *prefix* names no purged item alone. Raises
     GitError when the ref cannot be read."""
-    memory = ws.memory()
-    found = memory.find_purged(prefix) if len(prefix) >= MIN_PREFIX else []
+    if len(prefix) < MIN_PREFIX:
+        return None
+    memory = ws.matching(prefix)
+    found = memory.find_purged(prefix)
     if len(found) != 1 or memory.find(prefix):
         return None
     address, mark = found[0]

@@ -117,6 +117,18 @@ class Workspace:
             self._memory = memory_state(self.store, self.roots)
         return self._memory
 
+    def matching(self, prefix: str) -> MemoryState:
+        """The replayed memory with only the items whose id starts with *prefix* (what
+        finding one item needs, not every item history ever held); all of it when it is
+        loaded already.
+
+        Raises:
+            GitError: the memory ref cannot be read.
+        """
+        if self._memory is not None:
+            return self._memory
+        return memory_state(self.store, self.roots, prefix=prefix)
+
     def current(self) -> MemoryState:
         """The current items only (open and not aged out): all a capture carries, matches
         new items against and ages, without decoding every item history ever held.
@@ -253,9 +265,10 @@ class Workspace:
         """
         if len(prefix) < MIN_PREFIX or not all(c in "0123456789abcdef" for c in prefix):
             raise InputError(f"item id {prefix!r}: give at least {MIN_PREFIX} hex characters")
-        found = self.memory().find(prefix)
+        memory = self.matching(prefix)
+        found = memory.find(prefix)
         if not found:
-            purged = self.memory().find_purged(prefix)
+            purged = memory.find_purged(prefix)
             if len(purged) == 1:
                 address, mark = purged[0]
                 raise InputError(f"item {address[:8]} is {mark.label}: nothing of it is left")

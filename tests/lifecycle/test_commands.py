@@ -451,3 +451,33 @@ def test_a_deeply_nested_policy_is_one_problem_never_a_traceback(
         result = gm(*command)
         assert result.exit_code == code, result.stderr  # the defaults hold
         assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+
+
+def test_finding_one_item_decodes_only_the_items_its_id_could_name(
+    origin: str, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """show, resolve and the other commands about one item read the states of the items
+    whose id starts with what was typed, not every item history ever held (1.7 s of
+    `gitmem show` at 10,000 checkpoints, growing with history)."""
+    from gitmem.lifecycle import index_states
+
+    others = [verbatim(f"Module {n} stays in src/m{n}.py", f"module {n} stays") for n in range(8)]
+    said = "".join(f"We decided: module {n} stays in src/m{n}.py.\n" for n in range(8))
+    capture(gm, say(tmp_path, "eight.md", said), others, session="session-8")
+    decoded: list[int] = []
+    real = index_states.decode_states
+
+    def counted(db: Any, rows: list[Any]) -> Any:
+        decoded.append(len(rows))
+        return real(db, rows)
+
+    monkeypatch.setattr(index_states, "decode_states", counted)
+    monkeypatch.setattr("gitmem.lifecycle.index.decode_states", counted)
+    shown = gm("show", origin[:12])
+    assert shown.exit_code == 0 and DECISION in shown.stdout
+    assert decoded and max(decoded) == 1  # of nine items
+    decoded.clear()
+    assert gm("resolve", origin[:12], "--note", "done").exit_code == 0
+    assert decoded and max(decoded) == 1
+    after = gm("show", origin[:12]).stdout
+    assert "note=done" in after and "(open)" not in after.splitlines()[0]
