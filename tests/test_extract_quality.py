@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from types import ModuleType
 
 import pytest
-from helpers import ROOT
+from helpers import benchmark
 
 from gitmem.core.items import Item, Kind, Trust
 
-
-def scorer() -> ModuleType:
-    path = ROOT / "benchmarks" / "extract_quality.py"
-    spec = importlib.util.spec_from_file_location("extract_quality", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("extract_quality", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-EQ = scorer()
+EQ = benchmark("extract_quality")
 
 
 def label(quote: str, importance: int = 2) -> object:

@@ -4,30 +4,15 @@ and every verbatim item they keep is a quote the verifier finds in one message."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
-
 import pytest
-from helpers import ROOT
+from helpers import benchmark
 
 from gitmem.capture.extract.heuristic import extract
 from gitmem.capture.extract.lastword import last_word
 from gitmem.core.items import Trust
 from gitmem.core.quotes import check_quotes
 
-
-def shapes_module() -> ModuleType:
-    path = ROOT / "benchmarks" / "capture_shapes.py"
-    spec = importlib.util.spec_from_file_location("capture_shapes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("capture_shapes", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-SHAPES = shapes_module().shapes(20_000)
+SHAPES = benchmark("capture_shapes").shapes(20_000)
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))

@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
@@ -43,6 +44,22 @@ GIT_ENV = {
     "GIT_COMMITTER_DATE": "2026-11-01T12:00:00Z",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+def benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py`` imported as a module (once: a second import
+    gives the first)."""
+    import importlib.util
+    import sys
+
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def git(repo: Path, *args: str) -> str:
