@@ -425,12 +425,12 @@ def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool)
     from datetime import UTC, datetime
 
     from gitmem.lifecycle.log import log_entries
-    from gitmem.store.log import parse_since, recent
+    from gitmem.store.log import parse_since
     from gitmem.store.roots import load_trust_roots
 
     start = None if since is None else parse_since(since, datetime.now(UTC))
     store = store_of(ctx)
-    entries = recent(log_entries(store, load_trust_roots(home(), store)), limit, start)
+    entries = log_entries(store, load_trust_roots(home(), store), limit, start)
     if as_json:
         emit_rows(e.to_json() for e in entries)
         return

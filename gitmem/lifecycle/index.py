@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, TypeVar
 from gitmem.core.errors import FormatError, GitmemError
 from gitmem.core.integrity import ItemCheck, RecordCheck, TrustRoots
 from gitmem.core.items import Item, parse_item
-from gitmem.core.records import EVENT_PURGE, Checkpoint, parse_record
+from gitmem.core.records import EVENT_PURGE, REWRITE, Checkpoint, parse_record
 from gitmem.core.types import GitOid, Sha256Hex
 from gitmem.lifecycle.index_build import brought_up_to_date, rebuild, rebuilt_file
 from gitmem.lifecycle.index_file import DAMAGE, connect
@@ -313,6 +313,33 @@ class Index:
         rows = self._db.execute(
             "SELECT address, type, problem, data FROM records "
             "ORDER BY type != 'checkpoint', type, address"
+        ).fetchall()
+        return [(str(a), str(t), p, bytes(d)) for a, t, p, d in rows]
+
+    @_healing
+    def records_at(self, addresses: Sequence[str]) -> list[tuple[str, str, str | None, bytes]]:
+        """(address, type, problem, bytes) of the records at *addresses* that the index
+        holds, in no particular order."""
+        found: list[tuple[str, str, str | None, bytes]] = []
+        for at in range(0, len(addresses), 500):  # SQLite's bound on a statement's values
+            part = addresses[at : at + 500]
+            marks = ", ".join("?" * len(part))
+            rows = self._db.execute(
+                f"SELECT address, type, problem, data FROM records WHERE address IN ({marks})",
+                part,
+            ).fetchall()
+            found += [(str(a), str(t), p, bytes(d)) for a, t, p, d in rows]
+        return found
+
+    @_healing
+    def rewrites(self) -> list[tuple[str, str, str | None, bytes]]:
+        """(address, type, problem, bytes) of every verified rewrite event (an amend or a
+        rebase of the commits records name), in address order: what resolving a record's
+        commit needs, read without reading every record."""
+        rows = self._db.execute(
+            "SELECT address, type, problem, data FROM records WHERE type = 'event' "
+            "AND problem IS NULL AND json_extract(data, '$.event') = ? ORDER BY address",
+            (REWRITE,),
         ).fetchall()
         return [(str(a), str(t), p, bytes(d)) for a, t, p, d in rows]
 

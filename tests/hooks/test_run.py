@@ -77,6 +77,10 @@ def test_amend_keeps_memory_pointing_at_the_new_commit(hooked: Path, gm: Gm) -> 
         lambda: [e for e in log_json(gm) if e["captured_commit"] == old and e["commit"] == new]
     )
     assert entries[0]["type"] == "checkpoint"
+    # `log -n` reads only the newest records, and still follows the amend
+    whole = log_json(gm)
+    for count in range(len(whole) + 2):
+        assert gm("log", "-n", str(count), "--json").json() == whole[:count]
 
 
 def brief_texts(gm: Gm) -> dict[str, dict[str, Any]]:
