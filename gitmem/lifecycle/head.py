@@ -104,7 +104,13 @@ def _quick(store: Store, roots: TrustRoots) -> bool:
         added = store.added_since(seen, tip)
         if added is not None:
             return sum(1 for p in added if p.split("/", 1)[0] in RECORD_DIRS) <= QUICK
-    return store.count("checkpoints") + store.count("events") <= index_build.LARGE
+    return stored_records(store) <= index_build.LARGE
+
+
+def stored_records(store: Store) -> int:
+    """How many records (checkpoints and events) the tip's tree holds, counted without
+    reading them. Raises GitError when the ref is not at a commit."""
+    return sum(store.count(directory) for directory in RECORD_DIRS)
 
 
 def _peek(store: Store) -> dict[str, str]:

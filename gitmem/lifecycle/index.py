@@ -332,16 +332,16 @@ class Index:
         return found
 
     @_healing
-    def rewrites(self) -> list[tuple[str, str, str | None, bytes]]:
-        """(address, type, problem, bytes) of every verified rewrite event (an amend or a
-        rebase of the commits records name), in address order: what resolving a record's
-        commit needs, read without reading every record."""
+    def rewrites(self) -> list[bytes]:
+        """The bytes of every verified rewrite event (an amend or a rebase of the commits
+        records name), in address order: what resolving a record's commit needs, read
+        without reading every record."""
         rows = self._db.execute(
-            "SELECT address, type, problem, data FROM records WHERE type = 'event' "
-            "AND problem IS NULL AND json_extract(data, '$.event') = ? ORDER BY address",
+            "SELECT data FROM records WHERE type = 'event' AND problem IS NULL "
+            "AND json_extract(data, '$.event') = ? ORDER BY address",
             (REWRITE,),
         ).fetchall()
-        return [(str(a), str(t), p, bytes(d)) for a, t, p, d in rows]
+        return [bytes(data) for (data,) in rows]
 
     @_healing
     def failed_count(self) -> int:

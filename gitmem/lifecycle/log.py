@@ -14,7 +14,7 @@ import pygit2
 from gitmem.core.amends import resolve, rewrite_map
 from gitmem.core.errors import FormatError
 from gitmem.core.integrity import TrustRoots
-from gitmem.core.records import REWRITE, Checkpoint, Record, parse_record
+from gitmem.core.records import Checkpoint, parse_record
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.index import Index
@@ -54,8 +54,9 @@ def log_entries(
             if newest is not None:
                 return newest
         rows = index.records()
+        rewrites = _rewrites(index)
     with gc_paused():  # objects by the thousand, all kept: a collection frees nothing
-        entries = _entries(rows, rewrite_map(_rewrites(rows)))
+        entries = _entries(rows, rewrites)
     paths = {e.sha256: record_path(e.type, e.sha256) for e in entries}
     local = store.addresses("checkpoints") | store.addresses("events")
     entries = [e for e in entries if e.sha256 in local]
@@ -73,7 +74,7 @@ def _newest(store: Store, index: Index, order: list[str], limit: int) -> list[Hi
         return []
     commit = store.repo.get(tip)
     held = Paths(commit.tree if isinstance(commit, pygit2.Commit) else None)
-    rewrites = rewrite_map(_rewrites(index.rewrites()))
+    rewrites = _rewrites(index)
     found: list[HistoryEntry] = []
     for at in range(0, len(order), 2 * limit + 50):
         part = [p for p in order[at : at + 2 * limit + 50] if held(p) is not None]
@@ -141,16 +142,6 @@ def _items(fields: dict[str, Any] | None) -> int | None:
     return len(fields["items"])
 
 
-def _rewrites(rows: list[tuple[str, str, str | None, bytes]]) -> list[Record]:
-    """The verified rewrite events of *rows*, parsed, in their order."""
-    found: list[Record] = []
-    for _, kind, problem, data in rows:
-        # a verified record is canonical JSON: its event name is written exactly so
-        if problem is None and kind == "event" and _REWRITE_MARK in data:
-            fields = _said(data, True)
-            if fields is not None and fields.get("event") == REWRITE:
-                found.append(parse_record(data))
-    return found
-
-
-_REWRITE_MARK = json.dumps({"event": REWRITE}, separators=(",", ":"))[1:-1].encode()
+def _rewrites(index: Index) -> dict[str, str]:
+    """Old commit → new commit, from the verified rewrite events the index holds."""
+    return rewrite_map(parse_record(data) for data in index.rewrites())

@@ -31,7 +31,7 @@ from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
 from gitmem.lifecycle.fetched import with_fetched
-from gitmem.lifecycle.head import open_if_quick
+from gitmem.lifecycle.head import open_if_quick, stored_records
 from gitmem.setup.status import describe_run, last_model_run
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import load_settings
@@ -346,7 +346,7 @@ def _index_check(store: Store, home: Path) -> Finding:
     store = with_fetched(store, roots)  # the view every reader reads: one index, not two
     found = open_if_quick(store, roots)
     if found is None:
-        records = store.count("checkpoints") + store.count("events")
+        records = stored_records(store)
         return Finding(
             CheckStatus.OK,
             f"{records} record(s); the index is being built in the background "

@@ -16,7 +16,7 @@ from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
 from gitmem.hooks import inflight
 from gitmem.lifecycle.fetched import with_fetched
-from gitmem.lifecycle.head import open_if_quick
+from gitmem.lifecycle.head import open_if_quick, stored_records
 from gitmem.setup.travel import remotes_report, render_remotes
 from gitmem.store.capturelog import CaptureLog, LogEntry
 from gitmem.store.config import load_settings
@@ -98,7 +98,7 @@ def _store(store: Store, roots: TrustRoots) -> dict[str, Any]:
         return {
             "ref": store.ref,
             "tip": store.tip(),
-            "records": store.count("checkpoints") + store.count("events"),
+            "records": stored_records(store),
             "failed_records": None,
             "items": store.count("items"),
             "current_items": None,
