@@ -3,7 +3,11 @@ the cases it must leave alone."""
 
 from __future__ import annotations
 
+from pytest import MonkeyPatch
+
+from gitmem.capture.extract import lastword
 from gitmem.capture.extract.lastword import last_word
+from gitmem.capture.extract.reports import Report
 from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 
@@ -358,3 +362,47 @@ def test_what_nobody_said_has_no_last_word() -> None:
         "Use httpx for the client",
         "Write the uploader tests",
     ]
+
+
+def test_only_what_is_said_after_an_item_is_read_for_it(monkeypatch: MonkeyPatch) -> None:
+    """A report or a user's turning away before every item it could close or reverse is
+    not read: a long session costs its messages after its items, not all of them."""
+    read: list[str] = []
+    real_fold, real_reports = lastword.fold, lastword.reports_in
+
+    def fold(text: str) -> str:
+        read.append(text)
+        return real_fold(text)
+
+    def reports_in(said: str, by_user: bool) -> list[Report]:
+        read.append(said)
+        return real_reports(said, by_user)
+
+    monkeypatch.setattr(lastword, "fold", fold)
+    monkeypatch.setattr(lastword, "reports_in", reports_in)
+    early = [Message("user", "Done: fixed the cache. No, drop the parser.")] * 50
+    loop = said("open_loop", "Wire the retry queue", "TODO: wire the retry queue")
+    closing = Message("assistant", "Done: wired the retry queue.")
+    messages = [*early, Message("assistant", "TODO: wire the retry queue"), closing]
+    assert kept([loop], messages) == []
+    assert read == [closing.text]  # no decision: no user's message is folded
+    read.clear()
+    kept_loop = [*early, Message("assistant", "TODO: wire the retry queue")]
+    assert kept([loop], kept_loop) == ["Wire the retry queue"]
+    assert read == []
+
+
+def test_a_statement_in_the_same_message_neither_closes_nor_reverses() -> None:
+    """Only a later message has the last word, right after the item's as much as far on."""
+    loop = said("open_loop", "Wire the retry queue", "TODO: wire the retry queue")
+    both = Message("user", "TODO: wire the retry queue. Done: wired the retry queue.")
+    later = Message("assistant", "Done: wired the retry queue.")
+    assert kept([loop], [both]) == ["Wire the retry queue"]
+    assert kept([loop], [both, later]) == []
+    assert kept([loop], [both, Message("user", "ok"), later]) == []
+    decision = said("decision", "Use httpx for the importer", "use httpx for the importer")
+    chose = Message("user", "Let's use httpx for the importer.")
+    away = Message("user", "No, use requests instead of httpx for the importer.")
+    assert kept([decision], [chose]) == ["Use httpx for the importer"]
+    assert kept([decision], [chose, away]) == []
+    assert kept([decision], [chose, Message("assistant", "ok"), away]) == []

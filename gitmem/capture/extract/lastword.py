@@ -49,8 +49,10 @@ Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
+from typing import TypeVar
 
 from gitmem.capture.extract.reports import (
     SENTENCES,
@@ -94,6 +96,7 @@ _REJECTS = re.compile(
 """How a user's message that rejects the reply before it begins."""
 _REJECTED_AT_MOST = 2
 """The decisions a reply may hold for a rejection that names none of them to drop them all."""
+_T = TypeVar("_T")
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
 _SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
@@ -114,39 +117,74 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
                 dropped.add(earlier)
     final = final_all_done(messages)
-    # What each message says, read once (its folded text let go at once: a transcript
-    # can be tens of megabytes): the sentences in which a user turns away from something,
-    # and each sentence that reports something done.
-    turned: list[list[tuple[frozenset[str], frozenset[str]]]] = []
-    done: list[list[Report]] = []
-    replacing: list[tuple[int, frozenset[str], int | None]] = []
-    for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
-        # only a user turns away from a decision: no one else's message is folded whole
-        folded = fold(said) if said_by(message, "user") else ""
-        turned.append(_turns(folded))
-        replacing += [(place, words, None) for words in _replacing(folded)]
-        done.append(reports_in(said, said_by(message, "user")))
     subjects = {n: _subject(drafts[n]) for n in order if drafts[n].kind == Kind.DECISION}
+    # An open loop before a final "all done" is closed; one of fewer than two words is
+    # closed by no report.
+    closed = {
+        n
+        for n in order
+        if drafts[n].kind == Kind.OPEN_LOOP and final is not None and (places[n] or 0) < final
+    }
+    loops = {
+        n: loop
+        for n in order
+        if drafts[n].kind == Kind.OPEN_LOOP
+        and n not in closed
+        and len((loop := loop_of(drafts[n].text)).words) >= 2
+    }
+    # What each message says is read only where an item can be superseded by it: after
+    # the first decision, the sentences in which a user turns away from something; after
+    # the first open loop still to close, each sentence that reports something done.
+    # Each user's message is folded once, and let go at once (a transcript can be tens of
+    # megabytes); a session with no decision folds none.
+    after_decision = min(((places[n] or 0) for n in subjects), default=len(messages))
+    after_loop = min(((places[n] or 0) for n in loops), default=len(messages))
+    # (by message, in their order; a message that says none is left out)
+    turned: list[tuple[int, list[tuple[frozenset[str], frozenset[str]]]]] = []
+    done: list[tuple[int, list[Report]]] = []
+    replacing: list[tuple[int, frozenset[str], int | None]] = []
+    answers = _answers(messages, spoken)
+    replies: dict[int, list[int]] = {}  # the user's answer -> the reply's decisions
+    for n in subjects:
+        if (answer := answers[places[n] or 0]) is not None:
+            replies.setdefault(answer, []).append(n)
+    rejections: list[tuple[int, frozenset[str]]] = []
+    for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
+        by_user = said_by(message, "user")
+        if subjects and by_user:
+            # only a user turns away from a decision: no one else's message is folded whole
+            folded = fold(said)
+            if place > after_decision and (sentences := _turns(folded)):
+                turned.append((place, sentences))
+            # (every replacement counts towards the bound, wherever it stands)
+            replacing += [(place, words, None) for words in _replacing(folded)]
+            if place in replies and (rejection := _rejection(folded)) is not None:
+                rejections.append((place, rejection))
+        if place > after_loop and (reports := reports_in(said, by_user)):
+            done.append((place, reports))
     replacing += [
         (places[n] or 0, subject, n)
         for n, subject in subjects.items()
         if _REPLACES.search(fold(_said(drafts[n])))
     ]
     dropped |= _by_replacements(subjects, places, replacing)
-    dropped |= _by_rejections(subjects, places, messages, spoken)
+    dropped |= _by_rejections(subjects, replies, rejections, spoken)
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
             reversed_ = any(
                 _reverses(away, words, draft)
-                for sentences in turned[place + 1 :]
+                for _, sentences in _after(turned, place)
                 for away, words in sentences
             )
         elif draft.kind == Kind.OPEN_LOOP:
-            loop = loop_of(draft.text)
-            closing = [r for reports in done[place + 1 :] for r in reports]
-            reversed_ = (final is not None and place < final) or (
-                len(loop.words) >= 2 and any(closes(report, loop) for report in closing)
+            reversed_ = n in closed or (
+                n in loops
+                and any(
+                    closes(report, loops[n])
+                    for _, reports in _after(done, place)
+                    for report in reports
+                )
             )
         else:
             reversed_ = False
@@ -176,20 +214,22 @@ def _by_replacements(
     return dropped
 
 
+def _after(said: list[tuple[int, _T]], place: int) -> list[tuple[int, _T]]:
+    """What the messages after *place* said, of *said* (by message, in their order)."""
+    return said[bisect.bisect_right(said, place, key=lambda entry: entry[0]) :]
+
+
 def _by_rejections(
     subjects: dict[int, frozenset[str]],
-    places: Sequence[int | None],
-    messages: Sequence[Message],
+    replies: dict[int, list[int]],
+    rejections: list[tuple[int, frozenset[str]]],
     spoken: Sequence[str],
 ) -> set[int]:
-    """The decisions (their *subjects*, by draft) of the replies the user rejects (rule
-    4)."""
-    answers = _answers(messages, spoken)
-    replies: dict[int | None, list[int]] = {}  # the user's answer -> the reply's decisions
-    for n in subjects:
-        replies.setdefault(answers[places[n] or 0], []).append(n)
+    """The decisions (their *subjects*, by draft) of the replies (the decisions of each,
+    by the user's message that answers it) that the user's *rejections* (the message, the
+    words it names) reject (rule 4)."""
     dropped: set[int] = set()
-    for user, words in _rejections(messages, spoken):
+    for user, words in rejections:
         if _asks(spoken, user):
             continue  # "No." answers the question the reply ended with
         reply = replies.get(user, [])
@@ -267,20 +307,14 @@ def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> b
     return False
 
 
-def _rejections(
-    messages: Sequence[Message], spoken: Sequence[str]
-) -> list[tuple[int, frozenset[str]]]:
-    """Each user's message that begins by rejecting the reply before it, with the words
-    of its first sentence (besides the rejection and the choosing)."""
-    found = []
-    for index, (message, said) in enumerate(zip(messages, spoken, strict=True)):
-        if not said_by(message, "user"):
-            continue
-        folded = fold(said).lstrip(" *_>\n")
-        if (match := _REJECTS.match(folded)) is not None:
-            first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
-            found.append((index, content_words(first) - _CHOOSING))
-    return found
+def _rejection(folded: str) -> frozenset[str] | None:
+    """When a user's message (*folded*) begins by rejecting the reply before it, the words
+    of its first sentence (besides the rejection and the choosing); else None."""
+    folded = folded.lstrip(" *_>\n")
+    if (match := _REJECTS.match(folded)) is None:
+        return None
+    first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
+    return content_words(first) - _CHOOSING
 
 
 def _asks(spoken: Sequence[str], user: int) -> bool:
