@@ -92,6 +92,12 @@ _STRIKE_RE = lazy_pattern(r"~~+")
 _LINE_MARKERS_RE = lazy_pattern(
     r"^[ ]*(?:(?:(?:[-+]|[0-9]+[.)]|\#{1,6})(?=[ ]|$)|>(?![0-9=]))[ ]*)+", re.MULTILINE
 )
+_MARKER_FIRST_RE = lazy_pattern(r"[ ]*[-+0-9#>]")
+_MARKER_NEXT_RE = lazy_pattern(r"\n[ ]*[-+0-9#>]")
+"""A line that opens with the first character of a marker of :data:`_LINE_MARKERS_RE`,
+the first one or another (a search for a line feed first is several times faster than
+that pattern's, which tries every place for a line's start): without one, it matches
+nothing."""
 
 # List items are read off the markers step 2 removes (the last list marker of a stacked
 # run, "> 2. item"), except "* " bullets, which step 3 has removed by then: those are read
@@ -161,13 +167,16 @@ def _fold_lines(text: str) -> str:
     text = text.replace("`", "")
     if not text.isascii():
         text = _STYLE_MARK_RE.sub("", text)
-    text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
-    text = _STRIKE_RE.sub("", text)
+    if "_" in text:  # each pattern tried only on a text that holds what it needs
+        text = _EMPHASIS_UNDERSCORE_RE.sub("", text)
+    if "~~" in text:
+        text = _STRIKE_RE.sub("", text)
     # 2. Block markers at the start of a line.
-    text = _LINE_MARKERS_RE.sub("", text)
+    if _MARKER_FIRST_RE.match(text) or _MARKER_NEXT_RE.search(text):
+        text = _LINE_MARKERS_RE.sub("", text)
     # 4. Whitespace runs to one space (only " " and "\n" are left after step 1).
     text = text.replace("\n", " ")
-    return _SPACES_RE.sub(" ", text)
+    return _SPACES_RE.sub(" ", text) if "  " in text else text
 
 
 def _fold_pieces(text: str, size: int) -> str:

@@ -9,8 +9,8 @@ With ``<h>`` the lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 
 import pygit2
 
@@ -100,15 +100,34 @@ def object_bytes(repo: pygit2.Repository, oid: str | pygit2.Oid, path: str) -> b
     record: what a helper of ``verify`` does for each blob it is sent). None when *oid*
     names no object, or one that is not a blob. Raises nothing."""
     try:
-        kind, size = repo.odb.read_header(oid)
-        if kind != pygit2.enums.ObjectType.BLOB:
-            return None
-        limit, what = limit_of(path)
-        if size > limit:
-            return Unread(size, limit, what)
-        return repo.odb.read(oid)[1]
+        if _HASHED_HERE[0]:
+            for backend in repo.odb.backends:
+                with suppress(KeyError):
+                    return _bounded(backend.read_header(oid), backend.read, oid, path)
+        return _bounded(repo.odb.read_header(oid), repo.odb.read, oid, path)
     except (pygit2.GitError, KeyError, ValueError):
         return None
+
+
+def _bounded(
+    header: tuple[int, int],
+    read: Callable[[str | pygit2.Oid], tuple[int, bytes]],
+    oid: str | pygit2.Oid,
+    path: str,
+) -> bytes | None:
+    """The object's bytes, read with *read*, when its *header* (type, size) says it is a
+    blob no larger than *path* may hold; an :class:`Unread` for a larger one."""
+    kind, size = header
+    if kind != pygit2.enums.ObjectType.BLOB:
+        return None
+    limit, what = limit_of(path)
+    if size > limit:
+        return Unread(size, limit, what)
+    return read(oid)[1]
+
+
+_HASHED_HERE = [False]
+"""Whether a :func:`hashed_here` block runs (this process's, and a helper's forked in it)."""
 
 
 @contextmanager
@@ -121,9 +140,11 @@ def hashed_here() -> Iterator[None]:
     setting is the process's (a helper forked meanwhile inherits it), on again after
     the block. Raises what the block raises."""
     pygit2.settings.enable_strict_hash_verification(False)
+    _HASHED_HERE[0] = True
     try:
         yield
     finally:
+        _HASHED_HERE[0] = False
         pygit2.settings.enable_strict_hash_verification(True)
 
 

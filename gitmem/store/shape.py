@@ -126,9 +126,11 @@ def child(folder: pygit2.Tree | None, name: str) -> pygit2.Object | None:
 
 
 def _sort_key(entry: pygit2.Object) -> bytes:
-    """What git sorts a tree's entry by: its name, and "/" after a folder's."""
+    """What git sorts a tree's entry by: its name, and "/" after a folder's (an entry
+    whose mode says folder, which libgit2 makes a :class:`pygit2.Tree` of: asking its
+    mode makes an enum, which costs more than the rest of a lookup)."""
     name = entry.raw_name or b""
-    return name + b"/" if entry.filemode == pygit2.enums.FileMode.TREE else name
+    return name + b"/" if isinstance(entry, pygit2.Tree) else name
 
 
 class Paths:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gitmem.core import folding
 from gitmem.core.folding import BULLET, fold, fold_map, list_label
 
 MARKDOWN = st.text(alphabet="ab1 _*`~-+#>.)\n\r\t\u00a0’—İß", max_size=60)
@@ -274,3 +275,13 @@ def test_the_combining_underline_and_overline_go_like_emphasis() -> None:
     )
     assert fold_map("we will n\u0332o\u0332t\u0332 go").folded == "we will not go"
     assert fold("cafe\u0301") == "cafe\u0301"  # an accent is no style
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=" -+#>=09.)ab\n", max_size=40))
+def test_a_text_the_marker_check_passes_over_holds_no_marker(text: str) -> None:
+    """fold skips the block-marker step for a text no line of which opens with a
+    marker's first character: that step would have changed nothing there."""
+    checked = folding._MARKER_FIRST_RE.match(text) or folding._MARKER_NEXT_RE.search(text)
+    if not checked:
+        assert folding._LINE_MARKERS_RE.sub("", text) == text
