@@ -85,6 +85,7 @@ def purges_at(
     if commit is None:
         return Purges()
     tree = stored_commit(store.repo, commit).tree
+    entries: Sequence[tuple[str, pygit2.Object | None]]
     if since is None:
         entries = [(path, entry_at(tree, path)) for path in _purge_paths(store, commit, tree)]
     else:
