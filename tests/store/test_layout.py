@@ -3,9 +3,12 @@ git's object header gives, before any of its bytes are read."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
+import subprocess
+import tracemalloc
 import zlib
 from pathlib import Path
 
@@ -21,7 +24,7 @@ from gitmem.core.integrity import (
     check_record,
 )
 from gitmem.core.quotes import QUOTE_NOT_IN_SNAPSHOT, stored_messages
-from gitmem.store.layout import blob_bytes, content_path, limit_of, object_bytes
+from gitmem.store.layout import blob_bytes, content_path, hashed_here, limit_of, object_bytes
 from gitmem.store.repo import MEMORY_REF, Store
 
 
@@ -98,6 +101,41 @@ def test_a_blob_read_by_its_id_is_read_as_the_tree_entry_is(repo: Path) -> None:
     assert object_bytes(git, str(tree), path) is None
     assert object_bytes(git, "0" * 40, path) is None
     assert object_bytes(git, "not an id", path) is None
+
+
+def test_a_walk_that_hashes_what_it_reads_reads_as_git_does_and_holds_nothing(
+    repo: Path,
+) -> None:
+    # In a hashed_here block (verify's walk) blobs are read from the object database's
+    # backends: packed and loose alike, the same bytes and refusals as outside it, and
+    # nothing kept per read (pygit2 leaks the wrappers of the backends it is asked for).
+    store = Store.discover(repo)
+    git = store.repo
+    packed = [git.create_blob(b'{"n":%d}' % n) for n in range(50)]
+    subprocess.run(["git", "-C", str(repo), "repack", "-a", "-d", "-q"], check=True)
+    git = pygit2.Repository(str(repo))
+    loose = git.create_blob(b'{"loose":true}')
+    big = claimed_blob(git, 5 << 20)
+    tree = pygit2.Index().write_tree(git)
+    path = content_path("checkpoints", sha256_hex(b""))
+    ids = [*packed, loose, big, tree]
+    outside = [object_bytes(git, str(oid), path) for oid in ids]
+    with hashed_here():
+        inside = [object_bytes(git, str(oid), path) for oid in ids]
+        assert object_bytes(git, "0" * 40, path) is None
+        tracemalloc.start()
+        try:
+            for _ in range(20):
+                for oid in ids:
+                    object_bytes(git, str(oid), path)
+            gc.collect()
+            grown, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert inside == outside
+    assert outside[0] == b'{"n":0}' and outside[50] == b'{"loose":true}'
+    assert isinstance(outside[51], Unread) and outside[52] is None
+    assert grown < 20_000  # 1,060 reads: ~50 KB when each read kept two wrappers
 
 
 def test_every_check_refuses_an_unread_blob_by_its_size() -> None:
