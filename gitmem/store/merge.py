@@ -22,7 +22,7 @@ import pygit2
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Store, git_signature
-from gitmem.store.shape import entry_at, stored_commit
+from gitmem.store.shape import by_name, entry_at, stored_commit
 from gitmem.store.treediff import tree_changes
 
 _MAX_ATTEMPTS = 50
@@ -66,7 +66,7 @@ def union_tree(
     if ours.id == theirs.id:
         return ours.id, []
     conflicts: list[str] = []
-    stack = [_Union(repo.TreeBuilder(ours), ours, iter(list(theirs)), prefix, "")]
+    stack = [_Union(repo.TreeBuilder(ours), ours, by_name(ours), iter(list(theirs)), prefix, "")]
     while True:
         top = stack[-1]
         entry = next(top.theirs, None)
@@ -79,23 +79,30 @@ def union_tree(
                 stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
             continue
         name = entry.name or ""
-        mine = entry_at(top.ours, name)
+        raw = entry.raw_name or b""
+        plain = raw and b"/" not in raw  # any other name: looked up as a path, as ever
+        mine = top.named.get(raw) if plain else entry_at(top.ours, name)
         if mine is None:
             top.builder.insert(name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
             if mine.id != entry.id:
                 deeper = f"{top.prefix}{name}/"
-                stack.append(_Union(repo.TreeBuilder(mine), mine, iter(list(entry)), deeper, name))
+                stack.append(
+                    _Union(
+                        repo.TreeBuilder(mine), mine, by_name(mine), iter(list(entry)), deeper, name
+                    )
+                )
         elif mine.id != entry.id or mine.filemode != entry.filemode:
             conflicts.append(f"{top.prefix}{name}")
 
 
 class _Union(NamedTuple):
-    """A folder of :func:`union_tree` being merged: our side's builder and tree, their
-    entries still to take, where it is and its name in its parent."""
+    """A folder of :func:`union_tree` being merged: our side's builder, tree and entries
+    by name, their entries still to take, where it is and its name in its parent."""
 
     builder: pygit2.TreeBuilder
     ours: pygit2.Tree
+    named: dict[bytes, pygit2.Object]
     theirs: Iterator[pygit2.Object]
     prefix: str
     name: str

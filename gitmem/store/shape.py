@@ -125,6 +125,17 @@ def child(folder: pygit2.Tree | None, name: str) -> pygit2.Object | None:
     return None
 
 
+def by_name(folder: pygit2.Tree | None) -> dict[bytes, pygit2.Object]:
+    """*folder*'s entries by name (none without a folder), each read once: for a name
+    with no ``/``, what :func:`child` finds (the first entry of that name in git's
+    order). For a caller that asks for many names of one folder: each :func:`child`
+    reads about eight entries of it. Raises nothing."""
+    named: dict[bytes, pygit2.Object] = {}
+    for entry in folder or ():
+        named.setdefault(entry.raw_name or b"", entry)
+    return named
+
+
 def _sort_key(entry: pygit2.Object) -> bytes:
     """What git sorts a tree's entry by: its name, and "/" after a folder's (an entry
     whose mode says folder, which libgit2 makes a :class:`pygit2.Tree` of: asking its

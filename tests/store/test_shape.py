@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.store.shape import Paths, child, entry_at
+from gitmem.store.shape import Paths, by_name, child, entry_at
 
 Mode = pygit2.enums.FileMode
 
@@ -64,6 +64,10 @@ def test_a_lookup_finds_what_libgit2_finds(
     for name in [*names, *(f"{n}/f" for n in folders)]:
         found = lookup(name)
         assert found is not None and found.id == _libgit2(tree, name), name
+    named = by_name(tree)
+    for name in [*names, *probes]:
+        found = named.get(name.encode())
+        assert (None if found is None else found.id) == _libgit2(tree, name), name
 
 
 def test_a_lookup_keeps_no_reference_to_the_name(bare: pygit2.Repository, tmp_path: Path) -> None:
