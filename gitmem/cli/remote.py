@@ -35,8 +35,7 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
     """Fetch, verify, union-merge and push refs/gitmem/* with REMOTE (default origin)."""
     from dataclasses import replace
 
-    from gitmem.team.sync import check_remote
-    from gitmem.team.sync import sync as run_sync
+    from gitmem.team.fetching import Fetching, check_remote
 
     store = store_of(ctx)
     configured: list[str] = []
@@ -48,7 +47,10 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
         configured = list(wired.configured)
         if wired.problem:
             click.echo(f"gitmem: {wired.problem}", err=True)
-    report = run_sync(store, remote, home(), _author(), accept_rewrite)
+    with Fetching(store, remote) as begun:  # git fetches while the checks load
+        from gitmem.team.sync import sync as run_sync
+
+        report = run_sync(store, remote, home(), _author(), accept_rewrite, begun)
     report = replace(report, configured=tuple(configured))
     if as_json:
         emit(report.to_json())

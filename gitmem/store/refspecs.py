@@ -16,7 +16,7 @@ import pygit2
 
 from gitmem.core.errors import GitError
 from gitmem.store.files import read_state, write_state
-from gitmem.store.git import last_line, run_git
+from gitmem.store.git import RunningGit, last_line, run_git, start_git
 from gitmem.store.repo import REFS_PREFIX, Store
 from gitmem.store.watermarks import tracking_prefix
 
@@ -37,7 +37,16 @@ def fetch_memory(
     Raises:
         GitError: git could not run.
     """
-    return run_git(
+    return start_fetch_memory(store, remote).finish(timeout)
+
+
+def start_fetch_memory(store: Store, remote: str) -> RunningGit:
+    """:func:`fetch_memory` started, its result read when the caller finishes it.
+
+    Raises:
+        GitError: git could not run.
+    """
+    return start_git(
         store,
         "fetch",
         "--quiet",
@@ -47,7 +56,6 @@ def fetch_memory(
         "--prune",
         remote,
         fetch_refspec(remote),
-        timeout=timeout,
     )
 
 

@@ -24,28 +24,26 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import pygit2
-
-from gitmem.core.errors import GitmemError, InputError, NegativeResult
+from gitmem.core.errors import GitmemError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.lifecycle.acceptance import Decision, Quarantined, Refused, decide, removed
-from gitmem.store.files import locked
 from gitmem.store.git import last_line
 from gitmem.store.merge import merge_into
-from gitmem.store.purge import LOCK_FILE, scrub_local
+from gitmem.store.purge import scrub_local
 from gitmem.store.pushing import push_refs, record_push
 from gitmem.store.quarantine import quarantine
-from gitmem.store.refspecs import fetch_memory
 from gitmem.store.repo import MEMORY_REF, REFS_PREFIX, UNKNOWN_DETAIL, Store, is_shared_ref
 from gitmem.store.roots import TEAM_SIGNERS, keep_purges
 from gitmem.store.shape import BrokenRef, commit_at
 from gitmem.store.verify import memory_checker
 from gitmem.store.watermarks import Watermarks, tracking_prefix
 from gitmem.team.checkers import RefCheckers, load_checkers
+from gitmem.team.fetching import Fetching
 
 _ATTEMPTS = 50
 _RETRYABLE = (
@@ -129,23 +127,18 @@ class SyncReport:
         }
 
 
-def check_remote(store: Store, remote: str) -> None:
-    """Raises InputError unless *remote* is a configured remote with a usable name."""
-    if remote not in store.repo.remotes.names():
-        raise InputError(f"no remote named {remote!r} (see `git remote -v`)")
-    if not pygit2.reference_is_valid_name(tracking_prefix(remote) + "memory"):
-        raise InputError(f"remote name {remote!r} cannot name a ref namespace")
-
-
-def _fetch(store: Store, remote: str) -> tuple[dict[str, GitOid], dict[str, str]]:
-    """Fetch every ``refs/gitmem/*`` of *remote*; each ref's tip, and why each ref that is
-    not a plain ref to a commit (a junk ref) cannot be read.
+def _fetch(
+    store: Store, remote: str, fetching: Fetching
+) -> tuple[dict[str, GitOid], dict[str, str]]:
+    """Fetch every ``refs/gitmem/*`` of *remote* (the fetch *fetching* started first, then
+    again); each ref's tip, and why each ref that is not a plain ref to a commit (a junk
+    ref) cannot be read.
 
     Raises:
         NegativeResult: the fetch failed (network, access).
     """
     prefix = tracking_prefix(remote)
-    done = fetch_memory(store, remote)
+    done = fetching.result()
     if done.returncode != 0:
         raise NegativeResult(f"git fetch {remote} failed: {last_line(done.stderr)}")
     tips: dict[str, GitOid] = {}
@@ -262,25 +255,32 @@ def _junk(ref: str, detail: str, where: str) -> str:
 
 
 def sync(
-    store: Store, remote: str, home: Path, author: str, accept_rewrite: bool = False
+    store: Store,
+    remote: str,
+    home: Path,
+    author: str,
+    accept_rewrite: bool = False,
+    begun: Fetching | None = None,
 ) -> SyncReport:
     """Fetch, check, union-merge and push every ``refs/gitmem/*`` ref with *remote*, one
     ref at a time and ``refs/gitmem/memory`` first: a junk ref is reported and skipped,
-    what fails its checks is quarantined, and neither holds back the others.
+    what fails its checks is quarantined, and neither holds back the others. With
+    *begun*, the sync lock is held and the first fetch already runs (the caller leaves
+    it when this returns); without, both are begun here.
 
     Raises:
         InputError: no such remote.
         NegativeResult: the fetch failed (network, access).
         GitError: git could not run.
     """
-    check_remote(store, remote)
-    with locked(store.local_dir, LOCK_FILE):
+    with ExitStack() as held:
+        fetching = begun or held.enter_context(Fetching(store, remote))
         marks = Watermarks(store.local_dir)
         checkers = load_checkers(home, store)
         outcomes: dict[str, RefSync] = {}
         went: set[str] = set()
         for attempt in range(_ATTEMPTS):
-            remote_tips, junk = _fetch(store, remote)
+            remote_tips, junk = _fetch(store, remote, fetching)
             names = set(store.refs()) | set(remote_tips) | set(marks.refs(remote)) | set(junk)
             for ref in sorted(names, key=lambda r: (r != MEMORY_REF, r)):
                 if ref in junk:
