@@ -106,16 +106,19 @@ class _Checking:
         self.strays: dict[str, list[str]] = {}
         """Misfits found under each top folder (in the order found)."""
         self.odd: dict[str, list[tuple[str, str]]] = {}
-        self.named: set[Sha256Hex] = set()
+        self.unnamed: set[Sha256Hex] = set()
+        """The item blobs walked (those *only* names, when given) that no checkpoint
+        checked so far names: what is left at the end is orphaned."""
         self.addresses: set[Sha256Hex] = set()
         self.verdicts: dict[Sha256Hex, ItemVerdict] = {}
         """item → (problem, detail, quote, snapshot) of its blob (quote when verified)."""
         self.failing: set[Sha256Hex] = set()
         """Items whose blob does not hold (the verdict names a problem)."""
-        self.stored_items: list[Sha256Hex] = []
-        """The item blobs under items/ (those *only* names, when given)."""
-        self.receipts: list[Sha256Hex] = []
-        """The receipts under receipts/ (likewise)."""
+        self.receipts = 0
+        """The receipts under receipts/ (those *only* names, when given)."""
+        self.unmatched: list[Sha256Hex] = []
+        """Those of them whose record was not checked yet when they were walked (a
+        store's receipts are not all held at once: 150,000 at 50,000 checkpoints)."""
         self.quotes: dict[Sha256Hex, list[PutBy]] = {}
         """snapshot → the quotes of checkpoints' items put by for it."""
         self.found: list[Purge] = []
@@ -223,7 +226,7 @@ class _Checking:
         time, unread: the process that checks a blob reads it."""
         chunk: list[Job] = []
         for address, blob in self._entries("items"):
-            self.stored_items.append(address)
+            self.unnamed.add(address)
             chunk.append(ItemJob(address, blob))
             if len(chunk) >= CHUNK:
                 yield chunk
@@ -233,7 +236,10 @@ class _Checking:
         for directory in ("events", "checkpoints"):
             yield from self._chunks(directory)
         # walked while the helper still checks its share of the last chunk
-        self.receipts = [address for address, _ in self._entries("receipts")]
+        for address, _ in self._entries("receipts"):
+            self.receipts += 1
+            if address not in self.addresses:
+                self.unmatched.append(address)
 
     def _finish(self, batch: list[Job], answers: list[ItemVerdict | RecordVerdict | None]) -> None:
         """What one batch's checks found, kept: item blobs' verdicts, or each record's
@@ -265,7 +271,7 @@ class _Checking:
             elif problem == UNTRUSTED_KEY:
                 self.untrusted.append(facts.purge)
         if facts is not None and facts.type == "checkpoint":
-            self.named.update(facts.named)
+            self.unnamed.difference_update(facts.named)
             found += self._items_of(job.path, facts)
         if found:
             self.by_record.setdefault(job.path, []).extend(found)
@@ -385,13 +391,12 @@ class _Checking:
     def _orphan_items(self) -> list[Found]:
         return [
             Found(content_path("items", a), "orphan item", "an item blob no checkpoint names")
-            for a in sorted(self.stored_items)
-            if a not in self.named
+            for a in sorted(self.unnamed)
         ]
 
     def _receipts(self) -> int:
         self._orphan_receipts: list[Found] = []
-        for address in self.receipts:
+        for address in self.unmatched:
             if address not in self.addresses and (
                 self.only is None or not holds_record(self.store.repo, self.tree, address)
             ):
@@ -403,4 +408,4 @@ class _Checking:
                     )
                 )
         self._orphan_receipts.sort(key=lambda f: f.path)
-        return len(self.receipts)
+        return self.receipts
