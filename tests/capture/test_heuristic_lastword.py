@@ -4,6 +4,8 @@ things costs what it marks, and a far earlier item is still found."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gitmem.capture.extract.heuristic import READ, extract, lastword
@@ -88,3 +90,45 @@ def test_a_transcript_marking_many_thousands_of_things_keeps_the_strongest() -> 
     drafts = extract([Message("user", "\n".join(lines))], max_items=10)
     assert len(drafts) == 10
     assert any(d.kind == Kind.DECISION and "parser" in d.text for d in drafts)
+
+
+def _earlier_by_scan(
+    kept: dict[int, object], found: dict[str, list[int]], loose: list[int], keys: list[str]
+) -> list[int]:
+    """The earlier items as the last word first found them: each key's newest kept items
+    (at most COMPARED new ones a key, in its newest 4 * COMPARED), then the newest
+    COMPARED of all."""
+    pool: set[int] = set()
+    for numbers in (*(found.get(key, []) for key in keys), loose):
+        taken = 0
+        for at in reversed(numbers[-4 * COMPARED :]):
+            if at in kept and at not in pool:
+                pool.add(at)
+                taken += 1
+                if taken == COMPARED:
+                    break
+    return sorted(pool)[-COMPARED:]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_earlier_items_are_the_newest_kept_that_share_a_key(seed: int) -> None:
+    """Read newest first down to the oldest of the newest found, the keys' lists give the
+    same earlier items as a scan of each list's window."""
+    rng = random.Random(seed)
+    numbers = rng.randrange(1, 12 * COMPARED)
+    kept: dict[int, object] = {n: None for n in range(numbers) if rng.random() < 0.6}
+    names = [f"w{k}" for k in range(rng.randrange(1, 20))]
+    found: dict[str, list[int]] = {}
+    loose: list[int] = []
+    share = rng.random()
+    for n in range(numbers):
+        for name in names:
+            if rng.random() < share:
+                found.setdefault(name, []).append(n)
+        if rng.random() < 0.05:
+            loose.append(n)
+    keys = [*rng.sample(names, rng.randrange(1, len(names) + 1)), "w-none"]
+    nothing: frozenset[str] = frozenset()
+    facts = lastword._Facts("", nothing, False, nothing, nothing, frozenset(keys), False)
+    wanted = _earlier_by_scan(kept, found, loose, keys)
+    assert lastword._earlier(kept, found, loose, facts) == wanted  # type: ignore[arg-type]

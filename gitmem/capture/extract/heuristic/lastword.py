@@ -24,6 +24,7 @@ good part of their content words (:data:`SAME_SUBJECT`). Pure; never raises.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -173,16 +174,24 @@ def _earlier(
     it is loose itself)."""
     if facts.loose:
         return sorted(islice(reversed(kept), COMPARED))
-    pool: set[int] = set()
+    # The newest COMPARED of the kept items in the windows (the newest 4 * COMPARED
+    # entries of each key's list, and of the loose list), held in a heap of the newest
+    # found so far: a list is read, newest first, only down to the oldest of those.
+    newest: list[int] = []
+    held: set[int] = set()
     for numbers in (*(found.get(key, ()) for key in facts.keys), loose):
-        taken = 0
-        for at in reversed(numbers[-4 * COMPARED :]):
-            if at in kept and at not in pool:
-                pool.add(at)
-                taken += 1
-                if taken == COMPARED:
-                    break
-    return sorted(pool)[-COMPARED:]
+        for back in range(len(numbers) - 1, max(-1, len(numbers) - 4 * COMPARED - 1), -1):
+            at = numbers[back]
+            if len(newest) == COMPARED and at <= newest[0]:
+                break  # this list holds none newer from here on
+            if at in held or at not in kept:
+                continue
+            if len(newest) == COMPARED:
+                held.discard(heapq.heapreplace(newest, at))
+            else:
+                heapq.heappush(newest, at)
+            held.add(at)
+    return sorted(newest)
 
 
 def same_claim(a: Candidate, b: Candidate) -> bool:
