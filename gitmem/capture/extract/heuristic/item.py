@@ -50,7 +50,9 @@ def own_points(text: str) -> int:
     its points that way: every bare "#N" of it is one. Otherwise its own numbered list items and
     headings ("6. Retry the upload", "### 6) …") reach their highest number: "the retry (#6)
     needs a test" beside them names the sixth point."""
-    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(text)]
+    # (The pattern opens with what may not stand before the "#": it is tried at every
+    # offset of a text that has no "#" at all.)
+    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(text)] if "#" in text else []
     if not numbers:
         return 0
     if 1 in numbers:

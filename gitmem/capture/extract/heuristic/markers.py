@@ -40,13 +40,11 @@ _TRIGGER_WORDS = (
 )
 _TRIGGER_NEEDLES = (
     *("?", "#", "[ ]", "todo(", "://", "from now on", "go with", "going with", "stick with"),
-    *("go for", "s skip"),
     *("we will", "we won", "we shall", "we do", "not going to", "to do", "t test", "t check"),
-    *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up"),
+    *("t sure", "y sure", "% sure", "t know", "no idea", "next step", "follow up", "go for"),
     *("action item", "open item", "unsolved", "let me know", "known issue", "open issue"),
-    "not run",
     *(", not ", ", but not ", ", and not ", ", do not ", "; not ", "; do not "),
-    *("—not ", "— not ", "—do not ", "— do not "),
+    *("—not ", "— not ", "—do not ", "— do not ", "s skip", "not run"),
     *("what i said", "what i meant", "what i asked", "what i wanted", "i told you"),
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
@@ -58,6 +56,7 @@ FENCE_NEEDLES = ("```", "~~~")
 TRIGGER_SET = frozenset(_TRIGGER_WORDS) | languages.WORDS
 _PUNCTUATION = ':,.*`()?!;"“”[]#>'
 """Replaced by spaces before a text is cut into words ("**Decision:**" holds "decision")."""
+Words = tuple[str, list[str]]  # a sentence lowercased, and its words: sentence_words()
 
 _LABEL_WORDS = {
     "decision": r"(?:final\s+|our\s+|the\s+)?decisions?(?:\s+made)?|decided|agreed|consensus",
@@ -372,10 +371,10 @@ class Marker:
     """The rule family that found it (for the benchmark's provenance, never stored)."""
 
 
-def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
-    """What marks *sentence*: a label, a decision, open-loop or uncertainty phrase, an
-    open question; None when nothing does (references are judged by :func:`make_item`).
-    *by_user*: the user said it (a user's "let's …" is a decision)."""
+def find_marker(sentence: str, by_user: bool = False, read: Words | None = None) -> Marker | None:
+    """What marks *sentence* (*read*: its words, when known): a label, a decision, open-loop
+    or uncertainty phrase, an open question; None when nothing does (references are judged
+    by :func:`make_item`). *by_user*: the user said it (a user's "let's …" is a decision)."""
     label = _LABEL_RE.match(sentence) or _BARE_TODO_RE.match(sentence)
     if label is not None and _says_something(sentence[label.end() :]):
         group = label.lastgroup if label.re is _LABEL_RE else None
@@ -388,8 +387,8 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
     decision = _DECISION_START_RE.match(sentence)
     if decision is not None and _says_something(sentence[decision.end() :]):
         return Marker(Kind.DECISION, 0, False, rule="decision-start")
-    low = sentence.lower()
-    other = languages.foreign(low, unpunctuate(low).split())
+    low, words = read or sentence_words(sentence)
+    other = languages.foreign(low, words)
     if (
         by_user
         and "?" not in sentence
@@ -430,8 +429,7 @@ def find_marker(sentence: str, by_user: bool = False) -> Marker | None:
 
 
 def _this_turn(sentence: str, rule: re.Match[str]) -> bool:
-    """Is the user's rule *rule* of *sentence* one that bounds this turn's task
-    (:data:`_THIS_TURN_RE`)?"""
+    """Is the user's rule *rule* of *sentence* one that bounds this turn's task (_THIS_TURN_RE)?"""
     scope = _THIS_TURN_RE.search(sentence)
     return scope is not None and scope.start() < rule.end() <= scope.end()
 
@@ -471,10 +469,16 @@ def asks_to_choose(sentence: str) -> bool:
     return _YES_NO_RE.match(sentence.lstrip()) is not None or _YOU_RE.search(sentence) is not None
 
 
-def is_triggered(sentence: str) -> bool:
-    """Does the sentence hold a trigger? Only those can hold a marker."""
+def sentence_words(sentence: str) -> Words:
+    """*sentence* lowercased, and its words (punctuation read as spaces), cut once."""
     low = sentence.lower()
-    if not TRIGGER_SET.isdisjoint(unpunctuate(low).split()):
+    return low, unpunctuate(low).split()
+
+
+def is_triggered(sentence: str, read: Words | None = None) -> bool:
+    """Does the sentence (*read*: its words) hold a trigger? Only those can hold a marker."""
+    low, words = read or sentence_words(sentence)
+    if not TRIGGER_SET.isdisjoint(words):
         return True
     if not low.isascii() and languages.CJK_RE.search(low):
         return any(needle in low for needle in _CJK_TRIGGER_NEEDLES)

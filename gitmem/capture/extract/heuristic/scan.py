@@ -28,8 +28,10 @@ from gitmem.capture.extract.heuristic.markers import (
     REQUEST_RE,
     SUBJECTLESS_RE,
     TRIGGER_SET,
+    Marker,
     find_marker,
     is_triggered,
+    sentence_words,
     unpunctuate,
 )
 from gitmem.capture.extract.heuristic.select import Candidate
@@ -345,19 +347,24 @@ def _unit_items(
     pasted = by_user and PASTED_RE.search(block) is not None
     bullet = chrome is not None and chrome["bullet"] is not None
     sentences = split_sentences(block, start, lower=by_user)
-    # Only a sentence holding a trigger can hold a marker or a reference.
-    triggered = [is_triggered(block[s:e]) for s, e in sentences]
-    markers = [
-        find_marker(block[s:e], by_user) if hit else None
-        for (s, e), hit in zip(sentences, triggered, strict=True)
-    ]
+    # Only a sentence holding a trigger can hold a marker or a reference (each sentence's
+    # words are cut once for both, and let go at once: a sentence can be a megabyte).
+    triggered: list[bool] = []
+    markers: list[Marker | None] = []
+    for s, e in sentences:
+        read = sentence_words(block[s:e])
+        triggered.append(is_triggered(block[s:e], read))
+        markers.append(find_marker(block[s:e], by_user, read) if triggered[-1] else None)
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
         if marker is None and not triggered[k]:
             continue
         if pasted and (marker is None or marker.weak):
             continue
-        narrating = NARRATION_RE.match(block, s) or narrates(block[s:e])
-        if not by_user and narrating and not (marker and marker.label):
+        if (
+            not by_user
+            and not (marker and marker.label)
+            and (NARRATION_RE.match(block, s) or narrates(block[s:e]))
+        ):
             continue  # the assistant narrating its next step
         if marker is not None and (
             (marker.weak and not reading.weak) or (marker.kind in LOOPS and not reading.loops)
