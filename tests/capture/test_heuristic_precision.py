@@ -3,10 +3,13 @@ each with cases of its own, not copied from the labelled corpus."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 from helpers.drafts import assert_verbatim, assistant, kinds_and_quotes, user
 
-from gitmem.capture.extract.heuristic import explain, extract
+from gitmem.capture.extract.heuristic import explain, extract, item
 from gitmem.core.transcript import HOST_TAGS, said_text
 
 summary = kinds_and_quotes
@@ -323,3 +326,19 @@ def test_the_same_words_typed_by_the_user_still_give_an_item() -> None:
     rule = "Always run the migrations before the tests."
     messages = [user("Set up the project."), assistant("Done."), user(rule), assistant("Ok.")]
     assert any(d.quote == rule for d in extract(messages))
+
+
+def test_a_bare_number_is_found_where_the_look_behind_first_pattern_finds_it() -> None:
+    """The pattern of a bare "#N" opens with its "#" (fast on a long message) and finds
+    what the same pattern opening with its look-behinds finds."""
+    behind_first = re.compile(
+        r"(?<![\w/#!&])(?<!pr )(?<!mr )(?<!request )#(\d{1,3})(?![\d\w])", re.IGNORECASE
+    )
+    rng = random.Random(27)
+    alphabet = "#12 aprmPRMrequestREQUEST/!&_é\n3x("
+    texts = ["Issue #2 (Important): see PR #12, (#6) and request #7; #1234 x#1 #1"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(40))) for _ in range(3000)]
+    for text in texts:
+        found = [(m.span(), m.group(1)) for m in item._BARE_NUMBER_RE.finditer(text)]
+        assert found == [(m.span(), m.group(1)) for m in behind_first.finditer(text)], text
+    assert item.own_points(texts[0]) == item.ALL_POINTS

@@ -33,9 +33,12 @@ _PR_FORM_RE = re.compile(
 )
 """A reference that names a pull or merge request, or a URL: never a point of a list."""
 _BARE_NUMBER_RE = re.compile(
-    r"(?<![\w/#!&])(?<!pr )(?<!mr )(?<!request )#(\d{1,3})(?![\d\w])", re.IGNORECASE
+    r"#(?<![\w/#!&]#)(?<!pr #)(?<!mr #)(?<!request #)(\d{1,3})(?![\d\w])", re.IGNORECASE
 )
-"""A "#N" that names no pull or merge request ("#1", "(#6)", "Issue #2")."""
+"""A "#N" that names no pull or merge request ("#1", "(#6)", "Issue #2"). It opens with
+the "#" (what may not stand before it is looked behind from there): a pattern that opens
+with a look-behind is tried at every offset of a message, one that opens with a character
+only where the character is."""
 _POINT_NUMBER_RE = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*|__)?(\d{1,3})[.)](?=[\s*_]|$)", re.MULTILINE
 )
@@ -50,9 +53,7 @@ def own_points(text: str) -> int:
     its points that way: every bare "#N" of it is one. Otherwise its own numbered list items and
     headings ("6. Retry the upload", "### 6) …") reach their highest number: "the retry (#6)
     needs a test" beside them names the sixth point."""
-    # (The pattern opens with what may not stand before the "#": it is tried at every
-    # offset of a text that has no "#" at all.)
-    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(text)] if "#" in text else []
+    numbers = [int(m.group(1)) for m in _BARE_NUMBER_RE.finditer(text)]
     if not numbers:
         return 0
     if 1 in numbers:
