@@ -403,7 +403,14 @@ def verify(
         attested = attest_verify(store, home(), strict)
         click.echo(attested.envelope, nl=False)
         sys.exit(attested.exit_code)
-    report = verify_store(store, load_checkers(home(), store).for_ref, start)
+    from gitmem.cli.progress import progress_line
+
+    line = progress_line("verify", not as_json)
+    try:
+        report = verify_store(store, load_checkers(home(), store).for_ref, start, line)
+    finally:
+        if line is not None:
+            line.close()
     if as_json:
         emit(report.to_json())
     else:

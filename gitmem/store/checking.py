@@ -19,8 +19,8 @@ tree's order, then orphans, strays and history.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple, cast
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, TypeVar, cast
 
 import pygit2
 
@@ -70,6 +70,19 @@ CHUNK = 1000
 chunk costs one exchange with the helper, not a fork)."""
 
 
+T = TypeVar("T")
+
+Progress = Callable[[str, int], None]
+"""Told how a check goes: ``("content", n)`` after each batch (*n* records and item blobs
+checked so far), ``("quotes", n)`` as the snapshots are reached (*n* read so far), and
+``("history", 0)`` while only the walk of the history is left (``verify`` on a terminal
+shows it)."""
+
+
+def no_progress(stage: str, done: int) -> None:
+    """No one is told."""
+
+
 class Checked(NamedTuple):
     """What checking one ref's content found."""
 
@@ -82,21 +95,33 @@ class Checked(NamedTuple):
 
 
 def check_content(
-    store: Store, checker: RecordChecker, only: frozenset[str] | None = None
+    store: Store,
+    checker: RecordChecker,
+    only: frozenset[str] | None = None,
+    progress: Progress = no_progress,
 ) -> Checked:
     """Check the content of *store*'s ref at its tip (only the paths in *only*, when
-    given: what a fetch would add) with *checker*, the check of one stored record.
+    given: what a fetch would add) with *checker*, the check of one stored record;
+    *progress* is told how it goes.
 
     Raises:
         BrokenRef: the ref is symbolic or points at something that is not a commit.
     """
     with hashed_here():
-        return _Checking(store, checker, only).run()
+        return _Checking(store, checker, only, progress).run()
 
 
 class _Checking:
-    def __init__(self, store: Store, checker: RecordChecker, only: frozenset[str] | None) -> None:
-        self.store, self.only, self.check = store, only, checker
+    def __init__(
+        self,
+        store: Store,
+        checker: RecordChecker,
+        only: frozenset[str] | None,
+        progress: Progress,
+    ) -> None:
+        self.store, self.only, self.check, self.progress = store, only, checker, progress
+        self.done = 0
+        """Records and item blobs checked so far."""
         self.answer = Checks(store.repo, checker)
         tip = store.tip()
         self.tree: pygit2.Tree | None = None if tip is None else store._commit(tip).tree
@@ -253,6 +278,8 @@ class _Checking:
                 verdict = cast(RecordVerdict, answer)
                 if verdict.signed:
                     self._record(job, verdict)
+        self.done += len(batch)
+        self.progress("content", self.done)
 
     def _record(self, job: RecordJob, verdict: RecordVerdict) -> None:
         found: list[Found] = []
@@ -375,7 +402,9 @@ class _Checking:
         verdicts = self.verdicts
         repo = self.store.repo
         checks = check_quotes(
-            ((d, blob_bytes(repo, b, "snapshots")) for d, b in self._entries("snapshots")),
+            self._reached(
+                (d, blob_bytes(repo, b, "snapshots")) for d, b in self._entries("snapshots")
+            ),
             self.quotes,
             lambda a: verdicts[a][2] or "",
             lambda digest: self._read(content_path("snapshots", digest)),
@@ -387,6 +416,13 @@ class _Checking:
         return checks.snapshots
 
     # -- orphans ------------------------------------------------------------------
+
+    def _reached(self, snapshots: Iterator[T]) -> Iterator[T]:
+        """*snapshots*, *progress* told of each hundredth."""
+        for count, snapshot in enumerate(snapshots, 1):
+            if count % 100 == 0:
+                self.progress("quotes", count)
+            yield snapshot
 
     def _orphan_items(self) -> list[Found]:
         return [

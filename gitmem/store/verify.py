@@ -28,7 +28,7 @@ from gitmem.core.integrity import (
 )
 from gitmem.core.records import Record
 from gitmem.core.types import GitOid
-from gitmem.store.checking import check_content
+from gitmem.store.checking import Progress, check_content, no_progress
 from gitmem.store.checkjobs import RecordChecker
 from gitmem.store.history import HISTORY, HistoryWalk
 from gitmem.store.merge import added_paths
@@ -161,7 +161,10 @@ def memory_checker(roots: TrustRoots) -> RecordChecker:
 
 
 def verify_store(
-    store: Store, checker_for: Callable[[str], RecordChecker], since: GitOid | None = None
+    store: Store,
+    checker_for: Callable[[str], RecordChecker],
+    since: GitOid | None = None,
+    progress: Progress | None = None,
 ) -> VerifyReport:
     """Check every ref under ``refs/gitmem/`` (only the store's own ref when it is not
     the memory ref): every record, receipt and snapshot, every stored quote against its
@@ -171,7 +174,8 @@ def verify_store(
 
     *checker_for* names the checker for each ref (memory and releases differ; the caller
     holds their trust roots). A ref that is symbolic or not at a commit is one integrity
-    problem of its own report; the other refs are still checked.
+    problem of its own report; the other refs are still checked. *progress* is told how
+    the check of each ref goes (:data:`~gitmem.store.checking.Progress`).
 
     Raises:
         GitError: the refs cannot be listed, or *since* is not a commit.
@@ -179,7 +183,8 @@ def verify_store(
     names = store.refs() if store.ref == MEMORY_REF else []
     if store.ref not in names:
         names.insert(0, store.ref)
-    reports = [_check_or_report(store.at(name), checker_for(name), since) for name in names]
+    told = progress or no_progress
+    reports = [_check_or_report(store.at(name), checker_for(name), since, told) for name in names]
     return VerifyReport(
         sum(r.records for r in reports),
         sum(r.receipts for r in reports),
@@ -191,12 +196,15 @@ def verify_store(
     )
 
 
-def _check_or_report(store: Store, checker: RecordChecker, since: GitOid | None) -> RefReport:
+def _check_or_report(
+    store: Store, checker: RecordChecker, since: GitOid | None, progress: Progress
+) -> RefReport:
     try:
         tip = store.shared_tip()
         if since is None or tip is None:
-            return check_ref(store, checker)
-        return check_ref(store, checker, added_paths(store.repo, since, tip), [since])
+            return check_ref(store, checker, progress=progress)
+        added = added_paths(store.repo, since, tip)
+        return check_ref(store, checker, added, [since], progress)
     except BrokenRef as e:
         return RefReport(e.ref, None, 0, 0, 0, (Problem(e.ref, e.problem, e.detail, e.ref),))
 
@@ -206,6 +214,7 @@ def check_ref(
     checker: RecordChecker,
     only: frozenset[str] | None = None,
     hide: Sequence[GitOid] = (),
+    progress: Progress = no_progress,
 ) -> RefReport:
     """Check the store's ref; with *only*, just those paths (what a fetch would add),
     and with *hide*, only the history not reachable from those commits. Its content is
@@ -223,7 +232,8 @@ def check_ref(
     tip = store.tip()
     walk = HistoryWalk(store, hide)  # git walks the history while the content is checked
     try:
-        checked = check_content(store, checker, only)
+        checked = check_content(store, checker, only, progress)
+        progress("history", 0)
         changes = walk.problems()
     finally:
         walk.stop()

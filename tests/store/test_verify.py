@@ -145,3 +145,19 @@ def test_a_signed_record_not_in_canonical_form_is_reported_as_decode_says(
             "record is valid JSON but not canonical JSON",
         )
     ]
+
+
+def test_verify_tells_how_it_goes_stage_by_stage(repo: Path, home: Path) -> None:
+    store, identity = setup(repo, home)
+    for n in range(3):
+        write_signed(store, identity, item(f"ship the parser on friday {n}", False), None)
+    told: list[tuple[str, int]] = []
+    report = verify_store(
+        store, load_checkers(home, store).for_ref, None, lambda *said: told.append(said)
+    )
+    assert report.ok
+    stages = [stage for stage, _ in told]
+    assert stages[0] == "content" and stages[-1] == "history"
+    assert stages.index("history") > max(i for i, s in enumerate(stages) if s == "content")
+    # every record and item blob checked was counted (three checkpoints, three items)
+    assert max(n for stage, n in told if stage == "content") == 6
