@@ -406,3 +406,26 @@ def test_a_statement_in_the_same_message_neither_closes_nor_reverses() -> None:
     assert kept([decision], [chose]) == ["Use httpx for the importer"]
     assert kept([decision], [chose, away]) == []
     assert kept([decision], [chose, Message("assistant", "ok"), away]) == []
+
+
+def test_the_final_message_is_read_for_all_done_only_when_a_loop_may_close(
+    monkeypatch: MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    real = lastword.final_all_done
+
+    def final_all_done(messages: list[Message]) -> int | None:
+        calls.append(len(messages))
+        return real(messages)
+
+    monkeypatch.setattr(lastword, "final_all_done", final_all_done)
+    messages = [
+        Message("user", "Let's use httpx for the importer."),
+        Message("assistant", "TODO: wire the retry queue. All done, everything is complete."),
+    ]
+    decision = said("decision", "Use httpx for the importer", "use httpx for the importer")
+    loop = said("open_loop", "Wire the retry queue", "TODO: wire the retry queue")
+    assert kept([], messages) == [] and kept([decision], messages) == [decision.text]
+    assert calls == []
+    assert kept([decision, loop], messages) == [decision.text, loop.text]
+    assert calls == [2]

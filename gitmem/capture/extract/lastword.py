@@ -108,6 +108,8 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     their order. Raises nothing."""
     # Only what the session said can have the last word: a file the agent read or a
     # reminder the host wrote into the user's turn supersedes nothing.
+    if not drafts:
+        return []
     spoken = [said_text(m) for m in messages]
     places = _places(drafts, spoken)
     dropped: set[int] = set()
@@ -116,7 +118,9 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         for earlier in order[:later_rank]:
             if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
                 dropped.add(earlier)
-    final = final_all_done(messages)
+    # (the final message is folded only when there is a loop it may close)
+    loop_kind = any(drafts[n].kind == Kind.OPEN_LOOP for n in order)
+    final = final_all_done(messages) if loop_kind else None
     subjects = {n: _subject(drafts[n]) for n in order if drafts[n].kind == Kind.DECISION}
     # An open loop before a final "all done" is closed; one of fewer than two words is
     # closed by no report.
