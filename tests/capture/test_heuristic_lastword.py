@@ -110,13 +110,14 @@ def _earlier_by_scan(
     return sorted(pool)[-COMPARED:]
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_the_earlier_items_are_the_newest_kept_that_share_a_key(seed: int) -> None:
     """Read newest first down to the oldest of the newest found, the keys' lists give the
     same earlier items as a scan of each list's window."""
     rng = random.Random(seed)
     numbers = rng.randrange(1, 12 * COMPARED)
-    kept: dict[int, object] = {n: None for n in range(numbers) if rng.random() < 0.6}
+    keep = rng.choice((0.002, 0.02, 0.6, 0.95))  # few kept: most said again and let go
+    kept: dict[int, object] = {n: None for n in range(numbers) if rng.random() < keep}
     names = [f"w{k}" for k in range(rng.randrange(1, 20))]
     found: dict[str, list[int]] = {}
     loose: list[int] = []

@@ -176,7 +176,8 @@ def _earlier(
         return sorted(islice(reversed(kept), COMPARED))
     # The newest COMPARED of the kept items in the windows (the newest 4 * COMPARED
     # entries of each key's list, and of the loose list), held in a heap of the newest
-    # found so far: a list is read, newest first, only down to the oldest of those.
+    # found so far: a list is read, newest first, only down to the oldest of those (of a
+    # session whose items all say one thing again, the lists hold mostly items let go).
     newest: list[int] = []
     held: set[int] = set()
     for numbers in (*(found.get(key, ()) for key in facts.keys), loose):
@@ -191,6 +192,8 @@ def _earlier(
             else:
                 heapq.heappush(newest, at)
             held.add(at)
+            if len(held) == len(kept):
+                return sorted(newest)  # every kept item: the lists hold no other
     return sorted(newest)
 
 
