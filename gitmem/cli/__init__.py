@@ -38,16 +38,31 @@ brief's ~150). Cycles are still collected, only less often."""
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point (always exits)."""
+    """Console entry point (always exits). Run as the process's own command (no *argv*),
+    it leaves the interpreter without a last collection (:func:`leaving`)."""
     args = sys.argv[1:] if argv is None else list(argv)
     gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
-    fast = fast_path(args)
-    if fast is not None:
-        fast()
-        sys.exit(0)
-    from gitmem.cli.app import run
+    try:
+        fast = fast_path(args)
+        if fast is not None:
+            fast()
+            sys.exit(0)
+        from gitmem.cli.app import run
 
-    run(args)
+        run(args)
+    finally:
+        if argv is None:
+            leaving()
+
+
+def leaving() -> None:
+    """On the way out of the process, no collection of cycles: the interpreter's last
+    one walks every object the command's imports made, ~14 ms of a warm brief's ~145 of
+    CPU, and nothing it could free matters once the process ends (its memory goes back
+    whole). The objects are frozen out of the collector's sight; atexit handlers still run
+    and every object is still released as the modules are torn down. Raises nothing."""
+    gc.disable()
+    gc.freeze()
 
 
 def fast_path(args: list[str]) -> Callable[[], None] | None:

@@ -5,6 +5,7 @@ benchmarks/startup.py)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -168,3 +169,48 @@ def test_the_fast_paths_know_every_host() -> None:
     from gitmem.cli import _AGENTS
 
     assert set(HOSTS) == _AGENTS
+
+
+LEAVING = (
+    "import atexit, gc, sys\n"
+    "from gitmem.cli import main\n"
+    "atexit.register(lambda: print('atexit ran', gc.isenabled(), gc.get_freeze_count() > 0))\n"
+    "sys.argv = ['gitmem', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["status", "--json"], ["no-such-command"]])
+def test_the_process_leaves_without_a_last_collection_and_still_runs_atexit(
+    tmp_path: Path, args: list[str]
+) -> None:
+    # As the process's own command, main() freezes the objects out of the collector's
+    # sight on the way out (the interpreter's last collection over every import costs
+    # ~10% of a warm brief) whatever the exit; what atexit holds still runs, and what the
+    # command printed is all there.
+    env = {**os.environ, "GITMEM_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", LEAVING, *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.endswith("atexit ran False True\n"), (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    if args == ["--version"]:
+        assert done.returncode == 0 and done.stdout.startswith("gitmem, version ")
+    else:
+        assert done.returncode == 2 and done.stderr.startswith("gitmem: ")
+
+
+def test_main_called_with_arguments_leaves_the_collector_as_it_was() -> None:
+    # a caller that runs the command line in its own process (the tests, an embedding
+    # tool) keeps its garbage collector
+    from gitmem.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert gc.isenabled() and gc.get_freeze_count() == 0
