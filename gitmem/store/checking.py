@@ -415,14 +415,14 @@ class _Checking:
             self.by_record.setdefault(path, []).extend(problems)
         return checks.snapshots
 
-    # -- orphans ------------------------------------------------------------------
-
     def _reached(self, snapshots: Iterator[T]) -> Iterator[T]:
         """*snapshots*, *progress* told of each hundredth."""
         for count, snapshot in enumerate(snapshots, 1):
             if count % 100 == 0:
                 self.progress("quotes", count)
             yield snapshot
+
+    # -- orphans ------------------------------------------------------------------
 
     def _orphan_items(self) -> list[Found]:
         return [

@@ -22,7 +22,7 @@ import pygit2
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
 from gitmem.store.repo import Store, git_signature
-from gitmem.store.shape import by_name, entry_at, stored_commit
+from gitmem.store.shape import by_name, counterpart, stored_commit
 from gitmem.store.treediff import tree_changes
 
 _MAX_ATTEMPTS = 50
@@ -79,9 +79,7 @@ def union_tree(
                 stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
             continue
         name = entry.name or ""
-        raw = entry.raw_name or b""
-        plain = raw and b"/" not in raw  # any other name: looked up as a path, as ever
-        mine = top.named.get(raw) if plain else entry_at(top.ours, name)
+        mine = counterpart(top.ours, top.named, entry)
         if mine is None:
             top.builder.insert(name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):

@@ -51,7 +51,7 @@ from gitmem.store.files import atomic_write
 from gitmem.store.git import last_line, run_git
 from gitmem.store.layout import blob_bytes, content_path, record_path
 from gitmem.store.repo import TRACKING_PREFIX, Store, StoredRecord
-from gitmem.store.shape import by_name, entry_at, stored_commit
+from gitmem.store.shape import by_name, counterpart, entry_at, stored_commit
 from gitmem.store.watermarks import SYNC_LOCK
 
 LOCK_FILE = SYNC_LOCK
@@ -168,8 +168,8 @@ def _new_events(
     paths: list[tuple[str, pygit2.Blob]] = []
     fans = by_name(older)  # (each of 256 names looked up: the folder read once)
     for fan in events or ():
-        name, raw = fan.name or "", fan.raw_name or b""
-        before = fans.get(raw) if raw and b"/" not in raw else entry_at(older, name)
+        name = fan.name or ""
+        before = counterpart(older, fans, fan)
         if not isinstance(fan, pygit2.Tree) or (before is not None and before.id == fan.id):
             continue
         known = {e.name for e in before} if isinstance(before, pygit2.Tree) else set()

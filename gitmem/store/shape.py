@@ -136,6 +136,19 @@ def by_name(folder: pygit2.Tree | None) -> dict[bytes, pygit2.Object]:
     return named
 
 
+def counterpart(
+    folder: pygit2.Tree | None, named: dict[bytes, pygit2.Object], entry: pygit2.Object
+) -> pygit2.Object | None:
+    """The entry of *folder* (its entries by name: *named*, :func:`by_name`) named as
+    *entry* of another folder is: from the table, or, for an empty name or one holding a
+    ``/`` (which no table entry answers as a lookup does), looked up as a path, as
+    :func:`entry_at` reads it. Raises nothing."""
+    raw = entry.raw_name or b""
+    if raw and b"/" not in raw:
+        return named.get(raw)
+    return entry_at(folder, entry.name or "")
+
+
 def _sort_key(entry: pygit2.Object) -> bytes:
     """What git sorts a tree's entry by: its name, and "/" after a folder's (an entry
     whose mode says folder, which libgit2 makes a :class:`pygit2.Tree` of: asking its

@@ -352,9 +352,10 @@ def _unit_items(
     triggered: list[bool] = []
     markers: list[Marker | None] = []
     for s, e in sentences:
-        read = sentence_words(block[s:e])
-        triggered.append(is_triggered(block[s:e], read))
-        markers.append(find_marker(block[s:e], by_user, read) if triggered[-1] else None)
+        sentence = block[s:e]
+        read = sentence_words(sentence)
+        triggered.append(is_triggered(sentence, read))
+        markers.append(find_marker(sentence, by_user, read) if triggered[-1] else None)
     for k, ((s, e), marker) in enumerate(zip(sentences, markers, strict=True)):
         if marker is None and not triggered[k]:
             continue
