@@ -18,6 +18,7 @@ session must never brief, recall or capture through gitmem again.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     it leaves the interpreter without a last collection (:func:`leaving`)."""
     args = sys.argv[1:] if argv is None else list(argv)
     gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
+    _standard_streams()
     try:
         fast = fast_path(args)
         if fast is not None:
@@ -53,6 +55,17 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if argv is None:
             leaving()
+
+
+def _standard_streams() -> None:
+    """A standard output or error the caller closed (Python then has None for it) is
+    written to as ``/dev/null``: what a command says there is lost, not its exit code (a
+    failure's one line went to None, and the command ended in 1 whatever it was).
+    Raises nothing."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            with contextlib.suppress(OSError):
+                setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115  (the process's)
 
 
 def leaving() -> None:

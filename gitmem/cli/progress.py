@@ -53,10 +53,13 @@ class ProgressLine:
 
 def progress_line(command: str, shown: bool, stream: TextIO | None = None) -> ProgressLine | None:
     """A :class:`ProgressLine` for *command* when *shown* and the stream (standard error)
-    is a terminal; None otherwise. Raises nothing."""
+    is a terminal; None otherwise (standard error closed too: Python has none then).
+    Raises nothing."""
     stream = sys.stderr if stream is None else stream
+    if stream is None or not shown:
+        return None
     try:
         terminal = stream.isatty()
     except (OSError, ValueError):
         terminal = False
-    return ProgressLine(command, stream) if shown and terminal else None
+    return ProgressLine(command, stream) if terminal else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -488,3 +489,25 @@ def test_a_command_runs_with_only_its_own_family_imported() -> None:
     families = json.loads(done.stdout.strip().splitlines()[-1])
     assert "gitmem.cli.memory" in families
     assert not {"gitmem.cli.release", "gitmem.cli.setup", "gitmem.cli.chat"} & set(families)
+
+
+@pytest.mark.slow  # real subprocesses
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(["sync", "nosuch"], 2), (["verify", "--since", "garbage"], 2), (["verify"], 0)],
+)
+def test_a_closed_standard_error_changes_no_exit_code(
+    initialised: Path, args: list[str], code: int
+) -> None:
+    # a caller that closed fd 2 (`gitmem … 2>&-`): the one line is lost, not the exit
+    # code (bad input exited 1, and verify fell over looking for a terminal)
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "-C", str(initialised), *args],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=lambda: os.close(2),
+        timeout=120,
+        check=False,
+        text=True,
+    )
+    assert done.returncode == code

@@ -45,10 +45,12 @@ def test_a_line_is_shown_per_stage_at_most_a_few_times_a_second_and_cleared(
     assert last[-1] == "" and last[-2].strip() == ""  # cleared: spaces over the last line
 
 
-def test_no_line_for_a_pipe_or_when_not_wanted() -> None:
+def test_no_line_for_a_pipe_or_when_not_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
     assert progress_line("verify", True, io.StringIO()) is None
     assert progress_line("verify", False, Terminal()) is None
     assert isinstance(progress_line("verify", True, Terminal()), ProgressLine)
+    monkeypatch.setattr(sys, "stderr", None)  # what Python has when fd 2 is closed
+    assert progress_line("verify", True) is None
 
 
 def stderr_on_a_terminal(repo: Path, args: list[str]) -> tuple[int, str, str]:
