@@ -33,24 +33,30 @@ def _author() -> str:
 @click.pass_context
 def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_json: bool) -> None:
     """Fetch, verify, union-merge and push refs/gitmem/* with REMOTE (default origin)."""
+    from contextlib import nullcontext
     from dataclasses import replace
 
-    from gitmem.team.fetching import Fetching, check_remote
+    from gitmem.team.prefetch import start_early
 
-    store = store_of(ctx)
-    configured: list[str] = []
-    if setup:
-        from gitmem.setup.travel import wire
+    # git fetches while gitmem loads (libgit2, the store, the checks); left here unless taken
+    early = None if setup else start_early(ctx.obj["repo"], remote)
+    with early or nullcontext():
+        from gitmem.team.fetching import Fetching, check_remote
 
-        check_remote(store, remote)
-        wired = wire(store, [remote])
-        configured = list(wired.configured)
-        if wired.problem:
-            click.echo(f"gitmem: {wired.problem}", err=True)
-    with Fetching(store, remote) as begun:  # git fetches while the checks load
-        from gitmem.team.sync import sync as run_sync
+        store = store_of(ctx)
+        configured: list[str] = []
+        if setup:
+            from gitmem.setup.travel import wire
 
-        report = run_sync(store, remote, home(), _author(), accept_rewrite, begun)
+            check_remote(store, remote)
+            wired = wire(store, [remote])
+            configured = list(wired.configured)
+            if wired.problem:
+                click.echo(f"gitmem: {wired.problem}", err=True)
+        with Fetching(store, remote, early) as begun:
+            from gitmem.team.sync import sync as run_sync
+
+            report = run_sync(store, remote, home(), _author(), accept_rewrite, begun)
     report = replace(report, configured=tuple(configured))
     if as_json:
         emit(report.to_json())

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitmem.core.errors import GitError
-from gitmem.store.repo import Store
+
+if TYPE_CHECKING:  # this module loads no libgit2: a sync starts its fetch before that
+    from gitmem.store.repo import Store
 
 BOUNDED = {
     "core.deltaBaseCacheLimit": "16m",
@@ -73,6 +77,23 @@ def start_git(store: Store, *args: str, bounded: bool = False) -> RunningGit:
     Raises:
         GitError: git is not installed.
     """
+    return start_git_in(git_top(store), *args, bounded=bounded)
+
+
+def git_top(store: Store) -> Path:
+    """Where git runs on the store's repository: the top of its work tree, as git itself
+    runs (relative remote URLs, ``../remote.git``, resolve from there), or its git
+    directory when it has none."""
+    return Path(store.repo.workdir or store.common_dir)
+
+
+def start_git_in(directory: Path, *args: str, bounded: bool = False) -> RunningGit:
+    """:func:`start_git` on the repository at *directory* (the top of its work tree, or
+    its git directory when it has none), before any :class:`Store` of it is opened.
+
+    Raises:
+        GitError: git is not installed.
+    """
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         env.pop(name, None)
@@ -84,9 +105,7 @@ def start_git(store: Store, *args: str, bounded: bool = False) -> RunningGit:
         env["GIT_CONFIG_COUNT"] = str(count + len(BOUNDED))
     try:
         process = subprocess.Popen(
-            # From the top of the work tree, as git itself runs: relative remote URLs
-            # (`../remote.git`) resolve from there.
-            ["git", "-C", str(store.repo.workdir or store.common_dir), *args],
+            ["git", "-C", str(directory), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

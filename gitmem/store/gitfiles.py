@@ -50,6 +50,8 @@ class GitDirs(NamedTuple):
 
     git_dir: Path
     common_dir: Path
+    work_tree: Path
+    """The folder that holds the ``.git`` found."""
 
 
 def find_git_dirs(start: str | Path) -> GitDirs | None:
@@ -75,8 +77,8 @@ def find_git_dirs(start: str | Path) -> GitDirs | None:
             return None
         pointer = git_dir / "commondir"
         if pointer.is_file():
-            return GitDirs(git_dir, (git_dir / pointer.read_text().strip()).resolve())
-        return GitDirs(git_dir, git_dir)
+            return GitDirs(git_dir, (git_dir / pointer.read_text().strip()).resolve(), level)
+        return GitDirs(git_dir, git_dir, level)
     return None
 
 

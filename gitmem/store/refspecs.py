@@ -15,17 +15,13 @@ import subprocess
 import pygit2
 
 from gitmem.core.errors import GitError
+from gitmem.store.fetchspec import fetch_refspec, start_fetch_in
 from gitmem.store.files import read_state, write_state
-from gitmem.store.git import RunningGit, last_line, run_git, start_git
-from gitmem.store.repo import REFS_PREFIX, Store
+from gitmem.store.git import RunningGit, git_top, last_line, run_git
+from gitmem.store.repo import Store
 from gitmem.store.watermarks import tracking_prefix
 
 CHANGES_FILE = "git-config.json"
-
-
-def fetch_refspec(remote: str) -> str:
-    """The refspec that fetches *remote*'s ``refs/gitmem/*`` to its tracking refs."""
-    return f"+{REFS_PREFIX}*:{tracking_prefix(remote)}*"
 
 
 def fetch_memory(
@@ -46,17 +42,7 @@ def start_fetch_memory(store: Store, remote: str) -> RunningGit:
     Raises:
         GitError: git could not run.
     """
-    return start_git(
-        store,
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-recurse-submodules",
-        "--prune",
-        remote,
-        fetch_refspec(remote),
-    )
+    return start_fetch_in(git_top(store), remote)
 
 
 def has_fetch_refspec(store: Store, remote: str) -> bool:

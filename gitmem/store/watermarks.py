@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gitmem.core.types import GitOid
 from gitmem.store.files import read_state, write_state
-from gitmem.store.repo import TRACKING_PREFIX
+from gitmem.store.gitfiles import TRACKING_PREFIX
 
 WATERMARKS = "watermarks.json"
 SYNC_LOCK = "sync.lock"

@@ -18,10 +18,11 @@ import pygit2
 
 from gitmem.core.errors import InputError
 from gitmem.store.files import locked
-from gitmem.store.git import RunningGit
+from gitmem.store.git import RunningGit, git_top
 from gitmem.store.refspecs import fetch_memory, start_fetch_memory
 from gitmem.store.repo import Store
 from gitmem.store.watermarks import SYNC_LOCK, tracking_prefix
+from gitmem.team.prefetch import Started
 
 
 def check_remote(store: Store, remote: str) -> None:
@@ -35,7 +36,9 @@ def check_remote(store: Store, remote: str) -> None:
 class Fetching:
     """The sync lock held and *remote*'s memory being fetched (a context manager: on
     leaving, git is stopped if it still runs, and the lock let go). One sync per clone
-    at a time, as ever: the lock is taken before git starts.
+    at a time, as ever: the lock is taken before git starts. The fetch *early* started
+    before the store was open (:mod:`gitmem.team.prefetch`) is taken over, lock and all,
+    when it is this one; else it is stopped first.
 
     Raises:
         InputError: no such remote.
@@ -43,12 +46,25 @@ class Fetching:
         GitError: git could not run.
     """
 
-    def __init__(self, store: Store, remote: str) -> None:
-        check_remote(store, remote)
+    def __init__(self, store: Store, remote: str, early: Started | None = None) -> None:
         self._store, self._remote = store, remote
+        self._running: RunningGit | None = None
+        if early is not None:
+            top, common = git_top(store).resolve(), store.common_dir.resolve()
+            if not early.fits(common, top, remote):
+                early.stop()
+                early = None
+        try:
+            check_remote(store, remote)
+        except BaseException:
+            if early is not None:
+                early.stop()
+            raise
+        if early is not None:
+            self._held, self._running = early.take()
+            return
         self._held = ExitStack()
         self._held.enter_context(locked(store.local_dir, SYNC_LOCK))
-        self._running: RunningGit | None = None
         try:
             self._running = start_fetch_memory(store, remote)
         except BaseException:
