@@ -107,11 +107,18 @@ RECALL_IMPORTANCE = 2
 DEV_FOLDS = {
     "A": (
         "codemie-ai/codemie-code",
+        "darthzen/neuvector-mcp",
         "gmeligio/flutter-docker-image",
         "marot/spotter",
         "teslamint/entirecontext",
     ),
-    "B": ("d-kimuson/claude-code-viewer", "entireio/cli", "entireio/skills"),
+    "B": (
+        "d-kimuson/claude-code-viewer",
+        "ebridges/wakil",
+        "entireio/cli",
+        "entireio/skills",
+        "keparlak/NumWordify",
+    ),
 }
 """The development repositories in two halves (``--dev-fold``): a rule is written while looking
 at fold A only and kept when fold B, which it was not written against, gains too. The two
