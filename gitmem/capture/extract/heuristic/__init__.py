@@ -35,6 +35,7 @@ from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
 from gitmem.capture.extract.heuristic.turns import (
     asks_with_tool,
     host_text,
+    merged_away,
     pasted_document,
     pending_index,
     plan_text,
@@ -127,8 +128,23 @@ def _kept(
     ]
     report = report_index(messages, read)
     found = heapq.nlargest(READ, _candidates(messages, read, report, project), key=rank)
-    settled = _first_of_report(last_word(found, report))
+    settled = _first_of_report(_unmerged(last_word(found, report), merged_away(messages, read)))
     return kept(settled, min(max_items, session_items) if _session(messages, read) else max_items)
+
+
+def _unmerged(items: list[Candidate], merges: dict[int, frozenset[int]]) -> list[Candidate]:
+    """*items* without the open loops on PRs a later message said were merged
+    (:func:`~gitmem.capture.extract.heuristic.turns.merged_away`): "PR #44 is open: <link>"
+    is stale once the user answers "merged"."""
+    if not merges:
+        return items
+    return [
+        c
+        for c in items
+        if c.kind != Kind.OPEN_LOOP
+        or not (numbers := forge_numbers(c.quote))
+        or not any(at > c.position[0] and numbers <= prs for at, prs in merges.items())
+    ]
 
 
 def _spoken(message: Message) -> str:

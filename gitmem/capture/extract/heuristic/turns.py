@@ -18,6 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gitmem.capture.extract.heuristic import languages
+from gitmem.core.claims import forge_numbers
 from gitmem.core.transcript import (
     ANSWER,
     HOST_MARKER_STARTS,
@@ -226,3 +228,36 @@ def pending_index(messages: Sequence[Message], read: Sequence[int]) -> int | Non
     return next(
         (i for i in reversed(read) if (messages[i].role or "").casefold() in USER_ROLES), None
     )
+
+
+MERGED_RE = re.compile(
+    r"[\s*_>#-]*(?:(?:the\s+)?pr\s+(?:is\s+|was\s+|got\s+|has\s+been\s+)?|it['’]?s\s+|"
+    r"(?:it\s+)?(?:is|was|got|has\s+been)\s+)?(?:now\s+)?(?:merged|merge\s+edildi|"
+    rf"birle[şs]tirildi|{languages.SETTLED})(?=\s*(?:$|[.!,;:—–-]|\band\b|\bve\b))",
+    re.IGNORECASE,
+)
+"""A message that opens saying "it is merged": the user's "merged", the assistant's "Merged
+and synced — `main` is at …", "PR merged.", Turkish "Merge edildi.", and the other languages'
+merged and closed words (:data:`languages.SETTLED`). "merged main into my branch" goes on
+to say what was merged, so it does not open that way."""
+_FIRST_SENTENCE_RE = re.compile(r"[^\n.!?]*[.!?]?")
+
+
+def merged_away(messages: Sequence[Message], read: Sequence[int]) -> dict[int, frozenset[int]]:
+    """The PRs a merge said without a number settles, by the message that says it: a message
+    whose first sentence says "merged" (:data:`MERGED_RE`) and names no PR or issue speaks
+    of those the last message naming any named ("PR #44 is open: <link>", then the user's
+    "merged"). The open loops on them said before it are closed."""
+    named: frozenset[int] = frozenset()
+    settled: dict[int, frozenset[int]] = {}
+    for index in read:
+        text = messages[index].text
+        first = _FIRST_SENTENCE_RE.match(text.lstrip())
+        opening = first.group() if first else ""
+        if named and MERGED_RE.match(opening) and not forge_numbers(opening):
+            settled[index] = named
+            continue
+        numbers = forge_numbers(text)
+        if numbers:
+            named = numbers
+    return settled
