@@ -106,18 +106,22 @@ MIN_JACCARD = 0.5
 RECALL_IMPORTANCE = 2
 DEV_FOLDS = {
     "A": (
+        "ClusterCockpit/cc-backend",
         "codemie-ai/codemie-code",
         "darthzen/neuvector-mcp",
         "gmeligio/flutter-docker-image",
         "marot/spotter",
+        "nakamura-shuta/tij",
         "teslamint/entirecontext",
     ),
     "B": (
         "d-kimuson/claude-code-viewer",
+        "dougnukem/orpheus",
         "ebridges/wakil",
         "entireio/cli",
         "entireio/skills",
         "keparlak/NumWordify",
+        "punt-labs/langlearn-tts",
     ),
 }
 """The development repositories in two halves (``--dev-fold``): a rule is written while looking
