@@ -20,8 +20,9 @@ knows which are still correct quotes and which are not:
 * correct, only reformatted — must keep ``✓ verbatim`` (**retention**): ``exact``;
   ``curly`` (straight and curly quotes swapped, dashes made hyphens, line breaks and runs of
   spaces changed); ``markdown`` (emphasis, backticks, list, heading and quote markers
-  dropped); ``joined`` (the sentence
-  with the one after it in the same message, the line break between them a space);
+  dropped; a code span's text kept as it stands, since markdown reads no emphasis there);
+  ``joined`` (the sentence with the one after it in the same message, the line break
+  between them a space);
 * altered or invented — must lose it (**false verbatim** when kept): ``merged`` (two
   sentences of different messages merged into one quote); ``elision`` (an ellipsis
   where a "not" stood); ``number`` (a number changed, in the quote and the text);
@@ -112,6 +113,7 @@ _QUESTION_WORDS_RE = re.compile(
     re.IGNORECASE,
 )
 _EMPHASIS_RE = re.compile(r"\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|`")
+_CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 _LIST_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+", re.MULTILINE)
 _CLOSERS = " \t*_`\"')]”’"
 _CURLY = str.maketrans({"'": "’", '"': "”", "’": "'", "‘": "'", "“": '"', "”": '"'})
@@ -180,8 +182,11 @@ class Proposal:
 
 
 def plain(quote: str) -> str:
-    """The quote in plain words: what a model writes as the item's text."""
-    text = _LIST_RE.sub("", _EMPHASIS_RE.sub("", quote))
+    """The quote in plain words: what a model writes as the item's text. A code span's
+    text is kept as it stands (markdown reads no emphasis inside one: `mcp__x__*`)."""
+    parts = _CODE_SPAN_RE.split(quote)
+    text = "".join(part if n % 2 else _EMPHASIS_RE.sub("", part) for n, part in enumerate(parts))
+    text = _LIST_RE.sub("", text)
     return " ".join(text.split())[:400] or quote
 
 
