@@ -14,6 +14,18 @@ _CHECK = (
 )
 """A check a report says passes, one of a list ("Tests and lint pass", "All tests, lint, and
 formatting pass cleanly")."""
+_RECORDED = (
+    r"(?:\d+\s+files?\s+changed\b"
+    r"|(?:all\s+|the\s+)?(?:changes\s+)?(?:committed|pushed)(?:\s*(?:,|and|&|\+)\s*(?:committed|pushed))*"
+    r"(?:\s+to\s+(?:the\s+)?(?:remote|origin|branch))?[ \t]*[.!]?[*_]*[ \t]*$"
+    r"|(?:コミット|プッシュ|commit|push)(?:が|も|と(?:プッシュ|push))?(?:完了|成功)(?:しました|です)?"
+    r"[。.!！]?[ \t]*$)"
+)
+"""A sentence that only records that the work was committed or pushed ("Committed and pushed.",
+"コミット完了しました。") or gives its diffstat ("10 files changed, +233 / -408"): the commit
+says what changed. One that names the commit ("Committed as `34984dd`.") is a reference, a
+fact whose commit can be checked."""
+RECORDED_RE = re.compile(_RECORDED, re.IGNORECASE)
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
@@ -34,7 +46,8 @@ STATUS_RE = re.compile(
     r"|\d+[ \t]+(?:tests?[ \t]+)?passed(?:[ \t]*,[ \t]*\d+[ \t]+\w+)*[ \t]*[.!]?[*_]*$"
     rf"|(?:all\s+|the\s+)?(?:(?:unit|integration|e2e)\s+)?{_CHECK}(?:\s*(?:,|and|&|\+)\s*"
     rf"(?:and\s+)?(?:the\s+)?{_CHECK})+\s+(?:all\s+)?(?:now\s+)?(?:pass(?:es|ed|ing)?|"
-    r"are\s+(?:all\s+)?(?:clean|green|passing)|(?:is|are)\s+clean|green)\b",
+    r"are\s+(?:all\s+)?(?:clean|green|passing)|(?:is|are)\s+clean|green)\b"
+    rf"|{_RECORDED}",
     re.IGNORECASE,
 )
 """A sentence that only says the checks pass (one, or a list of them: "Tests and lint pass."),
