@@ -29,6 +29,7 @@ from gitmem.capture.extract.heuristic.item import (
     MAX_TEXT_CHARS,
 )
 from gitmem.capture.extract.heuristic.lastword import last_word
+from gitmem.capture.extract.heuristic.plan import plan_decisions
 from gitmem.capture.extract.heuristic.report import pending_request, report_items
 from gitmem.capture.extract.heuristic.scan import Scan
 from gitmem.capture.extract.heuristic.select import Candidate, kept, rank
@@ -190,6 +191,7 @@ def _candidates(
             continue
         if plan_text(messages[index]):
             role = "assistant"  # an approved plan: the assistant's words, not the user's rules
+            yield from plan_decisions(index, _spoken(messages[index]))
         text = _spoken(messages[index])
         if role in USER_ROLES and (document := pasted_document(text)) is not None:
             text = text[:document]  # a roadmap or a draft the user pasted: not their words
