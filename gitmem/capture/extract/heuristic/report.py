@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from itertools import pairwise
 
 from gitmem.capture.extract.heuristic.item import (
     MAX_QUOTE_CHARS,
@@ -42,6 +40,7 @@ from gitmem.capture.extract.heuristic.item import (
     with_subject,
 )
 from gitmem.capture.extract.heuristic.languages import word_count
+from gitmem.capture.extract.heuristic.lists import Unit, done_lists, list_numbers, offered_lists
 from gitmem.capture.extract.heuristic.markers import asks_to_choose, find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
@@ -114,18 +113,6 @@ _CHANGED_RE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Unit:
-    """A paragraph or list item of a report: its text's [start, end) and its section."""
-
-    start: int
-    end: int
-    depth: int
-    """0 for a paragraph or a top-level list item; more for a nested item."""
-    heading: str | None
-    """The title of the heading it stands under (None: none)."""
-
-
 def report_items(
     index: int, raw: str, taken: list[tuple[int, int]], wrapped: bool = False
 ) -> Iterator[Candidate]:
@@ -136,7 +123,7 @@ def report_items(
     units are of the family "report-wrapped"."""
     text = strip_gitmem_context(raw)
     every = [u for u in _units(text) if u.depth == 0]
-    lists = _lists(text, every)
+    lists = list_numbers(text, every)
     units = [u for u in every if _worth_reading(text, u)]
     long = len(units) > SHORT_REPORT
     lead = None
@@ -144,7 +131,7 @@ def report_items(
         first = units[0]
         units = _outcome(text, units)
         lead = first if units and units[0] is first else None
-    done = _done_lists(text, every, lists)
+    done = done_lists(text, every, lists) | offered_lists(text, every, lists)
     units = [u for u in units if lists.get(u.start) not in done]
     units = _heads_of_lists(text, units, lists)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
@@ -227,53 +214,9 @@ def _offers(block: str) -> bool:
     return _OFFER_RE.search(offer) is not None and offer.rstrip(" *_)").endswith("?")
 
 
-def _lists(text: str, units: list[Unit]) -> dict[int, int]:
-    """Which list each list item of *units* (a report's top-level units, in order) belongs
-    to, by its start: items that follow one another under one heading, with no paragraph
-    between them (a paragraph ends a list even when it is not worth reading: "Two
-    confirmations I'd like to run:" between two numbered lists)."""
-    out: dict[int, int] = {}
-    number, previous = 0, None
-    for unit in units:
-        if BULLET_RE.match(text, unit.start) is None:
-            previous = None
-            continue
-        if previous is None or previous.heading != unit.heading:
-            number += 1
-        out[unit.start] = number
-        previous = unit
-    return out
-
-
-_DONE_LEAD_RE = re.compile(
-    r"(?:\b(?:completed?|done|finished|removed|added|deleted|simplified|changed|fixed|"
-    r"implemented|updated|pushed|merged|committed|now(?:[ \t]+\w+)?)|"
-    r"here['’]s[ \t]+what[ \t]+(?:i|we)[ \t]+(?:did|changed|fixed))[*_]*[ \t]*[:：][*_]*[ \t]*$",
-    re.IGNORECASE,
-)
-"""A lead-in that ends on the work done ("All 3 subtasks completed:", "X now:")."""
-
-
-def _done_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
-    """The lists (:func:`_lists`) a paragraph of *units* leads in to by saying the work is
-    done: each item is a part of it ("1. **Finds checkpoints** - walks the history"), not
-    the outcome. A list under an open-loop heading is what is left, whatever leads in."""
-    done: set[int] = set()
-    for before, unit in pairwise(units):
-        number = lists.get(unit.start)
-        if number is None or before.start in lists or before.heading != unit.heading:
-            continue
-        if unit.heading is not None and section_kind(unit.heading) == Kind.OPEN_LOOP:
-            continue
-        lead = text[before.start : before.end].rstrip().rsplit("\n", 1)[-1]
-        if _DONE_LEAD_RE.search(lead):
-            done.add(number)
-    return done
-
-
 def _heads_of_lists(text: str, units: list[Unit], lists: dict[int, int]) -> list[Unit]:
-    """At most :data:`LIST_ITEMS` items of one list (see :func:`_lists`); an open-loop
-    section keeps every item."""
+    """At most :data:`LIST_ITEMS` items of one list (:func:`lists.list_numbers`); an
+    open-loop section keeps every item."""
     kept: list[Unit] = []
     taken: dict[int, int] = {}
     for unit in units:

@@ -1,0 +1,96 @@
+"""A report's lists: which list each list item belongs to, and the lists whose items are no
+outcome of the work: its parts under a lead-in that says it is done, or the options a
+question offers the reader (docs/heuristic.md, "The outcome")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+
+from gitmem.capture.extract.heuristic.sentences import BULLET_RE, section_kind
+from gitmem.core.items import Kind
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A paragraph or list item of a report: its text's [start, end) and its section."""
+
+    start: int
+    end: int
+    depth: int
+    """0 for a paragraph or a top-level list item; more for a nested item."""
+    heading: str | None
+    """The title of the heading it stands under (None: none)."""
+
+
+def list_numbers(text: str, units: list[Unit]) -> dict[int, int]:
+    """Which list each list item of *units* (a report's top-level units, in order) belongs
+    to, by its start: items that follow one another under one heading, with no paragraph
+    between them (a paragraph ends a list even when it is not worth reading: "Two
+    confirmations I'd like to run:" between two numbered lists)."""
+    out: dict[int, int] = {}
+    number, previous = 0, None
+    for unit in units:
+        if BULLET_RE.match(text, unit.start) is None:
+            previous = None
+            continue
+        if previous is None or previous.heading != unit.heading:
+            number += 1
+        out[unit.start] = number
+        previous = unit
+    return out
+
+
+_DONE_LEAD_RE = re.compile(
+    r"(?:\b(?:completed?|done|finished|removed|added|deleted|simplified|changed|fixed|"
+    r"implemented|updated|pushed|merged|committed|now(?:[ \t]+\w+)?)|"
+    r"here['’]s[ \t]+what[ \t]+(?:i|we)[ \t]+(?:did|changed|fixed))[*_]*[ \t]*[:：][*_]*[ \t]*$",
+    re.IGNORECASE,
+)
+"""A lead-in that ends on the work done ("All 3 subtasks completed:", "X now:")."""
+
+
+def done_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
+    """The lists (:func:`list_numbers`) a paragraph of *units* leads in to by saying the work is
+    done: each item is a part of it ("1. **Finds checkpoints** - walks the history"), not
+    the outcome. A list under an open-loop heading is what is left, whatever leads in."""
+    done: set[int] = set()
+    for before, unit in pairwise(units):
+        number = lists.get(unit.start)
+        if number is None or before.start in lists or before.heading != unit.heading:
+            continue
+        if unit.heading is not None and section_kind(unit.heading) == Kind.OPEN_LOOP:
+            continue
+        lead = text[before.start : before.end].rstrip().rsplit("\n", 1)[-1]
+        if _DONE_LEAD_RE.search(lead):
+            done.add(number)
+    return done
+
+
+_CHOOSE_RE = re.compile(
+    r"[ \t]*[*_]*(?:which\b[^\n]*|[^\n]*\b(?:prefer|choose|pick|your\s+call)\b[^\n]*)"
+    r"\?[*_]*[ \t]*$",
+    re.IGNORECASE,
+)
+"""A one-line paragraph after a list that asks the reader to choose ("Which is it?",
+"Which approach do you prefer?"); not an offer to go on ("Want me to commit these?")."""
+
+
+def offered_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
+    """The lists (:func:`list_numbers`) a question asks the reader to choose from: the
+    paragraph before ends on a question, or the paragraph after is one that asks for a
+    choice (:data:`_CHOOSE_RE`). Their items are candidates, not what was done or decided."""
+    offered: set[int] = set()
+    for before, unit in pairwise(units):
+        if before.heading != unit.heading:
+            continue
+        first, second = lists.get(before.start), lists.get(unit.start)
+        lead = text[before.start : before.end].rstrip().rstrip(" *_")
+        if second is not None and first is None and lead.endswith("?"):
+            offered.add(second)
+        if first is not None and second is None:
+            after = text[unit.start : unit.end].strip()
+            if "\n" not in after and _CHOOSE_RE.match(after):
+                offered.add(first)
+    return offered
