@@ -11,17 +11,15 @@ imports :mod:`gitmem.team.sync`, which finishes it (:meth:`Fetching.result`).
 from __future__ import annotations
 
 import subprocess
-from contextlib import ExitStack
 from types import TracebackType
 
 import pygit2
 
 from gitmem.core.errors import InputError
-from gitmem.store.files import locked
-from gitmem.store.git import RunningGit, git_top
-from gitmem.store.refspecs import fetch_memory, start_fetch_memory
+from gitmem.store.git import git_top
+from gitmem.store.refspecs import fetch_memory
 from gitmem.store.repo import Store
-from gitmem.store.watermarks import SYNC_LOCK, tracking_prefix
+from gitmem.store.watermarks import tracking_prefix
 from gitmem.team.prefetch import Started
 
 
@@ -48,7 +46,6 @@ class Fetching:
 
     def __init__(self, store: Store, remote: str, early: Started | None = None) -> None:
         self._store, self._remote = store, remote
-        self._running: RunningGit | None = None
         if early is not None:
             top, common = git_top(store).resolve(), store.common_dir.resolve()
             if not early.fits(common, top, remote):
@@ -60,16 +57,7 @@ class Fetching:
             if early is not None:
                 early.stop()
             raise
-        if early is not None:
-            self._held, self._running = early.take()
-            return
-        self._held = ExitStack()
-        self._held.enter_context(locked(store.local_dir, SYNC_LOCK))
-        try:
-            self._running = start_fetch_memory(store, remote)
-        except BaseException:
-            self._held.close()
-            raise
+        self._started = early or Started(store.common_dir, git_top(store), remote)
 
     def result(self) -> subprocess.CompletedProcess[str]:
         """The fetch started first, once it ended; every later call fetches again (a
@@ -78,7 +66,7 @@ class Fetching:
         Raises:
             GitError: git could not run, or did not finish in time.
         """
-        running, self._running = self._running, None
+        running = self._started.first()
         if running is not None:
             return running.finish()
         return fetch_memory(self._store, self._remote)
@@ -92,8 +80,4 @@ class Fetching:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        try:
-            if self._running is not None:
-                self._running.stop()
-        finally:
-            self._held.close()
+        self._started.stop()

@@ -30,9 +30,14 @@ from gitmem.store.watermarks import SYNC_LOCK
 
 
 class Started:
-    """The sync lock of a clone held, and *remote*'s memory being fetched into it (a
-    context manager: on leaving, unless :meth:`take` took them, git is stopped and the
-    lock let go)."""
+    """The sync lock of a clone held, and *remote*'s memory being fetched into it, git
+    run at *top* (a context manager: on leaving, git is stopped if it still runs and the
+    lock let go; :class:`~gitmem.team.fetching.Fetching` holds one for the whole sync).
+
+    Raises:
+        UnwritableError: the lock cannot be made.
+        GitError: git could not run.
+    """
 
     def __init__(self, common_dir: Path, top: Path, remote: str) -> None:
         self.common_dir, self.top, self.remote = common_dir, top, remote
@@ -50,10 +55,11 @@ class Started:
         whose git directory is *common_dir*, git run at *top*."""
         return (self.remote, self.top, self.common_dir) == (remote, top, common_dir)
 
-    def take(self) -> tuple[ExitStack, RunningGit | None]:
-        """The held lock and the running fetch, now the caller's to let go and to stop."""
+    def first(self) -> RunningGit | None:
+        """The fetch started with the lock, the first time it is asked for (its caller
+        finishes it); None after that."""
         running, self._running = self._running, None
-        return self._held.pop_all(), running
+        return running
 
     def __enter__(self) -> Started:
         return self
@@ -67,7 +73,8 @@ class Started:
         self.stop()
 
     def stop(self) -> None:
-        """Stop git, if it still runs here, and let the lock go. Raises nothing."""
+        """Stop git, if it still runs here, and let the lock go (once: again, nothing).
+        Raises nothing."""
         running, self._running = self._running, None
         try:
             if running is not None:
