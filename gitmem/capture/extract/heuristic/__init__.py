@@ -42,11 +42,12 @@ from gitmem.capture.extract.heuristic.turns import (
     plan_text,
     readings,
     report_index,
+    spoken,
     wrapped_report,
 )
 from gitmem.core.claims import forge_numbers
 from gitmem.core.items import Draft, Kind
-from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message, said, said_text
+from gitmem.core.transcript import ANSWER, NOT_SAID, USER_ROLES, Message
 
 __all__ = [
     "FORGE_IMPORTANCE",
@@ -148,15 +149,6 @@ def _unmerged(items: list[Candidate], merges: dict[int, frozenset[int]]) -> list
     ]
 
 
-def _spoken(message: Message) -> str:
-    """The text items are read from: what the host wrote into the user's turn (a
-    reminder, the files Gemini CLI expands after the user's words, an interruption marker:
-    :func:`~gitmem.core.transcript.said_text`) as blank lines, at the same offsets, so no
-    item comes from it and no sentence runs into it. (Which turns are read, and how, is
-    still judged on the whole text: an interruption marker says a request was stopped.)"""
-    return said_text(message).replace("\0", "\n") if said(message.role) else message.text
-
-
 def _session(messages: Sequence[Message], read: Sequence[int]) -> bool:
     """Do the user and the assistant both speak (not a commit message, a user's notes or
     a lone reply)?"""
@@ -191,8 +183,8 @@ def _candidates(
             continue
         if plan_text(messages[index]):
             role = "assistant"  # an approved plan: the assistant's words, not the user's rules
-            yield from plan_decisions(index, _spoken(messages[index]))
-        text = _spoken(messages[index])
+            yield from plan_decisions(index, spoken(messages[index]))
+        text = spoken(messages[index])
         if role in USER_ROLES and (document := pasted_document(text)) is not None:
             text = text[:document]  # a roadmap or a draft the user pasted: not their words
         # Each candidate is passed on as it is found, keeping only what the two readings

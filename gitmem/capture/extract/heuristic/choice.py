@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from gitmem.capture.extract.heuristic.item import IMPORTANCE, MAX_TEXT_CHARS, make_item
 from gitmem.capture.extract.heuristic.markers import WORD_RE
 from gitmem.capture.extract.heuristic.select import Candidate
+from gitmem.capture.extract.heuristic.turns import spoken
 from gitmem.core.items import Kind
 from gitmem.core.negation import NEGATION_RE
 from gitmem.core.quotes import check_quotes, fold
@@ -45,7 +46,8 @@ _PICK_RE = re.compile(
     r"(?:(?:the[ \t]+)?option[ \t]+|number[ \t]+|#)?"
     r"(?:\(|\*\*)?(?P<label>[1-9]|[a-h])(?:\)|\*\*)?"
     r"(?=[ \t]*$|[ \t]*[,;:!?]|[.][ \t]*$"
-    r"|[ \t]+(?:and|but|then|please|first|it|is|sounds|works)\b)",
+    r"|[ \t]+(?:and|but|then|please|first|it|is|sounds|works"
+    r"|we|we['’](?:re|ll)|i|i['’](?:m|ll|d)|let['’]?s)\b)",
     re.IGNORECASE,
 )
 """A line that opens with the label of an option: "3 and …", "4, but …", "Option 2.",
@@ -91,7 +93,7 @@ def picks(messages: Sequence[Message], read: Sequence[int]) -> Iterator[Candidat
         asked = (messages[before].role or "").casefold()
         if role not in USER_ROLES or asked in (*USER_ROLES, ANSWER, ""):
             continue
-        candidate = _pick(index, messages[index].text, messages[before].text)
+        candidate = _pick(index, spoken(messages[index]), messages[before].text)
         if candidate is not None:
             yield candidate
 

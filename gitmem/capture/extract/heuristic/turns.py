@@ -28,6 +28,7 @@ from gitmem.core.transcript import (
     USER_ROLES,
     Message,
     said,
+    said_text,
 )
 
 INTERRUPTED = HOST_MARKER_STARTS
@@ -97,9 +98,27 @@ class Reading:
 
 def host_text(message: Message) -> bool:
     """Did the host write this "user" message (command output, a notification, standing
-    instructions, the compaction prompt)?"""
+    instructions, the compaction prompt, an interruption marker)? A message that opens with
+    a block the host writes (an IDE's note of the file open, a slash command's name) and
+    goes on with the user's own words ("<ide_opened_file>…</ide_opened_file> 1 we're moving
+    forward with rust") is the user's: those words are read, the block as blank lines
+    (:func:`spoken`)."""
     role = (message.role or "").casefold()
-    return role in USER_ROLES and message.text.lstrip().startswith(HOST_TEXT)
+    text = message.text.lstrip()
+    if role not in USER_ROLES or not text.startswith(HOST_TEXT):
+        return False
+    if text.startswith(INTERRUPTED):
+        return True
+    own = said_text(message).replace("\0", " ").strip()
+    return not own or own.startswith(HOST_TEXT)  # a block left open ("<tag …"): the host's
+
+
+def spoken(message: Message) -> str:
+    """The text items are read from: what the host wrote into the user's turn (an IDE's
+    note of the file open, a reminder, the files Gemini CLI expands after the user's words,
+    an interruption marker: :func:`~gitmem.core.transcript.said_text`) as blank lines, at
+    the same offsets, so no item comes from it and no sentence runs into it."""
+    return said_text(message).replace("\0", "\n") if said(message.role) else message.text
 
 
 def plan_text(message: Message) -> bool:
@@ -192,7 +211,7 @@ def wrapped_report(messages: Sequence[Message], read: Sequence[int]) -> int | No
     the outcome of the work is reported there, and the last reply only says it is
     committed. None otherwise."""
     users = [n for n, i in enumerate(read) if (messages[i].role or "").casefold() in USER_ROLES]
-    if not users or WRAP_UP_RE.fullmatch(messages[read[users[-1]]].text) is None:
+    if not users or WRAP_UP_RE.fullmatch(spoken(messages[read[users[-1]]]).strip()) is None:
         return None
     return report_index(messages, read[: users[-1]])
 
@@ -251,7 +270,7 @@ def merged_away(messages: Sequence[Message], read: Sequence[int]) -> dict[int, f
     named: frozenset[int] = frozenset()
     settled: dict[int, frozenset[int]] = {}
     for index in read:
-        text = messages[index].text
+        text = spoken(messages[index])
         first = _FIRST_SENTENCE_RE.match(text.lstrip())
         opening = first.group() if first else ""
         if named and MERGED_RE.match(opening) and not forge_numbers(opening):
