@@ -49,6 +49,25 @@ _DONE_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 """A lead-in that ends on the work done ("All 3 subtasks completed:", "X now:")."""
+_CHANGED = (
+    r"(?:added|created|updated|removed|deleted|fixed|changed|modified|simplified|renamed|"
+    r"moved|replaced|refactored|extracted|implemented|rewrote|wrote|new[ \t]+(?:files?|tests?)|"
+    r"(?:updated|changed|modified|added|removed|deleted)[ \t]+(?:files?|tests?))"
+)
+_CHANGE_LEAD_RE = re.compile(
+    rf"[ \t]*[*_]*(?:i[ \t]+|i['’]ve[ \t]+)?{_CHANGED}\b[^\n]*[:：][*_]*[ \t]*$",
+    re.IGNORECASE,
+)
+"""A line that leads in to a list by naming the change it is part of: it opens with the verb
+of the change ("Added two entries under **Fixes** in the release notes:", "Updated the
+README in two places:") or is only that word ("**Removed:**", "New files:")."""
+HEADING_WORDS = 6
+"""A heading that names a change is a label of a few words ("Removed from `x`"), not a title
+that says something of its own."""
+_STILL_OPEN_RE = re.compile(
+    r"\b(?:but|still|left|remain(?:s|ing)?|not|yet|todo|pending|open|unresolved)\b",
+    re.IGNORECASE,
+)
 
 
 def done_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
@@ -58,14 +77,32 @@ def done_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
     done: set[int] = set()
     for before, unit in pairwise(units):
         number = lists.get(unit.start)
-        if number is None or before.start in lists or before.heading != unit.heading:
+        if number is None:
             continue
         if unit.heading is not None and section_kind(unit.heading) == Kind.OPEN_LOOP:
             continue
+        if before.heading != unit.heading:
+            # The list opens its section: a label that names the change ("**Removed:**").
+            if unit.heading is not None and _changed(unit.heading, heading=True):
+                done.add(number)
+            continue
+        if before.start in lists:
+            continue
         lead = text[before.start : before.end].rstrip().rsplit("\n", 1)[-1]
-        if _DONE_LEAD_RE.search(lead):
+        if _DONE_LEAD_RE.search(lead) or _changed(lead):
             done.add(number)
     return done
+
+
+def _changed(lead: str, heading: bool = False) -> bool:
+    """Does *lead* lead in to a list by naming the change it is part of (it opens with the
+    change's verb, or is only that word: :data:`_CHANGE_LEAD_RE`), and not what is still
+    open ("Added a guard, but two cases are still open:")? A *heading*'s title ("Removed",
+    "Removed from `x`": a bold label's colon is not in it) is one of a few words."""
+    if heading:
+        short = len(lead.split()) <= HEADING_WORDS
+        lead = f"{lead.rstrip()}:" if short and not lead.rstrip(" *_").endswith(":") else lead
+    return _CHANGE_LEAD_RE.match(lead) is not None and _STILL_OPEN_RE.search(lead) is None
 
 
 _CHOOSE_RE = re.compile(
