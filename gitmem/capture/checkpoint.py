@@ -14,21 +14,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.extract.reports import called_off, reported_done
-from gitmem.capture.masking import MASK_PREFIX, contains_mask, mask
+from gitmem.capture.closing import closed_loops
+from gitmem.capture.masking import contains_mask, masked
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.capture.standing import standing
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
-from gitmem.core.items import Draft, Item, Kind, Trust
+from gitmem.core.items import Draft, Item, Trust
 from gitmem.core.quotes import QuoteCheck, check_quote, check_quotes
 from gitmem.core.records import (
     BRANCH,
     EVENT_CORROBORATION,
     EVENT_LIKELY_SUPERSEDED,
-    EVENT_REOPEN,
-    EVENT_STATE_CHANGED,
     EVENT_STATUS,
     NAMESPACE,
     REPOSITORY,
@@ -50,9 +48,6 @@ from gitmem.store.repo import Entry
 from gitmem.store.seal import Sealed, new_event, seal
 
 _MAX_SESSION = 200
-_MIN_KNOWN_SECRET = 4  # shorter "secrets" would mask ordinary words everywhere
-_NOTE_CHARS = 200
-"""The most characters of the sentence a note that a later session reports a loop done keeps."""
 OVERLAPS_SECRET = "the quote overlaps a masked secret, so it cannot be shown as said"
 UNMATCHED = "the quote is the item: its text could not be matched to it"
 UNSAID = (
@@ -77,15 +72,6 @@ def mask_draft(draft: Draft, known: Sequence[tuple[str, str]] = ()) -> Draft:
         extra=cast(dict[str, Any], _map_strings(draft.extra, clean)),
         message=draft.message,
     )
-
-
-def masked(text: str, known: Sequence[tuple[str, str]] = ()) -> str:
-    """*text* with its secrets masked (:func:`mask_draft`). Raises nothing."""
-    text = mask(text).text
-    for secret, kind in known:
-        if len(secret) >= _MIN_KNOWN_SECRET:
-            text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
-    return text
 
 
 def build_items(
@@ -385,7 +371,7 @@ def build_checkpoint(
         events.append(
             new_event(identity, EVENT_LIKELY_SUPERSEDED, None, session, now, commit, {"items": by})
         )
-    events += _closed_loops(state, carry, prepared, session, identity, (said, now), commit)
+    events += closed_loops(state, carry, prepared, session, identity, (said, now), commit)
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(
@@ -401,64 +387,6 @@ def build_checkpoint(
         )
     sealed = tuple(seal(e, identity.sign, NAMESPACE) for e in events)
     return Built(checkpoint, sealed, prepared.snapshot, carry)
-
-
-def _closed_loops(
-    state: MemoryState | None,
-    carry: Plan,
-    prepared: Prepared,
-    session: str,
-    identity: Identity,
-    times: tuple[datetime, datetime],
-    commit: str | None,
-) -> list[Event]:
-    """A changed-state event for each open loop of an earlier session that this one
-    carries and reports done (:func:`~gitmem.capture.extract.reports.reported_done`) or
-    its user calls off (:func:`~gitmem.capture.extract.reports.called_off`):
-    a candidate, shown as such (the brief lists it to verify, with the sentence), never
-    a silent close. An older session backfilled after newer ones closes nothing, nor does
-    anything close a loop someone reopened (`gitmem reverify`). *times*:
-    the session's own time and the capture's."""
-    said, now = times
-    if state is None or (state.newest and format_time(said) < state.newest):
-        return []
-    carried = set(carry.carried)
-    loops = [
-        (s.id, s.item.text)
-        for s in state.items.values()
-        if s.item.address in carried
-        and s.item.kind == Kind.OPEN_LOOP
-        and s.item.origin_session != session
-        and not s.notes
-        and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
-    ]
-    messages = prepared.transcript.messages
-    done = reported_done(loops, messages) if loops else {}
-    off = called_off([loop for loop in loops if loop[0] not in done], messages) if loops else {}
-    closed = [(loop, "reported done", s) for loop, s in done.items()]
-    closed += [(loop, "called off", s) for loop, s in off.items()]
-    return [
-        new_event(
-            identity,
-            EVENT_STATE_CHANGED,
-            loop,
-            session,
-            now,
-            commit,
-            {"note": _note(how, sentence, prepared.secrets)},
-        )
-        for loop, how, sentence in closed
-    ]
-
-
-def _note(how: str, sentence: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
-    """What a changed-state note says of a loop a later session reports done or calls
-    off (*how*): that sentence, masked, and cut to :data:`_NOTE_CHARS` (a note, not a
-    quote)."""
-    text = " ".join(masked(sentence, secrets).split())
-    if len(text) > _NOTE_CHARS:
-        text = text[: _NOTE_CHARS - 1].rstrip() + "…"
-    return f"{how} in a later session: {text}"
 
 
 def _lineage(transcript: Transcript, session: str) -> dict[str, str]:

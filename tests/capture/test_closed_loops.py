@@ -4,15 +4,16 @@ verify, with the sentence that says so, never closed in silence."""
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pygit2
 import pytest
-from helpers.capturing import capture, session_file
+from helpers.capturing import brief_json, capture, claude_line, session_file
 
-from gitmem.capture.extract.reports import reported_done
+from gitmem.capture.closing import side_run_of
+from gitmem.capture.extract.reports import all_done_sentence, final_reply, reported_done
 from gitmem.core.transcript import Message
 
 LOOP = "TODO: benchmark the parser cache before the release."
@@ -180,3 +181,90 @@ def _blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> list[pygit2.Object]:
     for entry in tree:
         found += _blobs(repo, entry) if isinstance(entry, pygit2.Tree) else [entry]
     return found
+
+
+# -- a side run's loops, and the final word of its session -----------------------------
+
+PARENT = "p-42"
+SIDE_LOOP = "Still needs: the toggle handler and the panel attributes for the debug view."
+
+
+def side_run_then(gm: Any, folder: Path, final: str, parent: str = PARENT) -> dict[str, Any]:
+    """The brief's open loop after a compaction of session *parent* left it in a file of its
+    own, then *parent*'s transcript, whose final reply is *final*, was captured."""
+    when = datetime(2026, 11, 3, 10, tzinfo=UTC)
+    side = folder / "agent-acompact-7.jsonl"
+    side.write_text(
+        claude_line(SIDE_LOOP, "assistant", PARENT, when, isSidechain=True, agentId="acompact-7")
+    )
+    loop = {"kind": "open_loop", "text": "Add the toggle handler and the panel attributes"}
+    loop |= {"trust": "verbatim", "quote": "the toggle handler and the panel attributes"}
+    assert capture(gm, side, [loop])["session"] == f"{PARENT}/agent-acompact-7"
+    lines = [
+        ("user", "Carry on with the debug view."),
+        ("assistant", "Wired it up."),
+        ("user", "ok"),
+    ]
+    lines.append(("assistant", final))
+    main = session_file(folder, parent, lines, when + timedelta(hours=1))
+    capture(gm, main, [], session=parent)
+    (item,) = [i for i in brief_json(gm)["items"] if i["kind"] == "open_loop"]
+    assert gm("verify").exit_code == 0
+    return dict(item)
+
+
+def test_a_side_runs_loop_is_flagged_when_its_session_ends_all_done(
+    gm: Any, initialised: Path
+) -> None:
+    final = "Committed and pushed. All done — the entire debug view epic is complete."
+    item = side_run_then(gm, initialised.parent, final)
+    said = "All done — the entire debug view epic is complete."
+    assert (
+        item["contradiction"] == f"state changed: reported done at the end of its session: {said}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("final", "parent"),
+    [
+        ("Wired the toggle. The panel attributes are next.", PARENT),  # not all done
+        ("Is it all done? Not yet: the panel attributes are next.", PARENT),  # a question
+        ("All done — the entire debug view epic is complete.", "p-43"),  # another session
+    ],
+)
+def test_a_side_runs_loop_stays_unless_its_own_session_ends_all_done(
+    gm: Any, initialised: Path, final: str, parent: str
+) -> None:
+    assert side_run_then(gm, initialised.parent, final, parent)["contradiction"] is None
+
+
+def test_which_sessions_are_side_runs_of_which() -> None:
+    assert side_run_of(f"{PARENT}/agent-a7", PARENT)
+    assert not side_run_of(f"{PARENT}2/agent-a7", PARENT)  # another session's
+    assert not side_run_of(f"{PARENT}/agentx", PARENT)
+    assert not side_run_of(PARENT, PARENT) and not side_run_of("p-43", PARENT)
+
+
+def test_the_all_done_sentence_is_the_sessions_own() -> None:
+    said = [Message("user", "go"), Message("assistant", "Pushed. All done, nothing left.")]
+    assert all_done_sentence(said) == "All done, nothing left."
+    assert all_done_sentence([*said, Message("assistant", "One more: the docs.")]) is None
+    # a tool's output the reply shows, as a terminal does, is not what the session said
+    shown = Message("assistant", "Reviewed.\n  ⎿  All done, nothing left.")
+    assert all_done_sentence([shown]) is None
+
+
+def test_the_final_word_is_the_sessions_not_an_exchange_the_host_started() -> None:
+    notification = "<task-notification>\n<task-id>b76</task-id>\n</task-notification>"
+    messages = [
+        Message("user", "Finish the epic."),
+        Message("assistant", "All done. The epic is complete and pushed."),
+        Message("user", notification),
+        Message("assistant", "Background task completed successfully: the tests pass."),
+    ]
+    assert final_reply(messages) == 1
+    assert all_done_sentence(messages) == "All done."
+    # the user's own turn after it: the reply to it is the final word
+    asked = [*messages, Message("user", "And the docs?"), Message("assistant", "Updating them.")]
+    assert final_reply(asked) == 5 and all_done_sentence(asked) is None
+    assert final_reply([Message("user", notification)]) is None

@@ -105,6 +105,16 @@ def test_a_session_that_ends_all_done_closes_every_loop_before_it() -> None:
     ]
     assert kept(loops, messages) == []
     assert kept(loops, messages[:2]) == ["Migrate the schema", "Update the changelog"]
+    # a final reply that asks, says not yet, or shows a tool's output saying it closes none
+    for final in (
+        "Is it all done? I will check the changelog next.",
+        "Not all done yet: the changelog is next.",
+        "Ran the checks.\n  ⎿  All done, everything is complete.",
+    ):
+        assert kept(loops, [*messages[:2], Message("assistant", final)]) == [
+            "Migrate the schema",
+            "Update the changelog",
+        ], final
 
 
 def test_what_no_later_statement_reverses_stays() -> None:

@@ -12,7 +12,8 @@ loop's words (:data:`_CLOSING_SHARE`), or every id the loop names in a clause th
 something done ("gqc.6 done and pushed." for "proj-gqc.6: close the review session"). A
 Chinese, Japanese or Korean loop and its report are compared by their pairs of
 neighbouring characters. A session whose final assistant message says all of it is done
-("All done", "the entire epic is complete") closes every loop before it.
+("All done", "the entire epic is complete") closes every loop before it
+(:func:`final_all_done`, :func:`all_done_sentence`).
 
 Pure; raises nothing.
 """
@@ -220,8 +221,47 @@ def said_by(message: Message, role: str) -> bool:
 
 
 def final_all_done(messages: Sequence[Message]) -> int | None:
-    """The session's final assistant message, when it says that all of it is done."""
+    """The session's final reply (:func:`final_reply`), when it says that all of it is done
+    (:func:`all_done_sentence`)."""
+    final = final_reply(messages)
+    return final if final is not None and _all_done_in(messages[final]) is not None else None
+
+
+def final_reply(messages: Sequence[Message]) -> int | None:
+    """The session's final assistant message, before any exchange the host started after
+    it: a user's turn that is all the host's text (a background task's notification, a
+    hook's output) and the replies to it are not the session's last word ("All done…",
+    then the notification that a test run ended, then "Background task completed — all
+    tests pass")."""
+    last = None
     for index in range(len(messages) - 1, -1, -1):
-        if said_by(messages[index], "assistant"):
-            return index if _ALL_DONE.search(fold(messages[index].text)) else None
+        message = messages[index]
+        if said_by(message, "assistant"):
+            last = index if last is None else last
+        elif said_by(message, "user"):
+            if said_text(message).strip("\0 \t\n"):
+                return last  # the user's own turn: the last reply to it is the final word
+            last = None  # the host's turn: what answers it is not the session's
+    return last
+
+
+def all_done_sentence(messages: Sequence[Message]) -> str | None:
+    """The sentence of the session's final assistant message that says all of it is done,
+    as said; None when the session does not end so, asks whether it is ("Is it all
+    done?"), says it is not yet ("not all done"), or says so only in text the host wrote
+    into the message (a tool's output it shows)."""
+    final = final_all_done(messages)
+    return None if final is None else _all_done_in(messages[final])
+
+
+def _all_done_in(message: Message) -> str | None:
+    said = said_text(message)
+    if not _ALL_DONE.search(fold(said)):
+        return None  # (most messages: no sentence is cut)
+    for sentence, folded in _sentences(said):
+        if folded.rstrip().endswith("?"):
+            continue
+        for match in _ALL_DONE.finditer(folded):
+            if _NOT_YET.search(folded, 0, match.start()) is None:
+                return sentence
     return None

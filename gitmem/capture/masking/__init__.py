@@ -24,7 +24,7 @@ secret);
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gitmem.capture.masking.context import context_hits
@@ -32,7 +32,7 @@ from gitmem.capture.masking.escapes import views
 from gitmem.capture.masking.redacted import MASK_PREFIX, MASK_RE
 from gitmem.capture.masking.shapes import shape_hits
 
-__all__ = ["KINDS", "MASK_PREFIX", "Finding", "Masked", "contains_mask", "kinds", "mask"]
+__all__ = ["KINDS", "MASK_PREFIX", "Finding", "Masked", "contains_mask", "kinds", "mask", "masked"]
 
 KINDS = (
     "private-key",
@@ -109,6 +109,21 @@ def mask(text: str) -> Masked:
         if not fresh:
             return Masked(masked, tuple(findings))
         hits += fresh
+
+
+MIN_KNOWN_SECRET = 4
+"""The shortest secret masked wherever it stands: shorter "secrets" would mask ordinary words."""
+
+
+def masked(text: str, known: Sequence[tuple[str, str]] = ()) -> str:
+    """*text* with its secrets masked: by shape and name, behind any escaping
+    (:func:`mask`), and by the exact secrets already found elsewhere (*known*: each secret
+    and its kind, such as those a transcript showed). Raises nothing."""
+    text = mask(text).text
+    for secret, kind in known:
+        if len(secret) >= MIN_KNOWN_SECRET:
+            text = text.replace(secret, f"{MASK_PREFIX}{kind}]")
+    return text
 
 
 def kinds() -> tuple[str, ...]:

@@ -1,0 +1,106 @@
+"""The open loops of earlier sessions a new capture says are closed: each one a candidate,
+recorded as a changed-state event with the sentence that says so (the brief lists it to
+verify), never a silent close.
+
+Three ways a capture closes an earlier loop it carries:
+
+- its session **reports it done** in a sentence that names most of its words or every id
+  it names (:func:`~gitmem.capture.extract.reports.reported_done`);
+- its user **calls it off** (:func:`~gitmem.capture.extract.reports.called_off`);
+- it is a **side run of this session** (a subagent's or a compaction's transcript, filed as
+  ``<session>/agent-<id>``: :attr:`~gitmem.core.transcript.Transcript.own_session`) and
+  the session's final assistant message says all of it is done
+  (:func:`~gitmem.capture.extract.reports.all_done_sentence`). Within one transcript that
+  final word closes every loop before it (:mod:`gitmem.capture.extract.lastword`); a side
+  run in a file of its own is the same session's earlier word, so it is closed the same
+  way (a compaction's recap of ten open loops, then "All done… the entire epic is
+  complete").
+
+An older session backfilled after newer ones closes nothing, nor does anything close a
+loop someone reopened (``gitmem reverify``) or one with a note already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from gitmem.capture.extract.reports import all_done_sentence, called_off, reported_done
+from gitmem.capture.masking import masked
+from gitmem.capture.prepare import Prepared
+from gitmem.core.items import Kind
+from gitmem.core.records import EVENT_REOPEN, EVENT_STATE_CHANGED, Event, format_time
+from gitmem.lifecycle.carry import Plan
+from gitmem.lifecycle.replay import MemoryState
+from gitmem.store.keys import Identity
+from gitmem.store.seal import new_event
+
+NOTE_CHARS = 200
+"""The most characters of the sentence a note keeps (a note, not a quote)."""
+
+REPORTED = "reported done in a later session"
+CALLED_OFF = "called off in a later session"
+ENDED = "reported done at the end of its session"
+
+
+def closed_loops(
+    state: MemoryState | None,
+    carry: Plan,
+    prepared: Prepared,
+    session: str,
+    identity: Identity,
+    times: tuple[datetime, datetime],
+    commit: str | None,
+) -> list[Event]:
+    """A changed-state event for each open loop of an earlier session that this capture
+    carries and closes (see the module). *times*: the session's own time and the
+    capture's. Raises nothing."""
+    said, now = times
+    if state is None or (state.newest and format_time(said) < state.newest):
+        return []
+    carried = set(carry.carried)
+    open_loops = [
+        s
+        for s in state.items.values()
+        if s.item.address in carried
+        and s.item.kind == Kind.OPEN_LOOP
+        and s.item.origin_session != session
+        and not s.notes
+        and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
+    ]
+    loops = [(s.id, s.item.text) for s in open_loops]
+    messages = prepared.transcript.messages
+    done = reported_done(loops, messages) if loops else {}
+    off = called_off([loop for loop in loops if loop[0] not in done], messages) if loops else {}
+    closed = [(loop, REPORTED, s) for loop, s in done.items()]
+    closed += [(loop, CALLED_OFF, s) for loop, s in off.items()]
+    side = [s.id for s in open_loops if side_run_of(s.item.origin_session, session)]
+    side = [loop for loop in side if loop not in done and loop not in off]
+    if side and (final := all_done_sentence(messages)) is not None:
+        closed += [(loop, ENDED, final) for loop in side]
+    return [
+        new_event(
+            identity,
+            EVENT_STATE_CHANGED,
+            loop,
+            session,
+            now,
+            commit,
+            {"note": note(how, sentence, prepared.secrets)},
+        )
+        for loop, how, sentence in closed
+    ]
+
+
+def side_run_of(origin: str, session: str) -> bool:
+    """Whether the session *origin* is a side run of *session* (``<session>/agent-<id>``)."""
+    return origin.startswith(f"{session}/agent-")
+
+
+def note(how: str, sentence: str, secrets: Sequence[tuple[str, str]] = ()) -> str:
+    """What a changed-state note says of a loop closed *how*: that, then the sentence that
+    says so, masked and cut to :data:`NOTE_CHARS`."""
+    text = " ".join(masked(sentence, secrets).split())
+    if len(text) > NOTE_CHARS:
+        text = text[: NOTE_CHARS - 1].rstrip() + "…"
+    return f"{how}: {text}"
