@@ -101,19 +101,19 @@ INTRO_RE = re.compile(
 """A line that introduces what follows: "So the practical action item is:"."""
 
 _DISCOURSE = (
-    r"(?:(?:so|ok(?:ay)?|then|alright|all\s+right|right|good|great|fine|yes|yeah|yep|agreed|"
-    r"in\s+the\s+end|after\s+(?:some\s+)?discussion|finally|for\s+now|anyway|and|but|also)"
+    r"(?:(?:so|ok(?:ay)?|then|alright|all\s+right|right|good|great|fine|yes|yeah|yep|agreed|in"
+    r"\s+the\s+end|after\s+(?:some\s+)?discussion|finally|for\s+now|anyway|and|but|also|actually)"
     r"\b[,.!:;]?\s+)*"
 )
 _DECISION_START_RE = re.compile(
     rf"{_EMPH}{_DISCOURSE}(?:"
     rf"(?:we|i|the\s+team|everyone)(?:{_A}ve|\s+have)?\s+(?:now\s+|finally\s+|just\s+|all\s+)?"
-    r"(?:decided|agreed|settled\s+on|chose|opted)\b"
-    r"|decided\s+(?:to|on|against|that)\b"
+    r"(?:decided|agreed|settled\s+on|chose|opted)\b|decided\s+(?:to|on|against|that)\b"
     rf"|(?:we|i)(?:{_A}ll|\s+will|{_A}re\s+going\s+to|\s+are\s+going\s+to)\s+(?:go|stick)\s+with\b"
     rf"|(?:(?:we{_A}re|we\s+are)\s+)?going\s+with\b"
     rf"|let{_A}?s\s+(?:not\b|(?:just\s+|instead\s+|also\s+)?"
-    r"(?:go\s+(?:with|for)|stick\s+with|keep|use|drop|skip|switch\s+to|move\s+to|avoid)\b)"
+    r"(?:go\s+(?:with|for)|stick\s+with|keep|use|drop|skip|switch\s+to|move\s+to|avoid)\b|leave"
+    r"(?=\s+(?:[^\s.,;:!?]+\s+){0,4}?(?:out|as\s+is|alone|be|unchanged|in\s+place|for\s+now)\b))"
     rf"|we(?:{_A}ll|\s+will)\s+(?:use|keep|stick\s+with|switch\s+to|drop)\b"
     rf"|go\s+ahead\s+(?:with|and)\b|i{_A}d\s+(?:rather|prefer)\b|i\s+would\s+rather\b"
     rf"|we\s+(?:will\s+not|won{_A}t|will\s+never|shall\s+not|are\s+not\s+going\s+to|"
