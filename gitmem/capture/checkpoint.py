@@ -27,6 +27,7 @@ from gitmem.core.records import (
     BRANCH,
     EVENT_CORROBORATION,
     EVENT_LIKELY_SUPERSEDED,
+    EVENT_STATE_CHANGED,
     EVENT_STATUS,
     NAMESPACE,
     REPOSITORY,
@@ -225,12 +226,17 @@ class Built:
 
     def adds_to(self, state: MemoryState | None) -> bool:
         """Whether the checkpoint says anything *state* does not hold already: an item
-        that is not current there, a corroboration or a likely supersession."""
+        that is not current there, a corroboration, a likely supersession, or a loop it
+        says is closed (:mod:`~gitmem.capture.closing`)."""
         current = {} if state is None else {a for a, s in state.items.items() if s.current}
         return bool(
             any(i.address not in current for i in self.carry.items)
             or self.carry.corroborations
             or self.carry.supersessions
+            or any(
+                isinstance(e.record, Event) and e.record.event == EVENT_STATE_CHANGED
+                for e in self.events
+            )
         )
 
     @property

@@ -2,7 +2,7 @@
 recorded as a changed-state event with the sentence that says so (the brief lists it to
 verify), never a silent close.
 
-Three ways a capture closes an earlier loop it carries:
+Three ways a capture closes an earlier loop of another session it carries:
 
 - its session **reports it done** in a sentence that names most of its words or every id
   it names (:func:`~gitmem.capture.extract.reports.reported_done`);
@@ -16,6 +16,12 @@ Three ways a capture closes an earlier loop it carries:
   way (a compaction's recap of ten open loops, then "All done… the entire epic is
   complete").
 
+A session captured more than once as it goes on (at each turn, at a compaction, at its
+end) has its own earlier loops carried too: each is closed by what the session said
+*after* it (placed by its quote), as the session's last word closes a loop within one
+capture — a later report naming it, the user calling it off, or a final reply saying all
+is done ("reported done later in its session: …").
+
 An older session backfilled after newer ones closes nothing, nor does anything close a
 loop someone reopened (``gitmem reverify``) or one with a note already.
 """
@@ -25,13 +31,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from gitmem.capture.extract.reports import all_done_sentence, called_off, reported_done
+from gitmem.capture.extract.lastword import quote_places
+from gitmem.capture.extract.reports import (
+    all_done_sentence,
+    called_off,
+    final_all_done,
+    reported_done,
+)
 from gitmem.capture.masking import masked
 from gitmem.capture.prepare import Prepared
 from gitmem.core.items import Kind
 from gitmem.core.records import EVENT_REOPEN, EVENT_STATE_CHANGED, Event, format_time
+from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.carry import Plan
-from gitmem.lifecycle.replay import MemoryState
+from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.keys import Identity
 from gitmem.store.seal import new_event
 
@@ -41,6 +54,8 @@ NOTE_CHARS = 200
 REPORTED = "reported done in a later session"
 CALLED_OFF = "called off in a later session"
 ENDED = "reported done at the end of its session"
+LATER = "reported done later in its session"
+CALLED_OFF_LATER = "called off later in its session"
 
 
 def closed_loops(
@@ -64,20 +79,14 @@ def closed_loops(
         for s in state.items.values()
         if s.item.address in carried
         and s.item.kind == Kind.OPEN_LOOP
-        and s.item.origin_session != session
         and not s.notes
         and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
     ]
-    loops = [(s.id, s.item.text) for s in open_loops]
     messages = prepared.transcript.messages
-    done = reported_done(loops, messages) if loops else {}
-    off = called_off([loop for loop in loops if loop[0] not in done], messages) if loops else {}
-    closed = [(loop, REPORTED, s) for loop, s in done.items()]
-    closed += [(loop, CALLED_OFF, s) for loop, s in off.items()]
-    side = [s.id for s in open_loops if side_run_of(s.item.origin_session, session)]
-    side = [loop for loop in side if loop not in done and loop not in off]
-    if side and (final := all_done_sentence(messages)) is not None:
-        closed += [(loop, ENDED, final) for loop in side]
+    others = [s for s in open_loops if s.item.origin_session != session]
+    closed = _by_others(others, messages, session)
+    own = [s for s in open_loops if s.item.origin_session == session]
+    closed += _by_itself(own, messages) if own else []
     return [
         new_event(
             identity,
@@ -90,6 +99,48 @@ def closed_loops(
         )
         for loop, how, sentence in closed
     ]
+
+
+def _by_others(
+    loops: Sequence[ItemState], messages: Sequence[Message], session: str
+) -> list[tuple[str, str, str]]:
+    """(loop, how, sentence) of each loop of another session that *messages* close: a
+    report or the user's calling off anywhere in them, or for a side run of *session*, a
+    final reply that says all is done."""
+    pairs = [(s.id, s.item.text) for s in loops]
+    done = reported_done(pairs, messages) if pairs else {}
+    off = called_off([p for p in pairs if p[0] not in done], messages) if pairs else {}
+    closed = [(loop, REPORTED, s) for loop, s in done.items()]
+    closed += [(loop, CALLED_OFF, s) for loop, s in off.items()]
+    side = [s.id for s in loops if side_run_of(s.item.origin_session, session)]
+    side = [loop for loop in side if loop not in done and loop not in off]
+    if side and (final := all_done_sentence(messages)) is not None:
+        closed += [(loop, ENDED, final) for loop in side]
+    return closed
+
+
+def _by_itself(
+    loops: Sequence[ItemState], messages: Sequence[Message]
+) -> list[tuple[str, str, str]]:
+    """(loop, how, sentence) of each loop an earlier capture of this same session stored
+    that what the session said after it closes, as its own last word would have within
+    one capture: a later report, the user's calling off, or a final reply saying all is
+    done. A loop whose quote is not found in the session (none, or said elsewhere) stays."""
+    texts = [said_text(m) for m in messages]
+    places = quote_places([s.item.quote for s in loops], texts)
+    after: dict[str, int] = {
+        s.id: at for s, at in zip(loops, places, strict=True) if at is not None
+    }
+    pairs = [(s.id, s.item.text) for s in loops if s.id in after]
+    done = reported_done(pairs, messages, after) if pairs else {}
+    off = called_off([p for p in pairs if p[0] not in done], messages, after) if pairs else {}
+    closed = [(loop, LATER, s) for loop, s in done.items()]
+    closed += [(loop, CALLED_OFF_LATER, s) for loop, s in off.items()]
+    rest = [loop for loop, _ in pairs if loop not in done and loop not in off]
+    final = final_all_done(messages) if rest else None
+    if final is not None and (sentence := all_done_sentence(messages)) is not None:
+        closed += [(loop, ENDED, sentence) for loop in rest if after[loop] < final]
+    return closed
 
 
 def side_run_of(origin: str, session: str) -> bool:

@@ -268,3 +268,72 @@ def test_the_final_word_is_the_sessions_not_an_exchange_the_host_started() -> No
     asked = [*messages, Message("user", "And the docs?"), Message("assistant", "Updating them.")]
     assert final_reply(asked) == 5 and all_done_sentence(asked) is None
     assert final_reply([Message("user", notification)]) is None
+
+
+# -- the same session captured again as it goes on ---------------------------------------
+
+TODO = "TODO: benchmark the retry queue under load before the release."
+
+
+def captured_twice(gm: Any, folder: Path, before: list[str], later: list[str]) -> dict[str, Any]:
+    """The brief's open loop after session s-9 was captured with *before* then TODO said
+    (the loop given as its item), and again once it had gone on with *later* (user and
+    assistant in turn, the user first)."""
+    when = datetime(2026, 11, 5, 10, tzinfo=UTC)
+    said = [("assistant", text) for text in before] + [("user", "go on"), ("assistant", TODO)]
+    loop = {
+        "kind": "open_loop",
+        "text": "Benchmark the retry queue under load",
+        "trust": "verbatim",
+    }
+    capture(gm, session_file(folder, "s-9", said, when), [loop | {"quote": TODO}])
+    roles = ("user", "assistant")
+    said += [(roles[n % 2], text) for n, text in enumerate(later)]
+    capture(gm, session_file(folder, "s-9", said, when), [])
+    (item,) = [i for i in brief_json(gm)["items"] if i["kind"] == "open_loop"]
+    assert gm("verify").exit_code == 0
+    return dict(item)
+
+
+@pytest.mark.parametrize(
+    ("later", "flagged"),
+    [
+        (
+            ["run it", "The retry queue load benchmark is done before the release: 2.3x."],
+            "reported done later in its session: The retry queue load benchmark is done "
+            "before the release: 2.3x.",
+        ),
+        (
+            ["Skip the retry queue load benchmark, the release is cancelled.", "Understood."],
+            "called off later in its session: Skip the retry queue load benchmark, the "
+            "release is cancelled.",
+        ),
+        (
+            ["wrap up", "Pushed the branch. All done."],
+            "reported done at the end of its session: All done.",
+        ),
+        (["and the docs?", "Updated the docs; the retry queue benchmark is next."], None),
+    ],
+)
+def test_a_loop_the_same_session_closes_later_is_flagged(
+    gm: Any, initialised: Path, later: list[str], flagged: str | None
+) -> None:
+    item = captured_twice(gm, initialised.parent, [], later)
+    assert item["contradiction"] == (flagged and f"state changed: {flagged}")
+
+
+def test_what_the_session_said_before_the_loop_closes_it_not(gm: Any, initialised: Path) -> None:
+    old = "The retry queue load benchmark is done before the release: 2.3x."
+    item = captured_twice(gm, initialised.parent, [old], ["and now?", "Looking at the docs."])
+    assert item["contradiction"] is None
+
+
+def test_a_report_closes_only_the_loops_said_before_it() -> None:
+    loops = [("a", "Benchmark the retry queue under load before the release.")]
+    said = [
+        Message("assistant", TODO),
+        Message("assistant", "The retry queue load benchmark is done before the release."),
+    ]
+    assert reported_done(loops, said, {"a": 0}) == {"a": said[1].text}
+    assert reported_done(loops, said, {"a": 1}) == {}
+    assert reported_done(loops, said) == {"a": said[1].text}  # another session's: anywhere

@@ -243,17 +243,20 @@ def _by_rejections(
 
 
 def _places(drafts: Sequence[Draft], texts: Sequence[str]) -> list[int | None]:
-    """The message each draft's quote verifies in, among the messages' said *texts*
-    (None: no quote, or not found). Most quotes are the message's own words, found as
-    they are; only the others are folded and checked as the verifier checks them."""
+    """:func:`quote_places` of the drafts' quotes."""
+    return quote_places([d.quote for d in drafts], texts)
+
+
+def quote_places(quotes: Sequence[str | None], texts: Sequence[str]) -> list[int | None]:
+    """The message each quote verifies in, among the messages' said *texts* (None: no
+    quote, or not found). Most quotes are the message's own words, found as they are;
+    only the others are folded and checked as the verifier checks them. Raises nothing."""
     places: list[int | None] = [
-        next((i for i, text in enumerate(texts) if d.quote in text), None) if d.quote else None
-        for d in drafts
+        next((i for i, text in enumerate(texts) if quote in text), None) if quote else None
+        for quote in quotes
     ]
-    rest = [n for n, d in enumerate(drafts) if d.quote and places[n] is None]
-    for n, check in zip(
-        rest, check_quotes([drafts[n].quote or "" for n in rest], texts), strict=True
-    ):
+    rest = [n for n, quote in enumerate(quotes) if quote and places[n] is None]
+    for n, check in zip(rest, check_quotes([quotes[n] or "" for n in rest], texts), strict=True):
         places[n] = check.message_index if check.verbatim else None
     return places
 

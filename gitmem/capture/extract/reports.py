@@ -21,7 +21,7 @@ Pure; raises nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from gitmem.capture.extract.heuristic import languages
@@ -131,28 +131,41 @@ def _reports_done(folded: str) -> bool:
     )
 
 
-def reported_done(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+def reported_done(
+    loops: Sequence[tuple[str, str]],
+    messages: Sequence[Message],
+    after: Mapping[str, int] | None = None,
+) -> dict[str, str]:
     """Of *loops* (id, text: open loops an earlier session left), each one a sentence
     said in *messages* reports done, by rule 5's test (:func:`closes`), with the first
-    such sentence as said. Only what the session said is read. Pure; raises nothing."""
-    return _closing(loops, messages, lambda message, folded: _report(folded))
+    such sentence as said; with *after*, only a sentence of a message after the one
+    (its index) *after* names for the loop. Only what the session said is read. Pure;
+    raises nothing."""
+    return _closing(loops, enumerate(messages), _report, after)
 
 
-def called_off(loops: Sequence[tuple[str, str]], messages: Sequence[Message]) -> dict[str, str]:
+def called_off(
+    loops: Sequence[tuple[str, str]],
+    messages: Sequence[Message],
+    after: Mapping[str, int] | None = None,
+) -> dict[str, str]:
     """Of *loops*, each one a sentence of the user's in *messages* calls off ("skip the
-    load test"), by the same test, with the first such sentence as said. Pure; raises
-    nothing."""
-    users = [message for message in messages if said_by(message, "user")]
-    return _closing(loops, users, lambda message, folded: _cancel(folded))
+    load test"), by the same test, with the first such sentence as said (*after* as for
+    :func:`reported_done`). Pure; raises nothing."""
+    users = ((i, m) for i, m in enumerate(messages) if said_by(m, "user"))
+    return _closing(loops, users, _cancel, after)
 
 
 def _closing(
     loops: Sequence[tuple[str, str]],
-    messages: Sequence[Message],
-    report_of: Callable[[Message, str], Report | None],
+    messages: Iterable[tuple[int, Message]],
+    report_of: Callable[[str], Report | None],
+    after: Mapping[str, int] | None = None,
 ) -> dict[str, str]:
-    """Of *loops*, each one a sentence of *messages* closes (*report_of* reads a folded
-    sentence of a message as a report, or None), with the first such sentence as said."""
+    """Of *loops*, each one a sentence of *messages* (each with its index in the session)
+    closes (*report_of* reads a folded sentence as a report, or None), with the first such
+    sentence as said; with *after*, a loop it names only by a sentence of a message after
+    the index it names for it."""
     wanted = {id_: loop for id_, text in loops if len((loop := loop_of(text)).words) >= 2}
     # Each sentence is compared only with the loops it shares a word with: a long session
     # full of "done" costs its sentences, not its sentences times the loops.
@@ -161,17 +174,18 @@ def _closing(
         for word in loop.words.union(*loop.ids):
             by_word.setdefault(word, set()).add(id_)
     found: dict[str, str] = {}
-    checked: set[Report] = set()  # a report said again closes nothing new
-    for message in messages:
+    checked: set[Report] = set()  # a report said again closes nothing new (without *after*)
+    for index, message in messages:
         for sentence, folded in _sentences(said_text(message)):
             if len(found) == len(wanted):
                 return found
-            report = report_of(message, folded)
+            report = report_of(folded)
             if report is None or report in checked:
                 continue
-            checked.add(report)
+            if after is None:
+                checked.add(report)
             for id_ in {i for w in report.words for i in by_word.get(w, ())} - found.keys():
-                if closes(report, wanted[id_]):
+                if (after is None or index > after.get(id_, -1)) and closes(report, wanted[id_]):
                     found[id_] = sentence
     return found
 
