@@ -337,3 +337,21 @@ def test_a_report_closes_only_the_loops_said_before_it() -> None:
     assert reported_done(loops, said, {"a": 0}) == {"a": said[1].text}
     assert reported_done(loops, said, {"a": 1}) == {}
     assert reported_done(loops, said) == {"a": said[1].text}  # another session's: anywhere
+
+
+def test_what_only_might_have_been_done_reports_nothing() -> None:
+    loops = [("a", "Push the parser cache changes to the release branch")]
+    for hypothetical in (
+        "A human could have done the parser cache changes on the release branch.",
+        "We should have pushed the parser cache changes to the release branch.",
+        "The parser cache changes would have been pushed to the release branch.",
+    ):
+        assert reported_done(loops, [Message("assistant", hypothetical)]) == {}, hypothetical
+    done = "I have pushed the parser cache changes to the release branch."
+    assert reported_done(loops, [Message("assistant", done)]) == {"a": done}
+
+
+def test_a_commit_reports_its_loop_done() -> None:
+    loops = [("a", "Commit the parser cache changes to the release branch")]
+    said = "Committed the parser cache changes to the release branch."
+    assert reported_done(loops, [Message("assistant", said)]) == {"a": said}

@@ -32,7 +32,7 @@ from gitmem.lifecycle.sameclaim import content_words
 
 _COMPLETION = re.compile(
     r"\b(?:done|finished|completed?|implemented|fixed|resolved|merged|shipped|landed|"
-    r"pushed|added|wrote|written|closed)\b|\[x\]|✅"
+    r"pushed|committed|added|wrote|written|closed)\b|\[x\]|✅"
 )
 _ALL_DONE = re.compile(
     r"\b(?:all (?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
@@ -57,9 +57,13 @@ SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}
 """Where a statement that turns away from something is cut into its sentences."""
 _CLAUSES = re.compile(r"[,;]\s+|\s+(?:but|while|whereas|although)\s+")
 """Where a sentence is cut into the clauses an id must be reported done in."""
-_NOT_YET = re.compile(r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't)\s+$")
+_NOT_YET = re.compile(
+    r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't|"
+    r"\b(?:could|would|should|might)(?:\s+not)?\s+have(?:\s+been)?)\s+$"
+)
 """What before a completion word makes it no report: "to be done", "not fixed", "once
-merged"."""
+merged", and what only might have been: "could have done", "should have fixed", "would
+have been merged"."""
 _ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
 """A word that names a task, an issue or a pull request: a digit and a letter, or "#"
 and digits."""
