@@ -11,10 +11,17 @@ from typing import Any
 import pygit2
 import pytest
 from helpers.capturing import brief_json, capture, claude_line, session_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gitmem.capture.closing import side_run_of
-from gitmem.capture.extract.reports import all_done_sentence, final_reply, reported_done
-from gitmem.core.transcript import Message
+from gitmem.capture.extract.reports import (
+    all_done_sentence,
+    called_off,
+    final_reply,
+    reported_done,
+)
+from gitmem.core.transcript import Message, said_text
 
 LOOP = "TODO: benchmark the parser cache before the release."
 
@@ -355,3 +362,30 @@ def test_a_commit_reports_its_loop_done() -> None:
     loops = [("a", "Commit the parser cache changes to the release branch")]
     said = "Committed the parser cache changes to the release branch."
     assert reported_done(loops, [Message("assistant", said)]) == {"a": said}
+
+
+WORDS = ["the", "retry", "queue", "benchmark", "done", "release", "skip", "all", "not", "is", "?"]
+
+
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["user", "assistant", "tool_result"]),
+            st.lists(st.sampled_from(WORDS), max_size=12),
+        ),
+        max_size=8,
+    ),
+    st.integers(min_value=-1, max_value=8),
+)
+def test_a_loop_is_closed_only_by_what_comes_after_its_place(
+    said: list[tuple[str, list[str]]], place: int
+) -> None:
+    messages = [Message(role, " ".join(words) + ".") for role, words in said]
+    loops = [("a", "Benchmark the retry queue before the release")]
+    for closing in (reported_done, called_off):
+        found = closing(loops, messages, {"a": place})
+        if found:
+            later = [said_text(m) for m in messages[place + 1 :]]
+            assert any(found["a"] in text for text in later)
+        assert set(found) <= set(closing(loops, messages))  # a place only ever narrows
