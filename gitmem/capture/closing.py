@@ -10,7 +10,7 @@ Three ways a capture closes an earlier loop of another session it carries:
 - it is a **side run of this session** (a subagent's or a compaction's transcript, filed as
   ``<session>/agent-<id>``: :attr:`~gitmem.core.transcript.Transcript.own_session`) and
   the session's final assistant message says all of it is done
-  (:func:`~gitmem.capture.extract.reports.all_done_sentence`). Within one transcript that
+  (:func:`~gitmem.capture.extract.reports.all_done`). Within one transcript that
   final word closes every loop before it (:mod:`gitmem.capture.extract.lastword`); a side
   run in a file of its own is the same session's earlier word, so it is closed the same
   way (a compaction's recap of ten open loops, then "All done… the entire epic is
@@ -28,16 +28,11 @@ loop someone reopened (``gitmem reverify``) or one with a note already.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from gitmem.capture.extract.lastword import quote_places
-from gitmem.capture.extract.reports import (
-    all_done_sentence,
-    called_off,
-    final_all_done,
-    reported_done,
-)
+from gitmem.capture.extract.reports import all_done, called_off, reported_done
 from gitmem.capture.masking import masked
 from gitmem.capture.prepare import Prepared
 from gitmem.core.items import Kind
@@ -108,14 +103,11 @@ def _by_others(
     report or the user's calling off anywhere in them, or for a side run of *session*, a
     final reply that says all is done."""
     pairs = [(s.id, s.item.text) for s in loops]
-    done = reported_done(pairs, messages) if pairs else {}
-    off = called_off([p for p in pairs if p[0] not in done], messages) if pairs else {}
-    closed = [(loop, REPORTED, s) for loop, s in done.items()]
-    closed += [(loop, CALLED_OFF, s) for loop, s in off.items()]
-    side = [s.id for s in loops if side_run_of(s.item.origin_session, session)]
-    side = [loop for loop in side if loop not in done and loop not in off]
-    if side and (final := all_done_sentence(messages)) is not None:
-        closed += [(loop, ENDED, final) for loop in side]
+    closed, rest = _done_or_off(pairs, messages, None, (REPORTED, CALLED_OFF))
+    sides = {s.id for s in loops if side_run_of(s.item.origin_session, session)}
+    side = [loop for loop in rest if loop in sides]
+    if side and (final := all_done(messages)) is not None:
+        closed += [(loop, ENDED, final[1]) for loop in side]
     return closed
 
 
@@ -132,15 +124,28 @@ def _by_itself(
         s.id: at for s, at in zip(loops, places, strict=True) if at is not None
     }
     pairs = [(s.id, s.item.text) for s in loops if s.id in after]
+    closed, rest = _done_or_off(pairs, messages, after, (LATER, CALLED_OFF_LATER))
+    if rest and (final := all_done(messages)) is not None:
+        at, sentence = final
+        closed += [(loop, ENDED, sentence) for loop in rest if after[loop] < at]
+    return closed
+
+
+def _done_or_off(
+    pairs: Sequence[tuple[str, str]],
+    messages: Sequence[Message],
+    after: Mapping[str, int] | None,
+    how: tuple[str, str],
+) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """(loop, how, sentence) of each of the loops *pairs* (id, text) that a report, else
+    the user's calling off, in *messages* closes (*after* as for
+    :func:`~gitmem.capture.extract.reports.reported_done`; *how*: what each is called);
+    and the ids of the others."""
     done = reported_done(pairs, messages, after) if pairs else {}
     off = called_off([p for p in pairs if p[0] not in done], messages, after) if pairs else {}
-    closed = [(loop, LATER, s) for loop, s in done.items()]
-    closed += [(loop, CALLED_OFF_LATER, s) for loop, s in off.items()]
-    rest = [loop for loop, _ in pairs if loop not in done and loop not in off]
-    final = final_all_done(messages) if rest else None
-    if final is not None and (sentence := all_done_sentence(messages)) is not None:
-        closed += [(loop, ENDED, sentence) for loop in rest if after[loop] < final]
-    return closed
+    closed = [(loop, how[0], s) for loop, s in done.items()]
+    closed += [(loop, how[1], s) for loop, s in off.items()]
+    return closed, [loop for loop, _ in pairs if loop not in done and loop not in off]
 
 
 def side_run_of(origin: str, session: str) -> bool:

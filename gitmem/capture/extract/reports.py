@@ -240,9 +240,9 @@ def said_by(message: Message, role: str) -> bool:
 
 def final_all_done(messages: Sequence[Message]) -> int | None:
     """The session's final reply (:func:`final_reply`), when it says that all of it is done
-    (:func:`all_done_sentence`)."""
-    final = final_reply(messages)
-    return final if final is not None and _all_done_in(messages[final]) is not None else None
+    (:func:`all_done`)."""
+    found = all_done(messages)
+    return None if found is None else found[0]
 
 
 def final_reply(messages: Sequence[Message]) -> int | None:
@@ -264,12 +264,20 @@ def final_reply(messages: Sequence[Message]) -> int | None:
 
 
 def all_done_sentence(messages: Sequence[Message]) -> str | None:
-    """The sentence of the session's final assistant message that says all of it is done,
-    as said; None when the session does not end so, asks whether it is ("Is it all
-    done?"), says it is not yet ("not all done"), or says so only in text the host wrote
-    into the message (a tool's output it shows)."""
-    final = final_all_done(messages)
-    return None if final is None else _all_done_in(messages[final])
+    """The sentence of the session's final reply that says all of it is done (:func:`all_done`)."""
+    found = all_done(messages)
+    return None if found is None else found[1]
+
+
+def all_done(messages: Sequence[Message]) -> tuple[int, str] | None:
+    """The session's final reply (:func:`final_reply`) and its sentence that says all of
+    it is done, as said; None when the session does not end so, asks whether it is ("Is
+    it all done?"), says it is not yet ("not all done"), or says so only in text the host
+    wrote into the message (a tool's output it shows)."""
+    final = final_reply(messages)
+    if final is None or (sentence := _all_done_in(messages[final])) is None:
+        return None
+    return final, sentence
 
 
 def _all_done_in(message: Message) -> str | None:
