@@ -66,6 +66,7 @@ CORE_STDLIB = frozenset(
         "urllib.parse",
         "nacl.bindings",
         "nacl.exceptions",
+        "orjson",  # the canonical encoder's fast path: bytes from values, nothing else
     }
 )
 """What the core may import besides itself: computation only (no git, disk, clock,

@@ -16,6 +16,11 @@ from typing import Any
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.types import Sha256Hex
 
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a platform orjson has no wheel for
+    _orjson = None  # type: ignore[assignment]
+
 JSONValue = Any
 """A JSON value built from dict, list, str, int, bool and None."""
 
@@ -83,6 +88,21 @@ def is_utf8(text: str) -> bool:
 
 
 def _dumps(value: JSONValue) -> bytes:
+    """The canonical bytes of *value* (built of dict, list, str, int, bool and None).
+
+    orjson gives the same bytes as :data:`_ENCODER`'s, UTF-8 encoded, for every value it
+    can encode (every code point alone, key order across the planes and the integer
+    edges are checked in ``tests/core/test_canonical_fast.py``), ten times faster: ~1 µs
+    for a 4 KB checkpoint where the standard encoder takes ~12, and every record a
+    ``verify`` or a rebuild reads is encoded again to check its form. What orjson refuses
+    (an integer over 64 bits, a lone surrogate, nesting deeper than 254) the standard
+    encoder answers, or refuses, as it always did.
+    """
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(value, option=_orjson.OPT_SORT_KEYS)
+        except TypeError:  # an integer over 64 bits, a lone surrogate, deep nesting…
+            pass  # the standard encoder gives the bytes, or the error, as it always did
     text = _ENCODER.encode(value)
     try:
         return text.encode("utf-8")

@@ -63,7 +63,7 @@ from gitmem.store.parallel import pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store
-from gitmem.store.shape import UNEXPECTED_ENTRY, Paths, entry_at, odd_entry
+from gitmem.store.shape import UNEXPECTED_ENTRY, Paths, by_name, entry_at, odd_entry
 
 CHUNK = 1000
 """Records read, checked and let go at a time (two chunks are in memory at a time; a
@@ -151,6 +151,8 @@ class _Checking:
         self.records = 0
         self.unbound = 0
         self._known: tuple[tuple[int, int], Purges, dict[Sha256Hex, Purge]] | None = None
+        self._fan, self._fan_names = "", dict[bytes, pygit2.Object]()
+        """The fan-out folder of receipts/ read last, and its entries by name."""
 
     # -- the walk ---------------------------------------------------------------
 
@@ -232,13 +234,25 @@ class _Checking:
         kind = RECORD_DIRS[directory]
         chunk: list[Job] = []
         for address, blob in self._entries(directory):
-            receipt = plain_file(self.at(receipt_path(address)))
+            receipt = plain_file(self._receipt(address))
             chunk.append(RecordJob(kind, address, content_path(directory, address), blob, receipt))
             if len(chunk) >= CHUNK:
                 yield chunk
                 chunk = []
         if chunk:
             yield chunk
+
+    def _receipt(self, address: Sha256Hex) -> pygit2.Object | None:
+        """The entry at the receipt path of the record at *address*. A whole walk asks in
+        the order of the addresses, so each fan-out folder of receipts/ is read once, all
+        its names at a time (one lookup by bisection reads ~8 of its entries: ~0.3 s of
+        a 10,000-checkpoint ``verify``); a walk of some paths looks each up alone."""
+        if self.only is not None:
+            return self.at(receipt_path(address))
+        fan = address[:2]
+        if fan != self._fan:
+            self._fan, self._fan_names = fan, by_name(self.at.folder(f"receipts/{fan}"))
+        return self._fan_names.get(f"{address[2:]}.sig".encode())
 
     def _read(self, path: str) -> bytes | None:
         return plain_file_bytes(self.store.repo, self.at(path), path)

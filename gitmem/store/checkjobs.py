@@ -10,7 +10,6 @@ the walk needs of a record (:class:`Facts`), never the bytes or the parsed recor
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -25,12 +24,11 @@ from gitmem.core.records import (
     Checkpoint,
     Event,
     Record,
-    Source,
     record_of,
     repository_of,
 )
 from gitmem.core.types import Sha256Hex
-from gitmem.store.layout import blob_bytes, content_path, object_bytes, receipt_path
+from gitmem.store.layout import LIMITS, bounded_bytes, limit_of
 from gitmem.store.repo import StoredRecord
 
 Blob = pygit2.Blob | str
@@ -57,6 +55,16 @@ ItemVerdict = tuple[str | None, str, str | None, str | None]
 """An item blob's check: (problem, detail, quote, snapshot), its quote when verified."""
 
 
+class Origin(NamedTuple):
+    """The snapshot a checkpoint's items were drawn from, and how it is read (what the
+    walk needs of a :class:`~gitmem.core.records.Source`: a tuple pickles in a third of
+    the time a dataclass does)."""
+
+    snapshot: Sha256Hex
+    format: str
+    name: str
+
+
 class Facts(NamedTuple):
     """What the walk needs of a record that parses: the purge an event records, what a
     checkpoint names and adds, and from which transcript."""
@@ -67,7 +75,7 @@ class Facts(NamedTuple):
     purge: Purge | None
     named: tuple[Sha256Hex, ...]
     adds: tuple[Sha256Hex, ...]
-    source: Source | None
+    source: Origin | None
 
 
 class RecordVerdict(NamedTuple):
@@ -93,38 +101,41 @@ class Checks:
         self._repo, self._check = repo, checker
         self._parsed: Callable[[StoredRecord, Record | None, Any], RecordCheck | None] | None
         self._parsed = getattr(checker, "parsed", None)  # a check that takes a parse (verify's)
-        self._pid = os.getpid()
         self._own: pygit2.Repository | None = None
+        self._same: dict[Sha256Hex, Sha256Hex] = {}
+        """Each item address met so far, as one string (see :func:`facts_of`)."""
 
     def __call__(self, job: Job) -> ItemVerdict | RecordVerdict | None:
         """The check of *job* (None: git cannot read the record, which the walk leaves
         out, as a walk always did)."""
         if isinstance(job, ItemJob):
-            return item_verdict(
-                job.address, self.read(job.blob, content_path("items", job.address))
-            )
-        data = self.read(job.blob, job.path)
+            return item_verdict(job.address, self.read(job.blob, _ITEM))
+        data = self.read(job.blob, limit_of(job.path))
         if data is None:
             return None
-        receipt = None if job.receipt is None else self.read(job.receipt, receipt_path(job.address))
+        receipt = None if job.receipt is None else self.read(job.receipt, _RECEIPT)
         stored = StoredRecord(job.type, job.address, job.path, data, receipt)
         check = self._check(stored) if self._parsed is None else self._parsed(stored, *parsed(data))
         if check is None:
             return RecordVerdict(False, None, "", None)
-        facts = None if check.record is None else facts_of(check.record, job.address)
+        if check.record is None:
+            return RecordVerdict(True, check.problem, check.detail, None)
+        same = self._same if isinstance(job.blob, str) else None  # a helper's, to be pickled
+        facts = facts_of(check.record, job.address, same)
         return RecordVerdict(True, check.problem, check.detail, facts)
 
-    def read(self, blob: Blob, path: str) -> bytes | None:
-        """The bytes of *blob*, found at *path* (:func:`blob_bytes`). Raises nothing."""
-        if not isinstance(blob, str):
-            return blob_bytes(self._repo, blob, path)
-        repo = self._repo
-        if os.getpid() != self._pid:  # a helper: a handle of its own, opened once
-            if self._own is None:
-                with contextlib.suppress(pygit2.GitError, KeyError, ValueError):
-                    self._own = pygit2.Repository(repo.path)
-            repo = self._own or repo
-        return object_bytes(repo, blob, path)
+    def read(self, blob: Blob, limit: tuple[int, str]) -> bytes | None:
+        """The bytes of *blob*, a file that may hold *limit* (:func:`bounded_bytes`).
+        Raises nothing."""
+        if not isinstance(blob, str):  # the tree's own object, in the process that walked it
+            return bounded_bytes(self._repo, blob.id, limit)
+        if self._own is None:  # a helper, sent ids: a handle of its own, opened once
+            with contextlib.suppress(pygit2.GitError, KeyError, ValueError):
+                self._own = pygit2.Repository(self._repo.path)
+        return bounded_bytes(self._own or self._repo, blob, limit)
+
+
+_ITEM, _RECEIPT = LIMITS["items"], LIMITS["receipts"]
 
 
 def sent(job: Job) -> Job:
@@ -147,11 +158,24 @@ def item_verdict(address: Sha256Hex, data: bytes | None) -> ItemVerdict:
     return verdict.problem, verdict.detail, quote, None if item is None else item.snapshot
 
 
-def facts_of(record: Record, address: Sha256Hex) -> Facts:
-    """What the walk needs of *record*, stored at *address*."""
+def facts_of(
+    record: Record, address: Sha256Hex, same: dict[Sha256Hex, Sha256Hex] | None = None
+) -> Facts:
+    """What the walk needs of *record*, stored at *address*. With *same*, each item
+    address is the string *same* holds for it (added there when new): the ~50 addresses a
+    checkpoint names are mostly carried ones that the checkpoints before named too, and
+    the answers a helper sends then pickle each address once, not once a checkpoint (a
+    share of 600 checkpoints: 2.2 MB and 11 ms of pickling both ways, against 0.9 MB and
+    3 ms)."""
     bound = bool(repository_of(record))
     if isinstance(record, Checkpoint):
-        return Facts(record.type, bound, None, record.named, record.items, record.source)
+        items, carried = record.items, record.carried
+        if same is not None:
+            items = tuple([same.setdefault(a, a) for a in items])
+            carried = tuple([same.setdefault(a, a) for a in carried])
+        source = record.source
+        origin = None if source is None else Origin(source.snapshot, source.format, source.name)
+        return Facts(record.type, bound, None, items + carried, items, origin)
     purge = None
     if isinstance(record, Event) and record.event == EVENT_PURGE:
         purge = purge_of(record, address)

@@ -10,7 +10,7 @@ With ``<h>`` the lowercase hex SHA-256 of the stored bytes split as ``<h[:2]>/<h
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from weakref import WeakKeyDictionary
 
 import pygit2
@@ -100,12 +100,27 @@ def object_bytes(repo: pygit2.Repository, oid: str | pygit2.Oid, path: str) -> b
     without making a :class:`pygit2.Blob` of it (a third of the cost of reading a small
     record: what a helper of ``verify`` does for each blob it is sent). None when *oid*
     names no object, or one that is not a blob. Raises nothing."""
+    return bounded_bytes(repo, oid, limit_of(path))
+
+
+def bounded_bytes(
+    repo: pygit2.Repository, oid: str | pygit2.Oid, limit: tuple[int, str]
+) -> bytes | None:
+    """:func:`object_bytes` of a blob that may hold at most *limit* (bytes, what it is
+    called: an entry of :data:`LIMITS`), for a walk that reads tens of thousands of one
+    kind: its header (type, size) is read first, and an :class:`Unread` stands in for a
+    larger one. ~1 µs a read less than working the limit out of each path (90,000 reads
+    in a 10,000-checkpoint ``verify``). Raises nothing."""
     try:
         if _HASHED_HERE[0]:
             for backend in _backends(repo):
-                with suppress(KeyError):
-                    return _bounded(backend.read_header(oid), backend.read, oid, path)
-        return _bounded(repo.odb.read_header(oid), repo.odb.read, oid, path)
+                try:
+                    header = backend.read_header(oid)
+                except KeyError:  # not in this one (a pack, the loose objects)
+                    continue
+                return _bounded(header, backend.read, oid, limit)
+        odb = repo.odb
+        return _bounded(odb.read_header(oid), odb.read, oid, limit)
     except (pygit2.GitError, KeyError, ValueError):
         return None
 
@@ -114,17 +129,19 @@ def _bounded(
     header: tuple[int, int],
     read: Callable[[str | pygit2.Oid], tuple[int, bytes]],
     oid: str | pygit2.Oid,
-    path: str,
+    limit: tuple[int, str],
 ) -> bytes | None:
     """The object's bytes, read with *read*, when its *header* (type, size) says it is a
-    blob no larger than *path* may hold; an :class:`Unread` for a larger one."""
+    blob no larger than *limit*; an :class:`Unread` for a larger one."""
     kind, size = header
-    if kind != pygit2.enums.ObjectType.BLOB:
+    if kind != _BLOB:
         return None
-    limit, what = limit_of(path)
-    if size > limit:
-        return Unread(size, limit, what)
+    if size > limit[0]:
+        return Unread(size, *limit)
     return read(oid)[1]
+
+
+_BLOB = int(pygit2.enums.ObjectType.BLOB)
 
 
 def _backends(repo: pygit2.Repository) -> tuple[pygit2.OdbBackend, ...]:

@@ -180,6 +180,11 @@ class Paths:
         folder, _, name = path.rpartition("/")
         return child(self._folder(folder) if folder else self._tree, name)
 
+    def folder(self, path: str) -> pygit2.Tree | None:
+        """The folder at *path* (names joined by ``/``); None when there is none. Raises
+        nothing."""
+        return self._folder(path) if path else self._tree
+
     def _folder(self, path: str) -> pygit2.Tree | None:
         """The folder at *path*, walked down to from the root (a loop: a pushed tree may
         nest folders thousands deep), keeping each folder on the way."""
