@@ -15,7 +15,14 @@ from gitmem.core import canonical
 from gitmem.core.canonical import _dumps, decode, encode
 from gitmem.core.errors import FormatError, InputError
 
-pytestmark = pytest.mark.skipif(canonical._orjson is None, reason="orjson is not installed")
+pytestmark = pytest.mark.skipif(canonical.fast_encoder() is None, reason="orjson is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every encode here takes the fast path, as a verify's do past its first few hundred."""
+    monkeypatch.setattr(canonical._fast, "module", canonical.fast_encoder())
+
 
 _SURROGATES = range(0xD800, 0xE000)
 
@@ -91,3 +98,10 @@ def test_any_record_value_encodes_alike(value: Any) -> None:
             _dumps(value)
         return
     assert _dumps(value) == expected
+
+
+def test_a_process_loads_the_fast_encoder_only_once_it_encodes_many() -> None:
+    counting = canonical._Fast()
+    assert not any(counting.count() for _ in range(canonical.FAST_FROM - 1))
+    assert counting.module is None  # a brief or a capture never pays for its import
+    assert counting.count() and counting.module is canonical.fast_encoder()
