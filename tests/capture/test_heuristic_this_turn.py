@@ -1,7 +1,7 @@
 """A user's "don't" that only bounds how the assistant does the task at hand ("don't change
 anything, just tell me", "Do not edit files", "do not run tests or commands") is no rule
 the project keeps: it gives no decision. A "don't" about a thing of the project ("don't
-touch the migrations") still does (markers._THIS_TURN_RE)."""
+touch the migrations") still does (stance._THIS_TURN_RE)."""
 
 from __future__ import annotations
 

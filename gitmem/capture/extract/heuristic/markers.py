@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gitmem.capture.extract.heuristic import languages
+from gitmem.capture.extract.heuristic import languages, stance
 from gitmem.capture.extract.heuristic.status import ACKNOWLEDGEMENT
 from gitmem.core.claims import in_code
 from gitmem.core.items import Kind
@@ -46,6 +46,7 @@ _TRIGGER_NEEDLES = (
     *(", not ", ", but not ", ", and not ", ", do not ", "; not ", "; do not "),
     *("—not ", "— not ", "—do not ", "— do not ", "s skip", "not run"),
     *("what i said", "what i meant", "what i asked", "what i wanted", "i told you"),
+    *stance.NEEDLES,
 )
 # The first pass looks for "#" followed by a digit (every heading has a "#").
 LINE_NEEDLES = tuple(needle for needle in _TRIGGER_NEEDLES if needle != "#")
@@ -53,7 +54,7 @@ _CJK_TRIGGER_NEEDLES = (*_TRIGGER_NEEDLES, *languages.NEEDLES)
 """The needles of a text holding Chinese, Japanese or Korean (their words have no spaces)."""
 NUMBER_RE = re.compile(r"#\d")
 FENCE_NEEDLES = ("```", "~~~")
-TRIGGER_SET = frozenset(_TRIGGER_WORDS) | languages.WORDS
+TRIGGER_SET = frozenset(_TRIGGER_WORDS) | languages.WORDS | stance.WORDS
 _PUNCTUATION = ':,.*`()?!;"“”[]#>'
 """Replaced by spaces before a text is cut into words ("**Decision:**" holds "decision")."""
 Words = tuple[str, list[str]]  # a sentence lowercased, and its words: sentence_words()
@@ -158,15 +159,6 @@ ones instead"). Not "instead of" or "rather than" inside a sentence: said in the
 user's sentence they describe as often as they rule (a pasted review comment, "If the file
 has CRLF endings, the value becomes "1\r" instead of "1""); a rule that opens "Instead, …"
 is read by :data:`_USER_RULE_START_RE`."""
-_THIS_TURN_RE = re.compile(
-    rf"(?:don{_A}t|do\s+not|never)\s+(?:(?:edit|modify|change|touch|fix|stash|delete)\s+"
-    r"(?:any(?:thing|\s+files?|\s+code)?|files?|the\s+files?|code)|run\s+(?:any\s+)?"
-    r"(?:tests?|commands?|linters?|formatters?|builds?|anything|the\s+tests?))\b",
-    re.IGNORECASE,
-)
-"""A user's "don't" that bounds what the assistant does for the task at hand ("Don't change
-anything, just tell me", "Do not edit files", "do not run tests or commands"): how to do
-this turn's work, not a rule the project keeps."""
 _OTHER_RULE_RE = re.compile(languages.USER_RULE)
 # After "no", what is not a correction of the work: a courtesy ("no worries"), a pronoun that
 # opens a clarification ("no, I'm talking about this", "no Im talking about this": users drop
@@ -399,10 +391,13 @@ def find_marker(sentence: str, by_user: bool = False, read: Words | None = None)
             _USER_RULE_START_RE.match(sentence)
             or _USER_RULE_RE.search(sentence)
             or _USER_CORRECTION_RE.match(sentence)
+            or stance.SETS_RE.search(sentence)
             or (_OTHER_RULE_RE.search(low) if other else None)
         )
-        if rule is not None and _says_something(sentence) and not _this_turn(sentence, rule):
+        if rule is not None and _says_something(sentence) and not stance.this_turn(sentence, rule):
             return Marker(Kind.DECISION, 0, False, rule="user-rule")
+        if stance.KEEPS_RE.match(sentence) and _says_something(sentence):
+            return Marker(Kind.OPEN_LOOP, 0, False, rule="user-keeps")  # work the user keeps
         for clause in _CLAUSE_RE.finditer(sentence):
             # "2. this is the weakest option and the most work to keep up, let's skip"
             if _DECISION_START_RE.match(sentence, clause.end()) and _says_something(sentence):
@@ -426,12 +421,6 @@ def find_marker(sentence: str, by_user: bool = False, read: Words | None = None)
     if "?" in sentence and not by_user and _is_open_question(sentence):
         return Marker(Kind.UNCERTAINTY, 0, False, weak=True, rule="question")
     return None
-
-
-def _this_turn(sentence: str, rule: re.Match[str]) -> bool:
-    """Is the user's rule *rule* of *sentence* one that bounds this turn's task (_THIS_TURN_RE)?"""
-    scope = _THIS_TURN_RE.search(sentence)
-    return scope is not None and scope.start() < rule.end() <= scope.end()
 
 
 def _says_something(rest: str) -> bool:
