@@ -134,9 +134,11 @@ class Source:
         size = data.get("bytes")
         if not isinstance(size, int) or isinstance(size, bool):
             raise FormatError("source bytes must be an integer")
-        known = ("snapshot", "format", "name", "bytes")
-        extra = {k: v for k, v in data.items() if k not in known}
+        extra = {k: v for k, v in data.items() if k not in _SOURCE_KEYS}
         return cls(Sha256Hex(snapshot), _str(data, "format"), _str(data, "name"), size, extra)
+
+
+_SOURCE_KEYS = frozenset(("snapshot", "format", "name", "bytes"))
 
 
 @dataclass(frozen=True)
@@ -158,9 +160,9 @@ class Checkpoint:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     type: RecordType = "checkpoint"
-    _KNOWN = (
-        *("type", "schema", "session", "writer", "key", "created", "commit", "source"),
-        *("items", "carried"),
+    _KNOWN = frozenset(
+        {"type", "schema", "session", "writer", "key", "created", "commit", "source"}
+        | {"items", "carried"}
     )
 
     @property
@@ -253,7 +255,9 @@ class Event:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     type: RecordType = "event"
-    _KNOWN = ("type", "schema", "event", "item", "session", "writer", "key", "created", "commit")
+    _KNOWN = frozenset(
+        ("type", "schema", "event", "item", "session", "writer", "key", "created", "commit")
+    )
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)

@@ -141,9 +141,9 @@ _ITEM, _RECEIPT = LIMITS["items"], LIMITS["receipts"]
 def sent(job: Job) -> Job:
     """What a helper is sent of *job*: the ids of its blobs."""
     if isinstance(job, ItemJob):
-        return job._replace(blob=_oid(job.blob))
+        return ItemJob(job.address, _oid(job.blob))
     receipt = None if job.receipt is None else _oid(job.receipt)
-    return job._replace(blob=_oid(job.blob), receipt=receipt)
+    return RecordJob(job.type, job.address, job.path, _oid(job.blob), receipt)
 
 
 def _oid(blob: Blob) -> str:
