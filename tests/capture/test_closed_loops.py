@@ -140,6 +140,38 @@ def test_a_loop_with_an_id_is_closed_by_a_report_that_names_it() -> None:
     assert reported_done(loops, [Message("assistant", said)]) == {"b": said}
 
 
+def test_a_pull_request_is_one_id_however_it_is_written() -> None:
+    # a loop that links its draft PR, closed by the later word that the PR was merged
+    loops = [
+        ("draft", "Draft PR open: https://github.com/acme/orpheus/pull/14"),
+        ("notes", "Review the release notes in PR 15"),
+    ]
+    for said, closed in (
+        ("There's a merged PR #14 on origin/main that's not in my local.", {"draft"}),
+        ("https://github.com/acme/orpheus/pull/14 is merged.", {"draft"}),
+        ("acme/orpheus#14 merged, and PR 15 was closed.", {"draft", "notes"}),
+        ("Opened PR #14 for review.", set()),
+        ("PR #14 is not merged yet.", set()),
+        ("Merged PR #16.", set()),
+        ("Once PR #14 is merged, tag the release.", set()),
+        ("If PR 15 is closed by then, say so; PR #14 got merged.", {"draft"}),
+    ):
+        found = reported_done(loops, [Message("user", "go on"), Message("assistant", said)])
+        assert found.keys() == closed, said
+
+
+def test_a_condition_reports_nothing_done() -> None:
+    loops = [("a", "Benchmark the parser cache before the release")]
+    for said in (
+        "When the parser cache benchmark is done, ship the release.",
+        "As soon as the parser cache benchmark is finished we tag it.",
+        "Tag it; once the benchmark of the parser cache is done, ship.",
+    ):
+        assert reported_done(loops, [Message("assistant", said)]) == {}, said
+    said = "If you wondered: the parser cache benchmark is done."
+    assert reported_done(loops, [Message("assistant", said)]) == {"a": said}
+
+
 def test_a_report_in_another_language_closes_the_loop_it_names() -> None:
     # words of Chinese, Japanese and Korean are not cut by spaces: the report and the loop
     # share pairs of their characters; a report of what is still not done closes nothing

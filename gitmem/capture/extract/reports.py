@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from gitmem.capture.extract.heuristic import languages
+from gitmem.core.claims import forge_numbers
 from gitmem.core.folding import UNSPACED
 from gitmem.core.quotes import fold
 from gitmem.core.transcript import Message, said_text
@@ -64,6 +65,11 @@ _NOT_YET = re.compile(
 """What before a completion word makes it no report: "to be done", "not fixed", "once
 merged", and what only might have been: "could have done", "should have fixed", "would
 have been merged"."""
+_IF_CLAUSE = re.compile(
+    r"(?:^|[,;:]\s*)(?:once|when|whenever|if|unless|until|as soon as)\b[^,;:]*$"
+)
+"""A clause that opens with a condition, up to a completion word in it: "once PR #14 is
+merged, tag the release" says what to do then, not that it is merged."""
 _ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
 """A word that names a task, an issue or a pull request: a digit and a letter, or "#"
 and digits."""
@@ -131,7 +137,9 @@ def _reports_done(folded: str) -> bool:
     if _DONE_ELSEWHERE.search(folded) and not _NOT_DONE_ELSEWHERE.search(folded):
         return True
     return any(
-        _NOT_YET.search(folded, 0, match.start()) is None for match in _COMPLETION.finditer(folded)
+        _NOT_YET.search(folded, 0, match.start()) is None
+        and _IF_CLAUSE.search(folded, 0, match.start()) is None
+        for match in _COMPLETION.finditer(folded)
     )
 
 
@@ -213,8 +221,12 @@ def _words(text: str) -> frozenset[str]:
     """The content words of *text*, a run of Chinese, Japanese or Korean characters read as
     its pairs of neighbouring characters (``languages.cjk_bigrams``): their words are not
     cut by spaces, so "给订单表添加索引" and "订单表的索引已添加" share "订单", "单表" and
-    "索引"."""
+    "索引". Each pull request, merge request or issue it names is also "#N" however it is
+    written (a link, "PR 14", ``owner/name#14``: :func:`~gitmem.core.claims.forge_numbers`),
+    so a loop that links a draft PR is an id that "merged PR #14" reports done."""
     words = content_words(text)
+    if numbers := forge_numbers(text):
+        words = words.union(f"#{number}" for number in numbers)
     if text.isascii():
         return words
     spaced = (part for w in words for part in _UNSPACED_RUN.split(w) if part)
