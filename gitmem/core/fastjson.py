@@ -28,6 +28,7 @@ class Lazy:
     def __init__(self) -> None:
         self.loaded: Any = None
         self._asked = 0
+        self._tried = False
 
     def module(self) -> Any:
         """orjson, or None: before the :data:`LOAD_AFTER`-th question, or where it is not
@@ -35,7 +36,8 @@ class Lazy:
         if self.loaded is not None:
             return self.loaded
         self._asked += 1
-        if self._asked == LOAD_AFTER:
+        if self._asked >= LOAD_AFTER and not self._tried:  # once, even if threads race
+            self._tried = True
             self.loaded = installed()
         return self.loaded
 

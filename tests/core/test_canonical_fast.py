@@ -105,3 +105,11 @@ def test_a_process_loads_orjson_only_once_it_has_enough_json() -> None:
     assert not any(lazy.module() for _ in range(fastjson.LOAD_AFTER - 1))
     assert lazy.loaded is None  # a brief or a capture never pays for its import
     assert lazy.module() is fastjson.installed() is lazy.module()
+
+
+def test_where_orjson_is_missing_it_is_looked_for_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[int] = []
+    monkeypatch.setattr(fastjson, "installed", lambda: looked.append(1))
+    lazy = fastjson.Lazy()
+    assert not any(lazy.module() for _ in range(fastjson.LOAD_AFTER * 3))
+    assert looked == [1]  # not an import attempt on every encode after the 256th
