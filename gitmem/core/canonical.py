@@ -89,11 +89,11 @@ def _dumps(value: JSONValue) -> bytes:
     With orjson once the process has handled enough JSON (:mod:`~gitmem.core.fastjson`):
     it gives the same bytes as :data:`_ENCODER`'s, UTF-8 encoded, for every value it can
     encode (every code point alone, key order across the planes and the integer edges are
-    checked in ``tests/core/test_canonical_fast.py``), ten times faster: ~1 µs for a 4 KB checkpoint
-    where the standard encoder takes ~12, and every record a ``verify`` or a rebuild reads
-    is encoded again to check its form. What orjson refuses (an integer over 64 bits, a
-    lone surrogate, nesting deeper than 254) the standard encoder answers, or refuses, as
-    it always did.
+    checked in ``tests/core/test_canonical_fast.py``), ten times faster: ~1 µs for a 4 KB
+    checkpoint where the standard encoder takes ~12, and every record a ``verify`` or a
+    rebuild reads is encoded again to check its form. What orjson refuses (an integer over
+    64 bits, a lone surrogate, nesting deeper than 254) the standard encoder answers, or
+    refuses, as it always did.
     """
     fast = fastjson.module()
     if fast is not None:

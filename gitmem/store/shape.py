@@ -178,7 +178,7 @@ class Paths:
         """The entry at *path* (names joined by ``/``); None when there is none. Raises
         nothing."""
         folder, _, name = path.rpartition("/")
-        return child(self._folder(folder) if folder else self._tree, name)
+        return child(self.folder(folder), name)
 
     def folder(self, path: str) -> pygit2.Tree | None:
         """The folder at *path* (names joined by ``/``); None when there is none. Raises
