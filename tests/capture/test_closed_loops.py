@@ -20,6 +20,7 @@ from gitmem.capture.extract.reports import (
     called_off,
     final_reply,
     reported_done,
+    subject,
 )
 from gitmem.core.transcript import Message, said_text
 
@@ -170,6 +171,45 @@ def test_a_condition_reports_nothing_done() -> None:
         assert reported_done(loops, [Message("assistant", said)]) == {}, said
     said = "If you wondered: the parser cache benchmark is done."
     assert reported_done(loops, [Message("assistant", said)]) == {"a": said}
+
+
+def test_a_loops_condition_is_not_what_closes_it() -> None:
+    # the pull request a loop waits on is its condition: the loop is closed by what it says
+    # to do, not by the condition coming true
+    loops = [
+        ("tag", "Once PR #14 is merged, tag the release"),
+        ("deploy", "Deploy the parser cache to staging as soon as CI for PR 15 is green"),
+        ("merge", "Merge PR #20 when CI is green"),
+        ("check", "Check if the parser cache build passes on arm64"),
+    ]
+    for said, closed in (
+        ("PR #14 is merged.", set()),
+        ("CI for PR 15 is green and PR 15 merged.", set()),
+        ("Tagged the release: v1.4 is out (tag release done).", {"tag"}),
+        ("Deployed: the parser cache is on staging, done.", {"deploy"}),
+        ("PR #20 merged.", {"merge"}),
+        ("The parser cache build passes on arm64, checked: done.", {"check"}),
+    ):
+        found = reported_done(loops, [Message("user", "go on"), Message("assistant", said)])
+        assert found.keys() == closed, said
+
+
+def test_a_loop_is_read_without_its_conditions() -> None:
+    assert subject("Once PR #14 is merged, tag the release.").split() == [
+        ",",
+        "tag",
+        "the",
+        "release.",
+    ]
+    assert "PR #14" not in subject("Tag the release once PR #14 is merged.")
+    assert "PR #14" not in subject("Tag the release — once PR #14 is merged — and announce it")
+    assert "announce" in subject("Tag the release — once PR #14 is merged — and announce it")
+    # "if" within a clause asks whether: it is what is to be checked
+    assert subject("Check if the build passes on CI") == "Check if the build passes on CI"
+    # a loop that is all condition is read whole
+    assert subject("Once merged.") == "Once merged."
+    # the case of the condition's word does not matter, nor does a casefold that grows
+    assert "#14" not in subject("STRAßE: ONCE PR #14 IS MERGED, tag it")
 
 
 def test_a_report_in_another_language_closes_the_loop_it_names() -> None:

@@ -70,6 +70,17 @@ _IF_CLAUSE = re.compile(
 )
 """A clause that opens with a condition, up to a completion word in it: "once PR #14 is
 merged, tag the release" says what to do then, not that it is merged."""
+_CONDITION = re.compile(
+    r"(?:^|(?<=[,;:.!?(])|(?<=\s[-\u2013\u2014]))\s*"
+    r"(?:once|when|whenever|if|unless|until|as soon as)\b"
+    r"|\s(?:once|until|as soon as)\b",
+    re.IGNORECASE,
+)
+"""Where a loop's condition opens: once, when, whenever, if, unless, until or "as soon
+as" at the start of a clause, and once, until or "as soon as" within one ("tag it once PR
+#14 is merged"); "check if it builds" keeps its "if": there it asks whether."""
+_CONDITION_END = re.compile(r"[,;:)]|[.!?](?=\s|$)|\s[-\u2013\u2014]\s")
+"""Where a condition ends: the end of its clause or of its sentence."""
 _ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
 """A word that names a task, an issue or a pull request: a digit and a letter, or "#"
 and digits."""
@@ -213,8 +224,27 @@ class Loop(NamedTuple):
 
 
 def loop_of(text: str) -> Loop:
-    words = _words(text) - _ACTIONS
+    """*text*, an open loop, by what a report must name to close it: the words of what is
+    to be done, not of its condition ("once PR #14 is merged, tag the release" is closed by
+    the release tagged, not by PR #14 merged)."""
+    words = _words(subject(text)) - _ACTIONS
     return Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
+
+
+def subject(text: str) -> str:
+    """*text* without its conditions (:data:`_CONDITION`), each up to the end of its clause
+    or sentence; *text* itself when it is all condition."""
+    kept, start = [], 0
+    for match in _CONDITION.finditer(text):
+        if match.start() < start:
+            continue
+        kept.append(text[start : match.start()])
+        end = _CONDITION_END.search(text, match.end())
+        start = len(text) if end is None else end.start()
+    if not kept:
+        return text
+    kept.append(text[start:])
+    return " ".join(kept) if any(part.strip(" ,;:.!?-") for part in kept) else text
 
 
 def _words(text: str) -> frozenset[str]:
