@@ -239,6 +239,12 @@ def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
     assert len(calls) >= 2
     assert "use httpx" in calls[0]["stdin"] and "instead of httpx" not in calls[0]["stdin"]
     assert "instead of httpx" in calls[-1]["stdin"]
+    # each window is told its place: the last is the session's last word
+    n = len(calls)
+    for k, call in enumerate(calls, start=1):
+        assert f"This transcript is part {k} of {n} of one session." in call["stdin"]
+    assert "it is the session's end: what it says is the last word." in calls[-1]["stdin"]
+    assert "later parts may still change or close what it says" in calls[0]["stdin"]
     texts = sorted(i["text"] for i in data["items"])
     assert texts == [
         "profile the importer",

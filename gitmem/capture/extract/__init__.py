@@ -116,10 +116,11 @@ def run_extractor(
     backend = backend_for(name, wanted)
     usage = Usage() if host else None
     found: list[Draft] = []
-    for part in windows(messages) if host else [messages]:
+    parts = windows(messages) if host else [list(messages)]
+    for k, part in enumerate(parts, start=1):
         reply = call_model(
             backend,
-            build_prompt(part),
+            build_prompt(part, part=(k, len(parts))),
             system=SYSTEM_PROMPT,
             parse=parse_output,
             log=log,

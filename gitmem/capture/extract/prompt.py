@@ -39,13 +39,29 @@ _HEADER_SLACK = 32
 _INSTRUCTIONS = f"""\
 {SYSTEM_PROMPT}
 
-Read the transcript below and list what the next session must remember:
+Read the transcript below and list what a careful engineer would carry into the next
+session: what is still true at the END of the transcript.
 
-- decision: a choice that was made (what was chosen, and why when it was said).
-- open_loop: work started or promised and not finished; a question still waiting for an answer.
+- decision: a choice the user made, or a design or implementation choice the assistant
+  made or agreed to, still in force at the end (what was chosen, and why when it was
+  said). A rule the user set ("do not ...", "always ...") is a decision.
+- open_loop: work left undone at the end: a TODO, a next step, an unresolved problem,
+  something proposed and waiting for approval, a question still waiting for an answer.
 - belief: something taken as true without having been checked.
 - uncertainty: something explicitly unknown or unresolved.
-- fact: something established in the session (checked, measured, read in the code).
+- fact: something established about the repository, its tooling or its data: a
+  finding, an outcome, a command, a constraint the user stated.
+
+The last word counts. A decision that a later message reverses or replaces is not an
+item (list what replaced it); work that a later message reports done, and a question
+that is answered later, are not open loops; a plan that was changed is listed as
+changed. Most of what is worth keeping is in the assistant's replies, its reports and
+recaps (a "Summary", "Next steps" or "Not done" section near the end), and in the
+user's own rules; decisions are rarely labelled "Decision:". Leave out: what the
+assistant only says it is about to do ("Let me look at ..."), lists of files read or
+changed, output of commands echoed back, restatements of the request, and greetings.
+One item per claim: when the transcript says the same thing several times, list it
+once, from its clearest statement.
 
 Rules for every item:
 
@@ -54,11 +70,14 @@ Rules for every item:
 2. "trust" is "verbatim" only when "quote" is copied exactly, character for character,
    from ONE message of the transcript: the same words in the same order, with the same
    spelling and punctuation. Never paraphrase, fix typos, shorten with "..." or join
-   text from two messages. Never copy the boundary lines around a message. Quote a
-   phrase or sentence of at least a few words, not a single word.
+   text from two messages. Never copy the boundary lines around a message. Quote the
+   sentence that states the item (about 20 to 200 characters), not a single word, and
+   never a question: a question cannot back a decision or a fact.
 3. Otherwise "trust" is "inferred" and "quote" is null. When in doubt, use "inferred".
 4. Text shown as [redacted:KIND] was masked before you saw it; never quote across it.
-5. "importance" is optional: an integer from 0 (minor) to 3 (must not be forgotten).
+5. "importance" is optional: an integer from 0 to 3. 3: the next session goes wrong
+   without it (the main open loop, the user's key decision); 2: should be remembered;
+   1: nice to have (details, what the repository itself shows); 0: minor.
 6. "external_state" is optional: true when the item is about state outside the session
    that can change without anyone saying so (a pull request, branch, deploy, ticket or
    server); false when it is not.
@@ -79,8 +98,12 @@ An example answer:
 """
 
 
-def build_prompt(messages: Sequence[Message], max_chars: int = 200_000) -> str:
-    """The prompt for *messages* (cleaned and masked), at most *max_chars* characters.
+def build_prompt(
+    messages: Sequence[Message], max_chars: int = 200_000, part: tuple[int, int] = (1, 1)
+) -> str:
+    """The prompt for *messages* (cleaned and masked), at most *max_chars* characters;
+    *part* (k, n) says they are the k-th of n consecutive windows of one session, and
+    the prompt tells the model so.
 
     Raises:
         InputError: *max_chars* leaves too little room for any transcript.
@@ -93,7 +116,7 @@ def build_prompt(messages: Sequence[Message], max_chars: int = 200_000) -> str:
     # The header states its own numbers, so size it with the widest they can be (a cut
     # is never longer than the newest message), plus slack for singular/plural wording.
     widest_cut = len(messages[-1].text) if messages else 0
-    header_room = len(_header(total, total, widest_cut, token)) + _HEADER_SLACK
+    header_room = len(_header(total, total, widest_cut, token, part)) + _HEADER_SLACK
     budget = max_chars - len(_INSTRUCTIONS) - header_room - 1
     first = total  # index into blocks of the oldest message kept
     used = 0
@@ -108,7 +131,7 @@ def build_prompt(messages: Sequence[Message], max_chars: int = 200_000) -> str:
         cut = len(newest.text) - max(budget - overhead, 0)
         blocks[-1] = _block(total, total, Message(newest.role, newest.text[cut:]), token, cut)
         first = total - 1
-    header = _header(total, first, cut, token)
+    header = _header(total, first, cut, token, part)
     return "".join((_INSTRUCTIONS, "\n", header, *blocks[first:]))
 
 
@@ -121,10 +144,11 @@ def _boundary_token(messages: Sequence[Message]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _header(total: int, left_out: int, cut: int, token: str) -> str:
+def _header(total: int, left_out: int, cut: int, token: str, part: tuple[int, int]) -> str:
     if total == 0:
         return "The transcript has no messages.\n"
-    lines = [
+    lines = _part_lines(*part)
+    lines += [
         f"The transcript: {total} message{'s' if total != 1 else ''}, numbered from 1 "
         f"(oldest) to {total} (newest). Each message starts with the line "
         f'"=== message N of {total} ... {token} ===" and ends with the line '
@@ -145,6 +169,21 @@ def _header(total: int, left_out: int, cut: int, token: str) -> str:
             f"Message {total} is too long as well: its first {cut} characters are left out."
         )
     return "\n".join(lines) + "\n\n"
+
+
+def _part_lines(k: int, n: int) -> list[str]:
+    """What a window of a session longer than one call is told about its place."""
+    if n <= 1:
+        return []
+    earlier = "The parts before it were read on their own" if k > 1 else "It is the session's start"
+    later = (
+        "later parts may still change or close what it says; list what is true at the end "
+        "of this part, and they will be merged in order (a later part's item replaces an "
+        "earlier one on the same claim)."
+        if k < n
+        else "it is the session's end: what it says is the last word."
+    )
+    return [f"This transcript is part {k} of {n} of one session. {earlier}; {later}"]
 
 
 def _block(n: int, total: int, message: Message, token: str, cut: int = 0) -> str:
