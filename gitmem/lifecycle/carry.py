@@ -15,7 +15,9 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
   to STALE (never silently; ``gitmem show`` and the brief's notice say so) and it is no
   longer carried. ``gitmem reverify`` brings it back. Sessions are the unit of time:
   "a while" counts the other sessions that went by and the days of session time (the
-  transcripts' own), never captures, so a session captured at every turn is one.
+  transcripts' own), never captures, so a session captured at every turn is one. An
+  offer waiting on the user's answer ("Want me to push?") ages out at the first capture
+  of another session, which is its answer (:mod:`gitmem.core.offers`).
 - **Backfills.** A capture whose session time is older than the newest session already
   in memory (``gitmem import`` of past sessions, a long session captured late) is history
   arriving late: it adds its items and its corroborations, and carries nothing, ages
@@ -29,7 +31,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gitmem.core.items import Item, Trust
-from gitmem.core.records import format_time, parse_time
+from gitmem.core.offers import LAPSED, another_session, waiting_offer
+from gitmem.core.records import EVENT_REOPEN, format_time, parse_time
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.lifecycle.sameclaim import same_claim, same_subject
@@ -122,7 +125,7 @@ def plan(
         return Plan(tuple(kept), (), tuple(corroborations), (), ())
     carried, aged = _carry(
         [s for s in open_items if s.id not in seen],
-        now,
+        (now, session),
         policy,
         corroborated={i for i, _ in corroborations},
     )
@@ -146,12 +149,22 @@ def _match(item: Item, open_items: Sequence[ItemState]) -> ItemState | None:
 
 
 def _carry(
-    candidates: Sequence[ItemState], now: datetime, policy: CarryPolicy, corroborated: set[str]
+    candidates: Sequence[ItemState],
+    when: tuple[datetime, str],
+    policy: CarryPolicy,
+    corroborated: set[str],
 ) -> tuple[tuple[Sha256Hex, ...], list[tuple[ItemState, str]]]:
+    """The addresses carried and (item, reason) of those aged out; *when*: the session
+    time and the session of the capture."""
+    now, session = when
     aged: list[tuple[ItemState, str]] = []
     keep: list[ItemState] = []
     for state in candidates:
-        reason = None if state.id in corroborated else _aged(state, now, policy)
+        reason = (
+            None
+            if state.id in corroborated
+            else _lapsed(state, session) or _aged(state, now, policy)
+        )
         if reason is None:
             keep.append(state)
         else:
@@ -168,6 +181,20 @@ def _carry(
             )
         )
     return tuple(s.id for s in keep[: policy.max_carried]), aged
+
+
+def _lapsed(state: ItemState, session: str) -> str | None:
+    """:data:`~gitmem.core.offers.LAPSED` when *state* is an offer waiting on the
+    user's answer and *session* is another session than the one that last said it (none
+    someone reopened: `gitmem reverify` brings one back for good)."""
+    item = state.item
+    if not waiting_offer(item.kind, state.quote or item.text):
+        return None
+    if not another_session(session, state.seen_session or item.origin_session):
+        return None
+    if any(event.event == EVENT_REOPEN for _, event in state.events):
+        return None
+    return LAPSED
 
 
 def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:
