@@ -245,6 +245,10 @@ def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
         assert f"This transcript is part {k} of {n} of one session." in call["stdin"]
     assert "it is the session's end: what it says is the last word." in calls[-1]["stdin"]
     assert "later parts may still change or close what it says" in calls[0]["stdin"]
+    # and what the earlier windows gave, so that a claim is not listed again
+    assert "items already listed" not in calls[0]["stdin"]
+    listed = '{"kind": "decision", "text": "use httpx for the HTTP client"}'
+    assert all(listed in call["stdin"] for call in calls[1:])
     texts = sorted(i["text"] for i in data["items"])
     assert texts == [
         "profile the importer",

@@ -120,7 +120,7 @@ def run_extractor(
     for k, part in enumerate(parts, start=1):
         reply = call_model(
             backend,
-            build_prompt(part, part=(k, len(parts))),
+            build_prompt(part, part=(k, len(parts)), listed=_listed(found)),
             system=SYSTEM_PROMPT,
             parse=parse_output,
             log=log,
@@ -153,6 +153,11 @@ def windows(messages: Sequence[Message], limit: int = WINDOW_CHARS) -> list[list
         parts[-1].append(message)
         size += len(message.text)
     return parts or [[]]
+
+
+def _listed(found: Sequence[Draft]) -> list[tuple[str, str]]:
+    """What the earlier windows gave, each (kind, text) once, in order."""
+    return list(dict.fromkeys((str(d.kind), d.text) for d in found))
 
 
 def _by_rules(messages: Sequence[Message], project: str | None) -> list[Draft]:

@@ -99,11 +99,16 @@ An example answer:
 
 
 def build_prompt(
-    messages: Sequence[Message], max_chars: int = 200_000, part: tuple[int, int] = (1, 1)
+    messages: Sequence[Message],
+    max_chars: int = 200_000,
+    part: tuple[int, int] = (1, 1),
+    listed: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The prompt for *messages* (cleaned and masked), at most *max_chars* characters;
     *part* (k, n) says they are the k-th of n consecutive windows of one session, and
-    the prompt tells the model so.
+    the prompt tells the model so; *listed* (kind, text) are the items the earlier
+    windows gave, shown so that the model does not list a claim again (the newest that
+    fit in :data:`LISTED_CHARS`).
 
     Raises:
         InputError: *max_chars* leaves too little room for any transcript.
@@ -111,13 +116,16 @@ def build_prompt(
     if max_chars < len(_INSTRUCTIONS) + _MIN_TRANSCRIPT_CHARS:
         raise InputError(f"a prompt limit of {max_chars} characters is too small")
     total = len(messages)
-    token = _boundary_token(messages)
+    token = _boundary_token(messages, listed)
+    room = min(LISTED_CHARS, (max_chars - len(_INSTRUCTIONS) - _MIN_TRANSCRIPT_CHARS) // 2)
+    shown = _listed(listed, token, room)
     blocks = [_block(n, total, m, token) for n, m in enumerate(messages, start=1)]
     # The header states its own numbers, so size it with the widest they can be (a cut
     # is never longer than the newest message), plus slack for singular/plural wording.
     widest_cut = len(messages[-1].text) if messages else 0
-    header_room = len(_header(total, total, widest_cut, token, part)) + _HEADER_SLACK
-    budget = max_chars - len(_INSTRUCTIONS) - header_room - 1
+    header_room = len(_header(total, total, widest_cut, token)) + _HEADER_SLACK
+    place = _place(*part)
+    budget = max_chars - len(_INSTRUCTIONS) - header_room - len(place) - len(shown) - 1
     first = total  # index into blocks of the oldest message kept
     used = 0
     while first > 0 and used + len(blocks[first - 1]) <= budget:
@@ -131,24 +139,60 @@ def build_prompt(
         cut = len(newest.text) - max(budget - overhead, 0)
         blocks[-1] = _block(total, total, Message(newest.role, newest.text[cut:]), token, cut)
         first = total - 1
-    header = _header(total, first, cut, token, part)
-    return "".join((_INSTRUCTIONS, "\n", header, *blocks[first:]))
+    header = _header(total, first, cut, token)
+    return "".join((_INSTRUCTIONS, "\n", place, shown, header, *blocks[first:]))
 
 
-def _boundary_token(messages: Sequence[Message]) -> str:
+def _boundary_token(messages: Sequence[Message], listed: Sequence[tuple[str, str]] = ()) -> str:
     digest = hashlib.sha256(b"gitmem/prompt/1")
     for m in messages:
         for part in (m.role or "", m.text):
             data = part.encode("utf-8", "surrogatepass")
             digest.update(len(data).to_bytes(8, "big") + data)
+    if listed:  # (a prompt without them keeps the token it always had)
+        digest.update(b"listed")
+        for kind, text in listed:
+            for part in (kind, text):
+                data = part.encode("utf-8", "surrogatepass")
+                digest.update(len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()[:16]
 
 
-def _header(total: int, left_out: int, cut: int, token: str, part: tuple[int, int]) -> str:
+LISTED_CHARS = 30_000
+"""The most room the earlier windows' items take in a window's prompt (the newest kept)."""
+
+
+def _listed(listed: Sequence[tuple[str, str]], token: str, room: int) -> str:
+    """The block that shows a window the items the earlier windows gave ("" for none):
+    one JSON object a line, between two boundary lines, the newest that fit in *room*
+    characters."""
+    lines: list[str] = []
+    used = 0
+    for kind, text in reversed(listed):
+        line = json.dumps({"kind": kind, "text": text}, ensure_ascii=False) + "\n"
+        if used + len(line) > room:
+            break
+        lines.append(line)
+        used += len(line)
+    if not lines:
+        return ""
+    left = len(listed) - len(lines)
+    older = f" ({left} older ones are not shown)" if left else ""
+    return (
+        f"The earlier parts of this session gave these items{older}, one JSON object a line "
+        f'between the lines "=== items already listed {token} ===" and "=== end of items '
+        f'already listed {token} ===". Do not list them again. When this part changes, '
+        "reverses or closes one of them, list what is true now as an item of its own.\n"
+        f"=== items already listed {token} ===\n"
+        + "".join(reversed(lines))
+        + f"=== end of items already listed {token} ===\n\n"
+    )
+
+
+def _header(total: int, left_out: int, cut: int, token: str) -> str:
     if total == 0:
         return "The transcript has no messages.\n"
-    lines = _part_lines(*part)
-    lines += [
+    lines = [
         f"The transcript: {total} message{'s' if total != 1 else ''}, numbered from 1 "
         f"(oldest) to {total} (newest). Each message starts with the line "
         f'"=== message N of {total} ... {token} ===" and ends with the line '
@@ -171,11 +215,13 @@ def _header(total: int, left_out: int, cut: int, token: str, part: tuple[int, in
     return "\n".join(lines) + "\n\n"
 
 
-def _part_lines(k: int, n: int) -> list[str]:
+def _place(k: int, n: int) -> str:
     """What a window of a session longer than one call is told about its place."""
     if n <= 1:
-        return []
-    earlier = "The parts before it were read on their own" if k > 1 else "It is the session's start"
+        return ""
+    earlier = (
+        "Earlier parts were read in calls of their own" if k > 1 else "It is the session's start"
+    )
     later = (
         "later parts may still change or close what it says; list what is true at the end "
         "of this part, and they will be merged in order (a later part's item replaces an "
@@ -183,7 +229,7 @@ def _part_lines(k: int, n: int) -> list[str]:
         if k < n
         else "it is the session's end: what it says is the last word."
     )
-    return [f"This transcript is part {k} of {n} of one session. {earlier}; {later}"]
+    return f"This transcript is part {k} of {n} of one session. {earlier}; {later}\n\n"
 
 
 def _block(n: int, total: int, message: Message, token: str, cut: int = 0) -> str:
