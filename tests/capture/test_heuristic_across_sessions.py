@@ -23,6 +23,15 @@ OFFERS = [
     "Not merged yet — let me know if you want it squashed first.",
     "The two scratch files are untracked; say the word if you'd like them deleted.",
     "**Do you want me to keep the old flag as an alias?**",
+    "Listo. ¿Quieres que lo suba a `main`?",
+    "Quer que eu faça o commit agora?",
+    "Voulez-vous que je crée la PR ?",
+    "Die Tests laufen durch. Soll ich pushen?",
+    "Vuoi che faccia il merge?",
+    "Хотите, чтобы я закоммитил изменения?",
+    "测试都通过了。要我提交这些更改吗？",
+    "修正しました。プッシュしましょうか？",
+    "변경 사항을 푸시할까요?",
 ]
 NOT_OFFERS = [
     "Scrolling back in the terminal pane still does not work (the outer page eats it)?",
@@ -31,6 +40,11 @@ NOT_OFFERS = [
     "Why does the cache miss on the second run?",
     "Next: wire the exporter into the CLI.",
     "Want me to push? Also: the arm64 build still fails and nobody has looked at it.",
+    "Sollen wir Postgres verwenden?",
+    "为什么第二次运行时缓存会失效？",
+    "テストはまだ失敗していますか？",
+    "PR #234 CI 완료 대기 중.",
+    "Should the parser live in `src/parser.py`?",
 ]
 
 
