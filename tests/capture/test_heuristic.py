@@ -345,7 +345,7 @@ REFERENCES: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("The fix landed in commit 3f9c2ab.", "fact", [
         {"type": "commit-exists", "sha": "3f9c2ab"}
     ]),
-    ("Committed as 3f9c2ab1d2e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8.", "fact", [
+    ("Committed as 3f9c2ab1d2e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8 with the depth guard.", "fact", [
         {"type": "commit-exists", "sha": "3f9c2ab1d2e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8"}
     ]),
     ("Decision: merge PR #12 before the release branch `release/3.0` is cut.", "decision", []),

@@ -49,12 +49,12 @@ def test_the_reply_before_a_request_to_commit_is_the_report(wrap: str) -> None:
         user("Rename the package everywhere."),
         assistant(WORK),
         user(wrap),
-        assistant("Committed as `900b1aa`."),
+        assistant("Committed as `900b1aa` with message `Rename agent-plugins to skills`."),
     ]
     drafts = explain(messages)
     assert [(d.quote, rule) for d, rule in drafts] == [
         (WORK, "report-wrapped"),
-        ("Committed as `900b1aa`.", "reference"),
+        ("Committed as `900b1aa` with message `Rename agent-plugins to skills`.", "reference"),
     ]
     assert_verbatim([d for d, _ in drafts], messages)
     # Asked and not answered yet (the session ends with it): the reply before is the report

@@ -1,8 +1,10 @@
 """A sentence that only records the commit or push ("Committed and pushed.", "コミット完了し
 ました。") or gives its diffstat ("10 files changed, +233 / -408") is routine status
-(status.RECORDED_RE): no report unit of its own; the report's statement starts after it. (A
-sentence that names the commit is still a reference: "Committed as 3f9c2ab." is a fact whose
-commit can be checked, tests/capture/test_heuristic_rules.py.)"""
+(status.RECORDED_RE): no report unit of its own; the report's statement starts after it. So,
+from round 19, is one that names the commit and nothing it holds ("Committed as `34984dd`.",
+status.bookkeeping, tests/capture/test_heuristic_bookkeeping.py); a sentence that says what the
+commit holds is a reference ("Committed as 3f9c2ab with the depth guard.": a fact whose commit
+can be checked, tests/capture/test_heuristic_rules.py)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def test_a_record_of_the_commit_is_recognised(sentence: str) -> None:
     "sentence",
     [
         "Committed the fix that drops the retry wrapper.",
-        "Committed as `34984dd`.",  # names the commit: a reference, checked
+        "Committed as `34984dd`.",  # not RECORDED_RE: status.bookkeeping (round 19)
         "Pushed to `release/2.1` so the tag build can pick it up.",
         "Pushed back on the cache idea: it hides stale reads.",
         "The commit changed how files are hashed.",

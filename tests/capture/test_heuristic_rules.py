@@ -250,9 +250,9 @@ def test_a_decision_section_is_not_cut() -> None:
 
 
 def test_everything_is_clean_is_routine_status_not_an_item() -> None:
-    report = "Committed as 3f9c2ab.\n\nEverything is clean and pushed."
+    report = "Committed as 3f9c2ab with the depth guard.\n\nEverything is clean and pushed."
     found = [(r, d.quote) for d, r in explain([user("commit this"), assistant(report)])]
-    assert found == [("reference", "Committed as 3f9c2ab.")]
+    assert found == [("reference", "Committed as 3f9c2ab with the depth guard.")]
 
 
 def test_a_teammates_message_gives_no_item_and_the_reply_before_it_stays_the_report() -> None:

@@ -1,6 +1,7 @@
 """A report's lists: which list each list item belongs to, and the lists whose items are no
-outcome of the work: its parts under a lead-in that says it is done, or the options a
-question offers the reader (docs/heuristic.md, "The outcome")."""
+outcome of the work: its parts under a lead-in that says it is done, the options a
+question offers the reader, or an index of numbered parts (docs/heuristic.md, "The
+outcome")."""
 
 from __future__ import annotations
 
@@ -131,3 +132,35 @@ def offered_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[in
             if "\n" not in after and _CHOOSE_RE.match(after):
                 offered.add(first)
     return offered
+
+
+_KEY_RE = re.compile(
+    r"[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+•●⏺◦▪]|\d{1,9}[.)])[ \t]+[*_`]*"
+    r"(?P<key>[^\s*_`:—–(]{1,40}(?:[ \t]+[^\s*_`:—–(]{1,40}){0,2}?)[*_`]*[ \t]*(?::|[-—–][ \t]|\()"
+)
+"""A list item that opens with a key and a separator ("1. **spotter-4te.1** - OTEL
+dependencies", "- R5: a helper", "- Line 307: `n, m := …`"): the key is at most three
+words before a colon, a dash or a parenthesis."""
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def indexed_lists(text: str, units: list[Unit], lists: dict[int, int]) -> set[int]:
+    """The lists (:func:`list_numbers`) that index numbered parts: two or more of their items
+    open with keys of one stem and different numbers ("**spotter-4te.1** - …", "**spotter-4te.2**
+    - …"; "R5: …", "R6: …"; "Line 307: …", "Line 308: …"). Each entry names a part by its
+    number and says what it holds (a task of an epic, a requirement of a commit, a line of
+    the code read); what came of them is said around the list. A list under an open-loop
+    heading is what is left, whatever its keys."""
+    keys: dict[int, dict[str, set[str]]] = {}
+    for unit in units:
+        number = lists.get(unit.start)
+        if number is None:
+            continue
+        if unit.heading is not None and section_kind(unit.heading) == Kind.OPEN_LOOP:
+            continue
+        key = _KEY_RE.match(text, unit.start, unit.end)
+        if key is None or _DIGITS_RE.search(key.group("key")) is None:
+            continue
+        name = key.group("key").casefold()
+        keys.setdefault(number, {}).setdefault(_DIGITS_RE.sub("#", name), set()).add(name)
+    return {n for n, stems in keys.items() if any(len(v) >= 2 for v in stems.values())}

@@ -40,7 +40,13 @@ from gitmem.capture.extract.heuristic.item import (
     with_subject,
 )
 from gitmem.capture.extract.heuristic.languages import word_count
-from gitmem.capture.extract.heuristic.lists import Unit, done_lists, list_numbers, offered_lists
+from gitmem.capture.extract.heuristic.lists import (
+    Unit,
+    done_lists,
+    indexed_lists,
+    list_numbers,
+    offered_lists,
+)
 from gitmem.capture.extract.heuristic.markers import asks_to_choose, find_marker
 from gitmem.capture.extract.heuristic.select import Candidate
 from gitmem.capture.extract.heuristic.sentences import (
@@ -132,12 +138,15 @@ def report_items(
         units = _outcome(text, units)
         lead = first if units and units[0] is first else None
     done = done_lists(text, every, lists) | offered_lists(text, every, lists)
+    done |= indexed_lists(text, every, lists)
     units = [u for u in units if lists.get(u.start) not in done]
     units = _heads_of_lists(text, units, lists)
     found: list[tuple[Unit, tuple[Kind, str, str, int, dict[str, object]]]] = []
     points = own_points(text)
     for unit in units:
         if any(unit.start < end and start < unit.end for start, end in taken):
+            continue
+        if _instructs(text, unit):
             continue
         item = _item(text, unit, points, wrapped)
         if item is not None:
@@ -151,6 +160,42 @@ def report_items(
             yield Candidate(
                 kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False, rule
             )
+
+
+_INSTRUCTION_RE = re.compile(
+    r"[ \t]*[*_]*(?:(?:then|now|next|afterwards|after\s+that)[ \t]*,?[ \t]+)?"
+    r"(?:(?:run|use|execute|type|press|click|paste|copy|open|restart|reload|relaunch|enter|invoke|"
+    r"install|launch|source|prefix|set)\b|you\s+(?:can|could|may)\b)"
+    r"|[^\n]*(?:ください|下さい|하세요|세요|십시오)[。.!！]?[ \t]*$",
+    re.IGNORECASE,
+)
+"""A sentence that tells the reader how to operate a tool ("Run `bd ready` to see available
+work.", "You can run it with …", "`!` 프리픽스로 실행하세요.", "その後、必要に応じて bookmark を
+設定してください。"): an imperative or "you can" in English, a polite imperative that ends a
+Japanese or Korean sentence."""
+_BLOCK_END_RE = re.compile(r"[ \t]*(?:>[ \t]?)*(?:`{3,}|~{3,}|\|)")
+"""The last line of a fenced code block or of a table."""
+_WORD_RE = re.compile(r"[^\W\d_]")
+
+
+def _instructs(text: str, unit: Unit) -> bool:
+    """Is *unit* a paragraph right after a fenced code block or a table that opens by
+    telling the reader how to run what it shows (:data:`_INSTRUCTION_RE`)? The block is
+    what the reader uses; the instruction says nothing that stands once it is followed. A
+    lead-in above the block ("To pull the commit into jj:") is read as before."""
+    end = unit.start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    if not _BLOCK_END_RE.match(text, text.rfind("\n", 0, end) + 1, end):
+        return False
+    if BULLET_RE.match(text, unit.start):
+        return False
+    block = text[unit.start : unit.end]
+    sentences = split_sentences(block, chrome_end(block))
+    while len(sentences) > 1 and not _WORD_RE.search(block, *sentences[0]):
+        # "`!` 프리픽스로 실행하세요.": the "!" in code is no sentence of its own.
+        sentences[:2] = [(sentences[0][0], sentences[1][1])]
+    return bool(sentences) and _INSTRUCTION_RE.match(block, *sentences[0]) is not None
 
 
 def _with_subject(

@@ -58,6 +58,7 @@ from gitmem.capture.extract.heuristic.sentences import (
     starts_block,
     tagged_ranges,
 )
+from gitmem.capture.extract.heuristic.status import bookkeeping
 from gitmem.capture.extract.heuristic.turns import Reading
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.core.claims import forge_numbers, references
@@ -414,6 +415,8 @@ def _unit_items(
             item = make_item(block, s, e, None, 0, facts=facts, points=points)
             forge = item is not None and item[3] >= FORGE_IMPORTANCE
             rule = "forge" if forge else "reference"
+            if not forge and bookkeeping(block[s:e]):
+                continue  # "Committed as `34984dd`.": the commit says what it holds
             said = item is not None and (
                 "://" in item[2] or "claims" in item[4] or bool(forge_numbers(item[2]) & linked)
             )

@@ -23,9 +23,35 @@ _RECORDED = (
 )
 """A sentence that only records that the work was committed or pushed ("Committed and pushed.",
 "コミット完了しました。") or gives its diffstat ("10 files changed, +233 / -408"): the commit
-says what changed. One that names the commit ("Committed as `34984dd`.") is a reference, a
-fact whose commit can be checked."""
+says what changed. One that names the commit and nothing it holds ("Committed as
+`34984dd`.") is :func:`bookkeeping`."""
 RECORDED_RE = re.compile(_RECORDED, re.IGNORECASE)
+# fmt: off
+_BOOKKEEPING_WORDS = frozenset({
+    "commit", "commits", "committed", "push", "pushed", "and", "as", "to", "on", "onto", "in",
+    "into", "at", "branch", "files", "file", "changed", "insertions", "insertion", "deletions",
+    "deletion", "lines", "line", "head",
+})
+# fmt: on
+"""The words a record of the commit holds besides its names ("Committed and pushed to
+`x` as `9f8e7d6`.", "**Branch:** `x` → `main`, commit `6dd9970`, 2 files / 1174 deletions.")."""
+_BOOKKEEPING_OPENS = frozenset(("commit", "committed", "pushed", "branch"))
+_NAMES_RE = re.compile(r"`[^`\n]*`|\b[0-9a-f]{7,40}\b")
+_SHA_RE = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b")
+
+
+def bookkeeping(sentence: str) -> bool:
+    """Does *sentence* only record where the work went: a commit's sha, with its branch and
+    diffstat at most, and no word of what it holds ("Committed `6706f449`.", "Committed as
+    `34984dd`.", "**Branch:** `x` → `main`, commit `6dd9970`, 2 files / 1174 deletions.")?
+    The commit says what it holds; a sentence that says it too ("Committed as `900b1aa`
+    with message `Add the search skill`.", "The fix landed in commit 3f9c2ab.") is read."""
+    if _SHA_RE.search(sentence) is None:
+        return False
+    words = re.findall(r"[^\W\d_]+", _NAMES_RE.sub(" ", sentence.casefold()))
+    return bool(words) and words[0] in _BOOKKEEPING_OPENS and _BOOKKEEPING_WORDS.issuperset(words)
+
+
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
@@ -112,7 +138,7 @@ def status(sentence: str, wrapped: bool = False) -> bool:
     """Routine status ("all tests pass"); in the reply before a last request to commit
     (*wrapped*), also that the work is done (:data:`DONE_RE`)."""
     sentence = sentence.strip().lstrip("*_ ")
-    if STATUS_RE.match(sentence) is not None:
+    if STATUS_RE.match(sentence) is not None or bookkeeping(sentence):
         return True
     return wrapped and DONE_RE.match(sentence) is not None
 
