@@ -64,6 +64,7 @@ from gitmem.capture.extract.heuristic.status import (
     CHECKS_RE,
     INTERJECTION_RE,
     narration,
+    nothing_left,
     routine,
     says_little,
     status,
@@ -408,6 +409,8 @@ def _item(
     if end is None:
         return None
     first = block[sentences[0][0] : sentences[0][1]] if sentences else ""
+    if nothing_left(first):
+        return None  # "No action needed — …": nothing to carry
     if wrapped and asks_to_choose(first):
         return None  # a question to the user, whom the last request (to commit) answered
     kind = _kind(unit, block[start:end], first)

@@ -52,6 +52,25 @@ def bookkeeping(sentence: str) -> bool:
     return bool(words) and words[0] in _BOOKKEEPING_OPENS and _BOOKKEEPING_WORDS.issuperset(words)
 
 
+NOTHING_RE = re.compile(
+    r"[ \t]*[*_]*no\s+(?:further\s+|other\s+|code\s+)?(?:action|changes?|work|fix(?:es)?|updates?)"
+    r"\s+(?:is\s+|are\s+|was\s+)?(?:needed|required|necessary)\b"
+    r"|.*?\bnothing\s+(?:new|else|more|further|left)\s+(?:to\s+(?:do|change|fix|commit)\b|qualifies\b"
+    r"|clears\b|(?:is\s+)?(?:needed|required)\b)"
+    r"|.*?\b(?:is|was|are|were)\s+already\s+(?:resolved|handled|gone|closed|addressed)\b",
+    re.IGNORECASE,
+)
+"""A sentence that says nothing is needed or left ("No action needed — the dependency is
+already on the fixed version.", "… — nothing new clears it; …", "The cleanup the handoff
+owed is already resolved; …"): the finding it rests on is said where it was found, and
+what is done needs no carrying."""
+
+
+def nothing_left(sentence: str) -> bool:
+    """Does *sentence* say that nothing is needed or left to do (:data:`NOTHING_RE`)?"""
+    return NOTHING_RE.match(sentence.strip()) is not None
+
+
 STATUS_RE = re.compile(
     r"(?:all\s+|the\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?tests?\s+(?:pass(?:es|ed|ing)?|green)\b"
     r"|(?:lint|linting|credo|clippy|mypy|ruff|the\s+build|build|typecheck(?:ing)?)\s+(?:is\s+|are\s+)?"
