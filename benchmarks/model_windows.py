@@ -193,7 +193,9 @@ def run_split(split: str, model: str) -> Totals:
         bin_dir = stand_in(folder / "bin").parent
         os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
         log = CaptureLog(folder / "local")
-        settings = Settings({"host.timeout": 60}, {})
+        settings = Settings(
+            {"host.timeout": 60, "host.calls": 100_000}, {}
+        )  # every window to the CLI
         for path in corpus_files()[split]:
             labels = load_labels(path)
             labels_file = folder / "labels.json"

@@ -128,6 +128,7 @@ def last_model_run(entries: list[LogEntry]) -> dict[str, Any] | None:
                 "extractor": detail.get("extractor"),
                 "usage": detail.get("model_usage"),
                 "fallback": detail.get("fallback"),
+                "heuristic_windows": detail.get("heuristic_windows"),
             }
     return None
 
@@ -149,6 +150,8 @@ def describe_run(run: dict[str, Any]) -> str:
     said = f"{run['time']} {', '.join(parts)}"
     if run.get("fallback"):
         said += f"; fell back to the heuristic ({run['fallback']})"
+    elif isinstance(early := run.get("heuristic_windows"), int) and early > 0:
+        said += f"; the heuristic read its first {early} part(s) (host.calls)"
     return said
 
 

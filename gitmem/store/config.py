@@ -94,6 +94,14 @@ SETTINGS = {
             "seconds one call of the claude or codex extractor may take",
         ),
         Setting(
+            "host.calls",
+            int,
+            12,
+            "GITMEM_HOST_CALLS",
+            "most calls of the claude or codex extractor per session (one per 150,000 "
+            "characters); a longer session's earlier part is read by the heuristic",
+        ),
+        Setting(
             "ask.reuse_window",
             int,
             3600,

@@ -259,6 +259,43 @@ def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
     assert ok["model_usage"]["calls"] == len(calls)
 
 
+def test_a_session_longer_than_host_calls_has_its_start_read_by_the_heuristic(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a bound on what one capture may spend: the model reads the newest windows (the
+    # session's last word), the heuristic what comes before, and the two are merged
+    monkeypatch.setenv("GITMEM_HOST_CALLS", "1")
+    filler = "filler line that says nothing in particular\n" * 2_000
+    early = "TODO: profile the importer.\nDECISION: use httpx for the HTTP client.\n"
+    late = "DECISION: use requests instead of httpx for the HTTP client.\n"
+    lines = [
+        {"role": "user", "content": early + filler},
+        {"role": "assistant", "content": filler},
+        {"role": "user", "content": filler},
+        {"role": "assistant", "content": late + filler},
+    ]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(lines))
+    data = capture(gm, path, None, "--extractor", "claude")
+    (call,) = hosts.calls()
+    assert "instead of httpx" in call["stdin"]
+    assert "TODO: profile the importer." not in call["stdin"]  # not sent: read here
+    n = len(windows([Message(x["role"], x["content"]) for x in lines]))
+    assert n > 1 and f"This transcript is part {n} of {n} of one session." in call["stdin"]
+    # what the heuristic found before it is shown to the model as already listed
+    assert '{"kind": "open_loop", "text": "Profile the importer."}' in call["stdin"]
+    texts = sorted(i["text"] for i in data["items"])
+    assert "use requests instead of httpx for the HTTP client" in texts
+    assert not any("use httpx" in t and "instead" not in t for t in texts)  # the last word
+    assert "Profile the importer." in texts
+    (ok,) = [line for line in log_lines(initialised) if line["outcome"] == "ok"]
+    assert ok["extractor"] == "claude" and ok["heuristic_windows"] == n - 1
+    assert ok["model_usage"]["calls"] == 1
+    status: Any = gm("status", "--json").json()
+    assert status["last_model_run"]["heuristic_windows"] == n - 1
+    assert f"the heuristic read its first {n - 1} part(s) (host.calls)" in gm("status").stdout
+
+
 def test_windows_keep_the_order_and_cut_at_message_boundaries() -> None:
     messages = [Message("user", "x" * 60), Message("assistant", "y" * 60), Message("user", "z")]
     assert windows(messages, limit=100) == [messages[:1], messages[1:]]

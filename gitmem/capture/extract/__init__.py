@@ -68,6 +68,9 @@ class Extraction:
     extractor: str
     usage: Usage | None = None
     fallback: str | None = None
+    by_rules: int = 0
+    """How many windows of a session too long for ``host.calls`` the heuristic read
+    instead of the host CLI (its earliest)."""
 
     def log_fields(self) -> dict[str, Any]:
         """The capture log's fields for it. Raises nothing."""
@@ -76,6 +79,8 @@ class Extraction:
             fields["model_usage"] = self.usage.to_json()
         if self.fallback is not None:
             fields["fallback"] = self.fallback
+        if self.by_rules:
+            fields["heuristic_windows"] = self.by_rules
         return fields
 
 
@@ -92,7 +97,8 @@ def run_extractor(
     masked), with the session's last word on each claim
     (:func:`~gitmem.capture.extract.lastword.last_word`). A model's reply is kept raw
     before it is parsed; a failure is logged. A host CLI (``claude``, ``codex``) reads
-    the session in windows and falls back to the heuristic when it cannot answer.
+    the session in windows (at most ``host.calls``, the newest; the heuristic reads
+    what comes before them) and falls back to the heuristic when it cannot answer.
     *project* (the repository's ``owner/name``, :func:`gitmem.core.claims.project_of`)
     tells the heuristic which PRs and issues are the session's own; a model reads them
     from the session.
@@ -117,10 +123,16 @@ def run_extractor(
     usage = Usage() if host else None
     found: list[Draft] = []
     parts = windows(messages) if host else [list(messages)]
-    for k, part in enumerate(parts, start=1):
+    # A host CLI reads at most host.calls windows, the newest: the session's end has its
+    # last word. What comes before them is read by the heuristic, and merged below.
+    early = parts[: -int(settings.get("host.calls"))] if host else []
+    if early:
+        parts = parts[len(early) :]
+        found += _said_in(_by_rules(messages, project), [m for p in early for m in p])
+    for k, part in enumerate(parts, start=len(early) + 1):
         reply = call_model(
             backend,
-            build_prompt(part, part=(k, len(parts)), listed=_listed(found)),
+            build_prompt(part, part=(k, len(early) + len(parts)), listed=_listed(found)),
             system=SYSTEM_PROMPT,
             parse=parse_output,
             log=log,
@@ -133,7 +145,7 @@ def run_extractor(
             drafts = last_word(_by_rules(messages, project), messages)
             return Extraction(drafts, "heuristic", usage, f"{name}: {reply.error}")
         found += reply.result()
-    return Extraction(last_word(found, messages), name, usage)
+    return Extraction(last_word(found, messages), name, usage, by_rules=len(early))
 
 
 WINDOW_CHARS = 150_000
@@ -153,6 +165,11 @@ def windows(messages: Sequence[Message], limit: int = WINDOW_CHARS) -> list[list
         parts[-1].append(message)
         size += len(message.text)
     return parts or [[]]
+
+
+def _said_in(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
+    """Those of *drafts* whose quote lies in one of *messages*."""
+    return [d for d in drafts if d.quote and any(d.quote in m.text for m in messages)]
 
 
 def _listed(found: Sequence[Draft]) -> list[tuple[str, str]]:

@@ -219,9 +219,7 @@ def _place(k: int, n: int) -> str:
     """What a window of a session longer than one call is told about its place."""
     if n <= 1:
         return ""
-    earlier = (
-        "Earlier parts were read in calls of their own" if k > 1 else "It is the session's start"
-    )
+    earlier = "Earlier parts were read on their own" if k > 1 else "It is the session's start"
     later = (
         "later parts may still change or close what it says; list what is true at the end "
         "of this part, and they will be merged in order (a later part's item replaces an "
