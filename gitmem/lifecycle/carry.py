@@ -17,7 +17,9 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
   "a while" counts the other sessions that went by and the days of session time (the
   transcripts' own), never captures, so a session captured at every turn is one. An
   offer waiting on the user's answer ("Want me to push?") ages out at the first capture
-  of another session, which is its answer (:mod:`gitmem.core.offers`).
+  of another session, which is its answer (:mod:`gitmem.core.offers`). Past the cap
+  (:attr:`CarryPolicy.max_carried`), the least important stop being carried first, then
+  facts and beliefs before decisions, open loops and uncertainties, then the oldest.
 - **Backfills.** A capture whose session time is older than the newest session already
   in memory (``gitmem import`` of past sessions, a long session captured late) is history
   arriving late: it adds its items and its corroborations, and carries nothing, ages
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from gitmem.core.items import Item, Trust
+from gitmem.core.items import Item, Kind, Trust
 from gitmem.core.offers import LAPSED, another_session, waiting_offer
 from gitmem.core.records import EVENT_REOPEN, format_time, parse_time
 from gitmem.core.types import Sha256Hex
@@ -171,13 +173,16 @@ def _carry(
             aged.append((state, reason))
     # The address breaks ties, so that the stored checkpoint does not depend on the order
     # the states arrived in (set iteration varies with the interpreter's hash seed).
-    keep.sort(key=lambda s: (s.id in corroborated, _importance(s), s.last_seen, s.id), reverse=True)
+    keep.sort(
+        key=lambda s: (s.id in corroborated, _importance(s), _weight(s), s.last_seen, s.id),
+        reverse=True,
+    )
     for state in keep[policy.max_carried :]:
         aged.append(
             (
                 state,
-                f"more than {policy.max_carried} open items: the oldest and "
-                "least important stop being carried",
+                f"more than {policy.max_carried} open items: the least important, then "
+                "facts before decisions and open loops, then the oldest stop being carried",
             )
         )
     return tuple(s.id for s in keep[: policy.max_carried]), aged
@@ -207,6 +212,13 @@ def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:
     if sessions >= policy.inferred_unseen_sessions or days >= policy.inferred_days:
         return f"not seen again in {sessions} other sessions / {days} days"
     return None
+
+
+def _weight(state: ItemState) -> int:
+    """Where the carry cap bites, a fact or a belief gives way before a decision, an open
+    loop or an uncertainty of the same importance: in the labelled corpus 86% of the
+    decisions and open loops matter (importance 2 or 3), 47% of the facts."""
+    return 0 if state.item.kind in (Kind.FACT, Kind.BELIEF) else 1
 
 
 def _importance(state: ItemState) -> int:

@@ -11,7 +11,7 @@ from helpers.record_values import T0, at, checkpoint, event, item, snapshot
 
 from gitmem.core.offers import LAPSED, another_session, waiting_offer
 from gitmem.core.records import EVENT_REOPEN
-from gitmem.lifecycle.carry import plan
+from gitmem.lifecycle.carry import CarryPolicy, plan
 from gitmem.lifecycle.replay import replay
 
 OFFERS = [
@@ -113,3 +113,40 @@ def test_a_backfilled_older_session_ages_nothing() -> None:
     state = replay([checkpoint(OFFER, created=at(1))])
     result = plan(state, [], "s0", snapshot("s0"), T0)
     assert result.aged_out == ()
+
+
+def test_past_the_cap_a_fact_gives_way_before_an_older_decision_or_loop() -> None:
+    rule = item("Keep retries at three", quote="keep retries at three")
+    loop = item("The arm64 build still fails", kind="open_loop", session="s2")
+    fact = item("The suite has 412 tests", kind="fact", session="s3")
+    state = replay(
+        [
+            checkpoint(rule, created=at(0)),
+            checkpoint(loop, session="s2", created=at(1)),
+            checkpoint(fact, session="s3", created=at(2)),
+        ]
+    )
+    result = plan(
+        state, [], "s4", snapshot("s4"), T0 + timedelta(days=3), CarryPolicy(max_carried=2)
+    )
+    assert set(result.carried) == {rule.id, loop.id}  # the newest item is the fact
+    ((dropped, reason),) = result.aged_out
+    assert dropped.id == fact.id and "facts before decisions and open loops" in reason
+
+
+def test_past_the_cap_importance_still_comes_first_and_recency_breaks_ties() -> None:
+    key_fact = item("The API key lives in the vault", kind="fact", importance=3)
+    old_rule = item("Keep the parser in one file", session="s2")
+    new_rule = item("Name branches after the issue", session="s3")
+    state = replay(
+        [
+            checkpoint(key_fact, created=at(0)),
+            checkpoint(old_rule, session="s2", created=at(1)),
+            checkpoint(new_rule, session="s3", created=at(2)),
+        ]
+    )
+    result = plan(
+        state, [], "s4", snapshot("s4"), T0 + timedelta(days=3), CarryPolicy(max_carried=2)
+    )
+    assert set(result.carried) == {key_fact.id, new_rule.id}
+    assert [s.id for s, _ in result.aged_out] == [old_rule.id]
