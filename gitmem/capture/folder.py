@@ -113,6 +113,23 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
+def bulk_extractor(
+    explicit: str | None, configured: str, files: int
+) -> tuple[str | None, str | None]:
+    """The extractor an import of *files* sessions runs, and the notice that says why it
+    is not the *configured* one (None: it is). A model extractor (a host CLI's, a command,
+    an endpoint) asks a model for every session, at a cost per call: a backfill of more
+    than one session runs the heuristic unless the extractor is named (*explicit*).
+    Raises nothing."""
+    if explicit is not None or files <= 1 or configured in ("heuristic", "none"):
+        return explicit, None
+    return "heuristic", (
+        f"importing {files} files with the heuristic: the configured extractor "
+        f"{configured!r} asks a model for every session; `--extractor {configured}` uses it "
+        "here"
+    )
+
+
 def import_folder(
     ctx: Context,
     files: list[Path],

@@ -178,12 +178,15 @@ def import_(
             )
         return
     from gitmem.capture.extract import ModelOverrides
-    from gitmem.capture.folder import Folders, candidate_files, import_folder
+    from gitmem.capture.folder import Folders, bulk_extractor, candidate_files, import_folder
     from gitmem.capture.run import Context
 
     files = candidate_files(folder)
     store = store_of(ctx)
     context = Context.open(store, home())
+    extractor, notice = bulk_extractor(extractor, context.settings.get("extractor"), len(files))
+    if notice is not None:
+        click.echo(f"gitmem: {notice}", err=True)
     # a file named by itself is imported wherever its session ran: the user chose it
     folders = None if any_folder or not folder.is_dir() else Folders(store)
     overrides = ModelOverrides(model_command, base_url, model_name)

@@ -20,6 +20,7 @@ from helpers import DATA, FAKES, Result
 from helpers.capturing import capture
 
 from gitmem.capture.extract import WINDOW_CHARS, windows
+from gitmem.capture.folder import bulk_extractor
 from gitmem.cli import fast_path
 from gitmem.core.transcript import Message
 from gitmem.store.capturelog import CaptureLog
@@ -366,3 +367,43 @@ def test_a_chat_import_asks_the_host_cli_with_its_own_model_setting(
     gm("import-chat", str(chat), "--extractor", "claude")
     (call,) = hosts.calls()
     assert call["argv"][call["argv"].index("--model") + 1] == "haiku"
+
+
+def test_a_bulk_import_asks_no_model_unless_told_to(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
+) -> None:
+    # a backfill of past sessions would be one paid call (or more) per session: with a
+    # model extractor configured, a folder is imported with the heuristic, and says so
+    assert gm("config", "--repo", "extractor", "claude").exit_code == 0
+    folder = tmp_path / "past"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"s{n}.md").write_text(SESSION.replace("sync", f"sync {n}"))
+    done = gm("import", str(folder))
+    assert done.exit_code == 0, done.stderr
+    assert hosts.calls() == []
+    assert "importing 3 files with the heuristic" in done.stderr
+    assert "`--extractor claude` uses it here" in done.stderr
+    assert "3 captured" in done.stdout
+    # named, it is used; and one file is imported as a capture is, with the configured one
+    more = tmp_path / "more"
+    more.mkdir()
+    for n in range(2):
+        (more / f"t{n}.md").write_text(SESSION.replace("sync", f"push {n}"))
+    assert gm("import", str(more), "--extractor", "claude").exit_code == 0
+    assert len(hosts.calls()) == 2
+    single = tmp_path / "one.md"
+    single.write_text(SESSION.replace("sync", "rebase"))
+    one = gm("import", str(single))
+    assert one.exit_code == 0 and "with the heuristic" not in one.stderr
+    assert len(hosts.calls()) == 3
+
+
+def test_bulk_extractor_keeps_what_costs_nothing_or_is_named() -> None:
+    assert bulk_extractor(None, "heuristic", 50) == (None, None)
+    assert bulk_extractor(None, "none", 50) == (None, None)
+    assert bulk_extractor("codex", "claude", 50) == ("codex", None)
+    assert bulk_extractor(None, "claude", 1) == (None, None)
+    for model in ("claude", "codex", "command", "openai"):
+        extractor, notice = bulk_extractor(None, model, 2)
+        assert extractor == "heuristic" and notice is not None and f"'{model}'" in notice
