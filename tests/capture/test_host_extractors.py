@@ -218,22 +218,29 @@ def test_every_hook_entry_does_nothing_under_gitmem_skip(
     assert fast_path(args).__name__ != "_nothing"  # type: ignore[union-attr]
 
 
+def long_session(tmp_path: Path, early: str, late: str) -> tuple[Path, list[Message]]:
+    """A session of four messages, each longer than half a window: *early* opens the
+    first, *late* the last; the file, and its messages."""
+    filler = "filler line that says nothing in particular\n" * 2_000
+    said = [
+        Message("user", early + filler),
+        Message("assistant", filler),
+        Message("user", filler),
+        Message("assistant", late + filler),
+    ]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps([{"role": m.role, "content": m.text} for m in said]))
+    return path, said
+
+
 def test_a_long_session_is_read_in_windows_whose_items_merge_to_the_last_word(
     initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
 ) -> None:
-    filler = "filler line that says nothing in particular\n" * 2_000
     early = "DECISION: use httpx for the HTTP client.\nTODO: write the sync command.\n"
     early += "FACT: the retry limit is 3.\nTODO: profile the importer.\n"
     late = "DECISION: use requests instead of httpx for the HTTP client.\n"
     late += "FACT: the retry limit is 30.\nDone: the sync command is written and tested.\n"
-    lines = [
-        {"role": "user", "content": early + filler},
-        {"role": "assistant", "content": filler},
-        {"role": "user", "content": filler},
-        {"role": "assistant", "content": late + filler},
-    ]
-    path = tmp_path / "long.json"
-    path.write_text(json.dumps(lines))
+    path, _ = long_session(tmp_path, early, late)
     assert path.stat().st_size > 2 * WINDOW_CHARS
     data = capture(gm, path, None, "--extractor", "claude")
     calls = hosts.calls()
@@ -266,22 +273,14 @@ def test_a_session_longer_than_host_calls_has_its_start_read_by_the_heuristic(
     # a bound on what one capture may spend: the model reads the newest windows (the
     # session's last word), the heuristic what comes before, and the two are merged
     monkeypatch.setenv("GITMEM_HOST_CALLS", "1")
-    filler = "filler line that says nothing in particular\n" * 2_000
     early = "TODO: profile the importer.\nDECISION: use httpx for the HTTP client.\n"
     late = "DECISION: use requests instead of httpx for the HTTP client.\n"
-    lines = [
-        {"role": "user", "content": early + filler},
-        {"role": "assistant", "content": filler},
-        {"role": "user", "content": filler},
-        {"role": "assistant", "content": late + filler},
-    ]
-    path = tmp_path / "long.json"
-    path.write_text(json.dumps(lines))
+    path, said = long_session(tmp_path, early, late)
     data = capture(gm, path, None, "--extractor", "claude")
     (call,) = hosts.calls()
     assert "instead of httpx" in call["stdin"]
     assert "TODO: profile the importer." not in call["stdin"]  # not sent: read here
-    n = len(windows([Message(x["role"], x["content"]) for x in lines]))
+    n = len(windows(said))
     assert n > 1 and f"This transcript is part {n} of {n} of one session." in call["stdin"]
     # what the heuristic found before it is shown to the model as already listed
     assert '{"kind": "open_loop", "text": "Profile the importer."}' in call["stdin"]
