@@ -148,10 +148,12 @@ def describe_run(run: dict[str, Any]) -> str:
     if usage.get("usd"):
         parts.append(f"${usage['usd']}")
     said = f"{run['time']} {', '.join(parts)}"
-    if run.get("fallback"):
+    read = run.get("heuristic_windows")
+    if isinstance(read, int) and read > 0:
+        why = run.get("fallback") or "host.calls"
+        said += f"; the heuristic read {read} of its part(s) ({why})"
+    elif run.get("fallback"):
         said += f"; fell back to the heuristic ({run['fallback']})"
-    elif isinstance(early := run.get("heuristic_windows"), int) and early > 0:
-        said += f"; the heuristic read its first {early} part(s) (host.calls)"
     return said
 
 

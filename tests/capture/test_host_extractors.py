@@ -293,7 +293,29 @@ def test_a_session_longer_than_host_calls_has_its_start_read_by_the_heuristic(
     assert ok["model_usage"]["calls"] == 1
     status: Any = gm("status", "--json").json()
     assert status["last_model_run"]["heuristic_windows"] == n - 1
-    assert f"the heuristic read its first {n - 1} part(s) (host.calls)" in gm("status").stdout
+    assert f"the heuristic read {n - 1} of its part(s) (host.calls)" in gm("status").stdout
+
+
+def test_a_cli_that_fails_mid_session_keeps_what_it_answered(
+    initialised: Path, gm: Gm, hosts: Hosts, tmp_path: Path
+) -> None:
+    # the windows it answered are paid for and kept; the heuristic reads the window it
+    # failed on and the rest, and it is not asked again for this session
+    hosts.mode("fail-later")
+    early = "DECISION: keep the parser in src/parser.py.\n"
+    late = "DECISION: use requests instead of httpx for the HTTP client.\n"
+    path, said = long_session(tmp_path, early, late)
+    data = capture(gm, path, None, "--extractor", "claude")
+    n = len(windows(said))
+    assert len(hosts.calls()) == 2 < n
+    texts = sorted(i["text"] for i in data["items"])
+    assert "keep the parser in src/parser.py" in texts  # the model's, from window 1
+    assert "Use requests instead of httpx for the HTTP client." in texts  # the heuristic's
+    (ok,) = [line for line in log_lines(initialised) if line["outcome"] == "ok"]
+    assert ok["extractor"] == "claude" and ok["heuristic_windows"] == n - 1
+    assert "claude exited with status 1" in ok["fallback"]
+    shown = gm("status").stdout
+    assert f"the heuristic read {n - 1} of its part(s) (claude: model backend failed" in shown
 
 
 def test_windows_keep_the_order_and_cut_at_message_boundaries() -> None:

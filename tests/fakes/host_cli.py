@@ -9,7 +9,8 @@ JSON line in ``$HOST_CLI_LOG``.
 
 What it answers (``$HOST_CLI_MODE``): ``items`` (default) — a verbatim item for every
 transcript line of the prompt that starts with ``DECISION:``, ``TODO:`` or ``FACT:``;
-``fail`` — exit 1 with an error; ``slow`` — sleep past any timeout; ``chatty`` — prose
+``fail`` — exit 1 with an error; ``fail-later`` — answer the first call, fail
+the others; ``slow`` — sleep past any timeout; ``chatty`` — prose
 around the JSON; ``error`` — a well-formed result that says it failed; ``hooks`` — act
 as a host that runs its SessionStart and SessionEnd hooks with gitmem's commands
 (``$HOST_CLI_GITMEM`` names them), printing what they printed to ``$HOST_CLI_LOG``.
@@ -81,6 +82,8 @@ def main() -> int:
         print(f"{HOST}: unknown usage", file=sys.stderr)
         return 2
     mode = os.environ.get("HOST_CLI_MODE", "items")
+    if mode == "fail-later" and len(Path(os.environ["HOST_CLI_LOG"]).read_text().splitlines()) > 1:
+        mode = "fail"  # every call after the first fails
     if mode == "fail":
         print(f"Error: {HOST} is not logged in", file=sys.stderr)
         return 1

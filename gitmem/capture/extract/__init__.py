@@ -69,8 +69,9 @@ class Extraction:
     usage: Usage | None = None
     fallback: str | None = None
     by_rules: int = 0
-    """How many windows of a session too long for ``host.calls`` the heuristic read
-    instead of the host CLI (its earliest)."""
+    """How many windows of the session the heuristic read instead of the host CLI: the
+    earliest of a session too long for ``host.calls``, and those from the one the CLI
+    failed on (*fallback* says why) to the end."""
 
     def log_fields(self) -> dict[str, Any]:
         """The capture log's fields for it. Raises nothing."""
@@ -98,7 +99,9 @@ def run_extractor(
     (:func:`~gitmem.capture.extract.lastword.last_word`). A model's reply is kept raw
     before it is parsed; a failure is logged. A host CLI (``claude``, ``codex``) reads
     the session in windows (at most ``host.calls``, the newest; the heuristic reads
-    what comes before them) and falls back to the heuristic when it cannot answer.
+    what comes before them) and falls back to the heuristic when it cannot answer: for
+    the whole session when it answered no window, else for the window it failed and
+    those after it.
     *project* (the repository's ``owner/name``, :func:`gitmem.core.claims.project_of`)
     tells the heuristic which PRs and issues are the session's own; a model reads them
     from the session.
@@ -122,14 +125,23 @@ def run_extractor(
     backend = backend_for(name, wanted)
     usage = Usage() if host else None
     found: list[Draft] = []
+    heuristic: list[list[Draft]] = []  # the heuristic's drafts, once found
+
+    def by_rules_in(read: Sequence[list[Message]]) -> list[Draft]:
+        """The heuristic's drafts whose quotes lie in the windows *read*."""
+        if not heuristic:
+            heuristic.append(_by_rules(messages, project))
+        return _said_in(heuristic[0], [m for p in read for m in p])
+
     parts = windows(messages) if host else [list(messages)]
     # A host CLI reads at most host.calls windows, the newest: the session's end has its
     # last word. What comes before them is read by the heuristic, and merged below.
     early = parts[: -int(settings.get("host.calls"))] if host else []
     if early:
         parts = parts[len(early) :]
-        found += _said_in(_by_rules(messages, project), [m for p in early for m in p])
-    for k, part in enumerate(parts, start=len(early) + 1):
+        found += by_rules_in(early)
+    for answered, part in enumerate(parts):
+        k = len(early) + answered + 1
         reply = call_model(
             backend,
             build_prompt(part, part=(k, len(early) + len(parts)), listed=_listed(found)),
@@ -142,8 +154,15 @@ def run_extractor(
             **({"fallback": "heuristic"} if host else {}),
         )
         if host and reply.error is not None:
-            drafts = last_word(_by_rules(messages, project), messages)
-            return Extraction(drafts, "heuristic", usage, f"{name}: {reply.error}")
+            reason = f"{name}: {reply.error}"
+            if not answered:  # nothing of the model's: the heuristic reads it all
+                drafts = last_word(_by_rules(messages, project), messages)
+                return Extraction(drafts, "heuristic", usage, reason)
+            # what the model answered stays; the heuristic reads this window and the rest
+            # (a CLI that failed once is not asked again for this session)
+            found += by_rules_in(parts[answered:])
+            read = len(early) + len(parts) - answered
+            return Extraction(last_word(found, messages), name, usage, reason, read)
         found += reply.result()
     return Extraction(last_word(found, messages), name, usage, by_rules=len(early))
 
