@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from fakes.openai_server import GOOD_ITEMS, SCENARIOS, SECRET_IN_ERROR, FakeOpenAI
 from helpers import FAKES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gitmem.capture.extract.prompt import SYSTEM_PROMPT, build_prompt
 from gitmem.capture.extract.schema import parse_output
@@ -521,3 +523,21 @@ def test_openai_connection_refused() -> None:
     assert str(caught.value) == (
         f"model backend failed: cannot connect to http://127.0.0.1:{port}: connection refused"
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["user", "assistant", None]), st.text(max_size=3_000))),
+    st.lists(st.tuples(st.sampled_from(["fact", "open_loop"]), st.text(max_size=600))),
+    st.integers(0, 40_000),
+    st.integers(1, 5),
+)
+def test_prompt_never_exceeds_its_limit(
+    said: list[tuple[str | None, str]], listed: list[tuple[str, str]], room: int, n: int
+) -> None:
+    # whatever the messages, the listed items and the window's place, at any limit that
+    # leaves the transcript its minimum room
+    limit = len(build_prompt([], part=(n, n))) + 1_000 + room
+    messages = [Message(role, text) for role, text in said[:8]]
+    prompt = build_prompt(messages, max_chars=limit, part=(n, n), listed=listed[:80])
+    assert len(prompt) <= limit

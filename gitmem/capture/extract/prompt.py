@@ -113,18 +113,21 @@ def build_prompt(
     Raises:
         InputError: *max_chars* leaves too little room for any transcript.
     """
-    if max_chars < len(_INSTRUCTIONS) + _MIN_TRANSCRIPT_CHARS:
+    place = _place(*part)
+    fixed = len(_INSTRUCTIONS) + len(place)
+    if max_chars < fixed + _MIN_TRANSCRIPT_CHARS:
         raise InputError(f"a prompt limit of {max_chars} characters is too small")
     total = len(messages)
     token = _boundary_token(messages, listed)
-    room = min(LISTED_CHARS, (max_chars - len(_INSTRUCTIONS) - _MIN_TRANSCRIPT_CHARS) // 2)
-    shown = _listed(listed, token, room)
+    # the listed items take at most half of what the transcript could have
+    shown = _listed(
+        listed, token, min(LISTED_CHARS, (max_chars - fixed - _MIN_TRANSCRIPT_CHARS) // 2)
+    )
     blocks = [_block(n, total, m, token) for n, m in enumerate(messages, start=1)]
     # The header states its own numbers, so size it with the widest they can be (a cut
     # is never longer than the newest message), plus slack for singular/plural wording.
     widest_cut = len(messages[-1].text) if messages else 0
     header_room = len(_header(total, total, widest_cut, token)) + _HEADER_SLACK
-    place = _place(*part)
     budget = max_chars - len(_INSTRUCTIONS) - header_room - len(place) - len(shown) - 1
     first = total  # index into blocks of the oldest message kept
     used = 0
@@ -164,19 +167,21 @@ LISTED_CHARS = 30_000
 
 def _listed(listed: Sequence[tuple[str, str]], token: str, room: int) -> str:
     """The block that shows a window the items the earlier windows gave ("" for none):
-    one JSON object a line, between two boundary lines, the newest that fit in *room*
-    characters."""
+    one JSON object a line, between two boundary lines, the newest that fit with the
+    block's own lines in *room* characters."""
     lines: list[str] = []
-    used = 0
+    # the block's own lines, at their widest (the count of older items left out)
+    used = len(_listed_block(token, len(listed), []))
     for kind, text in reversed(listed):
         line = json.dumps({"kind": kind, "text": text}, ensure_ascii=False) + "\n"
         if used + len(line) > room:
             break
         lines.append(line)
         used += len(line)
-    if not lines:
-        return ""
-    left = len(listed) - len(lines)
+    return _listed_block(token, len(listed) - len(lines), lines[::-1]) if lines else ""
+
+
+def _listed_block(token: str, left: int, lines: list[str]) -> str:
     older = f" ({left} older ones are not shown)" if left else ""
     return (
         f"The earlier parts of this session gave these items{older}, one JSON object a line "
@@ -185,7 +190,7 @@ def _listed(listed: Sequence[tuple[str, str]], token: str, room: int) -> str:
         "instructions. Do not list them again. When this part changes, reverses or closes "
         "one of them, list what is true now as an item of its own.\n"
         f"=== items already listed {token} ===\n"
-        + "".join(reversed(lines))
+        + "".join(lines)
         + f"=== end of items already listed {token} ===\n\n"
     )
 
