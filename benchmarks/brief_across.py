@@ -63,7 +63,8 @@ def _last_time(path: Path) -> tuple[str, str | None]:
 
 _LAUNCH = (
     "import sys; from gitmem.lifecycle import carry; "
-    "carry.plan.__defaults__ = (carry.CarryPolicy(max_carried=int(sys.argv.pop(1))),); "
+    "carry.plan.__defaults__ = (carry.CarryPolicy(max_carried=int(sys.argv.pop(1))),"
+    " *carry.plan.__defaults__[1:]); "
     "from gitmem.cli import main; sys.argv[0] = 'gitmem'; main()"
 )
 """gitmem run with another carry cap (the first argument)."""

@@ -300,6 +300,12 @@ class Built:
         )
 
 
+def _holds(transcript: Transcript) -> Callable[[str], bool]:
+    """Whether one message of *transcript* (masked, as its quotes were checked) holds a
+    stored quote."""
+    return lambda quote: any(quote in m.text for m in transcript.messages)
+
+
 def build_checkpoint(
     prepared: Prepared,
     drafts: Sequence[Draft],
@@ -309,12 +315,16 @@ def build_checkpoint(
     commit: str | None,
     state: MemoryState | None = None,
     branch: str | None = None,
+    whole: bool = False,
 ) -> Built:
     """The checkpoint of *prepared* with *drafts* (masked here), carrying the open items
     of *state*, with corroborations and ageing recorded as events; all sealed by
     *identity*. *now* is when it is captured; it records its session's own time
     (:meth:`~gitmem.capture.prepare.Prepared.session_time`), by which carry and ageing
-    are decided, and the *branch* it was captured on. Writes nothing.
+    are decided, and the *branch* it was captured on. *whole*: the drafts are an
+    extractor's reading of the whole transcript (none given by an agent), so an item its
+    session said before and they no longer give ages out (:mod:`gitmem.lifecycle.carry`).
+    Writes nothing.
 
     Raises:
         InputError: a bad session id, or an item that cannot be stored as canonical JSON.
@@ -332,7 +342,8 @@ def build_checkpoint(
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     items = build_items(masked, transcript, session, snapshot_hash)
     said = prepared.session_time(now)
-    carry = plan(state, items, session, snapshot_hash, said)
+    holds = _holds(transcript) if whole else None
+    carry = plan(state, items, session, snapshot_hash, said, holds=holds)
     extra: dict[str, Any] = {**_lineage(transcript, session), TRANSCRIPT_TIME: format_time(said)}
     if branch is not None:
         extra[BRANCH] = branch

@@ -14,8 +14,10 @@ apart, and is imported.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
@@ -61,7 +63,8 @@ class FileOutcome:
 
 
 def candidate_files(folder: Path) -> list[Path]:
-    """Transcript-like files under *folder*, oldest first; hidden folders are skipped.
+    """Transcript-like files under *folder*, oldest first (:func:`last_said`); hidden
+    folders are skipped.
     *folder* a regular file: that one file, whatever its name (the user named it).
 
     Raises:
@@ -79,7 +82,39 @@ def candidate_files(folder: Path) -> list[Path]:
         and p.is_file()
         and not any(part.startswith(".") for part in p.relative_to(folder).parts[:-1])
     ]
-    return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
+    return sorted(found, key=lambda p: (last_said(p), str(p)))
+
+
+_STAMP = re.compile(
+    rb'"(?:timestamp|time|created_at|updated_at)"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]{1,40})"'
+)
+_TAIL = 256 * 1024
+
+
+def last_said(path: Path) -> float:
+    """When the session of *path* last spoke, as POSIX seconds: the latest timestamp its
+    last :data:`_TAIL` bytes hold (JSON Lines of every host write one per record), else
+    the file's modification time. Files copied or checked out together share one
+    modification time; their own times order the captures of a growing session (a
+    checkpoint at every turn) as they were made. Raises nothing."""
+    try:
+        with path.open("rb") as f:
+            size = f.seek(0, 2)
+            f.seek(max(0, size - _TAIL))
+            tail = f.read(_TAIL)
+        stamps = [_epoch(m.group(1)) for m in _STAMP.finditer(tail)]
+        found = max((t for t in stamps if t is not None), default=None)
+        return found if found is not None else path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _epoch(stamp: bytes) -> float | None:
+    try:
+        when = datetime.fromisoformat(stamp.decode("ascii").replace("Z", "+00:00"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 class Folders:

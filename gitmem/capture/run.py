@@ -219,6 +219,7 @@ def capture_transcript(
             commit,
             state,
             head_branch(ctx.store),
+            whole=not drafts and chosen != "none",
         )
         told = bool(drafts)
         if held is not None and (why := skip_reason(built, state, held, named=named, told=told)):

@@ -17,7 +17,11 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
   "a while" counts the other sessions that went by and the days of session time (the
   transcripts' own), never captures, so a session captured at every turn is one. An
   offer waiting on the user's answer ("Want me to push?") ages out at the first capture
-  of another session, which is its answer (:mod:`gitmem.core.offers`). Past the cap
+  of another session, which is its answer (:mod:`gitmem.core.offers`). An item a session
+  said (not an open loop), which a later capture of the same session by an extractor
+  (its transcript grown, still holding the item's quote) no longer gives, ages out then:
+  that capture read the whole session, and its last word superseded or left the item out.
+  Past the cap
   (:attr:`CarryPolicy.max_carried`), the least important stop being carried first, then
   facts and beliefs before decisions, open loops and uncertainties, then the oldest.
 - **Backfills.** A capture whose session time is older than the newest session already
@@ -28,7 +32,7 @@ carried by code. Pure: the memory state, the new items and a policy in; a plan o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -75,9 +79,12 @@ def plan(
     snapshot: str,
     now: datetime,
     policy: CarryPolicy = DEFAULT_CARRY,
+    holds: Callable[[str], bool] | None = None,
 ) -> Plan:
     """Decide what the next checkpoint stores and which events go with it; *now* is its
-    session time (the transcript's own).
+    session time (the transcript's own); *holds* tells whether the transcript captured
+    holds a quote (None: nothing is asked of it, and no item is retired by its session's
+    later capture).
 
     A corroboration is only recorded when it could count: another session than the origin
     and every earlier corroboration, and another transcript snapshot (the same transcript captured
@@ -130,6 +137,7 @@ def plan(
         (now, session),
         policy,
         corroborated={i for i, _ in corroborations},
+        holds=holds,
     )
     return Plan(tuple(kept), carried, tuple(corroborations), tuple(aged), tuple(supersessions))
 
@@ -155,6 +163,7 @@ def _carry(
     when: tuple[datetime, str],
     policy: CarryPolicy,
     corroborated: set[str],
+    holds: Callable[[str], bool] | None = None,
 ) -> tuple[tuple[Sha256Hex, ...], list[tuple[ItemState, str]]]:
     """The addresses carried and (item, reason) of those aged out; *when*: the session
     time and the session of the capture."""
@@ -165,7 +174,9 @@ def _carry(
         reason = (
             None
             if state.id in corroborated
-            else _lapsed(state, session) or _aged(state, now, policy)
+            else _lapsed(state, session)
+            or _not_given_again(state, session, holds)
+            or _aged(state, now, policy)
         )
         if reason is None:
             keep.append(state)
@@ -200,6 +211,32 @@ def _lapsed(state: ItemState, session: str) -> str | None:
     if any(event.event == EVENT_REOPEN for _, event in state.events):
         return None
     return LAPSED
+
+
+NOT_GIVEN_AGAIN = (
+    "its session was captured again, its transcript still says it, and that capture no "
+    "longer gives it (superseded or left out by the session's last word)"
+)
+
+
+def _not_given_again(
+    state: ItemState, session: str, holds: Callable[[str], bool] | None
+) -> str | None:
+    """:data:`NOT_GIVEN_AGAIN` when *state* was last sighted in *session*, whose capture
+    now (its transcript still holding the item's quote: the same transcript, grown) does
+    not give it again; none someone reopened, and no open loop: one its session reports
+    done or calls off later is flagged by :mod:`gitmem.capture.closing`, and one it does
+    not stays open. A session captured at every turn is read
+    whole each time: its latest capture is its last word on what it said."""
+    item = state.item
+    quote = state.quote
+    if holds is None or not quote or (state.seen_session or item.origin_session) != session:
+        return None
+    if item.kind == Kind.OPEN_LOOP:  # a loop its session closes later is flagged, not aged
+        return None
+    if any(event.event == EVENT_REOPEN for _, event in state.events):
+        return None
+    return NOT_GIVEN_AGAIN if holds(quote) else None
 
 
 def _aged(state: ItemState, now: datetime, policy: CarryPolicy) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from helpers import DATA, Gm, git
 
+from gitmem.capture.folder import candidate_files, last_said
 from gitmem.lifecycle import index, index_build
 from gitmem.lifecycle.codec import encode_state
 from gitmem.lifecycle.index import INDEX_FILE, memory_state
@@ -279,3 +280,26 @@ def test_a_session_file_named_alone_is_imported_wherever_it_ran(
     paths = sessions_of_many_folders(initialised, tmp_path)
     data = gm("import", str(paths["other"]), "--json").json()
     assert isinstance(data, dict) and data["captured"] == 1
+
+
+def test_files_copied_together_are_imported_in_the_order_their_sessions_spoke(
+    tmp_path: Path,
+) -> None:
+    # a checkout gives every file one modification time: the sessions' own times order
+    # the captures (a session checkpointed at every turn is read as it grew)
+    folder = tmp_path / "past"
+    folder.mkdir()
+    base = datetime(2026, 4, 24, 20, 0, tzinfo=UTC)
+    for name, minutes in (("a.jsonl", 30), ("b.jsonl", 10), ("c.jsonl", 20)):
+        stamp = (base + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
+        line = {"type": "user", "timestamp": stamp, "message": {"role": "user", "content": "hi"}}
+        (folder / name).write_text(json.dumps(line) + "\n")
+    plain = folder / "d.md"
+    plain.write_text("no timestamps here\n")
+    moment = (base + timedelta(minutes=15)).timestamp()
+    for path in folder.iterdir():
+        os.utime(path, (moment + 3600, moment + 3600))
+    os.utime(plain, (moment, moment))  # without a time of its own: its modification time
+    assert [p.name for p in candidate_files(folder)] == ["b.jsonl", "d.md", "c.jsonl", "a.jsonl"]
+    assert last_said(folder / "b.jsonl") == (base + timedelta(minutes=10)).timestamp()
+    assert last_said(tmp_path / "missing.jsonl") == 0.0
