@@ -300,12 +300,6 @@ class Built:
         )
 
 
-def _holds(transcript: Transcript) -> Callable[[str], bool]:
-    """Whether one message of *transcript* (masked, as its quotes were checked) holds a
-    stored quote."""
-    return lambda quote: any(quote in m.text for m in transcript.messages)
-
-
 def build_checkpoint(
     prepared: Prepared,
     drafts: Sequence[Draft],
@@ -342,7 +336,7 @@ def build_checkpoint(
     masked = [mask_draft(d, prepared.secrets) for d in drafts]
     items = build_items(masked, transcript, session, snapshot_hash)
     said = prepared.session_time(now)
-    holds = _holds(transcript) if whole else None
+    holds = transcript.holds if whole else None  # masked, as its quotes were checked
     carry = plan(state, items, session, snapshot_hash, said, holds=holds)
     extra: dict[str, Any] = {**_lineage(transcript, session), TRANSCRIPT_TIME: format_time(said)}
     if branch is not None:

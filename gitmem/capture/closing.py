@@ -36,9 +36,9 @@ from gitmem.capture.extract.reports import all_done, called_off, reported_done
 from gitmem.capture.masking import masked
 from gitmem.capture.prepare import Prepared
 from gitmem.core.items import Kind
-from gitmem.core.records import EVENT_REOPEN, EVENT_STATE_CHANGED, Event, format_time
+from gitmem.core.records import EVENT_STATE_CHANGED, Event, format_time
 from gitmem.core.transcript import Message, said_text
-from gitmem.lifecycle.carry import Plan
+from gitmem.lifecycle.carry import Plan, reopened
 from gitmem.lifecycle.replay import ItemState, MemoryState
 from gitmem.store.keys import Identity
 from gitmem.store.seal import new_event
@@ -75,7 +75,7 @@ def closed_loops(
         if s.item.address in carried
         and s.item.kind == Kind.OPEN_LOOP
         and not s.notes
-        and not any(event.event == EVENT_REOPEN for _, event in s.events)  # reopened: stays
+        and not reopened(s)  # reopened: stays
     ]
     messages = prepared.transcript.messages
     others = [s for s in open_loops if s.item.origin_session != session]

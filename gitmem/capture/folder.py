@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from gitmem.capture.extract import NO_OVERRIDES, ModelOverrides
@@ -26,6 +25,8 @@ from gitmem.capture.run import Context, capture_transcript
 from gitmem.capture.transcripts import NotTranscriptError, load_transcript, require_conversation
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.errors import GitmemError, InputError
+from gitmem.core.records import parse_time
+from gitmem.core.transcript import host_time
 from gitmem.core.types import Sha256Hex
 from gitmem.store.repo import Store
 from gitmem.store.repository import common_folder, repository_folder
@@ -102,19 +103,11 @@ def last_said(path: Path) -> float:
             size = f.seek(0, 2)
             f.seek(max(0, size - _TAIL))
             tail = f.read(_TAIL)
-        stamps = [_epoch(m.group(1)) for m in _STAMP.finditer(tail)]
-        found = max((t for t in stamps if t is not None), default=None)
-        return found if found is not None else path.stat().st_mtime
+        stamps = (host_time(m.group(1).decode("ascii", "replace")) for m in _STAMP.finditer(tail))
+        found = max((s for s in stamps if s is not None), default=None)
+        return parse_time(found).timestamp() if found else path.stat().st_mtime
     except OSError:
         return 0.0
-
-
-def _epoch(stamp: bytes) -> float | None:
-    try:
-        when = datetime.fromisoformat(stamp.decode("ascii").replace("Z", "+00:00"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 class Folders:

@@ -250,7 +250,7 @@ def redact_snapshot(data: bytes, text: str, formats: Iterable[str | None] = ()) 
             transcript = parse_snapshot(data, "snapshot", fmt)
         except InputError:
             continue
-        if not any(text in m.text for m in transcript.messages):
+        if not transcript.holds(text):
             return None
         messages = [Message(m.role, m.text.replace(text, PURGED_TEXT)) for m in transcript.messages]
         return render_snapshot(transcript.format, messages).encode("utf-8")

@@ -229,6 +229,10 @@ class Transcript:
     def texts(self) -> list[str]:
         return [m.text for m in self.messages]
 
+    def holds(self, text: str) -> bool:
+        """Whether one of its messages holds *text* as it stands (:func:`held`)."""
+        return held(self.messages, text)
+
     @property
     def last_time(self) -> str | None:
         """The host's time of its latest message (None when its format gives none)."""
@@ -251,6 +255,12 @@ class Transcript:
         return replace(
             self, messages=tuple(messages), snapshot=render_snapshot(self.format, messages)
         )
+
+
+def held(messages: Sequence[Message], text: str) -> bool:
+    """Whether one of *messages* holds *text* as it stands, byte for byte (a stored quote
+    is the transcript's own bytes of one message). Raises nothing."""
+    return any(text in m.text for m in messages)
 
 
 def host_time(value: object) -> str | None:

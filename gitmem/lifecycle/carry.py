@@ -199,6 +199,12 @@ def _carry(
     return tuple(s.id for s in keep[: policy.max_carried]), aged
 
 
+def reopened(state: ItemState) -> bool:
+    """Someone reopened *state* (``gitmem reverify``): no rule that retires an item by
+    itself applies to it again. Raises nothing."""
+    return any(event.event == EVENT_REOPEN for _, event in state.events)
+
+
 def _lapsed(state: ItemState, session: str) -> str | None:
     """:data:`~gitmem.core.offers.LAPSED` when *state* is an offer waiting on the
     user's answer and *session* is another session than the one that last said it (none
@@ -208,7 +214,7 @@ def _lapsed(state: ItemState, session: str) -> str | None:
         return None
     if not another_session(session, state.seen_session or item.origin_session):
         return None
-    if any(event.event == EVENT_REOPEN for _, event in state.events):
+    if reopened(state):
         return None
     return LAPSED
 
@@ -234,7 +240,7 @@ def _not_given_again(
         return None
     if item.kind == Kind.OPEN_LOOP:  # a loop its session closes later is flagged, not aged
         return None
-    if any(event.event == EVENT_REOPEN for _, event in state.events):
+    if reopened(state):
         return None
     return NOT_GIVEN_AGAIN if holds(quote) else None
 

@@ -17,6 +17,7 @@ here; the backends know nothing of them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from gitmem.capture.extract.lastword import last_word
 from gitmem.core.extractors import HOST_EXTRACTORS, chosen
 from gitmem.core.items import Draft
-from gitmem.core.transcript import Message
+from gitmem.core.transcript import Message, held
 from gitmem.llm import ModelSettings
 from gitmem.llm.call import Usage
 from gitmem.store.capturelog import CaptureLog
@@ -125,13 +126,11 @@ def run_extractor(
     backend = backend_for(name, wanted)
     usage = Usage() if host else None
     found: list[Draft] = []
-    heuristic: list[list[Draft]] = []  # the heuristic's drafts, once found
+    rules = functools.cache(lambda: _by_rules(messages, project))  # found once, if needed
 
     def by_rules_in(read: Sequence[list[Message]]) -> list[Draft]:
         """The heuristic's drafts whose quotes lie in the windows *read*."""
-        if not heuristic:
-            heuristic.append(_by_rules(messages, project))
-        return _said_in(heuristic[0], [m for p in read for m in p])
+        return _said_in(rules(), [m for p in read for m in p])
 
     parts = windows(messages) if host else [list(messages)]
     # A host CLI reads at most host.calls windows, the newest: the session's end has its
@@ -156,8 +155,7 @@ def run_extractor(
         if host and reply.error is not None:
             reason = f"{name}: {reply.error}"
             if not answered:  # nothing of the model's: the heuristic reads it all
-                drafts = last_word(_by_rules(messages, project), messages)
-                return Extraction(drafts, "heuristic", usage, reason)
+                return Extraction(last_word(rules(), messages), "heuristic", usage, reason)
             # what the model answered stays; the heuristic reads this window and the rest
             # (a CLI that failed once is not asked again for this session)
             found += by_rules_in(parts[answered:])
@@ -188,7 +186,7 @@ def windows(messages: Sequence[Message], limit: int = WINDOW_CHARS) -> list[list
 
 def _said_in(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
     """Those of *drafts* whose quote lies in one of *messages*."""
-    return [d for d in drafts if d.quote and any(d.quote in m.text for m in messages)]
+    return [d for d in drafts if d.quote and held(messages, d.quote)]
 
 
 def _listed(found: Sequence[Draft]) -> list[tuple[str, str]]:
