@@ -284,12 +284,27 @@ def _words(folded: str) -> set[str]:
     return set(_WORD_RE.findall(folded))
 
 
+_UNIT_RE = lazy_pattern(r"(\d+(?:[.,]\d+)*)[^\W\d_]{1,3}")
+
+
+def _forms(word: str) -> set[str]:
+    """*word* and the forms another side may write it in: a number without the unit
+    written onto it ("30s", "60ms": "30", "60"), and a plural without its "s"
+    ("fridays": "friday"). "60s not 30s" negates the 30 of "a window of 30 seconds"."""
+    forms = {word}
+    if (unit := _UNIT_RE.fullmatch(word)) is not None:
+        forms.add(unit.group(1))
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        forms.add(word[:-1])
+    return forms
+
+
 def _governs(folded: str, other: str) -> bool:
     """Does a negation in *folded* govern a word the *other* side (folded) holds? In a
     language that does not space its words, the word is any two characters of the few
     that stand (within the clause) after a negation that precedes its verb (不, 没, 못)
     or before one that follows it (ない, ません, 않, 없)."""
-    words = _words(other)
+    words = {form for word in _words(other) for form in _forms(word)}
     for match in negation_re(folded).finditer(folded):
         word = match.group()
         if word in _AFTER_VERB:
@@ -303,7 +318,7 @@ def _governs(folded: str, other: str) -> bool:
                 return True
             continue
         after = [w for w in _WORD_RE.findall(folded[match.end() :]) if w not in _FILLER]
-        if any(w in words for w in after[:SCOPE]):
+        if any(_forms(w) & words for w in after[:SCOPE]):
             return True
     return False
 

@@ -439,3 +439,45 @@ def test_the_final_message_is_read_for_all_done_only_when_a_loop_may_close(
     assert calls == []
     assert kept([decision, loop], messages) == [decision.text, loop.text]
     assert calls == [2]
+
+
+def test_a_proposal_the_user_rejects_by_naming_its_thing_is_dropped() -> None:
+    suggestion = "I'd suggest Redis, since we run four replicas."
+    redis = said("decision", "Use Redis for the rate limiter", suggestion)
+    lru = said("decision", "Add an LRU in front of the store", "Add an LRU in front of it.")
+    reply = Message("assistant", f"{suggestion} Add an LRU in front of it.")
+    for rejection in (
+        "Actually no Redis, ops won't run another service.",
+        "no Redis. Keep it in Postgres.",
+        "Hmm, no redis please",
+    ):
+        assert kept([redis, lru], [reply, Message("user", rejection)]) == [lru.text], rejection
+    # it rejects only what it names, even after a question, and asks nothing
+    asked = Message("assistant", f"{suggestion} Should I add an LRU in front of it?")
+    assert kept([redis], [asked, Message("user", "No Redis.")]) == []
+    for answer in (
+        "No Memcached either, Redis is fine.",
+        "no redis cluster needed?",
+        "No need for Redis docs.",
+        "Actually no problem, go with Redis.",
+    ):
+        assert kept([redis], [reply, Message("user", answer)]) == [redis.text], answer
+
+
+def test_one_statement_read_twice_keeps_the_reading_its_quote_supports() -> None:
+    sentence = (
+        "Also we decided initials are rendered from the first letter of the first and last "
+        "name, uppercase, never from the email."
+    )
+    messages = [Message("user", sentence), Message("assistant", "Noted.")]
+    whole = said(
+        "decision",
+        "Initials come from the first letters of the first and last name, never the email",
+        sentence[5:],
+    )
+    fragment = said("decision", "Initials are taken from the email", "never from the email")
+    assert kept([whole, fragment], messages) == [whole.text]
+    assert kept([fragment, whole], messages) == [whole.text]
+    # both supported: the one that quotes more
+    short = said("decision", "Never from the email", "never from the email")
+    assert kept([whole, short], messages) == [whole.text]

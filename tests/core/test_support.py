@@ -464,3 +464,33 @@ def test_numbers_grouped_in_threes_are_read_alike_whatever_their_space() -> None
 )
 def test_in_for_out_of_and_a_choice_against_are_not_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The rate limit window is 30 seconds.", "the window should be 60s not 30s"),
+        ("We deploy on Friday.", "we will not deploy on Fridays"),
+        ("The timeout is 10 minutes.", "a timeout of 5m, not 10m"),
+        ("Cache entries live 2 hours.", "entries live 90min, never 2h"),
+    ],
+)
+def test_a_text_asserting_what_its_quote_negates_in_another_form_is_not_supported(
+    text: str, quote: str
+) -> None:
+    """A number written with its unit on it ("30s") and a plural ("Fridays") are the words
+    the negation governs, whatever form the text writes them in."""
+    assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The window is 60 seconds.", "the window should be 60s not 30s"),
+        ("The timeout is 5 minutes.", "a timeout of 5m, not 10m"),
+        ("Keep the cache in .git/gitmem.", "the cache lives in .git/gitmem and is never pushed"),
+        ("The class is a list of items.", "the class is a list of items, not a set"),
+    ],
+)
+def test_a_text_keeping_the_side_its_quote_affirms_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None

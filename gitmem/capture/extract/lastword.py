@@ -6,7 +6,8 @@ from (an item without a verified quote has no place and is kept as it is). A lat
 statement then supersedes an earlier one, which is dropped:
 
 1. **The same claim said again** (:func:`gitmem.lifecycle.sameclaim.same_claim`): one
-   item, the later.
+   item, the later. Two items placed in one message are one statement read twice: the
+   one whose quote supports its text stays, else the one that quotes more.
 2. **A changed value** — a decision, fact or belief about the same subject with other
    numbers or the other polarity (:func:`~gitmem.lifecycle.sameclaim.same_subject`:
    "retry limit 30" after "3"). Two open loops about one subject are two loops.
@@ -26,11 +27,12 @@ statement then supersedes an earlier one, which is dropped:
    statement does not), and every earlier decision that made that same choice about it
    ("use Redis for the session cache", then "I'll set up Redis for the session cache").
 4. **A rejected proposal**: the decisions of an assistant's reply that the user's next
-   message rejects as it begins ("No.", "No, keep requests", "Nope —", "Don't do that";
-   not "no problem", "no need to ask"): those that share a word with what the user says
-   next, or all of them when the rejection names none of them and the reply made at most
-   :data:`_REJECTED_AT_MOST`. A reply that ends with a question is answered, not rejected
-   ("Should I update the docs too?" "No.").
+   message rejects as it begins ("No.", "No, keep requests", "Actually, nope —", "Don't do
+   that"; not "no problem", "no need to ask"): those that share a word with what the user
+   says next, or all of them when the rejection names none of them and the reply made at
+   most :data:`_REJECTED_AT_MOST`. A reply that ends with a question is answered, not
+   rejected ("Should I update the docs too?" "No."). A message that begins by rejecting a
+   thing ("Actually no Redis, ops won't run it") rejects the decisions that name it.
 5. **A closed loop** (:mod:`gitmem.capture.extract.reports`): an open loop that a later
    message reports done (a completion word — done, finished, fixed, implemented,
    merged…, not "to be done" or "not fixed" — in a sentence that names most of the loop's
@@ -65,6 +67,7 @@ from gitmem.capture.extract.reports import (
 )
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
+from gitmem.core.support import unsupported
 from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
@@ -88,12 +91,21 @@ _CHOOSING = frozenset(
 _REPLACEMENTS_READ = 1000
 """The most replacements a session's decisions are compared with (the first said): real
 sessions say a handful; the bound keeps a transcript that says thousands linear."""
+_LEAD_IN = r"(?:(?:actually|hm+|well|wait|sorry|oh|ah|um+)\b[\s,.!—–-]*)?"
+_NOT_REJECTING = r"(?:problem|worries|need|rush|doubt|wonder|kidding|longer|more|idea|way)\b"
 _REJECTS = re.compile(
-    r"(?:no|nope|nah)\b(?![ -](?:problem|worries|need|rush|doubt|wonder|kidding)\b)"
-    r"(?:\s*[,.!:;—–-]|\s*$)|(?:don't|do not) do (?:that|this)\b|not like that\b|"
-    r"that's (?:wrong|not (?:it|right|what i))"
+    rf"{_LEAD_IN}(?:(?:no|nope|nah)\b(?![ -]{_NOT_REJECTING})(?:\s*[,.!:;—–-]|\s*$)"
+    r"|(?:don't|do not) do (?:that|this)\b|not like that\b"
+    r"|that's (?:wrong|not (?:it|right|what i)))"
 )
-"""How a user's message that rejects the reply before it begins."""
+"""How a user's message that rejects the reply before it begins ("No.", "Actually, no —")."""
+_REJECTS_THING = re.compile(rf"{_LEAD_IN}no\s+(?!{_NOT_REJECTING})(?=[\w`])")
+"""How a user's message that rejects a thing the reply chose begins ("Actually no Redis,
+…"): it rejects only the reply's decisions that name the thing."""
+_THING_RE = re.compile(r"[^,.;:!?—–()\n]*")
+_THING_WORDS = 3
+"""What such a message says no to: its words up to the first stop, at most this many
+("no Redis, ops won't run it": "redis"; "no Memcached either, Redis is fine": not Redis)."""
 _REJECTED_AT_MOST = 2
 """The decisions a reply may hold for a rejection that names none of them to drop them all."""
 _T = TypeVar("_T")
@@ -116,8 +128,12 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     order = sorted((i for i, p in enumerate(places) if p is not None), key=lambda i: (places[i], i))
     for later_rank, later in enumerate(order):
         for earlier in order[:later_rank]:
-            if earlier not in dropped and _supersedes(drafts[later], drafts[earlier]):
-                dropped.add(earlier)
+            if earlier in dropped or not _supersedes(drafts[later], drafts[earlier]):
+                continue
+            if places[earlier] == places[later] and _better(drafts[earlier], drafts[later]):
+                dropped.add(later)  # one statement proposed twice: its better reading stays
+                break
+            dropped.add(earlier)
     # (the final message is folded only when there is a loop it may close)
     loop_kind = any(drafts[n].kind == Kind.OPEN_LOOP for n in order)
     final = final_all_done(messages) if loop_kind else None
@@ -152,7 +168,7 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     for n in subjects:
         if (answer := answers[places[n] or 0]) is not None:
             replies.setdefault(answer, []).append(n)
-    rejections: list[tuple[int, frozenset[str]]] = []
+    rejections: list[tuple[int, frozenset[str], bool]] = []
     for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
         by_user = said_by(message, "user")
         if subjects and by_user:
@@ -163,7 +179,7 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             # (every replacement counts towards the bound, wherever it stands)
             replacing += [(place, words, None) for words in _replacing(folded)]
             if place in replies and (rejection := _rejection(folded)) is not None:
-                rejections.append((place, rejection))
+                rejections.append((place, *rejection))
         if place > after_loop and (reports := reports_in(said, by_user)):
             done.append((place, reports))
     replacing += [
@@ -226,19 +242,20 @@ def _after(said: list[tuple[int, _T]], place: int) -> list[tuple[int, _T]]:
 def _by_rejections(
     subjects: dict[int, frozenset[str]],
     replies: dict[int, list[int]],
-    rejections: list[tuple[int, frozenset[str]]],
+    rejections: list[tuple[int, frozenset[str], bool]],
     spoken: Sequence[str],
 ) -> set[int]:
     """The decisions (their *subjects*, by draft) of the replies (the decisions of each,
     by the user's message that answers it) that the user's *rejections* (the message, the
-    words it names) reject (rule 4)."""
+    words it names, whether it rejects only what it names) reject (rule 4)."""
     dropped: set[int] = set()
-    for user, words in rejections:
-        if _asks(spoken, user):
-            continue  # "No." answers the question the reply ended with
+    for user, words, named_only in rejections:
         reply = replies.get(user, [])
         named = [n for n in reply if subjects[n] & words]
-        dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
+        if named_only:
+            dropped.update(named)  # "no Redis, …" rejects what names Redis, asked or not
+        elif not _asks(spoken, user):  # "No." answers the question the reply ended with
+            dropped.update(named or (reply if len(reply) <= _REJECTED_AT_MOST else []))
     return dropped
 
 
@@ -259,6 +276,20 @@ def quote_places(quotes: Sequence[str | None], texts: Sequence[str]) -> list[int
     for n, check in zip(rest, check_quotes([quotes[n] or "" for n in rest], texts), strict=True):
         places[n] = check.message_index if check.verbatim else None
     return places
+
+
+def _better(draft: Draft, other: Draft) -> bool:
+    """Is *draft* a better reading than *other* of what one message says once (the same
+    claim, rule 1)? One whose quote supports its text, else the one that quotes more:
+    "initials come from the names, never from the email" over "never from the email"."""
+    if not same_claim(draft.kind, draft.text, draft.quote, other.kind, other.text, other.quote):
+        return False
+    return _reading(draft) > _reading(other)
+
+
+def _reading(draft: Draft) -> tuple[bool, int]:
+    quote = draft.quote or ""
+    return bool(quote) and unsupported(draft.text, quote) is None, len(quote)
 
 
 def _supersedes(later: Draft, earlier: Draft) -> bool:
@@ -314,14 +345,24 @@ def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> b
     return False
 
 
-def _rejection(folded: str) -> frozenset[str] | None:
+def _rejection(folded: str) -> tuple[frozenset[str], bool] | None:
     """When a user's message (*folded*) begins by rejecting the reply before it, the words
-    of its first sentence (besides the rejection and the choosing); else None."""
+    of its first sentence (besides the rejection and the choosing), and whether it rejects
+    only the decisions that name one of them (it begins "no" and a thing); else None."""
     folded = folded.lstrip(" *_>\n")
-    if (match := _REJECTS.match(folded)) is None:
+    match = _REJECTS.match(folded)
+    thing = None if match is not None else _REJECTS_THING.match(folded)
+    if (match := match or thing) is None:
         return None
     first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
-    return content_words(first) - _CHOOSING
+    if thing is None:
+        return content_words(first) - _CHOOSING, False
+    if first.rstrip().endswith("?"):
+        return None  # "no tests for this?" asks
+    # what it says no to: the words up to the first stop, at most three
+    named = _THING_RE.match(first)
+    words = named.group().split()[:_THING_WORDS] if named is not None else []
+    return content_words(" ".join(words)) - _CHOOSING, True
 
 
 def _asks(spoken: Sequence[str], user: int) -> bool:
