@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from gitmem.core.choices import chose_against
 from gitmem.core.measures import other_number, other_unit
 from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
@@ -385,10 +386,11 @@ def settled(text: str, quote: str) -> str | None:
 def changed(text: str, quote: str) -> str | None:
     """The first of :func:`~gitmem.core.measures.other_unit`,
     :func:`~gitmem.core.measures.other_number`, :func:`swapped`,
-    :func:`opposite_word`, :func:`other_member`, :func:`reversed_by_verb`,
-    :func:`settled` and :func:`other_name` that holds for
-    *text* and *quote* (both folded), else None. Raises nothing."""
-    checks = (other_unit, other_number, swapped, opposite_word, other_member)
+    :func:`~gitmem.core.choices.chose_against`, :func:`opposite_word`,
+    :func:`other_member`, :func:`reversed_by_verb`, :func:`settled` and
+    :func:`other_name` that holds for *text* and *quote* (both folded), else None. Raises
+    nothing."""
+    checks = (other_unit, other_number, swapped, chose_against, opposite_word, other_member)
     for check in (*checks, reversed_by_verb, settled, other_name):
         reason = check(text, quote)
         if reason is not None:

@@ -494,3 +494,51 @@ def test_a_text_asserting_what_its_quote_negates_in_another_form_is_not_supporte
 )
 def test_a_text_keeping_the_side_its_quote_affirms_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("We use MySQL", "we use Postgres instead of MySQL", "mysql"),
+        ("Tests run locally", "tests run in CI rather than locally", "locally"),
+        ("The cache is in Redis", "we moved the cache from Redis to Postgres", "redis"),
+        (
+            "The importer uses requests",
+            "we switched the importer from requests to httpx",
+            "requests",
+        ),
+        ("Redis for sessions", "we picked Postgres for sessions over Redis", "redis"),
+        ("The project uses Python 3.10", "we upgraded from Python 3.10 to 3.11", "3.10"),
+        (
+            "The button uses the ghost variant",
+            'I changed the variant from "ghost" to "default"',
+            "ghost",
+        ),
+    ],
+)
+def test_a_text_choosing_what_its_quote_turned_away_from_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    assert unsupported(text, quote) == (
+        f'the item\'s text chooses "{word}", which its quote turned away from'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We use Postgres", "we use Postgres instead of MySQL"),
+        ("Postgres over MySQL", "we use Postgres instead of MySQL"),
+        ("MySQL is gone; Postgres holds the data", "we use Postgres instead of MySQL"),
+        ("Moved off Redis", "we moved the cache from Redis to Postgres"),
+        ("The project uses Python 3.11", "we upgraded from Python 3.10 to 3.11"),
+        ("The + button uses variant default", 'I changed the variant from "ghost" to "default"'),
+        ("Reads data from S3", "it reads data from S3 and writes to GCS"),
+        (
+            "Direct casts get a validating constructor/helper",
+            "Add a constructor that's consistently used instead of direct type casts",
+        ),
+    ],
+)
+def test_a_text_keeping_the_choice_or_saying_the_change_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
