@@ -30,22 +30,46 @@ RECORDED_RE = re.compile(_RECORDED, re.IGNORECASE)
 _BOOKKEEPING_WORDS = frozenset({
     "commit", "commits", "committed", "push", "pushed", "and", "as", "to", "on", "onto", "in",
     "into", "at", "branch", "files", "file", "changed", "insertions", "insertion", "deletions",
-    "deletion", "lines", "line", "head",
+    "deletion", "lines", "line", "head", "done", "fixed", "merge", "merged", "both", "amended",
 })
 # fmt: on
 """The words a record of the commit holds besides its names ("Committed and pushed to
 `x` as `9f8e7d6`.", "**Branch:** `x` → `main`, commit `6dd9970`, 2 files / 1174 deletions.")."""
-_BOOKKEEPING_OPENS = frozenset(("commit", "committed", "pushed", "branch"))
+# fmt: off
+_BOOKKEEPING_OPENS = frozenset({
+    "commit", "committed", "pushed", "branch", "done", "fixed", "merge", "merged", "both",
+    "amended",
+})
+# fmt: on
 _NAMES_RE = re.compile(r"`[^`\n]*`|\b[0-9a-f]{7,40}\b")
 _SHA_RE = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b")
+
+
+NOTES_RE = re.compile(
+    r"[ \t]*[*_]*(?:the\s+|my\s+)?(?:memory|memories|handoff|hand-off|retro(?:spective)?|"
+    r"progress\s+(?:notes?|file|log))(?:\s+(?:file|files|note|notes|doc|entry))?[*_]*\s+"
+    r"(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+|was\s+)?(?:now\s+)?"
+    r"(?:updated|written|saved|complete|completed|recorded|refreshed|created)[*_]*"
+    r"(?:[ \t]*(?:[—–:-]|to|at|in|under)[ \t]*(?:`[^`\n]+`|\[[^\]\n]*\]\([^)\n]*\)|[^\s`]+))?"
+    r"[ \t]*[.!]?[*_]*[ \t]*$",
+    re.IGNORECASE,
+)
+"""A sentence that only says the session's own notes were written, and where at most
+("Memory updated.", "Handoff written to `~/.claude/handoffs/x.md`.", "Retrospective complete
+— docs/retros/x.md"): what they record is said where it is said; not a deliverable saved
+("Spec saved at `docs/specs/x.md`.")."""
 
 
 def bookkeeping(sentence: str) -> bool:
     """Does *sentence* only record where the work went: a commit's sha, with its branch and
     diffstat at most, and no word of what it holds ("Committed `6706f449`.", "Committed as
-    `34984dd`.", "**Branch:** `x` → `main`, commit `6dd9970`, 2 files / 1174 deletions.")?
-    The commit says what it holds; a sentence that says it too ("Committed as `900b1aa`
-    with message `Add the search skill`.", "The fix landed in commit 3f9c2ab.") is read."""
+    `34984dd`.", "Done — pushed as `731d39d`.", "**Branch:** `x` → `main`, commit `6dd9970`,
+    2 files / 1174 deletions."), or the session's notes, with their path at most
+    (:data:`NOTES_RE`)? The commit says what it holds; a sentence that says it too
+    ("Committed as `900b1aa` with message `Add the search skill`.", "The fix landed in
+    commit 3f9c2ab.") is read."""
+    if NOTES_RE.match(sentence) is not None:
+        return True
     if _SHA_RE.search(sentence) is None:
         return False
     words = re.findall(r"[^\W\d_]+", _NAMES_RE.sub(" ", sentence.casefold()))
@@ -153,11 +177,55 @@ def routine(sentence: str, wrapped: bool = False) -> bool:
     return status(sentence, wrapped)
 
 
+ALL_PASS_RE = re.compile(
+    r"(?:all|both)\s+(?:(?:of\s+)?the\s+)?(?:\d+\s+)?(?:[^\s.,;:!?]+\s+){0,2}?"
+    r"(?:tests?|checks?|gates?|lints?|specs?|test\s+cases?)\s+(?:now\s+|still\s+)?"
+    r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|(?:are\s+)?green)\b",
+    re.IGNORECASE,
+)
+"""A sentence that says every check of a kind passes, whatever qualifies them ("All 59
+existing tests pass.", "All hook-related tests pass.", "All quality gates pass.", "All local
+checks pass.")."""
+# fmt: off
+_CHECK_WORDS = frozenset({
+    "all", "both", "every", "everything", "the", "code", "changes", "it", "and", "now", "still",
+    "also", "build", "builds", "compile", "compiles", "test", "tests", "suite", "vet", "lint",
+    "lints", "linting", "linter", "linters", "check", "checks", "gate", "gates", "quality",
+    "ci", "local", "unit", "integration", "existing", "new", "full", "go", "pass", "passes",
+    "passed", "passing", "succeeded", "succeeds", "successful", "successfully", "green",
+    "clean", "cleanly", "fine", "is", "are", "was", "with", "zero", "no", "issues",
+    "failures", "errors", "warnings", "in", "s", "looks", "fix", "working", "works",
+})
+_CHECK_SAYS = frozenset({
+    "build", "compile", "compiles", "pass", "passes", "passed", "passing", "succeeded",
+    "succeeds", "successful", "successfully", "green", "clean", "cleanly", "working", "works",
+})
+# fmt: on
+"""The words of a sentence that only says the checks came out well ("Both build and vet pass.",
+"All changes compile cleanly.", "Everything builds and tests pass.", "Build succeeded in 60s.",
+"The code now passes `mise run lint` with 0 issues!"), and those of them that say how they
+came out."""
+
+
+def checks_pass(sentence: str) -> bool:
+    """Does *sentence* only say that the checks pass or the code builds, naming nothing of
+    the work (:data:`ALL_PASS_RE`, or every word one of :data:`_CHECK_WORDS`, a command in
+    code and numbers aside)? "Both build and tests pass.", "All changes compile cleanly.",
+    "Clean build."; not "The fix works on Linux but not on macOS." nor "Both changes applied
+    and tests pass:"."""
+    if sentence.rstrip(" *_)").endswith("?"):
+        return False  # "Is everything working now?" asks
+    if ALL_PASS_RE.match(sentence) is not None:
+        return True
+    words = re.findall(r"[^\W\d_]+", _NAMES_RE.sub(" ", sentence.casefold()))
+    return bool(words) and _CHECK_WORDS.issuperset(words) and not _CHECK_SAYS.isdisjoint(words)
+
+
 def status(sentence: str, wrapped: bool = False) -> bool:
-    """Routine status ("all tests pass"); in the reply before a last request to commit
-    (*wrapped*), also that the work is done (:data:`DONE_RE`)."""
+    """Routine status ("all tests pass", :func:`checks_pass`); in the reply before a last
+    request to commit (*wrapped*), also that the work is done (:data:`DONE_RE`)."""
     sentence = sentence.strip().lstrip("*_ ")
-    if STATUS_RE.match(sentence) is not None or bookkeeping(sentence):
+    if STATUS_RE.match(sentence) is not None or bookkeeping(sentence) or checks_pass(sentence):
         return True
     return wrapped and DONE_RE.match(sentence) is not None
 
