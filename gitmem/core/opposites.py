@@ -303,11 +303,12 @@ _REVERSERS = (
     *("stop", "avoid", "drop", "remove", "deprecate", "disable", "abandon", "revert"),
     *("ban", "forbid", "skip", "ditch", "quit", "cease", "eliminate", "delete", "reject"),
     *("undo", "rollback", "retire", "replace", "exclude", "prohibit", "prevent", "block"),
-    *("refuse", "decline", "neglect", "refrain", "forgo", "against"),
+    *("refuse", "decline", "neglect", "refrain", "forgo", "against", "lack", "omit"),
 )
 """Verbs that turn away from what follows them ("stop using the exporter", "avoid global
-state", "we dropped the cache", "we refuse to deploy"): a text that states what follows
-plainly, with none of them and no negation, reverses its quote. "fail" does too, before
+state", "we dropped the cache", "we refuse to deploy", "the build is missing the docs",
+"the import is unable to finish"): a text that states what follows plainly, with none of
+them and no negation, reverses its quote. "fail" does too, before
 "to" ("fails to speed up the build"); alone it names what broke ("tests fail on CI")."""
 _FAIL_FORMS = frozenset(("fail", "fails", "failed", "failing"))
 _REVERSER_FORMS = frozenset(form for verb in _REVERSERS for form in _forms(verb)) | {
@@ -318,6 +319,10 @@ _REVERSER_FORMS = frozenset(form for verb in _REVERSERS for form in _forms(verb)
     "stopped",
     "stopping",
     "quitting",
+    "omitted",
+    "omitting",
+    "missing",
+    "unable",
 }
 _SCOPE = 3
 _MINOR = frozenset(
@@ -337,23 +342,34 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
     holds such a verb governing a word the other holds (one of the next few content
     words), and the other holds no such verb and no negation. Raises nothing."""
     for one, other, says in ((quote, text, "quote"), (text, quote, "item's text")):
-        pieces = _PIECE_RE.findall(one)
-        verbs = _reversers(pieces)
-        if not verbs or NEGATION_RE.search(other):
+        # a verb governs words of its own clause ("if its file were missing; it only works")
+        clauses = [_PIECE_RE.findall(clause) for clause in _CLAUSE_END_RE.split(one)]
+        if not any(_reversers(pieces) for pieces in clauses) or NEGATION_RE.search(other):
             continue
         theirs = _PIECE_RE.findall(other)
         if _reversers(theirs):
             continue
-        words = set(theirs)
-        for n in verbs:
-            if pieces[n + 1 : n + 2] == ["by"]:
-                continue  # "blocked by gqc.5" names the blocker, not what is turned away
-            governed = [p for p in pieces[n + 1 :] if p not in _MINOR][:_SCOPE]
-            if any(word in words for word in governed):
-                owner = "the quote" if says == "quote" else "the item's text"
-                plain = "the item's text" if says == "quote" else "its quote"
-                return f'{owner} says "{pieces[n]}" and {plain} states the rest plainly'
+        words = set(theirs) | {_bare(word) for word in theirs}
+        for pieces in clauses:
+            for n in _reversers(pieces):
+                if pieces[n + 1 : n + 2] == ["by"]:
+                    continue  # "blocked by gqc.5" names the blocker, not what is turned away
+                governed = [p for p in pieces[n + 1 :] if p not in _MINOR][:_SCOPE]
+                if any(word in words or _bare(word) in words for word in governed):
+                    owner = "the quote" if says == "quote" else "the item's text"
+                    plain = "the item's text" if says == "quote" else "its quote"
+                    return f'{owner} says "{pieces[n]}" and {plain} states the rest plainly'
     return None
+
+
+_CLAUSE_END_RE = lazy_pattern(r"[;!?\n]|\.(?:\s|$)")
+"""The end of a clause (not the dot of "3.10" or "app.py", nor a comma)."""
+
+
+def _bare(word: str) -> str:
+    """*word* without a plural's or a present's "s" ("succeeds", "docs": "succeed",
+    "doc"), so that what a verb governs is found in either form."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _reversers(pieces: list[str]) -> list[int]:

@@ -542,3 +542,61 @@ def test_a_text_choosing_what_its_quote_turned_away_from_is_not_supported(
 )
 def test_a_text_keeping_the_choice_or_saying_the_change_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "reason"),
+    [
+        ("The build includes the docs", "the build is missing the docs", "missing"),
+        ("The image has curl", "the image lacks curl", "lacks"),
+        ("The report includes totals", "the report omits totals", "omits"),
+        ("The import succeeds", "the import is unable to succeed", "unable"),
+    ],
+)
+def test_a_text_stating_what_its_quote_says_is_absent_is_not_supported(
+    text: str, quote: str, reason: str
+) -> None:
+    assert unsupported(text, quote) == (
+        f'the quote says "{reason}" and the item\'s text states the rest plainly'
+    )
+
+
+def test_a_verb_of_absence_governs_only_its_own_clause() -> None:
+    quote = "It would fail if its file were missing; it only works today because of the cache."
+    assert unsupported("It only works today because of the cache", quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("The migration is done", "the migration will be done tomorrow", "done"),
+        ("The fix is merged", "the fix will be merged after review", "merged"),
+        ("The PR is merged", "the PR is ready to be merged", "merged"),
+        ("The bug is fixed", "the bug is yet to be fixed", "fixed"),
+        ("The fix has been deployed", "the fix needs to be deployed", "deployed"),
+        (
+            "The docs are updated",
+            "we'll be updated on the docs... the docs will be updated",
+            "updated",
+        ),
+    ],
+)
+def test_a_text_saying_done_what_its_quote_leaves_to_come_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    assert unsupported(text, quote) == (
+        f'the item\'s text says "{word}" has come about where its quote leaves it to come'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The fix will be merged", "the fix will be merged after review"),
+        ("The PR is ready to be merged", "the PR is ready to be merged"),
+        ("The fix is to be merged", "the fix will be merged"),
+        ("The fix was merged", "the fix was merged and the tag will be merged later"),
+    ],
+)
+def test_a_text_keeping_what_is_to_come_to_come_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
