@@ -1,6 +1,7 @@
 """A sentence that only says the checks pass or the code builds, naming nothing of the work,
 is routine status (issue 27, round 20; docs/heuristic.md, "The outcome"; status.checks_pass):
-"Both build and vet pass.", "All changes compile cleanly.", "All 12 parser tests pass.". A
+"Both build and vet pass.", "All changes compile cleanly.", "All 12 parser tests pass.", and
+so is one that only says the branch is in sync ("Main is up to date with origin."). A
 report unit is read from the sentence after it, and a unit of nothing else gives no item.
 Cases of their own, not copied from the labelled corpus."""
 
@@ -40,6 +41,9 @@ CHANGE = "Removed the retry loop from `upload()` — it now fails fast on a 4xx.
         "All quality gates pass.",
         "All local checks pass.",
         "All the retry tests pass.",
+        "Branch is in sync with origin, working tree clean.",
+        "Main is up to date with origin.",
+        "Everything is pushed.",
     ],
 )
 def test_checks_that_pass_are_routine(sentence: str) -> None:
@@ -59,6 +63,9 @@ def test_checks_that_pass_are_routine(sentence: str) -> None:
         "Is everything working now?",
         "The build now uses `uv` instead of pip.",
         "All uploads retry with backoff.",
+        "Branch is 2 commits ahead of origin.",
+        "The branch still has uncommitted changes.",
+        "Main is now up to date with origin (fast-forwarded to the release merge).",
     ],
 )
 def test_a_statement_is_not_checks_pass(sentence: str) -> None:

@@ -195,24 +195,28 @@ _CHECK_WORDS = frozenset({
     "passed", "passing", "succeeded", "succeeds", "successful", "successfully", "green",
     "clean", "cleanly", "fine", "is", "are", "was", "with", "zero", "no", "issues",
     "failures", "errors", "warnings", "in", "s", "looks", "fix", "working", "works",
+    "branch", "main", "master", "tree", "worktree", "sync", "synced", "up", "to", "date",
+    "origin", "remote", "its", "pushed", "head", "unpushed", "commits", "nothing", "commit",
 })
 _CHECK_SAYS = frozenset({
     "build", "compile", "compiles", "pass", "passes", "passed", "passing", "succeeded",
     "succeeds", "successful", "successfully", "green", "clean", "cleanly", "working", "works",
+    "sync", "synced", "date", "pushed",
 })
 # fmt: on
 """The words of a sentence that only says the checks came out well ("Both build and vet pass.",
 "All changes compile cleanly.", "Everything builds and tests pass.", "Build succeeded in 60s.",
-"The code now passes `mise run lint` with 0 issues!"), and those of them that say how they
-came out."""
+"The code now passes `mise run lint` with 0 issues!") or that the branch is in sync ("Main is
+up to date with origin.", "Branch is in sync with origin, working tree clean."), and those of
+them that say how they came out. Not "ahead", "behind", "uncommitted": those leave work."""
 
 
 def checks_pass(sentence: str) -> bool:
-    """Does *sentence* only say that the checks pass or the code builds, naming nothing of
-    the work (:data:`ALL_PASS_RE`, or every word one of :data:`_CHECK_WORDS`, a command in
-    code and numbers aside)? "Both build and tests pass.", "All changes compile cleanly.",
-    "Clean build."; not "The fix works on Linux but not on macOS." nor "Both changes applied
-    and tests pass:"."""
+    """Does *sentence* only say that the checks pass, the code builds or the branch is in
+    sync, naming nothing of the work (:data:`ALL_PASS_RE`, or every word one of
+    :data:`_CHECK_WORDS`, a command in code and numbers aside)? "Both build and tests pass.",
+    "All changes compile cleanly.", "Clean build.", "Main is up to date with origin."; not
+    "The fix works on Linux but not on macOS." nor "Both changes applied and tests pass:"."""
     if sentence.rstrip(" *_)").endswith("?"):
         return False  # "Is everything working now?" asks
     if ALL_PASS_RE.match(sentence) is not None:
