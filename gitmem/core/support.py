@@ -19,12 +19,13 @@ from __future__ import annotations
 import re
 
 from gitmem.core.conditions import conditional
-from gitmem.core.folding import group_digits
+from gitmem.core.folding import fold, group_digits
 from gitmem.core.frames import names, reshaped
 from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
+from gitmem.core.stance import asked, reported
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -55,6 +56,8 @@ def unsupported(text: str, quote: str) -> str | None:
         or _other_person(mine, theirs)
         or unqualified(mine, theirs)
         or reshaped(mine, theirs, names(text) | names(quote))
+        or asked(fold(text), fold(quote))  # hedges ("don't know if") ask too
+        or reported(mine, theirs)
     )
 
 

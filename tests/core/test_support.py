@@ -600,3 +600,59 @@ def test_a_text_saying_done_what_its_quote_leaves_to_come_is_not_supported(
 )
 def test_a_text_keeping_what_is_to_come_to_come_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Use httpx", "should we use httpx?"),
+        ("We drop Python 3.8", "do we drop Python 3.8?"),
+        ("The timeout is too short", "I wonder whether the timeout is too short"),
+        ("The bug is in the parser", "we don't know if the bug is in the parser"),
+        ("Postgres is faster here", "it is unclear whether Postgres is faster here"),
+    ],
+)
+def test_a_text_that_answers_what_its_quote_asks_is_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "asks" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Open question: use httpx?", "should we use httpx?"),
+        ("Decide whether to drop Python 3.8", "do we drop Python 3.8?"),
+        ("Use httpx", "should we use httpx? Yes, use httpx for the client"),
+        ("Unclear whether Postgres is faster", "it is unclear whether Postgres is faster"),
+        ("The timeout may be too short", "I wonder whether the timeout is too short"),
+    ],
+)
+def test_a_text_that_keeps_the_question_open_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The API is idempotent", "the docs claim the API is idempotent, but it is not"),
+        ("The library is thread-safe", "the README says the library is thread-safe"),
+        ("The issue is caused by the CDN", "the user thinks the issue is caused by the CDN"),
+        ("The test suite is green", "according to the bot, the test suite is green"),
+    ],
+)
+def test_a_text_that_drops_who_says_it_is_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "another source" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Per the README, it is thread-safe", "the README says the library is thread-safe"),
+        ("The user suspects the CDN", "the user thinks the issue is caused by the CDN"),
+        ("The vendor claims a 3x speedup", "the vendor claims a 3x speedup"),
+        ("The cache is stale", "I said the cache is stale"),
+    ],
+)
+def test_a_text_that_keeps_who_says_it_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None

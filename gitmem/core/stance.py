@@ -1,0 +1,128 @@
+"""How a quote holds what it says: asked, reported, or only asked for.
+
+A quote can hold every word of its item's text and still not say it: it asks ("should we
+use httpx?", "I wonder whether the timeout is too short"), it reports what another
+source says ("the docs claim the API is idempotent", "the README says the library is
+thread-safe", "according to the bot, the suite is green"), or it asks for, plans or
+imagines a thing the text says is so ("the endpoint should validate input": "The endpoint
+validates input"; "next step: add retries": "Added retries"; "sharding would fix the
+load": "Sharding fixed the load"). Each function here says why a text states as so what
+its quote holds in one of those ways, or None; a text that keeps the stance in its own
+words ("Open question: use httpx?", "Per the README, …", "The endpoint should validate
+input") is a summary. A false alarm costs only the item's wording: its quote becomes its
+text (:func:`gitmem.core.support.unsupported`). Pure, on folded text; never raises.
+"""
+
+from __future__ import annotations
+
+from gitmem.core.patterns import lazy_pattern
+
+_WORD_RE = lazy_pattern(r"[^\W_]+")
+_SENTENCE_RE = lazy_pattern(r"(?:[^.!?;？؟\n]|\.(?!\s|$))*(?:[.!?;？؟]+|\n|$)")
+"""A sentence with the mark that ends it (a dot before a space, "!", "?", a line break;
+not the dot of "3.8")."""
+_QUESTION_MARK_RE = lazy_pattern(r"[?？؟]")
+_EMBEDDED_RE = lazy_pattern(
+    r"\bwhether\b|\b(?:wonder\w*|ask\w*|know|knows|knew|sure|unclear|unknown|clear|check\w*"
+    r"|see|verify|confirm\w*|find\s+out|figure\s+out|test)\s+(?:if|whether)\b"
+)
+"""An embedded question: "whether …", "I wonder if …", "we don't know if …", "unclear
+whether …" (a "not sure", "don't know" is a hedge of the negation rule, not a negation)."""
+_OPEN = (
+    r"\?|\b(?:whether|if|open|question\w*|unclear|unknown|unsure|undecided|unresolved|tbd"
+    r"|decide\w*|decision|choose|pick|check\w*|verify\w*|confirm\w*|investigat\w*|ask\w*"
+    r"|wonder\w*|determin\w*|figure|clarif\w*|pending|maybe|may|might|could|possibly"
+    r"|perhaps|consider\w*|evaluat\w*|explor\w*|doubt\w*|sure|know)\b"
+)
+_OPEN_RE = lazy_pattern(_OPEN)
+"""Words by which a text keeps a question open ("Decide whether to use httpx", "Open:
+use httpx?", "The timeout may be too short")."""
+_MINOR = frozenset(
+    (
+        *("a", "an", "the", "to", "be", "is", "are", "was", "were", "it", "this", "that"),
+        *("we", "i", "you", "will", "would", "should", "can", "could", "must", "do", "does"),
+        *("did", "of", "at", "in", "on", "for", "with", "our", "its", "their", "there"),
+        *("and", "or", "not", "if", "whether", "here", "now", "us", "me", "they", "he"),
+        *("she", "have", "has", "had", "so", "then", "just", "also", "still", "use"),
+    )
+)
+"""Words too common to tie a text to one sentence of its quote."""
+
+
+def _content(folded: str) -> set[str]:
+    return {w for w in _WORD_RE.findall(folded) if w not in _MINOR and not w.isdigit()}
+
+
+def asked(text: str, quote: str) -> str | None:
+    """Why *text* (folded) states as an answer what *quote* (folded) only asks: the words
+    the two share lie only in the quote's questions (a sentence that ends with a
+    question mark, or one that asks "whether …", "I wonder if …", "unclear whether …"),
+    none in a sentence of it that states, and the text keeps no question open (a
+    question mark, "whether", "open", "decide", "check", "maybe" …: :data:`_OPEN`).
+    "Use httpx" on "should we use httpx?" is not supported; on "should we use httpx?
+    Yes, use httpx" it is. Raises nothing."""
+    if _OPEN_RE.search(text):
+        return None
+    words = _content(text)
+    asking: set[str] = set()
+    stating: set[str] = set()
+    for sentence in _SENTENCE_RE.findall(quote):
+        found = _content(sentence) & words
+        if _QUESTION_MARK_RE.search(sentence) or _EMBEDDED_RE.search(sentence):
+            asking |= found
+        else:
+            stating |= found
+    if asking and not stating:
+        return f'the quote asks about "{min(asking)}" and the item\'s text states an answer'
+    return None
+
+
+_REPORTING_RE = lazy_pattern(
+    r"\b(?P<who>[\w'-]+)\s+(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed"
+    r"|insists?|insisted|argues?|argued|asserts?|asserted|alleges?|alleged|promises?|promised"
+    r"|advertises?|advertised)\b(?:\s+that\b)?"
+    r"|\baccording\s+to\b[^,;:.!?\n]*[,:]?"
+)
+"""A source and the verb by which it reports what follows ("the docs claim …", "the user
+thinks that …", "according to the bot, …")."""
+_SELF = frozenset(("i", "we", "you", "it's", "i've", "we've", "let's", "just", "also"))
+"""The speaker's own side: "I think" and "we said" give the speaker's stance, which the
+qualifiers read (:mod:`gitmem.core.qualifiers`); "it says" reports a document."""
+_KEPT_RE = lazy_pattern(
+    r"\b(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|insists?|argues?"
+    r"|asserts?|alleges?|allegedly|reportedly|supposedly|according|per|promises?|promised"
+    r"|advertises?|advertised|suggests?|suspects?|guess\w*|reports?|reported|states?"
+    r"|stated|mentions?|mentioned|notes?|noted|cites?|view|opinion|belief|claim)\b"
+)
+"""Words by which a text keeps that what it states is reported ("Per the README, …",
+"The user suspects the CDN", "The vendor claims a 3x speedup")."""
+_REPORTED_SCOPE = 8
+"""How many words after a reporting verb (in its clause) name what it reports."""
+_CLAUSE_END_RE = lazy_pattern(r"[.;!?\n]|\s[—–-]\s|,\s*but\b")
+
+
+def reported(text: str, quote: str) -> str | None:
+    """Why *text* (folded) states plainly what *quote* (folded) reports another source
+    saying: the quote holds a source and a verb of saying or thinking ("the docs claim",
+    "the user thinks", "according to the bot") that is not the speaker's own ("I think",
+    "we said"), the text holds one of the words it reports, and neither a word of
+    reporting (:data:`_KEPT_RE`) nor the source's name. Raises nothing."""
+    if _KEPT_RE.search(text):
+        return None
+    words = set(_WORD_RE.findall(text))
+    for match in _REPORTING_RE.finditer(quote):
+        who = match.group("who")
+        if who is not None and (who in _SELF or who in _MINOR - {"they", "he", "she"}):
+            continue
+        clause = _CLAUSE_END_RE.split(quote[match.end() :], maxsplit=1)[0]
+        reports = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][:_REPORTED_SCOPE]
+        source = set(_WORD_RE.findall(match.group())) - _MINOR
+        if source & words:
+            continue  # "the vendor claims" → "The vendor's benchmark shows …"
+        shared = words & set(reports)
+        if shared:
+            return (
+                f'the quote reports "{min(shared)}" as another source says it, and the '
+                "item's text states it plainly"
+            )
+    return None
