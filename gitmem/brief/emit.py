@@ -24,11 +24,13 @@ from gitmem.brief.select import (
     WorldView,
     build_brief,
     degrade,
+    quote_for_text,
     withhold_quotes,
 )
 from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 from gitmem.core.integrity import TrustRoots
+from gitmem.core.items import Trust
 from gitmem.core.records import parse_time
 from gitmem.lifecycle.asof import open_index
 from gitmem.lifecycle.fetched import StoreWithFetched, unfetched_hint, with_fetched
@@ -36,6 +38,7 @@ from gitmem.lifecycle.head import Head, build_in_background, open_for_brief
 from gitmem.lifecycle.index import FailedItem, FailedRecord
 from gitmem.lifecycle.recheck import purge_checks, quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.lifecycle.wording import refused
 from gitmem.store.asof import view_as_of
 from gitmem.store.branches import Branches, Place
 from gitmem.store.config import load_settings, setting
@@ -148,7 +151,11 @@ def verified_brief(
         placement=placement,
     )
     brief = degrade(brief, verdicts.broken)
-    return withhold_quotes(brief, rendered_quote_failures(store, state, brief))
+    brief = withhold_quotes(brief, rendered_quote_failures(store, state, brief))
+    verbatim = [
+        (i.id, i.text, i.quote) for i in brief.items if i.trust == Trust.VERBATIM and i.quote
+    ]
+    return quote_for_text(brief, refused(store.local_dir, verbatim))
 
 
 def placement(store: Store, home: Path, now: datetime | None = None) -> Placement:

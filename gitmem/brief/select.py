@@ -395,6 +395,41 @@ def withhold_quotes(brief: Brief, failures: Mapping[str, str]) -> Brief:
     )
 
 
+TEXT_NOT_SUPPORTED = "text not supported by its quote"
+
+
+def quote_for_text(brief: Brief, refused: Mapping[str, tuple[str, str]]) -> Brief:
+    """*brief* with each verbatim item in *refused* (item id → (its quote, why its quote
+    does not support its text): :mod:`gitmem.lifecycle.wording`) shown by its quote
+    instead, and one warning each: a record another version of gitmem or a teammate
+    wrote may hold a text beside the badge that this version refuses. Raises nothing."""
+    refused = {
+        item.id: refused[item.id]
+        for item in brief.items
+        if item.id in refused and item.trust == Trust.VERBATIM and item.quote is not None
+    }
+    if not refused:
+        return brief
+    items = tuple(
+        item._replace(text=refused[item.id][0]) if item.id in refused else item
+        for item in brief.items
+    )
+    warnings = tuple(
+        BriefWarning(
+            TEXT_NOT_SUPPORTED,
+            f"item {item.id[:8]}'s text says what its quote does not ({refused[item.id][1]}); "
+            "its quote is shown instead.",
+            record=item.checkpoint,
+            writer=item.writer,
+            created=item.created,
+            detail=refused[item.id][1],
+        )
+        for item in brief.items
+        if item.id in refused
+    )
+    return brief._replace(items=items, warnings=brief.warnings + warnings)
+
+
 def degrade(
     brief: Brief, failures: Mapping[str, tuple[str, str]], what: str = " failed verification"
 ) -> Brief:

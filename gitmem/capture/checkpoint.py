@@ -37,7 +37,7 @@ from gitmem.core.records import (
     Source,
     format_time,
 )
-from gitmem.core.support import unsupported
+from gitmem.core.support import shown_text
 from gitmem.core.transcript import MAX_SNAPSHOT_BYTES, Transcript, said_text
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.carry import Plan, plan
@@ -121,9 +121,9 @@ def build_items(
                 message = texts[check.message_index]
                 withdrawn = standing(quote, message, draft.kind)
                 verified, reason = (False, withdrawn) if withdrawn else (verified, reason)
-            conflict = unsupported(text, quote or "") if verified else None
+            shown, conflict = shown_text(text, quote) if verified else (text, None)
             if conflict is not None and trust == Trust.VERBATIM and quote:
-                extra["summary"], text = text, quote
+                extra["summary"], text = text, shown
                 reason = f"{reason}; {UNMATCHED} ({conflict})"
             if not verified:
                 extra["unverified_quote"] = quote

@@ -27,10 +27,11 @@ from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.claims import project_of
 from gitmem.core.errors import GitmemError
-from gitmem.core.items import Draft, Item
+from gitmem.core.items import Draft, Item, Trust
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
+from gitmem.lifecycle.wording import remember_verdicts
 from gitmem.lifecycle.workspace import Holders, Workspace
 from gitmem.llm import ModelError
 from gitmem.store.branches import head_branch
@@ -230,6 +231,10 @@ def capture_transcript(
             ctx.log.write("failed", source, extractor=chosen, error=mask_label(str(e)).text)
         raise
     ctx.written(built.records)
+    if not ctx.batching:  # (a batch leaves it to the first brief: a rewrite per capture)
+        # what each new verbatim item shows beside its badge, as this capture checked it
+        shown = [i.address for i in built.new if i.trust == Trust.VERBATIM and i.quote != i.text]
+        remember_verdicts(ctx.store.local_dir, dict.fromkeys(shown, None))
     ctx.log.write(
         "ok",
         source,

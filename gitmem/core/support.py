@@ -61,6 +61,18 @@ def unsupported(text: str, quote: str) -> str | None:
     )
 
 
+def shown_text(text: str, quote: str | None) -> tuple[str, str | None]:
+    """What a verbatim item shows beside its badge: its *text* when its *quote* supports
+    it, else the quote itself, the transcript's own words, and why the text was not
+    shown (:func:`unsupported`). Capture stores it so; a reader checks it again, since a
+    record another version of gitmem or a teammate wrote may hold a text this one
+    refuses. Never raises."""
+    if quote is None or text == quote:
+        return text, None
+    conflict = unsupported(text, quote)
+    return (text, None) if conflict is None else (quote, conflict)
+
+
 _GROUPED_RE = re.compile(r"(?<![\w.,])\d{1,3}(?: \d{3})+(?!\d)")
 """A number grouped in threes by plain spaces ("10 000", "1 000 000"), as SI writes it."""
 

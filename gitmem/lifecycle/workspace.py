@@ -239,6 +239,11 @@ class Workspace:
         self.store.append(batch.pending, message=message, author=who)
         batch.pending, batch.messages = [], []
 
+    @property
+    def batching(self) -> bool:
+        """Whether captures are written as one batch (:meth:`batch`)."""
+        return self._batch is not None
+
     def written(self, records: Sequence[Replayable]) -> None:
         """Keep the loaded memory current with *records* just appended, without replaying
         it all (nothing to do before it is loaded); the current items stay only the

@@ -17,6 +17,7 @@ from gitmem.core.items import Trust
 from gitmem.lifecycle.index import Index
 from gitmem.lifecycle.recheck import quote_failures, recheck
 from gitmem.lifecycle.replay import ItemState, current_status
+from gitmem.lifecycle.wording import refused
 from gitmem.store.repo import Store
 
 
@@ -69,8 +70,9 @@ def lifecycle_status(state: ItemState) -> str:
     return "open"
 
 
-def hit_of(state: ItemState, degraded: str | None = None) -> RecallHit:
-    """The hit for *state*; a *degraded* one loses its quote and its badge. Pure."""
+def hit_of(state: ItemState, degraded: str | None = None, shown: str | None = None) -> RecallHit:
+    """The hit for *state*; a *degraded* one loses its quote and its badge; one whose
+    quote does not support its text is *shown* by its quote. Pure."""
     item = state.item
     quote = None if degraded else state.quote
     trust = Trust.UNTAGGED if degraded else state.trust
@@ -79,7 +81,7 @@ def hit_of(state: ItemState, degraded: str | None = None) -> RecallHit:
     return RecallHit(
         id=item.id,
         kind=item.kind,
-        text=item.text,
+        text=item.text if shown is None else shown,
         quote=quote,
         trust=trust,
         status=lifecycle_status(state),
@@ -104,6 +106,13 @@ def checked_hits(
     by_id: dict[str, ItemState] = {s.id: s for s in shown}
     quotes = [(s.id, s.quote) for s in shown if s.quote and s.id not in verdicts.broken]
     failed = quote_failures(store, by_id, quotes)
+    # beside the badge, only a text its quote supports (else the quote itself)
+    held = [
+        (i, s.item.text, q)
+        for i, q in quotes
+        if i not in failed and (s := by_id[i]).trust == Trust.VERBATIM
+    ]
+    quoted = refused(store.local_dir, held)
     hits = []
     for state in shown:
         why: str | None = None
@@ -112,5 +121,5 @@ def checked_hits(
             why = f"{label}: {detail}" if detail else label
         elif state.id in failed:
             why = f"quote no longer verifies: {failed[state.id]}"
-        hits.append(hit_of(state, why))
+        hits.append(hit_of(state, why, quoted[state.id][0] if state.id in quoted else None))
     return tuple(hits)
