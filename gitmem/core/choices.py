@@ -18,14 +18,27 @@ from gitmem.core.patterns import lazy_pattern
 
 _AWAY = 2
 """How many content words after a choice name what it turns away from ("failing fast")."""
-_INSTEAD_RE = lazy_pattern(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b")
-"""A kept; B turned away from: "A instead of B", "A rather than B", "A in place of B"."""
+_INSTEAD_RE = lazy_pattern(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|en\s+vez\s+de|en\s+lugar\s+de"
+    r"|au\s+lieu\s+de?|anstatt|statt|invece\s+di|anziché|in\s+plaats\s+van|zamiast|вместо"
+    r"|em\s+vez\s+de|ao\s+invés\s+de|i\s+stället\s+för|istället\s+för|i\s+stedet\s+for)\b"
+)
+"""A kept; B turned away from: "A instead of B", "A rather than B", "A in place of B", and
+the same in the languages sessions are most often held in ("en vez de", "au lieu de",
+"statt", "invece di", "in plaats van", "zamiast", "вместо", …)."""
 _CHOOSER = (
     r"\b(?:chose|chosen|choose|choosing|picked|pick|picking|prefer|prefers|preferred"
     r"|favou?r|favou?red|went\s+with|go\s+with|going\s+with)\b"
 )
 _OVER_RE = lazy_pattern(rf"{_CHOOSER}([^.;:!?\n]{{1,60}}?)\bover\b")
 """A kept; B turned away from: "chose A over B", "prefer A over B"."""
+_PREFER_TO_RE = lazy_pattern(r"\bprefer(?:s|red|ring)?\b(?!\s+to\b)([^.;:!?\n]{1,60}?)\bto\b")
+"""A kept; B turned away from: "prefer A to B" (not "prefer to use A")."""
+_SWAP_RE = lazy_pattern(
+    r"\b(?:swap|swapped|swapping|swaps|trade|traded|trading|trades|exchange|exchanged"
+    r"|exchanging)\b(?:\s+out)?([^.;:!?\n]{1,60}?)\bfor\b"
+)
+"""B turned away from, A kept: "swapped B for A", "traded B for A"."""
 _FROM_RE = lazy_pattern(
     r"\b(?:mov|switch|migrat|chang|convert|port|upgrad|downgrad|went|go|going|rewr)"
     r"\w*\b[^.;:!?\n]{0,60}?\bfrom\b"
@@ -35,7 +48,8 @@ _TO_RE = lazy_pattern(r"\bto\b")
 _TURNED_AWAY_RE = lazy_pattern(
     r"\b(?:instead|rather|in\s+place\s+of|over|from|off|away|replac\w*|drop\w*|remov\w*|gone"
     r"|deprecat\w*|abandon\w*|retir\w*|stop\w*|against|no\s+longer|migrat\w*|switch\w*"
-    r"|mov(?:e|ed|ing)|former|previous\w*|old|legacy|was|were|used\s+to)\b"
+    r"|mov(?:e|ed|ing)|former|previous\w*|old|legacy|was|were|used\s+to|swap\w*|trad\w*"
+    r"|exchang\w*)\b"
 )
 """Words with which a text says that something was turned away from (it may then name it)."""
 _STOP_RE = lazy_pattern(r"[.;:!?](?:\s|$)|\n")
@@ -80,6 +94,11 @@ def _choices(quote: str) -> list[tuple[set[str], set[str]]]:
         found.append((kept, _content(_clause(quote, match.end()))[:_AWAY]))
     for match in _OVER_RE.finditer(quote):
         found.append((_kept(match.group(1))[:1], _content(_clause(quote, match.end()))[:_AWAY]))
+    for match in _PREFER_TO_RE.finditer(quote):
+        found.append((_kept(match.group(1))[:1], _content(_clause(quote, match.end()))[:_AWAY]))
+    for match in _SWAP_RE.finditer(quote):
+        kept = _kept(_clause(quote, match.end()))[:1]
+        found.append((kept, _content(match.group(1))[:_AWAY]))
     for match in _FROM_RE.finditer(quote):
         clause = _clause(quote, match.end())
         if (to := _TO_RE.search(clause)) is not None:

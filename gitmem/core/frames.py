@@ -67,6 +67,12 @@ def _pieces(folded: str) -> list[str]:
     return _PIECE_RE.findall(_CONTRACTED_RE.sub(spelt, folded.replace("\u2019", "'")))
 
 
+def spelt_words(folded: str) -> list[str]:
+    """The words of *folded* text, in order, contractions written out ("we'll" is "we
+    will", "don't" "do not"). Raises nothing."""
+    return _pieces(folded)
+
+
 def substituted(text: str, quote: str, named: frozenset[str] = frozenset()) -> str | None:
     """Why *text* (folded) puts a word of its own in the place of a word of *quote*
     (folded): a word of the text that the quote lacks stands between the same two words
@@ -161,7 +167,7 @@ def _alike(word: str, other: str) -> bool:
     return any(long == stem + ending for stem in stems for ending in _INFLECTIONS)
 
 
-_IRREGULAR = {
+IRREGULAR_PAST = {
     **{"have": "had", "do": "did", "go": "went", "make": "made", "take": "took"},
     **{"get": "got", "give": "gave", "keep": "kept", "choose": "chose", "write": "wrote"},
     **{"run": "ran", "build": "built", "send": "sent", "find": "found", "hold": "held"},
@@ -201,6 +207,8 @@ def other_tense(text: str, quote: str) -> str | None:
         if not _BEING & set(theirs[max(0, n - 2) : n]):
             form = f"used to {word}" if n in habit else word
             past.setdefault(form, set()).update(theirs[max(0, n - 1) : n + 2 : 2])
+            if n in habit and n >= 3:  # "deploys used to go": "deploys" stands beside "go"
+                past[form].add(theirs[n - 3])
     for n, word in enumerate(mine):
         if (word in _FILLER and word not in _PRESENT_OF_PAST) or word in said:
             continue
@@ -229,8 +237,8 @@ def _pasts(stem: str) -> set[str]:
     """The past forms *stem* may take."""
     if stem in _PRESENT_OF_PAST:
         return {_PRESENT_OF_PAST[stem]}
-    if stem in _IRREGULAR:
-        return {_IRREGULAR[stem]}
+    if stem in IRREGULAR_PAST:
+        return {IRREGULAR_PAST[stem]}
     if len(stem) < 3 or not stem.isalpha():
         return set()
     forms = {stem + "d"} if stem.endswith("e") else {stem + "ed", stem + stem[-1] + "ed"}

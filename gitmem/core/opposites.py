@@ -260,6 +260,55 @@ def swapped(text: str, quote: str) -> str | None:
     return None
 
 
+_RELATION_RE = lazy_pattern(
+    r"\b(?:than|caused|causes|causing|cause|triggers|triggered|breaks|broke|blocks|blocked"
+    r"|beats|beat|outperforms|outperformed|depends\s+on|depended\s+on|calls|imports"
+    r"|precedes|preceded|wraps|wrapped|extends|extended|inherits\s+from|overrides|overrode"
+    r"|supersedes|superseded)\b"
+)
+"""A relation with a direction: "A is faster than B", "A caused B", "A depends on B"."""
+_RELATION_CLAUSE_RE = lazy_pattern(
+    r"[;:!?,()\n—–]|\.(?:\s|$)|\s-\s|\b(?:and|but|so|because|while|whereas)\b"
+)
+_SIDE_MINOR = _FILLER | {
+    *("is", "are", "was", "were", "it", "this", "that", "our", "its", "their", "here"),
+    *("there", "now", "much", "far", "way", "still", "even", "more", "less", "than", "by"),
+    *("at", "uses", "used"),
+}
+
+
+def swapped_relation(text: str, quote: str) -> str | None:
+    """Why *text* (folded) puts the two sides of a relation with a direction of *quote*
+    (folded) the other way round ("than", "caused", "breaks", "depends on", …): both say
+    it, and a word of what stands after it in the text stands before it in the quote,
+    and one before it in the text after it in the quote ("gRPC uses less memory than
+    REST" on "REST uses less memory than gRPC"; "the cache fix caused the memory leak" on
+    "the memory leak caused the cache bug"). A text that also turns the comparison word
+    ("slower" for "faster") says the same; that is :func:`opposite_word`'s to read.
+    Raises nothing."""
+    said = _relations(quote)
+    for relation, left, right, before in _relations(text):
+        for other, q_left, q_right, q_before in said:
+            turned = other == relation and (right & q_left) - q_right and (left & q_right) - q_left
+            if turned and not any(_opposites(word) & q_before for word in before):
+                return f'the item\'s text puts the two sides of "{relation}" the other way round'
+    return None
+
+
+def _relations(folded: str) -> list[tuple[str, set[str], set[str], set[str]]]:
+    """Each relation of *folded*: its words, the content words of its clause before it,
+    the first few after it, and every word before it in its clause."""
+    found = []
+    for match in _RELATION_RE.finditer(folded):
+        before = _RELATION_CLAUSE_RE.split(folded[: match.start()])[-1]
+        after = _RELATION_CLAUSE_RE.split(folded[match.end() :], maxsplit=1)[0]
+        words = _WORD_RE.findall(before)
+        left = {w for w in words if w not in _SIDE_MINOR}
+        right = [w for w in _WORD_RE.findall(after) if w not in _SIDE_MINOR][:3]
+        found.append((" ".join(match.group().split()), left, set(right), set(words)))
+    return found
+
+
 def _sides(folded: str, phrase: str) -> tuple[set[str], set[str]]:
     """The content words just before and just after the first *phrase* in *folded*."""
     before, _, after = folded.partition(phrase)
@@ -403,11 +452,11 @@ def changed(text: str, quote: str) -> str | None:
     """The first of :func:`~gitmem.core.measures.other_unit`,
     :func:`~gitmem.core.measures.other_number`, :func:`swapped`,
     :func:`~gitmem.core.choices.chose_against`, :func:`opposite_word`,
-    :func:`other_member`, :func:`reversed_by_verb`, :func:`settled` and
+    :func:`other_member`, :func:`swapped_relation`, :func:`reversed_by_verb`, :func:`settled` and
     :func:`other_name` that holds for *text* and *quote* (both folded), else None. Raises
     nothing."""
     checks = (other_unit, other_number, swapped, chose_against, opposite_word, other_member)
-    for check in (*checks, reversed_by_verb, settled, other_name):
+    for check in (*checks, swapped_relation, reversed_by_verb, settled, other_name):
         reason = check(text, quote)
         if reason is not None:
             return reason

@@ -27,7 +27,8 @@ _QUALIFIERS = (
         "how likely",
         "probably likely unlikely presumably apparently supposedly allegedly reportedly"
         " seemingly possibly perhaps maybe seems seem seemed appears-to appear-to"
-        " appeared-to suspect suspects guess",
+        " appeared-to suspect suspects guess in-theory in-principle theoretically on-paper"
+        " hypothetically",
     ),
     ("how often", "rarely seldom occasionally sometimes infrequently intermittently"),
     (
@@ -47,7 +48,8 @@ _QUALIFIERS = (
         " tried-to trying-to attempt-to attempted-to try tries tried trying consider"
         " considers considered considering evaluate evaluates evaluated evaluating explore"
         " explores explored exploring propose proposes proposed proposing suggest suggests"
-        " suggested suggesting prototype prototyped prototyping",
+        " suggested suggesting prototype prototyped prototyping experiment-with"
+        " experimented-with experimenting-with",
     ),
 )
 """Each kind of qualifier and its words ("-" joins the words of a phrase). A text keeps
@@ -80,7 +82,7 @@ def unqualified(text: str, quote: str) -> str | None:
     kind. A qualifier that ends its clause ("We deploy on Fridays, probably.") governs
     the words before it. Raises nothing."""
     kept = {_KIND_OF[_spaced(m.group())] for m in _QUALIFIER_RE.finditer(text)}
-    words = set(_WORD_RE.findall(text))
+    words = {form for word in _WORD_RE.findall(text) for form in (word, _bare(word))}
     for match in _QUALIFIER_RE.finditer(quote):
         word = _spaced(match.group())
         kind = _KIND_OF[word]
@@ -92,9 +94,15 @@ def unqualified(text: str, quote: str) -> str | None:
         if not governed:
             clause = _CLAUSE_END_RE.split(ahead.rstrip(" ,"))[-1]
             governed = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][-_SCOPE:]
-        if words & set(governed):
+        if words & {form for word in governed for form in (word, _bare(word))}:
             return f'the quote says "{word}" ({kind}) and the item\'s text leaves it out'
     return None
+
+
+def _bare(word: str) -> str:
+    """*word* without a plural's "s" ("files": "file"), so that a word is governed in
+    either form ("only the files under src/" governs "every file")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _negated(before: str) -> bool:

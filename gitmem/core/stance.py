@@ -15,6 +15,7 @@ text (:func:`gitmem.core.support.unsupported`). Pure, on folded text; never rais
 
 from __future__ import annotations
 
+from gitmem.core.frames import IRREGULAR_PAST, spelt_words
 from gitmem.core.patterns import lazy_pattern
 
 _WORD_RE = lazy_pattern(r"[^\W_]+")
@@ -126,3 +127,90 @@ def reported(text: str, quote: str) -> str | None:
                 "item's text states it plainly"
             )
     return None
+
+
+_TO_COME = frozenset(
+    (
+        *("should", "ought", "need", "needs", "going", "gonna", "want", "wants", "would"),
+        *("could", "might", "please", "todo", "next", "let", "lets", "will", "shall"),
+        *("must", "plan", "plans", "can", "may"),
+    )
+)
+"""Words after which a verb is asked for, planned or imagined, not done ("should
+validate", "going to migrate", "next step: add", "would fix")."""
+_IMAGINED = frozenset(("should", "ought", "need", "needs", "would", "could", "might"))
+"""Of those, the ones after which a verb does not hold now either ("the endpoint should
+validate input" is not "the endpoint validates input"; "we will use Redis" may be read
+as "we use Redis", a decision; nor "must", a rule: "coverage must stay at 80%" is
+"Coverage stays at 80%")."""
+_UNREAL = frozenset(("would", "could", "should", "might", "must"))
+"""Before "have" and a participle, what makes it a past that did not happen ("would have
+failed")."""
+_KEEPS_TO_COME = _TO_COME | {
+    *("theory", "principle", "ideally", "hypothetically", "planned", "pending", "not"),
+    *("no", "never", "yet", "todo", "proposed", "requested", "asked"),
+}
+"""Words by which a text keeps what it says asked for, planned or imagined."""
+_BEFORE_NOUN = frozenset(
+    ("a", "an", "the", "this", "that", "these", "those", "its", "our", "my", "your", "their")
+)
+"""Before a participle, what makes it an adjective ("the cached value")."""
+_PAST_STEM = {past: stem for stem, past in IRREGULAR_PAST.items()}
+
+
+def to_come(text: str, quote: str) -> str | None:
+    """Why *text* (folded) says done, or so now, what *quote* (folded) only asks for,
+    plans or imagines: the quote holds a verb a few words after "should", "going to",
+    "next", "please", "would" … (:data:`_TO_COME`) and no past of it, and the text its
+    past ("We migrated to Postgres" on "we are going to migrate to Postgres", "Added
+    retries" on "next step: add retries", "The flaky test is fixed" on "I am going to fix
+    the flaky test"); or the quote holds it after "should", "need to", "would" …
+    (:data:`_IMAGINED`) and the text in the present ("The endpoint validates input" on
+    "the endpoint should validate input", "The cache saves 200 ms" on "the cache would
+    save 200 ms"); or the quote holds a participle after "would have" and the text the
+    same past ("The old schema failed" on "the old schema would have failed"). A text
+    that keeps it to come ("should", "next", "planned", "in theory", a negation …:
+    :data:`_KEEPS_TO_COME`) is left alone. Raises nothing."""
+    mine, theirs = spelt_words(text), spelt_words(quote)
+    if set(mine) & _KEEPS_TO_COME:
+        return None
+    unreal = {
+        word
+        for n, word in enumerate(theirs)
+        if theirs[n - 1 : n] == ["have"] and set(theirs[max(0, n - 3) : n - 1]) & _UNREAL
+    }
+    done = {stem for word in set(theirs) - unreal for stem in _past_stems(word)}
+    asked = {w for n, w in enumerate(theirs) if set(theirs[max(0, n - 2) : n]) & _TO_COME}
+    imagined = {w for n, w in enumerate(theirs) if set(theirs[max(0, n - 2) : n]) & _IMAGINED}
+    for n, word in enumerate(mine):
+        if n and mine[n - 1] in _BEFORE_NOUN:
+            continue
+        if word in unreal:
+            return f'the quote says "{word}" would have been, and the item\'s text that it was'
+        if word in theirs:
+            continue
+        base = sorted((_past_stems(word) & asked) - done)
+        if base:
+            return f'the item\'s text says "{word}" where its quote leaves "{base[0]}" to come'
+        for stem in (word[:-1], word[:-2]) if word.endswith("s") and len(word) > 4 else ():
+            if stem in imagined:
+                return (
+                    f'the item\'s text says "{word}" where its quote says "{stem}" should or '
+                    "would be"
+                )
+    return None
+
+
+def _past_stems(word: str) -> set[str]:
+    """The stems *word* may be the past of ("migrated": "migrate", "migrat"; "stopped":
+    "stop"; "applied": "apply"; "built": "build")."""
+    if word in _PAST_STEM:
+        return {_PAST_STEM[word]}
+    if len(word) < 5 or not word.endswith("ed"):
+        return set()
+    stems = {word[:-2], word[:-1]}
+    if word[-3] == word[-4]:
+        stems.add(word[:-3])
+    if word.endswith("ied"):
+        stems.add(word[:-3] + "y")
+    return stems

@@ -25,7 +25,7 @@ from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
-from gitmem.core.stance import asked, reported
+from gitmem.core.stance import asked, reported, to_come
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -58,6 +58,7 @@ def unsupported(text: str, quote: str) -> str | None:
         or reshaped(mine, theirs, names(text) | names(quote))
         or asked(fold(text), fold(quote))  # hedges ("don't know if") ask too
         or reported(mine, theirs)
+        or to_come(mine, theirs)
     )
 
 

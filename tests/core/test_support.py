@@ -656,3 +656,94 @@ def test_a_text_that_drops_who_says_it_is_not_supported(text: str, quote: str) -
 )
 def test_a_text_that_keeps_who_says_it_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("We migrated to Postgres", "we are going to migrate to Postgres"),
+        ("Added retries to the client", "next step: add retries to the client"),
+        ("The flaky test is fixed", "I am going to fix the flaky test next"),
+        ("The endpoint validates input", "the endpoint should validate input"),
+        ("The cache saves 200 ms", "the cache would save 200 ms per request"),
+        ("The old schema failed on the import", "the old schema would have failed on the import"),
+    ],
+)
+def test_a_text_that_says_done_what_its_quote_asks_for_is_not_supported(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and ("to come" in reason or "would" in reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Retries are next for the client", "next step: add retries to the client"),
+        ("The endpoint should validate input", "the endpoint should validate input"),
+        ("Validate input at the endpoint", "the endpoint should validate input"),
+        ("We use Redis", "we will use Redis for the cache"),
+        ("Added retries to the client", "I added retries to the client; next, add a timeout"),
+        ("The cached value is stale", "we should cache the value; it is stale"),
+    ],
+)
+def test_a_text_that_keeps_it_to_come_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("gRPC uses less memory than REST", "REST uses less memory than gRPC for small payloads"),
+        ("Python 3.12 is older than 3.11", "Python 3.11 is older than 3.12"),
+        ("The cache fix caused the memory leak", "the memory leak caused the cache bug"),
+        ("Postgres beats MySQL on writes", "MySQL beats Postgres on writes here"),
+    ],
+)
+def test_a_relation_turned_around_is_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "other way round" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("REST uses less memory", "REST uses less memory than gRPC for small payloads"),
+        ("The memory leak caused the cache bug", "the memory leak caused the cache bug"),
+        ("MySQL is faster than Postgres on writes", "MySQL beats Postgres on writes here"),
+    ],
+)
+def test_a_relation_kept_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The linter checks every file", "the linter checks only the files under src/"),
+        ("The build works on ARM", "in principle the build works on ARM"),
+        ("Caching helped", "we experimented with caching, without a clear result"),
+        ("Deploys go through Jenkins", "deploys used to go through Jenkins"),
+        ("Use the REST API", "prefer the GraphQL API to the REST API"),
+        ("Usamos MySQL", "usamos Postgres en vez de MySQL"),
+        ("On garde MySQL", "on garde Postgres au lieu de MySQL"),
+        ("The client uses requests", "we swapped requests for httpx in the client"),
+    ],
+)
+def test_a_scope_a_stance_or_a_choice_dropped_is_not_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The linter checks src/ only", "the linter checks only the files under src/"),
+        ("In principle the build works on ARM", "in principle the build works on ARM"),
+        ("Prefer GraphQL to REST", "prefer the GraphQL API to the REST API"),
+        ("Usamos Postgres", "usamos Postgres en vez de MySQL"),
+        ("The client uses httpx", "we swapped requests for httpx in the client"),
+        ("Deploys used to go through Jenkins", "deploys used to go through Jenkins"),
+    ],
+)
+def test_a_scope_a_stance_or_a_choice_kept_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
