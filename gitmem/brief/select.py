@@ -410,24 +410,12 @@ def quote_for_text(brief: Brief, refused: Mapping[str, tuple[str, str]]) -> Brie
     }
     if not refused:
         return brief
-    items = tuple(
-        item._replace(text=refused[item.id][0]) if item.id in refused else item
-        for item in brief.items
+    return _changed(
+        brief,
+        {ident: (TEXT_NOT_SUPPORTED, why) for ident, (_, why) in refused.items()},
+        lambda item: item._replace(text=refused[item.id][0]),
+        "'s text says what its quote does not ({}); its quote is shown instead.",
     )
-    warnings = tuple(
-        BriefWarning(
-            TEXT_NOT_SUPPORTED,
-            f"item {item.id[:8]}'s text says what its quote does not ({refused[item.id][1]}); "
-            "its quote is shown instead.",
-            record=item.checkpoint,
-            writer=item.writer,
-            created=item.created,
-            detail=refused[item.id][1],
-        )
-        for item in brief.items
-        if item.id in refused
-    )
-    return brief._replace(items=items, warnings=brief.warnings + warnings)
 
 
 def degrade(
@@ -435,32 +423,42 @@ def degrade(
 ) -> Brief:
     """*brief* with the items in *failures* (item id → (label, why)) degraded — no quote,
     no badge but the alarm, quarantined — and one warning each. Raises nothing."""
-    if not failures:
-        return brief
-    items = tuple(
-        item
-        if item.id not in failures
-        else item._replace(
+    return _changed(
+        brief,
+        failures,
+        lambda item: item._replace(
             quote=None,
             trust=Trust.UNTAGGED,
             degraded_reason=describe(*failures[item.id]),
             degraded_label=failures[item.id][0],
             corroboration=0,
             status=Status.QUARANTINED,
-        )
-        for item in brief.items
+        ),
+        what + " ({}); it is shown degraded. Run `gitmem verify` for details.",
     )
+
+
+def _changed(
+    brief: Brief,
+    found: Mapping[str, tuple[str, str]],
+    change: Callable[[BriefItem], BriefItem],
+    says: str,
+) -> Brief:
+    """*brief* with each item in *found* (item id → (label, why)) *change*d, and one
+    warning each: "item ID" then *says*, its "{}" filled with why. Raises nothing."""
+    if not found:
+        return brief
+    items = tuple(change(item) if item.id in found else item for item in brief.items)
     warnings = tuple(
         BriefWarning(
-            failures[item.id][0],
-            f"item {item.id[:8]}{what} ({failures[item.id][1]}); it is shown degraded. "
-            "Run `gitmem verify` for details.",
+            found[item.id][0],
+            f"item {item.id[:8]}" + says.format(found[item.id][1]),
             record=item.checkpoint,
             writer=item.writer,
             created=item.created,
-            detail=failures[item.id][1],
+            detail=found[item.id][1],
         )
         for item in brief.items
-        if item.id in failures
+        if item.id in found
     )
     return brief._replace(items=items, warnings=brief.warnings + warnings)
