@@ -169,3 +169,23 @@ def same_unit(word: str, other: str) -> bool:
     """Are *word* and *other* two names of one unit ("ms", "milliseconds")? Raises
     nothing."""
     return word in _UNITS and _UNITS[word] == _UNITS.get(other)
+
+
+_CHANGE_RE = lazy_pattern(r"\b(to|by)\s+(" + NUMBER_RE.pattern + r")")
+"""A change's number: where it goes ("raise the limit to 10") or by how much ("by 10")."""
+
+
+def other_change(text: str, quote: str) -> str | None:
+    """Why *text* (folded) says a change goes "to" a number where *quote* (folded) says
+    it goes "by" it, or the other way round: "Raise the limit by 10" on "raise the limit
+    to 10", "Increase the pool to 5" on "increase the pool by 5". Raises nothing."""
+    said: dict[str, set[str]] = {}
+    for word, number in _CHANGE_RE.findall(quote):
+        said.setdefault(number, set()).add(word)
+    for word, number in _CHANGE_RE.findall(text):
+        if said.get(number) and word not in said[number]:
+            other = min(said[number])
+            return (
+                f'the item\'s text says "{word} {number}" where its quote says "{other} {number}"'
+            )
+    return None

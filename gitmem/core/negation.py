@@ -320,7 +320,28 @@ def _governs(folded: str, other: str) -> bool:
         after = [w for w in _WORD_RE.findall(folded[match.end() :]) if w not in _FILLER]
         if any(_forms(w) & words for w in after[:SCOPE]):
             return True
+        if _ends_clause(folded, match.end()):
+            # "wir nutzen Redis nicht mehr", "tests pass? not yet": it governs what its
+            # clause said before it
+            said = _CLAUSE_END_RE.split(folded[: match.start()])[-1]
+            before = [w for w in _WORD_RE.findall(said) if w not in _FILLER]
+            if any(_forms(w) & words for w in before[-SCOPE:]):
+                return True
     return False
+
+
+_CLAUSE_END_RE = lazy_pattern(r"[;:!?,()\n—–]|\.(?:\s|$)|\s-\s")
+_STILL_CLAUSE_FINAL = frozenset(("mehr", "more", "anymore", "plus", "longer", "langer", "meer"))
+"""After a negation that ends its clause, words that leave it there ("nicht mehr", "not
+anymore", "ne … plus")."""
+
+
+def _ends_clause(folded: str, end: int) -> bool:
+    """Does the negation that ends at *end* of *folded* end its clause (no word after it
+    but filler and "mehr", "anymore" …)?"""
+    rest = _CLAUSE_END_RE.split(folded[end:], maxsplit=1)[0]
+    words = _WORD_RE.findall(rest)
+    return all(w in _FILLER or w in _STILL_CLAUSE_FINAL for w in words)
 
 
 _BEFORE_VERB = frozenset("不没沒無无勿못")

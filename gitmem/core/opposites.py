@@ -19,7 +19,7 @@ import re
 from itertools import pairwise
 
 from gitmem.core.choices import chose_against
-from gitmem.core.measures import other_number, other_unit
+from gitmem.core.measures import other_change, other_number, other_unit
 from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.patterns import lazy_pattern
@@ -325,10 +325,13 @@ _CLASSES = (
     ),
     ("<", ">", "<=", ">=", "==", "!="),
     ("production", "staging", "development", "sandbox", "preview", "canary"),
+    ("hourly", "daily", "nightly", "weekly", "biweekly", "monthly", "quarterly", "yearly"),
+    ("yesterday", "today", "tonight", "tomorrow"),
 )
 """Closed classes whose members an item's text may not swap: a day, a month (not "may",
-a word of its own), a comparison, a deployment environment."""
-_SAME_MEMBER = {"prod": "production", "dev": "development"}
+a word of its own), a comparison, a deployment environment, how often ("daily",
+"weekly"), which day from now ("today", "tomorrow")."""
+_SAME_MEMBER = {"prod": "production", "dev": "development", "annually": "yearly"}
 """Short names of a member, read as it."""
 _COMPARISON_RE = lazy_pattern(r"[<>]=?|[!=]=")
 
@@ -450,13 +453,14 @@ def settled(text: str, quote: str) -> str | None:
 
 def changed(text: str, quote: str) -> str | None:
     """The first of :func:`~gitmem.core.measures.other_unit`,
-    :func:`~gitmem.core.measures.other_number`, :func:`swapped`,
+    :func:`~gitmem.core.measures.other_number`,
+    :func:`~gitmem.core.measures.other_change`, :func:`swapped`,
     :func:`~gitmem.core.choices.chose_against`, :func:`opposite_word`,
     :func:`other_member`, :func:`swapped_relation`, :func:`reversed_by_verb`, :func:`settled` and
     :func:`other_name` that holds for *text* and *quote* (both folded), else None. Raises
     nothing."""
-    checks = (other_unit, other_number, swapped, chose_against, opposite_word, other_member)
-    for check in (*checks, swapped_relation, reversed_by_verb, settled, other_name):
+    checks = (other_unit, other_number, other_change, swapped, chose_against, opposite_word)
+    for check in (*checks, other_member, swapped_relation, reversed_by_verb, settled, other_name):
         reason = check(text, quote)
         if reason is not None:
             return reason

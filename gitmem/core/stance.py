@@ -133,7 +133,7 @@ _TO_COME = frozenset(
     (
         *("should", "ought", "need", "needs", "going", "gonna", "want", "wants", "would"),
         *("could", "might", "please", "todo", "next", "let", "lets", "will", "shall"),
-        *("must", "plan", "plans", "can", "may"),
+        *("must", "plan", "plans", "can", "may", "have", "has"),
     )
 )
 """Words after which a verb is asked for, planned or imagined, not done ("should
@@ -155,7 +155,14 @@ _BEFORE_NOUN = frozenset(
     ("a", "an", "the", "this", "that", "these", "those", "its", "our", "my", "your", "their")
 )
 """Before a participle, what makes it an adjective ("the cached value")."""
-_PAST_STEM = {past: stem for stem, past in IRREGULAR_PAST.items()}
+_PAST_STEM = {past: stem for stem, past in IRREGULAR_PAST.items()} | {
+    **{"written": "write", "done": "do", "taken": "take", "gone": "go", "given": "give"},
+    **{"chosen": "choose", "broken": "break", "begun": "begin", "driven": "drive"},
+    **{"known": "know", "shown": "show", "grown": "grow", "thrown": "throw", "seen": "see"},
+    **{"frozen": "freeze", "hidden": "hide", "spoken": "speak", "forgotten": "forget"},
+    **{"rewritten": "rewrite", "overwritten": "overwrite", "undone": "undo"},
+}
+"""The stem of each irregular past and participle ("wrote", "written": "write")."""
 
 
 def to_come(text: str, quote: str) -> str | None:
@@ -180,7 +187,12 @@ def to_come(text: str, quote: str) -> str | None:
         if theirs[n - 1 : n] == ["have"] and set(theirs[max(0, n - 3) : n - 1]) & _UNREAL
     }
     done = {stem for word in set(theirs) - unreal for stem in _past_stems(word)}
-    asked = {w for n, w in enumerate(theirs) if set(theirs[max(0, n - 2) : n]) & _TO_COME}
+    asked = {
+        stem
+        for n, word in enumerate(theirs)
+        if set(theirs[max(0, n - 2) : n]) & _TO_COME
+        for stem in (word, *_gerund_stems(word))
+    }
     imagined = {w for n, w in enumerate(theirs) if set(theirs[max(0, n - 2) : n]) & _IMAGINED}
     for n, word in enumerate(mine):
         if n and mine[n - 1] in _BEFORE_NOUN:
@@ -214,3 +226,11 @@ def _past_stems(word: str) -> set[str]:
     if word.endswith("ied"):
         stems.add(word[:-3] + "y")
     return stems
+
+
+def _gerund_stems(word: str) -> tuple[str, ...]:
+    """The stems *word* may be the gerund of ("adding": "add", "writing": "write")."""
+    if len(word) < 6 or not word.endswith("ing"):
+        return ()
+    stem = word[:-3]
+    return (stem, stem + "e", stem[:-1]) if stem[-1] == stem[-2] else (stem, stem + "e")

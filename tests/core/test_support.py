@@ -747,3 +747,35 @@ def test_a_scope_a_stance_or_a_choice_dropped_is_not_supported(text: str, quote:
 )
 def test_a_scope_a_stance_or_a_choice_kept_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Backups run weekly", "backups run daily at 02:00"),
+        ("The release is today", "the release is tomorrow"),
+        ("Raise the limit by 10", "raise the limit to 10"),
+        ("Increase the pool to 5", "increase the pool by 5"),
+        ("Wir nutzen Redis noch", "wir nutzen Redis nicht mehr"),
+        ("Tests pass", "tests pass? not yet"),
+        ("Docs were written", "we still have to write the docs"),
+        ("Tests were added", "tests still need adding"),
+    ],
+)
+def test_a_class_a_change_or_a_late_negation_turned_is_not_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Backups run daily", "backups run daily at 02:00"),
+        ("The pool grows by 5", "increase the pool by 5"),
+        ("Wir nutzen Redis nicht mehr", "wir nutzen Redis nicht mehr"),
+        ("Tests are recommended for each PR", "tests are recommended for every PR"),
+        ("The docs still need writing", "we still have to write the docs"),
+        ("We had to rewrite the parser", "we had to rewrite the parser"),
+    ],
+)
+def test_a_class_a_change_or_a_late_negation_kept_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
