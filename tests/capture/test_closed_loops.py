@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.capture.closing import side_run_of
+from gitmem.capture.extract.loops import subject
 from gitmem.capture.extract.reports import (
     all_done_sentence,
     called_off,
     final_reply,
     reported_done,
-    subject,
 )
 from gitmem.core.transcript import Message, said_text
 

@@ -481,3 +481,263 @@ def test_one_statement_read_twice_keeps_the_reading_its_quote_supports() -> None
     # both supported: the one that quotes more
     short = said("decision", "Never from the email", "never from the email")
     assert kept([whole, short], messages) == [whole.text]
+
+
+# ------------------------- said in other words (benchmarks/lastword_attacks.py)
+
+
+def _decided(first: str, later: str, decision: str | None = None) -> list[str]:
+    """What stays of the decision the user's *first* message states (its own words, or
+    *decision*) once the user says *later*, a reply between them."""
+    draft = said("decision", decision or first.rstrip("."), first)
+    messages = [Message("user", first), Message("assistant", "Done."), Message("user", later)]
+    return kept([draft], messages)
+
+
+def test_a_replacement_in_other_words_drops_the_choice_it_replaces() -> None:
+    for first, later in (
+        (
+            "Use a plain dict to cache resolved hostnames.",
+            "Let's go with an LRU cache for the hostnames after all.",
+        ),
+        (
+            "Use tabs for indentation in the generated files.",
+            "I changed my mind: spaces for indentation in the generated files.",
+        ),
+        (
+            "Store the event timestamps as local time.",
+            "Scrap that, store the event timestamps in UTC.",
+        ),
+        ("Switch the logger to structlog.", "hmm, revert the logger to what we had before."),
+        (
+            "Use SQLite for the prototype.",
+            "Thinking about it more, use Postgres for the prototype.",
+        ),
+        (
+            "Retry the uploader with exponential backoff.",
+            "Switch the uploader retries to a fixed 2 second delay.",
+        ),
+        ("License the package under MIT.", "Hmm, make the package license Apache-2.0 actually."),
+        (
+            "Deploy the API to Heroku and the worker to Fly.",
+            "New plan: deploy both the API and the worker to Fly.",
+        ),
+        ("Wir nutzen Kafka für die Events.", "Planänderung: wir nutzen RabbitMQ für die Events."),
+    ):
+        assert _decided(first, later) == [], later
+
+
+def test_what_replaces_nothing_of_that_choice_leaves_it() -> None:
+    first = "Use Postgres for the analytics store."
+    for later in (
+        "I changed my mind about the logo colour, make it blue.",  # another subject
+        "If the analytics store gets slow, use ClickHouse instead.",  # on a condition
+        "Actually, the tokenizer tests live in tests/unit.",  # no choice of the store
+        "Switch the CI image to Ubuntu 24.04.",
+        "Should we use ClickHouse for the analytics store instead?",
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_a_thing_turned_away_from_in_other_words_reverses_the_decision() -> None:
+    for first, later in (
+        ("Let's use Redis for the job queue.", "Forget Redis, the job queue can live in Postgres."),
+        (
+            "Use Celery for the background email jobs.",
+            "Ditch Celery for the email jobs, cron is enough.",
+        ),
+        (
+            "Keep the v1 routes for the old mobile clients.",
+            "Kill the v1 routes, the old mobile clients are gone.",
+        ),
+        (
+            "Implement OAuth sign-in.",
+            "Let's do API keys for sign-in for now, OAuth can come later.",
+        ),
+        (
+            "Use Tailwind for the dashboard.",
+            "Plain CSS modules for the dashboard, Tailwind is overkill.",
+        ),
+        ("Let's use MongoDB for the audit log.", "Postgres for the audit log, forget Mongo."),
+        ("Usa Redis para la caché de sesiones.", "Mejor no uses Redis para la caché de sesiones."),
+        (
+            "Migrate the CI to GitHub Actions this sprint.",
+            "We're postponing the CI migration to GitHub Actions.",
+        ),
+    ):
+        assert _decided(first, later) == [], later
+
+
+def test_a_turning_away_that_is_negated_conditional_or_someone_elses_leaves_it() -> None:
+    first = "Use Redis for the session cache."
+    for later in (
+        "Don't remove Redis from the session cache when you refactor.",
+        "If we ever drop Redis, the session cache needs a new home.",
+        "Once the new cluster is up, remove Redis from the session cache.",
+        "The docs say to drop Redis for the session cache, but we'll keep it.",
+        "Bob wants to drop Redis for the session cache; we keep it.",
+        "Forget Redis for the rate limiter, an in-memory counter is enough.",
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_the_opposite_of_what_a_decision_did_to_a_thing_reverses_it() -> None:
+    for first, later in (
+        ("Remove the legacy CSV export.", "On reflection, keep the CSV export; customers use it."),
+        ("Migrate the build from webpack to Vite.", "Let's stick with webpack for the build."),
+        ("Split the monolith into three services.", "Let's keep the monolith and modularize it."),
+        ("Enable the new checkout flow for all users.", "Disable the new checkout flow again."),
+        ("Pin numpy to 1.26 in the lock file.", "Unpin numpy again, the 2.0 wheels are out."),
+        ("Drop the retry on 404 responses.", "Bring back the retry on 404 responses."),
+    ):
+        assert _decided(first, later) == [], later
+    for first, later in (
+        (
+            "Migrate the build from webpack to Vite.",
+            "Let's stick with Vite for the build.",
+        ),  # its choice
+        (
+            "Replace the retry loop with tenacity.",
+            "Keep the retry loop tests green while you refactor.",
+        ),
+        ("Disable telemetry by default.", "Enable verbose logging in CI."),
+        ("Add an index on users.email.", "Remove the unused index on users.created_at."),
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_a_decision_negated_in_its_own_words_is_reversed() -> None:
+    for first, later in (
+        ("Drop Python 3.8 support.", "Don't drop 3.8 yet; the rest is fine."),
+        (
+            "Run the migration automatically at startup.",
+            "Don't run the migration automatically at startup.",
+        ),
+        (
+            "We'll support Python 3.8 in the next release.",
+            "We're not going to support Python 3.8 in the next release.",
+        ),
+    ):
+        assert _decided(first, later) == [], later
+    for first, later in (
+        (
+            "Use Redis for the session cache.",
+            "Don't use Redis for the rate limiter.",
+        ),  # another use
+        ("Use Redis for the session cache.", "We will not store sessions in cookies."),
+        ("Use SQLite for the tests.", "Don't use SQLite in production."),
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_a_no_that_approves_or_answers_a_question_rejects_nothing() -> None:
+    proposal = "I'll switch the importer to httpx for async support."
+    switch = said("decision", "Switch the importer to httpx", proposal)
+    for answer in ("No, that's fine, go ahead.", "Nope, nothing to add, ship it."):
+        assert kept([switch], [Message("assistant", proposal), Message("user", answer)]) == [
+            switch.text
+        ], answer
+    asked = Message("assistant", f"Shall I also bump the version? {proposal}")
+    assert kept([switch], [asked, Message("user", "No.")]) == [switch.text]
+
+
+def test_a_thing_named_then_refused_rejects_only_its_decision() -> None:
+    reply = Message(
+        "assistant", "I'll add request logging to the gateway, and add a Prometheus exporter."
+    )
+    logging = said(
+        "decision", "Add request logging to the gateway", "I'll add request logging to the gateway"
+    )
+    exporter = said("decision", "Add a Prometheus exporter", "add a Prometheus exporter.")
+    for answer in (
+        "Logging yes. The Prometheus exporter, no, we use Datadog.",
+        "Logging yes. Prometheus exporter, not now.",
+    ):
+        assert kept([logging, exporter], [reply, Message("user", answer)]) == [logging.text], answer
+
+
+def _closed(loop: str, report: str, by: str = "assistant") -> bool:
+    draft = said("open_loop", loop, loop)
+    return kept([draft], [Message("assistant", loop), Message(by, report)]) == []
+
+
+def test_a_loop_reported_done_in_other_words_is_closed() -> None:
+    for loop, report in (
+        ("Update the README with the new flags", "README updated with the new flags."),
+        ("Rotate the staging API key", "I rotated the staging API key myself."),
+        ("Fix the flaky upload test", "The flaky upload test is gone now, 50 runs green."),
+        (
+            "Deploy the new billing service to staging",
+            "The new billing service is live on staging.",
+        ),
+        ("Add an index on orders.created_at", "The index on orders.created_at is in place."),
+        (
+            "Investigate the memory leak in the worker",
+            "Found the memory leak: the worker never closed its cursors.",
+        ),
+        (
+            "The nightly build fails on the arm64 runner",
+            "The nightly build no longer fails on the arm64 runner.",
+        ),
+        (
+            "Write a migration for the new email column",
+            "The migration for the new email column is in.",
+        ),
+        ("Fix test_login", "Fixed test_login; test_signup still fails."),  # one name
+        ("Changelog für 2.1 schreiben", "Changelog für 2.1 ist geschrieben."),
+        ("déployer le service de facturation", "Le service de facturation est déployé."),
+    ):
+        assert _closed(loop, report), report
+
+
+def test_a_report_of_part_of_it_or_of_what_is_to_come_closes_nothing() -> None:
+    for loop, report in (
+        ("Port the csv, json and xml exporters", "2 of 3 exporters ported: csv and json are done."),
+        (
+            "Migrate all 12 cron jobs to the scheduler",
+            "Migrated 9 of the 12 cron jobs to the scheduler.",
+        ),
+        (
+            "Fix the lint errors in the cli package",
+            "Most of the lint errors in the cli package are fixed.",
+        ),
+        (
+            "Update the docs for the export command",
+            "The docs for the export command are updated, except the examples.",
+        ),
+        (
+            "Translate the UI strings to German and French",
+            "German UI strings translated; French is still open.",
+        ),
+        ("Fix test_signup", "Fixed test_login; test_signup still fails."),
+        ("Fix the flaky upload test", "I'll have the flaky upload test fixed by tomorrow."),
+        (
+            "Merge the feature branch into main",
+            "Nothing from the feature branch is merged into main yet.",
+        ),
+        ("Fix the flaky upload test", "The flaky upload test isn't gone, it just didn't run."),
+        ("Fix tests", "Fixed tests."),  # one word any report may name
+    ):
+        assert not _closed(loop, report), report
+
+
+def test_a_session_that_ends_all_done_in_other_words_closes_its_loops() -> None:
+    loops = [
+        said("open_loop", "Bump the SDK", "bump the SDK"),
+        said("open_loop", "Tag the release", "tag the release"),
+    ]
+    first = [
+        Message("assistant", "TODO:\n- bump the SDK\n- tag the release"),
+        Message("user", "go"),
+    ]
+    for final in (
+        "All four items are done.",
+        "Everything from the plan is implemented and pushed.",
+        "Bumped it. That wraps up everything on the list.",
+    ):
+        assert kept(loops, [*first, Message("assistant", final)]) == [], final
+    for final in (
+        "The tests are all done, the release still has to be tagged.",
+        "All done except tagging the release.",
+    ):
+        assert kept(loops, [*first, Message("assistant", final)]) == [d.text for d in loops], final

@@ -11,36 +11,42 @@ statement then supersedes an earlier one, which is dropped:
 2. **A changed value** — a decision, fact or belief about the same subject with other
    numbers or the other polarity (:func:`~gitmem.lifecycle.sameclaim.same_subject`:
    "retry limit 30" after "3"). Two open loops about one subject are two loops.
-3. **A reversal or replacement**: a later decision, or a sentence of a later message of
-   the user, that turns away from a thing an earlier decision chose ("use requests
-   *instead of* httpx", "keep requests, *not* httpx", "*switch from* httpx", "*drop*
-   httpx", "*revert* the httpx client", "*don't use* httpx", "*remove* httpx"), not
-   asked, and speaks of that decision — an answer to a question tool that the user
-   overrode two messages later, a plan that was changed. Naming the thing is not enough:
-   "show the output, not only the summary" turns away from "only", and "replace the
-   commit message" from "commit", in a decision about neither; the statement must also
-   name a good part (:data:`_SAME_DECISION`) of the decision's other words.
-   A statement that replaces without naming what it replaces ("actually, scratch that,
-   use the LRU cache *instead*", "*on second thought*, …"), said by the user or made a
-   decision, replaces the latest earlier decision about its subject that chose something
-   else (it shares a good part of that decision's words, and the decision names what the
+3. **A reversal or replacement** (:mod:`gitmem.capture.extract.turning`): a later
+   decision, or a sentence of a later message of the user, that turns away from a thing
+   an earlier decision chose ("use requests *instead of* httpx", "*drop* httpx", "*forget*
+   Redis", "OAuth *can come later*", "Tailwind *is overkill*"), says the opposite of what
+   it did to a thing ("*keep* the CSV export" after "remove the legacy CSV export",
+   "*disable*" after "enable", "*bring back*" after "drop") or negates its own verb
+   ("*don't drop* 3.8 yet" after "drop Python 3.8 support"), and speaks of that decision
+   (:data:`~gitmem.capture.extract.turning.SAME_DECISION` of its other words; "show the
+   output, not only the summary" turns away from "only" in a decision about neither) —
+   an answer to a question tool that the user overrode two messages later, a plan that
+   was changed. Not asked, not on a condition, not someone else's word, not negated
+   ("don't remove Redis"). A statement that replaces without naming what it replaces
+   ("scratch that, use the LRU cache *instead*", "*after all*", "I *changed my mind*",
+   "*new plan:*", "*switch* the retries *to*…"), said by the user or made a decision,
+   replaces the latest earlier decision about its subject that chose something else (it
+   shares a good part of that decision's words, and the decision names what the
    statement does not), and every earlier decision that made that same choice about it
    ("use Redis for the session cache", then "I'll set up Redis for the session cache").
 4. **A rejected proposal**: the decisions of an assistant's reply that the user's next
    message rejects as it begins ("No.", "No, keep requests", "Actually, nope —", "Don't do
-   that"; not "no problem", "no need to ask"): those that share a word with what the user
-   says next, or all of them when the rejection names none of them and the reply made at
-   most :data:`_REJECTED_AT_MOST`. A reply that ends with a question is answered, not
-   rejected ("Should I update the docs too?" "No."). A message that begins by rejecting a
-   thing ("Actually no Redis, ops won't run it") rejects the decisions that name it.
+   that"; not "no problem", "no need to ask", "No, that's fine, go ahead"): those that
+   share a word with what the user says next, or all of them when the rejection names
+   none of them and the reply made at most :data:`_REJECTED_AT_MOST`. A reply that asks
+   something is answered, not rejected ("Should I update the docs too?" "No."). A message
+   that says no to a thing ("Actually no Redis, ops won't run it", "The Prometheus
+   exporter, no") rejects the decisions that name it.
 5. **A closed loop** (:mod:`gitmem.capture.extract.reports`): an open loop that a later
-   message reports done (a completion word — done, finished, fixed, implemented,
-   merged…, not "to be done" or "not fixed" — in a sentence that names most of the loop's
-   words, or every id it names: "gqc.6 done and pushed." for "proj-gqc.6: close the
-   review session") or that the user calls off in such a sentence ("skip the k6 load
-   test", "no need to update the docs"; not "don't skip…"), and every open loop before
-   the session's final assistant message when that message says all of it is done ("All
-   done", "everything is complete", "the entire epic is complete").
+   message reports done (a completion word — done, fixed, merged, gone, live, in place…,
+   or the loop's own verb in the past: "README updated" — not "to be done", "not fixed",
+   "I'll have it fixed", nor only part of it: "2 of 3 ported", "French is still open") in
+   a sentence that names most of the loop's words, or every id it names: "gqc.6 done and
+   pushed." for "proj-gqc.6: close the review session") or that the user calls off in
+   such a sentence ("skip the k6 load test", "no need to update the docs"; not "don't
+   skip…"), and every open loop before the session's final assistant message when that
+   message says all of it is done ("All done", "everything is complete", "the entire epic
+   is complete", "All four items are done"; not "the tests are all done").
 
 Only what the session said is read (:func:`gitmem.core.transcript.said_text`): a file the
 agent read, a tool's output or a reminder the host wrote into the user's turn places no
@@ -52,18 +58,28 @@ Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Sequence
 from typing import TypeVar
 
+from gitmem.capture.extract.loops import closable, loop_of
 from gitmem.capture.extract.reports import (
     SENTENCES,
     Report,
     closes,
     final_all_done,
-    loop_of,
     reports_in,
     said_by,
+)
+from gitmem.capture.extract.turning import (
+    CHOOSING,
+    SAME_DECISION,
+    Turn,
+    rejection,
+    replaces,
+    replacing,
+    reverses,
+    stems,
+    turns,
 )
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
@@ -71,48 +87,13 @@ from gitmem.core.support import unsupported
 from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
-_TURNS_AWAY = re.compile(
-    r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
-    r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from|"
-    r"revert(?:ed|ing)?|roll(?:ed)? back|undo|remov(?:e|ed|ing)|get rid of|stop using|"
-    r"(?:don't|do not|let's not|never) use)"
-    r"|,\s*not)\s+(?:the\s+|an?\s+|using\s+)?([\w./#@-]+)"
-)
-_REPLACES = re.compile(
-    r"\binstead\b(?!\s+of\b)|\bscratch that\b|\bon second thoughts?\b|\bnever ?mind\b|"
-    r"\bchange of plans?\b"
-)
-"""A statement that replaces what was said before without naming it."""
-_CHOOSING = frozenset(
-    """instead actually scratch second thought thoughts never mind nevermind change plan
-    plans use using keep go going try pick choose switch""".split()  # noqa: SIM905 - a word list reads best as text
-)
-"""Words of a decision or a replacement that say that it chooses, not what about."""
 _REPLACEMENTS_READ = 1000
 """The most replacements a session's decisions are compared with (the first said): real
 sessions say a handful; the bound keeps a transcript that says thousands linear."""
-_LEAD_IN = r"(?:(?:actually|hm+|well|wait|sorry|oh|ah|um+)\b[\s,.!—–-]*)?"
-_NOT_REJECTING = r"(?:problem|worries|need|rush|doubt|wonder|kidding|longer|more|idea|way)\b"
-_REJECTS = re.compile(
-    rf"{_LEAD_IN}(?:(?:no|nope|nah)\b(?![ -]{_NOT_REJECTING})(?:\s*[,.!:;—–-]|\s*$)"
-    r"|(?:don't|do not) do (?:that|this)\b|not like that\b"
-    r"|that's (?:wrong|not (?:it|right|what i)))"
-)
-"""How a user's message that rejects the reply before it begins ("No.", "Actually, no —")."""
-_REJECTS_THING = re.compile(rf"{_LEAD_IN}no\s+(?!{_NOT_REJECTING})(?=[\w`])")
-"""How a user's message that rejects a thing the reply chose begins ("Actually no Redis,
-…"): it rejects only the reply's decisions that name the thing."""
-_THING_RE = re.compile(r"[^,.;:!?—–()\n]*")
-_THING_WORDS = 3
-"""What such a message says no to: its words up to the first stop, at most this many
-("no Redis, ops won't run it": "redis"; "no Memcached either, Redis is fine": not Redis)."""
 _REJECTED_AT_MOST = 2
 """The decisions a reply may hold for a rejection that names none of them to drop them all."""
 _T = TypeVar("_T")
 _CHANGED = (Kind.DECISION, Kind.FACT, Kind.BELIEF)
-_SAME_DECISION = 1 / 3
-"""How much of an earlier decision's other words (besides what is turned away from) a
-statement must name to reverse it."""
 
 
 def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draft]:
@@ -150,7 +131,7 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         for n in order
         if drafts[n].kind == Kind.OPEN_LOOP
         and n not in closed
-        and len((loop := loop_of(drafts[n].text)).words) >= 2
+        and closable(loop := loop_of(drafts[n].text))
     }
     # What each message says is read only where an item can be superseded by it: after
     # the first decision, the sentences in which a user turns away from something; after
@@ -160,9 +141,9 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     after_decision = min(((places[n] or 0) for n in subjects), default=len(messages))
     after_loop = min(((places[n] or 0) for n in loops), default=len(messages))
     # (by message, in their order; a message that says none is left out)
-    turned: list[tuple[int, list[tuple[frozenset[str], frozenset[str]]]]] = []
+    turned: list[tuple[int, list[Turn]]] = []
     done: list[tuple[int, list[Report]]] = []
-    replacing: list[tuple[int, frozenset[str], int | None]] = []
+    replaced: list[tuple[int, frozenset[str], int | None]] = []
     answers = _answers(messages, spoken)
     replies: dict[int, list[int]] = {}  # the user's answer -> the reply's decisions
     for n in subjects:
@@ -174,28 +155,29 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
         if subjects and by_user:
             # only a user turns away from a decision: no one else's message is folded whole
             folded = fold(said)
-            if place > after_decision and (sentences := _turns(folded)):
+            if place > after_decision and (sentences := turns(folded)):
                 turned.append((place, sentences))
             # (every replacement counts towards the bound, wherever it stands)
-            replacing += [(place, words, None) for words in _replacing(folded)]
-            if place in replies and (rejection := _rejection(folded)) is not None:
-                rejections.append((place, *rejection))
+            replaced += [(place, words, None) for words in replacing(folded)]
+            if place in replies and (rejected := rejection(folded)) is not None:
+                rejections.append((place, *rejected))
         if place > after_loop and (reports := reports_in(said, by_user)):
             done.append((place, reports))
-    replacing += [
+    replaced += [
         (places[n] or 0, subject, n)
         for n, subject in subjects.items()
-        if _REPLACES.search(fold(_said(drafts[n])))
+        if replaces(fold(_said(drafts[n])))
     ]
-    dropped |= _by_replacements(subjects, places, replacing)
+    dropped |= _by_replacements(subjects, places, replaced)
     dropped |= _by_rejections(subjects, replies, rejections, spoken)
     for n in order:
         draft, place = drafts[n], places[n] or 0
         if draft.kind == Kind.DECISION:
+            sides = (fold(draft.text), fold(draft.quote or ""))
             reversed_ = any(
-                _reverses(away, words, draft)
+                reverses(turn, sides)
                 for _, sentences in _after(turned, place)
-                for away, words in sentences
+                for turn in sentences
             )
         elif draft.kind == Kind.OPEN_LOOP:
             reversed_ = n in closed or (
@@ -306,70 +288,18 @@ def _supersedes(later: Draft, earlier: Draft) -> bool:
 
 def _turns_away(said: str, earlier: Draft) -> bool:
     """Does *said* (a later decision) turn away from a thing the decision *earlier* chose?"""
-    folded = fold(said)
-    away = _turned(folded)
-    return bool(away) and _reverses(away, _besides(folded), earlier)
-
-
-def _turns(folded: str) -> list[tuple[frozenset[str], frozenset[str]]]:
-    """For each sentence of *folded* text that turns away from something (a question
-    turns away from nothing: "should we drop httpx?"): what it turns away from, and its
-    other words."""
-    found = []
-    for sentence in SENTENCES.split(folded):
-        away = _turned(sentence)
-        if away and not sentence.rstrip().endswith("?"):
-            found.append((away, _besides(sentence)))
-    return found
-
-
-def _besides(folded: str) -> frozenset[str]:
-    """The words of a statement that turns away from something, besides its turning away
-    ("don't use httpx for the importer": "importer"; the "use" of "don't use" is not a
-    word the statement shares with a decision to use something)."""
-    return content_words(_TURNS_AWAY.sub(" ", folded))
-
-
-def _reverses(away: frozenset[str], words: frozenset[str], decision: Draft) -> bool:
-    """Does a statement that turns away from *away* and says *words* besides reverse
-    *decision*? It must turn away from a thing the decision names, and name a good part
-    of the decision's other words (by its text or its quote): the same decision, not
-    another that happens to share a word."""
-    for side in (decision.text, decision.quote or ""):
-        chosen = content_words(side)
-        if not away & chosen:
-            continue
-        rest = chosen - away
-        if not rest or len(words & rest) >= _SAME_DECISION * len(rest):
-            return True
-    return False
-
-
-def _rejection(folded: str) -> tuple[frozenset[str], bool] | None:
-    """When a user's message (*folded*) begins by rejecting the reply before it, the words
-    of its first sentence (besides the rejection and the choosing), and whether it rejects
-    only the decisions that name one of them (it begins "no" and a thing); else None."""
-    folded = folded.lstrip(" *_>\n")
-    match = _REJECTS.match(folded)
-    thing = None if match is not None else _REJECTS_THING.match(folded)
-    if (match := match or thing) is None:
-        return None
-    first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
-    if thing is None:
-        return content_words(first) - _CHOOSING, False
-    if first.rstrip().endswith("?"):
-        return None  # "no tests for this?" asks
-    # what it says no to: the words up to the first stop, at most three
-    named = _THING_RE.match(first)
-    words = named.group().split()[:_THING_WORDS] if named is not None else []
-    return content_words(" ".join(words)) - _CHOOSING, True
+    sides = (fold(earlier.text), fold(earlier.quote or ""))
+    return any(reverses(turn, sides) for turn in turns(fold(said)))
 
 
 def _asks(spoken: Sequence[str], user: int) -> bool:
-    """Whether what was said last before the user's message at *user* ends with a
-    question."""
+    """Whether what was said last before the user's message at *user* asks something: a
+    bare "No." answers it ("Shall I bump the version? I'll update the changelog.")."""
     before = next((spoken[i] for i in range(user - 1, -1, -1) if spoken[i].strip()), "")
-    return before.rstrip().rstrip("*_`").endswith(("?", "？"))
+    return any(
+        sentence.rstrip().rstrip("*_`").endswith(("?", "？"))
+        for sentence in SENTENCES.split(before)
+    )
 
 
 def _answers(messages: Sequence[Message], spoken: Sequence[str]) -> list[int | None]:
@@ -393,17 +323,7 @@ def _said(draft: Draft) -> str:
 def _subject(draft: Draft) -> frozenset[str]:
     """What a decision is about and chose: its words (text and quote), less those that
     only say that it chooses."""
-    return content_words(_said(draft)) - _CHOOSING
-
-
-def _replacing(folded: str) -> list[frozenset[str]]:
-    """For each sentence of *folded* text that replaces what was said before without
-    naming it (not a question), what it is about."""
-    return [
-        content_words(sentence) - _CHOOSING
-        for sentence in SENTENCES.split(folded)
-        if _REPLACES.search(sentence) and not sentence.rstrip().endswith("?")
-    ]
+    return stems(content_words(_said(draft)) - CHOOSING)
 
 
 def _replaced(
@@ -419,7 +339,7 @@ def _replaced(
         n
         for n in earlier
         if (shared := subjects[n] & words)
-        and len(shared) >= _SAME_DECISION * len(subjects[n])
+        and len(shared) >= SAME_DECISION * len(subjects[n])
         and subjects[n] - words
     ]
     if not chose_else:
@@ -427,8 +347,3 @@ def _replaced(
     latest = max(chose_else, key=lambda n: (places[n] or 0, n))
     choice = subjects[latest] - words
     return {n for n in earlier if choice <= subjects[n] and subjects[n] & words}
-
-
-def _turned(folded: str) -> frozenset[str]:
-    """The things *folded* text turns away from ("instead of httpx": httpx)."""
-    return frozenset(word.rstrip(".,;:") for word in _TURNS_AWAY.findall(folded))

@@ -5,11 +5,21 @@ earlier session a later one closes, :func:`reported_done` and :func:`called_off`
 A **report** is a sentence of what the session said (not a question) with a completion
 word — done, finished, fixed, implemented, merged…, not "to be done", "not fixed", "once
 merged" — or a done word of the other languages the heuristic reads ("erledigt", "已修复",
-"更新しました"), with no word that says it is not done yet ("还没有", "まだ"); or a
-sentence of the user's that calls something off ("skip the k6 load test", "no need to…",
+"更新しました", "ist geschrieben", "est déployé"), with no word that says it is not done
+yet ("还没有", "まだ"), nor "nothing", "none" before it or "yet" after it ("nothing is merged
+yet"), nor a word that says it is to come ("I'll have it fixed by tomorrow"). A sentence
+that reports only part of something ("2 of 3 exporters ported", "most of the errors are
+fixed", "done except the examples") is no report. Without a completion word, a sentence
+may still close a loop whose own verb it says in the past ("README updated" for "update
+the README"; "found the leak" for "investigate the leak"). Or it is a sentence of the
+user's that calls something off ("skip the k6 load test", "no need to…",
 "don't bother with…"; not "don't skip…"). It **closes** a loop when it names most of the
-loop's words (:data:`_CLOSING_SHARE`), or every id the loop names in a clause that reports
-something done ("gqc.6 done and pushed." for "proj-gqc.6: close the review session"). A
+loop's words (:data:`_CLOSING_SHARE`; not those of a clause that says what is still to do,
+"test_signup still fails", and none of the loop's among them: "French is still open"), or
+every id the loop names in a clause that reports something done ("gqc.6 done and pushed."
+for "proj-gqc.6: close the review session"), and names no other id instead ("PR 15
+merged" does not close "merge PR #20"). A loop of one word is closed only when that word
+names one thing ("fix test_login"; not "fix tests"). A
 Chinese, Japanese or Korean loop and its report are compared by their pairs of
 neighbouring characters. A session whose final assistant message says all of it is done
 ("All done", "the entire epic is complete") closes every loop before it
@@ -25,30 +35,71 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from gitmem.capture.extract.heuristic import languages
-from gitmem.core.claims import forge_numbers
+from gitmem.capture.extract.loops import ID, Loop, closable, loop_of, words_of
 from gitmem.core.folding import UNSPACED
 from gitmem.core.quotes import fold
 from gitmem.core.transcript import Message, said_text
-from gitmem.lifecycle.sameclaim import content_words
 
 _COMPLETION = re.compile(
     r"\b(?:done|finished|completed?|implemented|fixed|resolved|merged|shipped|landed|"
-    r"pushed|committed|added|wrote|written|closed)\b|\[x\]|✅"
+    r"pushed|committed|added|wrote|written|closed|gone|sorted(?: out)?|taken care of|"
+    r"in place|live|up and running|no longer (?:fails?|failing|breaks?|happens?|occurs?)|"
+    r"pass(?:es|ing)|works (?:now|again)|green|(?:is|are) in(?=\s*[.!]*\s*$))\b"
+    r"|\[x\]|✅"
 )
+"""A word that reports something done, or a problem gone ("is live", "in place", "no
+longer fails")."""
+_PAST = re.compile(
+    r"\b(?!(?:open|often|even|then|when|seven|token|screen|between|seen|been|need|speed|"
+    r"seed|indeed|embed|exceed|proceed|succeed|kitchen|garden|listen|happen|hidden)\b)"
+    r"(?:[a-z][a-z-]{1,}(?:ed|en)|wrote|ran|made|built|found|sent|got|took|did|split|"
+    r"kept|began|begun|rewrote|redid|undid|redone|undone)\b"
+)
+"""A verb in the past, which reports a loop done when it is the past of the loop's own
+verb ("README updated" for "update the README", "rotated the key" for "rotate the key")."""
+_FUTURE = re.compile(
+    r"(?:\b(?:will|shall|going to|gonna|about to|plan(?:s|ning)? to|want(?:s)? to|"
+    r"need(?:s)? to|ha(?:s|ve) to|try(?:ing)? to|hope to|expect to)|'ll)\b[^,;:.!?]*$"
+)
+"""What earlier in its clause says a completion word is to come: "I'll have the test
+fixed by tomorrow", "we need to get it merged"."""
+_PARTIAL = re.compile(
+    r"\b(?:\d+\s*(?:of|out of|/)\s*(?:the\s+|all\s+)?\d+|most of|some of|half of|part of|"
+    r"parts of|several of|a few of|all but|except(?: for)?|apart from|other than|partially|"
+    r"partly|mostly|half(?:way)?)\b"
+)
+"""What makes a sentence report only part of something done ("2 of 3 exporters ported",
+"most of the lint errors are fixed", "done except the examples")."""
+_PENDING = re.compile(
+    r"\b(?:still|remains?|remaining|left to|yet to|not yet|next|pending|blocked|fails|"
+    r"failing|todo|to do|to be)\b"
+)
+"""A clause that says something is still to do ("test_signup still fails", "xml is
+next"): its words are not among what its sentence reports done."""
 _ALL_DONE = re.compile(
-    r"\b(?:all (?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
-    r"(?:done|complete|completed|finished)|everything (?:is |has been )?(?:now )?"
-    r"(?:done|complete|completed|finished)|nothing (?:left|remaining|else) to do|"
+    r"\b(?:all (?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten) )?"
+    r"(?:of it |of this |tasks |work |items |steps )?(?:is |are )?(?:now )?"
+    r"(?:done|complete|completed|finished)|everything(?: [\w-]+){0,4}? (?:is |has been )?"
+    r"(?:now )?(?:done|complete|completed|finished|implemented)|"
+    r"nothing (?:left|remaining|else) to do|"
     r"the (?:entire|whole) [\w -]{1,40}? (?:is |are |has been )?(?:now )?"
-    r"(?:done|complete|completed|finished))\b"
+    r"(?:done|complete|completed|finished)|(?:that|this) wraps (?:it|everything) up|"
+    r"wraps up everything)\b"
     rf"|{languages.ALL_DONE}"
 )
-_DONE_ELSEWHERE = re.compile(languages.DONE)
-"""A done word of another language ("erledigt", "已修复", "修正しました")."""
+_DONE_ELSEWHERE = re.compile(
+    languages.DONE
+    + r"|\b(?:ist|sind|wurde|wurden)\b[^.,;:]*\bge\w{3,}(?:t|en)\b"  # de: "ist geschrieben"
+    + r"|\b(?:est|sont|a été|ont été)\s+\w{3,}[ée]e?s?\b"  # fr: "est déployé"
+    + r"|\b(?:está|están|fue|fueron|ha sido|han sido|foi|foram)\s+\w{3,}(?:ad|id)[oa]s?\b"
+    + r"|\b(?:è|sono)\s+stat[oaie]\s+\w{3,}(?:at|it|ut)[oaie]\b"  # it: "è stato fatto"
+)
+"""A done word of another language ("erledigt", "已修复", "修正しました"), or a verb of
+Romance or German said done in the passive ("ist geschrieben", "est déployé", "está
+desplegado", "è stato rilasciato")."""
 _NOT_DONE_ELSEWHERE = re.compile(languages.NOT_DONE)
 """A word of another language that says something is not done yet (anywhere in the
 sentence: "还没有完成", "まだ修正していません")."""
-_UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
 _CANCELS = re.compile(
     r"\b(?:skip|no need to|(?:don't|do not) bother|forget(?: about)?|never ?mind|"
     r"cancel(?:led)?|not needed|leave (?:it )?out)\b"
@@ -56,7 +107,7 @@ _CANCELS = re.compile(
 """What a user's sentence says to call something off."""
 SENTENCES = re.compile(rf"(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?=[{UNSPACED}])|\n")
 """Where a statement that turns away from something is cut into its sentences."""
-_CLAUSES = re.compile(r"[,;]\s+|\s+(?:but|while|whereas|although)\s+")
+_CLAUSES = re.compile(r"[,;:]\s+|\s+(?:but|while|whereas|although)\s+")
 """Where a sentence is cut into the clauses an id must be reported done in."""
 _NOT_YET = re.compile(
     r"(?:\b(?:be|not|never|yet|when|once|until|if|get)|n't|"
@@ -70,41 +121,82 @@ _IF_CLAUSE = re.compile(
 )
 """A clause that opens with a condition, up to a completion word in it: "once PR #14 is
 merged, tag the release" says what to do then, not that it is merged."""
-_CONDITION = re.compile(
-    r"(?:^|(?<=[,;:.!?(])|(?<=\s[-\u2013\u2014]))\s*"
-    r"(?:once|when|whenever|if|unless|until|as soon as)\b"
-    r"|\s(?:once|until|as soon as)\b",
-    re.IGNORECASE,
-)
-"""Where a loop's condition opens: once, when, whenever, if, unless, until or "as soon
-as" at the start of a clause, and once, until or "as soon as" within one ("tag it once PR
-#14 is merged"); "check if it builds" keeps its "if": there it asks whether."""
-_CONDITION_END = re.compile(r"[,;:)]|[.!?](?=\s|$)|\s[-\u2013\u2014]\s")
-"""Where a condition ends: the end of its clause or of its sentence."""
-_ID = re.compile(r"(?=[\w#.-]*\d)(?=[\w#.-]*[^\W\d_#])[\w#.-]+|#\d+")
-"""A word that names a task, an issue or a pull request: a digit and a letter, or "#"
-and digits."""
 _CLOSING_SHARE = 0.6
 """How much of an open loop's words a completion sentence must name to close it."""
-_ACTIONS = frozenset({"todo", "need", "needs", "fix", "add", "write"})
-"""Words of a loop that say what to do, not what it is about: never needed to close it."""
 
 
 class Report(NamedTuple):
     """A sentence that reports something done."""
 
     words: frozenset[str]
+    """Its words, less those of a clause that says something is still to do and reports
+    nothing done ("Fixed test_login; test_signup still fails": not test_signup)."""
     done: frozenset[str]
     """The words of its clauses that report something done ("gqc.5 done, and gqc.6 is
     still to be done": gqc.5's, not gqc.6's)."""
+    past: frozenset[str] = frozenset()
+    """Its verbs in the past (:data:`_PAST`), not negated, asked, conditional or to come."""
+    completed: bool = True
+    """Whether it says a completion word; when not, it closes only a loop whose own verb
+    is among its *past*."""
+    pending: frozenset[str] = frozenset()
+    """The words of its clauses that say something is still to do ("French is still
+    open"): a loop it names there only is not closed by it."""
 
 
 def _report(folded: str) -> Report | None:
-    """The sentence *folded* as a report, or None when it reports nothing done."""
-    if not _reports_done(folded):
+    """The sentence *folded* as a report, or None when it reports nothing done, or only
+    part of something (:data:`_PARTIAL`)."""
+    completed = _reports_done(folded)
+    past = _past(folded) if not completed else frozenset()
+    if not (completed or past) or _PARTIAL.search(folded):
         return None
-    clauses = (_words(c) for c in _CLAUSES.split(folded) if _reports_done(c))
-    return Report(_words(folded), frozenset().union(*clauses))
+    words: set[str] = set()
+    done: set[str] = set()
+    pending: set[str] = set()
+    for clause in _CLAUSES.split(folded):
+        clause_done = _reports_done(clause) or bool(_past(clause) and not _PENDING.search(clause))
+        if clause_done or not _PENDING.search(clause):
+            words |= words_of(clause)
+        else:
+            pending |= words_of(clause)
+        if clause_done:
+            done |= words_of(clause)
+    if completed:
+        past = _past(folded)
+    return Report(frozenset(words), frozenset(done), past, completed, frozenset(pending - words))
+
+
+def _past(folded: str) -> frozenset[str]:
+    """The verbs in the past of the sentence *folded* that say something was done: not
+    negated, asked, in a condition or to come."""
+    if "?" in folded[-2:]:
+        return frozenset()
+    return frozenset(
+        match.group() for match in _PAST.finditer(folded) if _stands(folded, match.start())
+    )
+
+
+def _stands(folded: str, at: int) -> bool:
+    """Does the verb at *at* of *folded* say what was done: not after "not", "to be",
+    "once", "if", "will"…, nor with "nothing" or "none" before it or "yet" after it in its
+    clause ("nothing is merged yet")?"""
+    start = max(0, at - _LOOK_AROUND)  # a sentence of a megabyte costs its length, not its square
+    return (
+        _NOT_YET.search(folded, start, at) is None
+        and _IF_CLAUSE.search(folded, start, at) is None
+        and _FUTURE.search(folded, start, at) is None
+        and _NONE_BEFORE.search(folded, start, at) is None
+        and _YET_AFTER.match(folded[: at + _LOOK_AROUND], at) is None
+    )
+
+
+_LOOK_AROUND = 200
+"""How far before and after a completion word its clause is read."""
+
+
+_NONE_BEFORE = re.compile(r"\b(?:nothing|none|nobody|no one|neither)\b[^,;:.!?]*$")
+_YET_AFTER = re.compile(r"\w+[^,;:.!?]*\byet\b")
 
 
 def reports_in(said: str, by_user: bool) -> list[Report]:
@@ -125,7 +217,7 @@ def _cancel(folded: str) -> Report | None:
         return None
     if all(_NOT_YET.search(folded, 0, m.start()) is not None for m in _CANCELS.finditer(folded)):
         return None
-    words = _words(folded)
+    words = words_of(folded)
     return Report(words, words)
 
 
@@ -147,11 +239,7 @@ def _reports_done(folded: str) -> bool:
         return False
     if _DONE_ELSEWHERE.search(folded) and not _NOT_DONE_ELSEWHERE.search(folded):
         return True
-    return any(
-        _NOT_YET.search(folded, 0, match.start()) is None
-        and _IF_CLAUSE.search(folded, 0, match.start()) is None
-        for match in _COMPLETION.finditer(folded)
-    )
+    return any(_stands(folded, match.start()) for match in _COMPLETION.finditer(folded))
 
 
 def reported_done(
@@ -189,7 +277,7 @@ def _closing(
     closes (*report_of* reads a folded sentence as a report, or None), with the first such
     sentence as said; with *after*, a loop it names only by a sentence of a message after
     the index it names for it."""
-    wanted = {id_: loop for id_, text in loops if len((loop := loop_of(text)).words) >= 2}
+    wanted = {id_: loop for id_, text in loops if closable(loop := loop_of(text))}
     # Each sentence is compared only with the loops it shares a word with: a long session
     # full of "done" costs its sentences, not its sentences times the loops.
     by_word: dict[str, set[str]] = {}
@@ -213,65 +301,25 @@ def _closing(
     return found
 
 
-class Loop(NamedTuple):
-    words: frozenset[str]
-    """Its words, less those that say what to do (:data:`_ACTIONS`)."""
-    ids: tuple[frozenset[str], ...]
-    """Each id it names (a task, an issue, a pull request: a word with a digit and a
-    letter or "#", such as "#60", "PROJ-42", "spotter-gqc.6"), with the forms a report may
-    name it by: as written, or by its part after the last hyphen when that part is an id
-    too ("gqc.6")."""
-
-
-def loop_of(text: str) -> Loop:
-    """*text*, an open loop, by what a report must name to close it: the words of what is
-    to be done, not of its condition ("once PR #14 is merged, tag the release" is closed by
-    the release tagged, not by PR #14 merged)."""
-    words = _words(subject(text)) - _ACTIONS
-    return Loop(words, tuple(_forms(word) for word in words if _ID.fullmatch(word)))
-
-
-def subject(text: str) -> str:
-    """*text* without its conditions (:data:`_CONDITION`), each up to the end of its clause
-    or sentence; *text* itself when it is all condition."""
-    kept, start = [], 0
-    for match in _CONDITION.finditer(text):
-        if match.start() < start:
-            continue
-        kept.append(text[start : match.start()])
-        end = _CONDITION_END.search(text, match.end())
-        start = len(text) if end is None else end.start()
-    if not kept:
-        return text
-    kept.append(text[start:])
-    return " ".join(kept) if any(part.strip(" ,;:.!?-") for part in kept) else text
-
-
-def _words(text: str) -> frozenset[str]:
-    """The content words of *text*, a run of Chinese, Japanese or Korean characters read as
-    its pairs of neighbouring characters (``languages.cjk_bigrams``): their words are not
-    cut by spaces, so "给订单表添加索引" and "订单表的索引已添加" share "订单", "单表" and
-    "索引". Each pull request, merge request or issue it names is also "#N" however it is
-    written (a link, "PR 14", ``owner/name#14``: :func:`~gitmem.core.claims.forge_numbers`),
-    so a loop that links a draft PR is an id that "merged PR #14" reports done."""
-    words = content_words(text)
-    if numbers := forge_numbers(text):
-        words = words.union(f"#{number}" for number in numbers)
-    if text.isascii():
-        return words
-    spaced = (part for w in words for part in _UNSPACED_RUN.split(w) if part)
-    return frozenset(spaced).union(languages.cjk_bigrams(fold(text)))
-
-
-def _forms(word: str) -> frozenset[str]:
-    short = word.rsplit("-", 1)[-1]
-    return frozenset({word, short} if short != word and _ID.fullmatch(short) else {word})
-
-
 def closes(report: Report, loop: Loop) -> bool:
     """Does *report* close *loop*: name most of its words (:data:`_CLOSING_SHARE`), or
-    every id it names in a clause that reports something done?"""
-    if len(loop.words & report.words) >= _CLOSING_SHARE * len(loop.words):
+    every id it names in a clause that reports something done? A report without a
+    completion word closes only a loop whose own verb it says in the past; one that names
+    another id, and none of the loop's, closes none."""
+    if not report.completed and report.past.isdisjoint(loop.past):
+        return False
+    if not loop.words.isdisjoint(report.pending):
+        return False  # "German strings translated; French is still open"
+    if (
+        loop.ids
+        and all(forms.isdisjoint(report.words) for forms in loop.ids)
+        and any(ID.fullmatch(word) and word not in loop.words for word in report.words)
+    ):
+        return False  # it names another task, issue or pull request: "PR 15 merged"
+    named = len(loop.words & report.words)
+    if loop.verb in loop.words - report.words and not report.past.isdisjoint(loop.past):
+        named += 1  # "README updated" names "update the README"'s verb
+    if named >= _CLOSING_SHARE * len(loop.words):
         return True
     return bool(loop.ids) and all(not forms.isdisjoint(report.done) for forms in loop.ids)
 
@@ -329,7 +377,19 @@ def _all_done_in(message: Message) -> str | None:
     for sentence, folded in _sentences(said):
         if folded.rstrip().endswith("?"):
             continue
+        if _PARTIAL.search(folded):
+            continue  # "all done except the docs"
         for match in _ALL_DONE.finditer(folded):
-            if _NOT_YET.search(folded, 0, match.start()) is None:
+            if _NOT_YET.search(folded, 0, match.start()) is None and (
+                not match.group().startswith("all ") or _LEAD_IN.fullmatch(folded, 0, match.start())
+            ):
                 return sentence
     return None
+
+
+_LEAD_IN = re.compile(
+    r"[\W_]*(?:(?:ok(?:ay)?|great|good|perfect|alright|right|so|and|now|yes|yep|nice|"
+    r"it's|it is|that's|that is|we're|we are|i'm|i am|this is|everything's|we're now)\b[\W_]*)*"
+)
+"""What may come before a bare "all done" that says the whole session's work is done ("OK,
+all done"; not "the tests are all done", which says it of the tests)."""
