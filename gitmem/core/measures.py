@@ -189,3 +189,35 @@ def other_change(text: str, quote: str) -> str | None:
                 f'the item\'s text says "{word} {number}" where its quote says "{other} {number}"'
             )
     return None
+
+
+_RANGE_RE = lazy_pattern(
+    r"\b(?:between\s+)?(" + NUMBER_RE.pattern + r")\s*(?:[a-zµ%]+\s+)?"
+    r"(and|to|through|thru|or|–)\s+(" + NUMBER_RE.pattern + r")(?![\w.])"
+)
+_CHANGE_BEFORE_RE = lazy_pattern(
+    r"\b(?:from|upgrad\w*|downgrad\w*|bump\w*|rais\w*|increas\w*|lower\w*|reduc\w*"
+    r"|decreas\w*|chang\w*|mov\w*|went|go|goes|set|sets|migrat\w*|switch\w*)\b"
+)
+"""Before "N to M", a word that makes it a change, not a range ("from 3.10 to 3.11",
+"bump the limit 5 to 10")."""
+"""A range of numbers: "between 3 and 5", "30 to 90 days", "16 through 18", "3 or 4" (not
+a change: "from 3.10 to 3.11")."""
+
+
+def one_end(text: str, quote: str) -> str | None:
+    """Why *text* (folded) states as the number one end of a range of *quote* (folded),
+    without the other: "Retry 5 times" on "retry between 3 and 5 times", "Keep 30 days of
+    logs" on "keep 30 to 90 days of logs". Raises nothing."""
+    said = set(NUMBER_RE.findall(text))
+    for match in _RANGE_RE.finditer(quote):
+        low, joint, high = match.groups()
+        ahead = quote[max(0, match.start() - 40) : match.start()]
+        if low == high or (joint == "to" and _CHANGE_BEFORE_RE.search(ahead)):
+            continue
+        for end, other in ((low, high), (high, low)):
+            if end in said and other not in said:
+                return (
+                    f'the item\'s text says "{end}" where its quote says a range, {low} to {high}'
+                )
+    return None

@@ -309,7 +309,7 @@ def _governs(folded: str, other: str) -> bool:
         word = match.group()
         if word in _AFTER_VERB:
             near = _CLAUSE_RE.findall(folded[max(0, match.start() - _NEAR) : match.start()])
-            if _shares_pair(near[-1] if near else "", other):
+            if _shares_pair(near[-1] if near else "", other) or _shares_stem(folded, match, other):
                 return True
             continue
         if word in _BEFORE_VERB:
@@ -349,6 +349,21 @@ _AFTER_VERB = frozenset(("ない", "ません", "않", "없"))
 _NEAR = 4
 """How many characters beside an unspaced negation it is taken to govern."""
 _CLAUSE_RE = lazy_pattern(r"\w+")
+
+
+_STEM_RE = lazy_pattern(
+    r"([\u3400-\u4dbf\u4e00-\u9fff]|[\uac00-\ud7a3]{2})[\u3040-\u309f\uac00-\ud7a3]{0,3}\s?\Z"
+)
+"""Before a negation that follows its verb, the verb's stem: its last Chinese character
+(Japanese "使わない": "使") or its first two Hangul syllables (Korean "사용하지 않는다":
+"사용"), and the kana or syllables its ending adds."""
+
+
+def _shares_stem(folded: str, match: re.Match[str], other: str) -> bool:
+    """Does the verb a negation that follows it negates stand in *other* in another form
+    ("使わない", "使う"; "사용하지 않는다", "사용한다")?"""
+    stem = _STEM_RE.search(folded, max(0, match.start() - 6), match.start())
+    return stem is not None and stem.group(1) in other
 
 
 def _shares_pair(near: str, other: str) -> bool:

@@ -16,10 +16,11 @@ item's wording: its quote, the transcript's own words, becomes its text
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import pairwise
 
 from gitmem.core.choices import chose_against
-from gitmem.core.measures import other_change, other_number, other_unit
+from gitmem.core.measures import one_end, other_change, other_number, other_unit
 from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.patterns import lazy_pattern
@@ -65,6 +66,13 @@ _PAIRS = (
     ("min", "max"),
     ("minimum", "maximum"),
     ("first", "last"),
+    ("next", "last"),
+    ("next", "previous"),
+    ("upload", "download"),
+    ("inbound", "outbound"),
+    ("import", "export"),
+    ("encrypt", "decrypt"),
+    ("ascending", "descending"),
     ("pass", "fail"),
     ("succeed", "fail"),
     ("success", "failure"),
@@ -456,11 +464,15 @@ def changed(text: str, quote: str) -> str | None:
     :func:`~gitmem.core.measures.other_number`,
     :func:`~gitmem.core.measures.other_change`, :func:`swapped`,
     :func:`~gitmem.core.choices.chose_against`, :func:`opposite_word`,
-    :func:`other_member`, :func:`swapped_relation`, :func:`reversed_by_verb`, :func:`settled` and
+    :func:`other_member`, :func:`swapped_relation`,
+    :func:`~gitmem.core.measures.one_end`, :func:`reversed_by_verb`, :func:`settled` and
     :func:`other_name` that holds for *text* and *quote* (both folded), else None. Raises
     nothing."""
-    checks = (other_unit, other_number, other_change, swapped, chose_against, opposite_word)
-    for check in (*checks, other_member, swapped_relation, reversed_by_verb, settled, other_name):
+    checks: tuple[Callable[[str, str], str | None], ...] = (
+        *(other_unit, other_number, other_change, swapped, chose_against, opposite_word),
+        *(other_member, swapped_relation, one_end, reversed_by_verb, settled, other_name),
+    )
+    for check in checks:
         reason = check(text, quote)
         if reason is not None:
             return reason

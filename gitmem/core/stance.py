@@ -15,6 +15,9 @@ text (:func:`gitmem.core.support.unsupported`). Pure, on folded text; never rais
 
 from __future__ import annotations
 
+import re
+
+from gitmem.core.folding import fold
 from gitmem.core.frames import IRREGULAR_PAST, spelt_words
 from gitmem.core.patterns import lazy_pattern
 
@@ -155,6 +158,8 @@ _BEFORE_NOUN = frozenset(
     ("a", "an", "the", "this", "that", "these", "those", "its", "our", "my", "your", "their")
 )
 """Before a participle, what makes it an adjective ("the cached value")."""
+_UNCHECKED_RE = lazy_pattern(r"\[ \]")
+"""An unchecked box ("- [ ] add tests"): what follows it is still to do."""
 _PAST_STEM = {past: stem for stem, past in IRREGULAR_PAST.items()} | {
     **{"written": "write", "done": "do", "taken": "take", "gone": "go", "given": "give"},
     **{"chosen": "choose", "broken": "break", "begun": "begin", "driven": "drive"},
@@ -168,7 +173,8 @@ _PAST_STEM = {past: stem for stem, past in IRREGULAR_PAST.items()} | {
 def to_come(text: str, quote: str) -> str | None:
     """Why *text* (folded) says done, or so now, what *quote* (folded) only asks for,
     plans or imagines: the quote holds a verb a few words after "should", "going to",
-    "next", "please", "would" … (:data:`_TO_COME`) and no past of it, and the text its
+    "next", "please", "would", an unchecked box "[ ]" … (:data:`_TO_COME`) and no past of
+    it, and the text its
     past ("We migrated to Postgres" on "we are going to migrate to Postgres", "Added
     retries" on "next step: add retries", "The flaky test is fixed" on "I am going to fix
     the flaky test"); or the quote holds it after "should", "need to", "would" …
@@ -178,7 +184,7 @@ def to_come(text: str, quote: str) -> str | None:
     same past ("The old schema failed" on "the old schema would have failed"). A text
     that keeps it to come ("should", "next", "planned", "in theory", a negation …:
     :data:`_KEEPS_TO_COME`) is left alone. Raises nothing."""
-    mine, theirs = spelt_words(text), spelt_words(quote)
+    mine, theirs = spelt_words(text), spelt_words(_UNCHECKED_RE.sub(" todo ", quote))
     if set(mine) & _KEEPS_TO_COME:
         return None
     unreal = {
@@ -234,3 +240,34 @@ def _gerund_stems(word: str) -> tuple[str, ...]:
         return ()
     stem = word[:-3]
     return (stem, stem + "e", stem[:-1]) if stem[-1] == stem[-2] else (stem, stem + "e")
+
+
+_STRUCK_RE = lazy_pattern(r"~~(?=\S)(.+?)(?<=\S)~~", re.DOTALL)
+"""Words struck through in markdown ("~~use Redis~~ use Postgres"): taken back."""
+_CROSS_RE = lazy_pattern(r"[❌✗✘✕✖🚫⛔]")
+"""A mark that crosses out its line ("❌ Redis for sessions", "keep the v1 API ✗")."""
+_DISOWNED_RE = lazy_pattern(
+    r"[❌✗✘✕✖🚫⛔~]|\b(?:struck|crossed|rejected|ruled|dropped|removed|retracted|withdrawn"
+    r"|instead|not|no|never|avoid\w*|against)\b"
+)
+"""What by which a text keeps that its words were taken back or crossed out."""
+
+
+def struck(text: str, quote: str) -> str | None:
+    """Why *text* (raw) states what *quote* (raw) strikes through ("~~use Redis~~ use
+    Postgres") or crosses out with a mark ("❌ Redis for sessions"): the text holds a
+    word that stands in the quote only struck through or on a crossed line, and no
+    word or mark of taking it back (:data:`_DISOWNED_RE`). Raises nothing."""
+    if _DISOWNED_RE.search(fold(text)):
+        return None
+    taken_back, kept = [], [_STRUCK_RE.sub(" ", quote)]
+    taken_back.extend(_STRUCK_RE.findall(quote))
+    for line in kept.pop().splitlines():
+        (taken_back if _CROSS_RE.search(line) else kept).append(line)
+    if not taken_back:
+        return None
+    words = _content(fold(text))
+    back = (_content(fold(" ".join(taken_back))) - _content(fold(" ".join(kept)))) & words
+    if back:
+        return f'the quote takes back "{min(back)}" and the item\'s text states it'
+    return None

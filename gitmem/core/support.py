@@ -25,7 +25,7 @@ from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
-from gitmem.core.stance import asked, reported, to_come
+from gitmem.core.stance import asked, reported, struck, to_come
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -59,6 +59,7 @@ def unsupported(text: str, quote: str) -> str | None:
         or asked(fold(text), fold(quote))  # hedges ("don't know if") ask too
         or reported(mine, theirs)
         or to_come(mine, theirs)
+        or struck(text, quote)
     )
 
 

@@ -779,3 +779,42 @@ def test_a_class_a_change_or_a_late_negation_turned_is_not_supported(text: str, 
 )
 def test_a_class_a_change_or_a_late_negation_kept_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Use Redis", "~~use Redis~~ use Postgres"),
+        ("The cache is per-user", "the cache is ~~per-user~~ global"),
+        ("Use Redis for sessions", "❌ Redis for sessions"),
+        ("We keep the v1 API", "keep the v1 API ✗"),
+        ("Tests added for the parser", "- [ ] add tests for the parser"),
+        ("Retry 5 times", "retry between 3 and 5 times"),
+        ("Keep 30 days of logs", "keep 30 to 90 days of logs"),
+        ("We ship next sprint", "we shipped last sprint"),
+        ("Redisを使う", "Redisは使わない"),
+        ("Redis를 사용한다", "Redis를 사용하지 않는다"),
+    ],
+)
+def test_a_word_taken_back_a_range_end_or_a_late_verb_negated_is_not_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Use Postgres", "~~use Redis~~ use Postgres"),
+        ("Redis was struck for sessions", "❌ Redis for sessions"),
+        ("Tests for the parser are still to do", "- [ ] add tests for the parser"),
+        ("Tests added for the parser", "- [x] add tests for the parser"),
+        ("Retry between 3 and 5 times", "retry between 3 and 5 times"),
+        ("Bumped to 3.11", "bump Python from 3.10 to 3.11"),
+        ("Redisは使わない", "Redisは使わない"),
+    ],
+)
+def test_a_word_taken_back_a_range_or_a_late_negation_kept_is_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is None
