@@ -38,7 +38,7 @@ _QUALIFIERS = (
     ),
     (
         "how much",
-        "almost nearly partly partially mostly largely half some few up-to more-than"
+        "almost nearly partly partially mostly most largely half some few up-to more-than"
         " less-than fewer-than at-least at-most only",
     ),
     (

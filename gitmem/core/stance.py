@@ -193,6 +193,11 @@ def to_come(text: str, quote: str) -> str | None:
         if theirs[n - 1 : n] == ["have"] and set(theirs[max(0, n - 3) : n - 1]) & _UNREAL
     }
     done = {stem for word in set(theirs) - unreal for stem in _past_stems(word)}
+    awaited = {
+        theirs[n + 1]
+        for n, word in enumerate(theirs[:-1])
+        if word in _AWAITING or (word in ("for", "on") and theirs[n - 1 : n] in _WAITING)
+    } - {word for word in theirs if _past_stems(word)}
     asked = {
         stem
         for n, word in enumerate(theirs)
@@ -207,6 +212,8 @@ def to_come(text: str, quote: str) -> str | None:
             return f'the quote says "{word}" would have been, and the item\'s text that it was'
         if word in theirs:
             continue
+        if _participle_of(word, awaited):
+            return f'the item\'s text says "{word}" where its quote still waits for it'
         base = sorted((_past_stems(word) & asked) - done)
         if base:
             return f'the item\'s text says "{word}" where its quote leaves "{base[0]}" to come'
@@ -217,6 +224,25 @@ def to_come(text: str, quote: str) -> str | None:
                     "would be"
                 )
     return None
+
+
+_AWAITING = frozenset(("awaiting", "awaits", "pending"))
+_WAITING = (["waiting"], ["waits"], ["up"], ["ready"], ["scheduled"], ["planned"], ["queued"])
+"""Before a noun, what says it has yet to happen ("waiting for review", "pending removal",
+"up for merge", "scheduled for removal")."""
+
+
+def _participle_of(word: str, nouns: set[str]) -> bool:
+    """Is *word* a past of the verb one of *nouns* names ("approved": "approval",
+    "removed": "removal", "reviewed": "review", "merged": "merge")?"""
+    stems = _past_stems(word)
+    for noun in nouns:
+        if noun in stems:
+            return True
+        shared = next((n for n, (a, b) in enumerate(zip(word, noun, strict=False)) if a != b), 0)
+        if stems and len(noun) >= 5 and shared >= 5 and shared >= len(noun) - 3:
+            return True
+    return False
 
 
 def _past_stems(word: str) -> set[str]:
@@ -271,3 +297,38 @@ def struck(text: str, quote: str) -> str | None:
     if back:
         return f'the quote takes back "{min(back)}" and the item\'s text states it'
     return None
+
+
+_NO_NEED = (
+    *("need not", "do not have to", "does not have to", "did not have to"),
+    *("do not need to", "does not need to", "is not required", "are not required"),
+)
+_MODAL_KINDS = (
+    ("must not", "may not", "can not", "cannot", "is not allowed", "are not allowed"),
+    ("should not", "ought not"),
+    _NO_NEED,
+)
+"""Negated modals of three kinds: what is forbidden or cannot be ("must not", "cannot"),
+what is advised against ("should not"), and what need not be ("need not", "don't have
+to")."""
+
+
+def negated_modal(text: str, quote: str) -> str | None:
+    """Why *text* (folded) puts a negated modal of one kind (:data:`_MODAL_KINDS`) where
+    *quote* (folded) has one of another and none of its kind: "Users don't have to sign
+    in" on "users must not sign in", "We must not log tokens" on "we don't have to log
+    tokens". Raises nothing."""
+    mine, theirs = (" ".join(spelt_words(side)) for side in (text, quote))
+    kinds = [
+        ({n for n, k in enumerate(_MODAL_KINDS) if any(_has(side, m) for m in k)})
+        for side in (mine, theirs)
+    ]
+    if kinds[0] and kinds[1] and not kinds[0] & kinds[1]:
+        said = next(m for m in _MODAL_KINDS[min(kinds[1])] if _has(theirs, m))
+        shown = next(m for m in _MODAL_KINDS[min(kinds[0])] if _has(mine, m))
+        return f'the item\'s text says "{shown}" where its quote says "{said}"'
+    return None
+
+
+def _has(words: str, phrase: str) -> bool:
+    return re.search(rf"\b{phrase}\b", words) is not None

@@ -25,7 +25,7 @@ from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
-from gitmem.core.stance import asked, reported, struck, to_come
+from gitmem.core.stance import asked, negated_modal, reported, struck, to_come
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -35,7 +35,7 @@ def unsupported(text: str, quote: str) -> str | None:
     a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or puts
     another person in its place ("We dropped Redis" on "they dropped Redis"). Never
     raises."""
-    conflict = polarity_conflict(text, quote)
+    conflict = negated_modal(fold(text), fold(quote)) or polarity_conflict(text, quote)
     if conflict is not None:
         return conflict
     mine, theirs = unhedged(text), unhedged(quote)

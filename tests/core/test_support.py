@@ -818,3 +818,36 @@ def test_a_word_taken_back_a_range_or_a_late_negation_kept_is_supported(
     text: str, quote: str
 ) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Users don't have to sign in", "users must not sign in"),
+        ("We must not log tokens", "we don't have to log tokens"),
+        ("Contributors can't push to main", "contributors don't need to push to main"),
+        ("The migration was reviewed", "the migration is waiting for review"),
+        ("The release was approved", "the release is awaiting approval"),
+        ("The flag was removed", "the flag is pending removal"),
+        ("Everyone agreed on the plan", "most of the team agreed on the plan"),
+    ],
+)
+def test_a_modal_swapped_or_an_awaited_act_said_done_is_not_supported(
+    text: str, quote: str
+) -> None:
+    assert unsupported(text, quote) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Users must not sign in twice", "users mustn't sign in twice"),
+        ("No need to push to main", "contributors don't need to push to main"),
+        ("The migration awaits review", "the migration is waiting for review"),
+        ("The flag's removal is pending", "the flag is pending removal"),
+        ("Most of the team agreed", "most of the team agreed on the plan"),
+        ("The most common error is a timeout", "the most common error is a timeout"),
+    ],
+)
+def test_a_modal_or_an_awaited_act_kept_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
