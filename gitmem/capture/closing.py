@@ -24,6 +24,14 @@ is done ("reported done later in its session: …").
 
 An older session backfilled after newer ones closes nothing, nor does anything close a
 loop someone reopened (``gitmem reverify``) or one with a note already.
+
+A **decision** of another session that this capture carries is flagged the same way when
+the capture turns away from what it chose (:func:`turned_decisions`): its user says so
+("Decision: drop Redis, the session cache moves to Postgres" after "The session cache now
+uses Redis"), or one of its own new decisions does ("we moved the session cache from
+Redis to Postgres"). The rule is the session's last word's (rule 3 of
+:mod:`~gitmem.capture.extract.lastword`): the statement names a thing the decision chose
+and a good part of its other words.
 """
 
 from __future__ import annotations
@@ -31,11 +39,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from gitmem.capture.extract.lastword import quote_places
+from gitmem.capture.extract.lastword import quote_places, turned_away, turns_away_from
 from gitmem.capture.extract.reports import all_done, called_off, reported_done
 from gitmem.capture.masking import masked
 from gitmem.capture.prepare import Prepared
-from gitmem.core.items import Kind
+from gitmem.core.items import Draft, Item, Kind
 from gitmem.core.records import EVENT_STATE_CHANGED, Event, format_time
 from gitmem.core.transcript import Message, said_text
 from gitmem.lifecycle.carry import Plan, reopened
@@ -51,6 +59,7 @@ CALLED_OFF = "called off in a later session"
 ENDED = "reported done at the end of its session"
 LATER = "reported done later in its session"
 CALLED_OFF_LATER = "called off later in its session"
+TURNED = "turned away from in a later session"
 
 
 def closed_loops(
@@ -82,17 +91,69 @@ def closed_loops(
     closed = _by_others(others, messages, session)
     own = [s for s in open_loops if s.item.origin_session == session]
     closed += _by_itself(own, messages) if own else []
+    return _changed(closed, prepared, session, identity, now, commit)
+
+
+def turned_decisions(
+    state: MemoryState | None,
+    carry: Plan,
+    prepared: Prepared,
+    session: str,
+    identity: Identity,
+    times: tuple[datetime, datetime],
+    commit: str | None,
+) -> list[Event]:
+    """A changed-state event for each open decision of another session that this capture
+    carries and turns away from (see the module). Raises nothing."""
+    said, now = times
+    if state is None or (state.newest and format_time(said) < state.newest):
+        return []
+    carried = set(carry.carried)
+    decisions = [
+        s
+        for s in state.items.values()
+        if s.item.address in carried
+        and s.item.kind == Kind.DECISION
+        and s.item.origin_session != session
+        and not s.notes
+        and not reopened(s)
+    ]
+    new = [_draft(i) for i in carry.items if i.kind == Kind.DECISION]
+    turned: list[tuple[str, str, str]] = []
+    for decision in decisions:
+        earlier = _draft(decision.item)
+        by = next((d for d in new if turns_away_from(d, earlier)), None)
+        sentence = (by.quote or by.text) if by is not None else None
+        sentence = sentence or turned_away(earlier, prepared.transcript.messages)
+        if sentence is not None:
+            turned.append((decision.id, TURNED, sentence))
+    return _changed(turned, prepared, session, identity, now, commit)
+
+
+def _draft(item: Item) -> Draft:
+    return Draft(item.kind, item.text, item.trust, item.quote, {})
+
+
+def _changed(
+    found: Sequence[tuple[str, str, str]],
+    prepared: Prepared,
+    session: str,
+    identity: Identity,
+    now: datetime,
+    commit: str | None,
+) -> list[Event]:
+    """A changed-state event for each (item, how, sentence) *found*."""
     return [
         new_event(
             identity,
             EVENT_STATE_CHANGED,
-            loop,
+            item,
             session,
             now,
             commit,
             {"note": note(how, sentence, prepared.secrets)},
         )
-        for loop, how, sentence in closed
+        for item, how, sentence in found
     ]
 
 

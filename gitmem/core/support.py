@@ -26,16 +26,22 @@ from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
 from gitmem.core.stance import asked, negated_modal, reported, struck, to_come
+from gitmem.core.writing import other_writing
 
 
 def unsupported(text: str, quote: str) -> str | None:
-    """Why *quote* does not support the item *text* (None: it does): the text reverses
-    the quote, adds a negation or a number the quote does not hold, drops or adds a
-    condition, or changes a word,
-    a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or puts
-    another person in its place ("We dropped Redis" on "they dropped Redis"). Never
+    """Why *quote* does not support the item *text* (None: it does): the two are written
+    in two writing systems, so no word of one can be checked against the other
+    (:func:`gitmem.core.writing.other_writing`); the text reverses the quote, adds a
+    negation or a number the quote does not hold, drops or adds a condition, or changes
+    a word, a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or
+    puts another person in its place ("We dropped Redis" on "they dropped Redis"). Never
     raises."""
-    conflict = negated_modal(fold(text), fold(quote)) or polarity_conflict(text, quote)
+    conflict = (
+        other_writing(text, quote)
+        or negated_modal(fold(text), fold(quote))
+        or polarity_conflict(text, quote)
+    )
     if conflict is not None:
         return conflict
     mine, theirs = unhedged(text), unhedged(quote)

@@ -347,3 +347,23 @@ def _replaced(
     latest = max(chose_else, key=lambda n: (places[n] or 0, n))
     choice = subjects[latest] - words
     return {n for n in earlier if choice <= subjects[n] and subjects[n] & words}
+
+
+def turned_away(decision: Draft, messages: Sequence[Message]) -> str | None:
+    """The first sentence of a user's message in *messages*, as said, that turns away from
+    what *decision* chose (rule 3, :func:`~gitmem.capture.extract.turning.reverses`), else
+    None. For a decision of another session, which no place in *messages* orders. Raises
+    nothing."""
+    sides = (fold(decision.text), fold(decision.quote or ""))
+    for message in messages:
+        if said_by(message, "user"):
+            for sentence in SENTENCES.split(said_text(message)):
+                if any(reverses(turn, sides) for turn in turns(fold(sentence))):
+                    return sentence.strip()
+    return None
+
+
+def turns_away_from(later: Draft, earlier: Draft) -> bool:
+    """Does the decision *later* turn away from what the decision *earlier* chose (rule
+    3)? Raises nothing."""
+    return later.kind == earlier.kind == Kind.DECISION and _turns_away(_said(later), earlier)

@@ -65,7 +65,8 @@ once, from its clearest statement.
 
 Rules for every item:
 
-1. "text" says the item in your own words, self-contained (it will be read without the
+1. "text" says the item in your own words, in the language its quote is written in (it
+   is checked against the quote), self-contained (it will be read without the
    transcript), at most {MAX_TEXT_CHARS} characters.
 2. "trust" is "verbatim" only when "quote" is copied exactly, character for character,
    from ONE message of the transcript: the same words in the same order, with the same
