@@ -741,3 +741,61 @@ def test_a_session_that_ends_all_done_in_other_words_closes_its_loops() -> None:
         "All done except tagging the release.",
     ):
         assert kept(loops, [*first, Message("assistant", final)]) == [d.text for d in loops], final
+
+
+def test_a_replacement_speaks_of_its_clause_and_the_next_one() -> None:
+    for first, later in (
+        (
+            "Ship the bundle as ESM only.",
+            "The bundle needs CommonJS too after all, ship both formats.",
+        ),
+        ("Write the CLI with argparse.", "I'd prefer click for the CLI, argparse is too verbose."),
+        (
+            "Add a cache layer in front of the pricing API.",
+            "The cache layer is no longer needed, the pricing API got fast.",
+        ),
+    ):
+        assert _decided(first, later) == [], later
+    for first, later in (
+        # "rename … to" replaces in its clause, not in the list's other instructions
+        (
+            "Use 2 spaces for YAML indentation.",
+            "A few things: rename utils.py to helpers.py, drop the unused imports, "
+            "and keep YAML at 2 spaces.",
+        ),
+        ("Deploy to staging first.", "Actually, also check the staging logs."),  # chooses nothing
+        ("Use Redis for the session cache.", "I'd rather not touch Redis today."),
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_a_turning_away_said_of_a_narrower_case_or_only_tried_leaves_the_decision() -> None:
+    for first, later in (
+        (
+            "Use Redis for the session cache.",
+            "Don't use Redis for the session cache in tests; use fakeredis there.",
+        ),
+        (
+            "Use Redis for the session cache.",
+            "The README says: do not use Redis for the session cache in production.",
+        ),
+        (
+            "Use Postgres for the orders table.",
+            "Migration output:\nERROR: failed to drop table orders: lock timeout",
+        ),
+    ):
+        assert _decided(first, later) == [first.rstrip(".")], later
+
+
+def test_an_all_done_leaves_open_what_its_own_message_says_is_still_to_do() -> None:
+    loops = [
+        said("open_loop", "Update the docs", "TODO: update the docs."),
+        said("open_loop", "Bump the chart", "TODO: bump the chart."),
+    ]
+    first = [
+        Message("assistant", "TODO: update the docs.\nTODO: bump the chart."),
+        Message("user", "go"),
+    ]
+    final = Message("assistant", "All done with the refactor; the docs still need updating.")
+    assert kept(loops, [*first, final]) == ["Update the docs"]
+    assert kept(loops, [*first, Message("assistant", "We're all set.")]) == []

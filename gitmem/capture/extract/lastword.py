@@ -29,14 +29,15 @@ statement then supersedes an earlier one, which is dropped:
    shares a good part of that decision's words, and the decision names what the
    statement does not), and every earlier decision that made that same choice about it
    ("use Redis for the session cache", then "I'll set up Redis for the session cache").
-4. **A rejected proposal**: the decisions of an assistant's reply that the user's next
-   message rejects as it begins ("No.", "No, keep requests", "Actually, nope —", "Don't do
-   that"; not "no problem", "no need to ask", "No, that's fine, go ahead"): those that
-   share a word with what the user says next, or all of them when the rejection names
-   none of them and the reply made at most :data:`_REJECTED_AT_MOST`. A reply that asks
-   something is answered, not rejected ("Should I update the docs too?" "No."). A message
-   that says no to a thing ("Actually no Redis, ops won't run it", "The Prometheus
-   exporter, no") rejects the decisions that name it.
+4. **A rejected proposal** (:mod:`gitmem.capture.extract.rejections`): the decisions of
+   an assistant's reply that the user's next message rejects as it begins ("No.", "No,
+   keep requests", "Actually, nope —", "Don't do that"; not "no problem", "no need to
+   ask", "No, that's fine, go ahead"): those that share a word with what the user says
+   next, or all of them when the rejection names none of them and the reply made at most
+   :data:`_REJECTED_AT_MOST`. A reply that asks something is answered, not rejected
+   ("Should I update the docs too?" "No."). A message that says no to a thing ("Actually
+   no Redis, ops won't run it", "The Prometheus exporter, no") rejects the decisions that
+   name it.
 5. **A closed loop** (:mod:`gitmem.capture.extract.reports`): an open loop that a later
    message reports done (a completion word — done, fixed, merged, gone, live, in place…,
    or the loop's own verb in the past: "README updated" — not "to be done", "not fixed",
@@ -62,6 +63,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from gitmem.capture.extract.loops import closable, loop_of
+from gitmem.capture.extract.rejections import rejection
 from gitmem.capture.extract.reports import (
     SENTENCES,
     Report,
@@ -69,12 +71,12 @@ from gitmem.capture.extract.reports import (
     final_all_done,
     reports_in,
     said_by,
+    still_to_do,
 )
 from gitmem.capture.extract.turning import (
     CHOOSING,
     SAME_DECISION,
     Turn,
-    rejection,
     replaces,
     replacing,
     reverses,
@@ -121,10 +123,14 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
     subjects = {n: _subject(drafts[n]) for n in order if drafts[n].kind == Kind.DECISION}
     # An open loop before a final "all done" is closed; one of fewer than two words is
     # closed by no report.
+    still = still_to_do(messages[final]) if final is not None else frozenset()
     closed = {
         n
         for n in order
-        if drafts[n].kind == Kind.OPEN_LOOP and final is not None and (places[n] or 0) < final
+        if drafts[n].kind == Kind.OPEN_LOOP
+        and final is not None
+        and (places[n] or 0) < final
+        and loop_of(drafts[n].text).words.isdisjoint(still)
     }
     loops = {
         n: loop

@@ -1,5 +1,6 @@
-"""What a later statement of a session turns away from: the sentences rules 3 and 4 of
-:mod:`gitmem.capture.extract.lastword` read (a reversal, a replacement, a rejection).
+"""What a later statement of a session turns away from: the sentences rule 3 of
+:mod:`gitmem.capture.extract.lastword` reads (a reversal, a replacement; a rejection, rule
+4, is :mod:`gitmem.capture.extract.rejections`).
 
 A sentence **turns away** from a thing when it says so in one of these forms, in English
 first and in the other languages the heuristic reads where a phrase is enough:
@@ -7,8 +8,9 @@ first and in the other languages the heuristic reads where a phrase is enough:
 - it names the thing after a verb or phrase of turning away: "instead of", "rather than",
   "switch from", "drop", "revert", "remove", "get rid of", "don't use", "forget",
   "ditch", "scrap", "abandon", "postpone", "defer", "hold off on" ("en lugar de", "statt",
-  "au lieu de", "no uses", "olvida"…), or before a phrase that puts it off ("OAuth can
-  come later", "the cache can wait");
+  "au lieu de", "no uses", "olvida"…), or before a phrase that puts it off or rules it
+  out ("OAuth can come later", "Tailwind is overkill", "the cache layer is no longer
+  needed");
 - it says the opposite of what a decision did to the same thing (:data:`_OPPOSITES`):
   "keep the CSV export" after "remove the legacy CSV export", "stick with webpack" after
   "migrate the build from webpack to Vite", "disable" after "enable", "unpin" after
@@ -18,18 +20,17 @@ first and in the other languages the heuristic reads where a phrase is enough:
   its clause) must be words the decision says of what it changes;
 - it **replaces** what was said before without naming it (:data:`REPLACES`): "instead",
   "scratch that", "after all", "I changed my mind", "on reflection", "new plan:", "go
-  back to", "revert to what we had", "switch the retries to…", "Actually, …"
-  ("stattdessen", "en su lugar", "à la place", "invece"…).
+  back to", "revert to what we had", "switch the retries to…", "I'd prefer…", "Actually,
+  use…" ("stattdessen", "en su lugar", "à la place", "invece"…), of the clause it stands
+  in and the next (:func:`replacing`).
 
 None of it holds in a sentence that asks ("should we drop Redis?"), that is conditional
 ("once the app is updated, remove the v1 endpoint", "if we ever drop Redis…"), that
 reports what someone else says ("the docs say to drop Redis", "the linter suggests
-replacing requests"), or where the turning away is itself negated ("don't remove Redis",
-"no need to drop it").
-
-A user's message **rejects** the reply before it when it begins "No", "Nope", "Don't do
-that" (not "no problem", not "No, that's fine, go ahead"), or says no to a thing ("no
-Redis", "no to the Redis cache", "The Prometheus exporter, no").
+replacing requests"), where the turning away is itself negated or only tried ("don't
+remove Redis", "no need to drop it", "failed to drop table orders"), nor of a decision
+that does not name the narrower case it is said of ("don't use Redis for the session
+cache in tests").
 
 Pure; raises nothing.
 """
@@ -59,10 +60,11 @@ _TURNS_AWAY = re.compile(
 _PUT_AWAY = re.compile(
     r"([\w./#@-]+)\s+(?:(?:can|could|will|should|may)\s+(?:wait|come later|be done later|"
     r"come afterwards|follow later)|(?:is|are|was|seems)\s+(?:overkill|unnecessary|not needed|"
-    r"out|off the table|a bad idea|too (?:heavy|slow|much|complex|big)))\b"
+    r"out|off the table|a bad idea|(?:no longer|not) (?:needed|necessary|required)|too \w+))\b"
 )
 """A thing put off or ruled out after it is named: "OAuth can come later", "Tailwind is
-overkill", "Vercel is out"."""
+overkill", "Vercel is out", "the cache layer is no longer needed", "argparse is too
+verbose"."""
 REPLACES = re.compile(
     r"\binstead\b(?!\s+of\b)|\bscratch that\b|\bon second thoughts?\b|\bnever ?mind\b|"
     r"\bchange of plans?\b|\bafter all\b|\bchanged? my mind\b|\bon (?:further )?reflection\b|"
@@ -75,15 +77,26 @@ REPLACES = re.compile(
     r"\bstattdessen\b|\bplanänderung\b|\bneuer plan\b|\ben su lugar\b|\bcambio de planes?\b|"
     r"\bnuevo plan\b|\bà la place\b|\bchangement de plan\b|\bnouveau plan\b|"
     r"\bem vez disso\b|\bmudança de planos?\b|\bnovo plano\b|\binvece\b(?!\s+di\b)|"
-    r"\bcambio di piano\b|\bnuovo piano\b"
+    r"\bcambio di piano\b|\bnuovo piano\b|"
+    r"\b(?:i'd|i would|we'd|we would) (?:rather|prefer)\b(?! not)|\bprefer\b(?! not)"
 )
 """A statement that replaces what was said before without naming it (:func:`replaces`)."""
-_REPLACES_AT_EDGE = re.compile(r"^\W*(?:[\w.-]+ it is\b|actually\b)|\bactually\W*$")
-"""The same, said at a sentence's start or end: "Postgres it is", "Actually, …", "… actually"."""
+_REPLACES_AT_EDGE = re.compile(r"^\W*[\w.-]+ it is\b|^\W*actually\b|\bactually\W*$")
+"""The same, said at a sentence's start or end: "Postgres it is", "Actually, use…", "…
+actually"; "actually" only in a sentence that chooses (:data:`_CHOICE`): "Actually, also check
+the logs" replaces nothing."""
+_CHOICE = re.compile(
+    r"\b(?:use|go with|make|keep|switch|pick|choose|prefer|let's|we'll|set|stick with)\b"
+)
+_REPLACEMENT_CLAUSE = re.compile(r"[,;:—–]\s*|\s(?:and|but)\s")
+"""Where a replacement's clauses end: it speaks of the clause it stands in, or the next
+one when its own says nothing else ("On second thought, go with the LRU"), and the one
+after it ("the bundle needs CommonJS after all, ship both")."""
 _REPLACING_WORDS = frozenset(
     """instead scratch second mind nevermind plan plans after reflection scrap ditch forget
     ignore thinking back revert roll switch change rename move switching moving changing
-    stattdessen planänderung lugar planes place disso planos plano invece piano""".split()  # noqa: SIM905
+    stattdessen planänderung lugar planes place disso planos plano invece piano rather
+    prefer""".split()  # noqa: SIM905
 )
 """A word one of which every sentence :data:`REPLACES` matches holds: a sentence without
 one is not searched (a session's user messages can be megabytes)."""
@@ -102,15 +115,17 @@ _NOT_NOW = re.compile(
 _REPORTED = re.compile(
     r"(?<!\bi )(?<!\bwe )\b(?:says?|said|suggests?|suggested|recommends?|recommended|"
     r"proposes?|proposed|advises?|advised|claims?|claimed|mentions?|mentioned|wants?|wanted|"
-    r"according to)\b[^,;:]*$"
+    r"according to)\b(?::\s*)?[^,;:]*$"
 )
 """What before a turning away says that someone else says it ("the docs say to drop
 Redis", "the linter suggests replacing requests"), not the user."""
 _NEGATED_BEFORE = re.compile(
     r"\b(?:don't|do not|doesn't|does not|won't|will not|never|not|no need to|without|"
-    r"shouldn't|should not|mustn't|must not|can't|cannot)\s+(?:\w+\s+)?$"
+    r"shouldn't|should not|mustn't|must not|can't|cannot|failed to|unable to|could not|"
+    r"couldn't|tried to|trying to)\s+(?:\w+\s+)?$"
 )
-"""What before a verb of turning away negates it: "don't remove Redis"."""
+"""What before a verb of turning away negates it, or says it was only tried: "don't remove
+Redis", "ERROR: failed to drop table orders"."""
 _NEGATES = re.compile(
     r"\b(?:don't|do not|won't|will not|not going to|no need to|shouldn't|should not|"
     r"never|stop)\s+(?:be\s+)?([a-z][\w-]+)"
@@ -157,39 +172,16 @@ _OBJECT_END = re.compile(
 """Where what a verb is said of ends."""
 _CLAUSE_END = re.compile(r"[,;:()—–]|[.!?](?=\s|$)|\s(?:and|but|while|because|since|so)\s")
 """Where the clause of a verb a sentence opposes or negates ends."""
+_SCOPED = re.compile(
+    r"\b(?:in|on|for|during|inside|within|under)\s+(?:the\s+|an?\s+|our\s+|all\s+)?"
+    r"([\w./#@-]+(?:\s+[\w./#@-]+)?)"
+)
+"""What a turning away is said of: where, for what ("in tests", "for the session cache")."""
 _TARGET = re.compile(r"\s(?:to|into|with|by|as|for|in favou?r of)\s")
 """Where what a decision changes ends and what it changes it into begins."""
 SAME_DECISION = 1 / 3
 """How much of an earlier decision's other words (besides what is turned away from) a
 statement must name to reverse it."""
-
-_LEAD_IN = r"(?:(?:actually|hm+|well|wait|sorry|oh|ah|um+)\b[\s,.!—–-]*)?"
-_NOT_REJECTING = r"(?:problem|worries|need|rush|doubt|wonder|kidding|longer|more|idea|way)\b"
-_REJECTS = re.compile(
-    rf"{_LEAD_IN}(?:(?:no|nope|nah)\b(?![ -]{_NOT_REJECTING})(?:\s*[,.!:;—–-]|\s*$)"
-    r"|(?:don't|do not) do (?:that|this)\b|not like that\b"
-    r"|that's (?:wrong|not (?:it|right|what i)))"
-)
-"""How a user's message that rejects the reply before it begins ("No.", "Actually, no —")."""
-_APPROVES = re.compile(
-    r"[\s,.!—–-]*(?:(?:that's|that is|it's|it is|this is|all)\s+)?"
-    r"(?:fine|good|ok|okay|great|perfect|go ahead|ship it|looks good|sounds good|lgtm|"
-    r"nothing (?:to add|else)|proceed|carry on|that works)\b"
-)
-"""What right after a "no" says the reply is fine ("No, that's fine, go ahead.")."""
-_REJECTS_THING = re.compile(rf"{_LEAD_IN}no\s+(?!{_NOT_REJECTING})(?:to\s+)?(?=[\w`])")
-"""How a user's message that rejects a thing the reply chose begins ("Actually no Redis,
-…", "No to the Redis cache"): it rejects only the reply's decisions that name the thing."""
-_THING_THEN_NO = re.compile(
-    r"([^,.;:!?—–()\n]{1,60}?)\s*[,:—–-]+\s*(?:no|nope|nah|not now|not yet|not for now|later)\b"
-    r"(?=\s*[,.!;:—–-]|\s*$)"
-)
-"""A sentence that names a thing, then says no to it ("The Prometheus exporter, no, …",
-"Rate limiting, not now.")."""
-_THING_RE = re.compile(r"[^,.;:!?—–()\n]*")
-_THING_WORDS = 3
-"""What such a message says no to: its words up to the first stop, at most this many
-("no Redis, ops won't run it": "redis"; "no Memcached either, Redis is fine": not Redis)."""
 
 
 class Against(NamedTuple):
@@ -201,6 +193,8 @@ class Against(NamedTuple):
     """What it says it of ("keep the CSV export": csv, export)."""
     context: frozenset[str]
     """The other words of its clause ("don't use Redis for the rate limiter": rate, limiter)."""
+    scope: frozenset[str]
+    """What it says it of after "in", "on", "for"… (:func:`_scope`)."""
     source: bool
     """Whether what it says it of must be what the decision changes, not what it changes it
     into ("keep webpack" after "migrate from webpack to Vite"; not "keep Vite")."""
@@ -215,6 +209,9 @@ class Turn(NamedTuple):
     """Its other words."""
     against: tuple[Against, ...] = ()
     """The verbs of a decision it opposes or negates."""
+    scope: frozenset[str] = frozenset()
+    """What it says it of after "in", "on", "for"…, in the clause of its turning away ("in
+    tests"): a decision that says none of it is not what it turns away from."""
 
 
 def turns(folded: str) -> list[Turn]:
@@ -224,10 +221,10 @@ def turns(folded: str) -> list[Turn]:
     for sentence in SENTENCES.split(folded):
         if not _now(sentence):
             continue
-        away = turned(sentence)
+        away, scope = _turned(sentence)
         against = _against(sentence)
         if away or against:
-            found.append(Turn(away, besides(sentence), against))
+            found.append(Turn(away, besides(sentence), against, scope))
     return found
 
 
@@ -239,7 +236,14 @@ def _now(sentence: str) -> bool:
 def turned(folded: str) -> frozenset[str]:
     """The things *folded* text turns away from ("instead of httpx": httpx), where it is
     not negated ("don't remove Redis") nor someone else's word ("the docs say to drop…")."""
+    return _turned(folded)[0]
+
+
+def _turned(folded: str) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`turned`, and what each turning away is said of after "in", "on", "for"…
+    (:func:`_scope`)."""
     found = set()
+    scope: set[str] = set()
     for match in _TURNS_AWAY.finditer(folded):
         said = match.group()
         if not said.startswith((",", "don't", "do not", "let's not", "never", "no ", "não")) and (
@@ -248,12 +252,21 @@ def turned(folded: str) -> frozenset[str]:
             continue
         if _REPORTED.search(folded, 0, match.start()) is None:
             found.add(match.group(1).rstrip(".,;:"))
+            scope |= _scope(folded[match.end() :])
     found.update(
         m.group(1)
         for m in _PUT_AWAY.finditer(folded)
         if _REPORTED.search(folded, 0, m.start()) is None
     )
-    return frozenset(found)
+    return frozenset(found), frozenset(scope)
+
+
+def _scope(text: str) -> frozenset[str]:
+    """The words of *text*'s first clause that say where or for what: after "in", "on",
+    "for", "during"… ("for the session cache in tests": session, cache, tests)."""
+    end = _CLAUSE_END.search(text)
+    clause = text if end is None else text[: end.start()]
+    return stems(frozenset(w for m in _SCOPED.finditer(clause) for w in content_words(m.group(1))))
 
 
 def besides(folded: str) -> frozenset[str]:
@@ -270,15 +283,19 @@ def _against(sentence: str) -> tuple[Against, ...]:
     opposing = not _OPPOSING_WORDS.isdisjoint(_LETTERS.findall(sentence))
     for says, verbs, source in _SAYS if opposing else ():
         for match in says.finditer(sentence):
-            if _NEGATED_BEFORE.search(sentence, 0, match.start()) is None and (
-                said_of := _object(match.group(1))
+            if (
+                _NEGATED_BEFORE.search(sentence, 0, match.start()) is None
+                and _REPORTED.search(sentence, 0, match.start()) is None
+                and (said_of := _object(match.group(1)))
             ):
                 forms = _forms(verbs)
-                found.append(Against(forms, said_of, _context(match.group(1), said_of), source))
+                context = _context(match.group(1), said_of)
+                found.append(Against(forms, said_of, context, _scope(match.group(1)), source))
     for match in _NEGATES.finditer(sentence):
         rest = sentence[match.end() :]
-        if said_of := _object(rest):
-            found.append(Against(_forms(match.group(1)), said_of, _context(rest, said_of), False))
+        if _REPORTED.search(sentence, 0, match.start()) is None and (said_of := _object(rest)):
+            context = _context(rest, said_of)
+            found.append(Against(_forms(match.group(1)), said_of, context, _scope(rest), False))
     return tuple(found)
 
 
@@ -314,7 +331,7 @@ def reverses(turn: Turn, decision_sides: tuple[str, ...]) -> bool:
     the opposite of what the decision does, of what it does it to."""
     for side in decision_sides:
         chosen = content_words(side)
-        if away := _named_in(turn.away, chosen):
+        if (away := _named_in(turn.away, chosen)) and turn.scope <= stems(chosen):
             rest = chosen - away
             if not rest or len(turn.words & rest) >= SAME_DECISION * len(rest):
                 return True
@@ -345,7 +362,7 @@ def _opposes(turn: Turn, side: str, chosen: frozenset[str]) -> bool:
             start = min(side.find(v) for v in against.verbs & chosen)
             target = _TARGET.search(side, max(start, 0))
             changed = content_words(side if target is None else side[: target.start()])
-        if not against.said_of <= changed:
+        if not against.said_of <= changed or not against.scope <= stems(chosen):
             continue
         rest = chosen - against.verbs - against.said_of
         extra = against.context - against.verbs
@@ -369,58 +386,49 @@ def stems(words: frozenset[str]) -> frozenset[str]:
 
 def replaces(folded: str) -> bool:
     """Does the sentence *folded* replace what was said before without naming it?"""
-    if _REPLACES_AT_EDGE.search(folded):
-        return True
-    return not _REPLACING_WORDS.isdisjoint(_LETTERS.findall(folded)) and bool(
-        REPLACES.search(folded)
-    )
+    return _replacement(folded) is not None
+
+
+def _replacement(folded: str) -> re.Match[str] | None:
+    """Where the sentence *folded* says that it replaces what was said before, if it does."""
+    edge = _REPLACES_AT_EDGE.search(folded)
+    if edge is not None and ("actually" not in edge.group() or _CHOICE.search(folded)):
+        return edge
+    if _REPLACING_WORDS.isdisjoint(_LETTERS.findall(folded)):
+        return None
+    return REPLACES.search(folded)
 
 
 def replacing(folded: str) -> list[frozenset[str]]:
     """For each sentence of *folded* text that replaces what was said before without
-    naming it (not asked, not on a condition), what it is about (:func:`stems`)."""
-    return [
-        stems(content_words(sentence) - CHOOSING)
-        for sentence in SENTENCES.split(folded)
-        if replaces(sentence) and _now(sentence)
-    ]
-
-
-def rejection(folded: str) -> tuple[frozenset[str], bool] | None:
-    """When a user's message (*folded*) begins by rejecting the reply before it, the words
-    of its first sentence (besides the rejection and the choosing), and whether it rejects
-    only the decisions that name one of them (it says no to a thing); else None."""
-    folded = folded.lstrip(" *_>\n")
-    match = _REJECTS.match(folded)
-    if match is not None and _APPROVES.match(folded, match.end()):
-        return None  # "No, that's fine, go ahead."
-    thing = None if match is not None else _REJECTS_THING.match(folded)
-    if (match := match or thing) is None:
-        return _thing_then_no(folded)
-    first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
-    if thing is None:
-        return stems(content_words(first) - CHOOSING), False
-    if first.rstrip().endswith("?"):
-        return None  # "no tests for this?" asks
-    return _named(first), True
-
-
-def _thing_then_no(folded: str) -> tuple[frozenset[str], bool] | None:
-    """A sentence of *folded* that names a thing and then says no to it."""
+    naming it (not asked, not on a condition), what it is about (:func:`stems`): the words
+    of the clauses it speaks of (:data:`_REPLACEMENT_CLAUSE`)."""
+    found = []
     for sentence in SENTENCES.split(folded):
-        said = sentence.strip(" *_>")
-        match = _THING_THEN_NO.fullmatch(said) or _THING_THEN_NO.match(said)
-        if (
-            match is not None
-            and not _APPROVES.match(said, match.end())
-            and (words := _named(match.group(1)))
-        ):
-            return words, True
-    return None
+        if (marker := _replacement(sentence)) is not None and _now(sentence):
+            found.append(stems(_spoken_of(sentence, marker) - CHOOSING))
+    return found
 
 
-def _named(first: str) -> frozenset[str]:
-    """What a rejection says no to: the words up to the first stop, at most three."""
-    named = _THING_RE.match(first)
-    words = named.group().split()[:_THING_WORDS] if named is not None else []
-    return stems(content_words(" ".join(words)) - CHOOSING)
+def _spoken_of(sentence: str, marker: re.Match[str]) -> frozenset[str]:
+    """The words of the clauses of *sentence* a replacement (*marker*) speaks of: from the
+    start of its clause to the end of the first clause that says more than the marker,
+    and the clause after that."""
+    ends = [m.start() for m in _REPLACEMENT_CLAUSE.finditer(sentence)] + [len(sentence)]
+    start = max(
+        (m.end() for m in _REPLACEMENT_CLAUSE.finditer(sentence, 0, marker.start())), default=0
+    )
+    said = content_words(sentence[marker.start() : marker.end()])
+    words: set[str] = set()
+    extra = 0
+    for end in ends:
+        if end <= start:
+            continue
+        clause = content_words(sentence[start:end])
+        words |= clause
+        if extra or clause - said - CHOOSING:
+            extra += 1
+        if extra == 2:
+            break
+        start = end
+    return frozenset(words)
