@@ -100,10 +100,77 @@ def conditions(folded: str) -> list[str]:
     return found
 
 
+_UNLESS = frozenset(
+    ("unless", "except", "excepting", "sauf si", "à moins que", "außer wenn", "a menos que")
+) | {"salvo que", "tenzij"}
+"""Conditions under which a statement does not hold ("unless QA objects")."""
+_UNTIL = frozenset(("until", "jusqu'à ce que", "hasta que", "até que", "totdat", "finché"))
+"""Conditions that hold a statement up to an event ("until the migration")."""
+_AFTER = frozenset(("once", "as soon as", "when", "whenever", "after", "sobald", "dès que"))
+_AFTER |= {"quand", "lorsque", "cuando", "en cuanto", "quando", "appena", "zodra", "wanneer"}
+"""Conditions that make a statement hold from an event on ("once CI is green")."""
+_OPPOSED = {("unless", "if"), ("unless", "after"), ("until", "after")}
+"""Kinds of condition that say the other way round of each other."""
+_AFTER_WORD_RE = lazy_pattern(r"\bafter\b")
+
+
+_NEGATED_RE = lazy_pattern(r"\b(?:no|not|never|nothing|cannot|\w+n't)\b[^.;:!?\n]*\Z")
+"""A negation earlier in a condition's clause: "no deploys until QA approves" holds them
+after it ("only after"), "don't merge unless CI is green" is "merge only if"."""
+_CLAUSE_END_RE = lazy_pattern(r"[.;:!?,\n]")
+_WORD_RE = lazy_pattern(r"[^\W_]+")
+_MINOR = frozenset(("a", "an", "the", "it", "its", "is", "are", "has", "have", "been", "be"))
+
+
+def _kinds(folded: str) -> list[tuple[str, set[str]]]:
+    """Each condition of *folded*, by kind ("unless", "until", "after", "if"; a negated
+    "until" is "after", a negated "unless" "if"), with the first few words it conditions
+    on ("until the migration lands": "migration", "lands")."""
+    found = []
+    for match in _CONDITION_RE.finditer(folded):
+        if _ASKED_RE.search(folded, max(0, match.start() - 24), match.start()) is not None:
+            continue
+        word = " ".join(match.group().split())
+        kind = "unless" if word in _UNLESS else "until" if word in _UNTIL else "if"
+        kind = "after" if word in _AFTER else kind
+        clause = _CLAUSE_END_RE.split(folded[: match.start()])[-1]
+        if kind in ("unless", "until") and _NEGATED_RE.search(clause):
+            kind = "if" if kind == "unless" else "after"
+        rest = _CLAUSE_END_RE.split(folded[match.end() :], maxsplit=1)[0]
+        found.append((kind, {w for w in _WORD_RE.findall(rest) if w not in _MINOR}))
+    for match in _AFTER_WORD_RE.finditer(folded):
+        rest = _CLAUSE_END_RE.split(folded[match.end() :], maxsplit=1)[0]
+        found.append(("after", {w for w in _WORD_RE.findall(rest) if w not in _MINOR}))
+    return found
+
+
+def turned_condition(text: str, quote: str) -> str | None:
+    """Why an item's *text* turns its *quote*'s condition around: a condition of the text
+    and one of the quote are of opposite kinds and condition on a word in common ("Deploy
+    if QA objects" on "deploy unless QA objects"; "Keep the old API after the migration"
+    on "… until the migration"): "unless" against "if" or "once", "until" against "after"
+    or "once"; a negated "until" or "unless" is read as "after" or "if" ("run it only
+    after the target is resolved" on "no blame until the target is resolved" is a
+    summary). Never raises."""
+    mine, theirs = _kinds(fold(text)), _kinds(fold(quote))
+    said = {kind for kind, _ in theirs}
+    for kind, words in mine:
+        if kind in said:
+            continue
+        for other, on in theirs:
+            if ((kind, other) in _OPPOSED or (other, kind) in _OPPOSED) and words & on:
+                return f'the item\'s text says "{kind}" where its quote says "{other}"'
+    return None
+
+
 def conditional(text: str, quote: str) -> str | None:
-    """Why an item's *text* and its *quote* disagree on a condition, or None: the quote
-    says one and the text none, nor another word that binds it ("only", "after", …); or
-    the text says one and the quote none of them. Never raises."""
+    """Why an item's *text* and its *quote* disagree on a condition, or None: the text
+    turns its kind around (:func:`turned_condition`); the quote says one and the text
+    none, nor another word that binds it ("only", "after", …); or the text says one and
+    the quote none of them. Never raises."""
+    turned = turned_condition(text, quote)
+    if turned is not None:
+        return turned
     mine, theirs = fold(text), fold(quote)
     said, shown = conditions(theirs), conditions(mine)
     if said and not shown and _BOUND_RE.search(mine) is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gitmem.core.conditions import turned_condition
 from gitmem.core.support import unsupported
 
 
@@ -851,3 +852,41 @@ def test_a_modal_swapped_or_an_awaited_act_said_done_is_not_supported(
 )
 def test_a_modal_or_an_awaited_act_kept_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Deploy if QA objects", "deploy unless QA objects"),
+        ("Merge unless CI is green", "merge if CI is green"),
+        ("Keep the old API after the migration", "keep the old API until the migration"),
+        ("Run the backfill when the flag is off", "run the backfill unless the flag is off"),
+    ],
+)
+def test_a_condition_turned_around_is_not_supported(text: str, quote: str) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "where its quote says" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Deploy unless QA objects", "deploy unless QA objects"),
+        ("Merge when CI is green", "merge if CI is green"),
+        ("Keep the old API until the migration lands", "keep the old API until the migration"),
+    ],
+)
+def test_a_condition_of_the_same_kind_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Run blame only after the range is resolved", "no blame until the range is resolved"),
+        ("Merge only if CI is green", "don't merge unless CI is green"),
+    ],
+)
+def test_a_negated_until_or_unless_reads_as_after_or_if(text: str, quote: str) -> None:
+    # the negation rule reads the "no" and the "don't"; the kind of condition agrees
+    assert turned_condition(text, quote) is None
