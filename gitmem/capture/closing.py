@@ -39,7 +39,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from gitmem.capture.extract.lastword import quote_places, turned_away, turns_away_from
+from gitmem.capture.extract.lastword import (
+    quote_places,
+    turned_away,
+    turns_away_from,
+    user_turns,
+)
 from gitmem.capture.extract.reports import all_done, called_off, reported_done
 from gitmem.capture.masking import masked
 from gitmem.capture.prepare import Prepared
@@ -118,13 +123,16 @@ def turned_decisions(
         and not s.notes
         and not reopened(s)
     ]
+    if not decisions:
+        return []
     new = [_draft(i) for i in carry.items if i.kind == Kind.DECISION]
+    turning = user_turns(prepared.transcript.messages)  # read once, for every decision
     turned: list[tuple[str, str, str]] = []
     for decision in decisions:
         earlier = _draft(decision.item)
         by = next((d for d in new if turns_away_from(d, earlier)), None)
         sentence = (by.quote or by.text) if by is not None else None
-        sentence = sentence or turned_away(earlier, prepared.transcript.messages)
+        sentence = sentence or turned_away(earlier, turning)
         if sentence is not None:
             turned.append((decision.id, TURNED, sentence))
     return _changed(turned, prepared, session, identity, now, commit)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from helpers.capturing import capture, session_file
 
-from gitmem.capture.extract.lastword import turned_away, turns_away_from
+from gitmem.capture.extract.lastword import turned_away, turns_away_from, user_turns
 from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 
@@ -70,9 +70,11 @@ def test_what_turns_away_is_read_as_the_session_s_last_word_reads_it() -> None:
         Message("assistant", "Noted."),
         Message("user", "Stop using Redis for the session cache. Thanks!"),
     ]
-    assert turned_away(redis, said) == "Stop using Redis for the session cache."
+    assert turned_away(redis, user_turns(said)) == "Stop using Redis for the session cache."
     assert (
-        turned_away(redis, [Message("assistant", "Stop using Redis for the session cache.")])
+        turned_away(
+            redis, user_turns([Message("assistant", "Stop using Redis for the session cache.")])
+        )
         is None
     )
     moved = Draft(

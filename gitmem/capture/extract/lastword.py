@@ -355,18 +355,26 @@ def _replaced(
     return {n for n in earlier if choice <= subjects[n] and subjects[n] & words}
 
 
-def turned_away(decision: Draft, messages: Sequence[Message]) -> str | None:
-    """The first sentence of a user's message in *messages*, as said, that turns away from
-    what *decision* chose (rule 3, :func:`~gitmem.capture.extract.turning.reverses`), else
-    None. For a decision of another session, which no place in *messages* orders. Raises
-    nothing."""
-    sides = (fold(decision.text), fold(decision.quote or ""))
+def user_turns(messages: Sequence[Message]) -> list[tuple[str, list[Turn]]]:
+    """Each sentence of a user's message in *messages*, as said, that turns away from
+    something, with its turns (:func:`~gitmem.capture.extract.turning.turns`): what
+    :func:`turned_away` reads, found once for every decision. Raises nothing."""
+    found = []
     for message in messages:
         if said_by(message, "user"):
             for sentence in SENTENCES.split(said_text(message)):
-                if any(reverses(turn, sides) for turn in turns(fold(sentence))):
-                    return sentence.strip()
-    return None
+                if sentence_turns := turns(fold(sentence)):
+                    found.append((sentence.strip(), sentence_turns))
+    return found
+
+
+def turned_away(decision: Draft, said: Sequence[tuple[str, list[Turn]]]) -> str | None:
+    """The first sentence of *said* (:func:`user_turns`) that turns away from what
+    *decision* chose (rule 3, :func:`~gitmem.capture.extract.turning.reverses`), else
+    None. For a decision of another session, which no place in the messages orders.
+    Raises nothing."""
+    sides = (fold(decision.text), fold(decision.quote or ""))
+    return next((s for s, found in said if any(reverses(t, sides) for t in found)), None)
 
 
 def turns_away_from(later: Draft, earlier: Draft) -> bool:
