@@ -799,3 +799,71 @@ def test_an_all_done_leaves_open_what_its_own_message_says_is_still_to_do() -> N
     final = Message("assistant", "All done with the refactor; the docs still need updating.")
     assert kept(loops, [*first, final]) == ["Update the docs"]
     assert kept(loops, [*first, Message("assistant", "We're all set.")]) == []
+
+
+def test_a_question_tools_later_answer_replaces_the_earlier_one() -> None:
+    asked = 'User has answered your questions: "{}"="{}". You can now continue.'
+    decision = said(
+        "decision", "Use SQLite for the prototype", "Going with SQLite for the prototype."
+    )
+    messages = [
+        Message("answer", asked.format("Which database should the prototype use?", "SQLite")),
+        Message("assistant", "Going with SQLite for the prototype."),
+        Message("assistant", "Keep SQLite for the prototype?"),
+    ]
+    later = asked.format("Keep SQLite for the prototype?", "No, switch the prototype to Postgres")
+    assert kept([decision], [*messages, Message("answer", later)]) == []
+    # the question it repeats is not the user's word
+    again = asked.format("Drop SQLite for the prototype?", "Keep it")
+    assert kept([decision], [*messages, Message("answer", again)]) == [decision.text]
+
+
+def test_what_a_thing_does_is_no_choice_and_no_longer_wanting_one_is() -> None:
+    assert _decided(
+        "Use a dataclass for the Config object.",
+        "The test uses a dict instead of the Config object, fix the test.",
+    ) == ["Use a dataclass for the Config object"]
+    assert (
+        _decided(
+            "Let's add a dark mode toggle to the settings page.",
+            "We don't want the dark mode toggle anymore.",
+        )
+        == []
+    )
+
+
+def test_a_no_to_a_thing_in_a_later_clause_rejects_only_its_decision() -> None:
+    reply = Message(
+        "assistant", "I'll add an index on orders.user_id and add a cache for the totals."
+    )
+    index = said(
+        "decision", "Add an index on orders.user_id", "I'll add an index on orders.user_id"
+    )
+    cache = said("decision", "Add a cache for the totals", "add a cache for the totals.")
+    assert kept([index, cache], [reply, Message("user", "Only the index, no cache.")]) == [
+        index.text
+    ]
+    assert kept([index, cache], [reply, Message("user", "Fine, no problem.")]) == [
+        index.text,
+        cache.text,
+    ]
+
+
+def test_a_report_of_work_begun_or_almost_done_closes_nothing_and_a_next_step_stays() -> None:
+    for loop, report in (
+        (
+            "Migrate the settings page to the new form library",
+            "The settings page is almost migrated to the new form library.",
+        ),
+        ("Write the upgrade guide", "Started the upgrade guide, the outline is written."),
+    ):
+        assert not _closed(loop, report), report
+    loop = said(
+        "open_loop", "Add caching to the pricing API", "TODO: add caching to the pricing API."
+    )
+    messages = [
+        Message("assistant", "TODO: add caching to the pricing API."),
+        Message("user", "go on"),
+    ]
+    final = Message("assistant", "All done. Next, you may want to add caching to the pricing API.")
+    assert kept([loop], [*messages, final]) == [loop.text]

@@ -20,7 +20,8 @@ statement then supersedes an earlier one, which is dropped:
    ("*don't drop* 3.8 yet" after "drop Python 3.8 support"), and speaks of that decision
    (:data:`~gitmem.capture.extract.turning.SAME_DECISION` of its other words; "show the
    output, not only the summary" turns away from "only" in a decision about neither) —
-   an answer to a question tool that the user overrode two messages later, a plan that
+   an answer to a question tool that the user overrode two messages later (in words or
+   by a later answer to the tool: what the user answered, not the question), a plan that
    was changed. Not asked, not on a condition, not someone else's word, not negated
    ("don't remove Redis"). A statement that replaces without naming what it replaces
    ("scratch that, use the LRU cache *instead*", "*after all*", "I *changed my mind*",
@@ -59,6 +60,7 @@ Pure: drafts and the (cleaned, masked) messages in, drafts out. Raises nothing.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -86,7 +88,7 @@ from gitmem.capture.extract.turning import (
 from gitmem.core.items import Draft, Kind
 from gitmem.core.quotes import check_quotes, fold
 from gitmem.core.support import unsupported
-from gitmem.core.transcript import Message, said_text
+from gitmem.core.transcript import ANSWER, Message, said_text
 from gitmem.lifecycle.sameclaim import content_words, same_claim, same_subject
 
 _REPLACEMENTS_READ = 1000
@@ -157,10 +159,11 @@ def last_word(drafts: Sequence[Draft], messages: Sequence[Message]) -> list[Draf
             replies.setdefault(answer, []).append(n)
     rejections: list[tuple[int, frozenset[str], bool]] = []
     for place, (message, said) in enumerate(zip(messages, spoken, strict=True)):
-        by_user = said_by(message, "user")
+        by_user = said_by(message, "user") or said_by(message, ANSWER)
         if subjects and by_user:
-            # only a user turns away from a decision: no one else's message is folded whole
-            folded = fold(said)
+            # only a user turns away from a decision: no one else's message is folded whole;
+            # of a question tool's answer, what the user answered, not the questions
+            folded = fold(_answered(said) if said_by(message, ANSWER) else said)
             if place > after_decision and (sentences := turns(folded)):
                 turned.append((place, sentences))
             # (every replacement counts towards the bound, wherever it stands)
@@ -320,6 +323,15 @@ def _answers(messages: Sequence[Message], spoken: Sequence[str]) -> list[int | N
         elif said_by(messages[index], "assistant"):
             found[index] = answer
     return found
+
+
+_ANSWERED = re.compile(r"[\"“][^\"”\n]*\?[\"”]=[\"“]([^\"”\n]*)[\"”]")
+"""One pair of a question tool's answer: the question asked, then what the user chose."""
+
+
+def _answered(said: str) -> str:
+    """What the user answered in a question tool's *said* text, one sentence each."""
+    return "\n".join(m.group(1) for m in _ANSWERED.finditer(said))
 
 
 def _said(draft: Draft) -> str:

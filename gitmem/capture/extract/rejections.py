@@ -66,17 +66,23 @@ def rejection(folded: str) -> tuple[frozenset[str], bool] | None:
 
 
 def _thing_then_no(folded: str) -> tuple[frozenset[str], bool] | None:
-    """A sentence of *folded* that names a thing and then says no to it."""
+    """A sentence of *folded* that names a thing and then says no to it, or a clause of its
+    that says no to a thing ("Only the index, no cache.")."""
+    named: set[str] = set()
     for sentence in SENTENCES.split(folded):
         said = sentence.strip(" *_>")
         match = _THING_THEN_NO.fullmatch(said) or _THING_THEN_NO.match(said)
-        if (
-            match is not None
-            and not _APPROVES.match(said, match.end())
-            and (words := _named(match.group(1)))
-        ):
-            return words, True
-    return None
+        if match is not None and not _APPROVES.match(said, match.end()):
+            named |= _named(match.group(1))
+        elif not said.rstrip().endswith("?"):
+            for clause in _CLAUSE.finditer(said):
+                if thing := _REJECTS_THING.match(clause.group(1)):
+                    named |= _named(clause.group(1)[thing.end() :])
+    return (frozenset(named), True) if named else None
+
+
+_CLAUSE = re.compile(r"(?<=[,;])\s*([^,;]*)")
+"""A clause after the first of a sentence."""
 
 
 def _named(first: str) -> frozenset[str]:

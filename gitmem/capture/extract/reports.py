@@ -66,10 +66,12 @@ fixed by tomorrow", "we need to get it merged"."""
 _PARTIAL = re.compile(
     r"\b(?:\d+\s*(?:of|out of|/)\s*(?:the\s+|all\s+)?\d+|most of|some of|half of|part of|"
     r"parts of|several of|a few of|all but|except(?: for)?|apart from|other than|partially|"
-    r"partly|mostly|half(?:way)?)\b"
+    r"partly|mostly|half(?:way)?|almost|nearly|not (?:quite|fully|entirely)|started|begun|"
+    r"began|in progress|under ?way|wip|working on)\b"
 )
 """What makes a sentence report only part of something done ("2 of 3 exporters ported",
-"most of the lint errors are fixed", "done except the examples")."""
+"most of the lint errors are fixed", "done except the examples", "almost migrated",
+"started the guide, the outline is written")."""
 _PENDING = re.compile(
     r"\b(?:still|remains?|remaining|left to|yet to|not yet|next|pending|blocked|fails|"
     r"failing|todo|to do|to be)\b"
@@ -376,7 +378,9 @@ def still_to_do(message: Message) -> frozenset[str]:
     updating): a loop they name is not closed by its "all done"."""
     found: set[str] = set()
     for _, folded in _sentences(said_text(message)):
-        if _PENDING.search(folded):
+        if _PENDING.match(folded.lstrip(" *_>-")) and not _reports_done(folded):
+            found |= words_of(folded)  # "Next, you may want to add caching."
+        elif _PENDING.search(folded):
             for clause in _CLAUSES.split(folded):
                 if _PENDING.search(clause) and not _reports_done(clause):
                     found |= words_of(clause)

@@ -48,7 +48,8 @@ _TURNS_AWAY = re.compile(
     r"(?:\b(?:instead of|rather than|no longer use|switch(?:ed|ing)? (?:away )?from|"
     r"replac(?:e|ed|ing)|drop(?:ped|ping)?|moving off|migrat(?:e|ed|ing) (?:away )?from|"
     r"revert(?:ed|ing)?|roll(?:ed)? back|undo|remov(?:e|ed|ing)|get rid of|stop using|"
-    r"(?:don't|do not|let's not|never) use|forget(?: about)?|ditch(?:ed)?|scrap(?:ped)?|"
+    r"(?:don't|do not|let's not|never) use|(?:don't|do not|no longer) (?:want|need)|"
+    r"forget(?: about)?|ditch(?:ed)?|scrap(?:ped)?|"
     r"abandon(?:ed)?|kill(?:ed)?|scratch|postpon(?:e|ed|ing)|defer(?:red|ring)?|"
     r"hold(?:ing)? off on|put(?:ting)? off|shelv(?:e|ed)|"
     r"en lugar de|en vez de|no uses|no usar|deja de usar|olvida|anstatt|statt|anstelle von|"
@@ -119,6 +120,13 @@ _REPORTED = re.compile(
 )
 """What before a turning away says that someone else says it ("the docs say to drop
 Redis", "the linter suggests replacing requests"), not the user."""
+_DESCRIBED = re.compile(
+    r"\b(?:the|this|that|its|our|my|your)\s+[\w./#@-]+(?:\s+[\w./#@-]+)?\s+"
+    r"(?:uses|used|calls|called|returns|returned|has|had|reads|writes|sends|runs|ran|"
+    r"creates|created|loads|loaded|imports|imported)\b[^,;:]*$"
+)
+"""What before a turning away says what a thing does, not what the user chooses: "the test
+uses a dict instead of the Config object"."""
 _NEGATED_BEFORE = re.compile(
     r"\b(?:don't|do not|doesn't|does not|won't|will not|never|not|no need to|without|"
     r"shouldn't|should not|mustn't|must not|can't|cannot|failed to|unable to|could not|"
@@ -250,7 +258,10 @@ def _turned(folded: str) -> tuple[frozenset[str], frozenset[str]]:
             _NEGATED_BEFORE.search(folded, 0, match.start()) is not None
         ):
             continue
-        if _REPORTED.search(folded, 0, match.start()) is None:
+        if (
+            _REPORTED.search(folded, 0, match.start()) is None
+            and _DESCRIBED.search(folded, 0, match.start()) is None
+        ):
             found.add(match.group(1).rstrip(".,;:"))
             scope |= _scope(folded[match.end() :])
     found.update(
