@@ -890,3 +890,18 @@ def test_a_condition_of_the_same_kind_is_supported(text: str, quote: str) -> Non
 def test_a_negated_until_or_unless_reads_as_after_or_if(text: str, quote: str) -> None:
     # the negation rule reads the "no" and the "don't"; the kind of condition agrees
     assert turned_condition(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "word"),
+    [
+        ("Most users use dark mode", "some users use dark mode", "most"),
+        ("Many users read the changelog", "few users read the changelog", "many"),
+        ("All of the tests are slow", "a few of the tests are slow", "all"),
+    ],
+)
+def test_a_larger_share_than_the_quote_says_is_not_supported(
+    text: str, quote: str, word: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and f'says "{word}"' in reason
