@@ -867,3 +867,17 @@ def test_a_report_of_work_begun_or_almost_done_closes_nothing_and_a_next_step_st
     ]
     final = Message("assistant", "All done. Next, you may want to add caching to the pricing API.")
     assert kept([loop], [*messages, final]) == [loop.text]
+
+
+def test_a_rejection_names_its_first_clause_in_any_form_of_the_word() -> None:
+    reply = Message("assistant", "I'll bump the job timeout to 60s and split the job into batches.")
+    bump = said("decision", "Bump the job timeout to 60s", "I'll bump the job timeout to 60s")
+    split = said("decision", "Split the job into batches", "split the job into batches.")
+    answer = Message("user", "No, not the timeout bump, batching alone.")
+    assert kept([bump, split], [reply, answer]) == [split.text]
+    vendor = said("decision", "Vendor the library", "I'll vendor the library.")
+    proposal = Message("assistant", "I'll vendor the library.")
+    for rejection in ("Not vendoring, do the submodule.", "Nein, kein Vendoring.", "Non, pas ça."):
+        assert kept([vendor], [proposal, Message("user", rejection)]) == [], rejection
+    for answer_ in ("Not yet sure, go ahead for now.", "Not bad, go ahead."):
+        assert kept([vendor], [proposal, Message("user", answer_)]) == [vendor.text], answer_

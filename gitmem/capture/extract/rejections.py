@@ -20,18 +20,23 @@ from gitmem.lifecycle.sameclaim import content_words
 _LEAD_IN = r"(?:(?:actually|hm+|well|wait|sorry|oh|ah|um+)\b[\s,.!—–-]*)?"
 _NOT_REJECTING = r"(?:problem|worries|need|rush|doubt|wonder|kidding|longer|more|idea|way)\b"
 _REJECTS = re.compile(
-    rf"{_LEAD_IN}(?:(?:no|nope|nah)\b(?![ -]{_NOT_REJECTING})(?:\s*[,.!:;—–-]|\s*$)"
+    rf"{_LEAD_IN}(?:(?:no|nope|nah|nein|non|não|nao|нет)\b(?![ -]{_NOT_REJECTING})"
+    r"(?:\s*[,.!:;—–-]|\s*$)"
     r"|(?:don't|do not) do (?:that|this)\b|not like that\b"
     r"|that's (?:wrong|not (?:it|right|what i)))"
 )
-"""How a user's message that rejects the reply before it begins ("No.", "Actually, no —")."""
+"""How a user's message that rejects the reply before it begins ("No.", "Actually, no —",
+"Nein,", "Non,", "Não,", "Нет,")."""
 _APPROVES = re.compile(
     r"[\s,.!—–-]*(?:(?:that's|that is|it's|it is|this is|all)\s+)?"
     r"(?:fine|good|ok|okay|great|perfect|go ahead|ship it|looks good|sounds good|lgtm|"
     r"nothing (?:to add|else)|proceed|carry on|that works)\b"
 )
 """What right after a "no" says the reply is fine ("No, that's fine, go ahead.")."""
-_REJECTS_THING = re.compile(rf"{_LEAD_IN}no\s+(?!{_NOT_REJECTING})(?:to\s+)?(?=[\w`])")
+_REJECTS_THING = re.compile(
+    rf"{_LEAD_IN}(?:no|not)\s+(?!{_NOT_REJECTING}|(?:yet|now|sure|really|quite|bad)\b)"
+    r"(?:to\s+)?(?=[\w`])"
+)
 """How a user's message that rejects a thing the reply chose begins ("Actually no Redis,
 …", "No to the Redis cache"): it rejects only the reply's decisions that name the thing."""
 _THING_THEN_NO = re.compile(
@@ -40,6 +45,7 @@ _THING_THEN_NO = re.compile(
 )
 """A sentence that names a thing, then says no to it ("The Prometheus exporter, no, …",
 "Rate limiting, not now.")."""
+_FIRST_CLAUSE = re.compile(r"[^,;—–]*")
 _THING_RE = re.compile(r"[^,.;:!?—–()\n]*")
 _THING_WORDS = 3
 """What such a message says no to: its words up to the first stop, at most this many
@@ -59,7 +65,10 @@ def rejection(folded: str) -> tuple[frozenset[str], bool] | None:
         return _thing_then_no(folded)
     first = SENTENCES.split(folded[match.end() :].lstrip(), maxsplit=1)[0]
     if thing is None:
-        return stems(content_words(first) - CHOOSING), False
+        # what it names is in its first clause: "No, not the timeout bump, batching alone"
+        # names the bump, not the batching it keeps
+        clause = _FIRST_CLAUSE.match(first)
+        return stems(content_words(clause.group() if clause else first) - CHOOSING), False
     if first.rstrip().endswith("?"):
         return None  # "no tests for this?" asks
     return _named(first), True

@@ -383,16 +383,21 @@ def _opposes(turn: Turn, side: str, chosen: frozenset[str]) -> bool:
 
 
 def stems(words: frozenset[str]) -> frozenset[str]:
-    """*words* with a plural's "s" dropped ("retries": "retry", "caches": "cache"), so
-    that a statement about one thing and one about several compare."""
-    return frozenset(
-        w[:-3] + "y"
-        if w.endswith("ies") and len(w) > 4
-        else w[:-1]
-        if w.endswith("s") and not w.endswith("ss") and len(w) > 3 and w.isalpha()
-        else w
-        for w in words
-    )
+    """*words* each by its stem: a plural's "s", an "-ing" and a final "e" dropped
+    ("retries": "retry", "caches", "caching" and "cache": "cach", "vendoring": "vendor"),
+    so that a statement about one thing and one about several, or about doing it,
+    compare. Only letters are stemmed: a name, a path or a number is kept as written."""
+    return frozenset(_stem(w) if w.isalpha() else w for w in words)
+
+
+def _stem(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def replaces(folded: str) -> bool:
