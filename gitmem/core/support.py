@@ -25,7 +25,7 @@ from gitmem.core.negation import negation_re, polarity_conflict, unhedged
 from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
-from gitmem.core.stance import asked, negated_modal, reported, struck, to_come
+from gitmem.core.stance import asked, negated_modal, reported, requested, struck, to_come
 from gitmem.core.writing import other_writing
 
 
@@ -66,6 +66,7 @@ def unsupported(text: str, quote: str) -> str | None:
         or reported(mine, theirs)
         or to_come(mine, theirs)
         or struck(text, quote)
+        or requested(mine, theirs)
     )
 
 

@@ -830,6 +830,7 @@ def test_a_word_taken_back_a_range_or_a_late_negation_kept_is_supported(
         ("The migration was reviewed", "the migration is waiting for review"),
         ("The release was approved", "the release is awaiting approval"),
         ("The flag was removed", "the flag is pending removal"),
+        ("Redis has been removed", "Redis is scheduled for removal in 2.0"),
         ("Everyone agreed on the plan", "most of the team agreed on the plan"),
     ],
 )
@@ -905,3 +906,30 @@ def test_a_larger_share_than_the_quote_says_is_not_supported(
 ) -> None:
     reason = unsupported(text, quote)
     assert reason is not None and f'says "{word}"' in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Dark mode was added", "the user asked for dark mode"),
+        ("The README has install steps", "please add install steps to the README"),
+        ("Tests cover the parser", "we need tests for the parser"),
+    ],
+)
+def test_a_text_that_says_done_what_its_quote_requests_is_not_supported(
+    text: str, quote: str
+) -> None:
+    reason = unsupported(text, quote)
+    assert reason is not None and "asks for" in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("The user asked for dark mode", "the user asked for dark mode"),
+        ("Parser tests are still needed", "we need tests for the parser"),
+        ("Dark mode was added", "the user asked for dark mode and I added it"),
+    ],
+)
+def test_a_text_that_keeps_the_request_is_supported(text: str, quote: str) -> None:
+    assert unsupported(text, quote) is None
