@@ -881,3 +881,19 @@ def test_a_rejection_names_its_first_clause_in_any_form_of_the_word() -> None:
         assert kept([vendor], [proposal, Message("user", rejection)]) == [], rejection
     for answer_ in ("Not yet sure, go ahead for now.", "Not bad, go ahead."):
         assert kept([vendor], [proposal, Message("user", answer_)]) == [vendor.text], answer_
+
+
+def test_a_count_in_words_is_part_of_it_and_a_verb_kept_as_a_noun_reverses_nothing() -> None:
+    assert not _closed(
+        "Fix the three failing e2e tests", "Fixed two of the e2e tests, one is left."
+    )
+    assert _decided(
+        "Move the config loader to its own module.",
+        "Undo the formatting changes in the config loader, keep the move.",
+    ) == ["Move the config loader to its own module"]
+    assert (
+        _decided(
+            "Use Celery for the email jobs.", "Swap out Celery for the email jobs, cron is enough."
+        )
+        == []
+    )

@@ -64,7 +64,9 @@ _FUTURE = re.compile(
 """What earlier in its clause says a completion word is to come: "I'll have the test
 fixed by tomorrow", "we need to get it merged"."""
 _PARTIAL = re.compile(
-    r"\b(?:\d+\s*(?:of|out of|/)\s*(?:the\s+|all\s+)?\d+|most of|some of|half of|part of|"
+    r"\b(?:\d+\s*(?:of|out of|/)\s*(?:the\s+|all\s+)?\d+|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:of|out of) (?:the|our|all)\b|"
+    r"most of|some of|half of|part of|"
     r"parts of|several of|a few of|all but|except(?: for)?|apart from|other than|partially|"
     r"partly|mostly|half(?:way)?|almost|nearly|not (?:quite|fully|entirely)|started|begun|"
     r"began|in progress|under ?way|wip|working on)\b"

@@ -51,7 +51,7 @@ _TURNS_AWAY = re.compile(
     r"(?:don't|do not|let's not|never) use|(?:don't|do not|no longer) (?:want|need)|"
     r"forget(?: about)?|ditch(?:ed)?|scrap(?:ped)?|"
     r"abandon(?:ed)?|kill(?:ed)?|scratch|postpon(?:e|ed|ing)|defer(?:red|ring)?|"
-    r"hold(?:ing)? off on|put(?:ting)? off|shelv(?:e|ed)|"
+    r"hold(?:ing)? off on|put(?:ting)? off|shelv(?:e|ed)|swap(?:ped|ping)?(?: out)?|"
     r"en lugar de|en vez de|no uses|no usar|deja de usar|olvida|anstatt|statt|anstelle von|"
     r"verzichte auf|au lieu de|plutôt que|n'utilise pas|oublie|em vez de|não use|não usar|"
     r"invece di|anziché|non usare)"
@@ -373,7 +373,11 @@ def _opposes(turn: Turn, side: str, chosen: frozenset[str]) -> bool:
             start = min(side.find(v) for v in against.verbs & chosen)
             target = _TARGET.search(side, max(start, 0))
             changed = content_words(side if target is None else side[: target.start()])
-        if not against.said_of <= changed or not against.scope <= stems(chosen):
+        if (
+            not against.said_of <= changed
+            or not against.said_of - against.verbs  # "keep the move": the verb as a noun
+            or not against.scope <= stems(chosen)
+        ):
             continue
         rest = chosen - against.verbs - against.said_of
         extra = against.context - against.verbs
@@ -429,7 +433,8 @@ def replacing(folded: str) -> list[frozenset[str]]:
 def _spoken_of(sentence: str, marker: re.Match[str]) -> frozenset[str]:
     """The words of the clauses of *sentence* a replacement (*marker*) speaks of: from the
     start of its clause to the end of the first clause that says more than the marker,
-    and the clause after that."""
+    and the clause after that (not the clause before: "My colleague wrote 'drop Celery' in
+    the ticket, ignore that")."""
     ends = [m.start() for m in _REPLACEMENT_CLAUSE.finditer(sentence)] + [len(sentence)]
     start = max(
         (m.end() for m in _REPLACEMENT_CLAUSE.finditer(sentence, 0, marker.start())), default=0
