@@ -168,7 +168,7 @@ def conditional(text: str, quote: str) -> str | None:
     turns its kind around (:func:`turned_condition`); the quote says one and the text
     none, nor another word that binds it ("only", "after", …); or the text says one and
     the quote none of them. Never raises."""
-    turned = turned_condition(text, quote)
+    turned = turned_condition(text, quote) or other_bound(text, quote)
     if turned is not None:
         return turned
     mine, theirs = fold(text), fold(quote)
@@ -177,4 +177,28 @@ def conditional(text: str, quote: str) -> str | None:
         return f'the quote says "{said[0]}" and the item\'s text states it unconditionally'
     if shown and not said and _BOUND_RE.search(theirs) is None:
         return f'the item\'s text says "{shown[0]}", a condition its quote does not hold'
+    return None
+
+
+_TIME = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today"
+    r"|noon|midnight|eod|eow|end|next|the\s+end|january|february|march|april|may|june|july"
+    r"|august|september|october|november|december|q[1-4]|\d{1,2}(?::\d\d)?|\d{4}-\d\d-\d\d)"
+)
+_BOUND_TIME_RE = lazy_pattern(rf"\b(by|before|until|till|after|from|since|starting)\s+{_TIME}\b")
+"""A time a statement is bound to: a deadline ("by Friday", "before noon", "until June")
+or a start ("after Friday", "from Monday", "since 2.0")."""
+_DEADLINE = frozenset(("by", "before", "until", "till"))
+
+
+def other_bound(text: str, quote: str) -> str | None:
+    """Why an item's *text* bounds its quote's time the other way: the quote says a
+    deadline ("by Friday", "before noon") and the text only a start ("after Friday",
+    "from Monday"), or the other way round. Never raises."""
+    mine, theirs = fold(text), fold(quote)
+    shown = {m.group(1) in _DEADLINE for m in _BOUND_TIME_RE.finditer(mine)}
+    said = {m.group(1) in _DEADLINE for m in _BOUND_TIME_RE.finditer(theirs)}
+    if shown and said and not shown & said:
+        mine_is, theirs_is = ("a deadline" if True in side else "a start" for side in (shown, said))
+        return f"the item's text gives {mine_is} where its quote gives {theirs_is}"
     return None

@@ -933,3 +933,19 @@ def test_a_text_that_says_done_what_its_quote_requests_is_not_supported(
 )
 def test_a_text_that_keeps_the_request_is_supported(text: str, quote: str) -> None:
     assert unsupported(text, quote) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "supported"),
+    [
+        ("Ship by Friday", "ship after Friday", False),
+        ("Reply by noon", "reply after noon", False),
+        ("The freeze lasts until Friday", "the freeze starts from Friday", False),
+        ("Reply before noon", "reply by noon", True),
+        ("The freeze starts from Friday on", "the freeze starts from Friday", True),
+    ],
+)
+def test_a_deadline_read_as_a_start_is_not_supported(
+    text: str, quote: str, supported: bool
+) -> None:
+    assert (unsupported(text, quote) is None) is supported
