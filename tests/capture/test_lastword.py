@@ -897,3 +897,11 @@ def test_a_count_in_words_is_part_of_it_and_a_verb_kept_as_a_noun_reverses_nothi
         )
         == []
     )
+
+
+def test_what_a_thing_is_swapped_for_is_no_narrower_case() -> None:
+    first = "Use SQLAlchemy for the data layer."
+    assert _decided(first, "Let's swap SQLAlchemy for plain psycopg in the data layer.") == []
+    assert _decided(first, "Swap SQLAlchemy for psycopg in the reporting scripts.") == [
+        "Use SQLAlchemy for the data layer"
+    ]

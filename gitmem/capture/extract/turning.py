@@ -185,6 +185,11 @@ _SCOPED = re.compile(
     r"([\w./#@-]+(?:\s+[\w./#@-]+)?)"
 )
 """What a turning away is said of: where, for what ("in tests", "for the session cache")."""
+_SWAPPED_FOR = re.compile(
+    r"^\s*(?:for|with)\s+[^,;]*?(?=\s(?:in|on|during|inside|within|under)\s|[,;]|$)"
+)
+"""What a thing is swapped for or replaced with, right after it: "swap SQLAlchemy *for plain
+psycopg* in the data layer"."""
 _TARGET = re.compile(r"\s(?:to|into|with|by|as|for|in favou?r of)\s")
 """Where what a decision changes ends and what it changes it into begins."""
 SAME_DECISION = 1 / 3
@@ -263,7 +268,10 @@ def _turned(folded: str) -> tuple[frozenset[str], frozenset[str]]:
             and _DESCRIBED.search(folded, 0, match.start()) is None
         ):
             found.add(match.group(1).rstrip(".,;:"))
-            scope |= _scope(folded[match.end() :])
+            after = folded[match.end() :]
+            if said.startswith(("swap", "replac")):  # "swap X for Y": Y is no narrower case
+                after = _SWAPPED_FOR.sub("", after, count=1)
+            scope |= _scope(after)
     found.update(
         m.group(1)
         for m in _PUT_AWAY.finditer(folded)
