@@ -39,7 +39,7 @@ _QUALIFIERS = (
     (
         "how much",
         "almost nearly partly partially mostly most largely half some few up-to more-than"
-        " less-than fewer-than at-least at-most only",
+        " less-than fewer-than at-least at-most only one-of",
     ),
     (
         "that it is only meant or tried",
@@ -87,6 +87,8 @@ def unqualified(text: str, quote: str) -> str | None:
         word = _spaced(match.group())
         kind = _KIND_OF[word]
         ahead = quote[max(0, match.start() - _NEAR) : match.start()]
+        if word == "one of" and "one" in words:
+            continue  # "Redis is one store we use" keeps "one of the stores"
         if kind in kept or _negated(ahead) or ahead.split()[-1:] == ["the"]:
             continue  # "the only test that fails" names one, it limits nothing
         clause = _CLAUSE_END_RE.split(quote[match.end() : match.end() + _NEAR], maxsplit=1)[0]

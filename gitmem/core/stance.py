@@ -41,6 +41,11 @@ _OPEN = (
 _OPEN_RE = lazy_pattern(_OPEN)
 """Words by which a text keeps a question open ("Decide whether to use httpx", "Open:
 use httpx?", "The timeout may be too short")."""
+_ANSWER_RE = lazy_pattern(
+    r"[?？]\s*(?:yes|yep|yeah|no|nope|decided|agreed|done|settled|answer|confirmed)\b"
+)
+"""A question the text answers itself ("Use httpx? Yes", "Drop 3.8? Decided: no"): it
+keeps nothing open."""
 _MINOR = frozenset(
     (
         *("a", "an", "the", "to", "be", "is", "are", "was", "were", "it", "this", "that"),
@@ -65,7 +70,7 @@ def asked(text: str, quote: str) -> str | None:
     question mark, "whether", "open", "decide", "check", "maybe" …: :data:`_OPEN`).
     "Use httpx" on "should we use httpx?" is not supported; on "should we use httpx?
     Yes, use httpx" it is. Raises nothing."""
-    if _OPEN_RE.search(text):
+    if _OPEN_RE.search(text) and not _ANSWER_RE.search(text):
         return None
     words = _content(text)
     asking: set[str] = set()

@@ -949,3 +949,18 @@ def test_a_deadline_read_as_a_start_is_not_supported(
     text: str, quote: str, supported: bool
 ) -> None:
     assert (unsupported(text, quote) is None) is supported
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "supported"),
+    [
+        ("Both services use the shared config", "one of the two services uses it", False),
+        ("Redis is one store we use", "Redis is one of the stores we use", True),
+        ("Use httpx? Yes", "should we use httpx?", False),
+        ("Use httpx? Undecided", "should we use httpx?", True),
+    ],
+)
+def test_one_of_many_and_a_question_the_text_answers(
+    text: str, quote: str, supported: bool
+) -> None:
+    assert (unsupported(text, quote) is None) is supported
