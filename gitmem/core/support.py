@@ -97,18 +97,26 @@ _PERSONS = {
     **dict.fromkeys(("he", "him", "his"), "he"),
     **dict.fromkeys(("she", "her", "hers"), "she"),
     **dict.fromkeys(("they", "them", "their", "theirs"), "they"),
+    **dict.fromkeys(("upstream", "vendor", "maintainers", "others"), "they"),
 }
 """Who a pronoun names: the speaker's side ("I", "we", "you": one team, whichever says it)
-or a third person."""
+or a third person; and the words that name another party as a pronoun would ("upstream",
+"the vendor", "the maintainers")."""
 
 
 def _other_person(text: str, quote: str) -> str | None:
     """Why *text* (folded) puts another person in the place of the one *quote* (folded)
     opens with: both open with a pronoun, of two persons, one of them a third ("We
-    dropped Redis" on "they dropped Redis"; "I" for "we" is one side). Only the opening
-    word is read: a pronoun further on may name a thing ("keep the retries as they
-    are")."""
-    mine, theirs = (_PERSONS.get(next(iter(re.findall(r"[a-z]+", t)), "")) for t in (text, quote))
+    dropped Redis" on "they dropped Redis"; "I" for "we" is one side; "upstream" and "the
+    vendor" name another party too). Only the opening word is read (past a "the"): a
+    pronoun further on may name a thing ("keep the retries as they are")."""
+    mine, theirs = (_PERSONS.get(_opening(t)) for t in (text, quote))
     if mine is None or theirs is None or mine == theirs:
         return None
     return f'the item\'s text names "{mine or "we"}" where its quote names "{theirs or "we"}"'
+
+
+def _opening(folded: str) -> str:
+    """The first word of *folded* text, past a "the" ("the vendor": "vendor")."""
+    words = re.findall(r"[a-z]+", folded)[:2]
+    return words[1] if words[:1] == ["the"] and len(words) > 1 else next(iter(words), "")

@@ -964,3 +964,17 @@ def test_one_of_many_and_a_question_the_text_answers(
     text: str, quote: str, supported: bool
 ) -> None:
     assert (unsupported(text, quote) is None) is supported
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "supported"),
+    [
+        ("Upstream fixed the bug", "we fixed the bug in our patch", False),
+        ("The vendor patched the driver", "we patched the driver ourselves", False),
+        ("We dropped Python 3.8", "the maintainers dropped Python 3.8", False),
+        ("Upstream fixed the bug", "upstream fixed the bug in 2.4.1", True),
+        ("The cache is stale", "we think the cache is stale", True),
+    ],
+)
+def test_another_party_in_the_speakers_place(text: str, quote: str, supported: bool) -> None:
+    assert (unsupported(text, quote) is None) is supported
