@@ -305,63 +305,14 @@ def _after(pieces: list[str], word: str) -> set[str]:
     return found
 
 
-_PENDING = frozenset(("will", "shall", "to", "should", "must", "would", "going", "yet"))
-"""Before "be" and a participle, what leaves it to come ("will be merged", "needs to be
-done", "ready to be merged", "is yet to be fixed")."""
-_DONE_FRAME = frozenset(("is", "are", "was", "were", "been", "has", "have", "had", "now", "got"))
-"""Before a participle, what says it has come about ("is merged", "has been done")."""
-_DONE_IRREGULAR = frozenset(
-    ("done", "built", "written", "made", "run", "set", "sent", "shipped", "taken", "gone", "put")
-)
-
-
-def pending(text: str, quote: str) -> str | None:
-    """Why *text* (folded) says has come about what *quote* (folded) leaves to come: the
-    quote holds a participle after "be" after a word of :data:`_PENDING` ("the fix will be
-    merged after review", "the PR is ready to be merged"), the text the same participle
-    after "is", "was", "has been" … ("The fix is merged") and none of those words
-    before it. Raises nothing."""
-    mine, theirs = _pieces(text), _pieces(quote)
-    to_come = {
-        word
-        for n, word in enumerate(theirs)
-        if n >= 2
-        and theirs[n - 1] == "be"
-        and _participle(word)
-        and _PENDING & set(theirs[max(0, n - 4) : n - 1])
-    }
-    to_come -= _come_about(theirs)  # "was merged; the tag will be merged"
-    for n, word in enumerate(mine):
-        if word in to_come and word in _come_about(mine[max(0, n - 3) : n + 1]):
-            return (
-                f'the item\'s text says "{word}" has come about where its quote leaves it to come'
-            )
-    return None
-
-
-def _come_about(pieces: list[str]) -> set[str]:
-    """The participles *pieces* say have come about ("is merged", "has been done")."""
-    found = set()
-    for n, word in enumerate(pieces):
-        before = set(pieces[max(0, n - 3) : n])
-        if _participle(word) and before & _DONE_FRAME and not before & _PENDING:
-            found.add(word)
-    return found
-
-
-def _participle(word: str) -> bool:
-    return (word.endswith("ed") and len(word) > 4) or word in _DONE_IRREGULAR
-
-
 def reshaped(text: str, quote: str, named: frozenset[str] = frozenset()) -> str | None:
-    """The first of :func:`reordered`, :func:`redirected`, :func:`other_tense`,
-    :func:`pending` and :func:`substituted` that holds for *text* and *quote* (both
-    folded; *named*: their names, :func:`names`), else None. Raises nothing."""
+    """The first of :func:`reordered`, :func:`redirected`, :func:`other_tense` and
+    :func:`substituted` that holds for *text* and *quote* (both folded; *named*: their
+    names, :func:`names`), else None. Raises nothing."""
     return (
         reordered(text, quote)
         or redirected(text, quote)
         or other_tense(text, quote)
-        or pending(text, quote)
         or substituted(text, quote, named)
     )
 

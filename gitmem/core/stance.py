@@ -187,12 +187,16 @@ def to_come(text: str, quote: str) -> str | None:
     (:data:`_IMAGINED`) and the text in the present ("The endpoint validates input" on
     "the endpoint should validate input", "The cache saves 200 ms" on "the cache would
     save 200 ms"); or the quote holds a participle after "would have" and the text the
-    same past ("The old schema failed" on "the old schema would have failed"). A text
+    same past ("The old schema failed" on "the old schema would have failed"); or the
+    quote leaves it to come in the passive and the text says it has come about ("The fix is
+    merged" on "the fix will be merged after review": :func:`_pending`). A text
     that keeps it to come ("should", "next", "planned", "in theory", a negation …:
     :data:`_KEEPS_TO_COME`) is left alone. Raises nothing."""
     mine, theirs = spelt_words(text), spelt_words(_UNCHECKED_RE.sub(" todo ", quote))
     if set(mine) & _KEEPS_TO_COME:
         return None
+    if (passive := _pending(mine, theirs)) is not None:
+        return passive
     unreal = {
         word
         for n, word in enumerate(theirs)
@@ -374,3 +378,50 @@ def requested(text: str, quote: str) -> str | None:
         if shared:
             return f'the quote asks for "{min(shared)}" and the item\'s text says it is done'
     return None
+
+
+_PENDING = frozenset(("will", "shall", "to", "should", "must", "would", "going", "yet"))
+"""Before "be" and a participle, what leaves it to come ("will be merged", "needs to be
+done", "ready to be merged", "is yet to be fixed")."""
+_DONE_FRAME = frozenset(("is", "are", "was", "were", "been", "has", "have", "had", "now", "got"))
+"""Before a participle, what says it has come about ("is merged", "has been done")."""
+_DONE_IRREGULAR = frozenset(
+    ("done", "built", "written", "made", "run", "set", "sent", "shipped", "taken", "gone", "put")
+)
+
+
+def _pending(mine: list[str], theirs: list[str]) -> str | None:
+    """Why a text (its words *mine*) says has come about what a quote (*theirs*) leaves to
+    come in the passive: the quote holds a participle after "be" after a word of
+    :data:`_PENDING` ("the fix will be merged after review", "the PR is ready to be
+    merged"), the text the same participle after "is", "was", "has been" … ("The fix is
+    merged") and none of those words before it."""
+    to_come = {
+        word
+        for n, word in enumerate(theirs)
+        if n >= 2
+        and theirs[n - 1] == "be"
+        and _participle(word)
+        and _PENDING & set(theirs[max(0, n - 4) : n - 1])
+    }
+    to_come -= _come_about(theirs)  # "was merged; the tag will be merged"
+    for n, word in enumerate(mine):
+        if word in to_come and word in _come_about(mine[max(0, n - 3) : n + 1]):
+            return (
+                f'the item\'s text says "{word}" has come about where its quote leaves it to come'
+            )
+    return None
+
+
+def _come_about(pieces: list[str]) -> set[str]:
+    """The participles *pieces* say have come about ("is merged", "has been done")."""
+    found = set()
+    for n, word in enumerate(pieces):
+        before = set(pieces[max(0, n - 3) : n])
+        if _participle(word) and before & _DONE_FRAME and not before & _PENDING:
+            found.add(word)
+    return found
+
+
+def _participle(word: str) -> bool:
+    return (word.endswith("ed") and len(word) > 4) or word in _DONE_IRREGULAR
