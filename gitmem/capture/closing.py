@@ -80,17 +80,7 @@ def closed_loops(
     carries and closes (see the module). *times*: the session's own time and the
     capture's. Raises nothing."""
     said, now = times
-    if state is None or (state.newest and format_time(said) < state.newest):
-        return []
-    carried = set(carry.carried)
-    open_loops = [
-        s
-        for s in state.items.values()
-        if s.item.address in carried
-        and s.item.kind == Kind.OPEN_LOOP
-        and not s.notes
-        and not reopened(s)  # reopened: stays
-    ]
+    open_loops = _carried(state, carry, Kind.OPEN_LOOP, said)
     messages = prepared.transcript.messages
     others = [s for s in open_loops if s.item.origin_session != session]
     closed = _by_others(others, messages, session)
@@ -111,17 +101,8 @@ def turned_decisions(
     """A changed-state event for each open decision of another session that this capture
     carries and turns away from (see the module). Raises nothing."""
     said, now = times
-    if state is None or (state.newest and format_time(said) < state.newest):
-        return []
-    carried = set(carry.carried)
     decisions = [
-        s
-        for s in state.items.values()
-        if s.item.address in carried
-        and s.item.kind == Kind.DECISION
-        and s.item.origin_session != session
-        and not s.notes
-        and not reopened(s)
+        s for s in _carried(state, carry, Kind.DECISION, said) if s.item.origin_session != session
     ]
     if not decisions:
         return []
@@ -136,6 +117,20 @@ def turned_decisions(
         if sentence is not None:
             turned.append((decision.id, TURNED, sentence))
     return _changed(turned, prepared, session, identity, now, commit)
+
+
+def _carried(state: MemoryState | None, carry: Plan, kind: Kind, said: datetime) -> list[ItemState]:
+    """The open items of *kind* that a capture carries (*carry*) and may flag: none has a
+    note yet or was reopened (``gitmem reverify``: it stays). None at all when its
+    session (said at *said*) is older than the newest in memory: a backfill flags nothing."""
+    if state is None or (state.newest and format_time(said) < state.newest):
+        return []
+    carried = set(carry.carried)
+    return [
+        s
+        for s in state.items.values()
+        if s.item.address in carried and s.item.kind == kind and not s.notes and not reopened(s)
+    ]
 
 
 def _draft(item: Item) -> Draft:
