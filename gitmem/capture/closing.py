@@ -40,9 +40,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from gitmem.capture.extract.lastword import (
+    decision_turns,
     quote_places,
     turned_away,
-    turns_away_from,
     user_turns,
 )
 from gitmem.capture.extract.reports import all_done, called_off, reported_done
@@ -106,14 +106,12 @@ def turned_decisions(
     ]
     if not decisions:
         return []
-    new = [_draft(i) for i in carry.items if i.kind == Kind.DECISION]
-    turning = user_turns(prepared.transcript.messages)  # read once, for every decision
+    # what turns away, read once for every decision: the capture's own decisions first
+    turning = decision_turns([_draft(i) for i in carry.items])
+    turning += user_turns(prepared.transcript.messages)
     turned: list[tuple[str, str, str]] = []
     for decision in decisions:
-        earlier = _draft(decision.item)
-        by = next((d for d in new if turns_away_from(d, earlier)), None)
-        sentence = (by.quote or by.text) if by is not None else None
-        sentence = sentence or turned_away(earlier, turning)
+        sentence = turned_away(_draft(decision.item), turning)
         if sentence is not None:
             turned.append((decision.id, TURNED, sentence))
     return _changed(turned, prepared, session, identity, now, commit)

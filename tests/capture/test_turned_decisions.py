@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from helpers.capturing import capture, session_file
 
-from gitmem.capture.extract.lastword import turned_away, turns_away_from, user_turns
+from gitmem.capture.extract.lastword import decision_turns, turned_away, user_turns
 from gitmem.core.items import Draft
 from gitmem.core.transcript import Message
 
@@ -84,4 +84,5 @@ def test_what_turns_away_is_read_as_the_session_s_last_word_reads_it() -> None:
         "the session cache lives in Postgres instead of Redis",
         {},
     )
-    assert turns_away_from(moved, redis) and not turns_away_from(redis, moved)
+    assert turned_away(redis, decision_turns([moved])) == moved.quote
+    assert turned_away(moved, decision_turns([redis])) is None

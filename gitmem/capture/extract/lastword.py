@@ -389,7 +389,12 @@ def turned_away(decision: Draft, said: Sequence[tuple[str, list[Turn]]]) -> str 
     return next((s for s, found in said if any(reverses(t, sides) for t in found)), None)
 
 
-def turns_away_from(later: Draft, earlier: Draft) -> bool:
-    """Does the decision *later* turn away from what the decision *earlier* chose (rule
-    3)? Raises nothing."""
-    return later.kind == earlier.kind == Kind.DECISION and _turns_away(_said(later), earlier)
+def decision_turns(drafts: Sequence[Draft]) -> list[tuple[str, list[Turn]]]:
+    """Each decision of *drafts* that turns away from something, as said (its quote,
+    else its text), with its turns: what :func:`turned_away` reads of a capture's own
+    decisions (rule 3), found once for every earlier decision. Raises nothing."""
+    found = []
+    for draft in drafts:
+        if draft.kind == Kind.DECISION and (draft_turns := turns(fold(_said(draft)))):
+            found.append((draft.quote or draft.text, draft_turns))
+    return found
