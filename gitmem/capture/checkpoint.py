@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from gitmem.capture.closing import closed_loops, turned_decisions
+from gitmem.capture.closing import state_changes
 from gitmem.capture.masking import contains_mask, masked
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
@@ -382,8 +382,7 @@ def build_checkpoint(
         events.append(
             new_event(identity, EVENT_LIKELY_SUPERSEDED, None, session, now, commit, {"items": by})
         )
-    events += closed_loops(state, carry, prepared, session, identity, (said, now), commit)
-    events += turned_decisions(state, carry, prepared, session, identity, (said, now), commit)
+    events += state_changes(state, carry, prepared, session, identity, (said, now), commit)
     if carry.aged_out:  # one event for all of them: ageing is routine, records are not
         aged = {a.id: {"from": current_status(a), "reason": r} for a, r in carry.aged_out}
         events.append(

@@ -26,7 +26,7 @@ An older session backfilled after newer ones closes nothing, nor does anything c
 loop someone reopened (``gitmem reverify``) or one with a note already.
 
 A **decision** of another session that this capture carries is flagged the same way when
-the capture turns away from what it chose (:func:`turned_decisions`): its user says so
+the capture turns away from what it chose (:func:`state_changes`): its user says so
 ("Decision: drop Redis, the session cache moves to Postgres" after "The session cache now
 uses Redis"), or one of its own new decisions does ("we moved the session cache from
 Redis to Postgres"). The rule is the session's last word's (rule 3 of
@@ -67,7 +67,7 @@ CALLED_OFF_LATER = "called off later in its session"
 TURNED = "turned away from in a later session"
 
 
-def closed_loops(
+def state_changes(
     state: MemoryState | None,
     carry: Plan,
     prepared: Prepared,
@@ -76,36 +76,45 @@ def closed_loops(
     times: tuple[datetime, datetime],
     commit: str | None,
 ) -> list[Event]:
-    """A changed-state event for each open loop of an earlier session that this capture
-    carries and closes (see the module). *times*: the session's own time and the
+    """A changed-state event for each open item of an earlier session that this capture
+    carries and says has changed (see the module): a loop it closes, a decision of
+    another session it turns away from. *times*: the session's own time and the
     capture's. Raises nothing."""
     said, now = times
-    open_loops = _carried(state, carry, Kind.OPEN_LOOP, said)
+    flagged = _closed_loops(_carried(state, carry, Kind.OPEN_LOOP, said), prepared, session)
+    decisions = _carried(state, carry, Kind.DECISION, said)
+    others = [s for s in decisions if s.item.origin_session != session]
+    flagged += _turned_decisions(others, carry, prepared) if others else []
+    return [
+        new_event(
+            identity,
+            EVENT_STATE_CHANGED,
+            item,
+            session,
+            now,
+            commit,
+            {"note": note(how, sentence, prepared.secrets)},
+        )
+        for item, how, sentence in flagged
+    ]
+
+
+def _closed_loops(
+    open_loops: Sequence[ItemState], prepared: Prepared, session: str
+) -> list[tuple[str, str, str]]:
+    """(loop, how, sentence) of each of *open_loops* the capture closes."""
     messages = prepared.transcript.messages
     others = [s for s in open_loops if s.item.origin_session != session]
     closed = _by_others(others, messages, session)
     own = [s for s in open_loops if s.item.origin_session == session]
     closed += _by_itself(own, messages) if own else []
-    return _changed(closed, prepared, session, identity, now, commit)
+    return closed
 
 
-def turned_decisions(
-    state: MemoryState | None,
-    carry: Plan,
-    prepared: Prepared,
-    session: str,
-    identity: Identity,
-    times: tuple[datetime, datetime],
-    commit: str | None,
-) -> list[Event]:
-    """A changed-state event for each open decision of another session that this capture
-    carries and turns away from (see the module). Raises nothing."""
-    said, now = times
-    decisions = [
-        s for s in _carried(state, carry, Kind.DECISION, said) if s.item.origin_session != session
-    ]
-    if not decisions:
-        return []
+def _turned_decisions(
+    decisions: Sequence[ItemState], carry: Plan, prepared: Prepared
+) -> list[tuple[str, str, str]]:
+    """(decision, how, sentence) of each of *decisions* the capture turns away from."""
     # what turns away, read once for every decision: the capture's own decisions first
     turning = decision_turns([_draft(i) for i in carry.items])
     turning += user_turns(prepared.transcript.messages)
@@ -114,7 +123,7 @@ def turned_decisions(
         sentence = turned_away(_draft(decision.item), turning)
         if sentence is not None:
             turned.append((decision.id, TURNED, sentence))
-    return _changed(turned, prepared, session, identity, now, commit)
+    return turned
 
 
 def _carried(state: MemoryState | None, carry: Plan, kind: Kind, said: datetime) -> list[ItemState]:
@@ -133,29 +142,6 @@ def _carried(state: MemoryState | None, carry: Plan, kind: Kind, said: datetime)
 
 def _draft(item: Item) -> Draft:
     return Draft(item.kind, item.text, item.trust, item.quote, {})
-
-
-def _changed(
-    found: Sequence[tuple[str, str, str]],
-    prepared: Prepared,
-    session: str,
-    identity: Identity,
-    now: datetime,
-    commit: str | None,
-) -> list[Event]:
-    """A changed-state event for each (item, how, sentence) *found*."""
-    return [
-        new_event(
-            identity,
-            EVENT_STATE_CHANGED,
-            item,
-            session,
-            now,
-            commit,
-            {"note": note(how, sentence, prepared.secrets)},
-        )
-        for item, how, sentence in found
-    ]
 
 
 def _by_others(

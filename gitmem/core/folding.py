@@ -464,3 +464,10 @@ def _markers(raw: str, mapped: _Mapped, items: list[tuple[int, str]]) -> dict[in
         if _LINE_BREAK_RE.search(raw, raw_start, mapped.origin[at]) is None:
             markers[at] = label
     return markers
+
+
+def bare(word: str) -> str:
+    """*word* (folded) without the "s" of a plural or a present ("docs", "succeeds": "doc",
+    "succeed"), so that a rule finds a word in either form; a word of three letters or
+    fewer ("is", "bus") or one in "ss" ("class") is kept. Raises nothing."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -25,7 +25,7 @@ import functools
 import re
 
 from gitmem.core.conditions import CONDITION_WORDS, UNSPACED_CONDITIONS, WHEN_WORDS
-from gitmem.core.folding import fold
+from gitmem.core.folding import bare, fold
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
 
@@ -294,8 +294,8 @@ def _forms(word: str) -> set[str]:
     forms = {word}
     if (unit := _UNIT_RE.fullmatch(word)) is not None:
         forms.add(unit.group(1))
-    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        forms.add(word[:-1])
+    else:
+        forms.add(bare(word))
     return forms
 
 

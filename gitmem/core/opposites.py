@@ -20,6 +20,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from gitmem.core.choices import chose_against
+from gitmem.core.folding import bare
 from gitmem.core.measures import one_end, other_change, other_number, other_unit
 from gitmem.core.negation import NEGATION_RE, POSSIBILITY
 from gitmem.core.numbers import NUMBER_RE
@@ -413,13 +414,13 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
         theirs = _PIECE_RE.findall(other)
         if _reversers(theirs):
             continue
-        words = set(theirs) | {_bare(word) for word in theirs}
+        words = set(theirs) | {bare(word) for word in theirs}
         for pieces in clauses:
             for n in _reversers(pieces):
                 if pieces[n + 1 : n + 2] == ["by"]:
                     continue  # "blocked by gqc.5" names the blocker, not what is turned away
                 governed = [p for p in pieces[n + 1 :] if p not in _MINOR][:_SCOPE]
-                if any(word in words or _bare(word) in words for word in governed):
+                if any(word in words or bare(word) in words for word in governed):
                     owner = "the quote" if says == "quote" else "the item's text"
                     plain = "the item's text" if says == "quote" else "its quote"
                     return f'{owner} says "{pieces[n]}" and {plain} states the rest plainly'
@@ -428,12 +429,6 @@ def reversed_by_verb(text: str, quote: str) -> str | None:
 
 _CLAUSE_END_RE = lazy_pattern(r"[;!?\n]|\.(?:\s|$)")
 """The end of a clause (not the dot of "3.10" or "app.py", nor a comma)."""
-
-
-def _bare(word: str) -> str:
-    """*word* without a plural's or a present's "s" ("succeeds", "docs": "succeed",
-    "doc"), so that what a verb governs is found in either form."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _reversers(pieces: list[str]) -> list[int]:

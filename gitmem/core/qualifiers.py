@@ -19,6 +19,7 @@ raises.
 
 from __future__ import annotations
 
+from gitmem.core.folding import bare
 from gitmem.core.negation import NEGATION_RE
 from gitmem.core.patterns import lazy_pattern
 
@@ -82,7 +83,7 @@ def unqualified(text: str, quote: str) -> str | None:
     kind. A qualifier that ends its clause ("We deploy on Fridays, probably.") governs
     the words before it. Raises nothing."""
     kept = {_KIND_OF[_spaced(m.group())] for m in _QUALIFIER_RE.finditer(text)}
-    words = {form for word in _WORD_RE.findall(text) for form in (word, _bare(word))}
+    words = {form for word in _WORD_RE.findall(text) for form in (word, bare(word))}
     for match in _QUALIFIER_RE.finditer(quote):
         word = _spaced(match.group())
         kind = _KIND_OF[word]
@@ -96,15 +97,9 @@ def unqualified(text: str, quote: str) -> str | None:
         if not governed:
             clause = _CLAUSE_END_RE.split(ahead.rstrip(" ,"))[-1]
             governed = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][-_SCOPE:]
-        if words & {form for word in governed for form in (word, _bare(word))}:
+        if words & {form for word in governed for form in (word, bare(word))}:
             return f'the quote says "{word}" ({kind}) and the item\'s text leaves it out'
     return None
-
-
-def _bare(word: str) -> str:
-    """*word* without a plural's "s" ("files": "file"), so that a word is governed in
-    either form ("only the files under src/" governs "every file")."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _negated(before: str) -> bool:

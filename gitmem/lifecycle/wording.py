@@ -24,8 +24,9 @@ from contextlib import suppress
 from pathlib import Path
 
 FILE = "wording.json"
-MOST = 20_000
-"""The most verdicts kept; past it, the file starts again from the verdicts just reached."""
+MOST = 2_000
+"""The most verdicts kept, the newest: a brief asks only for the items current now, and
+reads the whole file at every session start (2,000 verdicts are ~150 KB)."""
 _CORE = Path(__file__).resolve().parent.parent / "core"
 
 
@@ -90,8 +91,10 @@ def _write(local_dir: Path, known: dict[str, str], new: list[str]) -> None:
     from gitmem.core.errors import GitmemError
     from gitmem.store.files import atomic_write
 
+    for address in new:  # the verdicts just reached are the newest
+        known[address] = known.pop(address)
     if len(known) > MOST:
-        known = {address: known[address] for address in new[-MOST:]}
+        known = dict(list(known.items())[-MOST:])
     data = json.dumps({"rules": rules(), "verdicts": known}, separators=(",", ":"))
     with suppress(GitmemError, OSError):  # a cache not written is read as empty next time
         atomic_write(local_dir / FILE, data.encode(), 0o600)
