@@ -1,9 +1,10 @@
 """A long session read by the host's CLI in windows: the merged items hold each claim once.
 
-    python benchmarks/model_windows.py [--split test|dev] [--window CHARS]
+    python benchmarks/model_windows.py [--split test|dev] [--window CHARS] [-v]
 
 Both splits, the test split first, unless ``--split`` names one. Only totals are printed,
-never an item (the test split is not read item by item).
+never an item (the test split is not read item by item); ``-v`` with ``--split dev``
+lists each claim stored twice, the item credited first and the one again.
 
 The issue's target: "the merged items of a long session contain no claim twice". A host
 CLI (``--extractor claude``) reads a session longer than one call in windows
@@ -159,15 +160,18 @@ class Totals:
         self.proposed_twice = self.items = self.credited = self.twice = 0
 
 
-def twice(items: Sequence[Item], labels: Sequence[Label]) -> tuple[int, int]:
-    """(labels credited, items beyond the first on a credited label)."""
+def twice(items: Sequence[Item], labels: Sequence[Label]) -> tuple[int, list[tuple[Item, Item]]]:
+    """(labels credited, each item beyond the first on a credited label with the item
+    credited for that label)."""
     credited = credit(items, labels)
-    taken = set(credited.values())
-    extra = sum(
-        1
-        for n, item in enumerate(items)
-        if n not in credited and any(matches(sides(item), labels[m]) for m in taken)
-    )
+    first = {label: n for n, label in credited.items()}
+    extra = []
+    for n, item in enumerate(items):
+        if n in credited:
+            continue
+        again = next((m for m in first if matches(sides(item), labels[m])), None)
+        if again is not None:
+            extra.append((items[first[again]], item))
     return len(credited), extra
 
 
@@ -183,9 +187,9 @@ def proposed_twice(answers: list[dict[str, object]], labels: Sequence[Label]) ->
     return sum(1 for count in said.values() if count > 1)
 
 
-def run_split(split: str, model: str) -> Totals:
+def run_split(split: str, model: str, verbose: bool = False) -> Totals:
     """The totals of every labelled session of *split* read by the stand-in in *model*
-    mode (:data:`MODELS`)."""
+    mode (:data:`MODELS`); with *verbose*, each claim stored twice printed."""
     os.environ["WINDOWS_MODEL"] = model
     totals = Totals()
     with tempfile.TemporaryDirectory(prefix="gitmem-model-windows-") as tmp:
@@ -222,7 +226,10 @@ def run_split(split: str, model: str) -> Totals:
                 for entry in json.loads(line)["items"]
             ]
             calls = len(calls_file.read_text(encoding="utf-8").splitlines())
-            credited, extra = twice(items, labels)
+            credited, pairs = twice(items, labels)
+            if verbose:
+                for one, other in pairs:
+                    print(f"  {model} {path.name}: {one.quote!r}\n      and {other.quote!r}")
             totals.sessions += 1
             totals.windowed += calls > 1
             totals.calls += calls
@@ -230,7 +237,7 @@ def run_split(split: str, model: str) -> Totals:
             totals.proposed_twice += proposed_twice(answers, labels)
             totals.items += len(items)
             totals.credited += credited
-            totals.twice += extra
+            totals.twice += len(pairs)
     return totals
 
 
@@ -255,14 +262,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=(TEST, DEV), help="only this split")
     parser.add_argument("--window", type=int, default=WINDOW, help="characters per call")
+    parser.add_argument(
+        "-v", action="store_true", help="list every claim stored twice (dev split only)"
+    )
     args = parser.parse_args(argv)
+    if args.v and args.split != DEV:
+        parser.error("-v lists items, and only the dev split is read item by item (--split dev)")
     if args.window < 1_000:
         parser.error("--window must be at least 1,000 characters")
     # gitmem's own window is 150,000 characters: most sessions of the corpus fit in one
     extract.windows = functools.partial(extract.windows, limit=args.window)  # type: ignore[assignment]
     stored_twice = 0
     for split in (TEST, DEV) if args.split is None else (args.split,):
-        by_model = {model: run_split(split, model) for model in MODELS}
+        by_model = {model: run_split(split, model, args.v) for model in MODELS}
         report(split, args.window, by_model)
         stored_twice += by_model["follows"].twice
     return 1 if stored_twice else 0

@@ -64,3 +64,10 @@ def test_only_a_model_that_ignores_the_list_gives_a_listed_claim_again(tmp_path:
     listed = [("decision", "Keep requests")]
     assert len(answer(tmp_path, "repeats", listed)) == 2
     assert [i["kind"] for i in answer(tmp_path, "follows", listed)] == ["fact"]
+
+
+def test_only_the_dev_split_is_listed_item_by_item(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        MW.main(["--split", "test", "-v"])
+    assert raised.value.code == 2
+    assert "only the dev split" in capsys.readouterr().err

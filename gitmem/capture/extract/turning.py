@@ -41,6 +41,7 @@ import re
 from typing import NamedTuple
 
 from gitmem.capture.extract.reports import SENTENCES
+from gitmem.core.folding import bare
 from gitmem.core.negation import NEGATION_RE
 from gitmem.lifecycle.sameclaim import content_words
 
@@ -405,8 +406,8 @@ def stems(words: frozenset[str]) -> frozenset[str]:
 def _stem(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
+    if (single := bare(word)) != word:  # the plural rule every reader shares
+        word = single
     elif word.endswith("ing") and len(word) > 5:
         word = word[:-3]
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
