@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from gitmem.core.comparable import incomparable
 from gitmem.core.conditions import conditional
 from gitmem.core.folding import fold, group_digits
 from gitmem.core.frames import names, reshaped
@@ -26,7 +27,6 @@ from gitmem.core.numbers import number_tokens
 from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
 from gitmem.core.stance import asked, negated_modal, reported, requested, struck, to_come
-from gitmem.core.writing import other_writing
 
 
 def unsupported(text: str, quote: str) -> str | None:
@@ -38,7 +38,7 @@ def unsupported(text: str, quote: str) -> str | None:
     puts another person in its place ("We dropped Redis" on "they dropped Redis"). Never
     raises."""
     conflict = (
-        other_writing(text, quote)
+        incomparable(text, quote)
         or negated_modal(fold(text), fold(quote))
         or polarity_conflict(text, quote)
     )

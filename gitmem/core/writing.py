@@ -30,13 +30,19 @@ FEWEST = 1
 """The fewest words a text must have for its writing system to be read."""
 
 
+def prose(text: str) -> str:
+    """*text* with its code and names (:data:`_CODE_RE`) made spaces: the words a
+    language writes."""
+    return _CODE_RE.sub(" ", text)
+
+
 def writing(text: str) -> str | None:
     """The writing system most of *text*'s words are written in (Unicode's script name:
     "LATIN", "HANGUL", "CYRILLIC", "CJK", …), or None when no one holds
     :data:`MOST` of them or the text has fewer than :data:`FEWEST` words."""
     words: Counter[str] = Counter()
     last = None
-    for char in _CODE_RE.sub(" ", text):
+    for char in prose(text):
         script = _script(char) if char.isalpha() else None
         if script is not None and script != last:
             words[script] += 1

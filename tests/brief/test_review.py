@@ -17,6 +17,7 @@ from gitmem.hooks.capturing import post_rewrite
 from gitmem.store.repo import Store
 
 SAID = "We agreed on this, and it is recorded here for the review."
+AGREED = "We agreed on this: the retries stay as they are"
 
 
 def remember(gm: Any, repo: Path, text: str, session: str, **extra: Any) -> str:
@@ -40,9 +41,7 @@ def branch_history(gm: Any, repo: Path) -> dict[str, str]:
     git(repo, "checkout", "-q", "-b", "feature")
     ids["before"] = remember(gm, repo, "Plan made before the first commit", "s-feat")
     commit(repo, "change the app", "src/app.py", "change the app\n")
-    ids["first"] = remember(
-        gm, repo, "Keep the retries as they are", "s-feat", quote="We agreed on this"
-    )
+    ids["first"] = remember(gm, repo, "Keep the retries as they are", "s-feat", quote=AGREED)
     ids["other"] = remember(gm, repo, "Second session on the branch", "s-other", kind="open_loop")
     commit(repo, "add util", "src/util.py", "add util\n")
     ids["resolved"] = remember(gm, repo, "Temporary flag to remove", "s-feat", kind="open_loop")
@@ -75,7 +74,7 @@ def test_the_range_commits_and_sessions_are_in_and_the_rest_is_out(
     assert not {ids["main"], ids["elsewhere"], ids["unrelated"]} & set(by_id)
     assert by_id[ids["resolved"]]["lifecycle"] == "resolved"
     assert by_id[ids["first"]]["trust"] == "verbatim"
-    assert by_id[ids["first"]]["quote"] == "We agreed on this"
+    assert by_id[ids["first"]]["quote"] == AGREED
     assert by_id[ids["file"]]["files"] == ["src/app.py"]
     assert document["commits"] == 2 and document["files"] == 2
     assert sorted(document["sessions"]) == ["s-feat", "s-other"]
@@ -91,9 +90,8 @@ def test_the_markdown_groups_by_part_and_section_with_the_badges(
     assert text.rstrip().endswith("</gitmem-context>")
     captured, _, about = text.partition("#### Earlier memory about the files this range changes")
     assert "#### Captured in this range" in captured and "**Decisions**" in captured
-    assert (
-        f'- [✓ verbatim] Keep the retries as they are — "We agreed on this" (`{ids["first"][:8]}`)'
-        in (captured)
+    assert f'- [✓ verbatim] Keep the retries as they are — "{AGREED}" (`{ids["first"][:8]}`)' in (
+        captured
     )
     assert f"Temporary flag to remove [resolved] (`{ids['resolved'][:8]}`)" in captured
     assert "src/app.py" in about and "The app entry point" in about

@@ -399,7 +399,7 @@ def test_a_text_that_puts_another_person_in_the_quotes_place_is_not_supported(
         ("We dropped Redis for the cache", "I dropped Redis for the cache"),
         ("We should drop Redis for the cache", "you should drop Redis for the cache"),
         ("We dropped Redis because they were slow", "we dropped Redis: the servers were slow"),
-        ("Keep the retries as they are", "We agreed on this"),
+        ("Keep the retries as they are", "We agreed on this: the retries stay"),
         ("Keep their cache in Redis", "keep our cache in Redis"),
     ],
 )
