@@ -61,10 +61,12 @@ class Fragment(NamedTuple):
         return bool(self.marks) or self.lead is not None
 
 
-def parse_fragment(raw: str) -> Fragment:
-    """*raw* folded, with its lead and its candidate list markers. Never raises."""
-    body = fold(raw)
-    inline = fold_inline(raw)
+def parse_fragment(raw: str, body: str | None = None) -> Fragment:
+    """*raw* folded, with its lead and its candidate list markers; *body* is ``fold(raw)``
+    when the caller has it already. Never raises."""
+    if body is None:
+        body = fold(raw)
+    inline = body if _reads_inline(raw) else fold_inline(raw)
     lead: tuple[str, str] | None = None
     if inline != body:
         opening = _LEADING_MARKERS_RE.match(inline + " ")
@@ -83,6 +85,27 @@ def parse_fragment(raw: str) -> Fragment:
     pieces.append(body[pos:])
     folded = f"{lead[0]} {body}" if lead is not None else body
     return Fragment(folded, tuple(pieces), tuple(marks), lead)
+
+
+def _reads_inline(raw: str) -> bool:
+    """Whether ``fold_inline(raw) == fold(raw)`` without folding it again: an ASCII text
+    (no look-alike or capital that folds by its neighbours) that does not start with a
+    space, a list marker's first character (``-+#>``, a digit) or a mark folding removes
+    (``*`_~``), so its first line starts the same with or without a word before it.
+    Raises nothing."""
+    return (
+        bool(raw)
+        and raw.isascii()
+        and len(raw) < _INLINE_MAX
+        and not raw[0].isspace()
+        and raw[0] not in _LINE_OPENERS
+    )
+
+
+_LINE_OPENERS = frozenset("-+#>0123456789*`_~")
+_INLINE_MAX = 1 << 16
+"""Longer texts are folded a piece at a time (:func:`~gitmem.core.folding.fold`): left
+to :func:`~gitmem.core.folding.fold_inline` itself."""
 
 
 class View:

@@ -295,7 +295,7 @@ def check_item(address: Sha256Hex, data: bytes | None) -> ItemCheck:
             None,
         )
     try:
-        item = parse_item(data)
+        item = parse_item(data, actual)
     except FormatError as e:
         return ItemCheck(address, ITEM_UNREADABLE, str(e), None)
     return ItemCheck(address, None, "its bytes hash to the address its records name", item)

@@ -56,6 +56,10 @@ def badge_of(trust: str) -> str:
 
 KINDS = tuple(Kind)
 TRUST_CLASSES = tuple(Trust)
+_KIND_OF = {kind.value: kind for kind in Kind}
+_TRUST_OF = {trust.value: trust for trust in Trust}
+"""Each member by its value: a lookup where ``Kind(value)`` goes through the enum's
+machinery (~1 µs; 20,000 stored items a ``verify`` of 10,000 checkpoints reads)."""
 
 
 def statement_id(session: str, kind: str, text: str) -> str:
@@ -161,11 +165,14 @@ class Item:
         if not (isinstance(text, str) and isinstance(origin, str)):
             missing = "text" if not isinstance(text, str) else "origin_session"
             raise FormatError(f"field {missing!r} must be a string")
-        if kind not in KINDS:
+        member = _KIND_OF.get(kind) if isinstance(kind, str) else None
+        if member is None:
             raise FormatError(f"item kind {kind!r} is not one of {', '.join(KINDS)}")
         raw_trust = data.get("trust")
         # An unknown class is never silently promoted: it reads as untagged.
-        trust = Trust(raw_trust) if raw_trust in TRUST_CLASSES else Trust.UNTAGGED
+        trust = Trust.UNTAGGED
+        if isinstance(raw_trust, str):
+            trust = _TRUST_OF.get(raw_trust, Trust.UNTAGGED)
         snapshot = data.get("snapshot")
         if snapshot is not None and not is_sha256_hex(snapshot):
             raise FormatError("item snapshot must be a hex SHA-256 or null")
@@ -177,7 +184,7 @@ class Item:
             raise FormatError("item quote_reason must be a string or null")
         known = cls._KNOWN
         return cls(
-            Kind(kind),
+            member,
             text,
             trust,
             origin,
@@ -189,8 +196,10 @@ class Item:
         )
 
 
-def parse_item(data: bytes) -> Item:
-    """Decode stored item bytes.
+def parse_item(data: bytes, address: Sha256Hex | None = None) -> Item:
+    """Decode stored item bytes; *address* is their SHA-256 when the caller hashed them
+    already (:func:`gitmem.core.integrity.check_item` does, to compare it with the
+    address the item is stored at): they are not hashed again.
 
     Raises:
         FormatError: the bytes are not canonical JSON, or not a well-formed item.
@@ -201,5 +210,5 @@ def parse_item(data: bytes) -> Item:
     item = Item.from_dict(value)
     # Its address is the hash of the bytes it was read from (stored bytes are hashed,
     # never re-serialised): filled in here, as the cached property would keep it.
-    item.__dict__["address"] = canonical.sha256_hex(data)
+    item.__dict__["address"] = canonical.sha256_hex(data) if address is None else address
     return item

@@ -147,8 +147,15 @@ def split_fragments(quote: str) -> list[str]:
     nothing; a fragment that is only a number ("… 37.") is kept, though at the start of
     a line it would read as a list marker. Never raises.
     """
+    return [piece for piece, _ in _folded_fragments(quote)]
+
+
+def _folded_fragments(quote: str) -> list[tuple[str, str]]:
+    """:func:`split_fragments` of *quote*, each fragment with its :func:`fold` (which
+    that split works out to judge it, and the check of the quote then compares)."""
     pieces = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
-    return [piece for piece in pieces if fold(piece) or NUMBER_RE.search(fold_inline(piece))]
+    folded = ((piece, fold(piece)) for piece in pieces)
+    return [(piece, body) for piece, body in folded if body or NUMBER_RE.search(fold_inline(piece))]
 
 
 class FragmentResult(NamedTuple):
@@ -321,7 +328,8 @@ class _Transcript:
         self._with_context: list[View] | None = None
 
     def check(self, quote: str, with_span: bool) -> QuoteCheck:
-        raw = split_fragments(strip_gitmem_context(quote))
+        pairs = _folded_fragments(strip_gitmem_context(quote))
+        raw = [piece for piece, _ in pairs]
         if not raw:
             if split_fragments(quote):
                 reason = "the quote is only gitmem's own output (<gitmem-context>), "
@@ -329,7 +337,7 @@ class _Transcript:
             else:
                 reason = "the quote is empty"
             return QuoteCheck(False, reason, (), None)
-        fragments = [parse_fragment(fragment) for fragment in raw]
+        fragments = [parse_fragment(fragment, body) for fragment, body in pairs]
         if any(BIDI_STAND_IN in fragment.folded for fragment in fragments):
             return QuoteCheck(False, BIDI_QUOTE, (), None)
         if any("\0" in fragment.folded for fragment in fragments):

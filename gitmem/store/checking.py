@@ -59,7 +59,7 @@ from gitmem.store.layout import (
     receipt_path,
     walk_content,
 )
-from gitmem.store.parallel import pipelined
+from gitmem.store.parallel import gc_paused, pipelined
 from gitmem.store.purge import purges_at
 from gitmem.store.quotecheck import Found, PutBy, check_quotes
 from gitmem.store.repo import Store
@@ -107,7 +107,10 @@ def check_content(
     Raises:
         BrokenRef: the ref is symbolic or points at something that is not a commit.
     """
-    with hashed_here():
+    # No collection meanwhile: what the check keeps (a verdict an item, the quotes put
+    # by) is kept to its end, and a collection of it frees nothing (two in a verify of
+    # 10,000 checkpoints, ~80 ms); the helper forked in it inherits the pause.
+    with hashed_here(), gc_paused():
         return _Checking(store, checker, only, progress).run()
 
 

@@ -24,7 +24,14 @@ from gitmem.core.integrity import (
     check_record,
 )
 from gitmem.core.quotes import QUOTE_NOT_IN_SNAPSHOT, stored_messages
-from gitmem.store.layout import blob_bytes, content_path, hashed_here, limit_of, object_bytes
+from gitmem.store.layout import (
+    blob_bytes,
+    content_path,
+    hashed_here,
+    limit_of,
+    object_bytes,
+    walk_content,
+)
 from gitmem.store.repo import MEMORY_REF, Store
 
 
@@ -153,3 +160,61 @@ def test_every_check_refuses_an_unread_blob_by_its_size() -> None:
     # The helper process that checks a share of each chunk gets it pickled.
     again = pickle.loads(pickle.dumps(unread))
     assert isinstance(again, Unread) and again.reason == unread.reason
+
+
+def test_the_walk_of_a_folder_names_each_misfit_and_yields_the_rest(tmp_path: Path) -> None:
+    """Every leaf is a blob at its digest, a misfit (a stray) or an entry that is not a
+    plain file, whatever its fan-out folder's name: the names are checked by pattern."""
+    repo = pygit2.init_repository(tmp_path / "r", bare=True)
+    blob = repo.create_blob(b"x")
+    good, upper = "ab" + "0" * 62, "ab" + "A" * 62
+    modes = pygit2.enums.FileMode
+
+    def tree(entries: list[tuple[str, pygit2.Oid, int]]) -> pygit2.Oid:
+        builder = repo.TreeBuilder()
+        for name, oid, mode in entries:
+            builder.insert(name, oid, mode)
+        return builder.write()
+
+    sub = tree([(good[2:] + ".json", blob, modes.BLOB)])
+    fan_ab = tree(
+        [
+            (good[2:] + ".json", blob, modes.BLOB),
+            (upper[2:] + ".json", blob, modes.BLOB),
+            ("1" * 62 + ".txt", blob, modes.BLOB),
+            ("2" * 62 + ".json", blob, modes.BLOB_EXECUTABLE),
+            ("3" * 62 + ".json", blob, modes.LINK),
+            ("4" * 62 + ".json", sub, modes.TREE),
+            (".json", blob, modes.BLOB),
+            ("5" * 61 + ".json", blob, modes.BLOB),
+        ]
+    )
+    fan_zz = tree([("0" * 62 + ".json", blob, modes.BLOB)])
+    top = repo[
+        tree(
+            [
+                ("ab", fan_ab, modes.TREE),
+                ("zz", fan_zz, modes.TREE),
+                ("abc", fan_zz, modes.TREE),
+                ("cd", blob, modes.BLOB),
+            ]
+        )
+    ]
+    strays: list[str] = []
+    odd: list[tuple[str, str]] = []
+    walked = [(digest, str(leaf.id)) for digest, leaf in walk_content(top, "items", strays, odd)]
+    assert walked == [(good, str(blob))]
+    assert strays == [
+        "items/ab/.json",
+        "items/ab/" + "1" * 62 + ".txt",
+        "items/ab/" + "4" * 62 + ".json",
+        "items/ab/" + "5" * 61 + ".json",
+        "items/ab/" + "A" * 62 + ".json",
+        "items/abc",
+        "items/cd",
+        "items/zz/" + "0" * 62 + ".json",
+    ]
+    assert odd == [
+        ("items/ab/" + "2" * 62 + ".json", "an executable"),
+        ("items/ab/" + "3" * 62 + ".json", "a symlink"),
+    ]
