@@ -219,6 +219,15 @@ def test_prompt_asks_for_what_is_still_true_at_the_end() -> None:
     assert len(build_prompt(long, max_chars=9_000, part=(2, 9))) <= 9_000
 
 
+def test_prompt_asks_for_texts_the_verifier_can_check_against_their_quotes() -> None:
+    """A text in another language than its quote, or sharing no word with it, gives way
+    to the quote (gitmem.core.comparable): the model is told so, not left to find out."""
+    prompt = build_prompt(MESSAGES)
+    assert "in the language its quote is written in" in prompt
+    assert "quote's own names, numbers and key words" in prompt
+    assert "shares no word with it" in prompt
+
+
 def test_prompt_shows_a_window_what_the_earlier_windows_gave() -> None:
     listed = [("decision", "use httpx for the HTTP client"), ("open_loop", "write the sync")]
     prompt = build_prompt(MESSAGES, part=(2, 2), listed=listed)

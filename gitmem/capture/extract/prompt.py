@@ -65,9 +65,11 @@ once, from its clearest statement.
 
 Rules for every item:
 
-1. "text" says the item in your own words, in the language its quote is written in (it
-   is checked against the quote), self-contained (it will be read without the
-   transcript), at most {MAX_TEXT_CHARS} characters.
+1. "text" says the item briefly, in the language its quote is written in and with its
+   quote's own names, numbers and key words (it is checked against the quote: a text
+   that shares no word with it, or says what it does not, is replaced by the quote),
+   self-contained (it will be read without the transcript), at most {MAX_TEXT_CHARS}
+   characters.
 2. "trust" is "verbatim" only when "quote" is copied exactly, character for character,
    from ONE message of the transcript: the same words in the same order, with the same
    spelling and punctuation. Never paraphrase, fix typos, shorten with "..." or join
