@@ -86,6 +86,9 @@ PREFIX = 4
 but the last three of the shorter ("deploy", "deployed", "deployment"; "cache",
 "caching"), or are equal without a plural's s; not "migration" and "migración"."""
 _ENDING = 3
+MOST_COMPARED = 500
+"""The most distinct words of a text, and of its quote, compared in another form (an item's
+text holds at most 500 characters; a quote a few sentences)."""
 
 
 def incomparable(text: str, quote: str) -> str | None:
@@ -121,8 +124,18 @@ def no_shared_word(text: str, quote: str) -> str | None:
     if not mine:
         return None
     theirs = _long_words(quote)
-    if any(_one_word(word, other) for word in mine for other in theirs):
+    if not mine.isdisjoint(theirs):
         return None
+    # a word in another form begins alike: each of the text's words is compared with the
+    # quote's of the same first letters only, at most MOST_COMPARED a side (a teammate's
+    # record may hold a megabyte of words that all begin alike; past the bound, a text is
+    # refused rather than trusted)
+    alike: dict[str, list[str]] = {}
+    for other in sorted(theirs):
+        alike.setdefault(other[:PREFIX], []).append(other)
+    for word in sorted(mine)[:MOST_COMPARED]:
+        if any(_one_word(word, o) for o in alike.get(word[:PREFIX], [])[:MOST_COMPARED]):
+            return None
     return "the item's text shares no word with its quote: nothing in it can be checked against it"
 
 

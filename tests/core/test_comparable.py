@@ -101,3 +101,21 @@ def test_one_word_in_any_form_is_enough(text: str, quote: str) -> None:
 )
 def test_odd_input_raises_nothing(pair: tuple[str, str]) -> None:
     incomparable(*pair)
+
+
+def test_a_huge_text_and_quote_are_compared_within_a_bound() -> None:
+    """A teammate's record may hold a megabyte of words that all begin alike; past
+    MOST_COMPARED words a side, a text is refused rather than trusted."""
+    from gitmem.core import comparable
+
+    tails = [a + b + c + d for a in "klmnopq" for b in "klmnopq" for c in "klmnopq" for d in "kl"]
+    assert len(tails) > comparable.MOST_COMPARED
+    # every word begins "abcd", and no two are one word in another form
+    text = " ".join(f"abcdxxxx{tail}" for tail in tails)
+    quote = " ".join(f"abcdyyyy{tail}" for tail in tails)
+    assert no_shared_word(text, quote) is not None
+    # a word the quote holds in another form is looked for among those that begin alike
+    assert no_shared_word("zzzzdeploying", quote + " zzzzdeployed") is None
+    # but only among the first MOST_COMPARED of them, and for as many of the text's
+    assert no_shared_word("abcdyyyyzzing", quote + " abcdyyyyzzed") is not None
+    assert no_shared_word(text + " zzzzdeploying", quote + " zzzzdeployed") is not None
