@@ -22,7 +22,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from gitmem.capture.extract.heuristic.choice import picks
-from gitmem.capture.extract.heuristic.constraint import constraints
 from gitmem.capture.extract.heuristic.item import (
     FORGE_IMPORTANCE,
     IMPORTANCE,
@@ -174,7 +173,6 @@ def _candidates(
     pending = pending_index(messages, read)
     wrapped = wrapped_report(messages, read)
     asking = asks_with_tool(messages, read)
-    conversation = _session(messages, read)
     # A user's pick among the options the reply before offered: a decision in their words.
     chosen = {c.position[0]: c for c in picks(messages, read)}
     for index, reading in readings(messages, read).items():
@@ -205,10 +203,6 @@ def _candidates(
             if index in (report, wrapped) and (at := text.find(c.quote)) >= 0:
                 taken.append((at, at + len(c.quote)))
             yield c
-        if conversation and role not in (*USER_ROLES, "") and not plan_text(messages[index]):
-            # A constraint the work ran into, where it was found: not in a recap nobody
-            # asked for (a compaction's file has no user turn of its own).
-            yield from constraints(index, text)
         if index == pending and not decided and role != "assistant":
             # A last word that states a rule ("no, we keep `requests`") is that decision.
             yield from pending_request(index, text)
