@@ -9,6 +9,7 @@ one commit, so a failure anywhere leaves the store as it was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -190,18 +191,19 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
     they are)."""
     checks: list[QuoteCheck | None] = [None] * len(drafts)
     wider: list[int] = []
+    quotes = [None if d.quote is None else unwrapped(d.quote) for d in drafts]
     for n, draft in enumerate(drafts):
-        index = draft.message
-        if draft.quote is None:
+        index, quote = draft.message, quotes[n]
+        if quote is None:
             continue
         if index is not None and 0 <= index < len(texts):
-            own = check_quote(draft.quote, [texts[index]], with_span=True)
+            own = check_quote(quote, [texts[index]], with_span=True)
             if own.verbatim:
                 reason = f"found in its own message {index}"
                 checks[n] = own._replace(reason=reason, message_index=index)
                 continue
         wider.append(n)
-    found = check_quotes([drafts[n].quote or "" for n in wider], texts, with_span=True)
+    found = check_quotes([quotes[n] or "" for n in wider], texts, with_span=True)
     for n, anywhere in zip(wider, found, strict=True):
         index = drafts[n].message
         checks[n] = anywhere
@@ -212,6 +214,24 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
             )
             checks[n] = QuoteCheck(False, reason, anywhere.fragments, None)
     return checks
+
+
+_APOSTROPHE_RE = re.compile(r"(?<=\w)['’](?=\w)")
+_QUOTE_MARKS = {'"': '"', "“": "”", "„": "“", "'": "'", "‘": "’", "«": "»", "「": "」", "『": "』"}
+
+
+def unwrapped(quote: str) -> str:
+    """*quote* without the quotation marks an extractor put around the whole of it
+    ("\"we keep requests\"" for the words we keep requests): they are not the
+    transcript's (what is stored is the transcript's own span). Kept when the marks are
+    the quote's own ("\"a\" and \"b\"", an inner closing mark). Raises nothing."""
+    inner = quote.strip()
+    closing = _QUOTE_MARKS.get(inner[:1])
+    if closing is None or len(inner) < 3 or not inner.endswith(closing):
+        return quote
+    body = inner[1:-1]
+    marks = _APOSTROPHE_RE.sub("", body) if closing in "'’" else body  # "'don't stop'"
+    return body if body.strip() and closing not in marks and inner[0] not in marks else quote
 
 
 @dataclass(frozen=True)

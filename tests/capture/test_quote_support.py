@@ -332,3 +332,42 @@ def test_a_text_that_keeps_the_words_but_changes_the_claim_gives_way_to_its_quot
     assert (item.trust, item.text, item.quote) == (Trust.VERBATIM, quote, quote)
     assert item.extra["summary"] == text
     assert UNMATCHED in (item.quote_reason or "") and cause in (item.quote_reason or "")
+
+
+SAID = session(
+    Message("user", "We keep requests for the HTTP client; don't stop the retries."),
+    Message("assistant", 'Noted: "a" and "b" stay as they are.'),
+)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        '"We keep requests for the HTTP client"',
+        "“We keep requests for the HTTP client”",
+        "«We keep requests for the HTTP client»",
+        "'don't stop the retries'",
+        "  「We keep requests」 ",
+    ],
+)
+def test_quotation_marks_around_the_whole_quote_are_the_extractors_not_the_sessions(
+    quote: str,
+) -> None:
+    item = captured(SAID, Kind.DECISION, "Keep requests for the HTTP client", quote)
+    assert item.trust == Trust.VERBATIM
+    # what is stored is the transcript's own span, without the marks
+    assert item.quote is not None and item.quote[0] not in "\"“«'「"
+    assert item.quote in SAID.messages[0].text
+
+
+@pytest.mark.parametrize(
+    ("quote", "verbatim"),
+    [
+        ('"a" and "b" stay as they are', True),  # the session's own marks
+        ('"We keep httpx for the HTTP client"', False),  # unwrapped, still not said
+        ('"We keep requests', False),  # one mark is no pair
+    ],
+)
+def test_marks_that_are_no_pair_around_the_whole_quote_stay(quote: str, verbatim: bool) -> None:
+    item = captured(SAID, Kind.DECISION, "Keep them", quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim
