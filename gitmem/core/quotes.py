@@ -115,6 +115,8 @@ def strip_gitmem_context(text: str, stand_in: str = "\n") -> str:
     newline, so the words on either side do not run together; the verifier's
     :data:`COVERED`, so that no quote matches across it. Never raises.
     """
+    if "<" not in text:  # no tag can open (most messages): not searched for one
+        return text
     pieces: list[str] = []
     depth = 0
     pos = 0
@@ -153,7 +155,10 @@ def split_fragments(quote: str) -> list[str]:
 def _folded_fragments(quote: str) -> list[tuple[str, str]]:
     """:func:`split_fragments` of *quote*, each fragment with its :func:`fold` (which
     that split works out to judge it, and the check of the quote then compares)."""
-    pieces = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
+    if "…" in quote or "..." in quote:
+        pieces: Iterable[str] = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
+    else:  # no ellipsis (most quotes): one fragment, the quote (not cut by a pattern)
+        pieces = (quote.strip(),)
     folded = ((piece, fold(piece)) for piece in pieces)
     return [(piece, body) for piece, body in folded if body or NUMBER_RE.search(fold_inline(piece))]
 

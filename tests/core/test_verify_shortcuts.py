@@ -5,6 +5,8 @@ second fold when that fold cannot differ."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,13 @@ from gitmem.core.errors import FormatError
 from gitmem.core.folding import fold, fold_inline
 from gitmem.core.integrity import ITEM_EDITED, ITEM_UNREADABLE, check_item
 from gitmem.core.items import ITEM_SCHEMA, Item, Kind, Trust, parse_item
-from gitmem.core.quotes import _folded_fragments, check_quotes, split_fragments
+from gitmem.core.numbers import NUMBER_RE
+from gitmem.core.quotes import (
+    _folded_fragments,
+    check_quotes,
+    split_fragments,
+    strip_gitmem_context,
+)
 
 ITEM = Item(
     kind=Kind.DECISION,
@@ -124,3 +132,23 @@ def test_quotes_check_as_before_across_the_shortcuts() -> None:
         (False, "too generic: no fragment has 8 or more characters after folding"),
         (True, "all 2 fragments found in order in message 1"),
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"ab1 .…*-)<>"]), max_size=30))
+def test_a_quote_without_an_ellipsis_is_cut_as_the_pattern_cuts_it(quote: str) -> None:
+    pieces = (piece.strip() for piece in re.split(r"…|\.{3,}", quote))
+    expected = [p for p in pieces if fold(p) or NUMBER_RE.search(fold_inline(p))]
+    assert split_fragments(quote) == expected
+
+
+TAGS = st.lists(st.sampled_from(["a b", "<", ">", "/", "<gitmem-context>", "</GITMEM-CONTEXT>"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(TAGS.map("".join))
+def test_gitmems_output_is_stripped_as_before(text: str) -> None:
+    stripped = strip_gitmem_context(text)
+    if "<" not in text:
+        assert stripped is text
+    assert "gitmem-context>" not in stripped.lower()

@@ -218,3 +218,24 @@ def test_the_walk_of_a_folder_names_each_misfit_and_yields_the_rest(tmp_path: Pa
         ("items/ab/" + "2" * 62 + ".json", "an executable"),
         ("items/ab/" + "3" * 62 + ".json", "a symlink"),
     ]
+
+
+def test_the_backends_asked_last_are_those_of_the_repository_asked(tmp_path: Path) -> None:
+    from gitmem.store.layout import _backends
+
+    first = pygit2.init_repository(tmp_path / "a", bare=True)
+    second = pygit2.init_repository(tmp_path / "b", bare=True)
+    mine = _backends(first)
+    theirs = _backends(second)
+    assert _backends(first) is mine and _backends(second) is theirs
+    assert _backends(first) is not theirs
+    oid = first.create_blob(b"only in the first")
+    assert bounded_read(first, oid) == b"only in the first"
+    assert bounded_read(second, oid) is None
+
+
+def bounded_read(repo: pygit2.Repository, oid: pygit2.Oid) -> bytes | None:
+    from gitmem.store.layout import LIMITS, bounded_bytes
+
+    with hashed_here():
+        return bounded_bytes(repo, oid, LIMITS["items"])
