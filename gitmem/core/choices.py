@@ -54,7 +54,7 @@ _TURNED_AWAY_RE = lazy_pattern(
 """Words with which a text says that something was turned away from (it may then name it)."""
 _STOP_RE = lazy_pattern(r"[.;:!?](?:\s|$)|\n")
 """The end of a clause (not the dot of "3.10" or "app.py")."""
-_WORD_RE = lazy_pattern(r"[\w#./%+-]*\w")
+_WORD_RE = lazy_pattern(r"(?<![\w#./%+-])[\w#./%+-]*\w")
 _PIECES_RE = lazy_pattern(r"[/]")
 """What parts a text's word names too ("constructor/helper" names the constructor)."""
 _FILLER = frozenset(

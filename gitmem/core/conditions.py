@@ -122,10 +122,20 @@ _WORD_RE = lazy_pattern(r"[^\W_]+")
 _MINOR = frozenset(("a", "an", "the", "it", "its", "is", "are", "has", "have", "been", "be"))
 
 
+CLAUSE_CHARS = 200
+"""The most characters of its clause a condition is read with, on either side: the
+words it conditions on, and a negation before it. A clause goes on to the next
+punctuation, and a text of a thousand conditions and no punctuation had each read the
+whole text (a teammate's record of 5,000 characters took 25 s): past the cap a
+condition conditions on no further words, and a negation further back leaves its kind
+as it is."""
+
+
 def _kinds(folded: str) -> list[tuple[str, set[str]]]:
     """Each condition of *folded*, by kind ("unless", "until", "after", "if"; a negated
     "until" is "after", a negated "unless" "if"), with the first few words it conditions
-    on ("until the migration lands": "migration", "lands")."""
+    on ("until the migration lands": "migration", "lands"), each read within
+    :data:`CLAUSE_CHARS` of it."""
     found = []
     for match in _CONDITION_RE.finditer(folded):
         if _ASKED_RE.search(folded, max(0, match.start() - 24), match.start()) is not None:
@@ -133,15 +143,21 @@ def _kinds(folded: str) -> list[tuple[str, set[str]]]:
         word = " ".join(match.group().split())
         kind = "unless" if word in _UNLESS else "until" if word in _UNTIL else "if"
         kind = "after" if word in _AFTER else kind
-        clause = _CLAUSE_END_RE.split(folded[: match.start()])[-1]
+        before = folded[max(0, match.start() - CLAUSE_CHARS) : match.start()]
+        clause = _CLAUSE_END_RE.split(before)[-1]
         if kind in ("unless", "until") and _NEGATED_RE.search(clause):
             kind = "if" if kind == "unless" else "after"
-        rest = _CLAUSE_END_RE.split(folded[match.end() :], maxsplit=1)[0]
-        found.append((kind, {w for w in _WORD_RE.findall(rest) if w not in _MINOR}))
+        found.append((kind, _conditioned(folded, match.end())))
     for match in _AFTER_WORD_RE.finditer(folded):
-        rest = _CLAUSE_END_RE.split(folded[match.end() :], maxsplit=1)[0]
-        found.append(("after", {w for w in _WORD_RE.findall(rest) if w not in _MINOR}))
+        found.append(("after", _conditioned(folded, match.end())))
     return found
+
+
+def _conditioned(folded: str, at: int) -> set[str]:
+    """The words of *folded* from *at* to the end of their clause, within
+    :data:`CLAUSE_CHARS`, but for the minor ones ("the", "is")."""
+    rest = _CLAUSE_END_RE.split(folded[at : at + CLAUSE_CHARS], maxsplit=1)[0]
+    return {w for w in _WORD_RE.findall(rest) if w not in _MINOR}
 
 
 def turned_condition(text: str, quote: str) -> str | None:

@@ -75,7 +75,7 @@ _CAPITALS_RE = lazy_pattern(
     "|[\U000118a0-\U000118bf]"
 )
 _CYRILLIC_WORD_RE = lazy_pattern(
-    r"[^\W\d_]*[" + "".join(p[0] for p in _CYRILLIC_CAPITALS.split()) + r"][^\W\d_]*"
+    r"(?<![^\W\d_])[^\W\d_]*[" + "".join(p[0] for p in _CYRILLIC_CAPITALS.split()) + r"][^\W\d_]*"
 )
 _OTHER_SCRIPT_RE = lazy_pattern("[^\u0400-\u052f]")
 _CAPITALS = str.maketrans({p[0]: p[1] for p in _CAPITAL_LOOK_ALIKES.split()})

@@ -40,8 +40,11 @@ _UNITS = {
     **dict.fromkeys(("bn", "billion", "billions"), "billion"),
     **dict.fromkeys(("px", "em", "rem", "pt"), "px"),
 }
-# A number and the unit right after it ("5 ms", "5ms", "40%"), in folded text.
-_MEASURE_RE = lazy_pattern(r"(" + NUMBER_RE.pattern + r")[ ]?([a-zµ%]+)(?![\w.]*\w)")
+# A number and the unit right after it ("5 ms", "5ms", "40%"), in folded text: a unit
+# that ends its word, but for dots ("5 ms."; not "5 ms.x"). "(?!\.*\w)" says what
+# "(?![\w.]*\w)" said, without reading a long word after the unit once for each of its
+# letters.
+_MEASURE_RE = lazy_pattern(r"(" + NUMBER_RE.pattern + r")[ ]?([a-zµ%]+)(?!\.*\w)")
 
 
 _MAGNITUDES = frozenset(("k", "million", "billion", "%"))
@@ -57,7 +60,11 @@ def other_unit(text: str, quote: str) -> str | None:
     nothing."""
     text, quote = in_digits(text), in_digits(quote)
     said = _measures(quote)
-    for number, unit in _MEASURE_RE.findall(text):
+    for token in NUMBER_RE.finditer(text):  # not _MEASURE_RE.findall: it read a long
+        measure = _MEASURE_RE.match(text, token.start())  # number once from each digit
+        if measure is None:
+            continue
+        number, unit = measure.groups()
         units = said.get(number, {""}) - {""}
         if unit in _UNITS and units and _UNITS[unit] not in units:
             return (

@@ -23,8 +23,15 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
+from itertools import islice
 
-from gitmem.core.conditions import CONDITION_WORDS, UNSPACED_CONDITIONS, WHEN_WORDS
+from gitmem.core.conditions import (
+    CLAUSE_CHARS,
+    CONDITION_WORDS,
+    UNSPACED_CONDITIONS,
+    WHEN_WORDS,
+)
 from gitmem.core.folding import bare, fold
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
@@ -272,7 +279,7 @@ _FILLER = frozenset(
         *("may", "might", "must"),
     )
 )
-_WORD_RE = lazy_pattern(r"[\w#./-]*\w")
+_WORD_RE = lazy_pattern(r"(?<![\w#./-])[\w#./-]*\w")
 
 
 def unhedged(text: str) -> str:
@@ -317,17 +324,25 @@ def _governs(folded: str, other: str) -> bool:
             if clause is not None and _shares_pair(clause.group()[:_NEAR], other):
                 return True
             continue
-        after = [w for w in _WORD_RE.findall(folded[match.end() :]) if w not in _FILLER]
-        if any(_forms(w) & words for w in after[:SCOPE]):
+        # the first words after it, read up to the SCOPE-th (not every word to the end
+        # of the text, again for each negation)
+        after = (w.group() for w in _WORD_RE.finditer(folded[match.end() :]))
+        if any(_forms(w) & words for w in islice(_unfilled(after), SCOPE)):
             return True
         if _ends_clause(folded, match.end()):
             # "wir nutzen Redis nicht mehr", "tests pass? not yet": it governs what its
-            # clause said before it
-            said = _CLAUSE_END_RE.split(folded[: match.start()])[-1]
+            # clause said before it (within CLAUSE_CHARS of it)
+            said = _CLAUSE_END_RE.split(
+                folded[max(0, match.start() - CLAUSE_CHARS) : match.start()]
+            )[-1]
             before = [w for w in _WORD_RE.findall(said) if w not in _FILLER]
             if any(_forms(w) & words for w in before[-SCOPE:]):
                 return True
     return False
+
+
+def _unfilled(words: Iterator[str]) -> Iterator[str]:
+    return (w for w in words if w not in _FILLER)
 
 
 _CLAUSE_END_RE = lazy_pattern(r"[;:!?,()\n—–]|\.(?:\s|$)|\s-\s")
@@ -338,9 +353,9 @@ anymore", "ne … plus")."""
 
 def _ends_clause(folded: str, end: int) -> bool:
     """Does the negation that ends at *end* of *folded* end its clause (no word after it
-    but filler and "mehr", "anymore" …)?"""
-    rest = _CLAUSE_END_RE.split(folded[end:], maxsplit=1)[0]
-    words = _WORD_RE.findall(rest)
+    but filler and "mehr", "anymore" …)? Read within :data:`CLAUSE_CHARS` of it."""
+    rest = _CLAUSE_END_RE.split(folded[end : end + CLAUSE_CHARS], maxsplit=1)[0]
+    words = (w.group() for w in _WORD_RE.finditer(rest))  # up to the first that is not
     return all(w in _FILLER or w in _STILL_CLAUSE_FINAL for w in words)
 
 

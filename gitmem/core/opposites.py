@@ -128,14 +128,20 @@ _PREFIXES = ("un", "dis", "non-", "non", "in", "im", "ir", "il")
 """A word with one of these before another word of at least 4 letters ("unsafe", "invalid",
 "non-blocking") says the opposite of it."""
 
-_WORD_RE = lazy_pattern(r"[\w#./%µ-]*[\w%µ]")
+_WORD_RE = lazy_pattern(r"(?<![\w#./%µ-])[\w#./%µ-]*[\w%µ]")
 _PIECE_RE = lazy_pattern(r"[^\W_]+")
 # A name: a path of three parts or more, a file or a dotted identifier, a snake_case
 # identifier, a flag ("a/b" alone reads as "a or b", and is left alone).
 _NAME_RE = lazy_pattern(
-    r"(?<![\w./~-])(?:--?[a-z][\w-]*|(?:~?/)?[\w-]*[a-z_][\w-]*(?:/[\w-]+)*(?:\.[\w-]+)+/?"
-    r"|(?:~?/)?[\w-]+(?:/[\w-]+){2,}/?|\w+_\w+)(?![\w/-])"
+    r"(?<![\w./~-])(?:--?[a-z][\w-]*"
+    r"|(?:~?/)?(?:[^\Wa-z_]|-)*[a-z_][\w-]*(?:/[\w-]+)*(?:\.[\w-]+)+/?"
+    r"|(?:~?/)?[\w-]+(?:/[\w-]+){2,}/?|(?=\w+_\w)\w++)(?![\w/-])"
 )
+"""A name: a flag, a path or file, or a snake_case identifier. Each part has one way to
+match: a run of letters holding one of ``[a-z_]`` is read up to the first of them (not
+split at each of its letters in turn), and an identifier is the whole run of word
+characters once it holds an inner "_" (not each "_" in turn): a word of a few thousand
+letters was read in time growing with its square."""
 _ORDERED = ("instead of", "rather than", "in place of", "in favour of", "in favor of")
 """Phrases whose two sides an item's text may not swap ("requests instead of httpx")."""
 _FILLER = frozenset(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from gitmem.core.conditions import CLAUSE_CHARS
 from gitmem.core.folding import fold
 from gitmem.core.frames import IRREGULAR_PAST, spelt_words
 from gitmem.core.patterns import lazy_pattern
@@ -87,13 +88,16 @@ def asked(text: str, quote: str) -> str | None:
 
 
 _REPORTING_RE = lazy_pattern(
-    r"\b(?P<who>[\w'-]+)\s+(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed"
+    r"(?<![\w'-])[-']*\b(?P<who>[\w'-]+)\s+(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed"
     r"|insists?|insisted|argues?|argued|asserts?|asserted|alleges?|alleged|promises?|promised"
     r"|advertises?|advertised)\b(?:\s+that\b)?"
     r"|\baccording\s+to\b[^,;:.!?\n]*[,:]?"
 )
 """A source and the verb by which it reports what follows ("the docs claim …", "the user
-thinks that …", "according to the bot, …")."""
+thinks that …", "according to the bot, …"). The source is tried once for each run of
+word characters, hyphens and apostrophes (the run, past any hyphens or apostrophes it
+opens with, is the source), not again from each hyphen of it: "x-x-x-…" read itself
+once for each of its characters."""
 _SELF = frozenset(("i", "we", "you", "it's", "i've", "we've", "let's", "just", "also"))
 """The speaker's own side: "I think" and "we said" give the speaker's stance, which the
 qualifiers read (:mod:`gitmem.core.qualifiers`); "it says" reports a document."""
@@ -123,7 +127,10 @@ def reported(text: str, quote: str) -> str | None:
         who = match.group("who")
         if who is not None and (who in _SELF or who in _MINOR - {"they", "he", "she"}):
             continue
-        clause = _CLAUSE_END_RE.split(quote[match.end() :], maxsplit=1)[0]
+        # within CLAUSE_CHARS of it: not the rest of the quote again for each verb
+        clause = _CLAUSE_END_RE.split(quote[match.end() : match.end() + CLAUSE_CHARS], maxsplit=1)[
+            0
+        ]
         reports = [w for w in _WORD_RE.findall(clause) if w not in _MINOR][:_REPORTED_SCOPE]
         source = set(_WORD_RE.findall(match.group())) - _MINOR
         if source & words:

@@ -28,6 +28,14 @@ from gitmem.core.opposites import changed
 from gitmem.core.qualifiers import unqualified
 from gitmem.core.stance import asked, negated_modal, reported, requested, struck, to_come
 
+READ_CHARS = 1_000
+"""The most characters of an item's text, and of its quote, that :func:`unsupported`
+reads. Its rules are written for sentences (an extractor's text holds at most 500
+characters, a labelled quote 200) and some read a clause or a word again for each of
+its words or letters; a teammate's record may hold a text and a quote of megabytes, read
+by every teammate's brief at every session start. A longer text or quote is not read:
+the text is not shown beside the badge, and its quote, the transcript's own words, is."""
+
 
 def unsupported(text: str, quote: str) -> str | None:
     """Why *quote* does not support the item *text* (None: it does): the two are written
@@ -36,7 +44,13 @@ def unsupported(text: str, quote: str) -> str | None:
     negation or a number the quote does not hold, drops or adds a condition, or changes
     a word, a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or
     puts another person in its place ("We dropped Redis" on "they dropped Redis"). Never
-    raises."""
+    raises. A text or a quote longer than :data:`READ_CHARS` is not read: it is refused
+    for its length."""
+    if len(text) > READ_CHARS or len(quote) > READ_CHARS:
+        which = "text" if len(text) > READ_CHARS else "quote"
+        return (
+            f"the item's {which} is longer than {READ_CHARS:,} characters, more than the rules read"
+        )
     conflict = (
         incomparable(text, quote)
         or negated_modal(fold(text), fold(quote))
