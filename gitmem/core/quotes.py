@@ -48,11 +48,34 @@ def quoted_line(text: str, quote: str | None) -> str:
     quotation marks (the quote alone when the text only restates it: see
     :func:`restates`). A quote keeps its words, case and punctuation as said; only its
     line breaks and runs of spaces (a list quoted across lines) become one space, as the
-    verifier folds them. Raises nothing."""
+    verifier folds them, and a control character, which a terminal would act on rather
+    than show (ESC, CSI), is shown as U+FFFD. The text is shown by
+    :func:`shown_text_line`. Raises nothing."""
     if quote is None:
-        return text
-    said = " ".join(quote.split())
-    return f'"{said}"' if restates(text, quote) else f'{text} — "{said}"'
+        return shown_text_line(text)
+    said = _CONTROL_RE.sub("\ufffd", " ".join(quote.split()))
+    return f'"{said}"' if restates(text, quote) else f'{shown_text_line(text)} — "{said}"'
+
+
+_UNSHOWN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""What an item's text may not carry into gitmem's output: control characters (a
+terminal's escapes: ESC, CSI) and bidirectional controls."""
+_TAG_RE = re.compile(r"<(?=/?gitmem-context)", re.IGNORECASE)
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters but tabs and line breaks: a terminal acts on them."""
+
+
+def shown_text_line(text: str) -> str:
+    """An item's *text* (a teammate's words, or a model's: not a quote) as it is shown in
+    one line of gitmem's output: its line breaks and runs of spaces one space (a line
+    break would start a line of the brief's own, "- [✓ verbatim] …"), each control
+    character and bidirectional control shown as U+FFFD (a terminal's escapes would
+    rewrite what the reader sees), and the "<" of a gitmem tag as "‹" (a
+    "</gitmem-context>" would end gitmem's output early, and what follows would read as
+    the session's own words when echoed). A verified quote holds no bidirectional control
+    and no gitmem tag (the verifier refuses them). Raises nothing."""
+    shown = _UNSHOWN_RE.sub("\ufffd", " ".join(text.split()))
+    return _TAG_RE.sub("‹", shown)
 
 
 _CUT_MARKS = ("…", "...")
