@@ -337,9 +337,11 @@ def check_stored_quotes(
     messages, failed = stored_messages(snapshot, format, digest, name, hashed=hashed)
     if messages is None:
         return [failed] * len(quotes)
+    transcript = _Transcript(messages)
+    checks = (transcript.check(quote, False, lean=True) for quote in quotes)
     return [
         StoredQuote(None if check.verbatim else QUOTE_NOT_IN_SNAPSHOT, check.reason)
-        for check in check_quotes(quotes, messages)
+        for check in checks
     ]
 
 
@@ -355,7 +357,9 @@ class _Transcript:
         self._joined: View | None = None
         self._with_context: list[View] | None = None
 
-    def check(self, quote: str, with_span: bool) -> QuoteCheck:
+    def check(self, quote: str, with_span: bool, lean: bool = False) -> QuoteCheck:
+        """The check of *quote*; *lean*: a verbatim one without its fragments' results
+        (a stored quote's check keeps only the verdict and its reason)."""
         pairs = _folded_fragments(strip_gitmem_context(quote))
         raw = [piece for piece, _ in pairs]
         if not raw:
@@ -380,6 +384,9 @@ class _Transcript:
                 best_index, best = index, found
             if len(found.placed) == len(fragments):
                 break
+        verified = best_index is not None and len(best.placed) == len(fragments)
+        if lean and verified and any(len(f.folded) >= MIN_PIN_CHARS for f in fragments):
+            return QuoteCheck(True, _found_in(len(fragments), best_index), (), best_index)
         results = tuple(
             FragmentResult(
                 text=text,
@@ -400,11 +407,8 @@ class _Transcript:
                 reason += "after folding"
             return QuoteCheck(False, reason, results, None)
         # 3. Verified inside one message; the span only when asked (it costs a fold).
-        if best_index is not None and len(best.placed) == len(fragments):
-            if len(fragments) == 1:
-                reason = f"found in message {best_index}"
-            else:
-                reason = f"all {len(fragments)} fragments found in order in message {best_index}"
+        if best_index is not None and verified:
+            reason = _found_in(len(fragments), best_index)
             if not with_span:
                 return QuoteCheck(True, reason, results, best_index)
             map_ = self._folded[best_index].fold_map()
@@ -481,6 +485,13 @@ class _Transcript:
         if self._joined is None:
             self._joined = View(" ".join(view.text for view in self._views() if view.text))
         return self._joined
+
+
+def _found_in(fragments: int, message: int | None) -> str:
+    """Why a quote of so many *fragments*, all placed in *message*, is verbatim."""
+    if fragments == 1:
+        return f"found in message {message}"
+    return f"all {fragments} fragments found in order in message {message}"
 
 
 def _shorten(text: str) -> str:

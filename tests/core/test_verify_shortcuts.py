@@ -21,6 +21,7 @@ from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.quotes import (
     _folded_fragments,
     check_quotes,
+    check_stored_quotes,
     split_fragments,
     strip_gitmem_context,
 )
@@ -152,3 +153,27 @@ def test_gitmems_output_is_stripped_as_before(text: str) -> None:
     if "<" not in text:
         assert stripped is text
     assert "gitmem-context>" not in stripped.lower()
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "migrate the db … deploy",
+        "2. then we ship the parser",
+        "- deploy",
+        "ship… friday",
+        "then we ship… friday",
+        "we never ship the parser",
+        "the db\n- deploy",
+        "",
+        "<gitmem-context>we ship</gitmem-context>",
+    ],
+)
+def test_a_stored_quote_gets_the_verdict_and_reason_a_full_check_gives(quote: str) -> None:
+    messages = ["Plan:\n- migrate the db\n- deploy", "2. then we ship **the parser** on friday"]
+    snapshot = "".join(
+        encode({"role": "user", "text": m}).decode() + "\n" for m in messages
+    ).encode()
+    (full,) = check_quotes([quote], messages)
+    (stored,) = check_stored_quotes([quote], snapshot, "claude")
+    assert (stored.problem is None, stored.reason) == (full.verbatim, full.reason)
