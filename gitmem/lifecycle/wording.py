@@ -77,7 +77,7 @@ def remember_verdicts(local_dir: Path, verdicts: Mapping[str, str | None]) -> No
 def _read(local_dir: Path) -> dict[str, str]:
     try:
         data = json.loads((local_dir / FILE).read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # deep nesting: too deep for the decoder
         return {}
     if not isinstance(data, dict) or data.get("rules") != rules():
         return {}

@@ -47,7 +47,10 @@ def test_verdicts_of_other_rules_are_reached_again(tmp_path: Path) -> None:
     assert REVERSED[0] in refused(tmp_path, [REVERSED])
 
 
-@pytest.mark.parametrize("bad", [b"\xff not json", b"[]", b'{"rules": 1}', b"{}"])
+@pytest.mark.parametrize(
+    "bad",
+    [b"\xff not json", b"[]", b'{"rules": 1}', b"{}", b"[" * 100_000, b'{"rules": ' + b"9" * 5000],
+)
 def test_an_unreadable_cache_is_read_as_empty(tmp_path: Path, bad: bytes) -> None:
     (tmp_path / FILE).write_bytes(bad)
     assert REVERSED[0] in refused(tmp_path, [REVERSED])
