@@ -37,6 +37,7 @@ from gitmem import __version__
 from gitmem.core.errors import GitmemError, InputError
 from gitmem.core.items import Kind, Trust
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, wrap_context
+from gitmem.core.shown import shown_text_line
 from gitmem.store.repo import Store
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ def build_server(repo: str | None, home: Path, discover: bool = False) -> "MCPSe
                 ResourceLink(
                     uri=item.uri,
                     name=item.id[:8],
-                    description=item.text[:200],
+                    description=shown_text_line(item.text)[:200],
                     mime_type="application/json",
                 )
                 for item in reply.items

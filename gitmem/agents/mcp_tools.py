@@ -30,6 +30,7 @@ from gitmem.agents.mcp_items import (
 )
 from gitmem.core.errors import InputError
 from gitmem.core.items import Trust, badge_of
+from gitmem.core.shown import shown_text_line
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
@@ -125,7 +126,8 @@ class Tools:
         path = self._transcript(store, transcript)
         done = remember(store, self.home, draft, path, self.session, "mcp remember")
         if not isinstance(done, CaptureResult):
-            said = f"already remembered: {done.item.text} (id {done.id[:8]}); nothing written"
+            said = f"already remembered: {shown_text_line(done.item.text)} (id {done.id[:8]}); "
+            said += "nothing written"
             return _not_written(said)
         if done.checkpoint is None or done.skipped is not None:
             said = f"nothing written: {done.skipped}"
@@ -157,7 +159,7 @@ class Tools:
 
     def _remembered(self, done: CaptureResult, quote: str | None, path: Path | None) -> str:
         item = done.items[0]
-        said = f"remembered {badge_of(item.trust)} {item.text} (checkpoint "
+        said = f"remembered {badge_of(item.trust)} {shown_text_line(item.text)} (checkpoint "
         said += f"{(done.checkpoint or '')[:12]}, session {done.session}, id {item.id[:8]})"
         if item.trust == Trust.VERBATIM:
             return f"{said}; its quote verified ({item.quote_reason})."

@@ -26,7 +26,8 @@ from gitmem.brief.placement import age_label
 from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefItem
 from gitmem.core.claims import WorldStatus
 from gitmem.core.items import Trust, badge_of
-from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG, quoted_line
+from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
+from gitmem.core.shown import quoted_line
 
 BRIEF_FORMAT = "gitmem/brief/1"
 CARRIED_MARK = "[carried]"

@@ -23,13 +23,15 @@ def _context(ctx: click.Context) -> Context:
 def _line(item: dict[str, Any]) -> str:
     """One proposal as `pending list` and `import-chat` show it."""
     from gitmem.core.items import badge_of
+    from gitmem.core.shown import shown_quote_line, shown_text_line
 
     when = f" {item['said_at']}" if item["said_at"] else ""
-    text = f"{item['id']} {badge_of(item['trust'])} [{item['voice']}{when}] {item['text']}"
+    said = shown_text_line(item["text"])
+    text = f"{item['id']} {badge_of(item['trust'])} [{item['voice']}{when}] {said}"
     if item["quote"]:
-        text += f' — "{item["quote"]}"'
+        text += f' — "{shown_quote_line(item["quote"])}"'
     elif item["quote_reason"]:
-        text += f"  (quote not verbatim: {item['quote_reason']})"
+        text += f"  (quote not verbatim: {shown_text_line(item['quote_reason'])})"
     if item["audit"] is not None:
         text += f"  [audit: {item['audit']['verdict']}"
         text += f": {item['audit']['reason']}]" if item["audit"]["reason"] else "]"

@@ -105,12 +105,14 @@ def capture(
     if result.skipped is not None:
         click.echo(f"{result.skipped}; nothing written (session {result.session})")
         return
+    from gitmem.core.shown import shown_text_line
+
     click.echo(f"checkpoint {result.checkpoint} (session {result.session})")
     for item in result.items:
         mark = badge_of(item.trust)[1:-1]
         failed = not item.quote_verified and item.quote_reason is not None
         note = f"  (quote not verbatim: {item.quote_reason})" if failed else ""
-        click.echo(f"  [{mark}] {item.text}{note}")
+        click.echo(f"  [{mark}] {shown_text_line(item.text + note)}")
     if result.corroborated:
         ids = ", ".join(i[:8] for i in result.corroborated)
         # Output kept as printed before "corroboration" became the one word for it.

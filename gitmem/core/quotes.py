@@ -43,72 +43,6 @@ ECHO_OPEN = '<gitmem-context source="echo">'
 """The tag a transcript line gets when it echoes what gitmem emitted (the ledger)."""
 
 
-def quoted_line(text: str, quote: str | None) -> str:
-    """An item as one line of gitmem's output: its text, then its verified quote in
-    quotation marks (the quote alone when the text only restates it: see
-    :func:`restates`). A quote keeps its words, case and punctuation as said; only its
-    line breaks and runs of spaces (a list quoted across lines) become one space, as the
-    verifier folds them, and a control character, which a terminal would act on rather
-    than show (ESC, CSI), is shown as U+FFFD. The text is shown by
-    :func:`shown_text_line`. Raises nothing."""
-    if quote is None:
-        return shown_text_line(text)
-    said = _CONTROL_RE.sub("\ufffd", " ".join(quote.split()))
-    return f'"{said}"' if restates(text, quote) else f'{shown_text_line(text)} — "{said}"'
-
-
-_UNSHOWN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""What an item's text may not carry into gitmem's output: control characters (a
-terminal's escapes: ESC, CSI) and bidirectional controls."""
-_TAG_RE = re.compile(r"<(?=/?gitmem-context)", re.IGNORECASE)
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters but tabs and line breaks: a terminal acts on them."""
-
-
-def shown_text_line(text: str) -> str:
-    """An item's *text* (a teammate's words, or a model's: not a quote) as it is shown in
-    one line of gitmem's output: its line breaks and runs of spaces one space (a line
-    break would start a line of the brief's own, "- [✓ verbatim] …"), each control
-    character and bidirectional control shown as U+FFFD (a terminal's escapes would
-    rewrite what the reader sees), and the "<" of a gitmem tag as "‹" (a
-    "</gitmem-context>" would end gitmem's output early, and what follows would read as
-    the session's own words when echoed). A verified quote holds no bidirectional control
-    and no gitmem tag (the verifier refuses them). Raises nothing."""
-    shown = _UNSHOWN_RE.sub("\ufffd", " ".join(text.split()))
-    return _TAG_RE.sub("‹", shown)
-
-
-_CUT_MARKS = ("…", "...")
-_LABEL_RE = re.compile(r"[^\W\d_][\w'’ -]{0,30}: ")
-"""A label a quote may open with, folded: "decision: ", "todo: ", "next step: "."""
-
-
-def restates(text: str, quote: str) -> bool:
-    """Whether *text* says nothing its *quote* does not: the same words once both are
-    folded as the verifier folds them (case, markdown, quotes and spacing aside), or the
-    quote's start cut off with an ellipsis; either with the quote's opening label
-    ("Decision:", "TODO:") left out. Shown beside its quote, such a text repeats it (half
-    of a brief's line spent twice). Three dots and "…" are one ellipsis (a verified
-    quote's elisions are stored as "…", as in "ln -s … ~/x"). Raises nothing."""
-    if text == quote:
-        return True
-    folded_text = fold(_ELLIPSIS_RE.sub("…", text))
-    folded_quote = fold(_ELLIPSIS_RE.sub("…", quote))
-    label = _LABEL_RE.match(folded_quote)
-    quotes = (folded_quote, folded_quote[label.end() :]) if label else (folded_quote,)
-    return any(_says_again(folded_text, said) for said in quotes)
-
-
-def _says_again(folded_text: str, folded_quote: str) -> bool:
-    if folded_text == folded_quote:
-        return True
-    for mark in _CUT_MARKS:
-        if folded_text.endswith(mark):
-            start = folded_text.removesuffix(mark).rstrip(" ")
-            return len(start) >= MIN_PIN_CHARS and folded_quote.startswith(start)
-    return False
-
-
 def wrap_context(lines: Sequence[str]) -> str:
     """*lines* as one text inside gitmem's own tags, newline-terminated. Raises nothing."""
     return "\n".join([OPEN_TAG, *lines, CLOSE_TAG]) + "\n"
@@ -118,7 +52,7 @@ def wrap_context(lines: Sequence[str]) -> str:
 # ">", which keeps a failed match from scanning past the next "<" (linear time).
 _CONTEXT_TAG_RE = re.compile(r"<(/?)gitmem-context(?=[\s/>])[^<>]*>", re.IGNORECASE)
 
-_ELLIPSIS_RE = re.compile(r"…|\.{3,}")
+ELLIPSIS_RE = re.compile(r"…|\.{3,}")
 
 COVERED = f"\n{BIDI_STAND_IN}\n"
 """What a ``<gitmem-context>`` span of a message becomes before its quotes are checked:
@@ -179,7 +113,7 @@ def _folded_fragments(quote: str) -> list[tuple[str, str]]:
     """:func:`split_fragments` of *quote*, each fragment with its :func:`fold` (which
     that split works out to judge it, and the check of the quote then compares)."""
     if "…" in quote or "..." in quote:
-        pieces: Iterable[str] = (piece.strip() for piece in _ELLIPSIS_RE.split(quote))
+        pieces: Iterable[str] = (piece.strip() for piece in ELLIPSIS_RE.split(quote))
     else:  # no ellipsis (most quotes): one fragment, the quote (not cut by a pattern)
         pieces = (quote.strip(),)
     folded = ((piece, fold(piece)) for piece in pieces)

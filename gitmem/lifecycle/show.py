@@ -8,6 +8,7 @@ from typing import Any
 
 from gitmem.core.integrity import RecordCheck
 from gitmem.core.records import Checkpoint
+from gitmem.core.shown import shown_quote_line, shown_text_line
 from gitmem.lifecycle.recheck import checked_now
 from gitmem.lifecycle.replay import current_status
 from gitmem.lifecycle.workspace import MIN_PREFIX, Workspace
@@ -142,14 +143,14 @@ def _receipt(checks: dict[str, RecordCheck], address: str) -> dict[str, Any]:
 def render(report: dict[str, Any]) -> str:
     """The human form of :func:`show`."""
     if report.get("purged"):
-        return f"{report['id']}  {report['text']} (event {report['event'][:12]})\n"
+        return f"{report['id']}  {shown_text_line(report['text'])} (event {report['event'][:12]})\n"
     lines = [
         f"{report['id']}  {report['kind']}  [{report['trust']}]  {report['status']}"
         f"{'  (open)' if report['open'] else ''}",
-        f"  {report['text']}",
+        f"  {shown_text_line(report['text'])}",
     ]
     if report["quote"]:
-        lines.append(f'  "{report["quote"]}"')
+        lines.append(f'  "{shown_quote_line(report["quote"])}"')
     origin = report["origin"]
     lines.append(
         f"origin: session {origin['session']}, checkpoint {origin['checkpoint'][:12]}, "

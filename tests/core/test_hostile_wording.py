@@ -33,7 +33,7 @@ from gitmem.core import choices, lookalikes, measures, opposites
 from gitmem.core.folding import fold
 from gitmem.core.items import Draft, Kind, Trust
 from gitmem.core.numbers import NUMBER_RE, number_tokens
-from gitmem.core.quotes import quoted_line
+from gitmem.core.shown import quoted_line
 from gitmem.core.support import READ_CHARS, shown_text, unsupported
 from gitmem.core.transcript import Message
 from gitmem.core.writing import prose, writing

@@ -18,10 +18,10 @@ from gitmem.core.quotes import (
     check_quote,
     check_quotes,
     fold,
-    quoted_line,
     split_fragments,
     strip_gitmem_context,
 )
+from gitmem.core.shown import quoted_line
 
 GITMEM_REASON = (
     "found only inside gitmem's own output (<gitmem-context>), which never counts as evidence"

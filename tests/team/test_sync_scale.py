@@ -69,7 +69,7 @@ def test_a_sync_of_one_checkpoint_checks_only_what_it_brings(
     opened.clear()
     checked.clear()
     shown = bob.ok("brief").stdout
-    assert '"the parser ships on friday"' in shown  # (the line is its quote: core/quotes.restates)
+    assert '"the parser ships on friday"' in shown  # (the line is its quote: core/shown.restates)
     # the index checks the new records once (the brief checks what it renders again)
     assert set(brought) <= set(checked)
     assert len(set(checked) - brought) <= shown.count("\n- [")  # the origins it renders

@@ -10,7 +10,8 @@ from typing import Any
 from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.search import RecallHit
 from gitmem.core.items import badge_of
-from gitmem.core.quotes import quoted_line, wrap_context
+from gitmem.core.quotes import wrap_context
+from gitmem.core.shown import quoted_line
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 

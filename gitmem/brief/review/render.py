@@ -26,6 +26,7 @@ from gitmem.brief.render import CARRIED_MARK, badge, item_marks
 from gitmem.brief.review.build import Lifecycle, Reason, Review
 from gitmem.brief.select import SECTIONS, BriefItem
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
+from gitmem.core.shown import shown_text_line
 
 REVIEW_FORMAT = "gitmem/review/1"
 COMMENT_LIMIT = 65_000
@@ -46,10 +47,11 @@ _PREAMBLE = (
 
 
 def md_text(text: str) -> str:
-    """*text* as markdown that renders as exactly its characters, on one line: markup
-    characters escaped, line breaks and runs of spaces made one space, ``@`` in code so
-    that it mentions no one. Raises nothing."""
-    escaped = _MARKUP.sub(r"\\\1", " ".join(text.split()))
+    """*text* as markdown that renders as exactly its characters, on one line
+    (:func:`~gitmem.core.shown.shown_text_line`: line breaks and runs of spaces one
+    space, control and bidirectional characters U+FFFD), markup characters escaped,
+    ``@`` in code so that it mentions no one. Raises nothing."""
+    escaped = _MARKUP.sub(r"\\\1", shown_text_line(text))
     return escaped.replace("@", "`@`")
 
 
