@@ -10,6 +10,7 @@ from gitmem.agents.ask import EXIT_CODES, SUPPORTED_ANSWER
 from gitmem.agents.ask.result import AskResult, Citation
 from gitmem.agents.ask.run import CLI_SESSION, ask
 from gitmem.core.quotes import wrap_context
+from gitmem.core.shown import shown_quote_line, shown_text_line
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
 
@@ -39,9 +40,9 @@ def emit_ask(
 
 def render_text(result: AskResult) -> str:
     lines = [f"gitmem ask: {result.outcome} — {result.reason}."]
-    lines.append(f"Question: {result.question}")
+    lines.append(f"Question: {shown_text_line(result.question)}")
     if result.outcome == SUPPORTED_ANSWER and result.mode == "model":
-        lines.append(f"Answer: {result.answer}")
+        lines.append(f"Answer: {shown_text_line(result.answer or '')}")
         lines += [f"Source: {_cite(c, result.head)}" for c in result.citations]
     elif result.outcome == SUPPORTED_ANSWER:
         lines.append("Matches (verbatim, as written in the source):")
@@ -79,7 +80,7 @@ def _cite(citation: Citation, head: str | None) -> str:
         item = citation.path.removeprefix("memory:")
         return (
             f"memory item {item[:8]} (verbatim, checkpoint {citation.blob[:12]}): "
-            f'"{citation.quote}"'
+            f'"{shown_quote_line(citation.quote)}"'
         )
     lines = (
         f"line {citation.start}"
@@ -87,7 +88,9 @@ def _cite(citation: Citation, head: str | None) -> str:
         else f"lines {citation.start}-{citation.end}"
     )
     at = f" at HEAD {head[:12]}" if head else ""
-    return f'{citation.path}, {lines} (blob {citation.blob[:12]}{at}): "{citation.quote}"'
+    # a file's line may hold anything: a terminal's escapes, a bidirectional control, a tag
+    said = shown_text_line(citation.quote)
+    return f'{shown_text_line(citation.path)}, {lines} (blob {citation.blob[:12]}{at}): "{said}"'
 
 
 def shown_texts(result: AskResult) -> list[str]:
