@@ -214,13 +214,13 @@ def walk_content(
     and a path is spelled out only for a misfit.
     """
     extension = EXTENSIONS[directory]
-    leaf_names = _LEAF_NAMES[directory]
+    leaf_names = _leaf_names(directory)
     for fan in top:
         fan_name = fan.name or ""
         if not isinstance(fan, pygit2.Tree) or len(fan_name) != 2:
             strays.append(f"{directory}/{fan_name}")
             continue
-        hex_fan = _FAN_NAME.fullmatch(fan_name) is not None
+        hex_fan = not fan_name.strip(_HEX)  # both of its two characters
         for leaf in fan:
             leaf_name = leaf.name or ""
             mode = leaf.filemode
@@ -233,13 +233,22 @@ def walk_content(
 
 
 _PLAIN_MODE = int(pygit2.enums.FileMode.BLOB)
-_FAN_NAME = re.compile("[0-9a-f]{2}")
-_LEAF_NAMES = {
-    directory: re.compile("[0-9a-f]{62}" + re.escape(extension))
-    for directory, extension in EXTENSIONS.items()
-}
-"""The name of a leaf under each folder whose fan-out folder's name is hex: the other
-62 hex digits of its SHA-256, then the folder's extension."""
+_HEX = "0123456789abcdef"
+
+
+def _leaf_names(directory: str) -> re.Pattern[str]:
+    """The name of a leaf under *directory* whose fan-out folder's name is hex: the other
+    62 hex digits of its SHA-256, then the folder's extension. Compiled when first asked
+    (not by every command that imports the layout: a warm brief never walks a folder)."""
+    found = _LEAF_NAMES.get(directory)
+    if found is None:
+        found = _LEAF_NAMES[directory] = re.compile(
+            "[0-9a-f]{62}" + re.escape(EXTENSIONS[directory])
+        )
+    return found
+
+
+_LEAF_NAMES: dict[str, re.Pattern[str]] = {}
 
 
 def misfit(path: str) -> str:

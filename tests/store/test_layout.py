@@ -195,6 +195,7 @@ def test_the_walk_of_a_folder_names_each_misfit_and_yields_the_rest(tmp_path: Pa
             [
                 ("ab", fan_ab, modes.TREE),
                 ("zz", fan_zz, modes.TREE),
+                ("0g", fan_zz, modes.TREE),
                 ("abc", fan_zz, modes.TREE),
                 ("cd", blob, modes.BLOB),
             ]
@@ -205,6 +206,7 @@ def test_the_walk_of_a_folder_names_each_misfit_and_yields_the_rest(tmp_path: Pa
     walked = [(digest, str(leaf.id)) for digest, leaf in walk_content(top, "items", strays, odd)]
     assert walked == [(good, str(blob))]
     assert strays == [
+        "items/0g/" + "0" * 62 + ".json",
         "items/ab/.json",
         "items/ab/" + "1" * 62 + ".txt",
         "items/ab/" + "4" * 62 + ".json",
