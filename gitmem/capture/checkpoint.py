@@ -185,15 +185,45 @@ def _explain_unsaid(
 
 def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
     """The check of each draft's quote (None: no quote): in its own message when it names
-    one, else in any one message; a verbatim check carries its matched span. The whole
-    transcript is folded once (and each matched message's offset map built once), for
-    the quotes that name no message and those not found in their own (to say where
-    they are)."""
-    checks: list[QuoteCheck | None] = [None] * len(drafts)
-    wider: list[int] = []
+    one, else in any one message; a verbatim check carries its matched span. A quote is
+    checked without the quotation marks an extractor put around it (:func:`unwrapped`),
+    and one that fails with a spaced double hyphen for a dash (" -- ") is checked again
+    with the dash, as a model writes "—" in ASCII."""
     quotes = [None if d.quote is None else unwrapped(d.quote) for d in drafts]
-    for n, draft in enumerate(drafts):
-        index, quote = draft.message, quotes[n]
+    places = [d.message for d in drafts]
+    checks = _checked(quotes, places, texts)
+    again = [
+        n
+        for n, (quote, check) in enumerate(zip(quotes, checks, strict=True))
+        if quote is not None
+        and check is not None
+        and not check.verbatim
+        and _ASCII_DASH_RE.search(quote)
+    ]
+    if again:
+        dashed = [_ASCII_DASH_RE.sub("—", quotes[n] or "") for n in again]
+        for n, check in zip(
+            again, _checked(dashed, [places[n] for n in again], texts), strict=True
+        ):
+            if check is not None and check.verbatim:
+                checks[n] = check
+    return checks
+
+
+_ASCII_DASH_RE = re.compile(r"(?<=\s)--(?=\s)")
+"""A dash written in ASCII between spaces ("at 3 -- enough")."""
+
+
+def _checked(
+    quotes: Sequence[str | None], places: Sequence[int | None], texts: Sequence[str]
+) -> list[QuoteCheck | None]:
+    """Each quote checked in the message at its place when it names one, else in any one
+    message. The whole transcript is folded once (and each matched message's offset map
+    built once), for the quotes that name no message and those not found in their own
+    (to say where they are)."""
+    checks: list[QuoteCheck | None] = [None] * len(quotes)
+    wider: list[int] = []
+    for n, (quote, index) in enumerate(zip(quotes, places, strict=True)):
         if quote is None:
             continue
         if index is not None and 0 <= index < len(texts):
@@ -205,7 +235,7 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
         wider.append(n)
     found = check_quotes([quotes[n] or "" for n in wider], texts, with_span=True)
     for n, anywhere in zip(wider, found, strict=True):
-        index = drafts[n].message
+        index = places[n]
         checks[n] = anywhere
         if index is not None and anywhere.verbatim:
             reason = (

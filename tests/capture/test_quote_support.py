@@ -371,3 +371,26 @@ def test_quotation_marks_around_the_whole_quote_are_the_extractors_not_the_sessi
 def test_marks_that_are_no_pair_around_the_whole_quote_stay(quote: str, verbatim: bool) -> None:
     item = captured(SAID, Kind.DECISION, "Keep them", quote)
     assert (item.trust == Trust.VERBATIM) is verbatim
+
+
+DASHED = session(
+    Message("user", "Keep the retry limit at 3 — it's enough for the flaky API."),
+    Message("assistant", "Run it with --verbose -- and nothing else -- on CI."),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "verbatim"),
+    [
+        ("retry limit at 3 -- it's enough for the flaky API", True),  # "—" in ASCII
+        ("retry limit at 3 — it's enough for the flaky API", True),
+        ("with --verbose -- and nothing else -- on CI", True),  # the session's own hyphens
+        ("retry limit at 3 -- it's enough for every API", False),  # the words still count
+    ],
+)
+def test_a_dash_written_as_two_hyphens_is_the_same_dash(quote: str, verbatim: bool) -> None:
+    item = captured(DASHED, Kind.DECISION, "Keep the retry limit at 3", quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim
+    if verbatim:
+        # what is stored is the transcript's own span, its dash as said
+        assert item.quote is not None and item.quote in "\n".join(m.text for m in DASHED.messages)
