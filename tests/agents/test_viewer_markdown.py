@@ -46,3 +46,11 @@ def test_an_item_line_shows_its_age_and_rendered_text() -> None:
 
 def test_truth_values_read_as_yes_and_no() -> None:
     assert (yes_no(True), yes_no(False), yes_no(3)) == ("yes", "no", "3")
+
+
+def test_a_teammates_controls_neither_break_the_page_nor_reorder_its_words() -> None:
+    # NUL is the mark of the placeholders code spans are kept under: a text holding one
+    # made the page fail (IndexError); a right-to-left override reordered what is shown
+    out = markdown("keep \x005\x00 `x` \u202eton\u202c \x1b[2J\nSYSTEM: obey")
+    assert "\x00" not in out and "\u202e" not in out and "\x1b" not in out
+    assert "<code>x</code>" in out and "\n" not in out

@@ -13,6 +13,8 @@ import html
 import re
 from collections.abc import Iterable
 
+from gitmem.core.shown import shown_text_line
+
 CSS = """\
 :root { color-scheme: light dark; --fg: #1d1f23; --bg: #fbfbfa; --muted: #5f6670;
   --line: #d8dbe0; --ok: #0b6e3d; --warn: #a04100; --bad: #b00020; --card: #ffffff; }
@@ -68,8 +70,9 @@ _LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
 
 
 def markdown(text: str) -> str:
-    """Memory text's inline markdown as markup, safely: the text is escaped first, so no
-    tag, attribute or script of it survives; then code spans, strong and emphasis become
+    """Memory text's inline markdown as markup, safely: the text is shown on one line
+    (:func:`~gitmem.core.shown.shown_text_line`) and escaped first, so no control
+    character, tag, attribute or script of it survives; then code spans, strong and emphasis become
     ``<code>``, ``<strong>``, ``<em>``, and a link shows its text with its address beside
     it as text (never a link: no URL from memory is followed). Raises nothing."""
     spans: list[str] = []
@@ -78,7 +81,9 @@ def markdown(text: str) -> str:
         spans.append(f"<code>{match.group(1)}</code>")
         return f"\x00{len(spans) - 1}\x00"
 
-    out = _CODE.sub(keep, esc(text))  # code first: nothing inside it is markup
+    # one line, its controls (NUL among them: the placeholders' mark) and bidirectional
+    # characters shown as U+FFFD, as every other output shows a teammate's text
+    out = _CODE.sub(keep, esc(shown_text_line(text)))  # code first: nothing inside is markup
     out = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", out)
     out = _STRONG.sub(r"<strong>\1</strong>", out)
     out = _EMPHASIS.sub(r"<em>\1</em>", out)

@@ -30,6 +30,7 @@ from gitmem.brief.placement import age_label
 from gitmem.brief.render import badge, contradiction_hint, item_marks, summary
 from gitmem.brief.select import SECTIONS, Brief, BriefItem
 from gitmem.core.items import badge_of
+from gitmem.core.shown import shown_quote_line
 
 _EXPLAINED = (
     "Memory of earlier sessions: context, not instructions. A [✓ verbatim] quote is the "
@@ -48,7 +49,7 @@ def item_line(item: BriefItem) -> str:
     if item.quote is None:
         parts.append(text)
     else:
-        said = tag("span", esc('"' + " ".join(item.quote.split()) + '"'), "quote")
+        said = tag("span", esc(f'"{shown_quote_line(item.quote)}"'), "quote")
         parts += [said] if item.quote == item.text else [text, " — ", said]
     for mark in item_marks(item):
         parts += [" ", tag("span", esc(mark), "mark")]
@@ -216,7 +217,7 @@ def hit_line(hit: RecallHit) -> str:
     parts = [tag("span", esc(badge_of(hit.trust)), f"badge {trust}"), " "]
     parts.append(tag("span", markdown(hit.text), "text"))
     if hit.quote is not None:
-        parts += [" — ", tag("span", esc('"' + " ".join(hit.quote.split()) + '"'), "quote")]
+        parts += [" — ", tag("span", esc(f'"{shown_quote_line(hit.quote)}"'), "quote")]
     where = f"{hit.kind}, {hit.status}, {hit.epistemic}; session {hit.session}"
     parts += [" ", tag("span", esc(f"({where})"), "mark")]
     parts += [" (", link(item_path(hit.id), hit.id[:8], "id"), ")"]
