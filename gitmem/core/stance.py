@@ -209,7 +209,8 @@ def to_come(text: str, quote: str) -> str | None:
         for n, word in enumerate(theirs)
         if theirs[n - 1 : n] == ["have"] and set(theirs[max(0, n - 3) : n - 1]) & _UNREAL
     }
-    done = {stem for word in set(theirs) - unreal for stem in _past_stems(word)}
+    said = set(theirs)  # looked up once a word of the text
+    done = {stem for word in said - unreal for stem in _past_stems(word)}
     awaited = {
         theirs[n + 1]
         for n, word in enumerate(theirs[:-1])
@@ -227,7 +228,7 @@ def to_come(text: str, quote: str) -> str | None:
             continue
         if word in unreal:
             return f'the quote says "{word}" would have been, and the item\'s text that it was'
-        if word in theirs:
+        if word in said:
             continue
         if _participle_of(word, awaited):
             return f'the item\'s text says "{word}" where its quote still waits for it'

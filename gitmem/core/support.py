@@ -38,9 +38,9 @@ the text is not shown beside the badge, and its quote, the transcript's own word
 
 
 def unsupported(text: str, quote: str) -> str | None:
-    """Why *quote* does not support the item *text* (None: it does): the two are written
-    in two writing systems, so no word of one can be checked against the other
-    (:func:`gitmem.core.writing.other_writing`); the text reverses the quote, adds a
+    """Why *quote* does not support the item *text* (None: it does): the two cannot be
+    compared at all — two writing systems, two languages of one, or not one word in common
+    (:func:`gitmem.core.comparable.incomparable`); the text reverses the quote, adds a
     negation or a number the quote does not hold, drops or adds a condition, or changes
     a word, a unit, a name or an order of it (:func:`gitmem.core.opposites.changed`), or
     puts another person in its place ("We dropped Redis" on "they dropped Redis"). Never
