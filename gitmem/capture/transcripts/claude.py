@@ -8,7 +8,10 @@ Anthropic ``message`` whose ``content`` is a string or a list of blocks. Per rec
   its input as compact JSON;
 * each ``tool_result`` block is its own message, role ``tool_result``: its content as text;
   the result of a question or plan tool (``AskUserQuestion``, ``ExitPlanMode``) holds what
-  the user chose, and has the role ``answer``.
+  the user chose, and has the role ``answer``;
+* an ``attachment`` record of type ``queued_command`` that the user typed while a reply
+  ran (:func:`_queued`): its ``prompt`` is a user message where the record stands (Claude
+  Code writes no ``user`` record for it).
 
 A subagent's or compaction's own file (``<session>/subagents/agent-<id>.jsonl``, every
 record ``isSidechain``) names its parent's ``sessionId``; the transcript's ``agent`` says
@@ -18,7 +21,9 @@ Skipped, because neither side said them to the other: ``thinking`` and
 ``redacted_thinking`` blocks, images, ``summary`` lines (Claude Code's own title),
 ``system`` lines (local command output, hooks, compaction markers), user records that
 Claude Code itself wrote (``isMeta``: command caveats; ``isCompactSummary``: the recap
-after ``/compact``, whose source turns stay earlier in the same file), file-history,
+after ``/compact``, whose source turns stay earlier in the same file), every other
+attachment (hook output, skill and tool listings, files and IDE selections it adds,
+reminders, a background task's notice, a message from another session), file-history,
 queue and other bookkeeping records, and a record whose ``uuid`` was already seen.
 """
 
@@ -77,7 +82,9 @@ def parse(text: str, name: str) -> Transcript:
             agent = f"agent-{record['agentId']}"
         kind = record["type"]
         message = record.get("message")
-        if kind not in ("user", "assistant") or not isinstance(message, dict):
+        if kind == "attachment":
+            message = _queued(record.get("attachment"))
+        if kind not in ("user", "assistant", "attachment") or not isinstance(message, dict):
             continue
         if record.get("isMeta") is True or record.get("isCompactSummary") is True:
             continue  # text Claude Code wrote into the user's turn, not the user
@@ -104,6 +111,26 @@ def parse(text: str, name: str) -> Transcript:
     return Transcript.of(
         FORMAT, name, messages, session, cwd, agent, skipped + tuple(malformed_lines)
     )
+
+
+def _queued(attachment: object) -> dict[str, Any] | None:
+    """The user's message in a ``queued_command`` attachment, as a ``message`` (role user,
+    content its ``prompt``), or None.
+
+    Claude Code (2.1) records what the user types while a reply runs as an attachment
+    ``{"type": "queued_command", "prompt": …, "commandMode": "prompt", "origin": {"kind":
+    "human"}}`` and hands it to the model at the next tool boundary; no ``user`` record
+    holds those words. The same attachment carries text nobody typed, which is not read: a
+    background task's notice (``commandMode`` ``task-notification``), a message from
+    another session (``origin.kind`` ``peer``, a plugin's ``coordinator``; ``isMeta``)."""
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return None
+    if attachment.get("commandMode", "prompt") != "prompt" or attachment.get("isMeta") is True:
+        return None
+    origin = attachment.get("origin")
+    if origin is not None and not (isinstance(origin, dict) and origin.get("kind") == "human"):
+        return None
+    return {"role": "user", "content": attachment.get("prompt")}
 
 
 def _messages(role: str, content: object, asked: set[str], malformed: list[bool]) -> list[Message]:

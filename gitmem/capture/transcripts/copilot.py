@@ -6,13 +6,18 @@ dotted (``session.start``, ``user.message``, ``assistant.message``,
 ``tool.execution_complete``, …). Messages:
 
 * ``user.message``: its ``content`` (role user; ``transformedContent``, the copy Copilot
-  CLI decorates for the model with the date and the like, is not what the user wrote);
+  CLI decorates for the model with the date and the like, is not what the user wrote).
+  A message with a ``source`` other than ``user`` is Copilot CLI's own (a skill's file,
+  ``skill-<name>``; a system reminder, ``system``; a command's prompt; another agent's,
+  ``agent-<id>``), hidden from the user's timeline: skipped;
 * ``assistant.message``: its ``content`` (role assistant), then one ``tool_use`` message
   per ``toolRequests`` entry: the tool name, a newline, its arguments as compact JSON;
 * ``tool.execution_complete``: the tool's result as text (role ``tool_result``).
 
 ``session.start`` names the session (``sessionId``) and the working directory
-(``context.cwd``). Skipped: the model's reasoning (``reasoningText``, ``reasoning``
+(``context.cwd``). An event is ``{"type", "data", "id", "timestamp", "parentId"}``; one of
+a family not named here (``abort``, ``skill.invoked``, ``permission.requested``, …) is an
+event too, and skipped. Skipped: the model's reasoning (``reasoningText``, ``reasoning``
 events), ``tool.execution_start`` (the same call as the request), hook, turn, model and
 shutdown bookkeeping, and a subagent's own events (:func:`_subagent`): its prompt is the
 ``task`` call's arguments and its report that call's result, both read; its own replies
@@ -30,16 +35,19 @@ from gitmem.core.transcript import Message, Transcript, host_time
 FORMAT = "copilot"
 TOOL = "Copilot CLI"
 _FAMILIES = ("session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "system.")
+_ENVELOPE = frozenset({"type", "data", "id", "timestamp", "parentId"})
+"""The keys of every event Copilot CLI writes, whatever its type."""
 
 
 def recognise(record: Record) -> bool:
-    """Whether *record* (one JSON line) is a Copilot CLI event."""
+    """Whether *record* (one JSON line) is a Copilot CLI event: a type of a known family,
+    or any type in the whole envelope (newer releases add families: ``abort``,
+    ``skill.invoked``, ``permission.requested``)."""
     kind = record.get("type")
-    return (
-        isinstance(kind, str)
-        and kind.startswith(_FAMILIES)
-        and isinstance(record.get("data"), dict)
-        and ("id" in record or "timestamp" in record)
+    if not isinstance(kind, str) or not kind or not isinstance(record.get("data"), dict):
+        return False
+    return (kind.startswith(_FAMILIES) and ("id" in record or "timestamp" in record)) or (
+        record.keys() >= _ENVELOPE
     )
 
 
@@ -62,7 +70,7 @@ def parse(text: str, name: str) -> Transcript:
             session = _str(data.get("sessionId"))
             context = data.get("context")
             cwd = _str(context.get("cwd")) if isinstance(context, dict) else None
-        elif kind == "user.message":
+        elif kind == "user.message" and data.get("source") in (None, "user"):
             messages += _message("user", data.get("content"), when)
         elif kind == "assistant.message":
             messages += _message("assistant", data.get("content"), when)

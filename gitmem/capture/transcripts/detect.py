@@ -2,11 +2,12 @@
 
 The content decides. A JSON list whose first item has ``role`` and ``content`` is
 ``json``. A JSON object whose first members include ``projectHash``, or both
-``sessionId`` and ``messages``, is a Gemini CLI session (``gemini``, one document or its
-log's first line). Otherwise the first few non-blank lines are read as JSON objects and
-each is classified by its keys (``messages``, ``claude``, ``codex`` or ``copilot``); the
-file is in a format
-when some sampled line is, none is in another, and the lines that are not JSON objects are
+``sessionId`` and ``messages``, or whose ``messages`` open with a Gemini CLI message (the
+document's members in another order, as an Entire checkpoint stores it), is a Gemini CLI
+session (``gemini``, one document or its log's first line). Otherwise the first few
+non-blank lines are read as JSON objects and each is classified by its keys
+(``messages``, ``claude``, ``codex`` or ``copilot``); the file is in a format when some
+sampled line is, none is in another, and the lines that are not JSON objects are
 fewer than those that are classified. Anything else is ``text``. A line longer than the
 sample is judged by the keys that do fit in it (a Codex ``session_meta`` line can run to
 tens of KB). The file name breaks one tie only: an empty list ``[]`` is ``json`` when the
@@ -35,8 +36,8 @@ def detect(data: bytes, name: str) -> str:
     if head.startswith("["):
         return _detect_list(head, name)
     if head.startswith("{"):
-        first = _object_prefix(head, 0)
-        if first is not None and gemini.recognise(first) and "type" not in first:
+        first = _object_prefix(head, 0, first_items=True)
+        if first is not None and "type" not in first and _gemini_document(first):
             return "gemini"
         return _detect_lines(head, truncated)
     return "text"
@@ -51,6 +52,19 @@ def sampled_format(data: bytes) -> str | None:
     head = data[:SAMPLE_BYTES].decode("utf-8", "replace").lstrip("\ufeff" + _SPACE)
     found, _, _ = _sample_lines(head, truncated)
     return next(iter(found)) if len(found) == 1 else None
+
+
+def _gemini_document(members: dict[str, Any]) -> bool:
+    """Whether the first *members* of a JSON object are a Gemini CLI session's: its ids, or a
+    ``messages`` list whose first item (as far as the sample goes) is a Gemini CLI message,
+    whatever order the members come in (a long ``messages`` before the ids)."""
+    if gemini.recognise(members):
+        return True
+    messages = members.get("messages")
+    if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
+        return False
+    item = messages[0]
+    return item.get("type") in gemini.MESSAGE_TYPES and {"id", "timestamp"} <= item.keys()
 
 
 def _detect_list(head: str, name: str) -> str:
@@ -111,12 +125,13 @@ def _classify(record: dict[str, Any]) -> str | None:
     return None
 
 
-def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
+def _object_prefix(text: str, index: int, first_items: bool = False) -> dict[str, Any] | None:
     """The members of the JSON object starting at *index* that fit in *text*.
 
     A member whose value is cut off is kept with an empty value of its kind (``{}``,
-    ``[]``, ``""``), so that its key still counts. None when the text is not the start
-    of a JSON object.
+    ``[]``, ``""``), so that its key still counts; with *first_items*, a cut-off list
+    keeps the members of its first item when that is an object. None when the text is
+    not the start of a JSON object.
     """
     if not text.startswith("{", index):
         return None
@@ -139,6 +154,9 @@ def _object_prefix(text: str, index: int) -> dict[str, Any] | None:
             members[key], index = _raw_decode(text, index)
         except ValueError:
             members[key] = {"{": {}, "[": [], '"': ""}.get(text[index : index + 1])
+            if first_items and text.startswith("[", index):
+                item = _object_prefix(text, _skip_space(text, index + 1))
+                members[key] = [] if item is None else [item]
             return members
         index = _skip_space(text, index)
         if text.startswith(",", index):

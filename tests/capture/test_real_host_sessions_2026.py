@@ -1,0 +1,182 @@
+"""Newer real sessions (Claude Code 2.1.218, Copilot CLI 1.0.40, a Gemini CLI document as
+an Entire checkpoint stores it), recorded by their hosts and published under MIT
+(tests/data/hosts/real/README.md gives each file's repository, path, commit and how it was
+trimmed): what the user typed mid-reply is read, what the host wrote into the user's turn
+is not, new event types are events, and no quote the session did not say is verbatim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import DATA, Gm
+from helpers.capturing import capture
+
+from gitmem.capture.transcripts import detect_format, load_transcript, parse_transcript
+from gitmem.core.transcript import said, said_text
+
+REAL = DATA / "hosts" / "real"
+CLAUDE_QUEUED = REAL / "claude-starcar-e92f5a0b.jsonl"
+COPILOT_SKILL = REAL / "copilot-gatomia-378ab881.jsonl"
+GEMINI_DOC = REAL / "gemini-vct-8a20078e.json"
+CLAUDE_SESSION = "e92f5a0b-1b9e-4913-98b3-c319b4d5e90b"
+COPILOT_SESSION = "378ab881-f02f-435c-9673-0c8d7c7d6bef"
+
+TYPED_MID_REPLY = [
+    "ok for #33, no prior art as sibling is a C# program and uses avalonia mcp and on rig"
+    " testing. Playwright is a good selection, well known, mature, and it's everywhere."
+    " approved unless you have pushback. Pushback is a positive outcome.",
+    "approved #33 in chat and in the issue itself for provenence.",
+]
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_what_the_user_typed_while_claude_code_replied_is_their_message() -> None:
+    # Claude Code 2.1 writes a message typed while a reply runs as a `queued_command`
+    # attachment, and no `user` record for it: two of them here, each the user's ruling.
+    t = load_transcript(CLAUDE_QUEUED)
+    assert (t.format, t.session, t.skipped) == ("claude", CLAUDE_SESSION, ())
+    assert [m.text for m in t.messages if m.role == "user"] == TYPED_MID_REPLY
+    # where the host handed it over: after the tool result the reply was waiting for
+    roles = [m.role for m in t.messages]
+    first = roles.index("user")
+    assert roles[first - 1 : first + 2] == ["tool_result", "user", "assistant"]
+    assert t.messages[first].time == "2026-07-23T21:00:34.952000Z"
+    assert all(said_text(m) == m.text for m in t.messages if m.role == "user")
+    # The same attachment carries a background task's notice: nobody typed it.
+    assert "<status>completed</status>" not in t.snapshot
+    # Every other attachment (hook output, reminders, an edited file) is not a message.
+    assert "task_reminder" not in t.snapshot and '"snippet"' not in t.snapshot
+
+
+def queued(**changes: object) -> bytes:
+    """The real file with its first typed message's attachment changed by *changes*."""
+    out = []
+    for line in lines(CLAUDE_QUEUED):
+        record = json.loads(line)
+        attachment = record.get("attachment")
+        if isinstance(attachment, dict) and attachment.get("prompt") == TYPED_MID_REPLY[0]:
+            attachment.update(changes)
+            attachment = {k: v for k, v in attachment.items() if v is not None}
+            record["attachment"] = attachment
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        out.append(line)
+    return ("\n".join(out) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"origin": {"kind": "peer", "from": "priorart-galaxies"}, "isMeta": True},
+        {"origin": {"kind": "coordinator", "plugin": "terminal-lobby"}},
+        {"commandMode": "task-notification", "origin": None},
+        {"isMeta": True},
+        {"origin": "peer"},
+    ],
+)
+def test_a_queued_message_nobody_typed_is_not_the_users(changes: dict[str, object]) -> None:
+    # another session's message, a plugin's, a task's notice: the shapes Claude Code gives
+    # them in the same attachment
+    t = parse_transcript(queued(**changes), CLAUDE_QUEUED.name)
+    assert [m.text for m in t.messages if m.role == "user"] == TYPED_MID_REPLY[1:]
+
+
+def test_a_queued_message_as_content_blocks_is_read() -> None:
+    # Claude Code 2.1.112 wrote the prompt as a list of blocks (dougnukem/orpheus)
+    blocks = [{"type": "text", "text": TYPED_MID_REPLY[0]}]
+    t = parse_transcript(queued(prompt=blocks, origin=None), CLAUDE_QUEUED.name)
+    assert [m.text for m in t.messages if m.role == "user"] == TYPED_MID_REPLY
+    broken = parse_transcript(queued(prompt=None), CLAUDE_QUEUED.name)
+    assert [m.text for m in broken.messages if m.role == "user"] == TYPED_MID_REPLY[1:]
+
+
+def test_copilot_skill_context_is_not_the_users_words() -> None:
+    # Copilot CLI 1.0.40 loads a skill as a `user.message` whose `source` is
+    # `skill-<name>` (hidden from the user's timeline), after a `skill.invoked` event.
+    t = load_transcript(COPILOT_SKILL)
+    assert detect_format(COPILOT_SKILL.read_bytes(), COPILOT_SKILL.name) == "copilot"
+    assert (t.format, t.session, t.skipped) == ("copilot", COPILOT_SESSION, ())
+    assert [m.text for m in t.messages if m.role == "user"] == [
+        "analise o projeto e veja o que pode ser modularizado"
+    ]
+    assert "Base directory for this skill" not in t.snapshot
+    assert t.messages[1].text == 'skill\n{"skill":"brainstorming"}'
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        # EntityProcess/agentv, Copilot CLI 1.0.64-3: the user stopped the reply
+        {"type": "abort", "data": {"reason": "user_initiated"}},
+        {"type": "permission.completed", "data": {"requestId": "d769fb28", "result": {}}},
+    ],
+)
+def test_a_copilot_event_of_a_new_family_is_an_event(event: dict[str, object]) -> None:
+    envelope = {"id": "713b848d", "timestamp": "2026-06-24T05:22:03.665Z", "parentId": "15757cc4"}
+    data = COPILOT_SKILL.read_bytes() + json.dumps({**event, **envelope}).encode() + b"\n"
+    t = parse_transcript(data, COPILOT_SKILL.name)
+    assert t.skipped == ()
+    assert t.messages == load_transcript(COPILOT_SKILL).messages
+
+
+@pytest.mark.parametrize(
+    ("source", "typed"),
+    [("system", 0), ("command", 0), ("agent-70b173ed", 0), ("autopilot", 0), ("user", 1)],
+)
+def test_a_copilot_message_of_another_source_is_not_the_users(source: str, typed: int) -> None:
+    # Copilot CLI's SDK: `source` is the message's origin ("user", "autopilot", "skill-pdf",
+    # "command", "system", "agent-<id>"); only the user's own is read.
+    out = []
+    for line in lines(COPILOT_SKILL):
+        record = json.loads(line)
+        if record["type"] == "user.message" and "source" not in record["data"]:
+            record["data"]["source"] = source
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        out.append(line)
+    t = parse_transcript(("\n".join(out) + "\n").encode(), COPILOT_SKILL.name)
+    assert [m.role for m in t.messages].count("user") == typed
+
+
+def test_a_gemini_document_with_its_members_in_another_order_is_gemini() -> None:
+    # An Entire checkpoint stores a Gemini CLI document with its members sorted:
+    # `kind`, `lastUpdated`, `messages` (long), then the ids; detection used to see only
+    # the start of `messages` and refused the file as JSON of no known format.
+    document = json.loads(GEMINI_DOC.read_text(encoding="utf-8"))
+    document["kind"] = "main"
+    resorted = json.dumps(dict(sorted(document.items())), ensure_ascii=False, indent=2).encode()
+    assert resorted.index(b'"sessionId"') > 8192
+    assert detect_format(resorted, "full.jsonl") == "gemini"
+    t = parse_transcript(resorted, "full.jsonl")
+    assert t.messages == load_transcript(GEMINI_DOC).messages
+    assert t.session == "8a20078e-2d5e-4f81-a640-9b879bbb7e6d"
+    # an object whose messages are not Gemini CLI's is still not a transcript of any host
+    other = json.dumps({"kind": "x", "messages": [{"role": "user", "content": "hi"}] * 900})
+    assert detect_format(other.encode(), "x.json") == "text"
+
+
+@pytest.mark.parametrize(
+    ("path", "session"),
+    [
+        (CLAUDE_QUEUED, CLAUDE_SESSION),
+        (COPILOT_SKILL, COPILOT_SESSION),
+    ],
+)
+def test_capturing_a_newer_real_session_badges_only_what_was_said(
+    initialised: Path, gm: Gm, path: Path, session: str
+) -> None:
+    done = gm("capture", "--transcript", str(path), "--json")
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr == ""
+    data = done.json()
+    assert isinstance(data, dict) and data["session"] == session and data["items"]
+    messages = load_transcript(path).messages
+    spoken = [said_text(m) for m in messages if said(m.role)]
+    for item in data["items"]:
+        if item["trust"] == "verbatim":
+            assert any(item["quote"] in text for text in spoken), item["quote"]
+    assert gm("verify").exit_code == 0
+    assert capture(gm, path)["written"] is False
