@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.base import cli, emit, home, json_option, store_of
+from gitmem.cli.base import PathArg, cli, emit, home, json_option, store_of
 from gitmem.core.errors import InputError
 
 _SHOWN_SKIPPED = 10
@@ -35,7 +35,7 @@ _SHOWN_SKIPPED = 10
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=PathArg(path_type=Path, dir_okay=False),
     help="Write the bundle (.intoto.jsonl) to FILE instead of stdout.",
 )
 @click.argument("ids", nargs=-1, metavar="[ID]...")

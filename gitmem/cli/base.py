@@ -47,6 +47,16 @@ def as_of_option(func: F) -> F:
 
 
 def extractor_option(func: F) -> F:
+    """``--extractor`` and the model overrides (``import``, ``import-chat``)."""
+    return _extractor_options(func, "")
+
+
+def capture_extractor_option(func: F) -> F:
+    """:func:`extractor_option` for ``capture``, where ``--items`` alone stores no more."""
+    return _extractor_options(func, "; with --items: none")
+
+
+def _extractor_options(func: F, items_note: str) -> F:
     func = click.option(
         "--model", "model_name", metavar="NAME", help="Model for --extractor openai."
     )(func)
@@ -63,8 +73,7 @@ def extractor_option(func: F) -> F:
         "--extractor",
         type=click.Choice(CHOICES),
         default=None,
-        help="How items are found (default: config `extractor`, else heuristic; "
-        "with --items: none).",
+        help=f"How items are found (default: config `extractor`, else heuristic{items_note}).",
     )(func)
 
 
@@ -121,6 +130,16 @@ def _scalar(value: Scalar) -> str:
     return _string(value)
 
 
+class PathArg(click.Path):
+    """``click.Path`` that refuses an empty value: ``Path("")`` is the current folder, so
+    ``--output ""`` or ``--keep ""`` would otherwise act on ``.`` (or fail as a folder)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value:
+            self.fail("give a path, not ''", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def read_input(path: str, what: str) -> tuple[str, str]:
     """The text of a file, or of stdin for ``-``.
 
@@ -129,6 +148,8 @@ def read_input(path: str, what: str) -> tuple[str, str]:
     """
     if path == "-":
         return sys.stdin.read(), "stdin"
+    if not path:
+        raise InputError(f"{what}: give a path, not ''")
     try:
         return Path(path).read_text(encoding="utf-8"), path
     except FileNotFoundError as e:
@@ -225,4 +246,5 @@ def cli(ctx: click.Context, repo: str, verbose: bool, quiet: bool, no_pager: boo
     """gitmem: signed, git-native memory for AI coding agents. `gitmem help COMMAND`
     shows one command's help."""
     given = ctx.get_parameter_source("repo") is not click.core.ParameterSource.DEFAULT
-    ctx.obj = {"repo": repo, "repo_given": given, "verbose": verbose, "quiet": quiet}
+    # `-C ""` leaves the folder as it is, as in git.
+    ctx.obj = {"repo": repo or ".", "repo_given": given, "verbose": verbose, "quiet": quiet}

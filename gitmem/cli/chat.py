@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gitmem.cli.base import cli, emit, extractor_option, home, json_option, store_of
+from gitmem.cli.base import PathArg, cli, emit, extractor_option, home, json_option, store_of
 
 if TYPE_CHECKING:
     from gitmem.capture.run import Context
@@ -39,7 +39,7 @@ def _line(item: dict[str, Any]) -> str:
 
 
 @cli.command("import-chat")
-@click.argument("export", type=click.Path(path_type=Path))
+@click.argument("export", type=PathArg(path_type=Path))
 @click.option(
     "--format",
     "chat_format",

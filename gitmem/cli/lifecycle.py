@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.cli.base import cli, emit, format_option, home, json_option, store_of
+from gitmem.cli.base import PathArg, cli, emit, format_option, home, json_option, store_of
 from gitmem.core.claims import WorldStatus
 from gitmem.core.errors import InputError
 
@@ -42,7 +42,7 @@ def _done(ws: Workspace, as_json: bool, action: str, address: str, item: str, **
     metavar="QUOTE",
     help="An agent's evidence: a quote that must verify in --transcript, or nothing is written.",
 )
-@click.option("--transcript", type=click.Path(path_type=Path), help="Where --evidence is.")
+@click.option("--transcript", type=PathArg(path_type=Path), help="Where --evidence is.")
 @format_option
 @json_option
 @click.pass_context
@@ -73,7 +73,7 @@ def resolve(
 @click.option("--evidence", metavar="QUOTE", help="A quote that verifies in --transcript.")
 @click.option(
     "--transcript",
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     required=True,
     help="The transcript holding the evidence (alone: the item's own quote).",
 )

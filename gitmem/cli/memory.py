@@ -10,7 +10,9 @@ import click
 
 from gitmem.brief.budget import HOSTS, host_budget
 from gitmem.cli.base import (
+    PathArg,
     as_of_option,
+    capture_extractor_option,
     cli,
     emit,
     emit_rows,
@@ -30,7 +32,7 @@ from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
 @click.option(
     "--transcript",
     "transcript_path",
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     help="The session transcript.",
 )
 @click.option(
@@ -45,7 +47,7 @@ from gitmem.core.transcript import FORMATS as FORMAT_CHOICES
     "in the background, never fail.",
 )
 @format_option
-@extractor_option
+@capture_extractor_option
 @json_option
 @click.pass_context
 def capture(
@@ -130,7 +132,7 @@ INTOTO = "intoto"
 
 
 @cli.command("import")
-@click.argument("folder", metavar="FOLDER|FILE", type=click.Path(path_type=Path))
+@click.argument("folder", metavar="FOLDER|FILE", type=PathArg(path_type=Path))
 @click.option(
     "--format",
     "transcript_format",
@@ -252,7 +254,7 @@ def _none_found(files: int) -> str:
     "--transcript",
     "transcript_path",
     required=True,
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     help="The transcript to check against.",
 )
 @format_option
@@ -269,6 +271,8 @@ def verify_quote(
     """Check QUOTE against a transcript; exit 0 when verbatim, 1 when not."""
     from gitmem.capture.evidence import check_quote_in_file
 
+    if not quote.strip():
+        raise InputError("verify-quote needs a QUOTE: an empty one is no quote at all")
     result = check_quote_in_file(quote, transcript_path, transcript_format, ctx.obj["repo"])
     if as_json:
         emit(result.to_dict())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.base import F, cli, emit, home, json_option, store_of
+from gitmem.cli.base import F, PathArg, cli, emit, home, json_option, store_of
 
 
 def _signer_options(func: F) -> F:
@@ -24,7 +24,7 @@ def _signer_options(func: F) -> F:
     )(func)
     func = click.option(
         "--key",
-        type=click.Path(path_type=Path),
+        type=PathArg(path_type=Path),
         metavar="PATH",
         help="The maintainer's key (see --signer).",
     )(func)
@@ -109,7 +109,7 @@ def release_approve(
 @click.option(
     "--evidence",
     required=True,
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     metavar="FILE",
     help="The recovery evidence (a log of the restore and run); its SHA-256 is signed.",
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.base import cli, emit, home, json_option, store_of
+from gitmem.cli.base import PathArg, cli, emit, home, json_option, store_of
 
 
 def _author() -> str:
@@ -188,7 +188,7 @@ def snapshot() -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     help="Write the transcript to this file instead of stdout.",
 )
 @json_option

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.base import cli, emit, home, json_option, store_of
+from gitmem.cli.base import PathArg, cli, emit, home, json_option, store_of
 from gitmem.core.errors import InputError
 
 
@@ -17,7 +17,7 @@ from gitmem.core.errors import InputError
 @click.option("--name", metavar="PRINCIPAL", help="Who signs (default: git user.email).")
 @click.option(
     "--key",
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     metavar="PATH",
     help="Adopt this Ed25519 OpenSSH private key instead of creating one.",
 )
@@ -49,7 +49,7 @@ def init(ctx: click.Context, name: str | None, key: Path | None, as_json: bool) 
     for line in wired.configured:
         click.echo(f"  configured {line}")
     for state in wired.hooks:
-        click.echo(f"  installed the {state.name} hook: memory goes with every git push")
+        click.echo(f"  the {state.name} hook is installed: memory goes with every git push")
     if wired.problem:
         click.echo(f"gitmem: {wired.problem}", err=True)
     changed = (
@@ -137,6 +137,8 @@ def config(
     except GitError:
         local = None
     target = config_path(home(), local, in_repo)
+    if unset and (key is None or value is not None):
+        raise InputError("--unset takes KEY alone: gitmem config --unset KEY")
     if key is not None and (value is not None or unset):
         set_value(target, key, None if unset else value or "")
         if as_json:
@@ -213,7 +215,7 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
 @cli.command()
 @click.option(
     "--keep",
-    type=click.Path(path_type=Path),
+    type=PathArg(path_type=Path),
     metavar="DIR",
     help="Keep the scratch repository and keys in DIR.",
 )

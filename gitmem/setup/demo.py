@@ -78,9 +78,14 @@ def tamper_checkpoint(store: Store, address: Sha256Hex, old: bytes, new: bytes) 
 def run_demo(keep: Path | None, echo: Echo) -> None:
     """Run the demo in a temporary folder (or in *keep*, which is kept)."""
     if keep is not None:
+        if keep.exists() and not keep.is_dir():
+            raise InputError(f"--keep {keep} is not a folder: give an empty or new one")
         if keep.exists() and any(keep.iterdir()):
             raise InputError(f"--keep folder {keep} is not empty")
-        keep.mkdir(parents=True, exist_ok=True)
+        try:
+            keep.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"--keep {keep}: cannot make the folder: {e.strerror or e}") from e
         _run(keep.resolve(), echo, kept=True)
         return
     scratch = Path(tempfile.mkdtemp(prefix="gitmem-demo-"))

@@ -37,7 +37,10 @@ def init_repo(store: Store, home: Path, name: str | None, key: Path | None) -> I
             written (:class:`~gitmem.core.errors.UnwritableError`).
         SigningKeyError: the key to adopt is unusable.
     """
-    principal = name or read_config(home).get("principal") or default_principal(store)
+    # An empty --name is refused like any other bad principal, never read as "no name".
+    kept = read_config(home).get("principal")
+    given = name if name is not None else kept if isinstance(kept, str) and kept else None
+    principal = given if given is not None else default_principal(store)
     validate_principal(principal)
     try:
         outcome = init_identity(home, principal, key)

@@ -117,6 +117,7 @@ def backup(
             history this clone lacks).
         GitError: the replica could not be created or reached.
     """
+    dest = _where(store, dest)
     refs = store.shared_refs()
     if not refs:
         raise NegativeResult("nothing to back up: this clone has no refs/gitmem/* ref yet")
@@ -124,7 +125,6 @@ def backup(
     problems = [p for ref in refs for p in check_ref(store.at(ref), checkers.for_ref(ref)).problems]
     if problems:
         raise BackupRefused(problems)
-    dest = _where(store, dest)
     if dest.startswith("/") and not Path(dest).exists():
         done = run_git(store, "init", "--quiet", "--bare", dest)
         if done.returncode != 0:
@@ -154,10 +154,23 @@ def backup(
 
 
 def _where(store: Store, place: str) -> str:
-    """A remote name or URL as given; a local path made absolute (git runs elsewhere)."""
+    """A remote name or URL as given; a local path made absolute (git runs elsewhere).
+
+    Raises:
+        InputError: an empty place, or a path that is this repository itself (a replica
+            is another repository: "" or "." would back up into this clone).
+    """
+    if not place:
+        raise InputError("give the replica: a bare repository path or a URL, not ''")
     if place in store.repo.remotes.names() or _URLISH.match(place):
         return place
-    return str(Path(place).resolve())
+    where = Path(place).resolve()
+    own = {Path(store.common_dir).resolve()}
+    if store.repo.workdir:
+        own.add(Path(store.repo.workdir).resolve())
+    if where in own:
+        raise InputError(f"{place} is this repository: a replica is another repository")
+    return str(where)
 
 
 def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:

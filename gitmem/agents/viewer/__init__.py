@@ -10,6 +10,7 @@ See ``docs/viewer.md``.
 
 from __future__ import annotations
 
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -40,13 +41,20 @@ def serve(
 
     Raises:
         GitError: *repo* is not a git repository.
-        InputError: a port out of range.
+        InputError: a port out of range, an empty host or one that names no address.
         NegativeResult: the address cannot be listened on.
     """
     Store.discover(repo)  # a folder that is no repository fails here, not per request
     if not 0 <= port <= 65535:
         raise InputError(f"--port {port}: give a port from 0 to 65535")
     address = DEFAULT_HOST if host is None else host
+    if not address.strip():
+        # An empty host would listen on every interface: that must be asked for by name.
+        raise InputError("--host '': give an address (127.0.0.1, ::1, or 0.0.0.0 for all)")
+    try:
+        socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise InputError(f"--host {address!r} is not an address this machine can listen on") from e
     loopback = is_loopback(address)
     if not loopback:
         print(

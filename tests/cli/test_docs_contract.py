@@ -1,0 +1,126 @@
+"""The docs as a contract: what docs/user-guide.md promises for values a user types, run
+as a user runs them (real subprocesses of the installed CLI, in a real repository).
+
+Bad input is one line on stderr starting with ``gitmem:``, exit 2, and nothing written
+(docs/user-guide.md, "Exit codes"); an empty value is bad input, never read as "." or as
+"no value given".
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import Gm, git
+from helpers.capturing import capture_sample
+
+pytestmark = pytest.mark.slow  # real subprocesses of the CLI
+
+
+def cli(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=os.environ.copy(),
+        timeout=60,
+        check=False,
+    )
+
+
+def refused(done: subprocess.CompletedProcess[str], says: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gitmem: "), done.stderr
+    assert says in lines[0], lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def own_refs(repo: Path) -> str:
+    return git(repo, "for-each-ref", "--format=%(refname) %(objectname)")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("export", "--all", "-o", ""), "give a path, not ''"),
+        (("snapshot", "show", "abcdef", "--output", ""), "give a path, not ''"),
+        (("capture", "--transcript", ""), "give a path, not ''"),
+        (("verify-quote", "--transcript", "", "a quote"), "give a path, not ''"),
+        (("import", ""), "give a path, not ''"),
+        (("import-chat", ""), "give a path, not ''"),
+        (("init", "--key", ""), "give a path, not ''"),
+        (("demo", "--keep", ""), "give a path, not ''"),
+        (("backup", ""), "give the replica"),
+        (("backup", "."), "is this repository"),
+        (("backup", ".git"), "is this repository"),
+        (("restore", ""), "give the replica"),
+        (("restore", "."), "is this repository"),
+        (("restore", "", "--list"), "give the replica"),
+        (("serve", "--host", ""), "--host ''"),
+        (("serve", "--host", "999.1.1.1", "--port", "0"), "not an address"),
+        (("config", "--unset"), "--unset takes KEY alone"),
+        (("config", "timeout", "5", "--unset"), "--unset takes KEY alone"),
+        (("verify-quote", "--transcript", "session.md", ""), "needs a QUOTE"),
+        (("verify-quote", "--transcript", "session.md", "   "), "needs a QUOTE"),
+    ],
+)
+def test_an_empty_or_impossible_value_is_bad_input_and_writes_nothing(
+    initialised: Path, args: tuple[str, ...], says: str, home: Path
+) -> None:
+    (initialised / "session.md").write_text("User: hello there\n\nAssistant: hi\n")
+    before_refs, before_config = own_refs(initialised), (home / "config.json").read_bytes()
+    refused(cli(initialised, *args), says)
+    assert own_refs(initialised) == before_refs  # backup "" once recorded a point here
+    assert (home / "config.json").read_bytes() == before_config
+
+
+def test_backup_and_restore_of_the_clone_itself_are_refused_with_memory(
+    initialised: Path, gm: Gm
+) -> None:
+    capture_sample(gm)
+    before = own_refs(initialised)
+    for args in (("backup", ""), ("backup", "."), ("restore", "")):
+        assert cli(initialised, *args).returncode == 2
+    assert own_refs(initialised) == before
+    assert "refs/gitmem-backups/" not in before
+
+
+def test_init_with_an_empty_name_is_refused_and_writes_nothing(repo: Path, home: Path) -> None:
+    refused(cli(repo, "init", "--name", ""), "principal ''")
+    assert not home.exists() or not any(home.iterdir())
+
+
+def test_demo_keep_that_is_a_file_is_bad_input(tmp_path: Path, repo: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    refused(cli(repo, "demo", "--keep", str(afile)), "is not a folder")
+    refused(cli(repo, "demo", "--keep", str(afile / "under")), "cannot make the folder")
+    assert afile.read_text() == "mine\n"
+
+
+def test_dash_c_empty_is_the_current_folder_as_in_git(initialised: Path) -> None:
+    plain, empty = (
+        cli(initialised, "status", "--json"),
+        cli(initialised, "-C", "", "status", "--json"),
+    )
+    assert empty.returncode == plain.returncode == 0, empty.stderr
+    assert str(initialised) in empty.stdout
+
+
+def test_init_run_again_says_nothing_changed_and_claims_no_install(
+    tmp_path: Path, repo: Path
+) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    assert cli(repo, "init").returncode == 0
+    again = cli(repo, "init")
+    assert again.returncode == 0, again.stderr
+    assert "already initialised; nothing changed" in again.stdout
+    assert "installed the" not in again.stdout
