@@ -8,7 +8,9 @@ Bad input is one line on stderr starting with ``gitmem:``, exit 2, and nothing w
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +19,13 @@ import pytest
 from helpers import Gm, git
 from helpers.capturing import capture_sample
 
-pytestmark = pytest.mark.slow  # real subprocesses of the CLI
+SLOW = pytest.mark.slow  # real subprocesses of the CLI
+DOCS = Path(__file__).parents[2] / "docs"
+CHAT = (
+    '{"me": "Ana", "name": "Ana and Ben", "messages": ['
+    '{"from": "Ben", "date": "2026-11-01T10:00:00Z", "text": "Decision: we keep staging."},'
+    '{"from": "Ana", "date": "2026-11-01T10:01:00Z", "text": "TODO: renew the certificate."}]}'
+)
 
 
 def cli(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -45,6 +53,7 @@ def own_refs(repo: Path) -> str:
     return git(repo, "for-each-ref", "--format=%(refname) %(objectname)")
 
 
+@SLOW
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -68,18 +77,22 @@ def own_refs(repo: Path) -> str:
         (("config", "timeout", "5", "--unset"), "--unset takes KEY alone"),
         (("verify-quote", "--transcript", "session.md", ""), "needs a QUOTE"),
         (("verify-quote", "--transcript", "session.md", "   "), "needs a QUOTE"),
+        (("import-chat", "chat.json", "--audit-command", ""), "--audit-command needs"),
+        (("import-chat", "chat.json", "--audit-command", "'unclosed"), "--audit-command is not"),
     ],
 )
 def test_an_empty_or_impossible_value_is_bad_input_and_writes_nothing(
     initialised: Path, args: tuple[str, ...], says: str, home: Path
 ) -> None:
     (initialised / "session.md").write_text("User: hello there\n\nAssistant: hi\n")
+    (initialised / "chat.json").write_text(CHAT)
     before_refs, before_config = own_refs(initialised), (home / "config.json").read_bytes()
     refused(cli(initialised, *args), says)
     assert own_refs(initialised) == before_refs  # backup "" once recorded a point here
     assert (home / "config.json").read_bytes() == before_config
 
 
+@SLOW
 def test_backup_and_restore_of_the_clone_itself_are_refused_with_memory(
     initialised: Path, gm: Gm
 ) -> None:
@@ -91,11 +104,13 @@ def test_backup_and_restore_of_the_clone_itself_are_refused_with_memory(
     assert "refs/gitmem-backups/" not in before
 
 
+@SLOW
 def test_init_with_an_empty_name_is_refused_and_writes_nothing(repo: Path, home: Path) -> None:
     refused(cli(repo, "init", "--name", ""), "principal ''")
     assert not home.exists() or not any(home.iterdir())
 
 
+@SLOW
 def test_demo_keep_that_is_a_file_is_bad_input(tmp_path: Path, repo: Path) -> None:
     afile = tmp_path / "afile"
     afile.write_text("mine\n")
@@ -104,6 +119,7 @@ def test_demo_keep_that_is_a_file_is_bad_input(tmp_path: Path, repo: Path) -> No
     assert afile.read_text() == "mine\n"
 
 
+@SLOW
 def test_dash_c_empty_is_the_current_folder_as_in_git(initialised: Path) -> None:
     plain, empty = (
         cli(initialised, "status", "--json"),
@@ -113,6 +129,7 @@ def test_dash_c_empty_is_the_current_folder_as_in_git(initialised: Path) -> None
     assert str(initialised) in empty.stdout
 
 
+@SLOW
 def test_init_run_again_says_nothing_changed_and_claims_no_install(
     tmp_path: Path, repo: Path
 ) -> None:
@@ -124,3 +141,39 @@ def test_init_run_again_says_nothing_changed_and_claims_no_install(
     assert again.returncode == 0, again.stderr
     assert "already initialised; nothing changed" in again.stdout
     assert "installed the" not in again.stdout
+
+
+@SLOW
+def test_a_bad_audit_command_is_refused_even_for_an_export_imported_already(
+    initialised: Path,
+) -> None:
+    (initialised / "chat.json").write_text(CHAT)
+    assert cli(initialised, "import-chat", "chat.json").returncode == 0
+    staged = sorted(p.name for p in (initialised / ".git" / "gitmem" / "pending").iterdir())
+    refused(cli(initialised, "import-chat", "chat.json", "--audit-command", "'x"), "--audit")
+    assert sorted(p.name for p in (initialised / ".git" / "gitmem" / "pending").iterdir()) == staged
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    """Every ```python block of docs/*.md, with its page."""
+    found = []
+    for page in sorted(DOCS.glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        found += [(page.name, b) for b in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)]
+    return found
+
+
+def test_every_gitmem_import_a_page_shows_imports() -> None:
+    """A page's example starts with its imports: each one names what the package has."""
+    lines = [
+        (page, line.strip())
+        for page, block in python_blocks()
+        for line in block.splitlines()
+        if line.startswith("from gitmem")
+    ]
+    assert len(lines) >= 6
+    for page, line in lines:
+        module, _, names = line.partition(" import ")
+        loaded = importlib.import_module(module.removeprefix("from "))
+        for name in names.strip("()").split(","):
+            assert hasattr(loaded, name.strip()), f"{page}: {line}: no {name.strip()}"

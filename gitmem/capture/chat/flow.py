@@ -15,6 +15,7 @@ removed; nothing of them is kept.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -137,10 +138,13 @@ def import_chat(
 
     Raises:
         InputError: the export cannot be read or does not fit its format; who "me" is
-            cannot be told; an unknown extractor or missing model settings.
+            cannot be told; an unknown extractor or missing model settings; an audit
+            command that is no command line.
         ModelError: the extractor's model failed or broke the schema (logged); an
             audit failure is an item's ``failed`` verdict instead.
     """
+    if audit_command is not None:
+        _check_audit_command(audit_command)
     chosen_format = None if format is None else FORMAT_NAMES.get(format, format)
     data = read_user_file(path, "chat export", "MB")
     chat = settle_voices(parse_export(data, path.name, chosen_format), me)
@@ -275,6 +279,21 @@ def _checked(
         )
         for draft, item in zip(drafts, items, strict=True)
     ]
+
+
+def _check_audit_command(command: str) -> None:
+    """Refuse an audit command that cannot run, before anything is read or asked: also
+    when the export turns out to be imported already.
+
+    Raises:
+        InputError: empty, or not a command line (an unclosed quote).
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        raise InputError(f"--audit-command is not a command line ({e}): {command!r}") from e
+    if not words:
+        raise InputError("--audit-command needs a command line, not an empty one")
 
 
 def _audited(
