@@ -227,17 +227,18 @@ def demo(keep: Path | None) -> None:
 
 
 @cli.command("help")
-@click.argument("command", required=False, metavar="[COMMAND]")
+@click.argument("command", nargs=-1, metavar="[COMMAND [SUBCOMMAND]]")
 @click.pass_context
-def help_(ctx: click.Context, command: str | None) -> None:
-    """Show gitmem's help, or one COMMAND's (the same as COMMAND --help)."""
-    group = ctx.find_root().command
+def help_(ctx: click.Context, command: tuple[str, ...]) -> None:
+    """Show gitmem's help, or one COMMAND's (the same as COMMAND --help; a group's
+    subcommand too: `gitmem help hooks install`)."""
     root = ctx.find_root()
-    if command is None:
-        click.echo(group.get_help(root))
-        return
-    found = group.get_command(root, command) if isinstance(group, click.Group) else None
-    if found is None:
-        raise InputError(f"no command {command!r}: `gitmem help` lists them")
-    with click.Context(found, info_name=command, parent=root) as sub:
-        click.echo(found.get_help(sub))
+    found: click.Command = root.command
+    parent = root
+    for word in command:
+        sub = found.get_command(parent, word) if isinstance(found, click.Group) else None
+        if sub is None:
+            raise InputError(f"no command {' '.join(command)!r}: `gitmem help` lists them")
+        parent = click.Context(sub, info_name=word, parent=parent)
+        found = sub
+    click.echo(found.get_help(parent))

@@ -177,3 +177,16 @@ def test_every_gitmem_import_a_page_shows_imports() -> None:
         loaded = importlib.import_module(module.removeprefix("from "))
         for name in names.strip("()").split(","):
             assert hasattr(loaded, name.strip()), f"{page}: {line}: no {name.strip()}"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [(), ("brief",), ("hooks",), ("hooks", "install"), ("release", "approve"), ("keys", "list")],
+)
+def test_help_of_a_command_or_subcommand_is_its_own_help(words: tuple[str, ...]) -> None:
+    from helpers import run
+
+    helped, asked = run("help", *words), run(*words, "--help")
+    assert helped.exit_code == asked.exit_code == 0, helped.stderr
+    assert helped.stdout == asked.stdout
+    assert run("help", "hooks", "nosuch").exit_code == 2
