@@ -8,8 +8,8 @@ whole, unit by unit (a paragraph or a list item), rather than only where a marke
 stands:
 
 - a short report (at most :data:`SHORT_REPORT` units worth reading) gives one item per
-  unit (not its first when it runs past :data:`WRITE_UP_CHARS`); a longer one gives its
-  lead (the first unit worth reading, when it is a paragraph) and the units of its
+  unit; a longer one gives its lead (the first unit worth reading, when it is a
+  paragraph) and the units of its
   status sections ("Summary", "Changes", "Next steps", "What's left", "Not done",
   "Decisions", "Remaining" …, see
   :data:`~gitmem.capture.extract.heuristic.sentences.OUTCOME_HEADINGS` and
@@ -75,9 +75,6 @@ from gitmem.core.quotes import check_quotes, strip_gitmem_context
 
 SHORT_REPORT = 10
 """A report with at most this many units worth reading is read whole."""
-WRITE_UP_CHARS = 1500
-"""A report read whole that is longer than this (in characters) is a write-up: its first
-unit sets the scene and is no item (:func:`report_items`)."""
 SECTION_UNITS = 2
 """The most units taken from one status section of a longer report."""
 PENDING_WORDS = 4
@@ -155,12 +152,6 @@ def report_items(
         item = _item(text, unit, points, wrapped)
         if item is not None:
             found.append((unit, _with_subject(text, unit, every, item, taken, points)))
-    if not long and len(text) > WRITE_UP_CHARS and found and not _titled(text, found[0][0]):
-        # A few long paragraphs (a review, a research summary, findings one by one) open on
-        # the scene, not the outcome: "The symlink didn't work because …. Found the real
-        # picture:", "Frontmatter: `title`, `status` …", "My proposal was three gaps; all
-        # applied.". The next unit is then the report's first (round 23).
-        found = found[1:]
     checks = check_quotes([item[2] for _, item in found], raw)
     for (unit, (kind, item_text, quote, _, extra)), check in zip(found, checks, strict=True):
         if check.verbatim and quote in raw:
@@ -170,15 +161,6 @@ def report_items(
             yield Candidate(
                 kind, item_text, quote, REPORT_IMPORTANCE, dict(extra), position, False, rule
             )
-
-
-_TITLED_RE = re.compile(r"[ \t]*(?:[-*+][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)[^*_\n]")
-
-
-def _titled(text: str, unit: Unit) -> bool:
-    """Does *unit* open with a bold run-in title ("**Trade-off**: …", "**P2 — …**")? It is
-    one of the findings or changes a write-up lists, not the scene it opens on."""
-    return _TITLED_RE.match(text, unit.start) is not None
 
 
 _INSTRUCTION_RE = re.compile(
