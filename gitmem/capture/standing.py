@@ -33,7 +33,8 @@ said only under its condition. So:
   or whose condition word opens a clause of its own ("…, and we add SQLite if it fails").
 - a decision, fact or belief cut from the negation its clause puts on it ("Don't use
   Redis" quoted as "use Redis", "Using Redis is not an option" as "Using Redis":
-  :mod:`gitmem.capture.negated`), or from the possibility or the limit before it ("We
+  :mod:`gitmem.capture.negated`; or the cross mark of its line, "- ❌ Tests pass" quoted
+  as "Tests pass": :func:`_crossed`), or from the possibility or the limit before it ("We
   could use Redis", "Some of the tests pass"), or reported as another's words ("He said
   we should drop Redis", "Bob wants us to drop Redis"), is not verbatim.
 
@@ -62,7 +63,7 @@ from gitmem.core.conditions import (
 from gitmem.core.folding import IN_WORDS_RE, fold
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import CROSS_MARKS, NEGATION_RE
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 STITCHED = (
@@ -225,6 +226,8 @@ def standing(span: str, message: str, kind: str) -> str | None:
     sentence = opening[-1] if opening else 0
     if any(negating(h) for h in (_list_heading(message, at) for at in starts) if h):
         return NEGATED  # "Don't:\n- use Redis for the cache"
+    if _crossed(message, start, end):
+        return NEGATED  # "❌ Tests pass on CI", "| Tests pass | ❌ |"
     after = message[end : max(end, _stop(message, start, end))]
     governing = governing_word(message[sentence:start], message[start:end], after)
     if governing is not None:
@@ -232,6 +235,25 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None
+
+
+# A cross mark before the quote in its line, with no sentence end, ";" or check mark after it
+# ("- ❌ Tests pass", "❌ **Retries:** on"), or right after the quote in its line, past
+# spaces, markdown and punctuation ("keep the v1 API ✗", "| Tests pass | ❌ |").
+_CROSS_BEFORE_RE = re.compile(rf"[{CROSS_MARKS}][^{CROSS_MARKS}✅✔✓☑.!?;。！？；]*$")
+_CROSS_AFTER_RE = re.compile(rf"[\s*_`|:.,;—–-]*[{CROSS_MARKS}]")
+
+
+def _crossed(message: str, start: int, end: int) -> bool:
+    """Does a cross mark (:data:`~gitmem.core.negation.CROSS_MARKS`) cross out the line
+    of the span ``start:end`` outside it: before it in its line, with no sentence end,
+    ";" or check mark between, or right after it? Folding drops the marks, so the negation
+    rules of words never see them."""
+    line_start = message.rfind("\n", 0, start) + 1
+    line_end = message.find("\n", end)
+    before = message[line_start:start]
+    after = message[end : len(message) if line_end < 0 else line_end]
+    return bool(_CROSS_BEFORE_RE.search(before) or _CROSS_AFTER_RE.match(after))
 
 
 def _stitched(message: str, end: int, start: int) -> bool:
@@ -396,7 +418,7 @@ _ROW_RE = re.compile(r"[^\n]*\|[^\n]*")
 _DELIMITER_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$")
 # What a row says of its choice, outside the quote: rejected (in words, or a cross), or
 # chosen (in words, or a check mark).
-_REJECTS_RE = re.compile(rf"[❌✗✘✖⛔🚫]|\b(?:{_REJECTION})\b", re.IGNORECASE)
+_REJECTS_RE = re.compile(rf"[{CROSS_MARKS}]|\b(?:{_REJECTION})\b", re.IGNORECASE)
 _CHOSEN_RE = re.compile(
     r"[✅✔✓☑]|\b(?:chosen|picked|selected|adopted|accepted|decided|winner|go with|yes)\b",
     re.IGNORECASE,

@@ -36,6 +36,11 @@ from gitmem.core.folding import bare, fold
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.patterns import LazyPattern, lazy_pattern
 
+CROSS_MARKS = "❌✗✘✕✖❎🚫⛔"
+"""Marks that cross out what they stand beside ("❌ Tests pass on CI", "keep the v1 API ✗",
+a table's "| Redis | ❌ |"): a negation where words would be one. Folding drops them, so
+each rule that must see one reads the raw text."""
+
 _WORDS = "not never no none nobody nothing nowhere neither nor without cannot"
 _BARE_CONTRACTIONS = (
     "dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt wouldnt "

@@ -20,6 +20,7 @@ import re
 from gitmem.core.conditions import CLAUSE_CHARS
 from gitmem.core.folding import fold
 from gitmem.core.frames import IRREGULAR_PAST, spelt_words
+from gitmem.core.negation import CROSS_MARKS
 from gitmem.core.patterns import lazy_pattern
 
 _WORD_RE = lazy_pattern(r"[^\W_]+")
@@ -288,10 +289,10 @@ def _gerund_stems(word: str) -> tuple[str, ...]:
 
 _STRUCK_RE = lazy_pattern(r"~~(?=\S)(.+?)(?<=\S)~~", re.DOTALL)
 """Words struck through in markdown ("~~use Redis~~ use Postgres"): taken back."""
-_CROSS_RE = lazy_pattern(r"[❌✗✘✕✖🚫⛔]")
+_CROSS_RE = lazy_pattern(rf"[{CROSS_MARKS}]")
 """A mark that crosses out its line ("❌ Redis for sessions", "keep the v1 API ✗")."""
 _DISOWNED_RE = lazy_pattern(
-    r"[❌✗✘✕✖🚫⛔~]|\b(?:struck|crossed|rejected|ruled|dropped|removed|retracted|withdrawn"
+    rf"[{CROSS_MARKS}~]|\b(?:struck|crossed|rejected|ruled|dropped|removed|retracted|withdrawn"
     r"|instead|not|no|never|avoid\w*|against)\b"
 )
 """What by which a text keeps that its words were taken back or crossed out."""

@@ -11,6 +11,7 @@ from gitmem.capture.standing import (
     CONDITION,
     CONSIDERED,
     HIDDEN,
+    NEGATED,
     REJECTED_ROW,
     REMOVED,
     STITCHED,
@@ -267,9 +268,55 @@ def test_the_row_a_table_chooses_stays_verbatim(quote: str) -> None:
     assert captured(TABLE, Kind.DECISION, quote).trust == Trust.VERBATIM
 
 
-def test_a_fact_from_a_table_row_stays_verbatim() -> None:
-    item = captured(TABLE, Kind.FACT, "Use DynamoDB for the event store")
-    assert item.trust == Trust.VERBATIM
+@pytest.mark.parametrize(
+    "quote", ["Use MongoDB for the event store", "Use Postgres for the event store"]
+)
+def test_a_fact_from_a_table_row_stays_verbatim(quote: str) -> None:
+    # A table of options decides nothing, but a fact is no decision: only a row whose
+    # cross mark crosses it out (below) takes the badge from a fact.
+    assert captured(TABLE, Kind.FACT, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("- ❌ Tests pass on CI now\n- ✅ Lint is clean", "Tests pass on CI now"),
+        ("❌ Tests pass on CI now", "Tests pass on CI now"),
+        ("✗ **Retries** are enabled for uploads", "Retries are enabled for uploads"),
+        ("🚫 Deploy on Fridays", "Deploy on Fridays"),
+        ("Status: ⛔ the migration is safe to run twice", "the migration is safe to run twice"),
+        ("We keep the v1 API ✗\nWe ship v2 next week.", "We keep the v1 API"),
+        ("| Check | Result |\n|---|---|\n| Tests pass | ❌ |", "Tests pass"),
+    ],
+)
+def test_a_quote_cut_from_the_cross_mark_of_its_line_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    # Folding drops the marks, so a quote without its cross reads as the opposite. (A
+    # decision in a table row a cross rejects is refused by the table's own rule first.)
+    for kind in (Kind.FACT, Kind.DECISION, Kind.BELIEF):
+        item = captured(message, kind, quote)
+        why = REJECTED_ROW if kind == Kind.DECISION and "|---|" in message else NEGATED
+        assert (item.trust, item.quote_reason) == (Trust.INFERRED, why), kind
+
+
+@pytest.mark.parametrize(
+    ("message", "quote", "kind"),
+    [
+        ("- ✅ Tests pass on CI now\n- ❌ Lint is clean", "Tests pass on CI now", Kind.FACT),
+        ("❌ Redis was too slow. Postgres holds the load.", "Postgres holds the load", Kind.FACT),
+        ("❌ before the fix, ✅ Tests pass on CI now", "Tests pass on CI now", Kind.FACT),
+        ("Fixed the ❌ in the table; tests pass now", "tests pass now", Kind.FACT),
+        ("❌ Tests pass on CI now", "❌ Tests pass on CI now", Kind.FACT),  # the mark quoted
+        ("Tests pass on CI now (❌ before the fix)", "Tests pass on CI now", Kind.FACT),
+        ("- ❌ Deploy the fix to production", "Deploy the fix to production", Kind.OPEN_LOOP),
+    ],
+)
+def test_a_cross_mark_that_does_not_cross_the_quote_leaves_it_verbatim(
+    message: str, quote: str, kind: Kind
+) -> None:
+    # Another sentence's or a check mark's; the quote's own; or a loop (not done is open).
+    assert captured(message, kind, quote).trust == Trust.VERBATIM
 
 
 @pytest.mark.parametrize(
