@@ -19,6 +19,7 @@ from gitmem.core.transcript import said, said_text
 REAL = DATA / "hosts" / "real"
 CLAUDE_QUEUED = REAL / "claude-starcar-e92f5a0b.jsonl"
 COPILOT_SKILL = REAL / "copilot-gatomia-378ab881.jsonl"
+CLAUDE_REFUSED = REAL / "claude-entirecli-c010174c.jsonl"
 GEMINI_DOC = REAL / "gemini-vct-8a20078e.json"
 CLAUDE_SESSION = "e92f5a0b-1b9e-4913-98b3-c319b4d5e90b"
 COPILOT_SESSION = "378ab881-f02f-435c-9673-0c8d7c7d6bef"
@@ -94,6 +95,36 @@ def test_a_queued_message_as_content_blocks_is_read() -> None:
     assert [m.text for m in broken.messages if m.role == "user"] == TYPED_MID_REPLY[1:]
 
 
+REFUSAL_REPLY = "OH I think the test is failing due to this commit message\n* commit c8deac79b6b"
+
+
+def test_what_the_user_typed_when_refusing_a_tool_call_is_their_message() -> None:
+    # Claude Code 2.1.42: the user refused a Bash call and said how to go on; Claude Code
+    # wraps those words in its own sentence, as the call's (error) result.
+    t = load_transcript(CLAUDE_REFUSED)
+    assert (t.format, t.session, t.skipped) == (
+        "claude",
+        "c010174c-a7cd-4bcc-b7d4-61258d6c463f",
+        (),
+    )
+    roles = [m.role for m in t.messages]
+    assert roles == ["assistant", "tool_use", "tool_result", "user", "assistant"]
+    sentence, reply = t.messages[2].text, t.messages[3].text
+    assert sentence.startswith("The user doesn't want to proceed with this tool use.")
+    assert sentence.endswith("To tell you how to proceed, the user said:\n")
+    assert reply.startswith(REFUSAL_REPLY) and said_text(t.messages[3]) == reply
+    record = json.loads(lines(CLAUDE_REFUSED)[3])
+    assert sentence + reply == record["message"]["content"][0]["content"]
+
+
+def test_a_result_that_only_quotes_the_refusal_is_tool_output() -> None:
+    # the same text in a result that is not the call's refusal (no `is_error`: a file
+    # read, a log) is tool output, all of it
+    data = CLAUDE_REFUSED.read_bytes().replace(b',"is_error":true', b"")
+    t = parse_transcript(data, CLAUDE_REFUSED.name)
+    assert [m.role for m in t.messages] == ["assistant", "tool_use", "tool_result", "assistant"]
+
+
 def test_copilot_skill_context_is_not_the_users_words() -> None:
     # Copilot CLI 1.0.40 loads a skill as a `user.message` whose `source` is
     # `skill-<name>` (hidden from the user's timeline), after a `skill.invoked` event.
@@ -163,6 +194,7 @@ def test_a_gemini_document_with_its_members_in_another_order_is_gemini() -> None
     [
         (CLAUDE_QUEUED, CLAUDE_SESSION),
         (COPILOT_SKILL, COPILOT_SESSION),
+        (CLAUDE_REFUSED, "c010174c-a7cd-4bcc-b7d4-61258d6c463f"),
     ],
 )
 def test_capturing_a_newer_real_session_badges_only_what_was_said(

@@ -8,7 +8,9 @@ Anthropic ``message`` whose ``content`` is a string or a list of blocks. Per rec
   its input as compact JSON;
 * each ``tool_result`` block is its own message, role ``tool_result``: its content as text;
   the result of a question or plan tool (``AskUserQuestion``, ``ExitPlanMode``) holds what
-  the user chose, and has the role ``answer``;
+  the user chose, and has the role ``answer``; the result of a call the user refused with
+  a reply (:func:`_rejected`) is Claude Code's sentence (``tool_result``) and then the
+  user's reply, a message of the record's role (user);
 * an ``attachment`` record of type ``queued_command`` that the user typed while a reply
   ran (:func:`_queued`): its ``prompt`` is a user message where the record stands (Claude
   Code writes no ``user`` record for it).
@@ -162,10 +164,32 @@ def _messages(role: str, content: object, asked: set[str], malformed: list[bool]
         elif kind.endswith("tool_result"):  # also web_search_tool_result and the like
             answered = isinstance(block.get("tool_use_id"), str) and block["tool_use_id"] in asked
             text = clean(_result_text(block.get("content"), malformed))
-            out.append(Message(ANSWER if answered else "tool_result", text))
+            said = None if answered or block.get("is_error") is not True else _rejected(text)
+            if said is not None:  # the user's reply to a call they refused
+                out += [Message("tool_result", text[: len(text) - len(said)]), Message(role, said)]
+            else:
+                out.append(Message(ANSWER if answered else "tool_result", text))
     if slot is not None:
         out[slot] = Message(role, clean("\n\n".join(texts)))
     return [m for m in out if m is not None and m.text.strip()]
+
+
+REJECTED = "The user doesn't want to proceed with this tool use."
+"""How Claude Code's result of a tool call the user refused begins."""
+REJECTED_SAID = "the user said:\n"
+"""What precedes, in that result, what the user typed to say how to go on."""
+
+
+def _rejected(text: str) -> str | None:
+    """What the user typed when they refused a tool call, from its result *text*: Claude
+    Code writes "The user doesn't want to proceed with this tool use. The tool use was
+    rejected (…). To tell you how to proceed, the user said:" and then the user's words,
+    as an error result (``is_error``) of the call. None for any other result (a refusal
+    with no words, or the text of a file that quotes the sentence)."""
+    if not text.startswith(REJECTED) or REJECTED_SAID not in text:
+        return None
+    said = text.split(REJECTED_SAID, 1)[1]
+    return said if said.strip() else None
 
 
 def _tool_use(block: dict[str, Any]) -> str:
