@@ -190,3 +190,13 @@ def test_help_of_a_command_or_subcommand_is_its_own_help(words: tuple[str, ...])
     assert helped.exit_code == asked.exit_code == 0, helped.stderr
     assert helped.stdout == asked.stdout
     assert run("help", "hooks", "nosuch").exit_code == 2
+
+
+def test_recall_with_a_limit_past_sqlites_integers_shows_every_hit(
+    initialised: Path, gm: Gm
+) -> None:
+    capture_sample(gm)
+    everything = gm("recall", "the", "--json", "--limit", "1000")
+    huge = gm("recall", "the", "--json", "--limit", "9" * 30)
+    assert huge.exit_code == everything.exit_code == 0, huge.stderr
+    assert huge.json() == everything.json()

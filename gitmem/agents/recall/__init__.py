@@ -29,6 +29,8 @@ from gitmem.store.roots import load_trust_roots
 __all__ = ["IndexInfo", "RecallHit", "RecallResult", "fts_query", "recall", "search_terms"]
 
 DEFAULT_LIMIT = 10
+MAX_LIMIT = 2**31 - 1
+"""A larger ``--limit`` shows what this one shows: every hit."""
 MAX_TERMS = 32
 _WORD = re.compile(r"\w")
 
@@ -92,6 +94,8 @@ def recall(
     terms = search_terms(words)
     if limit < 1:
         raise InputError("--limit must be at least 1")
+    limit = min(limit, MAX_LIMIT)  # more than the index could hold is "all"; SQLite's
+    # integers stop at 2**63 - 1, and a larger LIMIT was reported as an unreadable index
     view, moment = view_as_of(store, as_of)
     roots = load_trust_roots(home, store)
     if as_of is None:
