@@ -9,7 +9,8 @@ nor may a quote start after one, or end before one, in its clause:
 
 - before the quote: a negation word (:data:`gitmem.core.negation.NEGATION_RE`, and the
   hedges "not sure", "no idea", which leave the quote unsaid too) or a word that puts
-  what follows aside ("instead of", "rather than", "against", "stop", "avoid", …), from
+  what follows aside ("instead of", "rather than", "against", "stop", "avoid", "failed
+  to", "unable to", a habit given up: "we used to", not "Redis is used to"), from
   the last mark or new clause before the quote ("No, we use Redis" and "I don't like it,
   but we use Redis" stand); not "not only", "no doubt" or "don't forget";
 - after it: a negation word before any mark, new clause or "and"/"but" ("Using Redis is
@@ -17,7 +18,9 @@ nor may a quote start after one, or end before one, in its clause:
   not persistent"); not "without" nor "with no", which restrict rather than reverse.
 
 A possibility (:data:`gitmem.core.negation.POSSIBILITY_RE`, and before the quote a word of
-hearsay or likelihood: "apparently", "supposedly", "probably", …) before the quote in its
+hearsay or likelihood: "apparently", "supposedly", "probably", …; of a hope, a wish or an
+open choice: "hopefully", "I wish", "whether"; of an attempt or an intention that may not
+have come to pass: "tried to", "were going to") before the quote in its
 clause ("We could use Redis for the cache" quoted as "use Redis for the cache", "Maybe we
 should …", "We almost lost the data"), or as the one word after it in its sentence ("We deploy on
 Fridays, maybe."), leaves it unsaid as a fact too, and so does
@@ -58,7 +61,10 @@ _OPENING = 8
 _ASIDE = (
     r"instead of|rather than|against|(?:stop|stopped|stopping|quit|quitting|avoid|avoided"
     r"|avoiding|refuse|refused|refusing|reject|rejected|rejecting|abandon|abandoned|doubt"
-    r"|doubted)\b"
+    r"|doubted)\b|(?:fail|fails|failed|failing|unable) to\b"
+    # a habit given up ("We used to deploy on Fridays"), not a use ("Redis is used to cache")
+    r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!\bbeing )"
+    r"(?<!\bget )(?<!\bgot )used to\b"
 )
 _ASIDE_RE = lazy_pattern(rf"\b(?:{_ASIDE})")
 # A negation that reverses nothing after it: "not only", "no doubt", "don't forget".
@@ -69,7 +75,12 @@ _NOT_REVERSING = lazy_pattern(
 # What says that the words after it are believed, not known ("Apparently the cache is never
 # invalidated", "We'll probably deploy on Fridays").
 _HEARSAY_RE = lazy_pattern(
-    r"\b(?:apparently|supposedly|allegedly|reportedly|seemingly|presumably|probably)\b"
+    r"\b(?:apparently|supposedly|allegedly|reportedly|seemingly|presumably|probably"
+    # a hope, a wish or an open choice ("Hopefully the tests pass", "I wish we had kept it",
+    # "decide whether to use Redis"), an attempt or an intention that may not have come to
+    # pass ("I tried to make the tests pass", "We were going to use Redis")
+    r"|hopefully|hope|hoping|hoped|wish|wished|ideally|in theory|theoretically|whether"
+    r"|(?:try|tries|tried|trying|meant) to|(?:was|were) going to)\b"
 )
 # A sentence that opens with a word of hearsay or possibility and a comma ("Apparently, the
 # cache is never invalidated", "Maybe, we should …") says all of it as believed or possible:
@@ -86,7 +97,7 @@ _OPENER_RE = lazy_pattern(
 _REPORTED_RE = lazy_pattern(
     r"(?<!\bi )(?<!\bwe )\b(?:said|says|told|tells|asked|asks|suggested|suggests|proposed"
     r"|proposes|recommended|recommends|claimed|claims|wants|wanted)"
-    r"(?:\s+(?:us|me|them|him|her|you|that|to))*\s*\Z|\baccording to\b[^.!?;]*\Z"
+    r"(?:\s+(?:us|me|them|him|her|you|that|to))*\s*[\"'“‘«]?\s*\Z|\baccording to\b[^.!?;]*\Z"
 )
 # A word right before the quote that limits it to a part or to few times: "Some of | the
 # tests pass", "Half | the tests", "We rarely | deploy on Fridays".

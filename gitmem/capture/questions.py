@@ -2,7 +2,9 @@
 
 "Should we use httpx? No, we keep requests" holds the words "use httpx", but what was
 decided is the answer. So a decision or fact whose quote lies in an interrogative sentence
-(the sentences its matched span touches, in its own message, all end with "?"; or those
+(the sentences its matched span touches, in its own message, all end with "?" or, with no
+mark at all, open by putting the verb before its subject: "Should we use httpx", typed in
+a hurry; or those
 its last fragment after an ellipsis touches: "We agreed… drop the cache" from "We agreed to
 keep the cache. Should we drop the cache?"), or whose text takes its words only from the
 question part of a quote that also holds the answer, is not verbatim. Pure; never raises.
@@ -39,6 +41,30 @@ _ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"�
 """One pair of a question tool's answer: the question asked, then what the user chose."""
 
 
+# A sentence that opens as a question, verb before subject ("Should we use httpx", "Do we
+# keep requests"), whatever mark it ends with or none: users type questions without one.
+# Not one whose opening runs into a comma, which is a condition ("Should the benchmark
+# regress, we revert": gitmem.capture.standing), nor one that ends with "." or "!".
+_PEOPLE = r"we|i|you|they"
+_ANY_SUBJECT = rf"{_PEOPLE}|it|he|she|this|that|these|those|there|the|our|your|my"
+_INVERTED = re.compile(
+    r"[\W_]*(?:"
+    rf"(?:do|have)\s+(?:{_PEOPLE})"  # not "Do the rename first", "Have the team review it"
+    r"|(?:does|did|has)\s+(?:it|he|she|this|that|there|the|our|your|my)"
+    rf"|(?:should|shall|can|could|would|will|may|is|are|was|were)\s+(?:{_ANY_SUBJECT})"
+    r")\b[^,;]*$",
+    re.IGNORECASE,
+)
+
+
+def asked(sentence: str) -> bool:
+    """Is *sentence* (stripped, with its end mark) a question: it ends with a question
+    mark, or opens as one and ends with none? Raises nothing."""
+    if sentence.endswith(tuple(_QUESTION_MARKS)):
+        return True
+    return not sentence.endswith((".", "!", "。", "！", "｡")) and bool(_INVERTED.match(sentence))
+
+
 def rests_on_question(text: str, span: str, message: str) -> str | None:
     """Why the item *text* rests on a question, when its quote is the *span* of *message*
     (the transcript's own bytes of the match), or None. Raises nothing."""
@@ -62,14 +88,14 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     if end - len(last) > start and _asks(message, end - len(last), end):
         return QUESTION  # an ellipsis that ends the quote in a question: "We agreed… drop it"
     sentences = _touched(message, start, end)
-    asked = [s for s in sentences if s.endswith(tuple(_QUESTION_MARKS))]
-    if not asked:
+    questions = [s for s in sentences if asked(s)]
+    if not questions:
         return None
-    said = [s for s in sentences if not s.endswith(tuple(_QUESTION_MARKS))]
+    said = [s for s in sentences if not asked(s)]
     if not said:
         return QUESTION
     words = content_words(text)
-    if words & _words(asked) and not words & _words(said):
+    if words & _words(questions) and not words & _words(said):
         return RESTATED_QUESTION
     return None
 
@@ -84,7 +110,7 @@ def _touched(message: str, start: int, end: int) -> list[str]:
 
 def _asks(message: str, start: int, end: int) -> bool:
     """Does ``message[start:end]`` lie in questions only?"""
-    return all(s.endswith(tuple(_QUESTION_MARKS)) for s in _touched(message, start, end))
+    return all(asked(s) for s in _touched(message, start, end))
 
 
 def _sentences(passage: str) -> list[str]:

@@ -17,7 +17,8 @@ said only under its condition. So:
   (:mod:`gitmem.capture.comments`: "# we drop Redis" in a ``python`` block) is not
   verbatim: the code's author wrote it into the code;
 - a decision quoted from an item of a list headed by options, alternatives or
-  rejected choices ("## Rejected alternatives", "**Options considered:**") is not
+  rejected choices ("## Rejected alternatives", "**Options considered:**"), or from a
+  sentence that opens with an option's label ("Option A: use Redis"), is not
   verbatim: a list of options decides nothing; nor one from a collapsed ``<details>``
   block (past its ``<summary>``), where its author set text aside, nor from a row of a
   markdown table that rejects it ("rejected", "❌", a negation) or of a table of options
@@ -213,17 +214,19 @@ def standing(span: str, message: str, kind: str) -> str | None:
                     return REMOVED
     if kind not in _NEGATABLE:
         return None
+    opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
+    sentence = opening[-1] if opening else 0
     if kind == Kind.DECISION:
         if in_comment(message, start, end):
             return CODE_COMMENT
         if any(_under_options(message, at) for at in starts):
             return CONSIDERED
+        if _OPTION_LABEL_RE.match(message, sentence, start):
+            return CONSIDERED  # "Option A: use Redis for the cache. Option B: …"
         if any(first < end and start < last for first, last in _collapsed(message)):
             return COLLAPSED
         if any(_rejected_row(message, at, start, end) for at in starts):
             return REJECTED_ROW
-    opening = [m.end() for m in _SENTENCE_START.finditer(message, 0, start)]
-    sentence = opening[-1] if opening else 0
     if any(negating(h) for h in (_list_heading(message, at) for at in starts) if h):
         return NEGATED  # "Don't:\n- use Redis for the cache"
     if _crossed(message, start, end):
@@ -237,6 +240,13 @@ def standing(span: str, message: str, kind: str) -> str | None:
     return None
 
 
+# A sentence that opens with an option's label, up to the quote ("Option A: use Redis",
+# "**Alternative 2** — keep SQLite"): one of several put forward, none chosen by it.
+_OPTION_LABEL_RE = re.compile(
+    r"[\s>*_`#-]*(?:\d+[.)]\s+)?(?:option|alternative)\s*(?:[a-z]|\d{1,2}|one|two|three)?"
+    r"[*_`]*\s*[:)—–-][^.!?\n]*$",
+    re.IGNORECASE,
+)
 # A cross mark before the quote in its line, with no sentence end, ";" or check mark after it
 # ("- ❌ Tests pass", "❌ **Retries:** on"), or right after the quote in its line, past
 # spaces, markdown and punctuation ("keep the v1 API ✗", "| Tests pass | ❌ |").

@@ -242,3 +242,46 @@ def test_hearsay_that_opens_the_sentence_reaches_past_its_comma(message: str) ->
         "Maybe, but the cache is never invalidated.", Kind.FACT, "the cache is never invalidated."
     )
     assert contrast.trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote", "why"),
+    [
+        ("I failed to make the tests pass on Windows.", "make the tests pass on Windows", NEGATED),
+        ("We were unable to reproduce the crash on CI.", "reproduce the crash on CI", NEGATED),
+        ("We used to deploy on Fridays.", "deploy on Fridays", NEGATED),
+        (
+            "We were going to use Redis for the cache, but ops vetoed it.",
+            "use Redis for the cache",
+            POSSIBLE,
+        ),
+        ("I tried to make the tests pass on Windows.", "make the tests pass on Windows", POSSIBLE),
+        ("Hopefully the tests pass on Windows.", "the tests pass on Windows", POSSIBLE),
+        ("I wish the tests passed on Windows.", "the tests passed on Windows", POSSIBLE),
+        ("TODO: decide whether to use Redis for the cache.", "use Redis for the cache", POSSIBLE),
+        ("It's unclear whether the tests pass on Windows.", "the tests pass on Windows", POSSIBLE),
+        ('The log line says "all tests pass" but three fail.', "all tests pass", REPORTED),
+    ],
+)
+def test_a_quote_cut_from_a_failure_a_habit_a_hope_or_an_attempt_is_not_verbatim(
+    message: str, quote: str, why: str
+) -> None:
+    for kind in (Kind.DECISION, Kind.FACT):
+        item = captured(message, kind, quote)
+        assert (item.trust, item.quote_reason) == (Trust.INFERRED, why), kind
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Redis is used to cache sessions.", "cache sessions"),
+        ("We got used to deploying on Fridays.", "deploying on Fridays"),
+        ("Whether or not CI is green, we ship on Friday.", "we ship on Friday"),
+        ("I hope you enjoyed it. We use Redis for the cache.", "We use Redis for the cache"),
+        ('I said "use Redis for the cache".', "use Redis for the cache"),
+    ],
+)
+def test_a_use_an_unconditional_whether_or_the_speakers_own_words_stay_verbatim(
+    message: str, quote: str
+) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM

@@ -208,3 +208,40 @@ def test_an_ellipsis_from_a_question_to_its_answer_stands() -> None:
     message = "Should we use httpx for downloads? Then we keep requests for downloads."
     span = "Should we use httpx … we keep requests for downloads"
     assert rests_on_question("Keep requests", span, message) is None
+
+
+@pytest.mark.parametrize(
+    ("span", "message"),
+    [
+        ("use httpx for the client", "Should we use httpx for the client"),
+        ("keep requests", "do we keep requests\nI think yes"),
+        ("the cache warm", "Is the cache warm"),
+        ("it work on Windows", "Does it work on Windows"),
+        ("ship on Friday", "**Will we ship on Friday**"),
+        ("run the tests on Windows", "Can you run the tests on Windows"),
+    ],
+)
+def test_a_question_typed_without_its_mark_decides_nothing(span: str, message: str) -> None:
+    # Users type questions without "?": the verb before its subject says it.
+    assert rests_on_question(span, span, message) == QUESTION
+
+
+@pytest.mark.parametrize(
+    ("span", "message"),
+    [
+        ("Do the rename in a separate PR", "Do the rename in a separate PR"),
+        ("Do it in a separate PR", "Do it in a separate PR"),
+        ("Have the team review it first", "Have the team review it first"),
+        (
+            "we revert the parser change",
+            "Should the benchmark regress, we revert the parser change",
+        ),
+        ("Is the cache warm", "Is the cache warm. Yes, since the deploy."),
+        ("We should use httpx", "We should use httpx"),
+        ("There are flaky tests", "There are flaky tests"),
+    ],
+)
+def test_an_imperative_a_condition_or_a_statement_is_no_question(span: str, message: str) -> None:
+    # "Do the …" and "Have the team …" tell; a comma after the inversion makes a
+    # condition (gitmem.capture.standing); a full stop ends a statement.
+    assert rests_on_question(span, span, message) is None

@@ -662,3 +662,28 @@ def test_a_decision_cut_from_a_greek_hebrew_korean_or_japanese_condition_is_not_
 def test_a_sentence_after_a_japanese_report_stands() -> None:
     message = "テストは通りました。キャッシュにRedisを使います。"
     assert captured(message, Kind.DECISION, "キャッシュにRedisを使います").trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Option A: use Redis for the cache. Option B: use Memcached.", "use Redis for the cache"),
+        ("**Alternative 2** — keep SQLite for the sessions", "keep SQLite for the sessions"),
+        ("1. Option B) move the sessions to Postgres", "move the sessions to Postgres"),
+    ],
+)
+def test_a_decision_from_a_sentence_an_options_label_opens_is_not_verbatim(
+    message: str, quote: str
+) -> None:
+    assert captured(message, Kind.DECISION, quote).quote_reason == CONSIDERED
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("We went with option B: use Memcached for the cache.", "use Memcached for the cache"),
+        ("Option B is better: use Memcached for the cache.", "use Memcached for the cache"),
+    ],
+)
+def test_a_chosen_option_stays_verbatim(message: str, quote: str) -> None:
+    assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
