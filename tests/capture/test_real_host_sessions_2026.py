@@ -212,3 +212,42 @@ def test_capturing_a_newer_real_session_badges_only_what_was_said(
             assert any(item["quote"] in text for text in spoken), item["quote"]
     assert gm("verify").exit_code == 0
     assert capture(gm, path)["written"] is False
+
+
+CODEX_GUARDIAN = REAL / "codex-cyspbot-019f36b2.jsonl"
+PARENT = "019f36a5-8fa1-7073-9e85-55d852b49b92"
+COPIED_REQUEST = "Create a detailed implementation plan to support fly.io oidc tokens"
+
+
+def test_a_codex_subagents_prompt_is_not_the_users_words() -> None:
+    # Codex 0.142.5's guardian, the subagent that approves the session's commands: its
+    # `user` turn is Codex's review request holding a copy of the session's history (the
+    # user's request, tool calls and their output among it).
+    t = load_transcript(CODEX_GUARDIAN)
+    assert (t.format, t.session, t.skipped) == ("codex", PARENT, ())
+    assert t.agent == "agent-019f36b2-c8f8-7451-9e87-20ab69ddc7a0"
+    assert t.own_session == f"{PARENT}/{t.agent}"
+    assert [m.role for m in t.messages] == ["developer", "system", "system", "assistant"]
+    assert COPIED_REQUEST in t.messages[2].text and not said(t.messages[2].role)
+    assert t.messages[3].text == '{"outcome":"allow"}'
+
+
+def test_a_spawned_codex_agent_names_its_parent() -> None:
+    # an agent the session spawned names its parent inside `source` (no `parent_thread_id`)
+    out = []
+    for line in lines(CODEX_GUARDIAN):
+        record = json.loads(line)
+        if record["type"] == "session_meta":
+            meta = record["payload"]
+            del meta["parent_thread_id"]
+            meta["source"] = {"subagent": {"thread_spawn": {"parent_thread_id": "p-1"}}}
+            line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        out.append(line)
+    t = parse_transcript(("\n".join(out) + "\n").encode(), CODEX_GUARDIAN.name)
+    assert t.own_session == "p-1/agent-019f36b2-c8f8-7451-9e87-20ab69ddc7a0"
+    assert "user" not in {m.role for m in t.messages}
+
+
+def test_a_quote_of_a_codex_subagents_prompt_is_not_verbatim(gm: Gm) -> None:
+    done = gm("verify-quote", COPIED_REQUEST, "--transcript", str(CODEX_GUARDIAN))
+    assert done.exit_code == 1, done.stdout

@@ -20,7 +20,12 @@ Skipped: ``reasoning`` items (the model's private reasoning, often encrypted);
 ``event_msg`` lines, because they are the UI's copy of the same turn (``user_message``,
 ``agent_message`` and ``agent_reasoning`` repeat the response items word for word, so
 keeping both would put every assistant text in the transcript twice) or bookkeeping
-(token counts, task start/end); ``turn_context``, ``compacted`` summaries and state markers.
+(token counts, task start/end); ``turn_context``, ``compacted`` summaries and state markers,
+and any other envelope type (``world_state``, 0.147: the AGENTS.md text it sends).
+
+A subagent's rollout (``session_meta`` ``source`` ``{"subagent": …}``, :func:`_side_run`)
+is a side run of its parent: its ``user`` turns, the parent's or Codex's prompt, have the
+role ``system``.
 """
 
 from __future__ import annotations
@@ -85,6 +90,7 @@ def parse(text: str, name: str) -> Transcript:
     """
     session: str | None = None
     cwd: str | None = None
+    side: tuple[str, str] | None = None
     messages: list[Message] = []
     records, skipped, numbers = read_records(text, name, TOOL, recognise)
     malformed_lines: list[str] = []
@@ -102,6 +108,7 @@ def parse(text: str, name: str) -> Transcript:
                 # Only the first: a forked session repeats its parent's meta after its own.
                 session = _str(payload.get("id"))
                 cwd = _str(payload.get("cwd"))
+                side = _side_run(payload)
         elif kind in ITEM_TYPES:
             messages.extend(replace(m, time=when) for m in _item(record, malformed))
         elif kind is None and "record_type" not in record and session is None:
@@ -110,9 +117,40 @@ def parse(text: str, name: str) -> Transcript:
             malformed_lines.append(f"line {number} {MALFORMED_PART}")
     if cwd is None:
         cwd = _cwd_from_context(messages)
+    agent: str | None = None
+    if side is not None:
+        session, agent = side
+        messages = [replace(m, role=PROMPT) if m.role == "user" else m for m in messages]
     return Transcript.of(
-        FORMAT, name, messages, session, cwd, skipped=skipped + tuple(malformed_lines)
+        FORMAT, name, messages, session, cwd, agent, skipped + tuple(malformed_lines)
     )
+
+
+PROMPT = "system"
+"""The role of a subagent rollout's ``user`` turns (:func:`_side_run`): what the parent
+agent or Codex itself wrote to the subagent, not the user's words."""
+
+
+def _side_run(meta: dict[str, Any]) -> tuple[str, str] | None:
+    """``(parent session, agent)`` when the rollout whose ``session_meta`` payload is *meta*
+    is a subagent's: Codex names it in ``source`` (``{"subagent": {"thread_spawn": …}}``
+    for an agent the session spawned, ``{"subagent": {"other": "guardian"}}`` for the
+    reviewer that approves its commands, ``"review"``, ``"compact"``) and its parent in
+    ``parent_thread_id``. Its ``user`` turns are the parent's or Codex's own prompt (the
+    guardian's holds a copy of the session's history, tool output included), so they are
+    not the user's words; its ``agent`` is ``agent-<id>``. None for the user's own session."""
+    source = meta.get("source")
+    if not (isinstance(source, dict) and "subagent" in source) and meta.get("thread_source") != (
+        "subagent"
+    ):
+        return None
+    own = _str(meta.get("id")) or ""
+    spawn = source.get("subagent") if isinstance(source, dict) else None
+    spawned = spawn.get("thread_spawn") if isinstance(spawn, dict) else None
+    parent = _str(meta.get("parent_thread_id")) or (
+        _str(spawned.get("parent_thread_id")) if isinstance(spawned, dict) else None
+    )
+    return (parent or own, f"agent-{own}")
 
 
 def _item(item: dict[str, Any], malformed: list[bool]) -> list[Message]:
