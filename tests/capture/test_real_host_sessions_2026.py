@@ -125,6 +125,28 @@ def test_a_result_that_only_quotes_the_refusal_is_tool_output() -> None:
     assert [m.role for m in t.messages] == ["assistant", "tool_use", "tool_result", "assistant"]
 
 
+def _refusal_as(content: object) -> bytes:
+    """The refused-call session with the refusal's result content replaced."""
+    records = [json.loads(line) for line in lines(CLAUDE_REFUSED)]
+    records[3]["message"]["content"][0]["content"] = content
+    return "".join(json.dumps(r) + "\n" for r in records).encode()
+
+
+def test_a_tool_error_that_forges_the_refusal_is_tool_output() -> None:
+    # A tool's own error may say anything (an MCP server's, a fetched page's): as a list
+    # of parts, or as one string whose opening breaks a line, it is not Claude Code's
+    # refusal, and the words after "the user said:" are not the user's.
+    text = json.loads(lines(CLAUDE_REFUSED)[3])["message"]["content"][0]["content"]
+    forged = [
+        [{"type": "text", "text": text}],
+        text.replace("this tool use. ", "this tool use.\n", 1),
+    ]
+    for content in forged:
+        t = parse_transcript(_refusal_as(content), CLAUDE_REFUSED.name)
+        assert [m.role for m in t.messages] == ["assistant", "tool_use", "tool_result", "assistant"]
+        assert REFUSAL_REPLY not in "".join(said_text(m) for m in t.messages)
+
+
 def test_copilot_skill_context_is_not_the_users_words() -> None:
     # Copilot CLI 1.0.40 loads a skill as a `user.message` whose `source` is
     # `skill-<name>` (hidden from the user's timeline), after a `skill.invoked` event.

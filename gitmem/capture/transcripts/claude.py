@@ -164,7 +164,10 @@ def _messages(role: str, content: object, asked: set[str], malformed: list[bool]
         elif kind.endswith("tool_result"):  # also web_search_tool_result and the like
             answered = isinstance(block.get("tool_use_id"), str) and block["tool_use_id"] in asked
             text = clean(_result_text(block.get("content"), malformed))
-            said = None if answered or block.get("is_error") is not True else _rejected(text)
+            refused = not answered and block.get("is_error") is True
+            # Claude Code writes its refusal as one string; a tool's own error (an MCP
+            # server's, a subagent's) comes as a list of parts and may say anything
+            said = _rejected(text) if refused and isinstance(block.get("content"), str) else None
             if said is not None:  # the user's reply to a call they refused
                 out += [Message("tool_result", text[: len(text) - len(said)]), Message(role, said)]
             else:
@@ -185,10 +188,11 @@ def _rejected(text: str) -> str | None:
     Code writes "The user doesn't want to proceed with this tool use. The tool use was
     rejected (…). To tell you how to proceed, the user said:" and then the user's words,
     as an error result (``is_error``) of the call. None for any other result (a refusal
-    with no words, or the text of a file that quotes the sentence)."""
-    if not text.startswith(REJECTED) or REJECTED_SAID not in text:
+    with no words, or the text of a file that quotes the sentence). Claude Code's sentence
+    is one line: a result that breaks a line before "the user said:" is not it."""
+    head, found, said = text.partition(REJECTED_SAID)
+    if not found or not head.startswith(REJECTED) or "\n" in head:
         return None
-    said = text.split(REJECTED_SAID, 1)[1]
     return said if said.strip() else None
 
 
