@@ -28,6 +28,9 @@ from gitmem.capture.transcripts import load_transcript, parse_transcript
 from gitmem.core.claims import project_of
 from gitmem.core.errors import GitmemError
 from gitmem.core.items import Draft, Item, Trust
+from gitmem.core.purge import resolve_snapshot
+from gitmem.core.quotes import check_stored_quotes
+from gitmem.core.records import Checkpoint
 from gitmem.core.transcript import Transcript
 from gitmem.core.types import Sha256Hex
 from gitmem.lifecycle.replay import ItemState, MemoryState
@@ -222,6 +225,8 @@ def capture_transcript(
             head_branch(ctx.store),
             whole=not drafts and chosen != "none",
         )
+        if snapshot in state.replaced and _cites_purged_text(ctx.store, state, built):
+            return _skipped(ctx, source, session, snapshot, PURGED_BYTES)
         told = bool(drafts)
         if held is not None and (why := skip_reason(built, state, held, named=named, told=told)):
             return _skipped(ctx, source, session, snapshot, why, held.snapshot)
@@ -271,6 +276,33 @@ def skip_reason(
 
 
 NO_MESSAGES = "nothing to capture: the transcript holds no messages"
+PURGED_BYTES = (
+    "not captured: it would quote as verbatim text a purge removed from this very "
+    "transcript (the same bytes), and the purge's redacted copy stands for them in memory"
+)
+
+
+def _cites_purged_text(store: Store, state: MemoryState, built: Built) -> bool:
+    """Whether a new item quotes, as verified, what a trusted purge redacted out of this
+    capture's snapshot: every reader checks such a quote against the redacted copy that
+    stands for the snapshot, where it is not, so the store would fail `verify` (exit 3)
+    and every backup. Other quotes of the same bytes hold there too. Raises nothing."""
+    record = built.checkpoint.record
+    source = record.source if isinstance(record, Checkpoint) else None
+    if source is None:
+        return False
+    quotes = [
+        i.quote
+        for i in built.new
+        if i.quote and i.quote_verified and i.snapshot in (None, source.snapshot)
+    ]
+    if not quotes:
+        return False
+    redacted = store.read_snapshot(Sha256Hex(resolve_snapshot(state.replaced, source.snapshot)))
+    checks = check_stored_quotes(quotes, redacted, source.format, name=source.name)
+    return any(check.problem for check in checks)
+
+
 NOTHING_NEW = "nothing new to capture: memory holds every item this part of the session says"
 NO_ITEMS = "nothing to capture: no item found in this part of the session"
 

@@ -200,3 +200,23 @@ def test_recall_with_a_limit_past_sqlites_integers_shows_every_hit(
     huge = gm("recall", "the", "--json", "--limit", "9" * 30)
     assert huge.exit_code == everything.exit_code == 0, huge.stderr
     assert huge.json() == everything.json()
+
+
+def test_a_capture_of_the_bytes_a_purge_redacted_is_skipped_and_memory_stays_intact(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    said = "User: ship?\n\nAssistant: Decision: we ship on Friday.\n"
+    first, copy = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text(said)
+    copy.write_text(said)  # the same bytes, another session
+    assert gm("capture", "--transcript", str(first)).exit_code == 0
+    assert gm("purge", "--text", "Friday", "--yes").exit_code == 0
+    again = gm("capture", "--transcript", str(copy), "--json")
+    assert again.exit_code == 0, again.stderr
+    assert again.json()["skipped"].startswith("not captured: it would quote as verbatim")
+    assert gm("verify").exit_code == 0
+    grown = tmp_path / "c.md"
+    grown.write_text(said + "\nUser: and the date?\n")
+    assert gm("capture", "--transcript", str(grown)).exit_code == 0
+    checked = gm("verify")
+    assert checked.exit_code == 0, checked.stdout
