@@ -60,9 +60,12 @@ _INVERTED = re.compile(
 def asked(sentence: str) -> bool:
     """Is *sentence* (stripped, with its end mark) a question: it ends with a question
     mark, or opens as one and ends with none? Raises nothing."""
+    sentence = sentence.strip("\0 \t\n")  # NUL: the host's text around it, covered
     if sentence.endswith(tuple(_QUESTION_MARKS)):
         return True
-    return not sentence.endswith((".", "!", "。", "！", "｡")) and bool(_INVERTED.match(sentence))
+    if sentence.endswith((".", "!", "。", "！", "｡")) or _ANSWERED.search(sentence):
+        return False  # a statement, or a question tool's answer: "Q?"="A"
+    return bool(_INVERTED.match(sentence))
 
 
 def rests_on_question(text: str, span: str, message: str) -> str | None:

@@ -73,6 +73,22 @@ Claude Code's terminal, a line that opens with "⎿" and the indented lines unde
 summary opens with "Tool use:". Tool output, not what was said, wherever it stands."""
 
 
+ANSWER_FRAME_RE = re.compile(
+    r"\A(?:User has answered your questions?|Your questions? (?:has|have) been answered"
+    r"|The user answered)\s*:[ \t]*"
+    r"|\.?[ \t]*You can now continue with (?:the user's|these|the) answers? in mind\.?\s*\Z"
+    r"|\.?[ \t]*Read the answers? carefully\b.*\Z"
+    r"|\AUser has approved your plan\..*?## Approved Plan:[ \t]*\n?"
+    r"|\ANo response after \d+ ?s\b.*\Z"
+    r"|\AThe user doesn't want to proceed with this tool use\.(?:[^\n]*the user said:\n|.*\Z)",
+    re.DOTALL,
+)
+"""What Claude Code writes around the user's answer to a question or plan tool (role
+:data:`ANSWER`): "User has answered your questions: … You can now continue with the
+user's answers in mind.", "Read the answers carefully — …", the approval's lead-in up to
+"## Approved Plan:", "No response after 300s — …" (no answer at all), a refusal's
+sentence. The questions, the answers and their previews, and the approved plan stand."""
+
 USER_ROLES = ("user", "human")
 """The roles of the user's turn, into which hosts also write text of their own."""
 HOST_OPENINGS = (
@@ -134,7 +150,8 @@ def said_text(message: Message) -> str:
     characters of its length, so that offsets still name the message's own text and no
     quote matches in the host's text or across it: each host marker
     (:data:`HOST_MARKER_RE`), each tool result as a terminal shows it
-    (:data:`SHOWN_RESULT_RE`), and in the user's turn a message the host wrote whole
+    (:data:`SHOWN_RESULT_RE`), in a question or plan tool's answer the host's frame around it
+    (:data:`ANSWER_FRAME_RE`), and in the user's turn a message the host wrote whole
     (:data:`HOST_OPENINGS`), the blocks it writes there (:data:`HOST_TAGS`; an
     unterminated one runs to the end), the files it expands there
     (:data:`REFERENCED_FILES_RE`), any tagged block the message opens with, and the
@@ -146,6 +163,8 @@ def said_text(message: Message) -> str:
         text = HOST_MARKER_RE.sub(_cover, text)
     if "⎿" in text or "Tool use:" in text or "<tool-use" in text:
         text = SHOWN_RESULT_RE.sub(_cover, text)
+    if message.role == ANSWER:
+        return ANSWER_FRAME_RE.sub(_cover, text)
     if (message.role or "").casefold() not in USER_ROLES:
         return text
     if text.lstrip().startswith(HOST_OPENINGS):

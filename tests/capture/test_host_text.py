@@ -316,3 +316,55 @@ def test_the_heuristic_takes_no_item_from_what_the_host_wrote_into_the_users_tur
         {"id": "2", "timestamp": "2026-01-01T00:00:01Z", "type": "gemini", "content": "Done."},
     )
     assert [d for d in extract(said.messages) if "Python 3.8" in d.text]
+
+
+def _answered(result: str) -> Transcript:
+    """A session where Claude Code asked through its question tool and *result* came back."""
+    asked = {"questions": [{"question": "Which database for the sessions?"}]}
+    call = {"type": "tool_use", "id": "q1", "name": "AskUserQuestion", "input": asked}
+    answer = {"type": "tool_result", "tool_use_id": "q1", "content": result}
+    return claude(("user", "pick a database"), ("assistant", [call]), ("user", [answer]))
+
+
+@pytest.mark.parametrize(
+    ("result", "frame"),
+    [
+        (
+            'User has answered your questions: "Which database for the sessions?"="Postgres". '
+            "You can now continue with the user's answers in mind.",
+            "You can now continue with the user's answers in mind.",
+        ),
+        (
+            'The user answered: "Which database for the sessions?"="Postgres". Read the answers '
+            "carefully — they may request clarification, changes, or that you not proceed.",
+            "they may request clarification, changes, or that you not proceed",
+        ),
+        (
+            "No response after 300s — the user may be away from keyboard. Proceed using your "
+            "best judgment based on the context so far.",
+            "Proceed using your best judgment based on the context so far",
+        ),
+        (
+            "User has approved your plan. You can now start coding. Start with updating your "
+            "todo list if applicable\n\n## Approved Plan:\n# Plan\nKeep Postgres for the sessions.",
+            "Start with updating your todo list if applicable",
+        ),
+    ],
+)
+def test_the_frame_claude_code_puts_around_an_answer_is_not_said(result: str, frame: str) -> None:
+    # What the user chose, and an approved plan, are the session's; the host's sentences
+    # around them are not, and never carry the badge.
+    transcript = _answered(result)
+    assert captured(transcript, frame, Kind.FACT).trust == Trust.INFERRED
+    (answer,) = [m for m in transcript.messages if m.role == "answer"]
+    kept = said_text(answer).replace("\0", "")
+    assert frame not in kept
+    assert kept in (
+        '"Which database for the sessions?"="Postgres"',
+        "# Plan\nKeep Postgres for the sessions.",
+        "",
+    )
+    if kept:
+        assert captured(transcript, kept.splitlines()[-1].strip('"'), Kind.DECISION).trust == (
+            Trust.VERBATIM
+        )

@@ -13,7 +13,9 @@ Mirrors are bare git directories: the ones given as arguments, and those found u
 ``--mirrors`` (default ``/work/.mirror``) laid out as ``<owner>+<name>/repo``, the layout
 the search tool's ``fetch`` leaves. ``--check`` also parses each source and its trimmed file
 with gitmem's own parser and fails unless both give the same conversation messages (user,
-assistant and answer messages, in order) and the same session id.
+assistant and answer messages, in order) and the same session id; a file whose bytes hash
+right is written all the same (they are the bytes that were labelled), and the check says
+what its trim leaves out.
 
 Exit status: 0 when every file was written (or, with ``--only``, every named one), 1 when a
 mirror or commit is missing or a hash or check differs, 2 for bad arguments.
@@ -107,11 +109,23 @@ def restore(
     digest = hashlib.sha256(data).hexdigest()
     if digest != entry["sha256"]:
         return f"trimmed bytes hash to {digest[:16]}…, not {entry['sha256'][:16]}…"
+    # The bytes are the ones labelled: written whatever the check finds, which it reports.
+    (CORPUS / entry["name"]).write_bytes(data)
     if check:
         source_name = entry["path"].rsplit("/", 1)[-1]
-        if conversation(shown.stdout, source_name) != conversation(data, entry["name"]):
-            return "the trimmed file does not parse to the source's conversation"
-    (CORPUS / entry["name"]).write_bytes(data)
+        (session, source), (trimmed_session, kept) = (
+            conversation(shown.stdout, source_name),
+            conversation(data, entry["name"]),
+        )
+        if session != trimmed_session:
+            return "written, but the trimmed file names another session than its source"
+        left = [m for m in source if m not in kept]
+        if left or [m for m in kept if m not in source]:
+            roles = sorted({role for role, _ in left})
+            return (
+                f"written, but the trimmed file leaves out {len(left)} {'/'.join(roles)} "
+                "message(s) gitmem reads in the source (see README.md, 'What the trim leaves out')"
+            )
     return None
 
 
@@ -132,13 +146,14 @@ def main(argv: list[str] | None = None) -> int:
         print("restore: --only names a file the manifest does not list", file=sys.stderr)
         return 2
     trim = _load_trim()
-    failed = 0
+    failed = written = 0
     for entry in wanted:
         reason = restore(entry, args.gitdirs, args.mirrors, trim, args.check)
+        written += reason is None or reason.startswith("written")
         if reason:
             failed += 1
             print(f"{entry['name']}: {reason}", file=sys.stderr)
-    print(f"restored {len(wanted) - failed} of {len(wanted)} files into {CORPUS}")
+    print(f"restored {written} of {len(wanted)} files into {CORPUS}")
     return 1 if failed else 0
 
 
