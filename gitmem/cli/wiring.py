@@ -187,22 +187,34 @@ def hooks_uninstall(
 @json_option
 @click.pass_context
 def hooks_status(ctx: click.Context, as_json: bool) -> None:
-    """Which hooks are installed, and whose."""
+    """Which hooks are installed, and whose (exit 2, after the report, when a host's
+    hook file cannot be read)."""
     from gitmem.agents.hosts import AGENTS, agent_status
     from gitmem.hooks.install import status
 
     workdir = _workdir(ctx)
     states = status(workdir)
-    agents = {a: agent_status(a, workdir) for a in AGENTS}
+    agents: dict[str, bool] = {}
+    errors: dict[str, str] = {}
+    for agent in AGENTS:
+        try:
+            agents[agent] = agent_status(agent, workdir)
+        except InputError as e:  # one host's unreadable file: the rest is still reported
+            agents[agent], errors[agent] = False, str(e)
     if as_json:
-        emit({"git": [_state_json(s) for s in states], "agents": agents})
-        return
-    for s in states:
-        who = "gitmem" if s.ours else "another tool" if s.installed else "not installed"
-        extra = f", wrapping {s.foreign.name}" if s.foreign else ""
-        click.echo(f"{s.name}: {who}{extra}")
-    for name, on in agents.items():
-        click.echo(f"agent {name}: {'configured' if on else 'not configured'}")
+        emit({"git": [_state_json(s) for s in states], "agents": agents, "errors": errors})
+    else:
+        for s in states:
+            who = "gitmem" if s.ours else "another tool" if s.installed else "not installed"
+            extra = f", wrapping {s.foreign.name}" if s.foreign else ""
+            click.echo(f"{s.name}: {who}{extra}")
+        for name, on in agents.items():
+            shown = "unreadable" if name in errors else "configured" if on else "not configured"
+            click.echo(f"agent {name}: {shown}")
+    for message in errors.values():
+        click.echo(f"gitmem: {message}", err=True)
+    if errors:
+        sys.exit(2)
 
 
 @cli.command("hook", hidden=True)

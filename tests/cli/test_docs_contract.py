@@ -220,3 +220,19 @@ def test_a_capture_of_the_bytes_a_purge_redacted_is_skipped_and_memory_stays_int
     assert gm("capture", "--transcript", str(grown)).exit_code == 0
     checked = gm("verify")
     assert checked.exit_code == 0, checked.stdout
+
+
+def test_hooks_status_reports_every_host_when_one_file_is_unreadable(
+    initialised: Path, gm: Gm
+) -> None:
+    """Like `gitmem status` with a bad config: the report, then one line and exit 2."""
+    (initialised / ".claude").mkdir()
+    (initialised / ".claude" / "settings.local.json").write_text("{bad")
+    shown = gm("hooks", "status")
+    assert shown.exit_code == 2
+    assert "agent claude: unreadable" in shown.stdout and "agent codex:" in shown.stdout
+    assert shown.stderr.count("\n") == 1 and "not valid JSON" in shown.stderr
+    data = gm("hooks", "status", "--json")
+    assert data.exit_code == 2
+    assert data.json()["agents"]["claude"] is False
+    assert "not valid JSON" in data.json()["errors"]["claude"]
