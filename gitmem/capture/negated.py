@@ -42,9 +42,11 @@ isn't there we use SQLite") costs one. Pure; never raises.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from gitmem.core.folding import fold
+from gitmem.core.items import Kind
 from gitmem.core.negation import POSSIBILITY_RE, negation_re
 from gitmem.core.patterns import lazy_pattern
 
@@ -170,3 +172,46 @@ def negating(heading: str) -> str | None:
     folded = _NOT_REVERSING.sub(" ", fold(heading)).lstrip(" #>-")
     found = negation_re(folded).match(folded) or _ASIDE_RE.match(folded)
     return None if found is None else found.group().strip()
+
+
+# A label that opens the quote's sentence and says what its words are worth ("False: the
+# tests pass", "Hypothesis: the cache is stale", "Goal: all tests pass", "Before: retries
+# are capped at 3"): cut from it, the words read as a settled fact or decision. Each group
+# with the kinds it governs (a decision may be a goal; "Before:" over a decision is a step).
+_LABELS: tuple[tuple[str, Governs, frozenset[Kind]], ...] = (
+    (
+        r"false|wrong|incorrect|not true|untrue|myth|not|rejected|reverted|dropped|abandoned"
+        r"|won'?t do|wontfix|ruled out",
+        "negation",
+        frozenset({Kind.DECISION, Kind.FACT, Kind.BELIEF}),
+    ),
+    (r"before|old|was|previously|formerly|outdated|obsolete", "negation", frozenset({Kind.FACT})),
+    (
+        r"hypothesis|assumption|assumed|guess|theory|idea|proposal|proposed|question"
+        r"|open question|tbd|maybe|unverified|unconfirmed|speculation",
+        "possibility",
+        frozenset({Kind.DECISION, Kind.FACT}),
+    ),
+    (
+        r"goal|target|expected|expectation|objective|aim|desired|wanted",
+        "possibility",
+        frozenset({Kind.FACT}),
+    ),
+)
+_LABEL_RES = tuple(
+    (
+        lazy_pattern(rf"[\s>*_`#|-]*(?:\d+[.)]\s+)?(?:{words})[*_`]*\s*[:—–]", re.IGNORECASE),
+        governs,
+        kinds,
+    )
+    for words, governs, kinds in _LABELS
+)
+
+
+def labelled(before: str, kind: str) -> Governs | None:
+    """What a label opening the quote's sentence (*before*: the sentence up to the quote,
+    as said) does to a quote of *kind*, or None. Raises nothing."""
+    for pattern, governs, kinds in _LABEL_RES:
+        if kind in kinds and pattern.match(before):
+            return governs
+    return None

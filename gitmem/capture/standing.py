@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 
 from gitmem.capture.comments import CODE_COMMENT, in_comment
-from gitmem.capture.negated import Governs, governing_word, negating
+from gitmem.capture.negated import Governs, governing_word, labelled, negating
 from gitmem.capture.questions import DECIDING, SENTENCE_END
 from gitmem.core.conditions import (
     ASKS,
@@ -232,9 +232,11 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if _crossed(message, start, end):
         return NEGATED  # "❌ Tests pass on CI", "| Tests pass | ❌ |"
     after = message[end : max(end, _stop(message, start, end))]
-    governing = governing_word(message[sentence:start], message[start:end], after)
-    if governing is not None:
-        return _GOVERNED[governing[0]]
+    governing = labelled(message[sentence:start], kind) or (
+        (found := governing_word(message[sentence:start], message[start:end], after)) and found[0]
+    )
+    if governing:
+        return _GOVERNED[governing]
     if kind in DECIDING and _conditioned(message, sentence, start, end):
         return CONDITION
     return None

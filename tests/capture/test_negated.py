@@ -285,3 +285,78 @@ def test_a_use_an_unconditional_whether_or_the_speakers_own_words_stay_verbatim(
     message: str, quote: str
 ) -> None:
     assert captured(message, Kind.DECISION, quote).trust == Trust.VERBATIM
+
+
+@pytest.mark.parametrize(
+    ("message", "quote", "kind", "why"),
+    [
+        ("False: the tests pass on Windows.", "the tests pass on Windows", Kind.FACT, NEGATED),
+        (
+            "**Myth:** Redis is needed for the cache.",
+            "Redis is needed for the cache",
+            Kind.BELIEF,
+            NEGATED,
+        ),
+        ("- Rejected: use Redis for the cache.", "use Redis for the cache", Kind.DECISION, NEGATED),
+        ("Not: deploy on Fridays", "deploy on Fridays", Kind.DECISION, NEGATED),
+        (
+            "Before: retries are capped at 3.\nAfter: 5.",
+            "retries are capped at 3",
+            Kind.FACT,
+            NEGATED,
+        ),
+        (
+            "Old: the cache lives in Redis. New: SQLite.",
+            "the cache lives in Redis",
+            Kind.FACT,
+            NEGATED,
+        ),
+        (
+            "Hypothesis: the cache is stale after deploys.",
+            "the cache is stale after deploys",
+            Kind.FACT,
+            POSSIBLE,
+        ),
+        ("Idea: use Redis for the cache.", "use Redis for the cache", Kind.DECISION, POSSIBLE),
+        ("Goal: all tests pass on Windows.", "all tests pass on Windows", Kind.FACT, POSSIBLE),
+        (
+            "1. Expected — the migration finishes in 5 minutes",
+            "the migration finishes in 5 minutes",
+            Kind.FACT,
+            POSSIBLE,
+        ),
+    ],
+)
+def test_a_quote_cut_from_the_label_that_opens_its_sentence_is_not_verbatim(
+    message: str, quote: str, kind: Kind, why: str
+) -> None:
+    # "False:", "Hypothesis:", "Goal:", "Before:" say what the words after them are worth.
+    item = captured(message, kind, quote)
+    assert (item.trust, item.quote_reason) == (Trust.INFERRED, why)
+
+
+@pytest.mark.parametrize(
+    ("message", "quote", "kind"),
+    [
+        ("Note: the tests pass on Windows.", "the tests pass on Windows", Kind.FACT),
+        ("Before: run the migrations.", "run the migrations", Kind.DECISION),  # a step
+        ("Goal: all tests pass on Windows.", "all tests pass on Windows", Kind.DECISION),
+        (
+            "Idea: the cache is stale after deploys.",
+            "the cache is stale after deploys",
+            Kind.BELIEF,
+        ),
+        (
+            "Hypothesis:\nThe cache is stale after deploys.",
+            "The cache is stale after deploys",
+            Kind.FACT,
+        ),
+        ("False: the tests pass on Windows.", "False: the tests pass on Windows", Kind.FACT),
+    ],
+)
+def test_a_label_that_does_not_govern_the_quote_leaves_it_verbatim(
+    message: str, quote: str, kind: Kind
+) -> None:
+    # Another label, a kind it does not speak for, a label on a line of its own (a list
+    # heading's rules apply there), or a quote that holds its label.
+    assert captured(message, kind, quote).trust == Trust.VERBATIM
