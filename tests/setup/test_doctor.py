@@ -38,6 +38,17 @@ def _host_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-user"))
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-user"))
     monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot-user"))
+    # The hook files these tests write name this interpreter (``python -m gitmem``), as
+    # they do wherever the gitmem on PATH is not this installation: with its virtual
+    # environment activated, plain ``gitmem`` was written, and a test that hides PATH
+    # found it unresolved (agents.hosts.hook_command).
+    here = str(Path(sys.executable).absolute().parent)
+    kept = [
+        p
+        for p in os.environ.get("PATH", "").split(os.pathsep)
+        if p and str(Path(p).absolute()) != here
+    ]
+    monkeypatch.setenv("PATH", os.pathsep.join(kept))
 
 
 def checks(gm: Gm, expected_exit: int) -> dict[str, dict[str, Any]]:
