@@ -187,23 +187,27 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
     """The check of each draft's quote (None: no quote): in its own message when it names
     one, else in any one message; a verbatim check carries its matched span. A quote is
     checked without the quotation marks an extractor put around it (:func:`unwrapped`),
-    and one that fails with a spaced double hyphen for a dash (" -- ") is checked again
-    with the dash, as a model writes "—" in ASCII."""
+    and one that fails is checked again as a model respells what it copies
+    (:data:`_RESPELLINGS`): a spaced double hyphen for a dash (" -- "), an ASCII arrow
+    for one ("->"), a full stop added at its end. What verifies is still the
+    transcript's own span, held to every rule a quote without the respelling is."""
     quotes = [None if d.quote is None else unwrapped(d.quote) for d in drafts]
     places = [d.message for d in drafts]
     checks = _checked(quotes, places, texts)
-    again = [
-        n
-        for n, (quote, check) in enumerate(zip(quotes, checks, strict=True))
-        if quote is not None
-        and check is not None
-        and not check.verbatim
-        and _ASCII_DASH_RE.search(quote)
-    ]
-    if again:
-        dashed = [_ASCII_DASH_RE.sub("—", quotes[n] or "") for n in again]
+    for pattern, said in _RESPELLINGS:
+        again = [
+            n
+            for n, (quote, check) in enumerate(zip(quotes, checks, strict=True))
+            if quote is not None
+            and check is not None
+            and not check.verbatim
+            and pattern.search(quote)
+        ]
+        if not again:
+            continue
+        respelt = [pattern.sub(said, quotes[n] or "") for n in again]
         for n, check in zip(
-            again, _checked(dashed, [places[n] for n in again], texts), strict=True
+            again, _checked(respelt, [places[n] for n in again], texts), strict=True
         ):
             if check is not None and check.verbatim:
                 checks[n] = check
@@ -212,6 +216,13 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
 
 _ASCII_DASH_RE = re.compile(r"(?<=\s)--(?=\s)")
 """A dash written in ASCII between spaces ("at 3 -- enough")."""
+_RESPELLINGS = (
+    (_ASCII_DASH_RE, "—"),
+    (re.compile(r"(?<=\s)->(?=\s)"), "→"),  # "ValueError -> VoiceNotFoundError"
+    (re.compile(r"(?<=\w)\.\Z"), ""),  # "…after deploys." where the line had no stop
+)
+"""How a model respells what it copies, and what the session wrote: tried in turn on a
+quote that failed, each on the quote as the extractor gave it."""
 
 
 def _checked(

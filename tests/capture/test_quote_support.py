@@ -394,3 +394,35 @@ def test_a_dash_written_as_two_hyphens_is_the_same_dash(quote: str, verbatim: bo
     if verbatim:
         # what is stored is the transcript's own span, its dash as said
         assert item.quote is not None and item.quote in "\n".join(m.text for m in DASHED.messages)
+
+
+RESPELT = session(
+    Message("user", "- The cache is stale after deploys\n- Retries are capped at 3"),
+    Message(
+        "assistant",
+        "Root cause: `ValueError` → `VoiceNotFoundError` in 0.8.\n"
+        "The parser is fast enough unless the corpus grows.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "kind", "verbatim"),
+    [
+        ("The cache is stale after deploys.", Kind.FACT, True),  # a stop the line did not have
+        ("Root cause: `ValueError` -> `VoiceNotFoundError` in 0.8", Kind.FACT, True),  # "→"
+        ("The cache is stale after restarts.", Kind.FACT, False),  # the words still count
+        ("The parser is fast enough.", Kind.FACT, False),  # its condition still counts
+        ("Retries are capped at 3.", Kind.FACT, True),
+        ("Retries are capped at 30.", Kind.FACT, False),  # nor "3." for "30."
+    ],
+)
+def test_a_quote_as_a_model_respells_it_is_checked_as_said(
+    quote: str, kind: Kind, verbatim: bool
+) -> None:
+    item = captured(RESPELT, kind, quote.rstrip("."), quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim, item.quote_reason
+    if verbatim:
+        # what is stored is the transcript's own span, as said
+        assert item.quote is not None and item.quote in "\n".join(m.text for m in RESPELT.messages)
+        assert not item.quote.endswith(".") and "->" not in item.quote
