@@ -214,10 +214,8 @@ def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
     return checks
 
 
-_ASCII_DASH_RE = re.compile(r"(?<=\s)--(?=\s)")
-"""A dash written in ASCII between spaces ("at 3 -- enough")."""
 _RESPELLINGS = (
-    (_ASCII_DASH_RE, "—"),
+    (re.compile(r"(?<=\s)--(?=\s)"), "—"),  # "at 3 -- enough": a dash in ASCII
     (re.compile(r"(?<=\s)->(?=\s)"), "→"),  # "ValueError -> VoiceNotFoundError"
     (re.compile(r"(?<=\w)\.\Z"), ""),  # "…after deploys." where the line had no stop
 )

@@ -94,7 +94,7 @@ def rests_on_question(text: str, span: str, message: str) -> str | None:
     questions = [s for s in sentences if asked(s)]
     if not questions:
         return None
-    said = [s for s in sentences if not asked(s)]
+    said = [s for s in sentences if s not in questions]
     if not said:
         return QUESTION
     words = content_words(text)

@@ -232,9 +232,8 @@ def standing(span: str, message: str, kind: str) -> str | None:
     if _crossed(message, start, end):
         return NEGATED  # "❌ Tests pass on CI", "| Tests pass | ❌ |"
     after = message[end : max(end, _stop(message, start, end))]
-    governing = labelled(message[sentence:start], kind) or (
-        (found := governing_word(message[sentence:start], message[start:end], after)) and found[0]
-    )
+    found = governing_word(message[sentence:start], message[start:end], after)
+    governing = labelled(message[sentence:start], kind) or (found and found[0])
     if governing:
         return _GOVERNED[governing]
     if kind in DECIDING and _conditioned(message, sentence, start, end):
@@ -252,7 +251,9 @@ _OPTION_LABEL_RE = re.compile(
 # A cross mark before the quote in its line, with no sentence end, ";" or check mark after it
 # ("- ❌ Tests pass", "❌ **Retries:** on"), or right after the quote in its line, past
 # spaces, markdown and punctuation ("keep the v1 API ✗", "| Tests pass | ❌ |").
-_CROSS_BEFORE_RE = re.compile(rf"[{CROSS_MARKS}][^{CROSS_MARKS}✅✔✓☑.!?;。！？；]*$")
+_CHECK_MARKS = "✅✔✓☑"
+"""Marks that say a line holds, or a row was chosen."""
+_CROSS_BEFORE_RE = re.compile(rf"[{CROSS_MARKS}][^{CROSS_MARKS}{_CHECK_MARKS}.!?;。！？；]*$")
 _CROSS_AFTER_RE = re.compile(rf"[\s*_`|:.,;—–-]*[{CROSS_MARKS}]")
 
 
@@ -432,7 +433,7 @@ _DELIMITER_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3
 # chosen (in words, or a check mark).
 _REJECTS_RE = re.compile(rf"[{CROSS_MARKS}]|\b(?:{_REJECTION})\b", re.IGNORECASE)
 _CHOSEN_RE = re.compile(
-    r"[✅✔✓☑]|\b(?:chosen|picked|selected|adopted|accepted|decided|winner|go with|yes)\b",
+    rf"[{_CHECK_MARKS}]|\b(?:chosen|picked|selected|adopted|accepted|decided|winner|go with|yes)\b",
     re.IGNORECASE,
 )
 

@@ -73,6 +73,10 @@ Claude Code's terminal, a line that opens with "⎿" and the indented lines unde
 summary opens with "Tool use:". Tool output, not what was said, wherever it stands."""
 
 
+REFUSED = "The user doesn't want to proceed with this tool use."
+"""How Claude Code's result of a tool call the user refused begins."""
+REFUSED_SAID = "the user said:\n"
+"""What precedes, in that result, what the user typed to say how to go on."""
 ANSWER_FRAME_RE = re.compile(
     r"\A(?:User has answered your questions?|Your questions? (?:has|have) been answered"
     r"|The user answered)\s*:[ \t]*"
@@ -80,7 +84,7 @@ ANSWER_FRAME_RE = re.compile(
     r"|\.?[ \t]*Read the answers? carefully\b.*\Z"
     r"|\AUser has approved your plan\..*?## Approved Plan:[ \t]*\n?"
     r"|\ANo response after \d+ ?s\b.*\Z"
-    r"|\AThe user doesn't want to proceed with this tool use\.(?:[^\n]*the user said:\n|.*\Z)",
+    rf"|\A{re.escape(REFUSED)}(?:[^\n]*{re.escape(REFUSED_SAID)}|.*\Z)",
     re.DOTALL,
 )
 """What Claude Code writes around the user's answer to a question or plan tool (role

@@ -42,7 +42,14 @@ from gitmem.capture.transcripts._jsonl import (
     parts_text,
     read_records,
 )
-from gitmem.core.transcript import ANSWER, Message, Transcript, host_time
+from gitmem.core.transcript import (
+    ANSWER,
+    REFUSED,
+    REFUSED_SAID,
+    Message,
+    Transcript,
+    host_time,
+)
 
 FORMAT = "claude"
 TOOL = "Claude Code"
@@ -177,12 +184,6 @@ def _messages(role: str, content: object, asked: set[str], malformed: list[bool]
     return [m for m in out if m is not None and m.text.strip()]
 
 
-REJECTED = "The user doesn't want to proceed with this tool use."
-"""How Claude Code's result of a tool call the user refused begins."""
-REJECTED_SAID = "the user said:\n"
-"""What precedes, in that result, what the user typed to say how to go on."""
-
-
 def _rejected(text: str) -> str | None:
     """What the user typed when they refused a tool call, from its result *text*: Claude
     Code writes "The user doesn't want to proceed with this tool use. The tool use was
@@ -190,8 +191,8 @@ def _rejected(text: str) -> str | None:
     as an error result (``is_error``) of the call. None for any other result (a refusal
     with no words, or the text of a file that quotes the sentence). Claude Code's sentence
     is one line: a result that breaks a line before "the user said:" is not it."""
-    head, found, said = text.partition(REJECTED_SAID)
-    if not found or not head.startswith(REJECTED) or "\n" in head:
+    head, found, said = text.partition(REFUSED_SAID)
+    if not found or not head.startswith(REFUSED) or "\n" in head:
         return None
     return said if said.strip() else None
 
