@@ -331,10 +331,10 @@ def test_no_remote_and_no_repo_does_not_run_the_forge(repo: Path, bindir: Path) 
 HUNG = 30
 """How long the hung program would run if it were waited for."""
 
-SLACK = 5.0
-"""What a loaded machine may add to a kept budget: the kill and reap of the program, the
-git probes, the scheduling of this process. Far below :data:`HUNG`, so a program waited
-for still fails; the budget's own accounting is asserted on the checker, not the clock."""
+WAITED = HUNG / 2
+"""Past this, the hung program was waited for, not killed at the budget. Half of
+:data:`HUNG`, so no load on the machine can make a kept budget look like a wait; the
+budget's own accounting is asserted on the checker, not the clock."""
 
 
 def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> None:
@@ -345,14 +345,15 @@ def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> Non
     check = wc.check([pr_claim(), Claim("file-exists", {"path": "README.md"})])
     elapsed = time.monotonic() - started
     # The budget, not the 30 s the hung program would take.
-    assert elapsed < 0.5 + SLACK
+    assert elapsed < WAITED
     assert check.status == "confirmed"  # the file; the PR could not be checked
     assert check.probes[0].outcome is None
     assert check.probes[0].detail.startswith("PR #12: gh did not answer within")
     # The forge call had the budget less the local reserve, and spent it.
     assert wc.remaining <= 0.5 * 0.1 + 0.01
-    # The whole process group went, the program's own child included.
-    deadline = time.monotonic() + 2
+    # The whole process group went, the program's own child included (polled: a loaded
+    # machine may take a while to reap it).
+    deadline = time.monotonic() + WAITED
     while alive(int(pidfile.read_text())) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not alive(int(pidfile.read_text()))
@@ -364,7 +365,7 @@ def test_hanging_gh_is_killed_within_the_budget(repo: Path, bindir: Path) -> Non
     # One budget for both checks (this test's own wait for the kill above is not theirs):
     # what is left of it is the local reserve, too little for a forge call.
     assert later.probes[0].detail == BUDGET_SPENT
-    assert time.monotonic() - started < SLACK
+    assert time.monotonic() - started < WAITED
 
 
 # -- the budget, the cache, never raising ----------------------------------------------
