@@ -22,7 +22,11 @@ knows which are still correct quotes and which are not:
   spaces changed); ``markdown`` (emphasis, backticks, list, heading and quote markers
   dropped; a code span's text kept as it stands, since markdown reads no emphasis there);
   ``joined`` (the sentence with the one after it in the same message, the line break
-  between them a space);
+  between them a space); ``respelt`` (one way a model respells what it copies, the first
+  in turn that applies: a link's markdown dropped, ``[the guide](https://…)`` as "the
+  guide"; an emoji dropped, but never a cross mark, which says "not"; line breaks written
+  as the two characters ``\n``, as a model that escapes its JSON twice writes them; "—" as
+  " -- "; "→" as "->"; ``&``, ``<`` and ``>`` written as HTML entities);
 * altered or invented — must lose it (**false verbatim** when kept): ``merged`` (two
   sentences of different messages merged into one quote); ``elision`` (an ellipsis
   where a "not" stood); ``number`` (a number changed, in the quote and the text);
@@ -48,8 +52,8 @@ knows which are still correct quotes and which are not:
   "enable" into "disable", "faster" into "slower", "5 ms" into "5 s", "Monday" into
   "Friday", "three" into "four"; or a possibility, "could" or "might", stated as settled).
 
-The last six are asked in a second call per session, so the figures of the others stay
-comparable with earlier runs.
+The last six are asked in a second call per session, and ``respelt`` in a third, so the
+figures of the others stay comparable with earlier runs.
 
 An item's text is its quote in plain words (markdown and line breaks gone), so that only
 the quote is on trial. Printed per mutation: items stored, how many kept ``✓ verbatim``, the
@@ -85,14 +89,14 @@ from gitmem.capture.prepare import Prepared, prepare
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.canonical import sha256_hex
 from gitmem.core.items import Item, Trust
-from gitmem.core.negation import NEGATION_RE
+from gitmem.core.negation import CROSS_MARKS, NEGATION_RE
 from gitmem.core.numbers import NUMBER_RE
 from gitmem.core.quotes import fold
 from gitmem.core.transcript import ANSWER, Message, Transcript, said_text
 from gitmem.store.capturelog import CaptureLog
 from gitmem.store.config import Settings
 
-KEEP = ("exact", "curly", "markdown", "joined")
+KEEP = ("exact", "curly", "markdown", "joined", "respelt")
 DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
 DEGRADE += ("asked-label", "tool-result")
 # Asked in a second call per session, so that they leave the figures above as they were.
@@ -299,6 +303,44 @@ def _renumbered(quote: str) -> str | None:
     digit = next(i for i in range(len(number) - 1, -1, -1) if number[i].isdigit())
     changed = number[:digit] + str((int(number[digit]) + 1) % 10) + number[digit + 1 :]
     return quote[: match.start()] + changed + quote[match.end() :]
+
+
+_LINK_RE = re.compile(r"\[([^\]\n]+)\]\([^)\s]+\)")
+_EMOJI_RE = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50]\ufe0f?")
+_ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+RESPELLINGS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("link", lambda quote: _LINK_RE.sub(r"\1", quote)),
+    ("emoji", lambda quote: _dropped_emoji(quote)),
+    ("escaped", lambda quote: quote.replace("\n", "\\n") if "\n" in quote.strip() else quote),
+    ("dash", lambda quote: quote.replace(" — ", " -- ")),
+    ("arrow", lambda quote: quote.replace(" → ", " -> ")),
+    ("entities", lambda quote: _entities(quote)),
+)
+"""How a model respells what it copies (the benchmark's own list, not the verifier's)."""
+
+
+def _dropped_emoji(quote: str) -> str:
+    """*quote* without its emoji (and the space each leaves doubled), its cross marks kept."""
+    kept = _EMOJI_RE.sub(lambda m: m.group() if m.group()[0] in CROSS_MARKS else "", quote)
+    return re.sub(r"(?<=\S)  +(?=\S)", " ", kept).strip() if kept != quote else quote
+
+
+def _entities(quote: str) -> str:
+    for char, entity in _ENTITIES:
+        quote = quote.replace(char, entity)
+    return quote
+
+
+def respelt(label: Label, n: int) -> Proposal | None:
+    """*label*'s quote respelt the first way of :data:`RESPELLINGS`, from the *n*-th in
+    turn, that changes it; None when none does."""
+    kind = KIND_OF_LABEL.get(label.kind, label.kind)
+    for step in range(len(RESPELLINGS)):
+        _, spell = RESPELLINGS[(n + step) % len(RESPELLINGS)]
+        made = spell(label.quote)
+        if made != label.quote and fold(made):
+            return Proposal("respelt", kind, plain(label.quote), made)
+    return None
 
 
 def questions(messages: list[Message]) -> Iterator[str]:
@@ -510,7 +552,11 @@ def run_split(split: str, backend: str, verbose: bool) -> Counts:
                 prepared = prepare(transcript, {}, None)
                 said = list(prepared.clean_messages())
                 texts = [m.text for m in prepared.transcript.messages]
-                for proposed in (proposals(labels, said), extras(labels, said)):
+                spelt = [respelt(label, n) for n, label in enumerate(labels)]
+                third = [p for p in spelt if p is not None]
+                for proposed in (proposals(labels, said), extras(labels, said), third):
+                    if not proposed:
+                        continue
                     answer = json.dumps({"items": [p.answer() for p in proposed]})
                     stored = captured(prepared, answer.encode("utf-8"), backend, settings, log)
                     # An item whose text gave way to its quote keeps the text as its summary.

@@ -9,13 +9,13 @@ one commit, so a failure anywhere leaves the store as it was.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from gitmem.capture.closing import state_changes
+from gitmem.capture.locate import locate_quotes
 from gitmem.capture.masking import contains_mask, masked
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
@@ -98,7 +98,7 @@ def build_items(
     transcript's own words carry the badge.
     """
     texts = said_texts(transcript)
-    checks = _check_quotes(drafts, texts)
+    checks = locate_quotes(drafts, texts)
     _explain_unsaid(drafts, checks, transcript, texts)
     items: list[Item] = []
     seen: set[tuple[str, str]] = set()
@@ -181,96 +181,6 @@ def _explain_unsaid(
         if check.verbatim:
             reason = UNSAID.format(index=check.message_index)
             checks[n] = QuoteCheck(False, reason, check.fragments, None)
-
-
-def _check_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
-    """The check of each draft's quote (None: no quote): in its own message when it names
-    one, else in any one message; a verbatim check carries its matched span. A quote is
-    checked without the quotation marks an extractor put around it (:func:`unwrapped`),
-    and one that fails is checked again as a model respells what it copies
-    (:data:`_RESPELLINGS`): a spaced double hyphen for a dash (" -- "), an ASCII arrow
-    for one ("->"), a full stop added at its end. What verifies is still the
-    transcript's own span, held to every rule a quote without the respelling is."""
-    quotes = [None if d.quote is None else unwrapped(d.quote) for d in drafts]
-    places = [d.message for d in drafts]
-    checks = _checked(quotes, places, texts)
-    for pattern, said in _RESPELLINGS:
-        again = [
-            n
-            for n, (quote, check) in enumerate(zip(quotes, checks, strict=True))
-            if quote is not None
-            and check is not None
-            and not check.verbatim
-            and pattern.search(quote)
-        ]
-        if not again:
-            continue
-        respelt = [pattern.sub(said, quotes[n] or "") for n in again]
-        for n, check in zip(
-            again, _checked(respelt, [places[n] for n in again], texts), strict=True
-        ):
-            if check is not None and check.verbatim:
-                checks[n] = check
-    return checks
-
-
-_RESPELLINGS = (
-    (re.compile(r"(?<=\s)--(?=\s)"), "—"),  # "at 3 -- enough": a dash in ASCII
-    (re.compile(r"(?<=\s)->(?=\s)"), "→"),  # "ValueError -> VoiceNotFoundError"
-    (re.compile(r"(?<=\w)\.\Z"), ""),  # "…after deploys." where the line had no stop
-)
-"""How a model respells what it copies, and what the session wrote: tried in turn on a
-quote that failed, each on the quote as the extractor gave it."""
-
-
-def _checked(
-    quotes: Sequence[str | None], places: Sequence[int | None], texts: Sequence[str]
-) -> list[QuoteCheck | None]:
-    """Each quote checked in the message at its place when it names one, else in any one
-    message. The whole transcript is folded once (and each matched message's offset map
-    built once), for the quotes that name no message and those not found in their own
-    (to say where they are)."""
-    checks: list[QuoteCheck | None] = [None] * len(quotes)
-    wider: list[int] = []
-    for n, (quote, index) in enumerate(zip(quotes, places, strict=True)):
-        if quote is None:
-            continue
-        if index is not None and 0 <= index < len(texts):
-            own = check_quote(quote, [texts[index]], with_span=True)
-            if own.verbatim:
-                reason = f"found in its own message {index}"
-                checks[n] = own._replace(reason=reason, message_index=index)
-                continue
-        wider.append(n)
-    found = check_quotes([quotes[n] or "" for n in wider], texts, with_span=True)
-    for n, anywhere in zip(wider, found, strict=True):
-        index = places[n]
-        checks[n] = anywhere
-        if index is not None and anywhere.verbatim:
-            reason = (
-                f"found in message {anywhere.message_index}, not in its own message {index}: "
-                "a quote must be the words of the message it comes from"
-            )
-            checks[n] = QuoteCheck(False, reason, anywhere.fragments, None)
-    return checks
-
-
-_APOSTROPHE_RE = re.compile(r"(?<=\w)['’](?=\w)")
-_QUOTE_MARKS = {'"': '"', "“": "”", "„": "“", "'": "'", "‘": "’", "«": "»", "「": "」", "『": "』"}
-
-
-def unwrapped(quote: str) -> str:
-    """*quote* without the quotation marks an extractor put around the whole of it
-    ("\"we keep requests\"" for the words we keep requests): they are not the
-    transcript's (what is stored is the transcript's own span). Kept when the marks are
-    the quote's own ("\"a\" and \"b\"", an inner closing mark). Raises nothing."""
-    inner = quote.strip()
-    closing = _QUOTE_MARKS.get(inner[:1])
-    if closing is None or len(inner) < 3 or not inner.endswith(closing):
-        return quote
-    body = inner[1:-1]
-    marks = _APOSTROPHE_RE.sub("", body) if closing in "'’" else body  # "'don't stop'"
-    return body if body.strip() and closing not in marks and inner[0] not in marks else quote
 
 
 @dataclass(frozen=True)

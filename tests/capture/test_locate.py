@@ -1,0 +1,239 @@
+"""Where a model's quote stands in the session: as written, respelt as the session wrote
+it, or found in a message read without a link's target or an emoji
+(:mod:`gitmem.capture.locate`). What verifies is always the transcript's own span, held
+to every rule a quote is."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from gitmem.capture.checkpoint import build_items
+from gitmem.capture.locate import reading
+from gitmem.core.items import Draft, Item, Kind, Trust
+from gitmem.core.transcript import Message, Transcript, plain_transcript
+
+SNAPSHOT = "0" * 64
+
+
+def session(*messages: Message) -> Transcript:
+    return plain_transcript("", "s").with_messages(messages)
+
+
+def captured(
+    transcript: Transcript, kind: Kind, text: str, quote: str, message: int | None = None
+) -> Item:
+    draft = Draft(kind, text, Trust.VERBATIM, quote, {}, message=message)
+    (item,) = build_items([draft], transcript, "s", SNAPSHOT)
+    return item
+
+
+def said(transcript: Transcript) -> str:
+    return "\n".join(m.text for m in transcript.messages)
+
+
+DASHED = session(
+    Message("user", "Keep the retry limit at 3 — it's enough for the flaky API."),
+    Message("assistant", "Run it with --verbose -- and nothing else -- on CI."),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "verbatim"),
+    [
+        ("retry limit at 3 -- it's enough for the flaky API", True),  # "—" in ASCII
+        ("retry limit at 3 — it's enough for the flaky API", True),
+        ("with --verbose -- and nothing else -- on CI", True),  # the session's own hyphens
+        ("retry limit at 3 -- it's enough for every API", False),  # the words still count
+    ],
+)
+def test_a_dash_written_as_two_hyphens_is_the_same_dash(quote: str, verbatim: bool) -> None:
+    item = captured(DASHED, Kind.DECISION, "Keep the retry limit at 3", quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim
+    if verbatim:
+        # what is stored is the transcript's own span, its dash as said
+        assert item.quote is not None and item.quote in "\n".join(m.text for m in DASHED.messages)
+
+
+RESPELT = session(
+    Message("user", "- The cache is stale after deploys\n- Retries are capped at 3"),
+    Message(
+        "assistant",
+        "Root cause: `ValueError` → `VoiceNotFoundError` in 0.8.\n"
+        "The parser is fast enough unless the corpus grows.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "kind", "verbatim"),
+    [
+        ("The cache is stale after deploys.", Kind.FACT, True),  # a stop the line did not have
+        ("Root cause: `ValueError` -> `VoiceNotFoundError` in 0.8", Kind.FACT, True),  # "→"
+        ("The cache is stale after restarts.", Kind.FACT, False),  # the words still count
+        ("The parser is fast enough.", Kind.FACT, False),  # its condition still counts
+        ("Retries are capped at 3.", Kind.FACT, True),
+        ("Retries are capped at 30.", Kind.FACT, False),  # nor "3." for "30."
+    ],
+)
+def test_a_quote_as_a_model_respells_it_is_checked_as_said(
+    quote: str, kind: Kind, verbatim: bool
+) -> None:
+    item = captured(RESPELT, kind, quote.rstrip("."), quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim, item.quote_reason
+    if verbatim:
+        # what is stored is the transcript's own span, as said
+        assert item.quote is not None and item.quote in "\n".join(m.text for m in RESPELT.messages)
+        assert not item.quote.endswith(".") and "->" not in item.quote
+
+
+LINKED = session(
+    Message("user", "How do we retry the upload?"),
+    Message(
+        "assistant",
+        "See [the retry policy](https://example.org/docs/retry.md#policy) for the backoff: "
+        "uploads retry 3 times with jitter.\n"
+        "Don't use [Redis](https://redis.io) for the upload queue.\n"
+        "The CLI now reads <https://example.org/config.toml> at start.\n"
+        "Deploy is done 🎉 and verified on staging.\n"
+        "CI on main ❌ passes the lint step.\n"
+        "The migration ⚠️ runs in 4 minutes on the replica.\n"
+        "Release status: ☐ published to PyPI.\n"
+        "Throughput went from 3🚀5 runs a day.",
+    ),
+    Message("user", "Should we move the queue to [SQS](https://aws.amazon.com/sqs/)?"),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "kind", "stored"),
+    [
+        # a link's markdown dropped: the span stored holds the link, target and all
+        (
+            "See the retry policy for the backoff: uploads retry 3 times with jitter.",
+            Kind.FACT,
+            "See [the retry policy](https://example.org/docs/retry.md#policy) for the backoff: "
+            "uploads retry 3 times with jitter.",
+        ),
+        # a quote that starts inside a link's text takes the whole link
+        (
+            "retry policy for the backoff",
+            Kind.FACT,
+            "[the retry policy](https://example.org/docs/retry.md#policy) for the backoff",
+        ),
+        (
+            "The CLI now reads https://example.org/config.toml at start.",
+            Kind.FACT,
+            "The CLI now reads <https://example.org/config.toml> at start.",
+        ),
+        # an emoji between words dropped
+        (
+            "Deploy is done and verified on staging.",
+            Kind.FACT,
+            "Deploy is done 🎉 and verified on staging.",
+        ),
+    ],
+)
+def test_what_a_model_leaves_out_of_a_quote_is_found_and_stored_as_said(
+    quote: str, kind: Kind, stored: str
+) -> None:
+    item = captured(LINKED, kind, quote, quote)
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote == stored
+    assert item.quote in said(LINKED)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "use Redis for the upload queue",  # its negation still counts
+        "CI on main passes the lint step.",  # a cross mark is never read away
+        "The migration runs in 4 minutes on the replica.",  # nor a warning
+        "Release status: published to PyPI.",  # nor a box left unticked
+        "Throughput went from 35 runs a day.",  # nor an emoji that parts two numbers
+        "we move the queue to SQS",  # a question is still a question
+        "See the retry policy for the timeout:",  # the words still count
+    ],
+)
+def test_a_quote_read_past_a_link_or_an_emoji_is_held_to_every_rule(quote: str) -> None:
+    item = captured(LINKED, Kind.DECISION, quote, quote)
+    assert item.trust != Trust.VERBATIM, item.quote
+    assert item.quote is None
+
+
+def test_a_quote_found_only_as_another_message_reads_is_not_verbatim() -> None:
+    quote = "See the retry policy for the backoff"
+    assert captured(LINKED, Kind.FACT, quote, quote, message=1).trust == Trust.VERBATIM
+    item = captured(LINKED, Kind.FACT, quote, quote, message=0)
+    assert item.trust != Trust.VERBATIM
+    assert item.quote is None
+
+
+def test_a_link_in_tool_output_is_not_what_the_session_said() -> None:
+    tool = session(
+        Message("user", "What does the README say?"),
+        Message("tool_result", "Install with [pipx](https://pipx.pypa.io) first."),
+    )
+    item = captured(tool, Kind.FACT, "Install with pipx", "Install with pipx first.")
+    assert item.trust != Trust.VERBATIM
+
+
+ESCAPED = session(
+    Message(
+        "assistant",
+        "Keep build & test in one job.\n"
+        "Decided:\n- ship the wheel\n- skip the sdist\n"
+        "Le café ferme le lundi, on déploie le mardi.\n"
+        "Parse with `json.loads(text)` — never `eval(text)`.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "verbatim"),
+    [
+        ("Keep build &amp; test in one job.", True),  # HTML entities
+        ("Keep build &amp; test in two jobs.", False),
+        ("Decided:\\n- ship the wheel\\n- skip the sdist", True),  # JSON escaped twice
+        ("Decided:\\n- ship the wheel\\n- ship the sdist", False),
+        (unicodedata.normalize("NFD", "Le café ferme le lundi"), True),  # accents decomposed
+        ("Parse with `json.loads(text)` -- never `eval(text)`.", True),
+    ],
+)
+def test_a_quote_spelt_as_a_model_escapes_it_is_checked_as_said(quote: str, verbatim: bool) -> None:
+    item = captured(ESCAPED, Kind.FACT, "What the session said", quote)
+    assert (item.trust == Trust.VERBATIM) is verbatim, item.quote_reason
+    if verbatim:
+        assert item.quote is not None and item.quote in said(ESCAPED)
+
+
+@pytest.mark.parametrize(
+    ("quote", "stored"),
+    [
+        ("Map old → new in the config.", "Map old -> new in the config"),
+        ("Reload the config — then restart.", "Reload the config -- then restart."),
+    ],
+)
+def test_a_session_written_in_ascii_takes_a_quote_with_the_typographic_marks(
+    quote: str, stored: str
+) -> None:
+    ascii_session = session(
+        Message("assistant", "Map old -> new in the config\nReload the config -- then restart.")
+    )
+    item = captured(ascii_session, Kind.DECISION, "What to do", quote)
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote == stored
+
+
+def test_a_reading_maps_every_character_back_to_the_message() -> None:
+    message = 'a [b c](https://x.y/z) d 🎉 e <https://q.r/s> f ✅ g ✅h [i](j "k") ❌ l'
+    read = reading(message)
+    assert read is not None
+    assert read.text == "a b c d e https://q.r/s f g ✅h i ❌ l"
+    assert len(read.starts) == len(read.ends) == len(read.text)
+    for start in range(len(read.text)):
+        for end in range(start + 1, len(read.text) + 1):
+            own = read.own(message, start, end)
+            assert own and own in message  # a span of the message's own text
+    assert reading("plain ascii text with no link") is None
