@@ -5,7 +5,9 @@ For each remote: ``remote.<name>.fetch = +refs/gitmem/*:refs/gitmem-remotes/<nam
 Only fetch refspecs are added; ``push.default`` and ``remote.*.push`` are never touched
 (the pre-push hook carries memory on a push, :mod:`gitmem.hooks.push`). Each value added
 is recorded in ``.git/gitmem/git-config.json``; :func:`restore_config` removes exactly
-those values again, and only when they are still there.
+those values again, and only when they are still there. When that record is there but
+cannot be read (not JSON, not its shape, not a file), it removes the one value gitmem
+documents it adds, each remote's memory refspec, and nothing else.
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ def add_fetch_refspecs(store: Store, remotes: list[str] | None = None) -> list[s
     """
     added: list[str] = []
     changes = _load(store)
+    if changes is None:
+        # An unreadable record is rebuilt the way restore_config reads one.
+        changes = [c for c in _documented(store) if c["added"] in _values(store, c["key"])]
     for remote in usable_remotes(store) if remotes is None else remotes:
         if has_fetch_refspec(store, remote):
             continue
@@ -92,17 +97,21 @@ def add_fetch_refspecs(store: Store, remotes: list[str] | None = None) -> list[s
 
 def restore_config(store: Store) -> list[str]:
     """Undo every git config change gitmem recorded: each value it added is removed
-    (when still there); the lines restored (``removed remote.origin.fetch = …``).
+    (when still there); the lines restored (``removed remote.origin.fetch = …``). When the
+    record is there but unreadable, each remote's :func:`fetch_refspec` is what gitmem
+    added (the value is in gitmem's own namespace), and the first line says so.
 
     Raises:
         GitError: git config could not be written.
     """
     restored: list[str] = []
     changes = _load(store)
+    if changes is None:
+        changes = _documented(store)
+        restored.append(f"{CHANGES_FILE} could not be read: removing only gitmem's fetch refspecs")
     for change in reversed(changes):
         key, value = change["key"], change["added"]
-        have = run_git(store, "config", "--get-all", key).stdout.splitlines()
-        if value in have:
+        if value in _values(store, key):
             done = run_git(store, "config", "--fixed-value", "--unset-all", key, value)
             if done.returncode != 0:
                 raise GitError(f"cannot restore {key}: {last_line(done.stderr)}")
@@ -111,16 +120,33 @@ def restore_config(store: Store) -> list[str]:
     return restored
 
 
-def _load(store: Store) -> list[dict[str, str]]:
-    data = read_state(store.local_dir / CHANGES_FILE, max_depth=4)
+def _load(store: Store) -> list[dict[str, str]] | None:
+    """The changes recorded: [] when there is no record, None when it cannot be read."""
+    path = store.local_dir / CHANGES_FILE
+    if not path.exists() and not path.is_symlink():
+        return []
+    data = read_state(path, max_depth=4)
     raw = data.get("changes") if isinstance(data, dict) else None
     if not isinstance(raw, list):
-        return []
+        return None
     return [
         {"key": c["key"], "added": c["added"]}
         for c in raw
         if isinstance(c, dict) and isinstance(c.get("key"), str) and isinstance(c.get("added"), str)
     ]
+
+
+def _values(store: Store, key: str) -> list[str]:
+    return run_git(store, "config", "--get-all", key).stdout.splitlines()
+
+
+def _documented(store: Store) -> list[dict[str, str]]:
+    """The value gitmem documents it adds, once per configured remote."""
+    try:
+        names = list(store.repo.remotes.names())
+    except pygit2.GitError:
+        return []
+    return [{"key": f"remote.{name}.fetch", "added": fetch_refspec(name)} for name in names if name]
 
 
 def _save(store: Store, changes: list[dict[str, str]]) -> None:

@@ -105,6 +105,25 @@ def test_who_is_me_must_be_known(initialised: Path, gm: Gm, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
+    "content",
+    [
+        '{"messages": [{"from": "Ann", "text": "We use Postgres"}, {"from": "Bo", "text": "ok"}]}',
+        '{"messages": [{"role": "user", "content": "We use Postgres"}]}',
+    ],
+)
+def test_telegram_asked_of_another_export_says_it_is_not_one(
+    initialised: Path, gm: Gm, tmp_path: Path, content: str
+) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text(content)
+    result = gm("import-chat", str(path), "--format", "telegram")
+    assert result.exit_code == 2, result.stderr
+    assert "chat.json is not a Telegram chat export" in result.stderr
+    assert "--format generic" in result.stderr and result.stderr.count("\n") == 1
+    assert not pending_dir(initialised).exists()
+
+
+@pytest.mark.parametrize(
     ("content", "error"),
     [
         ("not json", "is not valid JSON"),

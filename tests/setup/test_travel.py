@@ -202,6 +202,24 @@ def test_uninstall_restores_git_config(tmp_path: Path, remote: Path) -> None:
     assert not (carol.path / ".git" / "hooks" / "pre-push").exists()
 
 
+@pytest.mark.parametrize("record", ["garbage\n", '{"version": 1, "changes": "x"}\n', "[]\n"])
+def test_uninstall_with_an_unreadable_record_removes_only_gitmems_refspec(
+    tmp_path: Path, remote: Path, record: str
+) -> None:
+    carol = make_clone(tmp_path, remote, "carol", init=False)
+    sh(carol, "config", "--add", "remote.origin.fetch", "+refs/notes/*:refs/notes/*")
+    before = config(carol)
+    carol.ok("init", "--name", carol.principal)
+    assert "gitmem-remotes/origin" in config(carol)
+    (carol.path / ".git" / "gitmem" / "git-config.json").write_text(record)
+    result = carol.ok("hooks", "uninstall")
+    assert "git-config.json could not be read" in result.stdout
+    assert "removed remote.origin.fetch = +refs/gitmem/*:refs/gitmem-remotes/origin/*" in (
+        result.stdout
+    )
+    assert config(carol) == before  # the user's own refspecs stay
+
+
 def test_a_push_never_fails_because_of_memory(tmp_path: Path, remote: Path, alice: Clone) -> None:
     held = remote_tip(remote)
     commit_as(alice, "Decision: keep the cache local")

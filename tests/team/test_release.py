@@ -214,6 +214,52 @@ def test_sequence_numbers_guard_against_rollback(
     assert stale.exit_code == 2 and "would roll back" in stale.stderr
 
 
+def test_a_sequence_is_bounded_by_what_the_format_carries(
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    for past in (str(2**63), "99999999999999999999", str(10**4200)):
+        refused = approve(gm, m1[0], "m1@example.com", "--sequence", past)
+        assert refused.exit_code == 2, refused.stderr
+        assert refused.stderr.count("\n") == 1 and "at most 9223372036854775807" in refused.stderr
+    assert git(trusted, "for-each-ref", RELEASES_REF) == ""  # nothing written
+    assert approve(gm, m1[0], "m1@example.com", "--sequence", str(2**63 - 1)).exit_code == 0
+    commit(trusted, "changes", "CHANGES", "v2\n")
+    full = approve(gm, m1[0])
+    assert full.exit_code == 2 and "no sequence is left" in full.stderr
+
+
+def test_a_pushed_approval_past_the_bound_never_counts(
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    store = Store.discover(trusted)
+    head = store.repo.revparse_single("HEAD")
+    assert isinstance(head, pygit2.Commit)
+    signer = m1[1]
+    event = Event(
+        APPROVAL,
+        None,
+        "release",
+        "m1@example.com",
+        signer.public_key.fingerprint(),
+        format_time(datetime.now(UTC)),
+        str(head.id),
+        {"tree": str(head.tree_id), "sequence": 2**63},
+    )
+    data = event.canonical_bytes()
+    address = hashlib.sha256(data).hexdigest()
+    store.at(RELEASES_REF).append(
+        [
+            Entry(content_path("events", address), data),  # type: ignore[arg-type]
+            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
+        ],
+        "pushed",
+        "a teammate",
+    )
+    assert not release_verdict(gm)["approved"]
+    checked = gm("verify")
+    assert checked.exit_code == 3 and "a release sequence is at most" in checked.stdout
+
+
 def test_pin_needs_an_approved_release_and_recovery_evidence(
     trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer], tmp_path: Path
 ) -> None:

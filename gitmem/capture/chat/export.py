@@ -130,6 +130,11 @@ def _telegram(value: Any, name: str) -> ChatExport:
         )
     if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
         raise InputError(f"{name} is not a Telegram chat export: it has no messages list")
+    if detect(value) != TELEGRAM:
+        raise InputError(
+            f"{name} is not a Telegram chat export: neither the chat nor its messages have "
+            'the "type" Telegram Desktop writes (for generic chat JSON: --format generic)'
+        )
     skipped = dict.fromkeys(SKIPS, 0)
     messages: list[ChatMessage] = []
     for number, m in enumerate(value["messages"], 1):

@@ -29,6 +29,7 @@ from gitmem.team.release.decide import ReleaseDecision, Seen, decide
 from gitmem.team.release.records import (
     APPROVAL,
     CANDIDATE,
+    MAX_SEQUENCE,
     NAMESPACE,
     PIN,
     SESSION,
@@ -151,9 +152,16 @@ def _choose_sequence(
     floor = max((r.sequence or 0 for r in trusted if r.release != release), default=0)
     if seen is not None and seen.commit != release.commit:
         floor = max(floor, seen.sequence)
+    if asked is not None and asked > MAX_SEQUENCE:
+        raise InputError(f"--sequence is at most {MAX_SEQUENCE}, a signed 64-bit integer")
     if asked is None:
         joinable = [s for s in mine if s > floor]
-        return max(joinable) if joinable else max(floor, *mine, 0) + 1
+        if joinable:
+            return max(joinable)
+        asked = max(floor, *mine, 0) + 1
+        if asked > MAX_SEQUENCE:
+            raise InputError(f"no sequence is left: approved releases here reach {MAX_SEQUENCE}")
+        return asked
     if asked in mine or asked > floor:
         return asked
     raise InputError(

@@ -45,6 +45,9 @@ APPROVAL = "release-approval"
 PIN = "release-pin"
 SESSION = "release"
 NOT_RELEASE = "not a release record"
+MAX_SEQUENCE = 2**63 - 1
+"""The highest sequence number: a signed 64-bit integer, which every JSON reader gitmem
+uses (and SQLite) carries exactly; a number past it is refused, never stored."""
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
@@ -96,6 +99,8 @@ def release_fields(event: Event) -> tuple[Release, int | None]:
     sequence = event.extra.get("sequence")
     if not isinstance(sequence, int) or isinstance(sequence, bool) or sequence < 1:
         raise FormatError("a release approval or pin needs a positive integer sequence")
+    if sequence > MAX_SEQUENCE:
+        raise FormatError(f"a release sequence is at most {MAX_SEQUENCE}")
     if event.event == PIN:
         evidence = event.extra.get("evidence")
         if event.extra.get("recovery_tested") is not True:
