@@ -39,6 +39,8 @@ TEAM_SIGNERS = ".gitmem/allowed_signers"
 TEAM_REVOKED = ".gitmem/revoked_keys"
 PERSONAL_REVOKED = "revoked_keys"
 ORIGIN_HEAD = "refs/remotes/origin/HEAD"
+HEAD_FALLBACK = "HEAD, for want of a default branch"
+""":attr:`TrustBranch.how` when no default branch exists here."""
 PINNED_BRANCH = "trust-branch.json"
 """In ``.git/gitmem/``: origin's default branch as this clone first read trust from it."""
 
@@ -49,6 +51,7 @@ __all__ = [
     "load_revoked",
     "load_trust_roots",
     "read_text",
+    "reader_trust_branch",
     "trust_branch",
 ]
 
@@ -96,7 +99,13 @@ def trust_branch(store: Store, configured: str | None = None) -> TrustBranch:
         commit = store.resolve(f"refs/heads/{name}")
         if commit is not None:
             return TrustBranch(name, commit, "the local default branch")
-    return TrustBranch("HEAD", store.head_commit(), "HEAD, for want of a default branch")
+    return TrustBranch("HEAD", store.head_commit(), HEAD_FALLBACK)
+
+
+def reader_trust_branch(home: Path, store: Store) -> TrustBranch:
+    """The trust branch this reader uses: :func:`trust_branch` with the configured
+    ``trust_ref``. Raises nothing."""
+    return trust_branch(store, _configured_trust_ref(home, store))
 
 
 def _pinned(store: Store, origin: TrustBranch) -> TrustBranch:
@@ -197,7 +206,7 @@ def load_trust_roots(home: Path, store: Store | None) -> TrustRoots:
     if store is None:
         revoked = load_revoked(home, None)
         return TrustRoots(tuple(without_revoked(root, revoked) for root in roots), revoked)
-    branch = trust_branch(store, _configured_trust_ref(home, store))
+    branch = reader_trust_branch(home, store)
     revoked = load_revoked(home, store, branch)
     team = None if branch.commit is None else store.blob_at(branch.commit, TEAM_SIGNERS)
     source = f"{branch.name}:{TEAM_SIGNERS}"

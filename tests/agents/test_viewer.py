@@ -243,6 +243,14 @@ def test_bad_input_is_one_line_not_a_traceback(served: Served) -> None:
     assert served.process.poll() is None  # still serving
 
 
+def test_a_nul_in_a_search_separates_words(served: Served) -> None:
+    # A NUL ends a string inside SQLite's full-text query: the search was a 500 telling
+    # the user to remove an index that was fine, after rebuilding it.
+    status, _, body = served.get("/search?q=cache%00lives")
+    assert status == 200, body[:300]
+    assert "Cache lives in .git/gitmem" in body and "remove it" not in body
+
+
 @pytest.mark.parametrize(
     "args",
     [("--port", "70000"), ("--port", "-1"), ("--port", "x")],

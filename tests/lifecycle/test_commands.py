@@ -453,6 +453,24 @@ def test_a_deeply_nested_policy_is_one_problem_never_a_traceback(
         assert "Traceback" not in result.stderr and "internal error" not in result.stderr
 
 
+@pytest.mark.parametrize("days", [10**20, 3_000_000, 999_999_999])
+def test_a_ttl_past_the_last_date_is_fresh_never_a_traceback(
+    origin: str, initialised: Path, gm: Gm, days: int
+) -> None:
+    # timedelta(days=10**20) overflows a C int, 3,000,000 days from now is past year
+    # 9999: `gitmem gate` was exit 70 on a policy a branch can commit.
+    policy = initialised / ".gitmem" / "policy.json"
+    policy.parent.mkdir(exist_ok=True)
+    policy.write_text(json.dumps({"ttl_days": {"REPORTED": days, "INFERRED": days}}))
+    git(initialised, "add", ".gitmem/policy.json")
+    git(initialised, "commit", "-q", "-m", "a policy with a long TTL")
+    for command, code in ((("gate", origin[:8]), 0), (("promote", origin[:8], "--check"), 1)):
+        result = gm(*command)
+        assert result.exit_code == code, result.stderr
+        assert "internal error" not in result.stderr
+    assert "stays fresh" not in gm("promote", origin[:8], "--check").stdout
+
+
 def test_finding_one_item_decodes_only_the_items_its_id_could_name(
     origin: str, gm: Gm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -157,6 +157,78 @@ def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) 
     assert gm("verify", "--strict").exit_code == 3
 
 
+def test_a_branch_that_adds_its_authors_key_approves_nothing(
+    trusted: Path, gm: Gm, tmp_path: Path
+) -> None:
+    # A build machine checks the release out: HEAD is the commit under review. Its own
+    # release_signers granted the key it added, so a branch approved itself.
+    mallory, signer = maintainer(tmp_path, "mallory")
+    git(trusted, "checkout", "-q", "-b", "feature")
+    roots = (trusted / ".gitmem" / "release_signers").read_text()
+    commit(trusted, "innocent", ".gitmem/release_signers", roots + signer_line("m@x.org", signer))
+    refused = approve(gm, mallory, "m@x.org")
+    assert refused.exit_code == 1 and "not stored" in refused.stderr
+    assert git(trusted, "for-each-ref", RELEASES_REF) == ""
+    store = Store.discover(trusted)
+    head = store.repo.revparse_single("HEAD")
+    assert isinstance(head, pygit2.Commit)
+    event = Event(
+        APPROVAL,
+        None,
+        "release",
+        "m@x.org",
+        signer.public_key.fingerprint(),
+        format_time(datetime.now(UTC)),
+        str(head.id),
+        {"tree": str(head.tree_id), "sequence": 1},
+    )
+    data = event.canonical_bytes()
+    address = hashlib.sha256(data).hexdigest()
+    store.at(RELEASES_REF).append(
+        [
+            Entry(content_path("events", address), data),  # type: ignore[arg-type]
+            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
+        ],
+        "self-approved",
+        "mallory",
+    )
+    verdict = release_verdict(gm)
+    assert not verdict["approved"]
+    assert any("does not count: untrusted key" in r for r in verdict["reasons"])
+    # Once the team merges the key where it reviews code, it counts.
+    git(trusted, "checkout", "-q", "main")
+    git(trusted, "merge", "-q", "--ff-only", "feature")
+    assert release_verdict(gm, str(head.id))["approved"]
+
+
+def test_a_branch_cannot_lower_the_threshold(
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    commit(trusted, "policy", ".gitmem/release_policy.json", '{"threshold": 2}')
+    git(trusted, "checkout", "-q", "-b", "feature")
+    commit(trusted, "one is enough", ".gitmem/release_policy.json", '{"threshold": 1}')
+    assert approve(gm, m1[0]).exit_code == 0
+    verdict = release_verdict(gm)
+    assert not verdict["approved"]
+    assert any("1 of 2 required approval(s)" in r for r in verdict["reasons"])
+
+
+def test_with_no_default_branch_the_checked_out_commit_is_no_root(
+    trusted: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
+) -> None:
+    # A build fetching one tag has no default branch: the trust branch falls back to
+    # HEAD, the commit under review, which must not vouch for itself.
+    assert approve(gm, m1[0]).exit_code == 0
+    git(trusted, "checkout", "-q", "--detach")
+    git(trusted, "branch", "-q", "-D", "main")
+    verdict = release_verdict(gm)
+    assert not verdict["approved"]
+    assert any("this clone has none" in r and "trust_ref" in r for r in verdict["reasons"])
+    git(trusted, "branch", "-q", "trunk")
+    assert gm("config", "--repo", "trust_ref", "trunk").exit_code == 0
+    assert release_verdict(gm)["approved"]
+
+
 def test_an_uncommitted_release_root_grants_nothing(
     repo: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:

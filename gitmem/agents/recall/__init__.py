@@ -49,12 +49,18 @@ class RecallResult:
 
 
 def search_terms(words: Sequence[str]) -> tuple[str, ...]:
-    """The terms of a query: every whitespace-separated word that holds a letter or digit.
+    """The terms of a query: every word that holds a letter or digit, words separated by
+    whitespace or a NUL (which ends a string inside SQLite's full-text query: a term
+    holding one was refused as "unterminated string", blamed on the index, rebuilt).
 
     Raises:
         InputError: no usable term, or too many.
     """
-    terms = tuple(dict.fromkeys(w for text in words for w in text.split() if _WORD.search(w)))
+    terms = tuple(
+        dict.fromkeys(
+            w for text in words for w in text.replace("\0", " ").split() if _WORD.search(w)
+        )
+    )
     if not terms:
         raise InputError("recall needs at least one search term (a word with letters or digits)")
     if len(terms) > MAX_TERMS:

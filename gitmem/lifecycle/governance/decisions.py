@@ -254,7 +254,11 @@ def _staleness(item: GovernedItem, policy: GovernancePolicy, now: datetime) -> s
         if item.last_verified is not None
         else (item.created, "created")
     )
-    if now >= since + timedelta(days=ttl):
+    try:
+        expires = since + timedelta(days=ttl)
+    except OverflowError:  # a TTL that ends past the last date there is: fresh till then
+        return None
+    if now >= expires:
         return f"{status} stays fresh {ttl} day(s); {what} {_when(since)}"
     return None
 

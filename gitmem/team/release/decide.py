@@ -77,12 +77,14 @@ def decide(
     has_root: bool,
     policy_problem: str | None,
     seen: Seen | None,
+    root: str = "the trust branch",
 ) -> ReleaseDecision:
-    """Decide whether *release* is approved and pinned. Raises nothing."""
+    """Decide whether *release* is approved and pinned; *root* names where the release
+    trust root was looked for. Raises nothing."""
     reasons: list[str] = []
     if not has_root:
         reasons.append(
-            "no .gitmem/release_signers is committed in HEAD, so no key may approve a release"
+            f"no .gitmem/release_signers is committed on {root}, so no key may approve a release"
         )
     if policy_problem is not None:
         reasons.append(f"{policy_problem}; nothing is approved until the committed policy is fixed")

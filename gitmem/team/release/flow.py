@@ -209,8 +209,8 @@ def _sign_and_store(
 def _require_root(roots: ReleaseRoots) -> None:
     if roots.signers_text is None:
         raise NegativeResult(
-            f"no {RELEASE_SIGNERS} is committed in HEAD: commit the maintainers' keys first "
-            "(see docs/releases.md)"
+            f"no {RELEASE_SIGNERS} is committed on {roots.branch}: commit the maintainers' "
+            "keys there first (see docs/releases.md)"
         )
 
 
@@ -301,6 +301,7 @@ def verify_release(store: Store, home: Path, rev: str, remember: bool = True) ->
         has_root=roots.signers_text is not None,
         policy_problem=roots.policy.problem,
         seen=seen,
+        root=roots.branch,
     )
     newer = verdict.sequence is not None and (seen is None or verdict.sequence > seen.sequence)
     if remember and verdict.approved and verdict.sequence is not None and newer:

@@ -1,7 +1,7 @@
 """The release threshold policy: how many maintainers must approve. Pure.
 
-``.gitmem/release_policy.json``, committed in HEAD: ``{"threshold": k}`` with ``k`` a
-positive integer. Absent: one approval suffices. A policy that cannot be read fails
+``.gitmem/release_policy.json``, committed on the trust branch: ``{"threshold": k}``
+with ``k`` a positive integer. Absent: one approval suffices. A policy that cannot be read fails
 closed: nothing is approved until it is fixed.
 """
 
