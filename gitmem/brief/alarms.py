@@ -23,6 +23,7 @@ from gitmem.core.integrity import (
     OTHER_REPOSITORY,
     UNTRUSTED_KEY,
 )
+from gitmem.core.shown import shown_text_line
 
 EXAMPLES = 3
 """Records (or, for a cause of the store itself, paths) named under a cause at the most
@@ -72,10 +73,12 @@ def alarm_lines(warnings: Sequence[BriefWarning], examples: int) -> list[str]:
         ]
     lines: list[str] = []
     for cause in causes:
-        lines.append(f"⚠ {cause.headline}")
+        # A headline and an example name what a pushed record or tree claims (a writer,
+        # a key, a path): one line each, with no terminal escape, as an item's text.
+        lines.append(f"⚠ {shown_text_line(cause.headline)}")
         if examples and len(cause.members) > 1:
             recent = sorted(cause.members, key=lambda w: w.created or "", reverse=True)
-            lines += [f"  · {_example(w)}" for w in recent[:examples]]
+            lines += [f"  · {shown_text_line(_example(w))}" for w in recent[:examples]]
             if len(recent) > examples:
                 lines.append(f"  · … and {len(recent) - examples} more")
     return lines

@@ -27,7 +27,7 @@ from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefI
 from gitmem.core.claims import WorldStatus
 from gitmem.core.items import Trust, badge_of
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
-from gitmem.core.shown import quoted_line
+from gitmem.core.shown import quoted_line, shown_text_line
 
 BRIEF_FORMAT = "gitmem/brief/1"
 CARRIED_MARK = "[carried]"
@@ -263,7 +263,7 @@ def _cut(line: str, room: int, budget: Budget) -> str:
 def _first_lines(brief: Brief) -> list[str]:
     """The warnings a brief opens with (:data:`FIRST_LINES`): why memory looks as it
     does, before anything else is read."""
-    return [f"⚠ {w.message}" for w in brief.warnings if w.code in FIRST_LINES]
+    return [f"⚠ {shown_text_line(w.message)}" for w in brief.warnings if w.code in FIRST_LINES]
 
 
 def _warning_block(

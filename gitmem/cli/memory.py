@@ -440,6 +440,7 @@ def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool)
     """List the records in the store, newest first."""
     from datetime import UTC, datetime
 
+    from gitmem.core.shown import shown_text_line
     from gitmem.lifecycle.log import log_entries
     from gitmem.store.log import parse_since
     from gitmem.store.roots import load_trust_roots
@@ -453,8 +454,8 @@ def log(ctx: click.Context, limit: int | None, since: str | None, as_json: bool)
     for e in entries:
         mark = "✓" if e.verified else "✗"
         count = "" if e.items is None else f" {e.items} item(s)"
+        claims = shown_text_line(f"session={e.session or '-'} writer={e.writer or '-'}")
         click.echo(
             f"{mark} {e.created or '?':20} {e.type:10} {e.sha256[:12]} "
-            f"session={e.session or '-'} writer={e.writer or '-'} "
-            f"commit={(e.commit or '-')[:12]}{count}"
+            f"{claims} commit={(e.commit or '-')[:12]}{count}"
         )

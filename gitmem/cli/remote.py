@@ -40,6 +40,8 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
 
     # git fetches while gitmem loads (libgit2, the store, the checks); left here unless taken
     early = None if setup else start_early(ctx.obj["repo"], remote)
+    from gitmem.core.shown import shown_text_line
+
     with early or nullcontext():
         from gitmem.team.fetching import Fetching, check_remote
 
@@ -89,7 +91,7 @@ def sync(ctx: click.Context, remote: str, setup: bool, accept_rewrite: bool, as_
             )
         for q in r.quarantined[:5]:
             who = "" if q.commit is None else f" (added in {q.commit[:12]} by {q.author})"
-            click.echo(f"    {q.path}: {q.problem}{who}", err=True)
+            click.echo(f"    {shown_text_line(f'{q.path}: {q.problem}{who}')}", err=True)
     sys.exit(report.exit_code)
 
 
@@ -139,6 +141,7 @@ def restore(ctx: click.Context, src: str, at: str | None, list_points: bool, as_
     """Fetch refs/gitmem/* from the replica SRC, verify all of it, then restore it."""
     from gitmem.core.errors import InputError
     from gitmem.core.integrity import describe
+    from gitmem.core.shown import shown_text_line
     from gitmem.team.backup import RestoreRefused, backup_points, restore_point
     from gitmem.team.backup import restore as run_restore
     from gitmem.team.retention import parse_at
@@ -166,7 +169,8 @@ def restore(ctx: click.Context, src: str, at: str | None, list_points: bool, as_
             point, copies = restore_point(store, src, home(), when)
     except RestoreRefused as e:
         for p in e.problems:
-            click.echo(f"  ✗ {p.ref} {p.path}: {describe(p.problem, p.detail)}", err=True)
+            said = f"{p.ref} {p.path}: {describe(p.problem, p.detail)}"
+            click.echo(f"  ✗ {shown_text_line(said)}", err=True)
         raise
     if as_json:
         shown = {"point": None if point is None else point.to_json()}

@@ -152,23 +152,30 @@ def render(report: dict[str, Any]) -> str:
     if report["quote"]:
         lines.append(f'  "{shown_quote_line(report["quote"])}"')
     origin = report["origin"]
+    # What a record claims (its session, writer, an event's fields) is shown as an
+    # item's text is: one line, no terminal escape.
     lines.append(
-        f"origin: session {origin['session']}, checkpoint {origin['checkpoint'][:12]}, "
-        f"{origin['created']}, by {origin['writer']}"
+        shown_text_line(
+            f"origin: session {origin['session']}, checkpoint {origin['checkpoint'][:12]}, "
+            f"{origin['created']}, by {origin['writer']}"
+        )
     )
     lines.append(
         f"sightings: {len(report['sightings'])}; corroboration ×"
         f"{report['corroboration']}; carried: {'yes' if report['carried'] else 'no'}"
     )
     for w in report["witnesses"]:  # "witness": this output's word for a corroboration (kept)
-        lines.append(f"  witness {w['session']} at {w['created']} (snapshot {w['snapshot'][:12]})")
+        said = shown_text_line(f"{w['session']} at {w['created']}")
+        lines.append(f"  witness {said} (snapshot {w['snapshot'][:12]})")
     for e in report["events"]:
         detail = ", ".join(
             f"{k}={v}"
             for k, v in e.items()
             if k not in ("address", "event", "created", "writer", "session")
         )
-        lines.append(f"event {e['event']} {e['created']} by {e['writer']}: {detail}")
+        lines.append(
+            shown_text_line(f"event {e['event']} {e['created']} by {e['writer']}: {detail}")
+        )
     bad = [r for r in report["receipts"] if not r["verified"]]
     lines.append(
         f"receipts: {len(report['receipts']) - len(bad)} verified"

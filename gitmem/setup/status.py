@@ -14,6 +14,7 @@ from typing import Any
 
 from gitmem.core.errors import GitmemError
 from gitmem.core.integrity import TrustRoots
+from gitmem.core.shown import shown_text_line
 from gitmem.hooks import inflight
 from gitmem.lifecycle.fetched import with_fetched
 from gitmem.lifecycle.head import open_if_quick, stored_records
@@ -255,10 +256,14 @@ def render_text(report: dict[str, Any]) -> str:
     if bad:
         count = how_many(len(bad), report["quarantined_let_go"])
         lines.append(f"quarantined: {count} path(s) a sync took that fail their checks")
+        # A path and an author are what a push claims: one line each, no terminal escape.
         lines += [
-            f"  ⚠ {q['path']}: {q['problem']} (from {q['remote']}"
-            + ("" if q["commit"] is None else f", added in {q['commit'][:12]} by {q['author']}")
-            + ")"
+            "  ⚠ "
+            + shown_text_line(
+                f"{q['path']}: {q['problem']} (from {q['remote']}"
+                + ("" if q["commit"] is None else f", added in {q['commit'][:12]} by {q['author']}")
+                + ")"
+            )
             for q in bad[-_QUARANTINE_SHOWN:]
         ]
     last = report["last_capture"]

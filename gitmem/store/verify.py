@@ -27,6 +27,7 @@ from gitmem.core.integrity import (
     describe,
 )
 from gitmem.core.records import Record
+from gitmem.core.shown import shown_text_line
 from gitmem.core.types import GitOid
 from gitmem.store.checking import Progress, check_content, no_progress
 from gitmem.store.checkjobs import RecordChecker
@@ -274,7 +275,11 @@ def render_verify(report: VerifyReport, strict: bool = False) -> str:
         f"{report.records} records, {report.receipts} receipts, "
         f"{report.snapshots} snapshots{new}: {verdict}"
     ]
-    lines += [f"  ✗ {p.path}: {describe(p.problem, p.detail)}" for p in report.problems]
+    # A path is a pushed tree's entry name: one line, no terminal escape (as an item's text).
+    lines += [
+        f"  ✗ {shown_text_line(f'{p.path}: {describe(p.problem, p.detail)}')}"
+        for p in report.problems
+    ]
     if report.untrusted:
         lines.append(
             f"{len(report.untrusted)} intact record(s) by keys no trust root of this clone "

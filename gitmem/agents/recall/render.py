@@ -11,7 +11,7 @@ from gitmem.agents.recall import RecallResult, recall
 from gitmem.agents.recall.search import RecallHit
 from gitmem.core.items import badge_of
 from gitmem.core.quotes import wrap_context
-from gitmem.core.shown import quoted_line
+from gitmem.core.shown import quoted_line, shown_text_line
 from gitmem.store.ledger import Ledger, shown_texts
 from gitmem.store.repo import Store
 
@@ -77,7 +77,7 @@ def hit_line(hit: RecallHit) -> str:
     warning = f" ⚠ {hit.degraded}." if hit.degraded else ""
     return (
         f"- {badge} {body} ({hit.kind}, {hit.status}, {hit.epistemic}; id {hit.id[:8]}, "
-        f"checkpoint {hit.checkpoint[:12]}, session {hit.session}){warning}"
+        f"checkpoint {hit.checkpoint[:12]}, session {shown_text_line(hit.session)}){warning}"
     )
 
 
