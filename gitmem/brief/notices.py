@@ -52,6 +52,9 @@ STORE_PROBLEMS = frozenset(
 """Warnings about the store itself (besides failed records, which carry their record)."""
 
 
+NOT_REVOKED = "whatever key it meant to revoke is not revoked"
+
+
 def reading_notices(roots: TrustRoots, strays: Sequence[str] = ()) -> list[BriefWarning]:
     """Warnings about what memory was read with: the trust branch, a trust root's bad
     lines, paths outside the store's layout. Raises nothing."""
@@ -60,6 +63,12 @@ def reading_notices(roots: TrustRoots, strays: Sequence[str] = ()) -> list[Brief
         BriefWarning("trust-root", f"{root.source}: {problem}", root.source)
         for root in roots.signers
         for problem in root.problems
+    ]
+    # A revocation line that cannot be read revokes nothing: the key it named stays
+    # trusted, so the reader must hear of it as of a bad trust root line.
+    notices += [
+        BriefWarning("revocation-list", f"{problem}: {NOT_REVOKED}")
+        for problem in roots.revoked.problems
     ]
     notices += [
         BriefWarning("stray-path", f"{stray} does not belong in the memory store layout", stray)

@@ -72,8 +72,8 @@ def parse_revoked_keys(text: str, source: str) -> Revocations:
             continue
         try:
             _, blob = parse_key_line(line, f"{source} line {number}")
-        except FormatError as e:
-            problems.append(f"{source} line {number}: {e}; line skipped")
+        except FormatError as e:  # its sentence names the line already
+            problems.append(f"{e}; line skipped")
             continue
         keys.add(blob)
         lines.append(line)

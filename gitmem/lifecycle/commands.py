@@ -123,13 +123,20 @@ def supersede(ws: Workspace, old: str, new: str, likely: bool) -> str:
 
     Raises:
         InputError: an unknown item, or the same item twice.
-        NegativeResult: *old* is not open.
+        NegativeResult: *old* is not open, or *new* is itself superseded.
         SigningKeyError, GitError, NegativeResult: the event could not be signed or stored.
     """
     old_state, new_state = ws.item(old), ws.item(new)
     if old_state.id == new_state.id:
         raise InputError("an item cannot supersede itself")
     _require_open(old_state, "supersede")
+    if new_state.superseded_by is not None:
+        # Replaced by what was replaced, the item would point at nothing current, and
+        # by what it replaced (a cycle), neither would show anywhere again.
+        raise NegativeResult(
+            f"item {new_state.id[:8]} is itself superseded by {new_state.superseded_by[:8]}; "
+            f"nothing written (supersede {old_state.id[:8]} with what replaced it)"
+        )
     name = EVENT_LIKELY_SUPERSEDED if likely else EVENT_SUPERSEDE
     return ws.write(name, old_state, {"by": new_state.id})
 

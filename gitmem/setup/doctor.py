@@ -141,6 +141,13 @@ def _trust_roots(store: Store, home: Path) -> Finding:
             f"{len(problems)} line(s) skipped: {problems[0]}",
             "edit the allowed_signers file the message names",
         )
+    if roots.revoked.problems:
+        return Finding(
+            CheckStatus.WARN,
+            f"{len(roots.revoked.problems)} revocation line(s) skipped, revoking nothing: "
+            f"{roots.revoked.problems[0]}",
+            "write each revoked key as a public key line (TYPE BASE64), as ssh-keygen -r reads",
+        )
     return Finding(CheckStatus.OK, f"{len(entries)} key(s) in {sources}")
 
 

@@ -49,6 +49,7 @@ def collect(store: Store, home: Path) -> dict[str, Any]:
         for r in roots.signers
     ]
     report["trust_notices"] = list(roots.notices)
+    report["revocation_problems"] = list(roots.revoked.problems)
     try:
         settings = load_settings(home, store.local_dir)
         report["extractor"] = settings.get("extractor")
@@ -220,6 +221,10 @@ def render_text(report: dict[str, Any]) -> str:
     ]:
         lines.append(f"trust root: {root['source']} ({root['entries']} key(s))")
         lines += [f"  ⚠ {p}" for p in root["problems"]]
+    lines += [
+        f"  ⚠ {p}: whatever key it meant to revoke is not revoked"
+        for p in report["revocation_problems"]
+    ]
     lines.append(f"trust branch: {report['trust_branch'] or 'none'}")
     lines += [f"  ⚠ {n}" for n in report["trust_notices"]]
     lines.append(f"extractor: {report['extractor'] or 'unknown (the config is not usable)'}")

@@ -241,6 +241,21 @@ def test_supersede_and_likely_superseded(origin: str, gm: Gm, tmp_path: Path) ->
     assert gm("supersede", origin[:8], origin[:8]).exit_code == 2
 
 
+def test_superseding_with_a_superseded_item_is_refused(origin: str, gm: Gm, tmp_path: Path) -> None:
+    # B replaced A; "A replaces B" then left neither in the brief ("Nothing open").
+    other = "keep the tokenizer module in src/tokenizer.py"
+    (new,) = capture(
+        gm,
+        say(tmp_path, "two.md", f"Now: {other}.\n"),
+        [verbatim("Keep the tokenizer module in src/tokenizer.py", other)],
+        session="session-2",
+    )["items"]
+    assert gm("supersede", origin[:8], new["id"][:8]).exit_code == 0
+    back = gm("supersede", new["id"][:8], origin[:8])
+    assert back.exit_code == 1 and f"is itself superseded by {new['id'][:8]}" in back.stderr
+    assert new["id"] in brief_items(gm)
+
+
 def test_forget_removes_the_text_everywhere(origin: str, gm: Gm) -> None:
     assert gm("forget", origin[:8]).exit_code == 0
     assert "parser" not in gm("brief").stdout

@@ -147,6 +147,26 @@ def test_a_revoked_key_vouches_for_nothing(alice: Clone, bob: Clone) -> None:
     assert revoked.returncode != 0
 
 
+def test_a_revocation_line_that_revokes_nothing_is_reported(alice: Clone, bob: Clone) -> None:
+    # A fingerprint where the key line belongs (or a binary KRL) was skipped in silence:
+    # the key stayed trusted, and no brief, status or doctor said so.
+    bob.capture("the parser ships on friday", "Parser ships Friday")
+    bob.ok("sync")
+    alice.ok("sync")
+    alice.commit_file(".gitmem/allowed_signers", bob.export_key() + "\n")
+    fingerprint = load_identity(bob.home).signer.public_key.fingerprint()
+    alice.commit_file(".gitmem/revoked_keys", f"# stolen laptop\n{fingerprint}\n")
+    assert items_by_quote(alice)["Parser ships Friday"]["trust"] == "verbatim"  # not revoked
+    warnings = [w["message"] for w in alice.brief()["warnings"]]
+    assert any("revoked_keys line 2" in w and "is not revoked" in w for w in warnings)
+    assert "is not revoked" in alice.ok("brief").stdout
+    assert "revoked_keys line 2" in alice.ok("status").stdout
+    status: Any = alice.ok("status", "--json").json()
+    assert any("line 2" in p for p in status["revocation_problems"])
+    doctor = alice.gm("doctor")
+    assert "revocation line(s) skipped" in doctor.stdout
+
+
 def test_a_personal_revocation_applies_to_every_root(alice: Clone, bob: Clone) -> None:
     bob.capture("the parser ships on friday", "Parser ships Friday")
     bob.ok("sync")
