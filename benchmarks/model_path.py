@@ -38,8 +38,7 @@ knows which are still correct quotes and which are not:
   output, a TODO in a file the agent read, quoted as what was said: the session gets one
   tool call and its output, since the corpus keeps only the conversation);
   ``limit-elision`` (an ellipsis where "only", "unless", "except", "if" or "until"
-  stood); ``condition`` (a decision quoted from a sentence of the session that opens
-  with "If …,", or ends with "if …" or "unless …", without its condition); ``host-text``
+  stood); ``host-text``
   (a line of what the host wrote into the user's turn, a Codex AGENTS.md block or a
   Claude Code reminder, quoted as what was said: the session gets one of each);
   ``asked-answer`` (a decision quoted from the question a question tool's answer
@@ -51,6 +50,12 @@ knows which are still correct quotes and which are not:
   ``flipped-text`` (a word of the quote turned into its opposite in the item's text,
   "enable" into "disable", "faster" into "slower", "5 ms" into "5 s", "Monday" into
   "Friday", "three" into "four"; or a possibility, "could" or "might", stated as settled).
+
+* correct words cut from the condition their sentence puts on them — the badge may stay
+  only on the whole sentence, condition included, as the item's text (**false verbatim**
+  when the cut words are shown badged): ``condition`` (a decision quoted from a sentence
+  of the session that opens with "If …,", or ends with "if …" or "unless …", without its
+  condition).
 
 The last six are asked in a second call per session, and ``respelt`` in a third, so the
 figures of the others stay comparable with earlier runs.
@@ -100,10 +105,13 @@ KEEP = ("exact", "curly", "markdown", "joined", "respelt")
 DEGRADE = ("merged", "elision", "number", "paraphrase", "invented", "question", "question-part")
 DEGRADE += ("asked-label", "tool-result")
 # Asked in a second call per session, so that they leave the figures above as they were.
-DEGRADE += ("limit-elision", "condition", "host-text", "asked-answer", "negated")
+DEGRADE += ("limit-elision", "host-text", "asked-answer", "negated")
 QUOTE_ONLY = ("flipped-text",)
 """The quote is correct and its text turns it around: the badge may stay only on the
 quote itself as the item's text, never beside the flipped text."""
+SENTENCE_ONLY = ("condition",)
+"""The quote is cut from the condition its sentence puts on it: the badge may stay only on
+the whole sentence (the quote and more, the condition included) as the item's text."""
 PER_LABEL = ("exact", "curly", "markdown", "joined", "merged", "elision", "number")
 PER_LABEL += ("paraphrase", "invented")
 QUESTIONS_PER_FILE = 2
@@ -118,7 +126,9 @@ _QUESTION_WORDS_RE = re.compile(
 )
 _EMPHASIS_RE = re.compile(r"\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|`")
 _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
-_LIST_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+", re.MULTILINE)
+_LIST_RE = re.compile(
+    r"^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+|^[ \t]*(?:>[ \t]*)+", re.MULTILINE
+)
 _CLOSERS = " \t*_`\"')]”’"
 _CURLY = str.maketrans({"'": "’", '"': "”", "’": "'", "‘": "'", "“": '"', "”": '"'})
 
@@ -573,6 +583,8 @@ def run_split(split: str, backend: str, verbose: bool) -> Counts:
                         # a flipped text shown beside the badge
                         shown = verbatim and item.text == proposal.text
                         wrong |= proposal.mutation in QUOTE_ONLY and shown
+                        if proposal.mutation in SENTENCE_ONLY and verbatim:
+                            wrong = not widened(proposal.quote, item)
                         # and the scorer's own check, made without the verifier
                         if wrong or false_verbatim(item, texts) is not None:
                             false[proposal.mutation] += 1
@@ -587,6 +599,13 @@ def run_split(split: str, backend: str, verbose: bool) -> Counts:
     return items, kept, false, dropped
 
 
+def widened(quote: str, item: Item) -> bool:
+    """Is *item* the whole sentence *quote* was cut from: its quote holds *quote* and more,
+    and is what the item shows?"""
+    cut, stored = fold(quote).rstrip(" ."), fold(item.quote or "")
+    return item.text == item.quote and cut in stored and len(stored) > len(cut)
+
+
 def report(
     items: Counter[str],
     kept: Counter[str],
@@ -598,8 +617,9 @@ def report(
     print(f"model path ({backend} backend), {split} split")
     head = f"{'mutation':13} {'must':8} {'items':>6} {'✓ kept':>7} {'retention':>10} {'falsev':>7}"
     print(f"{head} {'dropped':>8}")
-    for mutation in (*KEEP, *DEGRADE, *QUOTE_ONLY):
+    for mutation in (*KEEP, *DEGRADE, *QUOTE_ONLY, *SENTENCE_ONLY):
         must = "keep" if mutation in KEEP else "quote" if mutation in QUOTE_ONLY else "degrade"
+        must = "sentence" if mutation in SENTENCE_ONLY else must
         share = f"{kept[mutation] / items[mutation]:10.3f}" if mutation in KEEP else f"{'':10}"
         if not items[mutation]:
             share = f"{'-':>10}"
@@ -607,8 +627,8 @@ def report(
         print(f"{line} {false[mutation]:7} {dropped[mutation]:8}")
     correct = sum(items[m] for m in KEEP)
     retained = sum(kept[m] for m in KEEP)
-    wrong = sum(items[m] for m in (*DEGRADE, *QUOTE_ONLY))
-    others = sum(kept[m] for m in (*DEGRADE, *QUOTE_ONLY))
+    wrong = sum(items[m] for m in (*DEGRADE, *QUOTE_ONLY, *SENTENCE_ONLY))
+    others = sum(kept[m] for m in (*DEGRADE, *QUOTE_ONLY, *SENTENCE_ONLY))
     print(
         f"{'total':13} {'':8} {correct + wrong:6} {retained + others:7} "
         f"{retained / correct if correct else 1.0:10.3f} {sum(false.values()):7} "

@@ -20,6 +20,7 @@ from gitmem.capture.masking import contains_mask, masked
 from gitmem.capture.prepare import Prepared
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.capture.standing import standing
+from gitmem.capture.widen import WIDENED, widened
 from gitmem.core import canonical
 from gitmem.core.errors import InputError
 from gitmem.core.items import Draft, Item, Trust
@@ -121,6 +122,10 @@ def build_items(
             if verified and quote and check.message_index is not None:
                 message = texts[check.message_index]
                 withdrawn = standing(quote, message, draft.kind)
+                wide = withdrawn and widened(quote, message, draft.kind, withdrawn)
+                if wide:  # the sentence, negation or condition and all, is the item
+                    extra["summary"], text, quote = text, wide, wide
+                    withdrawn, reason = None, f"{reason}; {WIDENED}"
                 verified, reason = (False, withdrawn) if withdrawn else (verified, reason)
             shown, conflict = shown_text(text, quote) if verified else (text, None)
             if conflict is not None and trust == Trust.VERBATIM and quote:

@@ -72,7 +72,6 @@ RESPELT = session(
         ("The cache is stale after deploys.", Kind.FACT, True),  # a stop the line did not have
         ("Root cause: `ValueError` -> `VoiceNotFoundError` in 0.8", Kind.FACT, True),  # "→"
         ("The cache is stale after restarts.", Kind.FACT, False),  # the words still count
-        ("The parser is fast enough.", Kind.FACT, False),  # its condition still counts
         ("Retries are capped at 3.", Kind.FACT, True),
         ("Retries are capped at 30.", Kind.FACT, False),  # nor "3." for "30."
     ],
@@ -224,6 +223,14 @@ def test_a_session_written_in_ascii_takes_a_quote_with_the_typographic_marks(
     item = captured(ascii_session, Kind.DECISION, "What to do", quote)
     assert item.trust == Trust.VERBATIM, item.quote_reason
     assert item.quote == stored
+
+
+def test_a_respelt_quote_cut_from_its_condition_gives_way_to_its_sentence() -> None:
+    # its condition still counts: what is badged is the whole sentence, condition and all
+    item = captured(RESPELT, Kind.FACT, "The parser is fast enough", "The parser is fast enough.")
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote == item.text == "The parser is fast enough unless the corpus grows."
+    assert item.extra["summary"] == "The parser is fast enough"
 
 
 def test_a_reading_maps_every_character_back_to_the_message() -> None:

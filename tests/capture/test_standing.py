@@ -18,6 +18,7 @@ from gitmem.capture.standing import (
     STRUCK,
     standing,
 )
+from gitmem.capture.widen import WIDENED
 from gitmem.core.items import Draft, Item, Kind, Trust
 from gitmem.core.transcript import Message, Transcript, plain_transcript
 
@@ -33,6 +34,20 @@ def captured(text: str, kind: Kind, quote: str) -> Item:
     draft = Draft(kind, quote, Trust.VERBATIM, quote, {})
     (item,) = build_items([draft], transcript, "s", SNAPSHOT)
     return item
+
+
+def assert_widened(message: str, kind: Kind, quote: str) -> None:
+    """A quote cut from the condition its sentence puts on it does not stand as said; the
+    capture keeps the evidence: its whole sentence, condition and all, is the item, badged,
+    and the cut words are nowhere shown as the item (gitmem.capture.widen)."""
+    assert standing(quote, message, kind) == CONDITION
+    item = captured(message, kind, quote)
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote is not None and item.quote in message  # the transcript's own bytes
+    assert item.text == item.quote  # the sentence is what is shown
+    assert len(item.quote) > len(quote.strip(" .")) and quote.strip(" .") in item.quote
+    assert item.extra["summary"] == quote  # the model's words kept aside, never shown
+    assert (item.quote_reason or "").endswith(WIDENED)
 
 
 PLAN = "Plan:\n- ~~Use MongoDB for the event store~~\n- Use Postgres for the event store"
@@ -64,10 +79,10 @@ def test_the_line_that_was_not_struck_stays_verbatim() -> None:
         ("Done. Unless QA objects, we ship the parser on Friday.", "we ship the parser on Friday."),
     ],
 )
-def test_a_decision_cut_from_its_condition_is_not_verbatim(message: str, quote: str) -> None:
-    item = captured(message, Kind.DECISION, quote)
-    assert item.trust == Trust.INFERRED
-    assert item.quote_reason == CONDITION
+def test_a_decision_cut_from_its_condition_gives_way_to_its_sentence(
+    message: str, quote: str
+) -> None:
+    assert_widened(message, Kind.DECISION, quote)
 
 
 def test_a_decision_quoted_with_its_condition_stays_verbatim() -> None:
@@ -186,12 +201,10 @@ def test_the_chosen_option_and_a_fact_about_options_stay_verbatim() -> None:
         ("测试都通过了。如果基准测试退化，我们就回滚解析器的改动。", "我们就回滚解析器的改动。"),
     ],
 )
-def test_a_decision_cut_from_a_disguised_or_foreign_condition_is_not_verbatim(
+def test_a_decision_cut_from_a_disguised_or_foreign_condition_gives_way_to_its_sentence(
     message: str, quote: str
 ) -> None:
-    item = captured(message, Kind.DECISION, quote)
-    assert item.quote_reason == CONDITION
-    assert item.trust == Trust.INFERRED
+    assert_widened(message, Kind.DECISION, quote)
 
 
 def test_a_quote_struck_through_with_combining_overlays_is_not_verbatim() -> None:
@@ -331,12 +344,12 @@ def test_a_cross_mark_that_does_not_cross_the_quote_leaves_it_verbatim(
         "Ok, in case the benchmark regresses, ",
     ],
 )
-def test_a_decision_cut_from_a_condition_after_an_opening_word_is_not_verbatim(
+def test_a_decision_cut_from_a_condition_after_an_opening_word_gives_way_to_its_sentence(
     opener: str,
 ) -> None:
-    quote = "we revert the parser change."
-    item = captured(opener + quote, Kind.DECISION, quote)
-    assert item.quote_reason == CONDITION
+    assert_widened(
+        opener + "we revert the parser change.", Kind.DECISION, "we revert the parser change."
+    )
 
 
 @pytest.mark.parametrize(
@@ -381,13 +394,11 @@ def test_an_if_that_opens_no_clause_before_the_quote_is_no_condition(message: st
         ),
     ],
 )
-def test_a_decision_cut_before_the_condition_that_follows_it_is_not_verbatim(
+def test_a_decision_cut_before_the_condition_that_follows_it_gives_way_to_its_sentence(
     message: str, quote: str
 ) -> None:
     for kind in (Kind.DECISION, Kind.FACT):
-        item = captured(message, kind, quote)
-        assert item.quote_reason == CONDITION
-        assert item.trust == Trust.INFERRED
+        assert_widened(message, kind, quote)
 
 
 @pytest.mark.parametrize(
@@ -479,12 +490,11 @@ def test_a_condition_after_the_quote_leaves_an_open_loop_verbatim() -> None:
         ("We deploy on Fridays at 5 p.m. if QA approves.", "We deploy on Fridays at 5 p.m."),
     ],
 )
-def test_a_quote_cut_from_a_condition_further_on_in_its_sentence_is_not_verbatim(
+def test_a_quote_cut_from_a_condition_further_on_in_its_sentence_gives_way_to_its_sentence(
     message: str, quote: str
 ) -> None:
     for kind in (Kind.DECISION, Kind.FACT):
-        item = captured(message, kind, quote)
-        assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+        assert_widened(message, kind, quote)
 
 
 @pytest.mark.parametrize(
@@ -538,11 +548,10 @@ def test_a_quote_whose_sentence_puts_no_condition_on_it_stays_verbatim(
         ("Otherwise we revert the parser change.", "we revert the parser change."),
     ],
 )
-def test_a_quote_cut_from_a_condition_of_another_form_is_not_verbatim(
+def test_a_quote_cut_from_a_condition_of_another_form_gives_way_to_its_sentence(
     message: str, quote: str
 ) -> None:
-    item = captured(message, Kind.DECISION, quote)
-    assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+    assert_widened(message, Kind.DECISION, quote)
 
 
 @pytest.mark.parametrize(
@@ -567,9 +576,10 @@ def test_a_sentence_that_opens_with_no_condition_stands(message: str, quote: str
         "Or else we revert the parser change.",
     ],
 )
-def test_a_quote_cut_from_a_condition_it_refers_to_is_not_verbatim(message: str) -> None:
-    item = captured(message, Kind.DECISION, "we revert the parser change.")
-    assert (item.trust, item.quote_reason) == (Trust.INFERRED, CONDITION)
+def test_a_quote_cut_from_a_condition_it_refers_to_gives_way_to_its_sentence(
+    message: str,
+) -> None:
+    assert_widened(message, Kind.DECISION, "we revert the parser change.")
 
 
 def test_in_any_case_is_no_condition() -> None:
@@ -651,12 +661,10 @@ def test_an_ellipsis_over_whole_sentences_or_inside_one_stays_verbatim(quote: st
         ("テストが通ったら、キャッシュにRedisを使います。", "キャッシュにRedisを使います"),
     ],
 )
-def test_a_decision_cut_from_a_greek_hebrew_korean_or_japanese_condition_is_not_verbatim(
+def test_a_decision_cut_from_a_greek_hebrew_korean_or_japanese_condition_gives_way(
     message: str, quote: str
 ) -> None:
-    item = captured(message, Kind.DECISION, quote)
-    assert item.trust == Trust.INFERRED
-    assert item.quote_reason == CONDITION
+    assert_widened(message, Kind.DECISION, quote)
 
 
 def test_a_sentence_after_a_japanese_report_stands() -> None:
