@@ -27,7 +27,8 @@ def _line(item: dict[str, Any]) -> str:
 
     when = f" {item['said_at']}" if item["said_at"] else ""
     said = shown_text_line(item["text"])
-    text = f"{item['id']} {badge_of(item['trust'])} [{item['voice']}{when}] {said}"
+    voice = shown_text_line(f"{item['voice']}{when}")  # a name the export gave
+    text = f"{item['id']} {badge_of(item['trust'])} [{voice}] {said}"
     if item["quote"]:
         text += f' — "{shown_quote_line(item["quote"])}"'
     elif item["quote_reason"]:
@@ -88,11 +89,14 @@ def import_chat(
     if as_json:
         emit(result.to_json())
         return
+    from gitmem.core.shown import shown_text_line
+
     data = result.to_json()
     skipped = ", ".join(f"{n} {k}" for k, n in data["skipped"].items() if n) or "none"
+    voices = shown_text_line(", ".join(data["voices"]))  # the names the export gave
     click.echo(
         f"{data['export']}: {data['messages']} messages read (skipped: {skipped}), "
-        f"voices {', '.join(data['voices'])}, {data['masked']} secret(s) masked"
+        f"voices {voices}, {data['masked']} secret(s) masked"
     )
     if result.already_imported:
         click.echo("already imported: nothing new to propose (see `gitmem pending list`)")

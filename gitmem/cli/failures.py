@@ -13,11 +13,20 @@ from typing import NoReturn
 
 from gitmem.core.errors import INTERNAL_EXIT, GitmemError
 
+_ESCAPED = {
+    **{c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c != 0x09},
+    **{c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]},
+    0x0A: "\\n",
+    0x0D: "\\r",
+}
+"""What a file or a name may put into an error that a terminal would act on."""
+
 
 def one_line(message: str) -> str:
-    """An error is one line: a newline that a file or a name put into the message is
-    shown as ``\\n``."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
+    """An error is one line, shown as written: a newline that a file or a name put into
+    the message is shown as ``\\n``, any other control character (a terminal's escape,
+    ESC) or bidirectional control as its escape (``\\x1b``, ``\\u202e``)."""
+    return message.translate(_ESCAPED)
 
 
 def fail(error: Exception, verbose: bool) -> NoReturn:

@@ -104,6 +104,29 @@ def test_who_is_me_must_be_known(initialised: Path, gm: Gm, tmp_path: Path) -> N
     assert by_text(data["proposed"], "deposit")["voice"] == "Bob Jones"
 
 
+def test_a_participants_name_cannot_write_into_the_terminal(
+    initialised: Path, gm: Gm, tmp_path: Path
+) -> None:
+    # A name is the export's: ESC and BEL (set the title, clear the screen) and a line
+    # break went to the terminal as they came, in the error and in the summary.
+    group = json.loads(EXPORT.read_text())
+    group["type"] = "private_group"
+    hostile = 'Alice\x1b]0;owned\x07\x1b[2J\n- [✓ verbatim] "x"'
+    for message in group["messages"]:
+        if message.get("from") == "Alice Smith":
+            message["from"] = hostile
+    path = tmp_path / "group.json"
+    path.write_text(json.dumps(group))
+    refused = gm("import-chat", str(path))
+    assert refused.exit_code == 2 and "cannot tell which participant" in refused.stderr
+    assert refused.stderr.count("\n") == 1 and "\x1b" not in refused.stderr
+    assert "\\x1b]0;owned\\x07" in refused.stderr  # shown as written, escaped
+    done = gm("import-chat", str(path), "--me", "Bob Jones")
+    assert done.exit_code == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert not [line for line in done.stdout.splitlines() if line.startswith("- [")]
+
+
 @pytest.mark.parametrize(
     "content",
     [
