@@ -36,9 +36,10 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from gitmem.core.folding import UNSPACED, fold
 from gitmem.core.items import Draft
 from gitmem.core.negation import CROSS_MARKS
-from gitmem.core.quotes import SPAN_JOIN, QuoteCheck, check_quote, check_quotes
+from gitmem.core.quotes import SPAN_JOIN, QuoteCheck, check_quote, check_quotes, split_fragments
 
 
 def locate_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCheck | None]:
@@ -89,6 +90,8 @@ def _take(
     that verifies takes the draft's check (*checks* updated in place). A check made in a
     reading gives way to the message's own span, checked again in *texts*."""
     read = texts if readings is None else [r.text if r else "" for r in readings]
+    said = _skeleton("\n".join(text for text in read if text))
+    tries = [(n, spelt) for n, spelt in tries if _may_match(spelt, said)]
     found = _checked([spelt for _, spelt in tries], [places[n] for n, _ in tries], read)
     for (n, _), check in zip(tries, found, strict=True):
         if check is None or not check.verbatim or _verbatim(checks[n]):
@@ -99,6 +102,30 @@ def _take(
             check = None if own is None else _checked([own], [places[n]], texts)[0]
         if _verbatim(check):
             checks[n] = check
+
+
+def _may_match(spelt: str, said: str) -> bool:
+    """Whether *spelt* can verify in the messages whose :func:`_skeleton` is *said*: each
+    of its fragments' words must be said in a row there (on word boundaries, in a script
+    that spaces its words). A check message by message costs each try a pass over the
+    whole session: one that cannot verify is not made. (A script that does not space its
+    words may start a quote inside what reads here as one word.)"""
+    for fragment in split_fragments(spelt):
+        words = _skeleton(fragment)
+        if (words.strip() if _UNSPACED_RE.search(fragment) else words) not in said:
+            return False
+    return True
+
+
+def _skeleton(text: str) -> str:
+    """The words of *text* folded, one space between them and around them: what a
+    respelling never changes. A bare number is left out, since folding drops a list's
+    marker ("2.") at a line's start and keeps it in a reflowed line."""
+    return " " + " ".join(w for w in _WORD_RE.findall(fold(text)) if not w.isdigit()) + " "
+
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_UNSPACED_RE = re.compile(f"[{UNSPACED}]")
 
 
 def _own_span(check: QuoteCheck, read: Reading | None, message: str) -> str | None:

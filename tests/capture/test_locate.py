@@ -244,3 +244,31 @@ def test_a_reading_maps_every_character_back_to_the_message() -> None:
             own = read.own(message, start, end)
             assert own and own in message  # a span of the message's own text
     assert reading("plain ascii text with no link") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "quote"),
+    [
+        # a reflowed list, its markers inline, and a dash respelt
+        (
+            "Plan:\n1. Ship the wheel — today\n2. Skip the sdist",
+            "1. Ship the wheel -- today 2. Skip the sdist",
+        ),
+        # a script that does not space its words
+        (
+            "結論：キャッシュはデプロイ後に古くなる — 再起動が必要",
+            "キャッシュはデプロイ後に古くなる -- 再起動が必要",
+        ),
+        # look-alike letters and invisible characters, read as the session's reader reads them
+        ("We ship on Fr\u0456day \u2014 n\u200bot before.", "We ship on Friday -- not before."),
+        # numbers in every shape
+        (
+            "Version 2.5.1 ships — 37,500 rows, 10 % faster.",
+            "Version 2.5.1 ships -- 37,500 rows, 10 % faster.",
+        ),
+    ],
+)
+def test_a_respelt_quote_is_never_passed_over_before_it_is_checked(said: str, quote: str) -> None:
+    item = captured(session(Message("assistant", said)), Kind.FACT, "What was said", quote)
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote is not None and item.quote in said
