@@ -158,6 +158,7 @@ def release_pin(
 @click.pass_context
 def release_verify(ctx: click.Context, rev: str, as_json: bool) -> None:
     """Is REV an approved release (and pinned)? Exit 0 when approved, 1 when not."""
+    from gitmem.core.shown import shown_text_line
     from gitmem.team.release.flow import verify_release
 
     verdict = verify_release(store_of(ctx), home(), rev)
@@ -168,11 +169,11 @@ def release_verify(ctx: click.Context, rev: str, as_json: bool) -> None:
         if verdict.pinned:
             state += ", pinned (recovery-tested)"
         click.echo(f"{rev}: {state}")
+        # A record's principal and key are what a push claims: one line, no escapes.
         for a in verdict.approvals:
             mark = "✓" if a["counted"] else "✗"
-            click.echo(
-                f"  {mark} {a['kind']} by {a['principal']} ({a['key']}), sequence {a['sequence']}"
-            )
+            said = f"{a['kind']} by {a['principal']} ({a['key']}), sequence {a['sequence']}"
+            click.echo(f"  {mark} {shown_text_line(said)}")
         for reason in verdict.reasons:
-            click.echo(f"  - {reason}")
+            click.echo(f"  - {shown_text_line(reason)}")
     sys.exit(0 if verdict.approved else 1)

@@ -27,6 +27,7 @@ from gitmem.agents.hosts import AGENTS, PROMPT_EVENTS, hooks_turned_off, scope_s
 from gitmem.brief.budget import HOST_CAPS, HOSTS, host_budget
 from gitmem.core.errors import GitmemError
 from gitmem.core.extractors import HOST_EXTRACTORS, host_model_offer
+from gitmem.core.shown import shown_text_line
 from gitmem.hooks import inflight
 from gitmem.hooks.install import hooks_dir
 from gitmem.hooks.install import status as git_hook_states
@@ -100,7 +101,8 @@ def exit_code(checks: list[Check]) -> int:
 def render_text(checks: list[Check]) -> str:
     lines: list[str] = []
     for c in checks:
-        lines.append(f"{_MARK[c.verdict]} {c.name}: {c.detail}")
+        # A finding may name what hook input or a file put there (a transcript path).
+        lines.append(f"{_MARK[c.verdict]} {c.name}: {shown_text_line(c.detail)}")
         if c.fix and c.verdict != CheckStatus.OK:
             lines.append(f"    fix: {c.fix}")
     failed = sum(c.verdict == CheckStatus.FAIL for c in checks)

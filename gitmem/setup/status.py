@@ -272,15 +272,21 @@ def render_text(report: dict[str, Any]) -> str:
             for q in bad[-_QUARANTINE_SHOWN:]
         ]
     last = report["last_capture"]
+    # The capture log holds what hook input named (a transcript path) and what failed
+    # with it: one line each, no terminal escape (a host's input is not trusted).
     lines.append(
-        "last capture: none" if last is None else f"last capture: {last['time']} {last['source']}"
+        "last capture: none"
+        if last is None
+        else "last capture: " + shown_text_line(f"{last['time']} {last['source']}")
     )
     if report["last_model_run"] is not None:
-        lines.append(f"last model run: {describe_run(report['last_model_run'])}")
+        lines.append(f"last model run: {shown_text_line(describe_run(report['last_model_run']))}")
     running = [b for b in report["background"] if b["state"] == inflight.MarkerState.RUNNING]
     if running:
         lines.append(f"background captures running: {len(running)}")
     failures = report["recent_failures"]
     lines.append(f"recent failures: {len(failures) or 'none'}")
-    lines += [f"  ✗ {f['time']} {f['source']}: {f['error']}" for f in failures]
+    lines += [
+        "  ✗ " + shown_text_line(f"{f['time']} {f['source']}: {f['error']}") for f in failures
+    ]
     return "\n".join(lines) + "\n"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from helpers import TESTS, Gm
+from helpers.polling import wait_for
 
 
 def status(gm: Gm) -> dict[str, Any]:
@@ -59,3 +61,19 @@ def test_config_set_get_unset(initialised: Path, gm: Gm) -> None:
     assert gm("config", "timeout", "soon").exit_code == 2
     assert gm("config", "openai.api_key", "sk-secret").exit_code == 0
     assert "sk-secret" not in gm("config").stdout
+
+
+def test_what_hook_input_named_is_shown_without_escapes(initialised: Path, gm: Gm) -> None:
+    # A host's hook input named a transcript path holding ESC, BEL and a line break;
+    # status and doctor printed the capture log's failure as it came.
+    path = '/tmp/x\x1b]0;owned\x07\x1b[2J\n- [✓ verbatim] "x"'
+    event = {"session_id": "s1", "transcript_path": path, "hook_event_name": "SessionEnd"}
+    event["cwd"] = str(initialised)
+    assert gm("capture", "--from-hook", "claude", input=json.dumps(event)).exit_code == 0
+    log = initialised / ".git" / "gitmem" / "capture.log"
+    wait_for(lambda: log.exists() and "owned" in log.read_text())
+    for command in (("status",), ("doctor",)):
+        out = gm(*command).stdout
+        assert "owned" in out, (command, out)  # named, on one line
+        assert "\x1b" not in out and "\x07" not in out, (command, out)
+        assert not [line for line in out.splitlines() if line.startswith("- [")]

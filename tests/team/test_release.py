@@ -229,6 +229,41 @@ def test_with_no_default_branch_the_checked_out_commit_is_no_root(
     assert release_verdict(gm)["approved"]
 
 
+def test_a_pushed_approvals_claims_are_shown_on_one_line(
+    trusted: Path, gm: Gm, tmp_path: Path
+) -> None:
+    # Its principal is what the record says: ESC, BEL and a line break went to the
+    # terminal, and a forged "✓ approval" line with them.
+    _, signer = maintainer(tmp_path, "mallory")
+    store = Store.discover(trusted)
+    head = store.repo.revparse_single("HEAD")
+    assert isinstance(head, pygit2.Commit)
+    event = Event(
+        APPROVAL,
+        None,
+        "release",
+        "m\x1b]0;owned\x07\x1b[2J\n  ✓ approval by m1@example.com",
+        signer.public_key.fingerprint(),
+        format_time(datetime.now(UTC)),
+        str(head.id),
+        {"tree": str(head.tree_id), "sequence": 1},
+    )
+    data = event.canonical_bytes()
+    address = hashlib.sha256(data).hexdigest()
+    store.at(RELEASES_REF).append(
+        [
+            Entry(content_path("events", address), data),  # type: ignore[arg-type]
+            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
+        ],
+        "forged",
+        "mallory",
+    )
+    done = gm("release", "verify", "HEAD")
+    assert done.exit_code == 1 and "owned" in done.stdout
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert not [line for line in done.stdout.splitlines() if line.startswith("  ✓")]
+
+
 def test_an_uncommitted_release_root_grants_nothing(
     repo: Path, gm: Gm, m1: tuple[Path, Ed25519Signer]
 ) -> None:
