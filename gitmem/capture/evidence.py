@@ -6,11 +6,14 @@ MCP ``resolve`` and ``verify_quote`` tools:
 1. the transcript is prepared as capture prepares it (:mod:`gitmem.capture.prepare`):
    inside a repository, lines that echo what gitmem emitted (the emission ledger) count
    no more than ``<gitmem-context>`` spans, and secrets are masked;
-2. the quote is masked the same way and checked against the prepared messages that hold
-   what the session's people said (:func:`gitmem.core.quotes.check_quote`; a quote found
-   only in tool output or the host's instructions does not count, as in a capture);
+2. the quote is masked the same way and found in the prepared messages that hold what
+   the session's people said as a capture finds it (:func:`gitmem.capture.locate.locate_quote`:
+   as written, or respelt, or in a message read without a link's target or an emoji); a
+   quote found only in tool output or the host's instructions does not count;
 3. a quote that is verbatim only over a masked secret does not count: what it says
-   cannot be shown as said.
+   cannot be shown as said; nor one that does not stand as it was said, whatever it is
+   quoted for (:func:`gitmem.capture.standing.standing`: struck through, in an HTML
+   comment, a line a diff removes, or an ellipsis that joins two sentences).
 
 What it builds is an :class:`~gitmem.lifecycle.commands.Evidence` (the masked quote and
 the snapshot it verifies in), which the lifecycle commands receive.
@@ -22,11 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.capture.checkpoint import OVERLAPS_SECRET, said_texts, unsaid_check
+from gitmem.capture.locate import locate_quote
 from gitmem.capture.masking import contains_mask, mask
 from gitmem.capture.prepare import prepare
+from gitmem.capture.standing import standing
 from gitmem.capture.transcripts import load_transcript
 from gitmem.core.errors import GitError, NegativeResult
-from gitmem.core.quotes import QuoteCheck, check_quote
+from gitmem.core.quotes import QuoteCheck
 from gitmem.lifecycle.commands import Evidence
 from gitmem.store.ledger import Ledger
 from gitmem.store.repo import Store
@@ -71,7 +76,11 @@ def check_in_file(quote: str, path: Path, format: str | None, store: Store | Non
     prepared = prepare(transcript, emitted, path.stat().st_mtime)
     masked = mask(quote).text
     texts = said_texts(prepared.transcript)
-    result = check_quote(masked, texts, with_span=True)
+    result = locate_quote(masked, texts)
+    if result.verbatim and result.span and result.message_index is not None:
+        withdrawn = standing(result.span, texts[result.message_index], "")
+        if withdrawn is not None:
+            result = QuoteCheck(False, withdrawn, result.fragments, None)
     if not result.verbatim:
         result = unsaid_check(masked, prepared.transcript, texts) or result
     said = result.span if result.verbatim and result.span else masked  # the transcript's bytes

@@ -46,8 +46,19 @@ def locate_quotes(drafts: Sequence[Draft], texts: Sequence[str]) -> list[QuoteCh
     """The check of each draft's quote in *texts* (what the session's people said, one
     text a message; None: the draft has no quote), respelt and read again when it fails
     as written (the module's text)."""
-    quotes = [None if d.quote is None else unwrapped(d.quote) for d in drafts]
-    places = [d.message for d in drafts]
+    return _located([d.quote for d in drafts], [d.message for d in drafts], texts)
+
+
+def locate_quote(quote: str, texts: Sequence[str]) -> QuoteCheck:
+    """:func:`locate_quotes` of one quote that may lie in any one message."""
+    (check,) = _located([quote], [None], texts)
+    return check if check is not None else check_quote(quote, texts)
+
+
+def _located(
+    given: Sequence[str | None], places: Sequence[int | None], texts: Sequence[str]
+) -> list[QuoteCheck | None]:
+    quotes = [None if quote is None else unwrapped(quote) for quote in given]
     checks = _checked(quotes, places, texts)
     failed = [
         n

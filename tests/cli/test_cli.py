@@ -230,6 +230,32 @@ def test_verify_quote_exit_codes_and_json(gm: Gm) -> None:
     assert missing.exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("quote", "exit_code"),
+    [
+        ("See the retry policy for the backoff.", 0),  # a link's markdown dropped
+        ("Map A -> B.", 0),  # an arrow in ASCII
+        ("Use Postgres for the event store", 0),
+        ("Use MongoDB for the event store", 1),  # struck through: withdrawn
+        ("Map A to B", 1),
+    ],
+)
+def test_verify_quote_finds_a_quote_as_a_capture_would(
+    gm: Gm, repo: Path, quote: str, exit_code: int
+) -> None:
+    transcript = repo / "linked.md"
+    transcript.write_text(
+        "**User:** hi\n\n**Assistant:** See [the retry policy](https://x.y/r.md) for the "
+        "backoff. Map A → B.\n- ~~Use MongoDB for the event store~~\n"
+        "- Use Postgres for the event store\n",
+        encoding="utf-8",
+    )
+    result = gm("verify-quote", "--transcript", str(transcript), quote)
+    assert result.exit_code == exit_code, result.stdout
+    if exit_code == 1 and "MongoDB" in quote:
+        assert "struck through" in result.stdout
+
+
 # -- brief ------------------------------------------------------------------------
 
 
