@@ -90,8 +90,9 @@ def item_marks(item: BriefItem) -> list[str]:
             marks.append(f"[≈ corroborated ×{item.corroboration}]")
         if item.world_check == WorldStatus.CONFIRMED:
             marks.append("[✓ world-checked]")
-    if item.branch is not None:
-        marks.append(f"[on {item.branch}{', deleted' if item.branch_deleted else ''}]")
+    if item.branch is not None:  # what its checkpoint claims: one line, no escapes
+        branch = shown_text_line(item.branch)
+        marks.append(f"[on {branch}{', deleted' if item.branch_deleted else ''}]")
     return marks
 
 

@@ -381,3 +381,44 @@ def test_names_a_push_claims_are_shown_on_one_line_without_escapes(tmp_path: Pat
             if "Deploy on Friday" in line and line.startswith("- [")
         ], (command, out)
     assert "owned" in victim(bob, "brief").stdout  # named, on its own line
+
+
+def test_a_trusted_records_branch_is_shown_on_one_line(tmp_path: Path) -> None:
+    # A teammate's checkpoint names the branch it was captured on; the brief's
+    # "[on BRANCH]" mark printed it as it came: a forged line, with a terminal's escapes.
+    clones = team_of(tmp_path, "alice", "bob")
+    alice, bob = clones["alice"], clones["bob"]
+    alice.capture("we keep the cache local")
+    store = Store.discover(alice.path)
+    stored = next(r for r in store.read().records if r.path.startswith("checkpoints/"))
+    record = json.loads(stored.data)
+    item = canonical.encode(
+        {
+            "kind": "decision",
+            "origin_session": record["session"],
+            "schema": "gitmem/item/2",
+            "text": "The parser ships on Friday",
+            "trust": "inferred",
+        }
+    )
+    record.update(
+        branch="feature" + FORGED,
+        commit="1" * 40,  # not in bob's HEAD
+        items=[canonical.sha256_hex(item)],
+        carried=[],
+    )
+    data = canonical.encode(record)
+    address = canonical.sha256_hex(data)
+    key_file = next(p for p in (alice.home / "keys").iterdir() if p.suffix != ".pub")
+    entries = [
+        Entry(content_path("items", canonical.sha256_hex(item)), item),
+        Entry(content_path("checkpoints", address), data),
+        Entry(content_path("receipts", address), sign(data, load_private_key(key_file), "gitmem")),
+    ]
+    store.append(entries, "more memory", alice.principal)
+    alice.ok("sync")
+    bob.ok("sync")
+    out = victim(bob, "brief").stdout
+    assert "[on feature" in out
+    assert "\x1b" not in out and "\x07" not in out
+    assert not [line for line in out.splitlines() if line.startswith('- [✓ verbatim] "Deploy')]
