@@ -123,7 +123,7 @@ def build_items(
                 message = texts[check.message_index]
                 withdrawn = standing(quote, message, draft.kind)
                 wide = withdrawn and widened(quote, message, draft.kind, withdrawn)
-                if wide:  # the sentence, negation or condition and all, is the item
+                if wide and not contains_mask(wide):  # the sentence, condition and all
                     extra["summary"], text, quote = text, wide, wide
                     withdrawn, reason = None, f"{reason}; {WIDENED}"
                 verified, reason = (False, withdrawn) if withdrawn else (verified, reason)

@@ -16,7 +16,8 @@ Only when all of these hold (else the item falls to inferred, as before):
   or a condition (:data:`WIDENED_FROM`): not a heading over its list, a cross mark, an
   option's label, a possibility or another's words, which a sentence cannot carry into
   a decision;
-- the sentence is at most :data:`MAX_WIDENED` characters;
+- the sentence is at most :data:`MAX_WIDENED` characters, with no cross mark (and, the
+  capture checks, no masked secret: it would show the mask as said);
 - the sentence stands as said itself (:func:`~gitmem.capture.standing.standing` gives no
   reason: a condition in a nested list item, a negating heading or a struck word still
   refuses it) and is no question (:func:`~gitmem.capture.questions.rests_on_question`).

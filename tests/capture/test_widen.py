@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.capture.checkpoint import build_items
+from gitmem.capture.checkpoint import build_items, mask_draft
+from gitmem.capture.prepare import prepare
 from gitmem.capture.standing import CONDITION, standing
 from gitmem.capture.widen import MAX_WIDENED, WIDENED, widened
 from gitmem.core.items import Draft, Item, Kind, Trust
@@ -100,6 +101,22 @@ def test_an_open_loop_or_a_belief_is_not_widened() -> None:
     loop = captured(message, Kind.OPEN_LOOP, "we pin the old parser.", "Pin the old parser")
     assert loop.trust == Trust.VERBATIM and loop.quote == "we pin the old parser."
     assert widened("we pin the old parser.", message, Kind.BELIEF, CONDITION) is None
+
+
+def test_a_sentence_that_holds_a_masked_secret_is_not_widened() -> None:
+    key = "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0"
+    transcript = plain_transcript("", "s").with_messages(
+        [Message("assistant", f"If the key {key} leaks, we rotate the API keys.")]
+    )
+    prepared = prepare(transcript, {}, None)
+    draft = mask_draft(
+        Draft(Kind.DECISION, "Rotate", Trust.VERBATIM, "we rotate the API keys.", {})
+    )
+    (item,) = build_items([draft], prepared.transcript, "s", SNAPSHOT)
+    # the sentence would show the mask as said: the item stays refused, nothing widened
+    assert item.trust == Trust.INFERRED
+    assert item.quote is None and "summary" not in item.extra
+    assert key not in repr(item)
 
 
 def test_only_a_condition_is_widened_and_the_sentence_is_bounded() -> None:
