@@ -34,13 +34,25 @@ def event_of(payload: str) -> dict[str, Any]:
 
 def event_text(event: Mapping[str, Any], name: str) -> str | None:
     """A string field of a host's event by its snake_case *name*, or its camelCase twin;
-    None when absent or empty. Raises nothing."""
+    None when absent or empty, or when it cannot be a path or an argument: a NUL, or a lone
+    surrogate (a JSON escape such as ``\\ud800``), which made the capture hook end in a
+    traceback. Raises nothing."""
     head, *rest = name.split("_")
     for key in (name, head + "".join(word.capitalize() for word in rest)):
         value = event.get(key)
-        if isinstance(value, str) and value:
+        if isinstance(value, str) and value and _usable(value):
             return value
     return None
+
+
+def _usable(value: str) -> bool:
+    if "\0" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def dispatch(agent: str, repo: str, payload: str) -> None:

@@ -227,3 +227,30 @@ def test_an_agent_session_end_is_captured_in_the_background(initialised: Path, g
     assert entry["verified"]
     again = gm("capture", "--from-hook", "claude", input="not json at all")
     assert again.exit_code == 0 and again.stdout == "" and again.stderr == ""
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot", "gemini"])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"session_id": "\ud800", "transcript_path": "/tmp/\ud800"},
+        {"sessionId": "\ud800"},
+        {"session_id": "a\x00b", "transcript_path": "/tmp/a\x00b", "cwd": "/tmp/\x00"},
+    ],
+    ids=["lone-surrogate", "camel-case-surrogate", "nul"],
+)
+def test_a_hosts_event_that_names_no_usable_path_is_silent(
+    initialised: Path, agent: str, fields: dict[str, str]
+) -> None:
+    # A JSON escape of a lone surrogate (or a NUL) cannot be a path or an argument: the
+    # capture hook ended in a traceback, printed into the host's output, exit 1.
+    event = {"hook_event_name": "SessionEnd", "cwd": str(initialised), **fields}
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "capture", "--from-hook", agent],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        cwd=initialised,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
