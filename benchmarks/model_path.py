@@ -26,7 +26,8 @@ knows which are still correct quotes and which are not:
   in turn that applies: a link's markdown dropped, ``[the guide](https://…)`` as "the
   guide"; an emoji dropped, but never a cross mark, which says "not"; line breaks written
   as the two characters ``\n``, as a model that escapes its JSON twice writes them; "—" as
-  " -- "; "→" as "->"; ``&``, ``<`` and ``>`` written as HTML entities);
+  " -- "; "→" as "->"; ``&``, ``<`` and ``>`` written as HTML entities; a table's pipes
+  and ``<br>`` tags dropped);
 * altered or invented — must lose it (**false verbatim** when kept): ``merged`` (two
   sentences of different messages merged into one quote); ``elision`` (an ellipsis
   where a "not" stood); ``number`` (a number changed, in the quote and the text);
@@ -325,6 +326,7 @@ RESPELLINGS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("dash", lambda quote: quote.replace(" — ", " -- ")),
     ("arrow", lambda quote: quote.replace(" → ", " -> ")),
     ("entities", lambda quote: _entities(quote)),
+    ("table", lambda quote: _untabled(quote)),
 )
 """How a model respells what it copies (the benchmark's own list, not the verifier's)."""
 
@@ -333,6 +335,19 @@ def _dropped_emoji(quote: str) -> str:
     """*quote* without its emoji (and the space each leaves doubled), its cross marks kept."""
     kept = _EMOJI_RE.sub(lambda m: m.group() if m.group()[0] in CROSS_MARKS else "", quote)
     return re.sub(r"(?<=\S)  +(?=\S)", " ", kept).strip() if kept != quote else quote
+
+
+def _untabled(quote: str) -> str:
+    """*quote* with its table rows' pipes dropped and its ``<br>`` tags made spaces, the
+    spaces left doubled made one: a table's markdown dropped."""
+    if "|" not in quote and "<br" not in quote:
+        return quote
+    lines = []
+    for line in re.sub(r"<br\s*/?>", " ", quote).split("\n"):
+        if line.count("|") >= 2 and not re.fullmatch(r"[\s|:-]+", line):
+            line = " ".join(line.replace("|", " ").split())
+        lines.append(line)
+    return "\n".join(line for line in lines if not re.fullmatch(r"[\s|:-]+", line) or not line)
 
 
 def _entities(quote: str) -> str:

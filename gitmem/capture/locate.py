@@ -72,9 +72,22 @@ def _located(
     readings = [reading(text) for text in texts]
     if any(readings):
         left = [n for n in failed if not _verbatim(checks[n])]
-        tries = [(n, q) for n in left for q in (quotes[n] or "", *spellings(quotes[n] or ""))]
+        tries = [
+            (n, read)
+            for n in left
+            for read in dict.fromkeys(
+                _as_read(q) for q in (quotes[n] or "", *spellings(quotes[n] or ""))
+            )
+        ]
         _take(tries, places, checks, texts, readings)
     return checks
+
+
+def _as_read(quote: str) -> str:
+    """*quote* read as :func:`reading` reads a message (a quote that kept a link or a
+    table's pipes the message is read without)."""
+    read = reading(quote)
+    return quote if read is None else read.text
 
 
 def spellings(quote: str) -> list[str]:
@@ -274,6 +287,27 @@ KEPT_MARKS = frozenset(CROSS_MARKS + "👎⚠❓❔❗❕☐☒🚧⏳⌛⏸🔴
 not done, not yet, failing): never read away."""
 
 
+_ROW_RE = re.compile(r"[^\n]*\|[^\n]*\|[^\n]*")
+_DELIMITER_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+_PIPE_RE = re.compile(r"(?<!\\)\|")
+_BREAK_RE = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+def _table_cuts(message: str) -> list[tuple[int, int, str]]:
+    """The cuts that read a markdown table's rows as words: each cell's pipe a space (a
+    line with two pipes or more), each delimiter row (``|---|:--:|``) nothing."""
+    cuts: list[tuple[int, int, str]] = []
+    for row in _ROW_RE.finditer(message):
+        if _DELIMITER_RE.fullmatch(row.group()):
+            cuts.append((row.start(), row.end(), ""))
+            continue
+        cuts += [
+            (row.start() + m.start(), row.start() + m.end(), " ")
+            for m in _PIPE_RE.finditer(row.group())
+        ]
+    return cuts
+
+
 def _joins(message: str, start: int, end: int) -> bool:
     """Whether reading *message* without its *start*:*end* would join two words or numbers
     ("3🚀5" is not "35")."""
@@ -283,14 +317,20 @@ def _joins(message: str, start: int, end: int) -> bool:
 
 
 def reading(message: str) -> Reading | None:
-    """*message* read without its links' markdown (a link's text stays, its target goes)
-    and without its emoji (not those of :data:`KEPT_MARKS`); None when it has neither."""
+    """*message* read without its links' markdown (a link's text stays, its target goes),
+    its tables' markup (a row's cells parted by spaces, the delimiter row gone), its
+    ``<br>`` tags (a space) and its emoji (not those of :data:`KEPT_MARKS`); None when it
+    has none of them."""
     cuts: list[tuple[int, int, str]] = []
     if "](" in message or "<http" in message:
         cuts += [
             (m.start(), m.end(), m.group("text") or m.group("url"))
             for m in _LINK_RE.finditer(message)
         ]
+    if "|" in message:
+        cuts += _table_cuts(message)
+    if "<br" in message or "<BR" in message:
+        cuts += [(m.start(), m.end(), " ") for m in _BREAK_RE.finditer(message)]
     if not message.isascii():
         cuts += [
             (m.start(), m.end(), "")

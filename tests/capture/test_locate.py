@@ -272,3 +272,47 @@ def test_a_respelt_quote_is_never_passed_over_before_it_is_checked(said: str, qu
     item = captured(session(Message("assistant", said)), Kind.FACT, "What was said", quote)
     assert item.trust == Trust.VERBATIM, item.quote_reason
     assert item.quote is not None and item.quote in said
+
+
+TABLED = session(
+    Message(
+        "assistant",
+        "Status:\n\n| Step | State |\n|---|:--:|\n"
+        "| [ENT-109](https://linear.app/x/ENT-109) Text output | Backlog |\n"
+        "| PR #236 merged | done |\n\n"
+        "Options:\n\n| Option | Notes |\n|---|---|\n| Use Redis for the cache | fast |\n\n"
+        "Next:<br>rotate the deploy keys<br/>before Friday.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "kind", "stored"),
+    [
+        ("PR #236 merged done", Kind.FACT, "PR #236 merged | done"),  # a row's pipes dropped
+        # the link kept, the pipes dropped
+        (
+            "[ENT-109](https://linear.app/x/ENT-109) Text output Backlog",
+            Kind.OPEN_LOOP,
+            "[ENT-109](https://linear.app/x/ENT-109) Text output | Backlog",
+        ),
+        # a line break tag read as a space
+        (
+            "rotate the deploy keys before Friday.",
+            Kind.OPEN_LOOP,
+            "rotate the deploy keys<br/>before Friday.",
+        ),
+    ],
+)
+def test_a_table_or_a_break_tag_a_model_dropped_is_found_as_said(
+    quote: str, kind: Kind, stored: str
+) -> None:
+    item = captured(TABLED, kind, quote, quote)
+    assert item.trust == Trust.VERBATIM, item.quote_reason
+    assert item.quote == stored
+
+
+def test_a_row_of_a_table_of_options_read_without_its_pipes_still_decides_nothing() -> None:
+    item = captured(TABLED, Kind.DECISION, "Use Redis", "Use Redis for the cache fast")
+    assert item.trust == Trust.INFERRED
+    assert item.quote is None
