@@ -173,6 +173,19 @@ def _where(store: Store, place: str) -> str:
     return str(where)
 
 
+def _source(store: Store, place: str) -> str:
+    """:func:`_where` of a replica to read from, which must exist when it is a path.
+
+    Raises:
+        InputError: as :func:`_where`; or a path where nothing is.
+    """
+    where = _where(store, place)
+    named = place in store.repo.remotes.names() or _URLISH.match(place)
+    if not named and not Path(where).exists():
+        raise InputError(f"no replica at {place}: nothing is there")
+    return where
+
+
 def _remote_tips(store: Store, where: str) -> dict[str, GitOid]:
     done = run_git(store, "ls-remote", where, f"{REFS_PREFIX}*")
     tips: dict[str, GitOid] = {}
@@ -199,7 +212,7 @@ def restore(store: Store, source: str, home: Path) -> list[RefCopy]:
         NegativeResult: the replica holds no gitmem refs, or cannot be fetched.
         GitError: git could not run.
     """
-    source = _where(store, source)
+    source = _source(store, source)
     copies = []
     with _verified(store, source, home, f"+{REFS_PREFIX}*", forward_only=True) as plans:
         for ref, tip in plans:
@@ -217,7 +230,7 @@ def backup_points(store: Store, source: str) -> list[Point]:
         NegativeResult: the replica cannot be read.
         GitError: git could not run.
     """
-    return list_points(store, _where(store, source))
+    return list_points(store, _source(store, source))
 
 
 def restore_point(
@@ -237,7 +250,7 @@ def restore_point(
             moved while it was restored.
         GitError: git could not run.
     """
-    source = _where(store, source)
+    source = _source(store, source)
     points = list_points(store, source)
     when = newest_at([p.time for p in points], at)
     if when is None:

@@ -41,6 +41,15 @@ def test_nothing_to_back_up(alice: Clone, tmp_path: Path) -> None:
     assert not (tmp_path / "replica.git").exists()
 
 
+def test_restoring_from_a_path_where_nothing_is_is_bad_input(alice: Clone, tmp_path: Path) -> None:
+    before = refs_of(alice.path)
+    for args in (("restore",), ("restore", "--list"), ("restore", "--at", "2026-01-01")):
+        result = alice.gm(*args, str(tmp_path / "no-such-replica.git"))
+        assert result.exit_code == 2, result.stderr
+        assert result.stderr.count("\n") == 1 and "no replica at" in result.stderr
+    assert refs_of(alice.path) == before
+
+
 def test_restore_into_a_fresh_clone_and_recreate_the_transcript(
     alice: Clone, tmp_path: Path
 ) -> None:
