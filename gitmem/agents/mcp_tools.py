@@ -79,6 +79,7 @@ class Tools:
         if budget is not None and budget < 0:
             raise InputError("budget must be 0 (no limit) or a number of bytes")
         from gitmem.brief.emit import brief_and_text
+        from gitmem.core.shown import escaped_name
 
         text, brief = brief_and_text(self.store(), self.home, fmt, budget)
         shown = [from_brief_item(i, "open") for i in shown_ids(brief.items, text)]
@@ -87,7 +88,9 @@ class Tools:
             omitted=len(brief.items) - len(shown),
             checkpoints=brief.checkpoints,
             failed=brief.failed,
-            warnings=[w.message for w in brief.warnings],
+            # A pushed path's bytes that are not UTF-8 (lone surrogates) could not be sent:
+            # the reply never came.
+            warnings=[escaped_name(w.message) for w in brief.warnings],
         )
         return Reply(text, out, tuple(shown))
 

@@ -27,7 +27,7 @@ from gitmem.brief.select import QUOTE_NOT_IN_TRANSCRIPT, SECTIONS, Brief, BriefI
 from gitmem.core.claims import WorldStatus
 from gitmem.core.items import Trust, badge_of
 from gitmem.core.quotes import CLOSE_TAG, OPEN_TAG
-from gitmem.core.shown import quoted_line, shown_text_line
+from gitmem.core.shown import json_escaped, quoted_line, shown_text_line
 
 BRIEF_FORMAT = "gitmem/brief/1"
 CARRIED_MARK = "[carried]"
@@ -157,7 +157,7 @@ def _json_document(
         document["as_of"] = brief.as_of.to_json()
     if brief.stored is not None:
         document["partial"] = {"read": brief.checkpoints, "stored": brief.stored}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return json_escaped(json.dumps(document, ensure_ascii=False, indent=2)) + "\n"
 
 
 def render_text(brief: Brief, budget: int | Budget = DEFAULT_BUDGET) -> str:

@@ -90,7 +90,9 @@ def home() -> Path:
 
 
 def emit(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    from gitmem.core.shown import json_escaped  # a pushed name's lone surrogates
+
+    click.echo(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 Scalar = str | int | bool | None
@@ -101,6 +103,8 @@ def emit_rows(rows: Iterable[Mapping[str, Scalar]]) -> None:
     time: json's indented output is encoded in Python a value at a time (most of ``log
     --json``'s time at a few thousand records); a flat object's lines are put together
     here from the C encoder's strings."""
+    from gitmem.core.shown import json_escaped  # a pushed name's lone surrogates
+
     chunk: list[str] = []
     opened = False
     for row in rows:
@@ -109,9 +113,9 @@ def emit_rows(rows: Iterable[Mapping[str, Scalar]]) -> None:
         chunk.append(f"{',' if opened else '['}\n{body}")
         opened = True
         if len(chunk) == _CHUNK:  # written a few hundred at a time, not held whole
-            click.echo("".join(chunk), nl=False)
+            click.echo(json_escaped("".join(chunk)), nl=False)
             chunk.clear()
-    click.echo("".join(chunk) + ("\n]" if opened else "[]"))
+    click.echo(json_escaped("".join(chunk)) + ("\n]" if opened else "[]"))
 
 
 _CHUNK = 256

@@ -27,9 +27,11 @@ def quoted_line(text: str, quote: str | None) -> str:
     return f'"{said}"' if restates(text, quote) else f'{shown_text_line(text)} — "{said}"'
 
 
-_UNSHOWN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSHOWN_RE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 """What an item's text may not carry into gitmem's output: control characters (a
-terminal's escapes: ESC, CSI) and bidirectional controls."""
+terminal's escapes: ESC, CSI), bidirectional controls, and lone surrogates (a pushed
+path's or author's bytes that are not UTF-8, as git and pygit2 read them: no output
+could encode them)."""
 _TAG_RE = re.compile(r"<(?=/?gitmem-context)", re.IGNORECASE)
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters but tabs and line breaks: a terminal acts on them."""
@@ -56,6 +58,25 @@ def shown_quote_line(quote: str) -> str:
     return _CONTROL_RE.sub("\ufffd", " ".join(quote.split()))
 
 
+def escaped_name(name: str) -> str:
+    """A pushed tree's entry name as text every output and SQLite can hold: a byte that
+    is not UTF-8 (git and pygit2 read it as a lone surrogate) as ``\\xNN``. Raises
+    nothing."""
+    try:
+        data = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = name.encode("utf-8", "surrogatepass")
+    return data.decode("utf-8", "backslashreplace")
+
+
+def json_escaped(text: str) -> str:
+    """JSON *text* with each lone surrogate as JSON's escape for it (``\\udcff``): a
+    pushed name's bytes that are not UTF-8 are read as lone surrogates, which no output
+    can encode. Raises nothing."""
+    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _CUT_MARKS = ("…", "...")
 _LABEL_RE = re.compile(r"[^\W\d_][\w'’ -]{0,30}: ")
 """A label a quote may open with, folded: "decision: ", "todo: ", "next step: "."""

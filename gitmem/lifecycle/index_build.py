@@ -48,6 +48,7 @@ from gitmem.lifecycle.index_file import (
     set_meta,
     shape,
     sound,
+    stray_rows,
     transaction,
 )
 from gitmem.lifecycle.index_states import (
@@ -206,7 +207,7 @@ def rebuild_from(
     # again.
     with Background(verdict_of(roots), records) as pending, transaction(connection) as db:
         misfits = [*contents.strays, *(path for path, _ in contents.odd_entries)]
-        db.executemany("INSERT INTO strays VALUES (?)", [(s,) for s in misfits])
+        db.executemany("INSERT INTO strays VALUES (?)", stray_rows(misfits))
         blobs = read_items()  # while the child checks the records
         db.executemany("INSERT INTO blobs VALUES (?, ?)", list(blobs.items()))
         item_checks = {a: check_item(a, data) for a, data in blobs.items()}
@@ -303,7 +304,7 @@ def _advance(
     # a symlink, say: never read as content
     strays += [path for path, entry in added.items() if odd_entry(entry.filemode)]
     with transaction(connection) as db:
-        db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", [(s,) for s in strays])
+        db.executemany("INSERT OR IGNORE INTO strays VALUES (?)", stray_rows(strays))
         late = {a for (a,) in db.execute("SELECT address FROM named WHERE problem IS NOT NULL")}
         db.executemany(
             "INSERT OR REPLACE INTO blobs VALUES (?, ?)",

@@ -14,12 +14,13 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gitmem.core.errors import FormatError
 from gitmem.core.folding import UNSPACED
+from gitmem.core.shown import escaped_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -84,6 +85,12 @@ def searchable(text: str) -> str:
     if text.isascii() or _UNSPACED_RE.search(text) is None:
         return text
     return " ".join(_UNSPACED_RE.sub(r" \g<0> ", text).split())
+
+
+def stray_rows(paths: Iterable[str]) -> list[tuple[str]]:
+    """The rows of the strays table for *paths*: a pushed name may hold bytes that are
+    not UTF-8 (read as lone surrogates), which SQLite cannot take. Raises nothing."""
+    return [(escaped_name(path),) for path in paths]
 
 
 def connect(path: Path | str) -> sqlite3.Connection:

@@ -110,6 +110,10 @@ def start_git_in(directory: Path, *args: str, bounded: bool = False) -> RunningG
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # What git prints may hold bytes a push put there that are not UTF-8 (a path,
+            # an author): read as pygit2 reads names, each such byte a lone surrogate, never
+            # a UnicodeDecodeError (every reader of that memory exited 70).
+            errors="surrogateescape",
             env=env,
         )
     except OSError as e:

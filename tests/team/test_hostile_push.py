@@ -422,3 +422,28 @@ def test_a_trusted_records_branch_is_shown_on_one_line(tmp_path: Path) -> None:
     assert "[on feature" in out
     assert "\x1b" not in out and "\x07" not in out
     assert not [line for line in out.splitlines() if line.startswith('- [✓ verbatim] "Deploy')]
+
+
+def test_a_path_whose_bytes_are_not_utf8_stops_no_reader(tmp_path: Path) -> None:
+    # git and pygit2 read such a name's bytes as lone surrogates: `git log` output was
+    # decoded strictly (sync, the brief, status and log exited 70 for every clone that
+    # fetched it), the index could not store the stray, and no output could print it.
+    bob, mallory = synced_team(tmp_path)
+    # git's plumbing takes the name's bytes: argv is encoded with surrogateescape.
+    commit = mallory.forge(mallory.tip(), "items/ab/\udcff\udcfe.json", "junk")
+    mallory.git("push", "-q", "origin", f"{commit}:{MEMORY_REF}")
+    for command in (
+        ("sync",),
+        ("brief",),
+        ("brief", "--format", "json"),
+        ("status",),
+        ("status", "--json"),
+        ("log",),
+        ("verify",),
+        ("doctor",),
+    ):
+        done = victim(bob, *command)
+        assert done.returncode in (0, 1, 3), (command, done.stderr)
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert "items/ab/" in victim(bob, "brief").stdout  # named among the warnings
+    assert shown(bob)["We keep the cache local"]["trust"] == "verbatim"
