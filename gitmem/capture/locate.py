@@ -136,6 +136,8 @@ def _may_match(spelt: str, said: str) -> bool:
     words may start a quote inside what reads here as one word.)"""
     for fragment in split_fragments(spelt):
         words = _skeleton(fragment)
+        if not words.strip():
+            continue  # only a number ("… 37."): nothing to look for
         if (words.strip() if _UNSPACED_RE.search(fragment) else words) not in said:
             return False
     return True
