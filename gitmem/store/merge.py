@@ -55,7 +55,8 @@ def union_tree(
     """The tree holding every path of *ours* and *theirs*, and the paths that conflict.
 
     A conflict is a path whose entries differ (other bytes, or a file on one side and
-    a folder on the other). When there are conflicts the tree returned is unusable.
+    a folder on the other, or a name that is not UTF-8, which pygit2 cannot write). When
+    there are conflicts the tree returned is unusable.
     The folders that differ are merged in a loop, deepest first, not by recursion: a
     pushed tree may nest folders thousands deep, and Python's stack would end the sync.
     Raises pygit2.GitError only when the object database cannot be written.
@@ -76,12 +77,18 @@ def union_tree(
             if not stack:
                 return written, conflicts
             if written != top.ours.id:
-                stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
+                try:
+                    stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
+                except UnicodeEncodeError:
+                    conflicts.append(top.prefix.removesuffix("/"))
             continue
         name = entry.name or ""
         mine = counterpart(top.ours, top.named, entry)
         if mine is None:
-            top.builder.insert(name, entry.id, entry.filemode)
+            try:
+                top.builder.insert(name, entry.id, entry.filemode)
+            except UnicodeEncodeError:  # a pushed name that is not UTF-8: pygit2 cannot
+                conflicts.append(f"{top.prefix}{name}")  # write it (every reader ended 70)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
             if mine.id != entry.id:
                 deeper = f"{top.prefix}{name}/"

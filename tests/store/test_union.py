@@ -5,6 +5,7 @@ read) grew the sync with the store."""
 
 from __future__ import annotations
 
+import subprocess
 from typing import Any
 
 import pygit2
@@ -98,3 +99,26 @@ def test_the_events_a_tree_adds_are_found_reading_each_folder_once(
     bisected.clear()
     assert [path for path, _ in _new_events(events, before)] == [f"events/c3/{'a' * 62}.json"]
     assert not bisected  # (each of 256 fans looked up by bisection: ~2,000 entries read)
+
+
+def test_a_name_that_is_not_utf8_is_a_conflict_not_a_crash(repo: pygit2.Repository) -> None:
+    # pygit2 reads such a name as lone surrogates and cannot write it back: the union
+    # of two trees that both hold its folder ended every reader of that memory (exit 70).
+    blob = repo.create_blob(b"junk")
+
+    def mktree(listing: bytes) -> str:
+        done = subprocess.run(
+            ["git", "--git-dir", repo.path, "mktree", "-z"],
+            input=listing,
+            capture_output=True,
+            check=True,
+        )
+        return done.stdout.decode().strip()
+
+    ours = mktree(b"100644 blob " + str(blob).encode() + b"\tplain.json\0")
+    theirs = mktree(b"100644 blob " + str(blob).encode() + b"\t\xff\xfe.json\0")
+    top = [mktree(b"040000 tree " + sub.encode() + b"\titems\0") for sub in (ours, theirs)]
+    a, b = (repo.get(t) for t in top)
+    assert isinstance(a, pygit2.Tree) and isinstance(b, pygit2.Tree)
+    _, conflicts = union_tree(repo, a, b)
+    assert conflicts == ["items/\udcff\udcfe.json"]
