@@ -121,6 +121,28 @@ def start_git_in(directory: Path, *args: str, bounded: bool = False) -> RunningG
     return RunningGit(process, args)
 
 
+def make_tree(git_dir: Path, listing: bytes) -> str:
+    """``git mktree -z`` of *listing* in the repository at *git_dir*: the id of the tree.
+    Names go as bytes (pygit2 writes only names that are UTF-8).
+
+    Raises:
+        GitError: git could not run or refused the listing.
+    """
+    try:
+        done = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "mktree", "-z"],
+            input=listing,
+            capture_output=True,
+            check=False,
+            timeout=600,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise GitError(f"git mktree could not run: {e}") from e
+    if done.returncode != 0:
+        raise GitError(f"git mktree: {last_line(done.stderr.decode('utf-8', 'replace'))}")
+    return done.stdout.decode("ascii", "replace").strip()
+
+
 def last_line(text: str) -> str:
     """git's own sentence from its stderr: the first ``fatal:``/``error:`` line, else
     the last line."""

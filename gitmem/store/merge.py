@@ -15,12 +15,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Literal, NamedTuple
 
 import pygit2
 
 from gitmem.core.errors import GitError, IntegrityError, NegativeResult
 from gitmem.core.types import GitOid
+from gitmem.store.git import make_tree
 from gitmem.store.repo import Store, git_signature
 from gitmem.store.shape import by_name, counterpart, stored_commit
 from gitmem.store.treediff import tree_changes
@@ -55,8 +57,9 @@ def union_tree(
     """The tree holding every path of *ours* and *theirs*, and the paths that conflict.
 
     A conflict is a path whose entries differ (other bytes, or a file on one side and
-    a folder on the other, or a name that is not UTF-8, which pygit2 cannot write). When
-    there are conflicts the tree returned is unusable.
+    a folder on the other). When there are conflicts the tree returned is unusable. A
+    name that is not UTF-8 (a push may hold one) is carried as its bytes: pygit2 cannot
+    write it, ``git mktree`` does.
     The folders that differ are merged in a loop, deepest first, not by recursion: a
     pushed tree may nest folders thousands deep, and Python's stack would end the sync.
     Raises pygit2.GitError only when the object database cannot be written.
@@ -67,34 +70,36 @@ def union_tree(
     if ours.id == theirs.id:
         return ours.id, []
     conflicts: list[str] = []
-    stack = [_Union(repo.TreeBuilder(ours), ours, by_name(ours), iter(list(theirs)), prefix, "")]
+    stack = [
+        _Union(repo.TreeBuilder(ours), ours, by_name(ours), iter(list(theirs)), prefix, "", [])
+    ]
     while True:
         top = stack[-1]
         entry = next(top.theirs, None)
         if entry is None:
-            written = top.builder.write()
+            written = _with_raw(repo, top.builder.write(), top.raw)
             stack.pop()
             if not stack:
                 return written, conflicts
             if written != top.ours.id:
-                try:
-                    stack[-1].builder.insert(top.name, written, pygit2.enums.FileMode.TREE)
-                except UnicodeEncodeError:
-                    conflicts.append(top.prefix.removesuffix("/"))
+                _insert(stack[-1], top.name, written, pygit2.enums.FileMode.TREE)
             continue
         name = entry.name or ""
         mine = counterpart(top.ours, top.named, entry)
         if mine is None:
-            try:
-                top.builder.insert(name, entry.id, entry.filemode)
-            except UnicodeEncodeError:  # a pushed name that is not UTF-8: pygit2 cannot
-                conflicts.append(f"{top.prefix}{name}")  # write it (every reader ended 70)
+            _insert(top, name, entry.id, entry.filemode)
         elif isinstance(mine, pygit2.Tree) and isinstance(entry, pygit2.Tree):
             if mine.id != entry.id:
                 deeper = f"{top.prefix}{name}/"
                 stack.append(
                     _Union(
-                        repo.TreeBuilder(mine), mine, by_name(mine), iter(list(entry)), deeper, name
+                        repo.TreeBuilder(mine),
+                        mine,
+                        by_name(mine),
+                        iter(list(entry)),
+                        deeper,
+                        name,
+                        [],
                     )
                 )
         elif mine.id != entry.id or mine.filemode != entry.filemode:
@@ -111,6 +116,48 @@ class _Union(NamedTuple):
     theirs: Iterator[pygit2.Object]
     prefix: str
     name: str
+    raw: list[tuple[bytes, int, pygit2.Oid]]
+    """Entries whose names are not UTF-8, added by :func:`_with_raw` once it is written."""
+
+
+def _insert(folder: _Union, name: str, oid: pygit2.Oid, mode: int) -> None:
+    """Add an entry to *folder*'s builder; one whose name is not UTF-8 (pygit2 reads each
+    such byte as a lone surrogate and cannot write it back) waits for :func:`_with_raw`."""
+    try:
+        folder.builder.insert(name, oid, mode)
+    except UnicodeEncodeError:
+        folder.raw.append((name.encode("utf-8", "surrogateescape"), mode, oid))
+
+
+def _with_raw(
+    repo: pygit2.Repository, written: pygit2.Oid, raw: list[tuple[bytes, int, pygit2.Oid]]
+) -> pygit2.Oid:
+    """The tree *written* with the entries of *raw* added (each replacing an entry of its
+    name), written by ``git mktree``, which takes a name's bytes.
+
+    Raises:
+        pygit2.GitError: git could not write the tree.
+    """
+    if not raw:
+        return written
+    tree = repo.get(written)
+    assert isinstance(tree, pygit2.Tree)
+    names = {name for name, _, _ in raw}
+    kept = [(e.raw_name or b"", e.filemode, e.id) for e in tree if e.raw_name not in names]
+    listing = b"".join(
+        b"%06o %s %s\t%s\0" % (mode, _KINDS.get(mode, b"blob"), str(oid).encode(), name)
+        for name, mode, oid in [*kept, *raw]
+    )
+    try:
+        return pygit2.Oid(hex=make_tree(Path(repo.path), listing))
+    except GitError as e:
+        raise pygit2.GitError(str(e)) from e
+
+
+_KINDS: dict[int, bytes] = {
+    pygit2.enums.FileMode.TREE: b"tree",
+    pygit2.enums.FileMode.COMMIT: b"commit",
+}
 
 
 def merge_into(store: Store, theirs: GitOid, message: str, author: str) -> MergeResult:

@@ -101,9 +101,10 @@ def test_the_events_a_tree_adds_are_found_reading_each_folder_once(
     assert not bisected  # (each of 256 fans looked up by bisection: ~2,000 entries read)
 
 
-def test_a_name_that_is_not_utf8_is_a_conflict_not_a_crash(repo: pygit2.Repository) -> None:
+def test_a_name_that_is_not_utf8_is_carried_as_its_bytes(repo: pygit2.Repository) -> None:
     # pygit2 reads such a name as lone surrogates and cannot write it back: the union
-    # of two trees that both hold its folder ended every reader of that memory (exit 70).
+    # of two trees that both hold its folder ended every reader of that memory (exit 70),
+    # then refused the remote's memory as a conflict; git mktree writes it.
     blob = repo.create_blob(b"junk")
 
     def mktree(listing: bytes) -> str:
@@ -120,5 +121,10 @@ def test_a_name_that_is_not_utf8_is_a_conflict_not_a_crash(repo: pygit2.Reposito
     top = [mktree(b"040000 tree " + sub.encode() + b"\titems\0") for sub in (ours, theirs)]
     a, b = (repo.get(t) for t in top)
     assert isinstance(a, pygit2.Tree) and isinstance(b, pygit2.Tree)
-    _, conflicts = union_tree(repo, a, b)
-    assert conflicts == ["items/\udcff\udcfe.json"]
+    merged, conflicts = union_tree(repo, a, b)
+    assert conflicts == []
+    tree = repo.get(merged)
+    assert isinstance(tree, pygit2.Tree)
+    items = repo.get(tree["items"].id)
+    assert isinstance(items, pygit2.Tree)
+    assert sorted(e.raw_name for e in items) == [b"plain.json", b"\xff\xfe.json"]
