@@ -119,20 +119,18 @@ def test_an_approval_verifies_with_stock_ssh_keygen(
     assert wrong.returncode != 0  # an approval is never a memory receipt
 
 
-def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) -> None:
-    mallory, signer = maintainer(tmp_path, "mallory")
-    result = approve(gm, mallory, "mallory@example.com")
-    assert result.exit_code == 1 and "not stored" in result.stderr
-    assert git(trusted, "for-each-ref", RELEASES_REF) == ""  # nothing written
-    # Mallory writes the approval into the ref herself: it is listed, and never counts.
-    store = Store.discover(trusted)
+def write_approval(repo: Path, signer: Ed25519Signer, writer: str, message: str) -> str:
+    """An approval of HEAD (sequence 1) signed by *signer* for *writer*, written straight
+    into the releases ref with plain store writes, as someone who bypasses gitmem would;
+    the commit it approves."""
+    store = Store.discover(repo)
     head = store.repo.revparse_single("HEAD")
     assert isinstance(head, pygit2.Commit)
     event = Event(
         APPROVAL,
         None,
         "release",
-        "m1@example.com",
+        writer,
         signer.public_key.fingerprint(),
         format_time(datetime.now(UTC)),
         str(head.id),
@@ -145,9 +143,19 @@ def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) 
             Entry(content_path("events", address), data),  # type: ignore[arg-type]
             Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
         ],
-        "forged",
+        message,
         "mallory",
     )
+    return str(head.id)
+
+
+def test_an_untrusted_key_cannot_approve(trusted: Path, gm: Gm, tmp_path: Path) -> None:
+    mallory, signer = maintainer(tmp_path, "mallory")
+    result = approve(gm, mallory, "mallory@example.com")
+    assert result.exit_code == 1 and "not stored" in result.stderr
+    assert git(trusted, "for-each-ref", RELEASES_REF) == ""  # nothing written
+    # Mallory writes the approval into the ref herself: it is listed, and never counts.
+    write_approval(trusted, signer, "m1@example.com", "forged")
     result_json = release_verdict(gm)
     assert not result_json["approved"]
     (listed,) = result_json["approvals"]
@@ -169,36 +177,14 @@ def test_a_branch_that_adds_its_authors_key_approves_nothing(
     refused = approve(gm, mallory, "m@x.org")
     assert refused.exit_code == 1 and "not stored" in refused.stderr
     assert git(trusted, "for-each-ref", RELEASES_REF) == ""
-    store = Store.discover(trusted)
-    head = store.repo.revparse_single("HEAD")
-    assert isinstance(head, pygit2.Commit)
-    event = Event(
-        APPROVAL,
-        None,
-        "release",
-        "m@x.org",
-        signer.public_key.fingerprint(),
-        format_time(datetime.now(UTC)),
-        str(head.id),
-        {"tree": str(head.tree_id), "sequence": 1},
-    )
-    data = event.canonical_bytes()
-    address = hashlib.sha256(data).hexdigest()
-    store.at(RELEASES_REF).append(
-        [
-            Entry(content_path("events", address), data),  # type: ignore[arg-type]
-            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
-        ],
-        "self-approved",
-        "mallory",
-    )
+    approved = write_approval(trusted, signer, "m@x.org", "self-approved")
     verdict = release_verdict(gm)
     assert not verdict["approved"]
     assert any("does not count: untrusted key" in r for r in verdict["reasons"])
     # Once the team merges the key where it reviews code, it counts.
     git(trusted, "checkout", "-q", "main")
     git(trusted, "merge", "-q", "--ff-only", "feature")
-    assert release_verdict(gm, str(head.id))["approved"]
+    assert release_verdict(gm, approved)["approved"]
 
 
 def test_a_branch_cannot_lower_the_threshold(
@@ -235,29 +221,8 @@ def test_a_pushed_approvals_claims_are_shown_on_one_line(
     # Its principal is what the record says: ESC, BEL and a line break went to the
     # terminal, and a forged "✓ approval" line with them.
     _, signer = maintainer(tmp_path, "mallory")
-    store = Store.discover(trusted)
-    head = store.repo.revparse_single("HEAD")
-    assert isinstance(head, pygit2.Commit)
-    event = Event(
-        APPROVAL,
-        None,
-        "release",
-        "m\x1b]0;owned\x07\x1b[2J\n  ✓ approval by m1@example.com",
-        signer.public_key.fingerprint(),
-        format_time(datetime.now(UTC)),
-        str(head.id),
-        {"tree": str(head.tree_id), "sequence": 1},
-    )
-    data = event.canonical_bytes()
-    address = hashlib.sha256(data).hexdigest()
-    store.at(RELEASES_REF).append(
-        [
-            Entry(content_path("events", address), data),  # type: ignore[arg-type]
-            Entry(content_path("receipts", address), sign(data, signer, NS)),  # type: ignore[arg-type]
-        ],
-        "forged",
-        "mallory",
-    )
+    writer = "m\x1b]0;owned\x07\x1b[2J\n  ✓ approval by m1@example.com"
+    write_approval(trusted, signer, writer, "forged")
     done = gm("release", "verify", "HEAD")
     assert done.exit_code == 1 and "owned" in done.stdout
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
