@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from gitmem.core.items import Kind
-from gitmem.core.quotes import fold
+from gitmem.core.quotes import SPAN_JOIN, fold
 from gitmem.lifecycle.sameclaim import content_words
 
 DECIDING = (Kind.DECISION, Kind.FACT)
@@ -36,7 +36,6 @@ SENTENCE_END = re.compile(
     rf"[{_QUESTION_MARKS}](?![\"”]=)|[.!](?=\s|$)|[。！｡]|\n(?![ \t]*[a-zß-öø-ÿа-я])"
 )
 """Where a sentence ends, in a message as written."""
-_ELISION = " … "
 _ANSWERED = re.compile(r"[\"“]([^\"”\n]*\?)[\"”]=[\"“]([^\"”\n]*)[\"”]")
 """One pair of a question tool's answer: the question asked, then what the user chose."""
 
@@ -71,11 +70,11 @@ def asked(sentence: str) -> bool:
 def rests_on_question(text: str, span: str, message: str) -> str | None:
     """Why the item *text* rests on a question, when its quote is the *span* of *message*
     (the transcript's own bytes of the match), or None. Raises nothing."""
-    last = span.split(_ELISION)[-1]
+    last = span.split(SPAN_JOIN)[-1]
     end = message.find(last)
     if end < 0 or not last:
         return None
-    start = message.find(span.split(_ELISION)[0])
+    start = message.find(span.split(SPAN_JOIN)[0])
     start = end if start < 0 or start > end else start
     end += len(last)
     for pair in _ANSWERED.finditer(message):

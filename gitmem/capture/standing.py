@@ -71,6 +71,7 @@ from gitmem.core.folding import IN_WORDS_RE
 from gitmem.core.items import Kind
 from gitmem.core.lookalikes import read_capitals, read_look_alikes
 from gitmem.core.negation import CROSS_MARKS
+from gitmem.core.quotes import SPAN_JOIN
 
 STRUCK = "the quote is struck through in its message, and struck text was withdrawn"
 STITCHED = (
@@ -163,7 +164,6 @@ _OWN_CLAUSE = re.compile(
     r"|\b(?:and|or|but|so|then|yet)\s+(?:we|i|you|they|it|he|she|this|there)\b"
 )
 _CLOSED = re.compile(r"\W*\w[^,;—–)]*[,—–)]")
-_ELISION = " … "
 _NEGATABLE = (*DECIDING, Kind.BELIEF)
 """The kinds a negation left out of the quote reverses (an open loop or an uncertainty
 often lives in one: "we haven't fixed the parser")."""
@@ -179,7 +179,7 @@ def standing(span: str, message: str, kind: str) -> str | None:
     touches struck-through text, an HTML comment or a line a diff removes; for a decision,
     it is an item of a list of options; for a decision or a fact, it leaves out the
     condition of its sentence. None when it stands. Raises nothing."""
-    parts = span.split(_ELISION)
+    parts = span.split(SPAN_JOIN)
     starts: list[int] = []
     for part in parts:  # each fragment where it was said, in order
         at = message.find(part, starts[-1] + len(parts[len(starts) - 1]) if starts else 0)
@@ -224,7 +224,7 @@ def standing(span: str, message: str, kind: str) -> str | None:
         return NEGATED  # "Don't:\n- use Redis for the cache"
     if _crossed(message, start, end):
         return NEGATED  # "❌ Tests pass on CI", "| Tests pass | ❌ |"
-    after = message[end : max(end, _stop(message, start, end))]
+    after = message[end : max(end, clause_stop(message, start, end))]
     found = governing_word(message[sentence:start], message[start:end], after)
     governing = labelled(message[sentence:start], kind) or (found and found[0])
     if governing:
@@ -285,15 +285,10 @@ def sentence_start(message: str, start: int) -> int:
     return opening[-1] if opening else 0
 
 
-def clause_stop(message: str, start: int, end: int) -> int:
-    """Where the clause of the quote ``message[start:end]`` ends, a condition further on
-    in it included (its sentence's end, a ";", a blank line, the next list item)."""
-    return _stop(message, start, end)
-
-
-def _stop(shown: str, start: int, end: int) -> int:
+def clause_stop(shown: str, start: int, end: int) -> int:
     """Where the clause of the quote ``shown[start:end]`` ends, read from its last word (a
-    period it ends with may end its sentence)."""
+    period it ends with may end its sentence), a condition further on in it included: its
+    sentence's end, a ";", a blank line, the next list item."""
     said = end
     while said > start and not shown[said - 1].isalnum():
         said -= 1
@@ -313,7 +308,7 @@ def _conditioned(message: str, sentence: int, start: int, end: int) -> bool:
         return True
     if _ENDING_CONDITION.search(letters, sentence, start) is not None:
         return True  # "テストが通ったら、| キャッシュにRedisを使います"
-    stop = _stop(shown, start, end)
+    stop = clause_stop(shown, start, end)
     for word in _TRAILING_CONDITION.finditer(letters, end):  # its lookaheads see past stop
         if word.start() >= stop:
             break

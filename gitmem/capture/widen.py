@@ -32,6 +32,7 @@ import re
 from gitmem.capture.questions import DECIDING, rests_on_question
 from gitmem.capture.standing import CONDITION, clause_stop, sentence_start, standing
 from gitmem.core.negation import CROSS_MARKS
+from gitmem.core.quotes import SPAN_JOIN
 
 WIDENED_FROM = (CONDITION,)
 """The reasons :func:`~gitmem.capture.standing.standing` gives that a whole sentence can
@@ -40,7 +41,6 @@ MAX_WIDENED = 300
 """The longest sentence (in characters) a quote is widened to: an item's text is a
 statement, not a paragraph."""
 WIDENED = "the quote was widened to its sentence, which holds what the quote left out"
-_ELISION = " … "
 _FULL_STOPS = (".", "!", "。", "！")
 _LEAD_RE = re.compile(
     r"(?:[ \t>]*(?:[-+*]|\d{1,3}[.)])[ \t]+|[ \t>]+)*"
@@ -56,7 +56,7 @@ def widened(span: str, message: str, kind: str, why: str) -> str | None:
     """The sentence of *message* that the verified *span* was cut from, when *why* (the
     reason :func:`~gitmem.capture.standing.standing` gave) is one a whole sentence can
     carry and the sentence stands as said (the module's text); else None."""
-    if why not in WIDENED_FROM or kind not in DECIDING or _ELISION in span or not span.strip():
+    if why not in WIDENED_FROM or kind not in DECIDING or SPAN_JOIN in span or not span.strip():
         return None
     start = message.find(span)
     if start < 0:

@@ -105,11 +105,24 @@ LINKED = session(
 )
 
 
+TABLED = session(
+    Message(
+        "assistant",
+        "Status:\n\n| Step | State |\n|---|:--:|\n"
+        "| [ENT-109](https://linear.app/x/ENT-109) Text output | Backlog |\n"
+        "| PR #236 merged | done |\n\n"
+        "Options:\n\n| Option | Notes |\n|---|---|\n| Use Redis for the cache | fast |\n\n"
+        "Next:<br>rotate the deploy keys<br/>before Friday.",
+    ),
+)
+
+
 @pytest.mark.parametrize(
-    ("quote", "kind", "stored"),
+    ("transcript", "quote", "kind", "stored"),
     [
         # a link's markdown dropped: the span stored holds the link, target and all
         (
+            LINKED,
             "See the retry policy for the backoff: uploads retry 3 times with jitter.",
             Kind.FACT,
             "See [the retry policy](https://example.org/docs/retry.md#policy) for the backoff: "
@@ -117,30 +130,49 @@ LINKED = session(
         ),
         # a quote that starts inside a link's text takes the whole link
         (
+            LINKED,
             "retry policy for the backoff",
             Kind.FACT,
             "[the retry policy](https://example.org/docs/retry.md#policy) for the backoff",
         ),
         (
+            LINKED,
             "The CLI now reads https://example.org/config.toml at start.",
             Kind.FACT,
             "The CLI now reads <https://example.org/config.toml> at start.",
         ),
         # an emoji between words dropped
         (
+            LINKED,
             "Deploy is done and verified on staging.",
             Kind.FACT,
             "Deploy is done 🎉 and verified on staging.",
         ),
+        # a table row's pipes dropped
+        (TABLED, "PR #236 merged done", Kind.FACT, "PR #236 merged | done"),
+        # the link kept, the pipes dropped
+        (
+            TABLED,
+            "[ENT-109](https://linear.app/x/ENT-109) Text output Backlog",
+            Kind.OPEN_LOOP,
+            "[ENT-109](https://linear.app/x/ENT-109) Text output | Backlog",
+        ),
+        # a line break tag read as a space
+        (
+            TABLED,
+            "rotate the deploy keys before Friday.",
+            Kind.OPEN_LOOP,
+            "rotate the deploy keys<br/>before Friday.",
+        ),
     ],
 )
 def test_what_a_model_leaves_out_of_a_quote_is_found_and_stored_as_said(
-    quote: str, kind: Kind, stored: str
+    transcript: Transcript, quote: str, kind: Kind, stored: str
 ) -> None:
-    item = captured(LINKED, kind, quote, quote)
+    item = captured(transcript, kind, quote, quote)
     assert item.trust == Trust.VERBATIM, item.quote_reason
     assert item.quote == stored
-    assert item.quote in said(LINKED)
+    assert item.quote in said(transcript)
 
 
 @pytest.mark.parametrize(
@@ -275,44 +307,6 @@ def test_a_respelt_quote_is_never_passed_over_before_it_is_checked(said: str, qu
     assert item.trust == Trust.VERBATIM, item.quote_reason
     assert item.quote is not None
     assert all(part in said for part in item.quote.split(" … "))
-
-
-TABLED = session(
-    Message(
-        "assistant",
-        "Status:\n\n| Step | State |\n|---|:--:|\n"
-        "| [ENT-109](https://linear.app/x/ENT-109) Text output | Backlog |\n"
-        "| PR #236 merged | done |\n\n"
-        "Options:\n\n| Option | Notes |\n|---|---|\n| Use Redis for the cache | fast |\n\n"
-        "Next:<br>rotate the deploy keys<br/>before Friday.",
-    ),
-)
-
-
-@pytest.mark.parametrize(
-    ("quote", "kind", "stored"),
-    [
-        ("PR #236 merged done", Kind.FACT, "PR #236 merged | done"),  # a row's pipes dropped
-        # the link kept, the pipes dropped
-        (
-            "[ENT-109](https://linear.app/x/ENT-109) Text output Backlog",
-            Kind.OPEN_LOOP,
-            "[ENT-109](https://linear.app/x/ENT-109) Text output | Backlog",
-        ),
-        # a line break tag read as a space
-        (
-            "rotate the deploy keys before Friday.",
-            Kind.OPEN_LOOP,
-            "rotate the deploy keys<br/>before Friday.",
-        ),
-    ],
-)
-def test_a_table_or_a_break_tag_a_model_dropped_is_found_as_said(
-    quote: str, kind: Kind, stored: str
-) -> None:
-    item = captured(TABLED, kind, quote, quote)
-    assert item.trust == Trust.VERBATIM, item.quote_reason
-    assert item.quote == stored
 
 
 def test_a_row_of_a_table_of_options_read_without_its_pipes_still_decides_nothing() -> None:
