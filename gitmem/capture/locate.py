@@ -68,27 +68,14 @@ def _located(
     ]
     if not failed:
         return checks
-    tries = [(n, spelt) for n in failed for spelt in spellings(quotes[n] or "")]
-    _take(tries, places, checks, texts, None)
+    spelt = {n: [quotes[n] or "", *spellings(quotes[n] or "")] for n in failed}
+    _take([(n, q) for n in failed for q in spelt[n][1:]], places, checks, texts, None)
     readings = [reading(text) for text in texts]
     if any(readings):
         left = [n for n in failed if not _verbatim(checks[n])]
-        tries = [
-            (n, read)
-            for n in left
-            for read in dict.fromkeys(
-                _as_read(q) for q in (quotes[n] or "", *spellings(quotes[n] or ""))
-            )
-        ]
+        tries = [(n, read) for n in left for read in dict.fromkeys(map(_as_read, spelt[n]))]
         _take(tries, places, checks, texts, readings)
     return checks
-
-
-def _as_read(quote: str) -> str:
-    """*quote* read as :func:`reading` reads a message (a quote that kept a link or a
-    table's pipes the message is read without)."""
-    read = reading(quote)
-    return quote if read is None else read.text
 
 
 def spellings(quote: str) -> list[str]:
@@ -324,6 +311,41 @@ def reading(message: str) -> Reading | None:
     its tables' markup (a row's cells parted by spaces, the delimiter row gone), its
     ``<br>`` tags (a space) and its emoji (not those of :data:`KEPT_MARKS`); None when it
     has none of them."""
+    cuts = _cuts(message)
+    if not cuts:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    at = 0
+    for start, end, kept in cuts:
+        parts.append(message[at:start])
+        starts.extend(range(at, start))
+        ends.extend(range(at + 1, start + 1))
+        parts.append(kept)
+        starts.extend([start] * len(kept))
+        ends.extend([end] * len(kept))
+        at = end
+    parts.append(message[at:])
+    starts.extend(range(at, len(message)))
+    ends.extend(range(at + 1, len(message) + 1))
+    return Reading("".join(parts), starts, ends)
+
+
+def _as_read(quote: str) -> str:
+    """*quote* read as :func:`reading` reads a message (a quote that kept a link or a
+    table's pipes the message is read without): the text only, no map back."""
+    parts: list[str] = []
+    at = 0
+    for start, end, kept in _cuts(quote):
+        parts += [quote[at:start], kept]
+        at = end
+    return "".join(parts) + quote[at:] if parts else quote
+
+
+def _cuts(message: str) -> list[tuple[int, int, str]]:
+    """What :func:`reading` cuts from *message*, in order and not overlapping: (start, end,
+    what stands in its place)."""
     cuts: list[tuple[int, int, str]] = []
     if "](" in message or "<http" in message:
         cuts += [
@@ -340,23 +362,10 @@ def reading(message: str) -> Reading | None:
             for m in _EMOJI_RE.finditer(message)
             if not KEPT_MARKS.intersection(m.group()) and not _joins(message, m.start(), m.end())
         ]
-    if not cuts:
-        return None
-    parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    at = 0
-    for start, end, kept in sorted(cuts):
-        if start < at:  # an emoji inside a link's text: the link's cut holds it
-            continue
-        parts.append(message[at:start])
-        starts.extend(range(at, start))
-        ends.extend(range(at + 1, start + 1))
-        parts.append(kept)
-        starts.extend([start] * len(kept))
-        ends.extend([end] * len(kept))
-        at = end
-    parts.append(message[at:])
-    starts.extend(range(at, len(message)))
-    ends.extend(range(at + 1, len(message) + 1))
-    return Reading("".join(parts), starts, ends)
+    kept: list[tuple[int, int, str]] = []
+    for cut in sorted(cuts):
+        if (
+            not kept or cut[0] >= kept[-1][1]
+        ):  # an emoji inside a link's text: the link's cut holds it
+            kept.append(cut)
+    return kept
